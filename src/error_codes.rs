@@ -14,5 +14,11 @@ pub fn code_of(cause: &(dyn std::error::Error + 'static)) -> Option<ExitCode> {
     if let Some(e) = cause.downcast_ref::<crate::output::PromptError>() {
         return Some(e.exit_code());
     }
+    if let Some(e) = cause.downcast_ref::<crate::kafka::KafkaError>() {
+        return Some(e.exit_code());
+    }
+    if let Some(e) = cause.downcast_ref::<crate::platform::PlatformError>() {
+        return Some(e.exit_code());
+    }
     None
 }

@@ -11,6 +11,8 @@ pub mod commands;
 pub mod engine;
 pub mod error;
 pub mod error_codes;
+pub mod kafka;
 pub mod output;
+pub mod platform;
 pub mod secret;
 pub mod settings;

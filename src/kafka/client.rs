@@ -1,0 +1,528 @@
+//! The adapter's client: librdkafka for what it does, the wire path for the rest.
+//!
+//! [`KafkaClient`] implements [`KafkaAdmin`] (reads and the two changes the roller makes:
+//! incremental config changes and preferred leader elections) and [`ClusterObserver`]
+//! (one whole [`KafkaObservation`]). librdkafka calls block, so they run on
+//! `spawn_blocking`; wire-path connections are opened per observation and dropped.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rdkafka::ClientConfig;
+use rdkafka::admin::{AdminOptions, ResourceSpecifier};
+
+use super::config::ConnectionConfig;
+use super::error::{KafkaError, Result};
+use super::ffi::{
+    self, Admin, ClusterDescription, ConfigChange, ConfigTarget, ElectionOutcome, TopicDescription,
+};
+use super::observation::{
+    BrokerState, ConfigEntry, ConfigSource, EndpointState, KafkaObservation, RawObservation,
+    Reassignment, RecoveryProgress, assemble,
+};
+use super::wire::{Connection, connect_any};
+use super::wire_admin;
+
+/// Reads and changes through the Admin API.
+pub trait KafkaAdmin: Send + Sync {
+    /// Registered, unfenced brokers and the cluster id.
+    fn describe_cluster(&self) -> impl Future<Output = Result<ClusterDescription>> + Send;
+    /// Every topic name, internal ones included.
+    fn list_topics(&self) -> impl Future<Output = Result<Vec<String>>> + Send;
+    fn describe_topics(
+        &self,
+        names: Vec<String>,
+    ) -> impl Future<Output = Result<Vec<TopicDescription>>> + Send;
+    /// All configs of broker `id`, with read-only flags (asked of that broker).
+    fn describe_broker_configs(
+        &self,
+        id: i32,
+    ) -> impl Future<Output = Result<Vec<ConfigEntry>>> + Send;
+    /// Effective `min.insync.replicas` per topic (topics without the key are left out).
+    fn min_insync_replicas(
+        &self,
+        topics: Vec<String>,
+    ) -> impl Future<Output = Result<BTreeMap<String, i32>>> + Send;
+    /// IncrementalAlterConfigs: only the named keys change; every other dynamic config stays.
+    fn incremental_alter_configs(
+        &self,
+        target: ConfigTarget,
+        changes: Vec<ConfigChange>,
+    ) -> impl Future<Output = Result<()>> + Send;
+    /// Preferred leader election for `partitions`, or all partitions for `None`.
+    /// ELECTION_NOT_NEEDED counts as success.
+    fn elect_preferred_leaders(
+        &self,
+        partitions: Option<Vec<(String, i32)>>,
+    ) -> impl Future<Output = Result<Vec<ElectionOutcome>>> + Send;
+}
+
+/// Reads a whole cluster at once.
+pub trait ClusterObserver: Send + Sync {
+    fn observe(&self) -> impl Future<Output = Result<KafkaObservation>> + Send;
+}
+
+/// The Kafka client of kafkaops.
+#[derive(Clone)]
+pub struct KafkaClient {
+    admin: Arc<Admin>,
+    config: Arc<ConnectionConfig>,
+    http: reqwest::Client,
+    /// Broker ids known from elsewhere (the platform's node list).
+    extra_broker_ids: Vec<i32>,
+}
+
+impl std::fmt::Debug for KafkaClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KafkaClient")
+            .field("bootstrap_servers", &self.config.bootstrap_servers)
+            .field("bootstrap_controllers", &self.config.bootstrap_controllers)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Fails fast (one TCP connect per address) when no bootstrap address accepts connections;
+/// librdkafka would otherwise retry quietly until the request timeout.
+async fn probe(addresses: &[String], timeout: Duration, what: &str) -> Result<()> {
+    let mut failures = Vec::new();
+    for a in addresses {
+        match tokio::time::timeout(timeout, tokio::net::TcpStream::connect(a)).await {
+            Ok(Ok(_)) => return Ok(()),
+            Ok(Err(e)) => failures.push(format!("{a}: {e}")),
+            Err(_) => failures.push(format!("{a}: no answer within {timeout:?}")),
+        }
+    }
+    Err(KafkaError::Unreachable {
+        what: what.into(),
+        address: addresses.join(","),
+        message: if failures.is_empty() {
+            "no address configured".into()
+        } else {
+            failures.join("; ")
+        },
+    })
+}
+
+impl KafkaClient {
+    /// Checks that a bootstrap server accepts connections and creates the librdkafka client.
+    pub async fn connect(config: ConnectionConfig) -> Result<Self> {
+        let connect_timeout = config.request_timeout.min(Duration::from_secs(10));
+        probe(
+            &config.broker_addresses(),
+            connect_timeout,
+            "bootstrap servers",
+        )
+        .await?;
+        let mut cc = ClientConfig::new();
+        cc.set("bootstrap.servers", &config.bootstrap_servers);
+        cc.set("client.id", "kafkaops");
+        for (k, v) in &config.properties {
+            cc.set(k, v);
+        }
+        for (k, v) in &config.secrets {
+            cc.set(k, v.expose());
+        }
+        let admin: Admin = cc.create().map_err(|e| match e {
+            rdkafka::error::KafkaError::ClientConfig(_, ref desc, ref key, _) => {
+                KafkaError::InvalidSetting {
+                    key: key.clone(),
+                    message: desc.clone(),
+                }
+            }
+            other => KafkaError::client("creating the Kafka admin client", other),
+        })?;
+        let http = reqwest::Client::builder()
+            .timeout(config.request_timeout)
+            .build()
+            .map_err(|e| KafkaError::InvalidSetting {
+                key: super::config::BROKER_STATE_URL.into(),
+                message: e.to_string(),
+            })?;
+        Ok(Self {
+            admin: Arc::new(admin),
+            config: Arc::new(config),
+            http,
+            extra_broker_ids: Vec::new(),
+        })
+    }
+
+    /// Broker ids the cluster may not report right now (e.g. the platform's node list), so
+    /// a stopped broker with no partitions still shows up, fenced.
+    #[must_use]
+    pub fn with_known_brokers(mut self, ids: Vec<i32>) -> Self {
+        self.extra_broker_ids = ids;
+        self
+    }
+
+    /// The connection settings.
+    #[must_use]
+    pub fn config(&self) -> &ConnectionConfig {
+        &self.config
+    }
+
+    fn timeout(&self) -> Duration {
+        self.config.request_timeout
+    }
+
+    async fn blocking<T: Send + 'static>(
+        &self,
+        what: &'static str,
+        f: impl FnOnce(&Admin, Duration) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let admin = Arc::clone(&self.admin);
+        let timeout = self.timeout();
+        tokio::task::spawn_blocking(move || f(&admin, timeout))
+            .await
+            .map_err(|e| KafkaError::Protocol {
+                what: what.into(),
+                address: "librdkafka".into(),
+                message: format!("worker thread failed: {e}"),
+            })?
+    }
+
+    fn options(&self) -> AdminOptions {
+        AdminOptions::new().request_timeout(Some(self.timeout()))
+    }
+
+    /// Opens a wire-path connection for `needed_for`: to the controllers when
+    /// `bootstrap.controllers` is configured, else to the brokers (which forward).
+    pub async fn wire_connection(&self, needed_for: &str) -> Result<Connection> {
+        let security = self.config.wire_security(needed_for)?;
+        let controllers = self.config.controller_addresses();
+        let addresses = if controllers.is_empty() {
+            self.config.broker_addresses()
+        } else {
+            controllers
+        };
+        connect_any(&addresses, &security, self.timeout(), needed_for).await
+    }
+
+    /// Opens a wire-path connection to one address.
+    pub async fn wire_connection_to(&self, address: &str, needed_for: &str) -> Result<Connection> {
+        let security = self.config.wire_security(needed_for)?;
+        Connection::connect(address, &security, self.timeout()).await
+    }
+
+    /// Reads the active controller's `controller.quorum.fetch.timeout.ms` from that
+    /// controller; needs `bootstrap.controllers`. `None` when not configured.
+    async fn leader_fetch_timeout(
+        &self,
+        leader: Option<i32>,
+        listeners: &mut BTreeMap<i32, (String, u16)>,
+    ) -> Result<Option<i64>> {
+        let Some(leader) = leader else {
+            return Ok(None);
+        };
+        if self.config.controller_addresses().is_empty() {
+            return Ok(None);
+        }
+        if !listeners.contains_key(&leader) {
+            let mut conn = self.wire_connection("finding the controllers").await?;
+            listeners.extend(wire_admin::describe_controllers(&mut conn).await?);
+        }
+        let Some((host, port)) = listeners.get(&leader).cloned() else {
+            return Err(KafkaError::Protocol {
+                what: "DescribeCluster".into(),
+                address: self
+                    .config
+                    .bootstrap_controllers
+                    .clone()
+                    .unwrap_or_default(),
+                message: format!(
+                    "the active controller {leader} is not among the listed controllers"
+                ),
+            });
+        };
+        let address = format!("{host}:{port}");
+        let mut conn = self
+            .wire_connection_to(&address, "reading the quorum fetch timeout")
+            .await?;
+        let value = wire_admin::describe_node_config(
+            &mut conn,
+            leader,
+            "controller.quorum.fetch.timeout.ms",
+        )
+        .await?;
+        Ok(value.and_then(|v| v.trim().parse().ok()))
+    }
+
+    async fn broker_state(
+        &self,
+        template: &str,
+        id: i32,
+        host: &str,
+    ) -> std::result::Result<EndpointState, String> {
+        let url = template
+            .replace("{host}", host)
+            .replace("{id}", &id.to_string());
+        let response = self
+            .http
+            .get(&url)
+            .send()
+            .await
+            .map_err(|e| format!("{url}: {e}"))?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(format!("{url}: HTTP {status}"));
+        }
+        let body: serde_json::Value = response.json().await.map_err(|e| format!("{url}: {e}"))?;
+        parse_broker_state(&body).ok_or_else(|| format!("{url}: no brokerState in {body}"))
+    }
+
+    /// Starts a partition reassignment over the wire path (tests use it; the roller does not).
+    pub async fn alter_partition_reassignment(
+        &self,
+        topic: &str,
+        partition: i32,
+        replicas: &[i32],
+    ) -> Result<()> {
+        let mut conn = self.wire_connection("starting a reassignment").await?;
+        wire_admin::alter_partition_reassignment(
+            &mut conn,
+            topic,
+            partition,
+            replicas,
+            millis(self.timeout()),
+        )
+        .await
+    }
+
+    /// Ongoing partition reassignments.
+    pub async fn list_reassignments(&self) -> Result<Vec<Reassignment>> {
+        let mut conn = self
+            .wire_connection("listing ongoing reassignments")
+            .await?;
+        wire_admin::list_reassignments(&mut conn, millis(self.timeout())).await
+    }
+}
+
+fn millis(d: Duration) -> i32 {
+    i32::try_from(d.as_millis()).unwrap_or(i32::MAX)
+}
+
+/// Reads Strimzi KafkaAgent's `{"brokerState": 2, "recoveryState": {...}}`.
+#[must_use]
+pub fn parse_broker_state(body: &serde_json::Value) -> Option<EndpointState> {
+    let state = BrokerState::from_code(body.get("brokerState")?.as_i64()?);
+    let recovery = body.get("recoveryState").and_then(|r| {
+        Some(RecoveryProgress {
+            remaining_logs: r.get("remainingLogsToRecover")?.as_i64()?,
+            remaining_segments: r.get("remainingSegmentsToRecover")?.as_i64()?,
+        })
+    });
+    Some(EndpointState { state, recovery })
+}
+
+fn convert_entry(e: &rdkafka::admin::ConfigEntry) -> ConfigEntry {
+    use rdkafka::admin::ConfigSource as S;
+    ConfigEntry {
+        name: e.name.clone(),
+        value: if e.is_sensitive {
+            None
+        } else {
+            e.value.clone()
+        },
+        read_only: e.is_read_only,
+        source: match e.source {
+            S::DynamicTopic => ConfigSource::DynamicTopic,
+            S::DynamicBroker => ConfigSource::DynamicBroker,
+            S::DynamicDefaultBroker => ConfigSource::DynamicDefaultBroker,
+            S::StaticBroker => ConfigSource::StaticBroker,
+            S::Default => ConfigSource::Default,
+            _ => ConfigSource::Unknown,
+        },
+        sensitive: e.is_sensitive,
+    }
+}
+
+fn describe_error(
+    what: String,
+    node: Option<i32>,
+    code: rdkafka::types::RDKafkaErrorCode,
+) -> KafkaError {
+    let num = code as i32;
+    KafkaError::Api {
+        what,
+        node,
+        code: i16::try_from(num).unwrap_or(-1),
+        name: format!("{code:?}"),
+        message: Some(code.to_string()),
+    }
+}
+
+impl KafkaAdmin for KafkaClient {
+    async fn describe_cluster(&self) -> Result<ClusterDescription> {
+        self.blocking("DescribeCluster", ffi::describe_cluster)
+            .await
+    }
+
+    async fn list_topics(&self) -> Result<Vec<String>> {
+        self.blocking("Metadata", |admin, timeout| {
+            let md = admin
+                .inner()
+                .fetch_metadata(None, timeout)
+                .map_err(|e| KafkaError::client("listing topics (Metadata)", e))?;
+            let mut names: Vec<String> = md.topics().iter().map(|t| t.name().to_string()).collect();
+            names.sort();
+            Ok(names)
+        })
+        .await
+    }
+
+    async fn describe_topics(&self, names: Vec<String>) -> Result<Vec<TopicDescription>> {
+        self.blocking("DescribeTopics", move |admin, timeout| {
+            ffi::describe_topics(admin, &names, timeout)
+        })
+        .await
+    }
+
+    async fn describe_broker_configs(&self, id: i32) -> Result<Vec<ConfigEntry>> {
+        let what = format!("DescribeConfigs of broker {id}");
+        let results = self
+            .admin
+            .describe_configs([&ResourceSpecifier::Broker(id)], &self.options())
+            .await
+            .map_err(|e| KafkaError::client(what.clone(), e))?;
+        match results.into_iter().next() {
+            Some(Ok(resource)) => Ok(resource.entries.iter().map(convert_entry).collect()),
+            Some(Err(code)) => Err(describe_error(what, Some(id), code)),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    async fn min_insync_replicas(&self, topics: Vec<String>) -> Result<BTreeMap<String, i32>> {
+        let mut out = BTreeMap::new();
+        // Batches keep requests small on clusters with many topics.
+        for chunk in topics.chunks(200) {
+            let specs: Vec<ResourceSpecifier<'_>> =
+                chunk.iter().map(|t| ResourceSpecifier::Topic(t)).collect();
+            let results = self
+                .admin
+                .describe_configs(specs.iter(), &self.options())
+                .await
+                .map_err(|e| KafkaError::client("DescribeConfigs of topics", e))?;
+            for (topic, result) in chunk.iter().zip(results) {
+                let resource = result.map_err(|code| {
+                    describe_error(format!("DescribeConfigs of topic {topic:?}"), None, code)
+                })?;
+                if let Some(v) = resource
+                    .get("min.insync.replicas")
+                    .and_then(|e| e.value.as_deref())
+                    .and_then(|v| v.parse().ok())
+                {
+                    out.insert(topic.clone(), v);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    async fn incremental_alter_configs(
+        &self,
+        target: ConfigTarget,
+        changes: Vec<ConfigChange>,
+    ) -> Result<()> {
+        self.blocking("IncrementalAlterConfigs", move |admin, timeout| {
+            ffi::incremental_alter_configs(admin, &target, &changes, timeout)
+        })
+        .await
+    }
+
+    async fn elect_preferred_leaders(
+        &self,
+        partitions: Option<Vec<(String, i32)>>,
+    ) -> Result<Vec<ElectionOutcome>> {
+        self.blocking("ElectLeaders", move |admin, timeout| {
+            ffi::elect_preferred_leaders(admin, partitions.as_deref(), timeout)
+        })
+        .await
+    }
+}
+
+impl ClusterObserver for KafkaClient {
+    async fn observe(&self) -> Result<KafkaObservation> {
+        // Everything the safety checks need; any failure fails the observation.
+        let cluster = self.describe_cluster().await?;
+        let names = self.list_topics().await?;
+        let topics = self.describe_topics(names.clone()).await?;
+        let min_isr = self.min_insync_replicas(names).await?;
+        let mut broker_configs = BTreeMap::new();
+        for n in &cluster.nodes {
+            broker_configs.insert(n.id, self.describe_broker_configs(n.id).await?);
+        }
+        let mut conn = self
+            .wire_connection("the controller quorum check (DescribeQuorum)")
+            .await?;
+        let (quorum, mut listeners) = wire_admin::describe_quorum(&mut conn).await?;
+        let reassignments =
+            wire_admin::list_reassignments(&mut conn, millis(self.timeout())).await?;
+        drop(conn);
+        let leader_fetch_timeout_ms = self
+            .leader_fetch_timeout(quorum.leader_id, &mut listeners)
+            .await?;
+        let endpoint_states = match &self.config.broker_state_url {
+            None => None,
+            Some(template) => {
+                let mut states = BTreeMap::new();
+                for n in &cluster.nodes {
+                    states.insert(n.id, self.broker_state(template, n.id, &n.host).await);
+                }
+                Some((template.clone(), states))
+            }
+        };
+        let leader = quorum.leader_id;
+        assemble(RawObservation {
+            cluster,
+            topics,
+            min_isr,
+            broker_configs,
+            quorum,
+            controller_addresses: listeners,
+            leader_fetch_timeout_ms,
+            reassignments,
+            extra_broker_ids: self.extra_broker_ids.clone(),
+            endpoint_states,
+        })
+        .map_err(|e| KafkaError::InvalidSetting {
+            key: super::config::BOOTSTRAP_CONTROLLERS.into(),
+            message: format!("{e} (active controller: {leader:?})"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strimzi_agent_answers() {
+        let s = parse_broker_state(&serde_json::json!({"brokerState": 3})).unwrap();
+        assert_eq!((s.state, s.recovery), (BrokerState::Running, None));
+        let s = parse_broker_state(&serde_json::json!({
+            "brokerState": 2,
+            "recoveryState": {"remainingLogsToRecover": 5, "remainingSegmentsToRecover": 40}
+        }))
+        .unwrap();
+        assert_eq!(s.state, BrokerState::Recovery);
+        assert_eq!(s.recovery.unwrap().remaining_logs, 5);
+        assert!(parse_broker_state(&serde_json::json!({"x": 1})).is_none());
+    }
+
+    #[tokio::test]
+    async fn unreachable_bootstrap_fails_fast_with_every_address() {
+        let a = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let b = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addrs = format!("{},{}", a.local_addr().unwrap(), b.local_addr().unwrap());
+        drop((a, b));
+        let err = KafkaClient::connect(ConnectionConfig::new(addrs.clone()))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, KafkaError::Unreachable { .. }), "{err}");
+        for addr in addrs.split(',') {
+            assert!(err.to_string().contains(addr), "{err}");
+        }
+        assert_eq!(err.exit_code(), crate::error::ExitCode::Unreachable);
+    }
+}

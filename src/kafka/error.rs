@@ -1,0 +1,219 @@
+//! Errors of the Kafka adapter.
+//!
+//! Every variant names what was attempted and where (node id, address), because an
+//! operator reading "connection refused" needs to know *which* of nine hosts refused.
+//! The exit code each variant stands for is decided once, in [`KafkaError::exit_code`].
+
+use std::time::Duration;
+
+use crate::error::ExitCode;
+
+/// A failure talking to Kafka.
+#[derive(Debug, thiserror::Error)]
+pub enum KafkaError {
+    /// No TCP connection (refused, DNS, no route) or it broke mid-request.
+    #[error("cannot reach Kafka at {address} ({what}): {message}")]
+    Unreachable {
+        what: String,
+        address: String,
+        message: String,
+    },
+    /// The server rejected our credentials or the SASL exchange failed.
+    #[error("authentication with {address} failed ({mechanism}): {message}")]
+    Authentication {
+        address: String,
+        mechanism: String,
+        message: String,
+    },
+    /// The TLS handshake failed or the TLS settings are unusable.
+    #[error("TLS with {address} failed: {message}")]
+    Tls { address: String, message: String },
+    /// A request got no answer in time.
+    #[error("{what} timed out after {after:?} ({address})")]
+    Timeout {
+        what: String,
+        address: String,
+        after: Duration,
+    },
+    /// A connection setting cannot be used for a request librdkafka cannot make, so the
+    /// check that needs it cannot run. Never silently skipped.
+    #[error(
+        "{setting}={value} cannot be used for {needed_for}: {reason}. kafkaops talks to Kafka \
+         directly for this and supports security.protocol PLAINTEXT/SSL/SASL_PLAINTEXT/SASL_SSL \
+         with sasl.mechanism PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512"
+    )]
+    UnsupportedSetting {
+        setting: String,
+        value: String,
+        needed_for: String,
+        reason: String,
+    },
+    /// A connection setting is missing or malformed.
+    #[error("invalid Kafka setting {key}: {message}")]
+    InvalidSetting { key: String, message: String },
+    /// Kafka answered with an error code.
+    #[error("{what} failed{}: {name} ({code}){}", node_suffix(*.node), message_suffix(.message))]
+    Api {
+        what: String,
+        node: Option<i32>,
+        code: i16,
+        name: String,
+        message: Option<String>,
+    },
+    /// The server does not offer a request (or any version of it we speak).
+    #[error("{address} does not support {api} (needed for {needed_for})")]
+    UnsupportedApi {
+        address: String,
+        api: String,
+        needed_for: String,
+    },
+    /// A response we could not decode or that contradicts the protocol.
+    #[error("unexpected response from {address} to {what}: {message}")]
+    Protocol {
+        what: String,
+        address: String,
+        message: String,
+    },
+    /// librdkafka reported an error.
+    #[error("{what} failed: {source}")]
+    Client {
+        what: String,
+        #[source]
+        source: rdkafka::error::KafkaError,
+    },
+    /// The broker-state endpoint could not be read.
+    #[error("cannot read the broker state of node {node} from {url}: {message}")]
+    BrokerState {
+        node: i32,
+        url: String,
+        message: String,
+    },
+}
+
+fn node_suffix(node: Option<i32>) -> String {
+    node.map(|n| format!(" on node {n}")).unwrap_or_default()
+}
+
+fn message_suffix(message: &Option<String>) -> String {
+    match message {
+        Some(m) if !m.is_empty() => format!(": {m}"),
+        _ => String::new(),
+    }
+}
+
+impl KafkaError {
+    /// The exit code this failure stands for (see README "Exit codes").
+    #[must_use]
+    pub fn exit_code(&self) -> ExitCode {
+        use rdkafka::error::RDKafkaErrorCode as C;
+        match self {
+            KafkaError::Unreachable { .. }
+            | KafkaError::Authentication { .. }
+            | KafkaError::Tls { .. }
+            | KafkaError::BrokerState { .. } => ExitCode::Unreachable,
+            KafkaError::Timeout { .. } => ExitCode::Timeout,
+            KafkaError::UnsupportedSetting { .. } | KafkaError::InvalidSetting { .. } => {
+                ExitCode::Usage
+            }
+            KafkaError::Api { code, .. } => match *code {
+                // SASL_AUTHENTICATION_FAILED, *_AUTHORIZATION_FAILED
+                58 | 29 | 30 | 31 => ExitCode::Unreachable,
+                7 => ExitCode::Timeout,
+                _ => ExitCode::Failed,
+            },
+            KafkaError::UnsupportedApi { .. } | KafkaError::Protocol { .. } => ExitCode::Failed,
+            KafkaError::Client { source, .. } => match source.rdkafka_error_code() {
+                Some(
+                    C::BrokerTransportFailure
+                    | C::AllBrokersDown
+                    | C::Resolve
+                    | C::Authentication
+                    | C::SaslAuthenticationFailed
+                    | C::SSL
+                    | C::TopicAuthorizationFailed
+                    | C::ClusterAuthorizationFailed,
+                ) => ExitCode::Unreachable,
+                Some(C::OperationTimedOut | C::RequestTimedOut | C::MessageTimedOut) => {
+                    ExitCode::Timeout
+                }
+                _ => ExitCode::Failed,
+            },
+        }
+    }
+
+    pub(crate) fn client(what: impl Into<String>, source: rdkafka::error::KafkaError) -> Self {
+        KafkaError::Client {
+            what: what.into(),
+            source,
+        }
+    }
+}
+
+/// Result of the Kafka adapter.
+pub type Result<T, E = KafkaError> = std::result::Result<T, E>;
+
+/// The name of a Kafka protocol error code as Kafka spells it, e.g. 84 -> `ELECTION_NOT_NEEDED`.
+#[must_use]
+pub fn error_name(code: i16) -> String {
+    match kafka_protocol::ResponseError::try_from_code(code) {
+        None => "NONE".to_string(),
+        Some(kafka_protocol::ResponseError::Unknown(c)) => format!("UNKNOWN_ERROR_CODE_{c}"),
+        Some(e) => {
+            let camel = e.to_string();
+            let mut out = String::with_capacity(camel.len() + 8);
+            for (i, ch) in camel.chars().enumerate() {
+                if ch.is_ascii_uppercase() && i > 0 {
+                    out.push('_');
+                }
+                out.push(ch.to_ascii_uppercase());
+            }
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_error_names_the_node_and_code() {
+        let e = KafkaError::Api {
+            what: "DescribeQuorum".into(),
+            node: Some(3),
+            code: 41,
+            name: error_name(41),
+            message: Some("not the controller".into()),
+        };
+        let text = e.to_string();
+        assert!(text.contains("node 3") && text.contains("41"), "{text}");
+        assert_eq!(e.exit_code(), ExitCode::Failed);
+        assert_eq!(error_name(84), "ELECTION_NOT_NEEDED");
+        assert_eq!(error_name(0), "NONE");
+    }
+
+    #[test]
+    fn exit_codes() {
+        let unreachable = KafkaError::Unreachable {
+            what: "ApiVersions".into(),
+            address: "h:9092".into(),
+            message: "refused".into(),
+        };
+        assert_eq!(unreachable.exit_code(), ExitCode::Unreachable);
+        let auth = KafkaError::Api {
+            what: "SaslAuthenticate".into(),
+            node: None,
+            code: 58,
+            name: error_name(58),
+            message: None,
+        };
+        assert_eq!(auth.exit_code(), ExitCode::Unreachable);
+        let unsupported = KafkaError::UnsupportedSetting {
+            setting: "sasl.mechanism".into(),
+            value: "GSSAPI".into(),
+            needed_for: "DescribeQuorum".into(),
+            reason: "not implemented".into(),
+        };
+        assert_eq!(unsupported.exit_code(), ExitCode::Usage);
+    }
+}

@@ -1,0 +1,697 @@
+//! librdkafka admin calls that rust-rdkafka 0.39 does not wrap.
+//!
+//! rust-rdkafka exposes no IncrementalAlterConfigs, ElectLeaders, DescribeCluster or
+//! DescribeTopics (its `alter_configs` is the legacy replace-all call, which would wipe
+//! every other dynamic broker config). librdkafka 2.12 has all four, so this module
+//! calls them through `rdkafka-sys` and hands back plain Rust values. It is the only
+//! module in the crate allowed to use `unsafe`; every block says why it is sound.
+//!
+//! Pattern for each call (as in rust-rdkafka's own admin module): create a private
+//! result queue and admin options, start the operation, block on the queue for the
+//! result event, copy everything out while the event is alive, destroy the event.
+//! All C objects are owned by small RAII guards, so early returns cannot leak them.
+//! The calls block: callers run them on `tokio::task::spawn_blocking`.
+
+#![allow(unsafe_code)]
+
+use std::ffi::{CStr, CString, c_char};
+use std::time::{Duration, Instant};
+
+use rdkafka::admin::AdminClient;
+use rdkafka::client::DefaultClientContext;
+use rdkafka::error::KafkaError as RdError;
+use rdkafka::types::RDKafkaErrorCode;
+use rdkafka_sys as sys;
+
+use super::error::{KafkaError, Result, error_name};
+
+/// The admin client type the adapter uses.
+pub type Admin = AdminClient<DefaultClientContext>;
+
+/// A broker as DescribeCluster reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeAddress {
+    pub id: i32,
+    pub host: String,
+    pub port: u16,
+    pub rack: Option<String>,
+}
+
+/// DescribeCluster: the registered, unfenced brokers and the controller id brokers report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterDescription {
+    pub cluster_id: Option<String>,
+    /// As reported by a broker: a random (unfenced) broker in KRaft mode, not the quorum leader.
+    pub controller: Option<i32>,
+    pub nodes: Vec<NodeAddress>,
+}
+
+/// One partition as DescribeTopics reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartitionDescription {
+    pub partition: i32,
+    pub leader: Option<i32>,
+    pub replicas: Vec<i32>,
+    pub isr: Vec<i32>,
+}
+
+/// One topic as DescribeTopics reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicDescription {
+    pub name: String,
+    pub internal: bool,
+    pub partitions: Vec<PartitionDescription>,
+}
+
+/// What an incremental config change does with its key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AlterOp {
+    Set,
+    Delete,
+    Append,
+    Subtract,
+}
+
+/// One key of an IncrementalAlterConfigs call.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ConfigChange {
+    pub name: String,
+    pub op: AlterOp,
+    /// Ignored for `Delete`.
+    pub value: Option<String>,
+}
+
+impl ConfigChange {
+    #[must_use]
+    pub fn set(name: impl Into<String>, value: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            op: AlterOp::Set,
+            value: Some(value.into()),
+        }
+    }
+
+    #[must_use]
+    pub fn delete(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            op: AlterOp::Delete,
+            value: None,
+        }
+    }
+}
+
+/// The resource an incremental config change applies to.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfigTarget {
+    /// One broker's dynamic per-broker configs.
+    Broker(i32),
+    /// The cluster-wide dynamic broker default (`BROKER` resource with an empty name).
+    ClusterDefault,
+    Topic(String),
+}
+
+/// The outcome of a preferred election for one partition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ElectionOutcome {
+    pub topic: String,
+    pub partition: i32,
+    /// `None` on success, including ELECTION_NOT_NEEDED (the preferred replica already leads).
+    pub error: Option<(i16, String)>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// RAII guards
+
+struct Queue(*mut sys::rd_kafka_queue_t);
+impl Drop for Queue {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from rd_kafka_queue_new, is non-null and destroyed once.
+        unsafe { sys::rd_kafka_queue_destroy(self.0) }
+    }
+}
+
+struct Options(*mut sys::rd_kafka_AdminOptions_t);
+impl Drop for Options {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from rd_kafka_AdminOptions_new, is non-null and destroyed once.
+        unsafe { sys::rd_kafka_AdminOptions_destroy(self.0) }
+    }
+}
+
+struct Event(*mut sys::rd_kafka_event_t);
+impl Drop for Event {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from rd_kafka_queue_poll, is non-null and destroyed once;
+        // nothing borrowed from it outlives this guard (results are copied out first).
+        unsafe { sys::rd_kafka_event_destroy(self.0) }
+    }
+}
+
+struct ConfigResource(*mut sys::rd_kafka_ConfigResource_t);
+impl Drop for ConfigResource {
+    fn drop(&mut self) {
+        // SAFETY: from rd_kafka_ConfigResource_new; librdkafka copies it when the request
+        // is made, so the caller keeps ownership and destroys it once here.
+        unsafe { sys::rd_kafka_ConfigResource_destroy(self.0) }
+    }
+}
+
+struct PartitionList(*mut sys::rd_kafka_topic_partition_list_t);
+impl Drop for PartitionList {
+    fn drop(&mut self) {
+        // SAFETY: from rd_kafka_topic_partition_list_new; rd_kafka_ElectLeaders_new copies it.
+        unsafe { sys::rd_kafka_topic_partition_list_destroy(self.0) }
+    }
+}
+
+struct ElectLeadersReq(*mut sys::rd_kafka_ElectLeaders_t);
+impl Drop for ElectLeadersReq {
+    fn drop(&mut self) {
+        // SAFETY: from rd_kafka_ElectLeaders_new; rd_kafka_ElectLeaders copies it.
+        unsafe { sys::rd_kafka_ElectLeaders_destroy(self.0) }
+    }
+}
+
+struct TopicCollection(*mut sys::rd_kafka_TopicCollection_t);
+impl Drop for TopicCollection {
+    fn drop(&mut self) {
+        // SAFETY: from rd_kafka_TopicCollection_of_topic_names (which copied the names);
+        // rd_kafka_DescribeTopics copies the collection again.
+        unsafe { sys::rd_kafka_TopicCollection_destroy(self.0) }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+
+/// Copies a C string librdkafka owns; `None` for NULL.
+///
+/// # Safety
+/// `p` must be NULL or point to a NUL-terminated string alive for this call.
+unsafe fn string(p: *const c_char) -> Option<String> {
+    if p.is_null() {
+        None
+    } else {
+        // SAFETY: non-null and NUL-terminated per the caller's contract.
+        Some(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+    }
+}
+
+/// Turns a (pointer, count) array returned by librdkafka into a slice.
+///
+/// # Safety
+/// `p` must be NULL (then `n` is ignored) or point to `n` initialised elements that live
+/// as long as the returned slice is used.
+unsafe fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
+    if p.is_null() || n == 0 {
+        &[]
+    } else {
+        // SAFETY: per the caller's contract.
+        unsafe { std::slice::from_raw_parts(p, n) }
+    }
+}
+
+fn cstring(what: &str, s: &str) -> Result<CString> {
+    CString::new(s).map_err(|_| KafkaError::InvalidSetting {
+        key: what.into(),
+        message: format!("{s:?} contains a NUL byte"),
+    })
+}
+
+fn millis(d: Duration) -> i32 {
+    i32::try_from(d.as_millis()).unwrap_or(i32::MAX).max(1)
+}
+
+/// Creates the queue and options for `op`, lets `start` begin the call, then waits for the
+/// result event of type `event_type`.
+fn run(
+    admin: &Admin,
+    what: &str,
+    op: sys::rd_kafka_admin_op_t,
+    event_type: i32,
+    timeout: Duration,
+    operation_timeout: bool,
+    start: impl FnOnce(
+        *mut sys::rd_kafka_t,
+        *const sys::rd_kafka_AdminOptions_t,
+        *mut sys::rd_kafka_queue_t,
+    ),
+) -> Result<Event> {
+    let rk = admin.inner().native_ptr();
+    // SAFETY: `rk` is the live client handle owned by `admin`, which outlives this call.
+    let queue = Queue(unsafe { sys::rd_kafka_queue_new(rk) });
+    // SAFETY: as above; `op` is a valid enum value.
+    let options = Options(unsafe { sys::rd_kafka_AdminOptions_new(rk, op) });
+    if queue.0.is_null() || options.0.is_null() {
+        return Err(KafkaError::client(
+            what,
+            RdError::AdminOpCreation("out of memory".into()),
+        ));
+    }
+    let mut errstr = [0 as c_char; 512];
+    // SAFETY: `options` is valid; errstr is a writable buffer of the given size.
+    let err = unsafe {
+        sys::rd_kafka_AdminOptions_set_request_timeout(
+            options.0,
+            millis(timeout),
+            errstr.as_mut_ptr(),
+            errstr.len(),
+        )
+    };
+    if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+        // SAFETY: librdkafka wrote a NUL-terminated message into errstr.
+        let msg = unsafe { string(errstr.as_ptr()) }.unwrap_or_default();
+        return Err(KafkaError::client(what, RdError::AdminOpCreation(msg)));
+    }
+    if operation_timeout {
+        // SAFETY: as above.
+        let err = unsafe {
+            sys::rd_kafka_AdminOptions_set_operation_timeout(
+                options.0,
+                millis(timeout),
+                errstr.as_mut_ptr(),
+                errstr.len(),
+            )
+        };
+        if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+            // SAFETY: librdkafka wrote a NUL-terminated message into errstr.
+            let msg = unsafe { string(errstr.as_ptr()) }.unwrap_or_default();
+            return Err(KafkaError::client(what, RdError::AdminOpCreation(msg)));
+        }
+    }
+    start(rk, options.0, queue.0);
+    // librdkafka enforces the request timeout itself; the extra second only guards against
+    // a result that never arrives.
+    let deadline = Instant::now() + timeout + Duration::from_secs(1);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(KafkaError::Timeout {
+                what: what.into(),
+                address: "bootstrap servers".into(),
+                after: timeout,
+            });
+        }
+        // SAFETY: `queue` is valid until dropped after this loop.
+        let ev = unsafe {
+            sys::rd_kafka_queue_poll(queue.0, millis(left.min(Duration::from_millis(500))))
+        };
+        if ev.is_null() {
+            continue;
+        }
+        let ev = Event(ev);
+        // SAFETY: `ev` is a valid event until its guard drops.
+        let ty = unsafe { sys::rd_kafka_event_type(ev.0) };
+        if ty != event_type {
+            continue; // not ours (cannot normally happen on a private queue)
+        }
+        // SAFETY: as above.
+        let err = unsafe { sys::rd_kafka_event_error(ev.0) };
+        if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+            // SAFETY: the string lives as long as the event.
+            let msg = unsafe { string(sys::rd_kafka_event_error_string(ev.0)) }.unwrap_or_default();
+            let code = RDKafkaErrorCode::from(err);
+            if matches!(
+                code,
+                RDKafkaErrorCode::OperationTimedOut | RDKafkaErrorCode::RequestTimedOut
+            ) {
+                return Err(KafkaError::Timeout {
+                    what: format!("{what} ({msg})"),
+                    address: "bootstrap servers".into(),
+                    after: timeout,
+                });
+            }
+            return Err(KafkaError::client(
+                format!("{what} ({msg})"),
+                RdError::AdminOp(code),
+            ));
+        }
+        return Ok(ev);
+    }
+}
+
+/// Reads a `rd_kafka_error_t` (code, message); `None` for NULL or no error.
+///
+/// # Safety
+/// `e` must be NULL or a valid error object.
+unsafe fn error_of(e: *const sys::rd_kafka_error_t) -> Option<(i16, String)> {
+    if e.is_null() {
+        return None;
+    }
+    // SAFETY: `e` is valid per the contract.
+    let code = unsafe { sys::rd_kafka_error_code(e) };
+    if code == sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+        return None;
+    }
+    // SAFETY: the string lives as long as `e`.
+    let msg = unsafe { string(sys::rd_kafka_error_string(e)) }.unwrap_or_default();
+    Some((i16::try_from(code as i32).unwrap_or(-1), msg))
+}
+
+/// Reads a node; `None` for NULL.
+///
+/// # Safety
+/// `n` must be NULL or a valid node object.
+unsafe fn node(n: *const sys::rd_kafka_Node_t) -> Option<NodeAddress> {
+    if n.is_null() {
+        return None;
+    }
+    // SAFETY: `n` is valid per the contract; the strings live as long as `n`.
+    unsafe {
+        Some(NodeAddress {
+            id: sys::rd_kafka_Node_id(n),
+            host: string(sys::rd_kafka_Node_host(n)).unwrap_or_default(),
+            port: sys::rd_kafka_Node_port(n),
+            rack: string(sys::rd_kafka_Node_rack(n)),
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// the four calls
+
+/// DescribeCluster (librdkafka >= 2.3).
+pub fn describe_cluster(admin: &Admin, timeout: Duration) -> Result<ClusterDescription> {
+    let what = "DescribeCluster";
+    let ev = run(
+        admin,
+        what,
+        sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBECLUSTER,
+        sys::RD_KAFKA_EVENT_DESCRIBECLUSTER_RESULT,
+        timeout,
+        false,
+        // SAFETY: rk, options and queue are valid for the duration of the call.
+        |rk, options, queue| unsafe { sys::rd_kafka_DescribeCluster(rk, options, queue) },
+    )?;
+    // SAFETY: `ev` is a DESCRIBECLUSTER_RESULT event (type checked in `run`); everything
+    // read below lives as long as the event and is copied before it is destroyed.
+    unsafe {
+        let result = sys::rd_kafka_event_DescribeCluster_result(ev.0);
+        if result.is_null() {
+            return Err(KafkaError::client(
+                what,
+                RdError::AdminOpCreation("no result".into()),
+            ));
+        }
+        let mut n = 0usize;
+        let nodes = sys::rd_kafka_DescribeCluster_result_nodes(result, &raw mut n);
+        let nodes = slice(nodes, n).iter().filter_map(|p| node(*p)).collect();
+        Ok(ClusterDescription {
+            cluster_id: string(sys::rd_kafka_DescribeCluster_result_cluster_id(result)),
+            controller: node(sys::rd_kafka_DescribeCluster_result_controller(result)).map(|n| n.id),
+            nodes,
+        })
+    }
+}
+
+/// DescribeTopics for `names` (librdkafka >= 2.3). Topics that fail to describe are an error
+/// naming the topic: an observation with a missing topic would hide its partitions from
+/// the safety checks.
+pub fn describe_topics(
+    admin: &Admin,
+    names: &[String],
+    timeout: Duration,
+) -> Result<Vec<TopicDescription>> {
+    let what = "DescribeTopics";
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let owned: Vec<CString> = names
+        .iter()
+        .map(|n| cstring("topic name", n))
+        .collect::<Result<_>>()?;
+    let mut ptrs: Vec<*const c_char> = owned.iter().map(|c| c.as_ptr()).collect();
+    // SAFETY: `ptrs` holds `ptrs.len()` valid C strings (kept alive by `owned`); the
+    // function copies them.
+    let topics = TopicCollection(unsafe {
+        sys::rd_kafka_TopicCollection_of_topic_names(ptrs.as_mut_ptr(), ptrs.len())
+    });
+    let ev = run(
+        admin,
+        what,
+        sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBETOPICS,
+        sys::RD_KAFKA_EVENT_DESCRIBETOPICS_RESULT,
+        timeout,
+        false,
+        // SAFETY: all pointers valid for the call; the collection is copied by librdkafka.
+        |rk, options, queue| unsafe { sys::rd_kafka_DescribeTopics(rk, topics.0, options, queue) },
+    )?;
+    let mut out = Vec::new();
+    // SAFETY: `ev` is a DESCRIBETOPICS_RESULT event; all pointers read below live as long as
+    // the event and their data is copied out before it is destroyed.
+    unsafe {
+        let result = sys::rd_kafka_event_DescribeTopics_result(ev.0);
+        if result.is_null() {
+            return Err(KafkaError::client(
+                what,
+                RdError::AdminOpCreation("no result".into()),
+            ));
+        }
+        let mut n = 0usize;
+        let descs = sys::rd_kafka_DescribeTopics_result_topics(result, &raw mut n);
+        for &d in slice(descs, n) {
+            let name = string(sys::rd_kafka_TopicDescription_name(d)).unwrap_or_default();
+            if let Some((code, msg)) = error_of(sys::rd_kafka_TopicDescription_error(d)) {
+                return Err(KafkaError::Api {
+                    what: format!("DescribeTopics for topic {name:?}"),
+                    node: None,
+                    code,
+                    name: error_name(code),
+                    message: Some(msg),
+                });
+            }
+            let mut pn = 0usize;
+            let parts = sys::rd_kafka_TopicDescription_partitions(d, &raw mut pn);
+            let mut partitions = Vec::with_capacity(pn);
+            for &p in slice(parts, pn) {
+                let mut rn = 0usize;
+                let replicas = sys::rd_kafka_TopicPartitionInfo_replicas(p, &raw mut rn);
+                let replicas = slice(replicas, rn)
+                    .iter()
+                    .filter_map(|x| node(*x))
+                    .map(|x| x.id)
+                    .collect();
+                let mut ina = 0usize;
+                let isr = sys::rd_kafka_TopicPartitionInfo_isr(p, &raw mut ina);
+                let isr = slice(isr, ina)
+                    .iter()
+                    .filter_map(|x| node(*x))
+                    .map(|x| x.id)
+                    .collect();
+                partitions.push(PartitionDescription {
+                    partition: sys::rd_kafka_TopicPartitionInfo_partition(p),
+                    leader: node(sys::rd_kafka_TopicPartitionInfo_leader(p))
+                        .map(|x| x.id)
+                        .filter(|id| *id >= 0),
+                    replicas,
+                    isr,
+                });
+            }
+            partitions.sort_by_key(|p| p.partition);
+            out.push(TopicDescription {
+                name,
+                internal: sys::rd_kafka_TopicDescription_is_internal(d) != 0,
+                partitions,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// IncrementalAlterConfigs on one resource (librdkafka >= 2.2). Only the named keys change.
+pub fn incremental_alter_configs(
+    admin: &Admin,
+    target: &ConfigTarget,
+    changes: &[ConfigChange],
+    timeout: Duration,
+) -> Result<()> {
+    let what = match target {
+        ConfigTarget::Broker(id) => format!("IncrementalAlterConfigs on broker {id}"),
+        ConfigTarget::ClusterDefault => {
+            "IncrementalAlterConfigs on the cluster-wide broker default".to_string()
+        }
+        ConfigTarget::Topic(t) => format!("IncrementalAlterConfigs on topic {t:?}"),
+    };
+    let (restype, name) = match target {
+        ConfigTarget::Broker(id) => (
+            sys::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_BROKER,
+            id.to_string(),
+        ),
+        ConfigTarget::ClusterDefault => (
+            sys::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_BROKER,
+            String::new(),
+        ),
+        ConfigTarget::Topic(t) => (
+            sys::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_TOPIC,
+            t.clone(),
+        ),
+    };
+    let cname = cstring("resource name", &name)?;
+    // SAFETY: `cname` is a valid C string; the function copies it.
+    let resource =
+        ConfigResource(unsafe { sys::rd_kafka_ConfigResource_new(restype, cname.as_ptr()) });
+    if resource.0.is_null() {
+        return Err(KafkaError::client(
+            &what,
+            RdError::AdminOpCreation("invalid resource".into()),
+        ));
+    }
+    for change in changes {
+        let key = cstring("config name", &change.name)?;
+        let value = change
+            .value
+            .as_deref()
+            .map(|v| cstring("config value", v))
+            .transpose()?;
+        let op = match change.op {
+            AlterOp::Set => sys::rd_kafka_AlterConfigOpType_t::RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET,
+            AlterOp::Delete => {
+                sys::rd_kafka_AlterConfigOpType_t::RD_KAFKA_ALTER_CONFIG_OP_TYPE_DELETE
+            }
+            AlterOp::Append => {
+                sys::rd_kafka_AlterConfigOpType_t::RD_KAFKA_ALTER_CONFIG_OP_TYPE_APPEND
+            }
+            AlterOp::Subtract => {
+                sys::rd_kafka_AlterConfigOpType_t::RD_KAFKA_ALTER_CONFIG_OP_TYPE_SUBTRACT
+            }
+        };
+        // SAFETY: `resource` is valid; key/value are valid C strings (value may be NULL for
+        // DELETE) that the function copies.
+        let err = unsafe {
+            sys::rd_kafka_ConfigResource_add_incremental_config(
+                resource.0,
+                key.as_ptr(),
+                op,
+                value.as_ref().map_or(std::ptr::null(), |v| v.as_ptr()),
+            )
+        };
+        // SAFETY: `err` is NULL or an error object we own and destroy right after reading.
+        if let Some((code, msg)) = unsafe { error_of(err) } {
+            // SAFETY: non-null error object owned by us.
+            unsafe { sys::rd_kafka_error_destroy(err) };
+            return Err(KafkaError::InvalidSetting {
+                key: change.name.clone(),
+                message: format!("{msg} ({})", error_name(code)),
+            });
+        }
+        if !err.is_null() {
+            // SAFETY: as above.
+            unsafe { sys::rd_kafka_error_destroy(err) };
+        }
+    }
+    let mut resources = [resource.0];
+    let ev = run(
+        admin,
+        &what,
+        sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS,
+        sys::RD_KAFKA_EVENT_INCREMENTALALTERCONFIGS_RESULT,
+        timeout,
+        false,
+        // SAFETY: one valid resource (copied by librdkafka); other pointers valid for the call.
+        |rk, options, queue| unsafe {
+            sys::rd_kafka_IncrementalAlterConfigs(rk, resources.as_mut_ptr(), 1, options, queue);
+        },
+    )?;
+    // SAFETY: `ev` is an INCREMENTALALTERCONFIGS_RESULT event; data copied before it drops.
+    unsafe {
+        let result = sys::rd_kafka_event_IncrementalAlterConfigs_result(ev.0);
+        let mut n = 0usize;
+        let res = if result.is_null() {
+            std::ptr::null_mut()
+        } else {
+            sys::rd_kafka_IncrementalAlterConfigs_result_resources(result, &raw mut n)
+        };
+        for &r in slice(res, n) {
+            let err = sys::rd_kafka_ConfigResource_error(r);
+            if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+                let code = i16::try_from(err as i32).unwrap_or(-1);
+                return Err(KafkaError::Api {
+                    what,
+                    node: match target {
+                        ConfigTarget::Broker(id) => Some(*id),
+                        _ => None,
+                    },
+                    code,
+                    name: error_name(code),
+                    message: string(sys::rd_kafka_ConfigResource_error_string(r)),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Preferred leader election (librdkafka >= 2.6) for `partitions`, or for every partition
+/// when `None` (then the result lists only partitions that had an election or an error).
+pub fn elect_preferred_leaders(
+    admin: &Admin,
+    partitions: Option<&[(String, i32)]>,
+    timeout: Duration,
+) -> Result<Vec<ElectionOutcome>> {
+    let what = "ElectLeaders (preferred)";
+    let list = match partitions {
+        None => None,
+        Some(ps) => {
+            // SAFETY: plain allocation; owned by the guard.
+            let list = PartitionList(unsafe {
+                sys::rd_kafka_topic_partition_list_new(i32::try_from(ps.len()).unwrap_or(i32::MAX))
+            });
+            for (topic, partition) in ps {
+                let t = cstring("topic name", topic)?;
+                // SAFETY: `list` is valid; `t` is a valid C string the function copies.
+                unsafe { sys::rd_kafka_topic_partition_list_add(list.0, t.as_ptr(), *partition) };
+            }
+            Some(list)
+        }
+    };
+    // SAFETY: the list (or NULL for "all partitions") is copied by the constructor.
+    let req = ElectLeadersReq(unsafe {
+        sys::rd_kafka_ElectLeaders_new(
+            sys::rd_kafka_ElectionType_t::RD_KAFKA_ELECTION_TYPE_PREFERRED,
+            list.as_ref().map_or(std::ptr::null_mut(), |l| l.0),
+        )
+    });
+    if req.0.is_null() {
+        return Err(KafkaError::client(
+            what,
+            RdError::AdminOpCreation("invalid election".into()),
+        ));
+    }
+    let ev = run(
+        admin,
+        what,
+        sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_ELECTLEADERS,
+        sys::RD_KAFKA_EVENT_ELECTLEADERS_RESULT,
+        timeout,
+        true,
+        // SAFETY: all pointers valid for the call; librdkafka copies the request.
+        |rk, options, queue| unsafe { sys::rd_kafka_ElectLeaders(rk, req.0, options, queue) },
+    )?;
+    let mut out = Vec::new();
+    // SAFETY: `ev` is an ELECTLEADERS_RESULT event; data copied before it drops.
+    unsafe {
+        let result = sys::rd_kafka_event_ElectLeaders_result(ev.0);
+        if result.is_null() {
+            return Ok(out);
+        }
+        let mut n = 0usize;
+        let parts = sys::rd_kafka_ElectLeaders_result_partitions(result, &raw mut n);
+        for &pr in slice(parts, n) {
+            let tp = sys::rd_kafka_topic_partition_result_partition(pr);
+            if tp.is_null() {
+                continue;
+            }
+            let error = error_of(sys::rd_kafka_topic_partition_result_error(pr))
+                .filter(|(code, _)| *code != 84);
+            out.push(ElectionOutcome {
+                topic: string((*tp).topic).unwrap_or_default(),
+                partition: (*tp).partition,
+                error,
+            });
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,627 @@
+//! What the adapter saw of a cluster, as plain data, and how the raw answers are put together.
+//!
+//! The roller decides on these values only, so they say where each fact came from when
+//! that matters for a safety check (broker state measured or inferred, the quorum fetch
+//! timeout read from the active controller or from a broker). Assembling them from the
+//! raw answers ([`assemble`]) is pure so role, fencing, offline-replica and broker-state
+//! inference are unit-tested without a cluster.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::ffi::{ClusterDescription, TopicDescription};
+
+/// Default of `controller.quorum.fetch.timeout.ms` (Kafka 3.x and 4.x).
+pub const DEFAULT_QUORUM_FETCH_TIMEOUT_MS: i64 = 2000;
+
+/// A whole-cluster observation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KafkaObservation {
+    pub cluster_id: Option<String>,
+    /// Every node seen, by id.
+    pub nodes: Vec<NodeObservation>,
+    pub topics: Vec<TopicObservation>,
+    /// Broker configs per broker id (only brokers that answered: fenced ones are absent).
+    pub broker_configs: BTreeMap<i32, Vec<ConfigEntry>>,
+    pub quorum: QuorumObservation,
+    /// Partition reassignments in progress.
+    pub reassignments: Vec<Reassignment>,
+    /// How `NodeObservation::broker_state` was obtained.
+    pub broker_state_source: BrokerStateSource,
+}
+
+impl KafkaObservation {
+    #[must_use]
+    pub fn node(&self, id: i32) -> Option<&NodeObservation> {
+        self.nodes.iter().find(|n| n.id == id)
+    }
+
+    #[must_use]
+    pub fn topic(&self, name: &str) -> Option<&TopicObservation> {
+        self.topics.iter().find(|t| t.name == name)
+    }
+}
+
+/// Roles of a node, from what the cluster reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Roles {
+    /// A quorum voter.
+    pub controller: bool,
+    /// A registered broker, a replica holder or a non-voting quorum observer.
+    pub broker: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeObservation {
+    pub id: i32,
+    /// Advertised host, when known (brokers: DescribeCluster; controllers: DescribeQuorum v2).
+    pub host: Option<String>,
+    pub port: Option<u16>,
+    pub rack: Option<String>,
+    pub roles: Roles,
+    /// Brokers: not registered as unfenced. `None` for controller-only nodes.
+    pub fenced: Option<bool>,
+    /// Brokers: every partition replica on it is in its ISR. `None` for controller-only nodes.
+    pub in_sync: Option<bool>,
+    /// Brokers: the broker state (see [`KafkaObservation::broker_state_source`]).
+    pub broker_state: Option<BrokerState>,
+    /// Brokers with an endpoint: log recovery progress while in RECOVERY.
+    pub recovery: Option<RecoveryProgress>,
+    /// Why the endpoint could not be read, if it could not.
+    pub broker_state_error: Option<String>,
+}
+
+/// Kafka's `BrokerState` (metadata/BrokerState.java); the numbers are Kafka's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum BrokerState {
+    NotRunning,
+    Starting,
+    Recovery,
+    Running,
+    PendingControlledShutdown,
+    ShuttingDown,
+    Unknown,
+}
+
+impl BrokerState {
+    #[must_use]
+    pub fn from_code(code: i64) -> Self {
+        match code {
+            0 => BrokerState::NotRunning,
+            1 => BrokerState::Starting,
+            2 => BrokerState::Recovery,
+            3 => BrokerState::Running,
+            6 => BrokerState::PendingControlledShutdown,
+            7 => BrokerState::ShuttingDown,
+            _ => BrokerState::Unknown,
+        }
+    }
+
+    #[must_use]
+    pub fn code(self) -> u8 {
+        match self {
+            BrokerState::NotRunning => 0,
+            BrokerState::Starting => 1,
+            BrokerState::Recovery => 2,
+            BrokerState::Running => 3,
+            BrokerState::PendingControlledShutdown => 6,
+            BrokerState::ShuttingDown => 7,
+            BrokerState::Unknown => 127,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecoveryProgress {
+    pub remaining_logs: i64,
+    pub remaining_segments: i64,
+}
+
+/// Where broker states come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum BrokerStateSource {
+    /// Read from each broker's broker-state endpoint (e.g. Strimzi's KafkaAgent).
+    Endpoint { url_template: String },
+    /// No endpoint configured: an unfenced broker is RUNNING, a fenced one NOT_RUNNING
+    /// (it may really be STARTING or in RECOVERY: fencing cannot tell); `in_sync` says
+    /// whether its replicas are back in the ISR.
+    InferredFromFencing,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopicObservation {
+    pub name: String,
+    pub internal: bool,
+    /// Effective `min.insync.replicas` (topic override, else broker/cluster default).
+    pub min_insync_replicas: Option<i32>,
+    pub partitions: Vec<PartitionObservation>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartitionObservation {
+    pub partition: i32,
+    pub leader: Option<i32>,
+    /// In preference order: `replicas[0]` is the preferred leader.
+    pub replicas: Vec<i32>,
+    pub isr: Vec<i32>,
+    /// Replicas on brokers that are not registered and unfenced.
+    pub offline_replicas: Vec<i32>,
+}
+
+/// Kafka's config source (DescribeConfigs `ConfigSource`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfigSource {
+    DynamicTopic,
+    DynamicBroker,
+    DynamicDefaultBroker,
+    StaticBroker,
+    Default,
+    Unknown,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfigEntry {
+    pub name: String,
+    /// `None` for sensitive values and unset keys.
+    pub value: Option<String>,
+    /// `false` means the broker can change it without a restart (DescribeConfigs BROKER).
+    pub read_only: bool,
+    pub source: ConfigSource,
+    pub sensitive: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuorumObservation {
+    /// The active controller; `None` while there is no leader.
+    pub leader_id: Option<i32>,
+    pub leader_epoch: i32,
+    pub high_watermark: i64,
+    pub voters: Vec<ReplicaObservation>,
+    pub observers: Vec<ReplicaObservation>,
+    /// `controller.quorum.fetch.timeout.ms`, for the "caught up" rule.
+    pub fetch_timeout_ms: i64,
+    pub fetch_timeout_source: FetchTimeoutSource,
+    /// Which address answered DescribeQuorum.
+    pub answered_by: String,
+}
+
+/// Where the quorum fetch timeout was read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "node")]
+pub enum FetchTimeoutSource {
+    /// From the active controller's own config (the value that governs the quorum).
+    ActiveController(i32),
+    /// From a broker's config: the active controller was not reachable for DescribeConfigs
+    /// (split mode without `bootstrap.controllers`).
+    Broker(i32),
+}
+
+/// One quorum member as the leader sees it (DescribeQuorum v1+ timestamps, leader clock).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplicaObservation {
+    pub id: i32,
+    pub log_end_offset: i64,
+    /// `None` when unknown (-1), as for the leader itself.
+    pub last_fetch_timestamp: Option<i64>,
+    pub last_caught_up_timestamp: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reassignment {
+    pub topic: String,
+    pub partition: i32,
+    pub replicas: Vec<i32>,
+    pub adding: Vec<i32>,
+    pub removing: Vec<i32>,
+}
+
+/// A broker-state endpoint answer for one node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EndpointState {
+    pub state: BrokerState,
+    pub recovery: Option<RecoveryProgress>,
+}
+
+/// Each broker's endpoint answer, or why there is none.
+pub type EndpointStates = BTreeMap<i32, Result<EndpointState, String>>;
+
+/// Controller id -> (host, port) of its listener.
+pub type ControllerAddresses = BTreeMap<i32, (String, u16)>;
+
+/// The raw answers [`assemble`] combines.
+#[derive(Debug, Clone)]
+pub struct RawObservation {
+    pub cluster: ClusterDescription,
+    pub topics: Vec<TopicDescription>,
+    /// Effective `min.insync.replicas` per topic.
+    pub min_isr: BTreeMap<String, i32>,
+    pub broker_configs: BTreeMap<i32, Vec<ConfigEntry>>,
+    /// Quorum without the fetch timeout (filled by `assemble`).
+    pub quorum: RawQuorum,
+    /// Controller listeners (DescribeQuorum v2 nodes or DescribeCluster on controllers).
+    pub controller_addresses: ControllerAddresses,
+    /// The active controller's `controller.quorum.fetch.timeout.ms`, if it could be read.
+    pub leader_fetch_timeout_ms: Option<i64>,
+    pub reassignments: Vec<Reassignment>,
+    /// Node ids known from elsewhere (e.g. the platform's node list).
+    pub extra_broker_ids: Vec<i32>,
+    /// `None`: no endpoint configured; else the template and each broker's answer.
+    pub endpoint_states: Option<(String, EndpointStates)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RawQuorum {
+    pub leader_id: Option<i32>,
+    pub leader_epoch: i32,
+    pub high_watermark: i64,
+    pub voters: Vec<ReplicaObservation>,
+    pub observers: Vec<ReplicaObservation>,
+    pub answered_by: String,
+}
+
+/// Why an observation could not be assembled.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AssembleError {
+    #[error(
+        "cannot read controller.quorum.fetch.timeout.ms: the active controller {leader:?} is not \
+         reachable and no broker config was readable; configure bootstrap.controllers"
+    )]
+    NoFetchTimeout { leader: Option<i32> },
+}
+
+fn config_i64(entries: &[ConfigEntry], name: &str) -> Option<i64> {
+    entries
+        .iter()
+        .find(|e| e.name == name)
+        .and_then(|e| e.value.as_deref())
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// Puts the raw answers together (pure).
+pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> {
+    let unfenced: BTreeSet<i32> = raw.cluster.nodes.iter().map(|n| n.id).collect();
+    let voters: BTreeSet<i32> = raw.quorum.voters.iter().map(|v| v.id).collect();
+
+    // Partitions: offline = replicas not on a registered, unfenced broker.
+    let topics: Vec<TopicObservation> = raw
+        .topics
+        .iter()
+        .map(|t| TopicObservation {
+            name: t.name.clone(),
+            internal: t.internal,
+            min_insync_replicas: raw.min_isr.get(&t.name).copied(),
+            partitions: t
+                .partitions
+                .iter()
+                .map(|p| PartitionObservation {
+                    partition: p.partition,
+                    leader: p.leader,
+                    replicas: p.replicas.clone(),
+                    isr: p.isr.clone(),
+                    offline_replicas: p
+                        .replicas
+                        .iter()
+                        .copied()
+                        .filter(|r| !unfenced.contains(r))
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect();
+
+    // Broker ids: registered, replica holders, non-voting observers, known from elsewhere.
+    let mut brokers: BTreeSet<i32> = unfenced.clone();
+    for t in &topics {
+        for p in &t.partitions {
+            brokers.extend(p.replicas.iter().copied());
+        }
+    }
+    brokers.extend(
+        raw.quorum
+            .observers
+            .iter()
+            .map(|o| o.id)
+            .filter(|id| !voters.contains(id)),
+    );
+    brokers.extend(raw.extra_broker_ids.iter().copied());
+
+    let all: BTreeSet<i32> = brokers.union(&voters).copied().collect();
+    let nodes = all
+        .into_iter()
+        .map(|id| {
+            let roles = Roles {
+                controller: voters.contains(&id),
+                broker: brokers.contains(&id),
+            };
+            let registered = raw.cluster.nodes.iter().find(|n| n.id == id);
+            let (host, port, rack) = match (registered, raw.controller_addresses.get(&id)) {
+                (Some(n), _) => (Some(n.host.clone()), Some(n.port), n.rack.clone()),
+                (None, Some((h, p))) => (Some(h.clone()), Some(*p), None),
+                (None, None) => (None, None, None),
+            };
+            let mut node = NodeObservation {
+                id,
+                host,
+                port,
+                rack,
+                roles,
+                fenced: None,
+                in_sync: None,
+                broker_state: None,
+                recovery: None,
+                broker_state_error: None,
+            };
+            if roles.broker {
+                let fenced = !unfenced.contains(&id);
+                node.fenced = Some(fenced);
+                node.in_sync = Some(
+                    topics
+                        .iter()
+                        .flat_map(|t| &t.partitions)
+                        .all(|p| !p.replicas.contains(&id) || p.isr.contains(&id)),
+                );
+                match &raw.endpoint_states {
+                    None => {
+                        node.broker_state = Some(if fenced {
+                            BrokerState::NotRunning
+                        } else {
+                            BrokerState::Running
+                        });
+                    }
+                    Some((_, states)) => match states.get(&id) {
+                        Some(Ok(s)) => {
+                            node.broker_state = Some(s.state);
+                            node.recovery = s.recovery;
+                        }
+                        Some(Err(e)) => {
+                            node.broker_state = Some(BrokerState::Unknown);
+                            node.broker_state_error = Some(e.clone());
+                        }
+                        None => {
+                            node.broker_state = Some(BrokerState::Unknown);
+                            node.broker_state_error =
+                                Some("no address known for this broker".into());
+                        }
+                    },
+                }
+            }
+            node
+        })
+        .collect();
+
+    // Fetch timeout: the active controller's, else a broker's (said so), else refuse.
+    let leader = raw.quorum.leader_id;
+    let (fetch_timeout_ms, fetch_timeout_source) = match (raw.leader_fetch_timeout_ms, leader) {
+        (Some(v), Some(l)) => (v, FetchTimeoutSource::ActiveController(l)),
+        _ => {
+            let from_leader_broker = leader
+                .and_then(|l| raw.broker_configs.get(&l).map(|c| (l, c)))
+                .and_then(|(l, c)| {
+                    config_i64(c, "controller.quorum.fetch.timeout.ms")
+                        .map(|v| (v, FetchTimeoutSource::ActiveController(l)))
+                });
+            let from_any_broker = || {
+                raw.broker_configs.iter().find_map(|(id, c)| {
+                    config_i64(c, "controller.quorum.fetch.timeout.ms")
+                        .map(|v| (v, FetchTimeoutSource::Broker(*id)))
+                })
+            };
+            from_leader_broker
+                .or_else(from_any_broker)
+                .ok_or(AssembleError::NoFetchTimeout { leader })?
+        }
+    };
+
+    Ok(KafkaObservation {
+        cluster_id: raw.cluster.cluster_id,
+        nodes,
+        topics,
+        broker_configs: raw.broker_configs,
+        quorum: QuorumObservation {
+            leader_id: leader,
+            leader_epoch: raw.quorum.leader_epoch,
+            high_watermark: raw.quorum.high_watermark,
+            voters: raw.quorum.voters,
+            observers: raw.quorum.observers,
+            fetch_timeout_ms,
+            fetch_timeout_source,
+            answered_by: raw.quorum.answered_by,
+        },
+        reassignments: raw.reassignments,
+        broker_state_source: match raw.endpoint_states {
+            None => BrokerStateSource::InferredFromFencing,
+            Some((url_template, _)) => BrokerStateSource::Endpoint { url_template },
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kafka::ffi::{NodeAddress, PartitionDescription};
+
+    fn node(id: i32) -> NodeAddress {
+        NodeAddress {
+            id,
+            host: "127.0.0.1".into(),
+            port: u16::try_from(9090 + id).unwrap(),
+            rack: None,
+        }
+    }
+
+    fn replica(id: i32, caught_up: i64) -> ReplicaObservation {
+        ReplicaObservation {
+            id,
+            log_end_offset: 10,
+            last_fetch_timestamp: Some(caught_up),
+            last_caught_up_timestamp: Some(caught_up),
+        }
+    }
+
+    fn cfg(name: &str, value: &str) -> ConfigEntry {
+        ConfigEntry {
+            name: name.into(),
+            value: Some(value.into()),
+            read_only: true,
+            source: ConfigSource::StaticBroker,
+            sensitive: false,
+        }
+    }
+
+    /// Split cluster: controllers 1-3, brokers 4-6, broker 6 down (fenced).
+    fn raw() -> RawObservation {
+        RawObservation {
+            cluster: ClusterDescription {
+                cluster_id: Some("c".into()),
+                controller: Some(4),
+                nodes: vec![node(4), node(5)],
+            },
+            topics: vec![TopicDescription {
+                name: "t".into(),
+                internal: false,
+                partitions: vec![
+                    PartitionDescription {
+                        partition: 0,
+                        leader: Some(4),
+                        replicas: vec![4, 5, 6],
+                        isr: vec![4, 5],
+                    },
+                    PartitionDescription {
+                        partition: 1,
+                        leader: Some(5),
+                        replicas: vec![5, 4],
+                        isr: vec![5, 4],
+                    },
+                ],
+            }],
+            min_isr: BTreeMap::from([("t".to_string(), 2)]),
+            broker_configs: BTreeMap::from([(
+                5,
+                vec![cfg("controller.quorum.fetch.timeout.ms", "3000")],
+            )]),
+            quorum: RawQuorum {
+                leader_id: Some(2),
+                leader_epoch: 7,
+                high_watermark: 100,
+                voters: vec![replica(1, 1000), replica(2, 1000), replica(3, 900)],
+                observers: vec![replica(4, 1000), replica(5, 1000)],
+                answered_by: "127.0.0.1:9094".into(),
+            },
+            controller_addresses: BTreeMap::from([(2, ("127.0.0.1".to_string(), 19092))]),
+            leader_fetch_timeout_ms: None,
+            reassignments: vec![],
+            extra_broker_ids: vec![],
+            endpoint_states: None,
+        }
+    }
+
+    #[test]
+    fn roles_fencing_offline_replicas_and_inferred_state() {
+        let o = assemble(raw()).unwrap();
+        let ids: Vec<i32> = o.nodes.iter().map(|n| n.id).collect();
+        assert_eq!(ids, vec![1, 2, 3, 4, 5, 6]);
+        let n2 = o.node(2).unwrap();
+        assert!(n2.roles.controller && !n2.roles.broker);
+        assert_eq!((n2.fenced, n2.broker_state), (None, None));
+        assert_eq!(n2.port, Some(19092));
+        let n6 = o.node(6).unwrap();
+        assert!(n6.roles.broker && !n6.roles.controller);
+        assert_eq!(n6.fenced, Some(true));
+        assert_eq!(n6.in_sync, Some(false));
+        assert_eq!(n6.broker_state, Some(BrokerState::NotRunning));
+        let n4 = o.node(4).unwrap();
+        assert_eq!(
+            (n4.fenced, n4.in_sync, n4.broker_state),
+            (Some(false), Some(true), Some(BrokerState::Running))
+        );
+        let t = o.topic("t").unwrap();
+        assert_eq!(t.min_insync_replicas, Some(2));
+        assert_eq!(t.partitions[0].offline_replicas, vec![6]);
+        assert!(t.partitions[1].offline_replicas.is_empty());
+        assert_eq!(
+            o.broker_state_source,
+            BrokerStateSource::InferredFromFencing
+        );
+    }
+
+    #[test]
+    fn fetch_timeout_prefers_the_active_controller_and_says_when_it_did_not() {
+        let o = assemble(raw()).unwrap();
+        assert_eq!(o.quorum.fetch_timeout_ms, 3000);
+        assert_eq!(o.quorum.fetch_timeout_source, FetchTimeoutSource::Broker(5));
+        let mut r = raw();
+        r.leader_fetch_timeout_ms = Some(2500);
+        let o = assemble(r).unwrap();
+        assert_eq!(
+            (o.quorum.fetch_timeout_ms, o.quorum.fetch_timeout_source),
+            (2500, FetchTimeoutSource::ActiveController(2))
+        );
+        let mut r = raw();
+        r.broker_configs.clear();
+        assert_eq!(
+            assemble(r).unwrap_err(),
+            AssembleError::NoFetchTimeout { leader: Some(2) }
+        );
+    }
+
+    #[test]
+    fn combined_leader_reads_its_own_broker_config() {
+        let mut r = raw();
+        r.broker_configs
+            .insert(2, vec![cfg("controller.quorum.fetch.timeout.ms", "4000")]);
+        let o = assemble(r).unwrap();
+        assert_eq!(
+            (o.quorum.fetch_timeout_ms, o.quorum.fetch_timeout_source),
+            (4000, FetchTimeoutSource::ActiveController(2))
+        );
+    }
+
+    #[test]
+    fn endpoint_states_are_used_and_failures_kept() {
+        let mut r = raw();
+        r.endpoint_states = Some((
+            "http://{host}:8080/v1/broker-state".into(),
+            BTreeMap::from([
+                (
+                    4,
+                    Ok(EndpointState {
+                        state: BrokerState::Recovery,
+                        recovery: Some(RecoveryProgress {
+                            remaining_logs: 3,
+                            remaining_segments: 9,
+                        }),
+                    }),
+                ),
+                (5, Err("connection refused".to_string())),
+            ]),
+        ));
+        let o = assemble(r).unwrap();
+        assert_eq!(o.node(4).unwrap().broker_state, Some(BrokerState::Recovery));
+        assert_eq!(o.node(4).unwrap().recovery.unwrap().remaining_segments, 9);
+        assert_eq!(o.node(5).unwrap().broker_state, Some(BrokerState::Unknown));
+        assert!(
+            o.node(5)
+                .unwrap()
+                .broker_state_error
+                .as_deref()
+                .unwrap()
+                .contains("refused")
+        );
+        assert!(matches!(
+            o.broker_state_source,
+            BrokerStateSource::Endpoint { .. }
+        ));
+    }
+
+    #[test]
+    fn broker_state_codes_round_trip() {
+        for code in [0, 1, 2, 3, 6, 7, 127] {
+            assert_eq!(i64::from(BrokerState::from_code(code).code()), code);
+        }
+        assert_eq!(BrokerState::from_code(42), BrokerState::Unknown);
+    }
+}

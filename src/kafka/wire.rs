@@ -1,0 +1,607 @@
+//! One Kafka protocol connection, for the requests librdkafka cannot send.
+//!
+//! librdkafka has no DescribeQuorum, no partition-reassignment listing and cannot
+//! talk to KRaft controllers (no `bootstrap.controllers`). For those, kafkaops speaks
+//! the protocol itself with the `kafka-protocol` codec: framing, correlation ids,
+//! ApiVersions negotiation, TLS (OpenSSL via native-tls, like librdkafka) and SASL
+//! PLAIN / SCRAM. One connection serves one node; callers open short-lived
+//! connections per observation, so there is no pool to keep healthy.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+use kafka_protocol::messages::{
+    AlterPartitionReassignmentsRequest, AlterPartitionReassignmentsResponse, ApiVersionsRequest,
+    ApiVersionsResponse, DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
+    DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse,
+    ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse, MetadataRequest,
+    MetadataResponse, RequestHeader, ResponseHeader, SaslAuthenticateRequest,
+    SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
+};
+use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Message, StrBytes};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use super::config::{ClientIdentity, SaslMechanism, SaslSettings, TlsSettings, WireSecurity};
+use super::error::{KafkaError, Result, error_name};
+use super::scram::{ScramClient, ScramHash};
+
+/// A request the wire path sends: its API key, name and response type.
+pub trait WireRequest: Encodable + HeaderVersion + Message {
+    const KEY: i16;
+    const NAME: &'static str;
+    type Response: Decodable + HeaderVersion;
+}
+
+macro_rules! wire_request {
+    ($req:ty, $resp:ty, $key:literal, $name:literal) => {
+        impl WireRequest for $req {
+            const KEY: i16 = $key;
+            const NAME: &'static str = $name;
+            type Response = $resp;
+        }
+    };
+}
+
+wire_request!(ApiVersionsRequest, ApiVersionsResponse, 18, "ApiVersions");
+wire_request!(
+    SaslHandshakeRequest,
+    SaslHandshakeResponse,
+    17,
+    "SaslHandshake"
+);
+wire_request!(
+    SaslAuthenticateRequest,
+    SaslAuthenticateResponse,
+    36,
+    "SaslAuthenticate"
+);
+wire_request!(MetadataRequest, MetadataResponse, 3, "Metadata");
+wire_request!(
+    DescribeConfigsRequest,
+    DescribeConfigsResponse,
+    32,
+    "DescribeConfigs"
+);
+wire_request!(
+    DescribeQuorumRequest,
+    DescribeQuorumResponse,
+    55,
+    "DescribeQuorum"
+);
+wire_request!(
+    DescribeClusterRequest,
+    DescribeClusterResponse,
+    60,
+    "DescribeCluster"
+);
+wire_request!(
+    ListPartitionReassignmentsRequest,
+    ListPartitionReassignmentsResponse,
+    46,
+    "ListPartitionReassignments"
+);
+wire_request!(
+    AlterPartitionReassignmentsRequest,
+    AlterPartitionReassignmentsResponse,
+    45,
+    "AlterPartitionReassignments"
+);
+
+trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
+
+/// Largest response we accept (Kafka's own default `socket.request.max.bytes` is 100 MiB).
+const MAX_FRAME: usize = 100 * 1024 * 1024;
+const CLIENT_ID: &str = "kafkaops";
+
+/// An open, authenticated connection to one Kafka node.
+pub struct Connection {
+    io: Box<dyn Io>,
+    address: String,
+    correlation_id: i32,
+    /// api key -> (min, max) the server supports.
+    versions: HashMap<i16, (i16, i16)>,
+    timeout: Duration,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection")
+            .field("address", &self.address)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Connection {
+    /// Connects to `address` (`host:port`), negotiates versions and authenticates.
+    pub async fn connect(
+        address: &str,
+        security: &WireSecurity,
+        timeout: Duration,
+    ) -> Result<Self> {
+        let tcp = match tokio::time::timeout(timeout, TcpStream::connect(address)).await {
+            Err(_) => {
+                return Err(KafkaError::Timeout {
+                    what: "connecting".into(),
+                    address: address.into(),
+                    after: timeout,
+                });
+            }
+            Ok(Err(e)) => {
+                return Err(KafkaError::Unreachable {
+                    what: "connecting".into(),
+                    address: address.into(),
+                    message: e.to_string(),
+                });
+            }
+            Ok(Ok(s)) => s,
+        };
+        let _ = tcp.set_nodelay(true);
+        let io: Box<dyn Io> = match &security.tls {
+            None => Box::new(tcp),
+            Some(tls) => Box::new(tls_handshake(address, tcp, tls, timeout).await?),
+        };
+        let mut conn = Self {
+            io,
+            address: address.to_string(),
+            correlation_id: 0,
+            versions: HashMap::new(),
+            timeout,
+        };
+        conn.negotiate_versions().await?;
+        if let Some(sasl) = &security.sasl {
+            conn.authenticate(sasl).await?;
+        }
+        Ok(conn)
+    }
+
+    /// The address this connection goes to.
+    #[must_use]
+    pub fn address(&self) -> &str {
+        &self.address
+    }
+
+    async fn negotiate_versions(&mut self) -> Result<()> {
+        let request = ApiVersionsRequest::default()
+            .with_client_software_name(StrBytes::from_static_str(CLIENT_ID))
+            .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
+        let mut response = self.send_at(&request, 3).await?;
+        if response.error_code == 35 {
+            // UNSUPPORTED_VERSION: the body (v0 format) lists what the server speaks.
+            let max = response
+                .api_keys
+                .iter()
+                .find(|k| k.api_key == 18)
+                .map_or(0, |k| k.max_version)
+                .min(3);
+            response = self.send_at(&request, max).await?;
+        }
+        if response.error_code != 0 {
+            return Err(self.api_error("ApiVersions", response.error_code, None));
+        }
+        self.versions = response
+            .api_keys
+            .iter()
+            .map(|k| (k.api_key, (k.min_version, k.max_version)))
+            .collect();
+        Ok(())
+    }
+
+    /// The highest version of `R` both sides speak.
+    pub fn version<R: WireRequest>(&self, needed_for: &str) -> Result<i16> {
+        let (min, max) =
+            self.versions
+                .get(&R::KEY)
+                .copied()
+                .ok_or_else(|| KafkaError::UnsupportedApi {
+                    address: self.address.clone(),
+                    api: R::NAME.into(),
+                    needed_for: needed_for.into(),
+                })?;
+        let ours = R::VERSIONS;
+        let v = max.min(ours.max);
+        if v < min.max(ours.min) {
+            return Err(KafkaError::UnsupportedApi {
+                address: self.address.clone(),
+                api: format!(
+                    "{} v{min}-{max} (kafkaops speaks v{}-{})",
+                    R::NAME,
+                    ours.min,
+                    ours.max
+                ),
+                needed_for: needed_for.into(),
+            });
+        }
+        Ok(v)
+    }
+
+    /// Sends `request` at the highest common version.
+    pub async fn send<R: WireRequest>(
+        &mut self,
+        request: &R,
+        needed_for: &str,
+    ) -> Result<(i16, R::Response)> {
+        let v = self.version::<R>(needed_for)?;
+        Ok((v, self.send_at(request, v).await?))
+    }
+
+    /// Sends `request` at `version` and waits for its response.
+    pub async fn send_at<R: WireRequest>(
+        &mut self,
+        request: &R,
+        version: i16,
+    ) -> Result<R::Response> {
+        let timeout = self.timeout;
+        match tokio::time::timeout(timeout, self.round_trip(request, version)).await {
+            Ok(r) => r,
+            Err(_) => Err(KafkaError::Timeout {
+                what: R::NAME.into(),
+                address: self.address.clone(),
+                after: timeout,
+            }),
+        }
+    }
+
+    async fn round_trip<R: WireRequest>(
+        &mut self,
+        request: &R,
+        version: i16,
+    ) -> Result<R::Response> {
+        self.correlation_id = self.correlation_id.wrapping_add(1);
+        let correlation_id = self.correlation_id;
+        let header = RequestHeader::default()
+            .with_request_api_key(R::KEY)
+            .with_request_api_version(version)
+            .with_correlation_id(correlation_id)
+            .with_client_id(Some(StrBytes::from_static_str(CLIENT_ID)));
+        let mut body = BytesMut::new();
+        let encode = |body: &mut BytesMut| -> anyhow::Result<()> {
+            header.encode(body, R::header_version(version))?;
+            request.encode(body, version)
+        };
+        encode(&mut body)
+            .map_err(|e| self.protocol(R::NAME, format!("cannot encode v{version}: {e}")))?;
+        let len = u32::try_from(body.len())
+            .map_err(|_| self.protocol(R::NAME, "request too large".into()))?;
+        let mut frame = BytesMut::with_capacity(body.len() + 4);
+        frame.put_u32(len);
+        frame.extend_from_slice(&body);
+        self.io
+            .write_all(&frame)
+            .await
+            .map_err(|e| self.broken(R::NAME, &e))?;
+        self.io
+            .flush()
+            .await
+            .map_err(|e| self.broken(R::NAME, &e))?;
+
+        let mut len = [0u8; 4];
+        self.io
+            .read_exact(&mut len)
+            .await
+            .map_err(|e| self.broken(R::NAME, &e))?;
+        let len = u32::from_be_bytes(len) as usize;
+        if len > MAX_FRAME {
+            return Err(self.protocol(
+                R::NAME,
+                format!("response of {len} bytes (is this a TLS or SASL listener spoken to in plaintext?)"),
+            ));
+        }
+        let mut buf = vec![0u8; len];
+        self.io
+            .read_exact(&mut buf)
+            .await
+            .map_err(|e| self.broken(R::NAME, &e))?;
+        let mut buf = Bytes::from(buf);
+        let response_header =
+            ResponseHeader::decode(&mut buf, R::Response::header_version(version))
+                .map_err(|e| self.protocol(R::NAME, format!("bad response header: {e}")))?;
+        if response_header.correlation_id != correlation_id {
+            return Err(self.protocol(
+                R::NAME,
+                format!(
+                    "correlation id {} does not match request {correlation_id}",
+                    response_header.correlation_id
+                ),
+            ));
+        }
+        let response = R::Response::decode(&mut buf, version)
+            .map_err(|e| self.protocol(R::NAME, format!("cannot decode v{version}: {e}")))?;
+        if buf.has_remaining() {
+            tracing::debug!(
+                api = R::NAME,
+                extra = buf.remaining(),
+                "trailing bytes after response"
+            );
+        }
+        Ok(response)
+    }
+
+    async fn authenticate(&mut self, sasl: &SaslSettings) -> Result<()> {
+        let mechanism = sasl.mechanism.name();
+        let handshake =
+            SaslHandshakeRequest::default().with_mechanism(StrBytes::from_static_str(mechanism));
+        let v = self
+            .version::<SaslHandshakeRequest>("SASL authentication")?
+            .min(1);
+        let response = self.send_at(&handshake, v).await?;
+        if response.error_code != 0 {
+            let offered: Vec<&str> = response.mechanisms.iter().map(|m| m.as_str()).collect();
+            return Err(KafkaError::Authentication {
+                address: self.address.clone(),
+                mechanism: mechanism.into(),
+                message: format!(
+                    "{} (the listener offers: {})",
+                    error_name(response.error_code),
+                    offered.join(", ")
+                ),
+            });
+        }
+        match sasl.mechanism {
+            SaslMechanism::Plain => {
+                let token = format!("\0{}\0{}", sasl.username, sasl.password.expose());
+                self.sasl_step(mechanism, Bytes::from(token)).await?;
+            }
+            SaslMechanism::ScramSha256 | SaslMechanism::ScramSha512 => {
+                let hash = if sasl.mechanism == SaslMechanism::ScramSha256 {
+                    ScramHash::Sha256
+                } else {
+                    ScramHash::Sha512
+                };
+                let auth_err =
+                    |address: &str, e: &dyn std::fmt::Display| KafkaError::Authentication {
+                        address: address.to_string(),
+                        mechanism: mechanism.into(),
+                        message: e.to_string(),
+                    };
+                let mut scram = ScramClient::new(hash, &sasl.username, sasl.password.expose())
+                    .map_err(|e| auth_err(&self.address, &e))?;
+                let server_first = self
+                    .sasl_step(mechanism, Bytes::from(scram.client_first()))
+                    .await?;
+                let server_first = String::from_utf8_lossy(&server_first).into_owned();
+                let client_final = scram
+                    .client_final(&server_first)
+                    .map_err(|e| auth_err(&self.address, &e))?;
+                let server_final = self.sasl_step(mechanism, Bytes::from(client_final)).await?;
+                scram
+                    .verify_server_final(&String::from_utf8_lossy(&server_final))
+                    .map_err(|e| auth_err(&self.address, &e))?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn sasl_step(&mut self, mechanism: &str, token: Bytes) -> Result<Bytes> {
+        let request = SaslAuthenticateRequest::default().with_auth_bytes(token);
+        let v = self.version::<SaslAuthenticateRequest>("SASL authentication")?;
+        let response = self.send_at(&request, v).await?;
+        if response.error_code != 0 {
+            return Err(KafkaError::Authentication {
+                address: self.address.clone(),
+                mechanism: mechanism.into(),
+                message: format!(
+                    "{}{}",
+                    error_name(response.error_code),
+                    response
+                        .error_message
+                        .as_ref()
+                        .map(|m| format!(": {}", m.as_str()))
+                        .unwrap_or_default()
+                ),
+            });
+        }
+        Ok(response.auth_bytes)
+    }
+
+    fn broken(&self, what: &str, e: &std::io::Error) -> KafkaError {
+        KafkaError::Unreachable {
+            what: what.into(),
+            address: self.address.clone(),
+            message: if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                "the server closed the connection (wrong security.protocol for this listener, or not authorized?)".into()
+            } else {
+                e.to_string()
+            },
+        }
+    }
+
+    fn protocol(&self, what: &str, message: String) -> KafkaError {
+        KafkaError::Protocol {
+            what: what.into(),
+            address: self.address.clone(),
+            message,
+        }
+    }
+
+    /// An API error from this connection's server.
+    #[must_use]
+    pub fn api_error(&self, what: &str, code: i16, message: Option<&StrBytes>) -> KafkaError {
+        KafkaError::Api {
+            what: format!("{what} via {}", self.address),
+            node: None,
+            code,
+            name: error_name(code),
+            message: message.map(|m| m.as_str().to_string()),
+        }
+    }
+}
+
+async fn tls_handshake(
+    address: &str,
+    tcp: TcpStream,
+    tls: &TlsSettings,
+    timeout: Duration,
+) -> Result<tokio_native_tls::TlsStream<TcpStream>> {
+    let err = |message: String| KafkaError::Tls {
+        address: address.to_string(),
+        message,
+    };
+    let mut builder = native_tls::TlsConnector::builder();
+    if let Some(ca) = &tls.ca {
+        let pem = ca
+            .read()
+            .map_err(|e| err(format!("cannot read the CA file {ca:?}: {e}")))?;
+        // A bundle may hold several certificates.
+        let certs = native_tls::Certificate::stack_from_pem(&pem)
+            .map_err(|e| err(format!("CA certificates are not valid PEM: {e}")))?;
+        if certs.is_empty() {
+            return Err(err("the CA file holds no certificate".into()));
+        }
+        for cert in certs {
+            builder.add_root_certificate(cert);
+        }
+    }
+    match &tls.identity {
+        None => {}
+        Some(ClientIdentity::Pem { certificate, key }) => {
+            let cert = certificate
+                .read()
+                .map_err(|e| err(format!("cannot read the client certificate: {e}")))?;
+            let key = key
+                .read()
+                .map_err(|e| err(format!("cannot read the client key: {e}")))?;
+            let identity = native_tls::Identity::from_pkcs8(&cert, &key).map_err(|e| {
+                err(format!(
+                    "client certificate/key unusable (the key must be unencrypted PKCS#8 PEM): {e}"
+                ))
+            })?;
+            builder.identity(identity);
+        }
+        Some(ClientIdentity::Pkcs12 { path, password }) => {
+            let der = std::fs::read(path)
+                .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?;
+            let identity = native_tls::Identity::from_pkcs12(&der, password.expose())
+                .map_err(|e| err(format!("keystore {} unusable: {e}", path.display())))?;
+            builder.identity(identity);
+        }
+    }
+    builder.danger_accept_invalid_certs(!tls.verify);
+    builder.danger_accept_invalid_hostnames(!tls.verify_hostname);
+    let connector = builder.build().map_err(|e| err(e.to_string()))?;
+    let host = address.rsplit_once(':').map_or(address, |(h, _)| h);
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let connector = tokio_native_tls::TlsConnector::from(connector);
+    match tokio::time::timeout(timeout, connector.connect(host, tcp)).await {
+        Err(_) => Err(KafkaError::Timeout {
+            what: "TLS handshake".into(),
+            address: address.into(),
+            after: timeout,
+        }),
+        Ok(Err(e)) => Err(err(e.to_string())),
+        Ok(Ok(s)) => Ok(s),
+    }
+}
+
+/// Connects to the first reachable address of `addresses`; the error lists every failure.
+pub async fn connect_any(
+    addresses: &[String],
+    security: &WireSecurity,
+    timeout: Duration,
+    what: &str,
+) -> Result<Connection> {
+    let mut failures = Vec::new();
+    for address in addresses {
+        match Connection::connect(address, security, timeout).await {
+            Ok(c) => return Ok(c),
+            // Wrong credentials or TLS settings fail the same way everywhere: stop early.
+            Err(e @ (KafkaError::Authentication { .. } | KafkaError::Tls { .. })) => return Err(e),
+            Err(e) => failures.push(e),
+        }
+    }
+    match failures.len() {
+        0 => Err(KafkaError::InvalidSetting {
+            key: "bootstrap servers".into(),
+            message: format!("no address to connect to for {what}"),
+        }),
+        1 => Err(failures.remove(0)),
+        _ => {
+            let first_timeout = failures
+                .iter()
+                .all(|f| matches!(f, KafkaError::Timeout { .. }));
+            let message = failures
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ");
+            if first_timeout {
+                Err(KafkaError::Timeout {
+                    what: format!("connecting for {what}"),
+                    address: addresses.join(","),
+                    after: timeout,
+                })
+            } else {
+                Err(KafkaError::Unreachable {
+                    what: what.into(),
+                    address: addresses.join(","),
+                    message,
+                })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncReadExt;
+    use tokio::net::TcpListener;
+
+    /// A server that reads one request and answers with `reply` (raw bytes after the length).
+    async fn one_shot_server(reply: Vec<u8>) -> (String, tokio::task::JoinHandle<Vec<u8>>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let handle = tokio::spawn(async move {
+            let (mut s, _) = listener.accept().await.unwrap();
+            let mut len = [0u8; 4];
+            s.read_exact(&mut len).await.unwrap();
+            let mut req = vec![0u8; u32::from_be_bytes(len) as usize];
+            s.read_exact(&mut req).await.unwrap();
+            let mut frame = (u32::try_from(reply.len()).unwrap()).to_be_bytes().to_vec();
+            frame.extend_from_slice(&reply);
+            s.write_all(&frame).await.unwrap();
+            req
+        });
+        (addr, handle)
+    }
+
+    #[tokio::test]
+    async fn refused_connection_is_unreachable_and_names_the_address() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        drop(listener);
+        let err = Connection::connect(&addr, &WireSecurity::default(), Duration::from_secs(5))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, KafkaError::Unreachable { .. }), "{err}");
+        assert!(err.to_string().contains(&addr));
+    }
+
+    #[tokio::test]
+    async fn garbage_length_is_a_protocol_error_not_an_allocation() {
+        // A TLS listener answering a plaintext client sends bytes that read as a huge length.
+        let (addr, server) = one_shot_server(vec![]).await;
+        let listener_reply = tokio::spawn(async move { server.await.unwrap() });
+        // The empty reply has length 0: header decoding fails cleanly.
+        let err = Connection::connect(&addr, &WireSecurity::default(), Duration::from_secs(5))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, KafkaError::Protocol { .. }), "{err}");
+        let request = listener_reply.await.unwrap();
+        // The request we sent is ApiVersions (18) v3 with correlation id 1.
+        assert_eq!(&request[..8], &[0, 18, 0, 3, 0, 0, 0, 1]);
+    }
+
+    #[tokio::test]
+    async fn mismatched_correlation_id_is_detected() {
+        // Response header v0 with correlation id 99 (the body is never looked at).
+        let reply = 99i32.to_be_bytes().to_vec();
+        let (addr, _server) = one_shot_server(reply).await;
+        let err = Connection::connect(&addr, &WireSecurity::default(), Duration::from_secs(5))
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("correlation id 99"), "{err}");
+    }
+}

@@ -1,0 +1,389 @@
+//! The admin requests that only the wire path can make.
+//!
+//! DescribeQuorum and ListPartitionReassignments are not in librdkafka; reading a
+//! controller's own config needs a connection to that controller, which librdkafka
+//! cannot open. Each function takes an open [`Connection`] and returns observation
+//! types; the decoding of responses into those types is pure and unit-tested.
+
+use kafka_protocol::messages::alter_partition_reassignments_request::{
+    ReassignablePartition, ReassignableTopic,
+};
+use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
+use kafka_protocol::messages::describe_quorum_request::{PartitionData, TopicData};
+use kafka_protocol::messages::{
+    AlterPartitionReassignmentsRequest, BrokerId, DescribeClusterRequest, DescribeConfigsRequest,
+    DescribeQuorumRequest, DescribeQuorumResponse, ListPartitionReassignmentsRequest,
+    ListPartitionReassignmentsResponse, TopicName,
+};
+use kafka_protocol::protocol::StrBytes;
+
+use super::error::{KafkaError, Result, error_name};
+use super::observation::{ControllerAddresses, RawQuorum, Reassignment, ReplicaObservation};
+use super::wire::Connection;
+
+/// The KRaft metadata log, the only partition DescribeQuorum describes.
+pub const METADATA_TOPIC: &str = "__cluster_metadata";
+
+fn ts(v: i64) -> Option<i64> {
+    (v >= 0).then_some(v)
+}
+
+fn api_err(what: &str, address: &str, code: i16, message: Option<&StrBytes>) -> KafkaError {
+    KafkaError::Api {
+        what: format!("{what} via {address}"),
+        node: None,
+        code,
+        name: error_name(code),
+        message: message.map(|m| m.as_str().to_string()),
+    }
+}
+
+/// The quorum and the controllers' listeners (v2 only) from a DescribeQuorum response.
+pub fn decode_quorum(
+    response: &DescribeQuorumResponse,
+    version: i16,
+    address: &str,
+) -> Result<(RawQuorum, ControllerAddresses)> {
+    if response.error_code != 0 {
+        return Err(api_err(
+            "DescribeQuorum",
+            address,
+            response.error_code,
+            response.error_message.as_ref(),
+        ));
+    }
+    let partition = response
+        .topics
+        .iter()
+        .filter(|t| t.topic_name.0.as_str() == METADATA_TOPIC)
+        .flat_map(|t| &t.partitions)
+        .find(|p| p.partition_index == 0)
+        .ok_or_else(|| KafkaError::Protocol {
+            what: "DescribeQuorum".into(),
+            address: address.into(),
+            message: format!("no {METADATA_TOPIC}-0 in the response"),
+        })?;
+    if partition.error_code != 0 {
+        return Err(api_err(
+            "DescribeQuorum",
+            address,
+            partition.error_code,
+            partition.error_message.as_ref(),
+        ));
+    }
+    if version < 1 {
+        // v0 has no timestamps: the controller safety check cannot run.
+        return Err(KafkaError::UnsupportedApi {
+            address: address.into(),
+            api: "DescribeQuorum v1 (Kafka >= 3.3)".into(),
+            needed_for: "the controller quorum check (LastCaughtUpTimestamp)".into(),
+        });
+    }
+    let replica =
+        |r: &kafka_protocol::messages::describe_quorum_response::ReplicaState| ReplicaObservation {
+            id: r.replica_id.0,
+            log_end_offset: r.log_end_offset,
+            last_fetch_timestamp: ts(r.last_fetch_timestamp),
+            last_caught_up_timestamp: ts(r.last_caught_up_timestamp),
+        };
+    let leader = partition.leader_id.0;
+    let quorum = RawQuorum {
+        leader_id: (leader >= 0).then_some(leader),
+        leader_epoch: partition.leader_epoch,
+        high_watermark: partition.high_watermark,
+        voters: partition.current_voters.iter().map(replica).collect(),
+        observers: partition.observers.iter().map(replica).collect(),
+        answered_by: address.into(),
+    };
+    let listeners = response
+        .nodes
+        .iter()
+        .filter_map(|n| {
+            n.listeners
+                .first()
+                .map(|l| (n.node_id.0, (l.host.as_str().to_string(), l.port)))
+        })
+        .collect();
+    Ok((quorum, listeners))
+}
+
+/// DescribeQuorum (any broker forwards it; controllers answer directly).
+pub async fn describe_quorum(conn: &mut Connection) -> Result<(RawQuorum, ControllerAddresses)> {
+    let request = DescribeQuorumRequest::default().with_topics(vec![
+        TopicData::default()
+            .with_topic_name(TopicName(StrBytes::from_static_str(METADATA_TOPIC)))
+            .with_partitions(vec![PartitionData::default().with_partition_index(0)]),
+    ]);
+    let (version, response) = conn.send(&request, "the controller quorum check").await?;
+    decode_quorum(&response, version, conn.address())
+}
+
+/// Ongoing reassignments from a ListPartitionReassignments response.
+pub fn decode_reassignments(
+    response: &ListPartitionReassignmentsResponse,
+    address: &str,
+) -> Result<Vec<Reassignment>> {
+    if response.error_code != 0 {
+        return Err(api_err(
+            "ListPartitionReassignments",
+            address,
+            response.error_code,
+            response.error_message.as_ref(),
+        ));
+    }
+    let ids = |v: &[BrokerId]| v.iter().map(|b| b.0).collect::<Vec<_>>();
+    let mut out: Vec<Reassignment> = response
+        .topics
+        .iter()
+        .flat_map(|t| {
+            t.partitions.iter().map(|p| Reassignment {
+                topic: t.name.0.as_str().to_string(),
+                partition: p.partition_index,
+                replicas: ids(&p.replicas),
+                adding: ids(&p.adding_replicas),
+                removing: ids(&p.removing_replicas),
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+    Ok(out)
+}
+
+/// Every ongoing partition reassignment.
+pub async fn list_reassignments(
+    conn: &mut Connection,
+    timeout_ms: i32,
+) -> Result<Vec<Reassignment>> {
+    let request = ListPartitionReassignmentsRequest::default()
+        .with_timeout_ms(timeout_ms)
+        .with_topics(None);
+    let (_, response) = conn.send(&request, "listing ongoing reassignments").await?;
+    decode_reassignments(&response, conn.address())
+}
+
+/// Node id -> (host, port) of the controllers, via DescribeCluster on a controller (KIP-919).
+pub async fn describe_controllers(conn: &mut Connection) -> Result<ControllerAddresses> {
+    let request = DescribeClusterRequest::default().with_endpoint_type(2);
+    let v = conn.version::<DescribeClusterRequest>("finding the controllers")?;
+    if v < 1 {
+        return Err(KafkaError::UnsupportedApi {
+            address: conn.address().into(),
+            api: "DescribeCluster v1 (Kafka >= 3.7)".into(),
+            needed_for: "finding the controllers".into(),
+        });
+    }
+    let response = conn.send_at(&request, v).await?;
+    if response.error_code != 0 {
+        return Err(api_err(
+            "DescribeCluster",
+            conn.address(),
+            response.error_code,
+            response.error_message.as_ref(),
+        ));
+    }
+    Ok(response
+        .brokers
+        .iter()
+        .map(|b| {
+            (
+                b.broker_id.0,
+                (
+                    b.host.as_str().to_string(),
+                    u16::try_from(b.port).unwrap_or(0),
+                ),
+            )
+        })
+        .collect())
+}
+
+/// One config value of node `node_id`, asked of that node itself (DescribeConfigs BROKER).
+pub async fn describe_node_config(
+    conn: &mut Connection,
+    node_id: i32,
+    key: &str,
+) -> Result<Option<String>> {
+    let request = DescribeConfigsRequest::default().with_resources(vec![
+        DescribeConfigsResource::default()
+            .with_resource_type(4)
+            .with_resource_name(StrBytes::from_string(node_id.to_string()))
+            .with_configuration_keys(Some(vec![StrBytes::from_string(key.to_string())])),
+    ]);
+    let (_, response) = conn.send(&request, "reading a controller's config").await?;
+    let result = response
+        .results
+        .first()
+        .ok_or_else(|| KafkaError::Protocol {
+            what: "DescribeConfigs".into(),
+            address: conn.address().into(),
+            message: "empty result".into(),
+        })?;
+    if result.error_code != 0 {
+        return Err(KafkaError::Api {
+            what: format!("DescribeConfigs via {}", conn.address()),
+            node: Some(node_id),
+            code: result.error_code,
+            name: error_name(result.error_code),
+            message: result
+                .error_message
+                .as_ref()
+                .map(|m| m.as_str().to_string()),
+        });
+    }
+    Ok(result
+        .configs
+        .iter()
+        .find(|c| c.name.as_str() == key)
+        .and_then(|c| c.value.as_ref().map(|v| v.as_str().to_string())))
+}
+
+/// Starts moving `topic`-`partition` to `replicas` (used by tests to create a reassignment;
+/// the roller itself never moves replicas).
+pub async fn alter_partition_reassignment(
+    conn: &mut Connection,
+    topic: &str,
+    partition: i32,
+    replicas: &[i32],
+    timeout_ms: i32,
+) -> Result<()> {
+    let request = AlterPartitionReassignmentsRequest::default()
+        .with_timeout_ms(timeout_ms)
+        .with_topics(vec![
+            ReassignableTopic::default()
+                .with_name(TopicName(StrBytes::from_string(topic.to_string())))
+                .with_partitions(vec![
+                    ReassignablePartition::default()
+                        .with_partition_index(partition)
+                        .with_replicas(Some(replicas.iter().map(|r| BrokerId(*r)).collect())),
+                ]),
+        ]);
+    let v = conn
+        .version::<AlterPartitionReassignmentsRequest>("starting a reassignment")?
+        .min(0);
+    let response = conn.send_at(&request, v).await?;
+    if response.error_code != 0 {
+        return Err(api_err(
+            "AlterPartitionReassignments",
+            conn.address(),
+            response.error_code,
+            response.error_message.as_ref(),
+        ));
+    }
+    for t in &response.responses {
+        for p in &t.partitions {
+            if p.error_code != 0 {
+                return Err(api_err(
+                    &format!(
+                        "AlterPartitionReassignments for {}-{}",
+                        t.name.0.as_str(),
+                        p.partition_index
+                    ),
+                    conn.address(),
+                    p.error_code,
+                    p.error_message.as_ref(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kafka_protocol::messages::describe_quorum_response::{
+        Listener, Node, PartitionData as RespPartition, ReplicaState, TopicData as RespTopic,
+    };
+    use kafka_protocol::messages::list_partition_reassignments_response::{
+        OngoingPartitionReassignment, OngoingTopicReassignment,
+    };
+
+    fn state(id: i32, caught_up: i64) -> ReplicaState {
+        ReplicaState::default()
+            .with_replica_id(BrokerId(id))
+            .with_log_end_offset(42)
+            .with_last_fetch_timestamp(caught_up)
+            .with_last_caught_up_timestamp(caught_up)
+    }
+
+    fn quorum_response(leader: i32) -> DescribeQuorumResponse {
+        DescribeQuorumResponse::default()
+            .with_topics(vec![
+                RespTopic::default()
+                    .with_topic_name(TopicName(StrBytes::from_static_str(METADATA_TOPIC)))
+                    .with_partitions(vec![
+                        RespPartition::default()
+                            .with_leader_id(BrokerId(leader))
+                            .with_leader_epoch(5)
+                            .with_high_watermark(1234)
+                            .with_current_voters(vec![state(1, 1000), state(2, -1), state(3, 990)])
+                            .with_observers(vec![state(4, 1000)]),
+                    ]),
+            ])
+            .with_nodes(vec![
+                Node::default()
+                    .with_node_id(BrokerId(1))
+                    .with_listeners(vec![
+                        Listener::default()
+                            .with_name(StrBytes::from_static_str("CONTROLLER"))
+                            .with_host(StrBytes::from_static_str("c1"))
+                            .with_port(9093),
+                    ]),
+            ])
+    }
+
+    #[test]
+    fn quorum_decoding() {
+        let (q, listeners) = decode_quorum(&quorum_response(1), 2, "b:9092").unwrap();
+        assert_eq!(q.leader_id, Some(1));
+        assert_eq!(q.leader_epoch, 5);
+        assert_eq!(
+            q.voters.iter().map(|v| v.id).collect::<Vec<_>>(),
+            vec![1, 2, 3]
+        );
+        assert_eq!(q.voters[1].last_caught_up_timestamp, None);
+        assert_eq!(q.voters[2].last_caught_up_timestamp, Some(990));
+        assert_eq!(q.observers[0].id, 4);
+        assert_eq!(listeners.get(&1), Some(&("c1".to_string(), 9093)));
+        let (q, _) = decode_quorum(&quorum_response(-1), 2, "b:9092").unwrap();
+        assert_eq!(q.leader_id, None);
+    }
+
+    #[test]
+    fn quorum_v0_cannot_serve_the_safety_check() {
+        let err = decode_quorum(&quorum_response(1), 0, "b:9092").unwrap_err();
+        assert!(err.to_string().contains("LastCaughtUpTimestamp"), "{err}");
+    }
+
+    #[test]
+    fn quorum_errors_are_reported() {
+        let r = quorum_response(1).with_error_code(41);
+        let err = decode_quorum(&r, 1, "b:9092").unwrap_err();
+        assert!(err.to_string().contains("NOT_CONTROLLER"), "{err}");
+    }
+
+    #[test]
+    fn reassignment_decoding() {
+        let r = ListPartitionReassignmentsResponse::default().with_topics(vec![
+            OngoingTopicReassignment::default()
+                .with_name(TopicName(StrBytes::from_static_str("t")))
+                .with_partitions(vec![
+                    OngoingPartitionReassignment::default()
+                        .with_partition_index(3)
+                        .with_replicas(vec![BrokerId(4), BrokerId(5), BrokerId(6)])
+                        .with_adding_replicas(vec![BrokerId(6)])
+                        .with_removing_replicas(vec![BrokerId(4)]),
+                ]),
+        ]);
+        let out = decode_reassignments(&r, "b:9092").unwrap();
+        assert_eq!(
+            out,
+            vec![Reassignment {
+                topic: "t".into(),
+                partition: 3,
+                replicas: vec![4, 5, 6],
+                adding: vec![6],
+                removing: vec![4],
+            }]
+        );
+    }
+}

@@ -1,0 +1,89 @@
+//! How a node is listed, restarted and checked, independent of where it runs.
+//!
+//! The roll engine decides *which* node to restart; a [`Platform`] knows *how*. Bare-metal
+//! and VM clusters use [`process::ProcessPlatform`] (shell command templates such as
+//! `ssh {host} sudo systemctl restart kafka`); the Kubernetes implementation (delete the
+//! pod) comes separately. Kafka-level health after a restart is not the platform's
+//! business: the Kafka observer judges that.
+
+pub mod process;
+
+use std::future::Future;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::error::ExitCode;
+
+/// A node as the platform knows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlatformNode {
+    pub id: i32,
+    /// Host name or address used in command templates (`{host}`).
+    pub host: String,
+    /// `host:port` of a Kafka listener, probed by TCP when no status command is configured.
+    pub address: Option<String>,
+}
+
+/// Lists, restarts and checks nodes.
+pub trait Platform: Send + Sync {
+    fn list_nodes(&self) -> impl Future<Output = Result<Vec<PlatformNode>, PlatformError>> + Send;
+    /// Restarts node `id` and returns once the platform says the restart was done (the
+    /// command exited successfully); Kafka readiness is checked by the caller.
+    fn restart_node(&self, id: i32) -> impl Future<Output = Result<(), PlatformError>> + Send;
+    /// Whether node `id`'s Kafka process is running.
+    fn is_running(&self, id: i32) -> impl Future<Output = Result<bool, PlatformError>> + Send;
+}
+
+/// A failure of the platform.
+#[derive(Debug, thiserror::Error)]
+pub enum PlatformError {
+    #[error("node {id} is not configured (known nodes: {known})")]
+    UnknownNode { id: i32, known: String },
+    #[error("invalid node list {value:?}: {message}")]
+    InvalidNodes { value: String, message: String },
+    #[error("cannot run `{command}` for node {node}: {message}")]
+    Spawn {
+        node: i32,
+        command: String,
+        message: String,
+    },
+    #[error("`{command}` for node {node} failed ({status}){}", output_block(.output))]
+    CommandFailed {
+        node: i32,
+        command: String,
+        status: String,
+        output: String,
+    },
+    #[error("`{command}` for node {node} did not finish within {after:?} and was killed{}", output_block(.output))]
+    CommandTimeout {
+        node: i32,
+        command: String,
+        after: Duration,
+        output: String,
+    },
+    #[error("cannot tell whether node {node} runs: {message}")]
+    NoStatusProbe { node: i32, message: String },
+}
+
+fn output_block(output: &str) -> String {
+    if output.trim().is_empty() {
+        " with no output".to_string()
+    } else {
+        format!("; output:\n{}", output.trim_end())
+    }
+}
+
+impl PlatformError {
+    /// The exit code this failure stands for.
+    #[must_use]
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            PlatformError::UnknownNode { .. }
+            | PlatformError::InvalidNodes { .. }
+            | PlatformError::NoStatusProbe { .. } => ExitCode::Usage,
+            PlatformError::Spawn { .. } | PlatformError::CommandFailed { .. } => ExitCode::Failed,
+            PlatformError::CommandTimeout { .. } => ExitCode::Timeout,
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! Nodes managed by shell commands: `ssh {host} sudo systemctl restart kafka`.
+//!
+//! Each command is a template run with `sh -c` after `{id}` and `{host}` are replaced
+//! (values are shell-quoted, so a host name cannot inject commands). Every command has a
+//! timeout; on expiry its whole process group is killed, so an `ssh` left behind by the
+//! shell does not keep running. A failed or timed-out command's output (the last few KiB
+//! of stdout and stderr) is part of the error: operators need it to see why.
+
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::io::AsyncReadExt;
+use tokio::process::Command;
+
+use super::{Platform, PlatformError, PlatformNode};
+
+/// How much of a command's output is kept for error messages.
+const OUTPUT_LIMIT: usize = 8 * 1024;
+
+/// How a node is restarted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RestartMethod {
+    /// One command restarts the node.
+    Restart(String),
+    /// Stop, then start.
+    StopStart { stop: String, start: String },
+}
+
+/// A platform of hosts reached by commands.
+#[derive(Debug, Clone)]
+pub struct ProcessPlatform {
+    nodes: Vec<PlatformNode>,
+    restart: RestartMethod,
+    /// Exit status 0 = running.
+    status_command: Option<String>,
+    timeout: Duration,
+}
+
+impl ProcessPlatform {
+    #[must_use]
+    pub fn new(nodes: Vec<PlatformNode>, restart: RestartMethod, timeout: Duration) -> Self {
+        Self {
+            nodes,
+            restart,
+            status_command: None,
+            timeout,
+        }
+    }
+
+    /// A command whose exit status says whether the node runs (0 = running). Without one,
+    /// a node runs when its `address` accepts TCP connections.
+    #[must_use]
+    pub fn with_status_command(mut self, template: impl Into<String>) -> Self {
+        self.status_command = Some(template.into());
+        self
+    }
+
+    fn node(&self, id: i32) -> Result<&PlatformNode, PlatformError> {
+        self.nodes
+            .iter()
+            .find(|n| n.id == id)
+            .ok_or_else(|| PlatformError::UnknownNode {
+                id,
+                known: self
+                    .nodes
+                    .iter()
+                    .map(|n| n.id.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+
+    async fn run_checked(&self, node: &PlatformNode, template: &str) -> Result<(), PlatformError> {
+        let command = render(template, node);
+        let outcome =
+            run(&command, self.timeout)
+                .await
+                .map_err(|message| PlatformError::Spawn {
+                    node: node.id,
+                    command: command.clone(),
+                    message,
+                })?;
+        match outcome {
+            Outcome::Exited { success: true, .. } => Ok(()),
+            Outcome::Exited { status, output, .. } => Err(PlatformError::CommandFailed {
+                node: node.id,
+                command,
+                status,
+                output,
+            }),
+            Outcome::TimedOut { output } => Err(PlatformError::CommandTimeout {
+                node: node.id,
+                command,
+                after: self.timeout,
+                output,
+            }),
+        }
+    }
+}
+
+/// Parses `1=host1:9092,2=host2:9092` (the address is optional: `1=host1`).
+pub fn parse_nodes(value: &str) -> Result<Vec<PlatformNode>, PlatformError> {
+    let invalid = |message: String| PlatformError::InvalidNodes {
+        value: value.to_string(),
+        message,
+    };
+    let mut nodes: Vec<PlatformNode> = Vec::new();
+    for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (id, target) = part
+            .split_once('=')
+            .ok_or_else(|| invalid(format!("{part:?} is not ID=HOST[:PORT]")))?;
+        let id: i32 = id
+            .trim()
+            .parse()
+            .map_err(|_| invalid(format!("{id:?} is not a node id")))?;
+        if nodes.iter().any(|n| n.id == id) {
+            return Err(invalid(format!("node {id} is listed twice")));
+        }
+        let target = target.trim();
+        let (host, address) = match target.rsplit_once(':') {
+            Some((h, port)) if port.parse::<u16>().is_ok() => {
+                (h.to_string(), Some(target.to_string()))
+            }
+            _ => (target.to_string(), None),
+        };
+        if host.is_empty() {
+            return Err(invalid(format!("node {id} has no host")));
+        }
+        nodes.push(PlatformNode { id, host, address });
+    }
+    if nodes.is_empty() {
+        return Err(invalid("no nodes".into()));
+    }
+    Ok(nodes)
+}
+
+/// Quotes `s` for `sh` unless it is plainly safe.
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-:/@%+=,".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// Replaces `{id}` and `{host}` in a template.
+#[must_use]
+pub fn render(template: &str, node: &PlatformNode) -> String {
+    template
+        .replace("{id}", &node.id.to_string())
+        .replace("{host}", &shell_quote(&node.host))
+}
+
+enum Outcome {
+    Exited {
+        success: bool,
+        status: String,
+        output: String,
+    },
+    TimedOut {
+        output: String,
+    },
+}
+
+/// Keeps the last `OUTPUT_LIMIT` bytes.
+fn collector(
+    mut pipe: impl tokio::io::AsyncRead + Unpin + Send + 'static,
+    sink: Arc<Mutex<Vec<u8>>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = pipe.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+            let mut s = sink
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            s.extend_from_slice(&buf[..n]);
+            if s.len() > OUTPUT_LIMIT {
+                let cut = s.len() - OUTPUT_LIMIT;
+                s.drain(..cut);
+            }
+        }
+    })
+}
+
+async fn run(command: &str, timeout: Duration) -> Result<Outcome, String> {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(command)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    let mut child = cmd.spawn().map_err(|e| e.to_string())?;
+    let pid = child.id();
+    // stdout and stderr interleaved as they arrive, in one buffer.
+    let sink = Arc::new(Mutex::new(Vec::new()));
+    let mut readers = Vec::new();
+    if let Some(out) = child.stdout.take() {
+        readers.push(collector(out, Arc::clone(&sink)));
+    }
+    if let Some(err) = child.stderr.take() {
+        readers.push(collector(err, Arc::clone(&sink)));
+    }
+    let waited = tokio::time::timeout(timeout, child.wait()).await;
+    let timed_out = waited.is_err();
+    if timed_out {
+        if let Some(pid) = pid {
+            // The shell's whole process group (process_group(0) made pgid == pid).
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{pid}")])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .await;
+        }
+        let _ = child.kill().await;
+    }
+    for r in readers {
+        // Pipes close when every holder exits; a daemon that detached keeps them open, so
+        // do not wait for it forever.
+        let _ = tokio::time::timeout(Duration::from_secs(2), r).await;
+    }
+    let output = String::from_utf8_lossy(
+        &sink
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    )
+    .into_owned();
+    match waited {
+        Err(_) => Ok(Outcome::TimedOut { output }),
+        Ok(Err(e)) => Err(e.to_string()),
+        Ok(Ok(status)) => Ok(Outcome::Exited {
+            success: status.success(),
+            status: status.to_string(),
+            output,
+        }),
+    }
+}
+
+impl Platform for ProcessPlatform {
+    async fn list_nodes(&self) -> Result<Vec<PlatformNode>, PlatformError> {
+        Ok(self.nodes.clone())
+    }
+
+    async fn restart_node(&self, id: i32) -> Result<(), PlatformError> {
+        let node = self.node(id)?.clone();
+        match &self.restart {
+            RestartMethod::Restart(t) => self.run_checked(&node, t).await,
+            RestartMethod::StopStart { stop, start } => {
+                self.run_checked(&node, stop).await?;
+                self.run_checked(&node, start).await
+            }
+        }
+    }
+
+    async fn is_running(&self, id: i32) -> Result<bool, PlatformError> {
+        let node = self.node(id)?.clone();
+        if let Some(t) = &self.status_command {
+            let command = render(t, &node);
+            return match run(&command, self.timeout).await.map_err(|message| {
+                PlatformError::Spawn {
+                    node: id,
+                    command: command.clone(),
+                    message,
+                }
+            })? {
+                Outcome::Exited { success, .. } => Ok(success),
+                Outcome::TimedOut { output } => Err(PlatformError::CommandTimeout {
+                    node: id,
+                    command,
+                    after: self.timeout,
+                    output,
+                }),
+            };
+        }
+        let Some(address) = &node.address else {
+            return Err(PlatformError::NoStatusProbe {
+                node: id,
+                message: "configure a status command or give the node's address as ID=HOST:PORT"
+                    .into(),
+            });
+        };
+        let probe = tokio::time::timeout(
+            self.timeout.min(Duration::from_secs(5)),
+            tokio::net::TcpStream::connect(address),
+        )
+        .await;
+        Ok(matches!(probe, Ok(Ok(_))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_lists() {
+        let nodes = parse_nodes("1=kafka-1:9092, 2=kafka-2").unwrap();
+        assert_eq!(nodes[0].address.as_deref(), Some("kafka-1:9092"));
+        assert_eq!(
+            (nodes[1].host.as_str(), nodes[1].address.as_deref()),
+            ("kafka-2", None)
+        );
+        assert!(parse_nodes("1=a,1=b").is_err());
+        assert!(parse_nodes("x=a").is_err());
+        assert!(parse_nodes("").is_err());
+    }
+
+    #[test]
+    fn templates_quote_hosts() {
+        let n = PlatformNode {
+            id: 3,
+            host: "evil; rm -rf /".into(),
+            address: None,
+        };
+        assert_eq!(
+            render("ssh {host} restart {id}", &n),
+            "ssh 'evil; rm -rf /' restart 3"
+        );
+        let n = PlatformNode {
+            id: 1,
+            host: "kafka-1.example".into(),
+            address: None,
+        };
+        assert_eq!(render("ssh {host} x", &n), "ssh kafka-1.example x");
+    }
+}
