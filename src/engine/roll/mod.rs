@@ -801,13 +801,20 @@ fn select(
         let mut first_err = None;
         let caught_up = safety::caught_up_controllers(snapshot).unwrap_or_default();
         for c in &first {
-            let check = safety::check_availability(
-                snapshot,
-                cache.index(snapshot),
-                c.id,
-                Strictness::Unhealthy,
-            )
-            .and_then(|()| {
+            // A process that is not running holds no ISR place its restart
+            // could take away (Kafka keeps a dead sole replica in the ISR of
+            // an offline partition; restarting it is the cure).
+            let availability = if c.state == NodeState::NotRunning {
+                Ok(())
+            } else {
+                safety::check_availability(
+                    snapshot,
+                    cache.index(snapshot),
+                    c.id,
+                    Strictness::Unhealthy,
+                )
+            };
+            let check = availability.and_then(|()| {
                 // Restarting a controller that does not count for the
                 // quorum cannot weaken it; one that does must pass.
                 if c.roles.controller && caught_up.contains(&c.id) {
