@@ -1,3 +1,6 @@
 //! The pure decision core. Nothing under this module performs IO, reads a
 //! clock or sleeps: observations and `now` come in, commands go out. This is
 //! what makes the roll and rebalance logic provable with property tests.
+
+pub mod model;
+pub mod roll;

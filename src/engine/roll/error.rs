@@ -1,0 +1,69 @@
+//! Why a roll refuses to go on.
+//!
+//! Each variant is something a test can match and an operator can act on:
+//! which node, which partition, which rule. The same values explain a wait
+//! ("blocked: restarting 3 would take foo-0 below min.insync.replicas") and,
+//! once the wait has lasted too long, the abort.
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::engine::model::{NodeId, ObservedState};
+
+/// A reason the roll cannot (or can no longer) proceed.
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RollError {
+    #[error(
+        "restarting node {node} would take {topic}-{partition} below min.insync.replicas \
+         (in-sync replicas once reassignments complete: {isr}, min.insync.replicas: {min_isr})"
+    )]
+    WouldBreakMinIsr {
+        node: NodeId,
+        topic: String,
+        partition: i32,
+        isr: usize,
+        min_isr: u32,
+    },
+    #[error(
+        "{topic}-{partition} is already below min.insync.replicas ({isr} < {min_isr}) and node \
+         {node} holds one of its replicas; restarting it could delay recovery"
+    )]
+    AlreadyUnderMinIsr {
+        node: NodeId,
+        topic: String,
+        partition: i32,
+        isr: usize,
+        min_isr: u32,
+    },
+    #[error(
+        "restarting controller(s) {nodes:?} would leave {caught_up} caught-up controller(s) of \
+         {controllers}, {needed} needed for a healthy quorum"
+    )]
+    QuorumAtRisk {
+        nodes: Vec<NodeId>,
+        caught_up: usize,
+        controllers: usize,
+        needed: usize,
+    },
+    #[error("the KRaft quorum state is unusable: {detail}")]
+    QuorumUnknown { detail: String },
+    #[error("node {node} is in log recovery; no restart until it has finished")]
+    NodeInLogRecovery { node: NodeId },
+    #[error("node {node} was already restarted {restarts} time(s), the maximum is {max}")]
+    MaxRestartsExceeded {
+        node: NodeId,
+        restarts: u32,
+        max: u32,
+    },
+    #[error("node {node} did not become SERVING within {waited_ms} ms (last seen {state:?})")]
+    NotServingInTime {
+        node: NodeId,
+        state: ObservedState,
+        waited_ms: u64,
+    },
+    #[error("node {node} went from healthy to {state:?} while the roll was in progress")]
+    NodeBecameUnhealthy { node: NodeId, state: ObservedState },
+    #[error("node {node} is unreachable but was healthy before")]
+    NodeBecameUnreachable { node: NodeId },
+}

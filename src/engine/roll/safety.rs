@@ -1,0 +1,231 @@
+//! The two safety gates a restart must pass: partition availability
+//! (Strimzi's `KafkaAvailability.canRoll`, hardened against reassignments in
+//! flight) and KRaft quorum health (Strimzi's `KafkaQuorumCheck`, counting
+//! controllers from their assigned roles).
+//!
+//! Both are pure functions of a [`ClusterSnapshot`], so the batching code, the
+//! plan preview and the property tests all ask the very same question.
+
+use std::collections::HashMap;
+
+use crate::engine::model::{ClusterSnapshot, NodeId};
+
+use super::error::RollError;
+
+/// Name of the controller setting the quorum check reads from the active
+/// controller.
+pub const FETCH_TIMEOUT_KEY: &str = "controller.quorum.fetch.timeout.ms";
+/// Kafka's default for [`FETCH_TIMEOUT_KEY`].
+pub const DEFAULT_FETCH_TIMEOUT_MS: i64 = 2000;
+
+/// Partitions per node: indices into `snapshot.partitions` of every partition
+/// a node holds or is about to hold a replica of. Built once per decision.
+#[derive(Debug, Default)]
+pub struct PartitionIndex {
+    by_node: HashMap<NodeId, Vec<u32>>,
+}
+
+impl PartitionIndex {
+    #[must_use]
+    pub fn build(snapshot: &ClusterSnapshot) -> PartitionIndex {
+        let mut by_node: HashMap<NodeId, Vec<u32>> = HashMap::new();
+        for (i, p) in snapshot.partitions.iter().enumerate() {
+            let i = u32::try_from(i).expect("fewer than 2^32 partitions");
+            for r in p.all_replicas() {
+                by_node.entry(r).or_default().push(i);
+            }
+        }
+        PartitionIndex { by_node }
+    }
+
+    /// Partition indices of `node` (empty if it holds none).
+    #[must_use]
+    pub fn of(&self, node: NodeId) -> &[u32] {
+        self.by_node.get(&node).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// How strictly to judge a node's restart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strictness {
+    /// Strimzi's `canRoll`: also refuse when a partition is already under
+    /// min ISR and the node holds a replica of it (it may be the first to
+    /// catch up).
+    Healthy,
+    /// For a node that is already not running/ready: refuse only when the
+    /// node is still in an ISR its restart would take below min ISR.
+    /// Restarting a replica that is out of sync cannot lower any ISR.
+    Unhealthy,
+}
+
+/// Can `node` restart without taking a partition below `min.insync.replicas`?
+///
+/// Rules, per partition the node holds:
+/// - skip topics whose replication factor is not above `min.insync.replicas`
+///   (Strimzi's `replicas.size() <= minIsr`: such partitions cannot be rolled
+///   without a gap anyway, and refusing would block every roll forever);
+/// - judge the ISR as it will be once an ongoing reassignment completes
+///   (replicas being removed do not count), so a Cruise Control move racing the
+///   roll cannot take the partition below min ISR;
+/// - refuse if the node is in that ISR and the ISR minus the node is below
+///   min ISR;
+/// - with [`Strictness::Healthy`], also refuse if the ISR is already below min
+///   ISR and the node holds a replica.
+///
+/// # Errors
+/// The first partition that blocks the restart.
+pub fn check_availability(
+    snapshot: &ClusterSnapshot,
+    index: &PartitionIndex,
+    node: NodeId,
+    strictness: Strictness,
+) -> Result<(), RollError> {
+    for &pi in index.of(node) {
+        let p = &snapshot.partitions[pi as usize];
+        let min_isr = snapshot.min_isr(&p.tp.topic);
+        if p.replicas.len() <= min_isr as usize {
+            continue;
+        }
+        let mut isr = 0usize;
+        let mut in_isr = false;
+        for r in p.target_isr() {
+            isr += 1;
+            in_isr |= r == node;
+        }
+        let blocked = if in_isr {
+            isr <= min_isr as usize
+        } else {
+            strictness == Strictness::Healthy
+                && isr < min_isr as usize
+                && p.target_replicas().any(|r| r == node)
+        };
+        if blocked {
+            let (topic, partition) = (p.tp.topic.clone(), p.tp.partition);
+            return Err(if in_isr && isr == min_isr as usize {
+                RollError::WouldBreakMinIsr {
+                    node,
+                    topic,
+                    partition,
+                    isr,
+                    min_isr,
+                }
+            } else {
+                RollError::AlreadyUnderMinIsr {
+                    node,
+                    topic,
+                    partition,
+                    isr,
+                    min_isr,
+                }
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Controllers by currently assigned role, sorted by id.
+#[must_use]
+pub fn controllers(snapshot: &ClusterSnapshot) -> Vec<NodeId> {
+    let mut c: Vec<NodeId> = snapshot
+        .nodes
+        .iter()
+        .filter(|n| n.roles.controller)
+        .map(|n| n.id)
+        .collect();
+    c.sort_unstable();
+    c
+}
+
+/// The active controller's `controller.quorum.fetch.timeout.ms`, or Kafka's
+/// default when it is not known.
+#[must_use]
+pub fn fetch_timeout_ms(snapshot: &ClusterSnapshot) -> i64 {
+    snapshot
+        .quorum
+        .as_ref()
+        .and_then(|q| q.leader)
+        .and_then(|l| snapshot.node(l))
+        .and_then(|n| n.config.get(FETCH_TIMEOUT_KEY))
+        .and_then(|e| e.value.as_deref())
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .filter(|v| *v > 0)
+        .unwrap_or(DEFAULT_FETCH_TIMEOUT_MS)
+}
+
+/// Controllers (by assigned role) that count as caught up from the active
+/// controller's point of view: the leader itself, and voters whose
+/// `LastCaughtUpTimestamp` is within the fetch timeout of the leader's.
+///
+/// # Errors
+/// `QuorumUnknown` when there is no quorum description or no leader.
+pub fn caught_up_controllers(snapshot: &ClusterSnapshot) -> Result<Vec<NodeId>, RollError> {
+    let quorum = snapshot
+        .quorum
+        .as_ref()
+        .ok_or_else(|| RollError::QuorumUnknown {
+            detail: "the quorum could not be described".into(),
+        })?;
+    let leader = quorum.leader.ok_or_else(|| RollError::QuorumUnknown {
+        detail: "the quorum has no leader".into(),
+    })?;
+    let ts = |id: NodeId| {
+        quorum
+            .voters
+            .iter()
+            .find(|v| v.id == id)
+            .and_then(|v| v.last_caught_up_ms)
+            .filter(|t| *t >= 0)
+    };
+    let leader_ts = ts(leader).ok_or_else(|| RollError::QuorumUnknown {
+        detail: format!("no LastCaughtUpTimestamp for the leader {leader}"),
+    })?;
+    let timeout = fetch_timeout_ms(snapshot);
+    Ok(controllers(snapshot)
+        .into_iter()
+        .filter(|&c| c == leader || ts(c).is_some_and(|t| leader_ts - t < timeout))
+        .collect())
+}
+
+/// Majority rule for a quorum of `n` controllers with `remaining` caught up
+/// after a restart: Strimzi's (N=1 always, N=2 the other must be caught up,
+/// else a majority of N).
+#[must_use]
+pub fn quorum_needed(n: usize) -> usize {
+    match n {
+        0 | 1 => 0,
+        2 => 1,
+        _ => n / 2 + 1,
+    }
+}
+
+/// Can the controllers in `restarting` restart together without the quorum
+/// losing its majority? Counts controllers from assigned roles (not the
+/// voters list, which is inconsistent while scaling) and uses the active
+/// controller's fetch timeout.
+///
+/// # Errors
+/// `QuorumAtRisk`, or `QuorumUnknown` when the quorum cannot be judged.
+pub fn check_quorum(snapshot: &ClusterSnapshot, restarting: &[NodeId]) -> Result<(), RollError> {
+    let all = controllers(snapshot);
+    let nodes: Vec<NodeId> = restarting
+        .iter()
+        .copied()
+        .filter(|n| all.contains(n))
+        .collect();
+    if nodes.is_empty() || all.len() <= 1 {
+        return Ok(());
+    }
+    let caught_up = caught_up_controllers(snapshot)?;
+    let remaining = caught_up.iter().filter(|c| !nodes.contains(c)).count();
+    let needed = quorum_needed(all.len());
+    if remaining >= needed {
+        Ok(())
+    } else {
+        Err(RollError::QuorumAtRisk {
+            nodes,
+            caught_up: remaining,
+            controllers: all.len(),
+            needed,
+        })
+    }
+}
