@@ -302,17 +302,66 @@ fn millis(d: Duration) -> i32 {
     i32::try_from(d.as_millis()).unwrap_or(i32::MAX)
 }
 
-/// Reads Strimzi KafkaAgent's `{"brokerState": 2, "recoveryState": {...}}`.
+/// Reads a broker-state endpoint answer: Strimzi KafkaAgent's
+/// `{"brokerState": 2, "recoveryState": {...}}` or a Jolokia read of the
+/// `kafka.server:type=KafkaServer,name=BrokerState` gauge (`{"value": 3, "status": 200}`).
 #[must_use]
 pub fn parse_broker_state(body: &serde_json::Value) -> Option<EndpointState> {
-    let state = BrokerState::from_code(body.get("brokerState")?.as_i64()?);
-    let recovery = body.get("recoveryState").and_then(|r| {
-        Some(RecoveryProgress {
-            remaining_logs: r.get("remainingLogsToRecover")?.as_i64()?,
-            remaining_segments: r.get("remainingSegmentsToRecover")?.as_i64()?,
-        })
-    });
-    Some(EndpointState { state, recovery })
+    let code = |v: &serde_json::Value| v.as_i64().or_else(|| v.as_f64().map(|f| f as i64));
+    if let Some(state) = body.get("brokerState").and_then(code) {
+        let recovery = body.get("recoveryState").and_then(|r| {
+            Some(RecoveryProgress {
+                remaining_logs: r.get("remainingLogsToRecover")?.as_i64()?,
+                remaining_segments: r.get("remainingSegmentsToRecover")?.as_i64()?,
+            })
+        });
+        return Some(EndpointState {
+            state: BrokerState::from_code(state),
+            recovery,
+        });
+    }
+    if body.get("status").and_then(serde_json::Value::as_i64) == Some(200) {
+        return Some(EndpointState {
+            state: BrokerState::from_code(body.get("value").and_then(code)?),
+            recovery: None,
+        });
+    }
+    None
+}
+
+/// The broker-state URL of node `id`: `setting` is a template (`{host}`, `{id}`) or a
+/// list `ID=URL,ID=URL`.
+#[must_use]
+pub fn broker_state_url(setting: &str, id: i32, host: &str) -> Option<String> {
+    if setting.contains("{host}") || setting.contains("{id}") || !setting.contains('=') {
+        return Some(
+            setting
+                .replace("{host}", host)
+                .replace("{id}", &id.to_string()),
+        );
+    }
+    // URLs may contain commas (JMX names): an entry starts only at `<digits>=`.
+    let mut entries: Vec<(i32, String)> = Vec::new();
+    for part in setting.split(',') {
+        let starts_entry = part
+            .split_once('=')
+            .and_then(|(n, _)| n.trim().parse::<i32>().ok());
+        match (starts_entry, entries.last_mut()) {
+            (Some(n), _) => {
+                let url = part.split_once('=').map_or("", |(_, u)| u);
+                entries.push((n, url.trim().to_string()));
+            }
+            (None, Some((_, url))) => {
+                url.push(',');
+                url.push_str(part);
+            }
+            (None, None) => {}
+        }
+    }
+    entries
+        .into_iter()
+        .find(|(n, _)| *n == id)
+        .map(|(_, url)| url)
 }
 
 fn convert_entry(e: &rdkafka::admin::ConfigEntry) -> ConfigEntry {
@@ -508,6 +557,29 @@ mod tests {
         assert_eq!(s.state, BrokerState::Recovery);
         assert_eq!(s.recovery.unwrap().remaining_logs, 5);
         assert!(parse_broker_state(&serde_json::json!({"x": 1})).is_none());
+        let s = parse_broker_state(&serde_json::json!({"value": 3, "status": 200})).unwrap();
+        assert_eq!(s.state, BrokerState::Running);
+        assert!(
+            parse_broker_state(&serde_json::json!({"status": 404, "error": "no mbean"})).is_none()
+        );
+    }
+
+    #[test]
+    fn broker_state_urls() {
+        assert_eq!(
+            broker_state_url("http://{host}:8080/v1/broker-state/", 3, "k3").as_deref(),
+            Some("http://k3:8080/v1/broker-state/")
+        );
+        let list = "1=http://a:1/x,2=http://b:2/jolokia/read/kafka.server:type=KafkaServer,name=BrokerState/Value";
+        assert_eq!(
+            broker_state_url(list, 1, "h").as_deref(),
+            Some("http://a:1/x")
+        );
+        assert_eq!(
+            broker_state_url(list, 2, "h").as_deref(),
+            Some("http://b:2/jolokia/read/kafka.server:type=KafkaServer,name=BrokerState/Value")
+        );
+        assert_eq!(broker_state_url(list, 3, "h"), None);
     }
 
     #[tokio::test]
