@@ -332,4 +332,143 @@ mod tests {
         };
         assert_eq!(render("ssh {host} x", &n), "ssh kafka-1.example x");
     }
+
+    fn platform(restart: RestartMethod, timeout: Duration) -> ProcessPlatform {
+        ProcessPlatform::new(
+            parse_nodes("1=127.0.0.1,2=node-2").unwrap(),
+            restart,
+            timeout,
+        )
+    }
+
+    #[tokio::test]
+    async fn restart_command_runs_with_the_node_filled_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("restarted");
+        let p = platform(
+            RestartMethod::Restart(format!("echo {{id}} {{host}} > {}", marker.display())),
+            Duration::from_secs(10),
+        );
+        p.restart_node(2).await.unwrap();
+        assert_eq!(std::fs::read_to_string(&marker).unwrap(), "2 node-2\n");
+    }
+
+    #[tokio::test]
+    async fn stop_start_runs_both_in_order_and_stops_at_a_failed_stop() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log");
+        let p = platform(
+            RestartMethod::StopStart {
+                stop: format!("echo stop {{id}} >> {}", log.display()),
+                start: format!("echo start {{id}} >> {}", log.display()),
+            },
+            Duration::from_secs(10),
+        );
+        p.restart_node(1).await.unwrap();
+        assert_eq!(std::fs::read_to_string(&log).unwrap(), "stop 1\nstart 1\n");
+
+        let p = platform(
+            RestartMethod::StopStart {
+                stop: "echo cannot stop >&2; exit 3".into(),
+                start: format!("echo start >> {}", log.display()),
+            },
+            Duration::from_secs(10),
+        );
+        let err = p.restart_node(1).await.unwrap_err();
+        assert!(matches!(err, PlatformError::CommandFailed { .. }), "{err}");
+        let text = err.to_string();
+        assert!(
+            text.contains("cannot stop") && text.contains("exit status: 3"),
+            "{text}"
+        );
+        assert_eq!(err.exit_code(), crate::error::ExitCode::Failed);
+        assert_eq!(
+            std::fs::read_to_string(&log).unwrap(),
+            "stop 1\nstart 1\n",
+            "start must not run"
+        );
+    }
+
+    #[tokio::test]
+    async fn failed_command_shows_stdout_and_stderr() {
+        let p = platform(
+            RestartMethod::Restart("echo to-stdout; echo to-stderr >&2; false".into()),
+            Duration::from_secs(10),
+        );
+        let text = p.restart_node(1).await.unwrap_err().to_string();
+        assert!(
+            text.contains("to-stdout") && text.contains("to-stderr"),
+            "{text}"
+        );
+        assert!(text.contains("node 1"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn timeout_kills_the_whole_process_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        // The shell starts a background sleep (like an ssh left behind) and waits.
+        let p = platform(
+            RestartMethod::Restart(format!(
+                "echo started; sleep 60 & echo $! > {}; wait",
+                pidfile.display()
+            )),
+            Duration::from_millis(500),
+        );
+        let err = p.restart_node(1).await.unwrap_err();
+        assert!(matches!(err, PlatformError::CommandTimeout { .. }), "{err}");
+        assert!(err.to_string().contains("started"), "{err}");
+        assert_eq!(err.exit_code(), crate::error::ExitCode::Timeout);
+        let pid = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .to_string();
+        // The background sleep must be gone (poll: the kill is asynchronous).
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let alive = std::process::Command::new("kill")
+                .args(["-0", &pid])
+                .stderr(Stdio::null())
+                .status()
+                .unwrap()
+                .success();
+            if !alive {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "sleep {pid} survived the timeout"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn is_running_by_status_command_or_tcp_probe() {
+        let p = platform(
+            RestartMethod::Restart("true".into()),
+            Duration::from_secs(10),
+        )
+        .with_status_command("test {id} = 1");
+        assert!(p.is_running(1).await.unwrap());
+        assert!(!p.is_running(2).await.unwrap());
+
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let nodes = parse_nodes(&format!("7={addr},8=127.0.0.1:1,9=nohost")).unwrap();
+        let p = ProcessPlatform::new(
+            nodes,
+            RestartMethod::Restart("true".into()),
+            Duration::from_secs(5),
+        );
+        assert!(p.is_running(7).await.unwrap());
+        assert!(!p.is_running(8).await.unwrap());
+        assert!(matches!(
+            p.is_running(9).await,
+            Err(PlatformError::NoStatusProbe { .. })
+        ));
+        let err = p.restart_node(42).await.unwrap_err();
+        assert!(err.to_string().contains("7, 8, 9"), "{err}");
+        assert_eq!(p.list_nodes().await.unwrap().len(), 3);
+    }
 }
