@@ -144,8 +144,20 @@ fn config(cluster: &KafkaCluster, controllers: bool, endpoint: bool) -> Connecti
     c
 }
 
+/// One observation; while nodes die or come back a single attempt may fail (a broker that
+/// just died times out), so errors are retried until `WAIT` has passed.
 async fn observe(client: &KafkaClient) -> KafkaObservation {
-    client.observe().await.expect("observe")
+    let start = Instant::now();
+    loop {
+        match client.observe().await {
+            Ok(o) => return o,
+            Err(e) => {
+                assert!(start.elapsed() < WAIT, "observe kept failing: {e}");
+                eprintln!("observe failed, retrying: {e}");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        }
+    }
 }
 
 #[test]

@@ -401,13 +401,10 @@ fn describe_error(
     }
 }
 
-impl KafkaAdmin for KafkaClient {
-    async fn describe_cluster(&self) -> Result<ClusterDescription> {
-        self.blocking("DescribeCluster", ffi::describe_cluster)
-            .await
-    }
-
-    async fn list_topics(&self) -> Result<Vec<String>> {
+impl KafkaClient {
+    /// Every topic name, and the id of the broker that just answered (librdkafka asks a
+    /// broker it is connected to, so that one is alive).
+    async fn metadata(&self) -> Result<(i32, Vec<String>)> {
         self.blocking("Metadata", |admin, timeout| {
             let md = admin
                 .inner()
@@ -415,16 +412,43 @@ impl KafkaAdmin for KafkaClient {
                 .map_err(|e| KafkaError::client("listing topics (Metadata)", e))?;
             let mut names: Vec<String> = md.topics().iter().map(|t| t.name().to_string()).collect();
             names.sort();
-            Ok(names)
+            Ok((md.orig_broker_id(), names))
         })
         .await
     }
 
-    async fn describe_topics(&self, names: Vec<String>) -> Result<Vec<TopicDescription>> {
+    async fn describe_topics_via(
+        &self,
+        broker: i32,
+        names: Vec<String>,
+    ) -> Result<Vec<TopicDescription>> {
         self.blocking("DescribeTopics", move |admin, timeout| {
-            ffi::describe_topics(admin, &names, timeout)
+            ffi::describe_topics(admin, &names, Some(broker), timeout)
         })
         .await
+    }
+
+    async fn describe_cluster_via(&self, broker: i32) -> Result<ClusterDescription> {
+        self.blocking("DescribeCluster", move |admin, timeout| {
+            ffi::describe_cluster(admin, Some(broker), timeout)
+        })
+        .await
+    }
+}
+
+impl KafkaAdmin for KafkaClient {
+    async fn describe_cluster(&self) -> Result<ClusterDescription> {
+        let (broker, _) = self.metadata().await?;
+        self.describe_cluster_via(broker).await
+    }
+
+    async fn list_topics(&self) -> Result<Vec<String>> {
+        Ok(self.metadata().await?.1)
+    }
+
+    async fn describe_topics(&self, names: Vec<String>) -> Result<Vec<TopicDescription>> {
+        let (broker, _) = self.metadata().await?;
+        self.describe_topics_via(broker, names).await
     }
 
     async fn describe_broker_configs(&self, id: i32) -> Result<Vec<ConfigEntry>> {
@@ -483,8 +507,9 @@ impl KafkaAdmin for KafkaClient {
         &self,
         partitions: Option<Vec<(String, i32)>>,
     ) -> Result<Vec<ElectionOutcome>> {
+        let (broker, _) = self.metadata().await?;
         self.blocking("ElectLeaders", move |admin, timeout| {
-            ffi::elect_preferred_leaders(admin, partitions.as_deref(), timeout)
+            ffi::elect_preferred_leaders(admin, partitions.as_deref(), Some(broker), timeout)
         })
         .await
     }
@@ -493,13 +518,36 @@ impl KafkaAdmin for KafkaClient {
 impl ClusterObserver for KafkaClient {
     async fn observe(&self) -> Result<KafkaObservation> {
         // Everything the safety checks need; any failure fails the observation.
-        let cluster = self.describe_cluster().await?;
-        let names = self.list_topics().await?;
-        let topics = self.describe_topics(names.clone()).await?;
+        let (live, names) = self.metadata().await?;
+        let cluster = self.describe_cluster_via(live).await?;
+        let topics = self.describe_topics_via(live, names.clone()).await?;
         let min_isr = self.min_insync_replicas(names).await?;
-        let mut broker_configs = BTreeMap::new();
+        // A broker that died moments ago is still registered until its session times out;
+        // asking it times out. That must not hide the rest of the cluster: ask all brokers at
+        // once and record who did not answer.
+        let mut asks = tokio::task::JoinSet::new();
         for n in &cluster.nodes {
-            broker_configs.insert(n.id, self.describe_broker_configs(n.id).await?);
+            let (client, id) = (self.clone(), n.id);
+            asks.spawn(async move { (id, client.describe_broker_configs(id).await) });
+        }
+        let mut broker_configs = BTreeMap::new();
+        let mut unreachable_brokers = BTreeMap::new();
+        while let Some(joined) = asks.join_next().await {
+            match joined {
+                Ok((id, Ok(cfg))) => {
+                    broker_configs.insert(id, cfg);
+                }
+                Ok((id, Err(e))) => {
+                    unreachable_brokers.insert(id, e.to_string());
+                }
+                Err(e) => {
+                    return Err(KafkaError::Protocol {
+                        what: "DescribeConfigs".into(),
+                        address: "librdkafka".into(),
+                        message: format!("worker task failed: {e}"),
+                    });
+                }
+            }
         }
         let mut conn = self
             .wire_connection("the controller quorum check (DescribeQuorum)")
@@ -527,6 +575,7 @@ impl ClusterObserver for KafkaClient {
             topics,
             min_isr,
             broker_configs,
+            unreachable_brokers,
             quorum,
             controller_addresses: listeners,
             leader_fetch_timeout_ms,

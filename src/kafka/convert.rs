@@ -243,6 +243,7 @@ mod tests {
                     sensitive: false,
                 }],
             )]),
+            unreachable_brokers: BTreeMap::from([(5, "timed out".to_string())]),
             quorum: QuorumObservation {
                 leader_id: Some(1),
                 leader_epoch: 3,

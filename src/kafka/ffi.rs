@@ -226,14 +226,18 @@ fn millis(d: Duration) -> i32 {
 }
 
 /// Creates the queue and options for `op`, lets `start` begin the call, then waits for the
-/// result event of type `event_type`.
+/// result event of type `event_type` (the pair names one admin call).
+///
+/// `broker` sends the request to that broker instead of "the controller": in KRaft mode
+/// brokers report a random broker as controller, and librdkafka waits for that one even
+/// when it has just died, so callers pass a broker known to answer.
 fn run(
     admin: &Admin,
     what: &str,
-    op: sys::rd_kafka_admin_op_t,
-    event_type: i32,
+    (op, event_type): (sys::rd_kafka_admin_op_t, i32),
     timeout: Duration,
     operation_timeout: bool,
+    broker: Option<i32>,
     start: impl FnOnce(
         *mut sys::rd_kafka_t,
         *const sys::rd_kafka_AdminOptions_t,
@@ -275,6 +279,17 @@ fn run(
                 errstr.as_mut_ptr(),
                 errstr.len(),
             )
+        };
+        if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+            // SAFETY: librdkafka wrote a NUL-terminated message into errstr.
+            let msg = unsafe { string(errstr.as_ptr()) }.unwrap_or_default();
+            return Err(KafkaError::client(what, RdError::AdminOpCreation(msg)));
+        }
+    }
+    if let Some(id) = broker {
+        // SAFETY: as above.
+        let err = unsafe {
+            sys::rd_kafka_AdminOptions_set_broker(options.0, id, errstr.as_mut_ptr(), errstr.len())
         };
         if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
             // SAFETY: librdkafka wrote a NUL-terminated message into errstr.
@@ -374,15 +389,22 @@ unsafe fn node(n: *const sys::rd_kafka_Node_t) -> Option<NodeAddress> {
 // the four calls
 
 /// DescribeCluster (librdkafka >= 2.3).
-pub fn describe_cluster(admin: &Admin, timeout: Duration) -> Result<ClusterDescription> {
+pub fn describe_cluster(
+    admin: &Admin,
+    broker: Option<i32>,
+    timeout: Duration,
+) -> Result<ClusterDescription> {
     let what = "DescribeCluster";
     let ev = run(
         admin,
         what,
-        sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBECLUSTER,
-        sys::RD_KAFKA_EVENT_DESCRIBECLUSTER_RESULT,
+        (
+            sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBECLUSTER,
+            sys::RD_KAFKA_EVENT_DESCRIBECLUSTER_RESULT,
+        ),
         timeout,
         false,
+        broker,
         // SAFETY: rk, options and queue are valid for the duration of the call.
         |rk, options, queue| unsafe { sys::rd_kafka_DescribeCluster(rk, options, queue) },
     )?;
@@ -413,6 +435,7 @@ pub fn describe_cluster(admin: &Admin, timeout: Duration) -> Result<ClusterDescr
 pub fn describe_topics(
     admin: &Admin,
     names: &[String],
+    broker: Option<i32>,
     timeout: Duration,
 ) -> Result<Vec<TopicDescription>> {
     let what = "DescribeTopics";
@@ -432,10 +455,13 @@ pub fn describe_topics(
     let ev = run(
         admin,
         what,
-        sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBETOPICS,
-        sys::RD_KAFKA_EVENT_DESCRIBETOPICS_RESULT,
+        (
+            sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBETOPICS,
+            sys::RD_KAFKA_EVENT_DESCRIBETOPICS_RESULT,
+        ),
         timeout,
         false,
+        broker,
         // SAFETY: all pointers valid for the call; the collection is copied by librdkafka.
         |rk, options, queue| unsafe { sys::rd_kafka_DescribeTopics(rk, topics.0, options, queue) },
     )?;
@@ -586,10 +612,14 @@ pub fn incremental_alter_configs(
     let ev = run(
         admin,
         &what,
-        sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS,
-        sys::RD_KAFKA_EVENT_INCREMENTALALTERCONFIGS_RESULT,
+        (
+            sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS,
+            sys::RD_KAFKA_EVENT_INCREMENTALALTERCONFIGS_RESULT,
+        ),
         timeout,
         false,
+        // librdkafka sends a BROKER resource to that broker itself, anything else anywhere.
+        None,
         // SAFETY: one valid resource (copied by librdkafka); other pointers valid for the call.
         |rk, options, queue| unsafe {
             sys::rd_kafka_IncrementalAlterConfigs(rk, resources.as_mut_ptr(), 1, options, queue);
@@ -629,6 +659,7 @@ pub fn incremental_alter_configs(
 pub fn elect_preferred_leaders(
     admin: &Admin,
     partitions: Option<&[(String, i32)]>,
+    broker: Option<i32>,
     timeout: Duration,
 ) -> Result<Vec<ElectionOutcome>> {
     let what = "ElectLeaders (preferred)";
@@ -663,10 +694,14 @@ pub fn elect_preferred_leaders(
     let ev = run(
         admin,
         what,
-        sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_ELECTLEADERS,
-        sys::RD_KAFKA_EVENT_ELECTLEADERS_RESULT,
+        (
+            sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_ELECTLEADERS,
+            sys::RD_KAFKA_EVENT_ELECTLEADERS_RESULT,
+        ),
         timeout,
         true,
+        // Brokers forward ElectLeaders to the active controller.
+        broker,
         // SAFETY: all pointers valid for the call; librdkafka copies the request.
         |rk, options, queue| unsafe { sys::rd_kafka_ElectLeaders(rk, req.0, options, queue) },
     )?;

@@ -24,6 +24,8 @@ pub struct KafkaObservation {
     pub topics: Vec<TopicObservation>,
     /// Broker configs per broker id (only brokers that answered: fenced ones are absent).
     pub broker_configs: BTreeMap<i32, Vec<ConfigEntry>>,
+    /// Registered brokers that did not answer DescribeConfigs, with the error.
+    pub unreachable_brokers: BTreeMap<i32, String>,
     pub quorum: QuorumObservation,
     /// Partition reassignments in progress.
     pub reassignments: Vec<Reassignment>,
@@ -240,6 +242,7 @@ pub struct RawObservation {
     /// Effective `min.insync.replicas` per topic.
     pub min_isr: BTreeMap<String, i32>,
     pub broker_configs: BTreeMap<i32, Vec<ConfigEntry>>,
+    pub unreachable_brokers: BTreeMap<i32, String>,
     /// Quorum without the fetch timeout (filled by `assemble`).
     pub quorum: RawQuorum,
     /// Controller listeners (DescribeQuorum v2 nodes or DescribeCluster on controllers).
@@ -421,6 +424,7 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
         nodes,
         topics,
         broker_configs: raw.broker_configs,
+        unreachable_brokers: raw.unreachable_brokers,
         quorum: QuorumObservation {
             leader_id: leader,
             leader_epoch: raw.quorum.leader_epoch,
@@ -503,6 +507,7 @@ mod tests {
                 5,
                 vec![cfg("controller.quorum.fetch.timeout.ms", "3000")],
             )]),
+            unreachable_brokers: BTreeMap::new(),
             quorum: RawQuorum {
                 leader_id: Some(2),
                 leader_epoch: 7,
