@@ -205,47 +205,48 @@ impl KafkaClient {
         Connection::connect(address, &security, self.timeout()).await
     }
 
-    /// Reads the active controller's `controller.quorum.fetch.timeout.ms` from that
-    /// controller; needs `bootstrap.controllers`. `None` when not configured.
-    async fn leader_fetch_timeout(
-        &self,
-        leader: Option<i32>,
-        listeners: &mut BTreeMap<i32, (String, u16)>,
-    ) -> Result<Option<i64>> {
-        let Some(leader) = leader else {
-            return Ok(None);
-        };
+    /// A wire connection for the quorum requests. With `bootstrap.controllers` it goes to
+    /// the active controller (other controllers answer DescribeQuorum with
+    /// NOT_LEADER_OR_FOLLOWER), and the controllers' addresses come along; without, it goes
+    /// to a broker, which forwards.
+    async fn quorum_connection(&self) -> Result<QuorumConnection> {
+        let needed_for = "the controller quorum check (DescribeQuorum)";
+        let mut conn = self.wire_connection(needed_for).await?;
         if self.config.controller_addresses().is_empty() {
-            return Ok(None);
-        }
-        if !listeners.contains_key(&leader) {
-            let mut conn = self.wire_connection("finding the controllers").await?;
-            listeners.extend(wire_admin::describe_controllers(&mut conn).await?);
-        }
-        let Some((host, port)) = listeners.get(&leader).cloned() else {
-            return Err(KafkaError::Protocol {
-                what: "DescribeCluster".into(),
-                address: self
-                    .config
-                    .bootstrap_controllers
-                    .clone()
-                    .unwrap_or_default(),
-                message: format!(
-                    "the active controller {leader} is not among the listed controllers"
-                ),
+            return Ok(QuorumConnection {
+                conn,
+                active_controller: None,
+                controllers: BTreeMap::new(),
             });
-        };
+        }
+        let (leader, controllers) = wire_admin::describe_controllers(&mut conn).await?;
+        let leader = leader.ok_or_else(|| KafkaError::Api {
+            what: format!("DescribeCluster via {}", conn.address()),
+            node: None,
+            code: 15,
+            name: "COORDINATOR_NOT_AVAILABLE".into(),
+            message: Some("the controller quorum has no leader".into()),
+        })?;
+        let (host, port) =
+            controllers
+                .get(&leader)
+                .cloned()
+                .ok_or_else(|| KafkaError::Protocol {
+                    what: "DescribeCluster".into(),
+                    address: conn.address().into(),
+                    message: format!(
+                        "the active controller {leader} is not among the listed controllers"
+                    ),
+                })?;
         let address = format!("{host}:{port}");
-        let mut conn = self
-            .wire_connection_to(&address, "reading the quorum fetch timeout")
-            .await?;
-        let value = wire_admin::describe_node_config(
-            &mut conn,
-            leader,
-            "controller.quorum.fetch.timeout.ms",
-        )
-        .await?;
-        Ok(value.and_then(|v| v.trim().parse().ok()))
+        if address != conn.address() {
+            conn = self.wire_connection_to(&address, needed_for).await?;
+        }
+        Ok(QuorumConnection {
+            conn,
+            active_controller: Some(leader),
+            controllers,
+        })
     }
 
     async fn broker_state(
@@ -401,6 +402,14 @@ fn describe_error(
     }
 }
 
+/// A wire connection for quorum requests and what was learnt finding it.
+struct QuorumConnection {
+    conn: Connection,
+    /// The controller the connection goes to, when it goes to the active controller.
+    active_controller: Option<i32>,
+    controllers: BTreeMap<i32, (String, u16)>,
+}
+
 impl KafkaClient {
     /// Every topic name, and the id of the broker that just answered (librdkafka asks a
     /// broker it is connected to, so that one is alive).
@@ -549,16 +558,28 @@ impl ClusterObserver for KafkaClient {
                 }
             }
         }
-        let mut conn = self
-            .wire_connection("the controller quorum check (DescribeQuorum)")
-            .await?;
+        let QuorumConnection {
+            mut conn,
+            active_controller,
+            controllers,
+        } = self.quorum_connection().await?;
         let (quorum, mut listeners) = wire_admin::describe_quorum(&mut conn).await?;
+        listeners.extend(controllers);
         let reassignments =
             wire_admin::list_reassignments(&mut conn, millis(self.timeout())).await?;
+        // The fetch timeout that governs the quorum is the active controller's own; only a
+        // connection to that controller can read it.
+        let leader_fetch_timeout_ms = match (active_controller, quorum.leader_id) {
+            (Some(asked), Some(leader)) if asked == leader => wire_admin::describe_node_config(
+                &mut conn,
+                leader,
+                "controller.quorum.fetch.timeout.ms",
+            )
+            .await?
+            .and_then(|v| v.trim().parse().ok()),
+            _ => None,
+        };
         drop(conn);
-        let leader_fetch_timeout_ms = self
-            .leader_fetch_timeout(quorum.leader_id, &mut listeners)
-            .await?;
         let endpoint_states = match &self.config.broker_state_url {
             None => None,
             Some(template) => {

@@ -161,8 +161,12 @@ pub async fn list_reassignments(
     decode_reassignments(&response, conn.address())
 }
 
-/// Node id -> (host, port) of the controllers, via DescribeCluster on a controller (KIP-919).
-pub async fn describe_controllers(conn: &mut Connection) -> Result<ControllerAddresses> {
+/// The active controller (if any) and node id -> (host, port) of every controller, via
+/// DescribeCluster on a controller listener (KIP-919; there `ControllerId` is the quorum
+/// leader).
+pub async fn describe_controllers(
+    conn: &mut Connection,
+) -> Result<(Option<i32>, ControllerAddresses)> {
     let request = DescribeClusterRequest::default().with_endpoint_type(2);
     let v = conn.version::<DescribeClusterRequest>("finding the controllers")?;
     if v < 1 {
@@ -181,7 +185,7 @@ pub async fn describe_controllers(conn: &mut Connection) -> Result<ControllerAdd
             response.error_message.as_ref(),
         ));
     }
-    Ok(response
+    let controllers = response
         .brokers
         .iter()
         .map(|b| {
@@ -193,7 +197,9 @@ pub async fn describe_controllers(conn: &mut Connection) -> Result<ControllerAdd
                 ),
             )
         })
-        .collect())
+        .collect();
+    let leader = response.controller_id.0;
+    Ok(((leader >= 0).then_some(leader), controllers))
 }
 
 /// One config value of node `node_id`, asked of that node itself (DescribeConfigs BROKER).
