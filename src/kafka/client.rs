@@ -251,13 +251,12 @@ impl KafkaClient {
 
     async fn broker_state(
         &self,
-        template: &str,
+        setting: &str,
         id: i32,
         host: &str,
     ) -> std::result::Result<EndpointState, String> {
-        let url = template
-            .replace("{host}", host)
-            .replace("{id}", &id.to_string());
+        let url = broker_state_url(setting, id, host)
+            .ok_or_else(|| format!("no broker-state URL for node {id} in {setting:?}"))?;
         let response = self
             .http
             .get(&url)
@@ -412,7 +411,7 @@ struct QuorumConnection {
 
 impl KafkaClient {
     /// Every topic name, and the id of the broker that just answered (librdkafka asks a
-    /// broker it is connected to, so that one is alive).
+    /// broker it is connected to, so that one is alive; -1 when librdkafka does not say).
     async fn metadata(&self) -> Result<(i32, Vec<String>)> {
         self.blocking("Metadata", |admin, timeout| {
             let md = admin
@@ -432,14 +431,14 @@ impl KafkaClient {
         names: Vec<String>,
     ) -> Result<Vec<TopicDescription>> {
         self.blocking("DescribeTopics", move |admin, timeout| {
-            ffi::describe_topics(admin, &names, Some(broker), timeout)
+            ffi::describe_topics(admin, &names, (broker >= 0).then_some(broker), timeout)
         })
         .await
     }
 
     async fn describe_cluster_via(&self, broker: i32) -> Result<ClusterDescription> {
         self.blocking("DescribeCluster", move |admin, timeout| {
-            ffi::describe_cluster(admin, Some(broker), timeout)
+            ffi::describe_cluster(admin, (broker >= 0).then_some(broker), timeout)
         })
         .await
     }
@@ -518,7 +517,12 @@ impl KafkaAdmin for KafkaClient {
     ) -> Result<Vec<ElectionOutcome>> {
         let (broker, _) = self.metadata().await?;
         self.blocking("ElectLeaders", move |admin, timeout| {
-            ffi::elect_preferred_leaders(admin, partitions.as_deref(), Some(broker), timeout)
+            ffi::elect_preferred_leaders(
+                admin,
+                partitions.as_deref(),
+                (broker >= 0).then_some(broker),
+                timeout,
+            )
         })
         .await
     }
