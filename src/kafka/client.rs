@@ -205,7 +205,7 @@ impl KafkaClient {
         Connection::connect(address, &security, self.timeout()).await
     }
 
-    /// A wire connection for the quorum requests. With `bootstrap.controllers` it goes to
+    /// A wire connection for the quorum and reassignment requests. With `bootstrap.controllers` it goes to
     /// the active controller (other controllers answer DescribeQuorum with
     /// NOT_LEADER_OR_FOLLOWER), and the controllers' addresses come along; without, it goes
     /// to a broker, which forwards.
@@ -278,7 +278,7 @@ impl KafkaClient {
         partition: i32,
         replicas: &[i32],
     ) -> Result<()> {
-        let mut conn = self.wire_connection("starting a reassignment").await?;
+        let mut conn = self.quorum_connection().await?.conn;
         wire_admin::alter_partition_reassignment(
             &mut conn,
             topic,
@@ -291,9 +291,7 @@ impl KafkaClient {
 
     /// Ongoing partition reassignments.
     pub async fn list_reassignments(&self) -> Result<Vec<Reassignment>> {
-        let mut conn = self
-            .wire_connection("listing ongoing reassignments")
-            .await?;
+        let mut conn = self.quorum_connection().await?.conn;
         wire_admin::list_reassignments(&mut conn, millis(self.timeout())).await
     }
 }
@@ -436,6 +434,41 @@ impl KafkaClient {
         .await
     }
 
+    /// Effective `min.insync.replicas` per topic, asked of `broker`.
+    async fn min_insync_replicas_via(
+        &self,
+        broker: i32,
+        topics: Vec<String>,
+    ) -> Result<BTreeMap<String, i32>> {
+        let mut out = BTreeMap::new();
+        // Topic configs can come from any broker; by default librdkafka asks "the
+        // controller", which may be a broker that has just died.
+        let options = self.options().broker_id((broker >= 0).then_some(broker));
+        // Batches keep requests small on clusters with many topics.
+        for chunk in topics.chunks(200) {
+            let specs: Vec<ResourceSpecifier<'_>> =
+                chunk.iter().map(|t| ResourceSpecifier::Topic(t)).collect();
+            let results = self
+                .admin
+                .describe_configs(specs.iter(), &options)
+                .await
+                .map_err(|e| KafkaError::client("DescribeConfigs of topics", e))?;
+            for (topic, result) in chunk.iter().zip(results) {
+                let resource = result.map_err(|code| {
+                    describe_error(format!("DescribeConfigs of topic {topic:?}"), None, code)
+                })?;
+                if let Some(v) = resource
+                    .get("min.insync.replicas")
+                    .and_then(|e| e.value.as_deref())
+                    .and_then(|v| v.parse().ok())
+                {
+                    out.insert(topic.clone(), v);
+                }
+            }
+        }
+        Ok(out)
+    }
+
     async fn describe_cluster_via(&self, broker: i32) -> Result<ClusterDescription> {
         self.blocking("DescribeCluster", move |admin, timeout| {
             ffi::describe_cluster(admin, (broker >= 0).then_some(broker), timeout)
@@ -474,30 +507,8 @@ impl KafkaAdmin for KafkaClient {
     }
 
     async fn min_insync_replicas(&self, topics: Vec<String>) -> Result<BTreeMap<String, i32>> {
-        let mut out = BTreeMap::new();
-        // Batches keep requests small on clusters with many topics.
-        for chunk in topics.chunks(200) {
-            let specs: Vec<ResourceSpecifier<'_>> =
-                chunk.iter().map(|t| ResourceSpecifier::Topic(t)).collect();
-            let results = self
-                .admin
-                .describe_configs(specs.iter(), &self.options())
-                .await
-                .map_err(|e| KafkaError::client("DescribeConfigs of topics", e))?;
-            for (topic, result) in chunk.iter().zip(results) {
-                let resource = result.map_err(|code| {
-                    describe_error(format!("DescribeConfigs of topic {topic:?}"), None, code)
-                })?;
-                if let Some(v) = resource
-                    .get("min.insync.replicas")
-                    .and_then(|e| e.value.as_deref())
-                    .and_then(|v| v.parse().ok())
-                {
-                    out.insert(topic.clone(), v);
-                }
-            }
-        }
-        Ok(out)
+        let (broker, _) = self.metadata().await?;
+        self.min_insync_replicas_via(broker, topics).await
     }
 
     async fn incremental_alter_configs(
@@ -534,7 +545,7 @@ impl ClusterObserver for KafkaClient {
         let (live, names) = self.metadata().await?;
         let cluster = self.describe_cluster_via(live).await?;
         let topics = self.describe_topics_via(live, names.clone()).await?;
-        let min_isr = self.min_insync_replicas(names).await?;
+        let min_isr = self.min_insync_replicas_via(live, names).await?;
         // A broker that died moments ago is still registered until its session times out;
         // asking it times out. That must not hide the rest of the cluster: ask all brokers at
         // once and record who did not answer.
