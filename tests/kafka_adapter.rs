@@ -23,7 +23,8 @@ use kafkaops::kafka::client::{ClusterObserver, KafkaAdmin, KafkaClient};
 use kafkaops::kafka::config::ConnectionConfig;
 use kafkaops::kafka::convert::to_snapshot;
 use kafkaops::kafka::observation::{
-    BrokerState, BrokerStateSource, ConfigSource, FetchTimeoutSource, KafkaObservation,
+    BrokerState, BrokerStateSource, ConfigSource, FencingSource, FetchTimeoutSource,
+    KafkaObservation,
 };
 use kafkaops::kafka::{ConfigChange, ConfigTarget};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement};
@@ -233,6 +234,11 @@ fn observation_matches_the_cluster() {
         o.broker_state_source,
         BrokerStateSource::Endpoint { .. }
     ));
+    assert_eq!(
+        o.fencing_source,
+        FencingSource::Reported,
+        "Kafka 4.x reports fencing"
+    );
 
     // Partitions as the cluster's own metadata reports them, and min ISR.
     let t = o.topic("observed").unwrap();

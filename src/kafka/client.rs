@@ -199,6 +199,18 @@ impl KafkaClient {
         connect_any(&addresses, &security, self.timeout(), needed_for).await
     }
 
+    /// Opens a wire-path connection to a bootstrap broker.
+    pub async fn wire_connection_to_brokers(&self, needed_for: &str) -> Result<Connection> {
+        let security = self.config.wire_security(needed_for)?;
+        connect_any(
+            &self.config.broker_addresses(),
+            &security,
+            self.timeout(),
+            needed_for,
+        )
+        .await
+    }
+
     /// Opens a wire-path connection to one address.
     pub async fn wire_connection_to(&self, address: &str, needed_for: &str) -> Result<Connection> {
         let security = self.config.wire_security(needed_for)?;
@@ -595,11 +607,17 @@ impl ClusterObserver for KafkaClient {
             _ => None,
         };
         drop(conn);
+        // Fencing as Kafka >= 4.0 reports it (older brokers: inferred in `assemble`).
+        let mut brokers_conn = self
+            .wire_connection_to_brokers("listing fenced brokers")
+            .await?;
+        let fenced_brokers = wire_admin::describe_fenced_brokers(&mut brokers_conn).await?;
+        drop(brokers_conn);
         let endpoint_states = match &self.config.broker_state_url {
             None => None,
             Some(template) => {
                 let mut states = BTreeMap::new();
-                for n in &cluster.nodes {
+                for n in cluster.nodes.iter().chain(fenced_brokers.iter().flatten()) {
                     states.insert(n.id, self.broker_state(template, n.id, &n.host).await);
                 }
                 Some((template.clone(), states))
@@ -608,6 +626,7 @@ impl ClusterObserver for KafkaClient {
         let leader = quorum.leader_id;
         assemble(RawObservation {
             cluster,
+            fenced_brokers,
             topics,
             min_isr,
             broker_configs,

@@ -176,8 +176,8 @@ pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
 mod tests {
     use super::*;
     use crate::kafka::observation::{
-        BrokerStateSource, ConfigEntry, ConfigSource, FetchTimeoutSource, PartitionObservation,
-        Reassignment, ReplicaObservation, Roles, TopicObservation,
+        BrokerStateSource, ConfigEntry, ConfigSource, FencingSource, FetchTimeoutSource,
+        PartitionObservation, Reassignment, ReplicaObservation, Roles, TopicObservation,
     };
 
     fn node(id: i32, controller: bool, broker: bool) -> NodeObservation {
@@ -268,6 +268,7 @@ mod tests {
             broker_state_source: BrokerStateSource::Endpoint {
                 url_template: "u".into(),
             },
+            fencing_source: FencingSource::Reported,
         }
     }
 

@@ -31,6 +31,19 @@ pub struct KafkaObservation {
     pub reassignments: Vec<Reassignment>,
     /// How `NodeObservation::broker_state` was obtained.
     pub broker_state_source: BrokerStateSource,
+    /// How `NodeObservation::fenced` was obtained.
+    pub fencing_source: FencingSource,
+}
+
+/// Where fencing comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FencingSource {
+    /// Kafka >= 4.0 lists registered brokers with their fencing state (DescribeCluster v2).
+    Reported,
+    /// Older Kafka lists only unfenced brokers: a broker known otherwise (replicas, quorum
+    /// observers, the platform's node list) but not listed is taken as fenced.
+    InferredFromAbsence,
 }
 
 impl KafkaObservation {
@@ -238,6 +251,8 @@ pub type ControllerAddresses = BTreeMap<i32, (String, u16)>;
 #[derive(Debug, Clone)]
 pub struct RawObservation {
     pub cluster: ClusterDescription,
+    /// Registered but fenced brokers (DescribeCluster v2); `None` before Kafka 4.0.
+    pub fenced_brokers: Option<Vec<super::ffi::NodeAddress>>,
     pub topics: Vec<TopicDescription>,
     /// Effective `min.insync.replicas` per topic.
     pub min_isr: BTreeMap<String, i32>,
@@ -331,6 +346,9 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
             .filter(|id| !voters.contains(id)),
     );
     brokers.extend(raw.extra_broker_ids.iter().copied());
+    let fenced_registered: Vec<super::ffi::NodeAddress> =
+        raw.fenced_brokers.clone().unwrap_or_default();
+    brokers.extend(fenced_registered.iter().map(|n| n.id));
 
     let all: BTreeSet<i32> = brokers.union(&voters).copied().collect();
     let nodes = all
@@ -340,7 +358,12 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
                 controller: voters.contains(&id),
                 broker: brokers.contains(&id),
             };
-            let registered = raw.cluster.nodes.iter().find(|n| n.id == id);
+            let registered = raw
+                .cluster
+                .nodes
+                .iter()
+                .chain(&fenced_registered)
+                .find(|n| n.id == id);
             let (host, port, rack) = match (registered, raw.controller_addresses.get(&id)) {
                 (Some(n), _) => (Some(n.host.clone()), Some(n.port), n.rack.clone()),
                 (None, Some((h, p))) => (Some(h.clone()), Some(*p), None),
@@ -436,6 +459,11 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
             answered_by: raw.quorum.answered_by,
         },
         reassignments: raw.reassignments,
+        fencing_source: if raw.fenced_brokers.is_some() {
+            FencingSource::Reported
+        } else {
+            FencingSource::InferredFromAbsence
+        },
         broker_state_source: match raw.endpoint_states {
             None => BrokerStateSource::InferredFromFencing,
             Some((url_template, _)) => BrokerStateSource::Endpoint { url_template },
@@ -484,6 +512,7 @@ mod tests {
                 controller: Some(4),
                 nodes: vec![node(4), node(5)],
             },
+            fenced_brokers: None,
             topics: vec![TopicDescription {
                 name: "t".into(),
                 internal: false,
@@ -550,6 +579,23 @@ mod tests {
         assert_eq!(
             o.broker_state_source,
             BrokerStateSource::InferredFromFencing
+        );
+    }
+
+    #[test]
+    fn reported_fencing_adds_brokers_nothing_else_mentions() {
+        let mut r = raw();
+        let mut seven = node(7);
+        seven.host = "k7".into();
+        r.fenced_brokers = Some(vec![seven]);
+        let o = assemble(r).unwrap();
+        assert_eq!(o.fencing_source, FencingSource::Reported);
+        let n7 = o.node(7).unwrap();
+        assert_eq!((n7.fenced, n7.host.as_deref()), (Some(true), Some("k7")));
+        assert!(n7.roles.broker);
+        assert_eq!(
+            assemble(raw()).unwrap().fencing_source,
+            FencingSource::InferredFromAbsence
         );
     }
 

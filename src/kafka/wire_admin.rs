@@ -18,6 +18,7 @@ use kafka_protocol::messages::{
 use kafka_protocol::protocol::StrBytes;
 
 use super::error::{KafkaError, Result, error_name};
+use super::ffi::NodeAddress;
 use super::observation::{ControllerAddresses, RawQuorum, Reassignment, ReplicaObservation};
 use super::wire::Connection;
 
@@ -200,6 +201,41 @@ pub async fn describe_controllers(
         .collect();
     let leader = response.controller_id.0;
     Ok(((leader >= 0).then_some(leader), controllers))
+}
+
+/// The registered but fenced brokers, from a broker (DescribeCluster v2 with
+/// `include_fenced_brokers`, Kafka >= 4.0, KIP-1073). `None` when the broker speaks only
+/// older versions: then fencing can only be inferred from absence.
+pub async fn describe_fenced_brokers(conn: &mut Connection) -> Result<Option<Vec<NodeAddress>>> {
+    let v = conn.version::<DescribeClusterRequest>("listing fenced brokers")?;
+    if v < 2 {
+        return Ok(None);
+    }
+    let request = DescribeClusterRequest::default()
+        .with_endpoint_type(1)
+        .with_include_fenced_brokers(true);
+    let response = conn.send_at(&request, v).await?;
+    if response.error_code != 0 {
+        return Err(api_err(
+            "DescribeCluster",
+            conn.address(),
+            response.error_code,
+            response.error_message.as_ref(),
+        ));
+    }
+    Ok(Some(
+        response
+            .brokers
+            .iter()
+            .filter(|b| b.is_fenced)
+            .map(|b| NodeAddress {
+                id: b.broker_id.0,
+                host: b.host.as_str().to_string(),
+                port: u16::try_from(b.port).unwrap_or(0),
+                rack: b.rack.as_ref().map(|r| r.as_str().to_string()),
+            })
+            .collect(),
+    ))
 }
 
 /// One config value of node `node_id`, asked of that node itself (DescribeConfigs BROKER).
