@@ -143,7 +143,10 @@ impl Http {
 fn replicas_per_broker(bootstrap: &str, topics: &[&str]) -> BTreeMap<i32, usize> {
     let mut m = BTreeMap::new();
     for t in topics {
-        for p in placement(bootstrap, t).unwrap() {
+        // Metadata may lag on the broker asked right after a change: retry until it answers.
+        let parts = wait_for(&format!("placement of {t}"), WAIT, || placement(bootstrap, t).map(Some))
+            .unwrap();
+        for p in parts {
             for b in p.replicas {
                 *m.entry(b).or_insert(0) += 1;
             }

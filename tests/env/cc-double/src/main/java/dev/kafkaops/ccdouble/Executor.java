@@ -39,6 +39,7 @@ final class Executor {
         final Planner.Proposal proposal;
         final long bytes;
         volatile TaskState state = TaskState.PENDING;
+        long finishedSeenMs;
 
         Task(long id, String type, Planner.Proposal p, long bytes) {
             this.executionId = id; this.type = type; this.proposal = p; this.bytes = bytes;
@@ -221,12 +222,25 @@ final class Executor {
                 Set<TopicPartition> done = new HashSet<>(inFlight.keySet());
                 done.removeAll(ongoing);
                 if (!done.isEmpty()) {
+                    // Metadata can lag behind the controller for a moment: a finished reassignment
+                    // whose new replicas are not visible yet is checked again on the next round.
                     Map<TopicPartition, List<Integer>> actual = replicasOf(done);
+                    long now = System.currentTimeMillis();
                     for (TopicPartition tp : done) {
-                        Task t = inFlight.remove(tp);
+                        Task t = inFlight.get(tp);
                         boolean reached = new HashSet<>(t.proposal.newReplicas()).equals(new HashSet<>(actual.getOrDefault(tp, List.of())));
-                        t.state = reached ? TaskState.COMPLETED : TaskState.DEAD;
-                        if (!reached) ok = false;
+                        if (reached) {
+                            inFlight.remove(tp);
+                            t.state = TaskState.COMPLETED;
+                        } else if (t.finishedSeenMs == 0) {
+                            t.finishedSeenMs = now;
+                        } else if (now - t.finishedSeenMs > 30_000) {
+                            inFlight.remove(tp);
+                            t.state = TaskState.DEAD;
+                            ok = false;
+                            System.err.println("cc-double: reassignment of " + tp + " ended with replicas "
+                                + actual.get(tp) + " instead of " + t.proposal.newReplicas());
+                        }
                     }
                 }
             }
@@ -265,13 +279,20 @@ final class Executor {
                     res = Map.of();
                 }
                 for (var r : res.entrySet()) {
-                    if (r.getValue().isEmpty() || r.getValue().get() instanceof ElectionNotNeededException) remaining.remove(r.getKey());
+                    if (r.getValue().isEmpty() || r.getValue().get() instanceof ElectionNotNeededException) {
+                        remaining.remove(r.getKey());
+                    } else if (System.currentTimeMillis() + pollMillis >= deadline) {
+                        System.err.println("cc-double: preferred election of " + r.getKey() + " failed: " + r.getValue().get());
+                    }
                 }
                 if (!remaining.isEmpty()) sleep(pollMillis);
             }
             for (Task t : batch) {
                 t.state = remaining.contains(t.proposal.tp()) ? TaskState.DEAD : TaskState.COMPLETED;
-                if (t.state == TaskState.DEAD) ok = false;
+                if (t.state == TaskState.DEAD) {
+                    ok = false;
+                    System.err.println("cc-double: leadership of " + t.proposal.tp() + " did not move to " + t.proposal.newLeader());
+                }
             }
         }
         return ok;
