@@ -74,7 +74,13 @@ impl Http {
         }
     }
 
-    fn send(&self, method: &str, path: &str, task: Option<&str>, body: Option<&str>) -> Result<Resp> {
+    fn send(
+        &self,
+        method: &str,
+        path: &str,
+        task: Option<&str>,
+        body: Option<&str>,
+    ) -> Result<Resp> {
         let url = format!("{}/{}", self.base, path);
         let m = reqwest::Method::from_bytes(method.as_bytes())?;
         let mut r = self.client.request(m, &url);
@@ -85,7 +91,9 @@ impl Http {
             r = r.header("User-Task-ID", t);
         }
         if let Some(b) = body {
-            r = r.header("Content-Type", "application/json").body(b.to_string());
+            r = r
+                .header("Content-Type", "application/json")
+                .body(b.to_string());
         }
         self.rt.block_on(async {
             let resp = r.send().await.with_context(|| format!("{method} {url}"))?;
@@ -126,7 +134,9 @@ impl Http {
         if r.status != 200 {
             return Err(anyhow!("user_tasks answered {}: {}", r.status, r.text));
         }
-        Ok(r.json()["userTasks"].as_array().and_then(|a| a.first().cloned()))
+        Ok(r.json()["userTasks"]
+            .as_array()
+            .and_then(|a| a.first().cloned()))
     }
 
     /// Waits until the user task `id` has one of `statuses`; returns the entry.
@@ -144,8 +154,10 @@ fn replicas_per_broker(bootstrap: &str, topics: &[&str]) -> BTreeMap<i32, usize>
     let mut m = BTreeMap::new();
     for t in topics {
         // Metadata may lag on the broker asked right after a change: retry until it answers.
-        let parts = wait_for(&format!("placement of {t}"), WAIT, || placement(bootstrap, t).map(Some))
-            .unwrap();
+        let parts = wait_for(&format!("placement of {t}"), WAIT, || {
+            placement(bootstrap, t).map(Some)
+        })
+        .unwrap();
         for p in parts {
             for b in p.replicas {
                 *m.entry(b).or_insert(0) += 1;
@@ -160,7 +172,13 @@ fn replicas_per_broker(bootstrap: &str, topics: &[&str]) -> BTreeMap<i32, usize>
 fn api_contract_matches_documented_cruise_control() {
     let cluster = KafkaCluster::start(ClusterSpec::combined(3)).expect("cluster");
     let bootstrap = cluster.bootstrap_servers();
-    create_topic(&bootstrap, "alpha", &[vec![1, 2], vec![2, 3], vec![3, 1]], &[]).unwrap();
+    create_topic(
+        &bootstrap,
+        "alpha",
+        &[vec![1, 2], vec![2, 3], vec![3, 1]],
+        &[],
+    )
+    .unwrap();
     create_topic(&bootstrap, "beta", &[vec![1, 2], vec![1, 3]], &[]).unwrap();
 
     // --- Warm-up, shapes, errors: one double with a 4 s warm-up and a fast task scanner.
@@ -179,29 +197,52 @@ fn api_contract_matches_documented_cruise_control() {
     eprintln!("step: warm-up answers NotEnoughValidWindows");
     let r = http.get("proposals?json=true");
     assert_eq!(r.status, 500, "{}", r.text);
-    assert!(r.error_message().contains("NotEnoughValidWindowsException"), "{}", r.text);
-    let s = http.get("state?json=true&substates=analyzer,monitor").json();
+    assert!(
+        r.error_message().contains("NotEnoughValidWindowsException"),
+        "{}",
+        r.text
+    );
+    let s = http
+        .get("state?json=true&substates=analyzer,monitor")
+        .json();
     assert_eq!(s["AnalyzerState"]["isProposalReady"], false);
     assert!(s.get("ExecutorState").is_none(), "substates filter: {s}");
     wait_for("proposal readiness", WAIT, || {
-        let s = http.get("state?json=true&substates=analyzer,monitor").json();
+        let s = http
+            .get("state?json=true&substates=analyzer,monitor")
+            .json();
         Ok((s["AnalyzerState"]["isProposalReady"] == true
-            && s["MonitorState"]["numValidPartitions"].as_u64().unwrap_or(0) > 0)
-            .then_some(()))
+            && s["MonitorState"]["numValidPartitions"]
+                .as_u64()
+                .unwrap_or(0)
+                > 0)
+        .then_some(()))
     })
     .unwrap();
 
     eprintln!("step: /state shape");
     let r = http.get("state?json=true");
     assert_eq!(r.status, 200);
-    assert!(r.content_type.starts_with("application/json"), "{}", r.content_type);
-    assert!(r.task_id.is_some(), "every request that reaches the task manager gets User-Task-ID");
+    assert!(
+        r.content_type.starts_with("application/json"),
+        "{}",
+        r.content_type
+    );
+    assert!(
+        r.task_id.is_some(),
+        "every request that reaches the task manager gets User-Task-ID"
+    );
     let s = r.json();
     assert_eq!(s["version"], 1);
     assert_eq!(s["ExecutorState"]["state"], "NO_TASK_IN_PROGRESS");
     assert_eq!(s["MonitorState"]["state"], "RUNNING");
     assert_eq!(s["MonitorState"]["numTotalPartitions"], 5);
-    for k in ["selfHealingEnabled", "selfHealingDisabled", "recentGoalViolations", "recentBrokerFailures"] {
+    for k in [
+        "selfHealingEnabled",
+        "selfHealingDisabled",
+        "recentGoalViolations",
+        "recentBrokerFailures",
+    ] {
         assert!(s["AnomalyDetectorState"][k].is_array(), "{k} in {s}");
     }
     assert!(s["AnomalyDetectorState"]["balancednessScore"].is_f64());
@@ -210,14 +251,28 @@ fn api_contract_matches_documented_cruise_control() {
     let p = http.get("proposals?json=true&verbose=true");
     assert_eq!(p.status, 200, "{}", p.text);
     let p = p.json();
-    for k in ["numReplicaMovements", "dataToMoveMB", "numLeaderMovements", "excludedTopics", "onDemandBalancednessScoreAfter"] {
+    for k in [
+        "numReplicaMovements",
+        "dataToMoveMB",
+        "numLeaderMovements",
+        "excludedTopics",
+        "onDemandBalancednessScoreAfter",
+    ] {
         assert!(p["summary"].get(k).is_some(), "summary.{k} in {p}");
     }
-    assert!(p["goalSummary"].as_array().unwrap().iter().all(|g| {
-        ["VIOLATED", "FIXED", "NO-ACTION"].contains(&g["status"].as_str().unwrap())
-    }));
+    assert!(
+        p["goalSummary"].as_array().unwrap().iter().all(|g| {
+            ["VIOLATED", "FIXED", "NO-ACTION"].contains(&g["status"].as_str().unwrap())
+        })
+    );
     assert!(p.get("loadBeforeOptimization").is_some() && p.get("loadAfterOptimization").is_some());
-    assert_eq!(p["loadAfterOptimization"]["brokers"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        p["loadAfterOptimization"]["brokers"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
     assert!(p["proposals"].is_array());
 
     eprintln!("step: kafka_cluster_state shape");
@@ -231,10 +286,17 @@ fn api_contract_matches_documented_cruise_control() {
     let r = http.post("rebalance?json=true&foo=1");
     assert_eq!(r.status, 400);
     assert!(r.task_id.is_none(), "early 400s carry no User-Task-ID");
-    assert_eq!(r.error_message(), "Unrecognized endpoint parameters in REBALANCE POST request: [foo].");
+    assert_eq!(
+        r.error_message(),
+        "Unrecognized endpoint parameters in REBALANCE POST request: [foo]."
+    );
     assert_eq!(r.json()["version"], 1);
     let r = http.post("add_broker?json=true&brokerid=1&destination_broker_ids=2");
-    assert_eq!(r.status, 400, "add_broker rejects destination_broker_ids: {}", r.text);
+    assert_eq!(
+        r.status, 400,
+        "add_broker rejects destination_broker_ids: {}",
+        r.text
+    );
     let r = http.get("rebalance?json=true");
     assert_eq!(r.status, 404, "wrong method: {}", r.text);
     let r = http.get("state?json=true&substates=foo");
@@ -243,34 +305,85 @@ fn api_contract_matches_documented_cruise_control() {
     assert_eq!(r.status, 400);
     let r = http.post("rebalance?json=true&dryrun=true&stop_ongoing_execution=true");
     assert_eq!(r.status, 400);
-    let r = http.get("proposals?json=true&goals=ReplicaDistributionGoal&ignore_proposal_cache=true");
+    let r =
+        http.get("proposals?json=true&goals=ReplicaDistributionGoal&ignore_proposal_cache=true");
     assert_eq!(r.status, 400);
     let r = http.post("add_broker?json=true&brokerid=9");
     assert_eq!(r.status, 500);
-    assert!(r.error_message().contains("IllegalArgumentException: Broker [9] does not exist."), "{}", r.text);
-    assert!(r.error_message().starts_with("Error processing POST request '/add_broker' due to: '"));
+    assert!(
+        r.error_message()
+            .contains("IllegalArgumentException: Broker [9] does not exist."),
+        "{}",
+        r.text
+    );
+    assert!(
+        r.error_message()
+            .starts_with("Error processing POST request '/add_broker' due to: '")
+    );
     let r = http.post("rebalance?json=true&goals=ReplicaDistributionGoal");
     assert_eq!(r.status, 500);
-    assert!(r.error_message().contains("Missing hard goals"), "{}", r.text);
-    let r = http.post("rebalance?json=true&goals=ReplicaDistributionGoal&skip_hard_goal_check=true");
+    assert!(
+        r.error_message().contains("Missing hard goals"),
+        "{}",
+        r.text
+    );
+    let r =
+        http.post("rebalance?json=true&goals=ReplicaDistributionGoal&skip_hard_goal_check=true");
     assert_eq!(r.status, 200, "{}", r.text);
     let r = http.post("topic_configuration?json=true&topic=alpha&replication_factor=4");
     assert_eq!(r.status, 500);
-    assert!(r.error_message().contains("only 3 alive brokers"), "{}", r.text);
+    assert!(
+        r.error_message().contains("only 3 alive brokers"),
+        "{}",
+        r.text
+    );
     let r = http.post("topic_configuration?json=true&topic=alpha&replication_factor=2");
-    assert!(r.error_message().contains("already have target replication factor"), "{}", r.text);
+    assert!(
+        r.error_message()
+            .contains("already have target replication factor"),
+        "{}",
+        r.text
+    );
     let r = http.post("topic_configuration?json=true&topic=nomatch.*&replication_factor=2");
-    assert!(r.error_message().contains("There is no topic in cluster matching pattern"), "{}", r.text);
+    assert!(
+        r.error_message()
+            .contains("There is no topic in cluster matching pattern"),
+        "{}",
+        r.text
+    );
     let r = http.post("topic_configuration?json=true&topic=alpha");
     assert_eq!(r.status, 400, "topic without replication_factor");
-    let r = http.send("POST", "topic_configuration?json=true", None, None).unwrap();
+    let r = http
+        .send("POST", "topic_configuration?json=true", None, None)
+        .unwrap();
     assert_eq!(r.status, 400);
-    assert!(r.error_message().contains("Nothing executable found in request."));
+    assert!(
+        r.error_message()
+            .contains("Nothing executable found in request.")
+    );
     let body = r#"{"replication_factor":{"topic_by_replication_factor":{"3":"alpha|beta"}}}"#;
-    let r = http.send("POST", "topic_configuration?json=true&verbose=true", None, Some(body)).unwrap();
+    let r = http
+        .send(
+            "POST",
+            "topic_configuration?json=true&verbose=true",
+            None,
+            Some(body),
+        )
+        .unwrap();
     assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(r.json()["summary"]["numReplicaMovements"], 5, "one new replica per partition (dry run)");
-    let r = http.send("POST", "topic_configuration?json=true&topic=alpha&replication_factor=3", None, Some(body)).unwrap();
+    assert_eq!(
+        r.json()["summary"]["numReplicaMovements"],
+        5,
+        "one new replica per partition (dry run)"
+    );
+    let r = http
+        .send(
+            "POST",
+            "topic_configuration?json=true&topic=alpha&replication_factor=3",
+            None,
+            Some(body),
+        )
+        .unwrap();
     assert_eq!(r.status, 400, "body plus query parameters");
     let r = http.get("state?json=false");
     assert!(r.content_type.starts_with("text/plain"));
@@ -281,23 +394,55 @@ fn api_contract_matches_documented_cruise_control() {
     let t = http.wait_task(&id, &["Completed"]);
     assert_eq!(t["UserTaskId"], id.as_str());
     assert!(t["StartMs"].is_string(), "StartMs is a string: {t}");
-    assert!(t["RequestURL"].as_str().unwrap().starts_with("GET /kafkacruisecontrol/proposals?"));
+    assert!(
+        t["RequestURL"]
+            .as_str()
+            .unwrap()
+            .starts_with("GET /kafkacruisecontrol/proposals?")
+    );
     let orig: Value = serde_json::from_str(t["originalResponse"].as_str().unwrap()).unwrap();
-    assert!(orig.get("summary").is_some(), "originalResponse is the JSON text of the result");
-    let failed = http.post("add_broker?json=true&brokerid=9").task_id.unwrap();
+    assert!(
+        orig.get("summary").is_some(),
+        "originalResponse is the JSON text of the result"
+    );
+    let failed = http
+        .post("add_broker?json=true&brokerid=9")
+        .task_id
+        .unwrap();
     let t = http.wait_task(&failed, &["CompletedWithError"]);
     assert_eq!(t["originalResponse"], "CompletedWithError");
-    let list = http.get("user_tasks?json=true&types=CompletedWithError").json();
-    assert!(list["userTasks"].as_array().unwrap().iter().all(|t| t["Status"] == "CompletedWithError"));
+    let list = http
+        .get("user_tasks?json=true&types=CompletedWithError")
+        .json();
+    assert!(
+        list["userTasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["Status"] == "CompletedWithError")
+    );
 
     eprintln!("step: restart forgets every task and warms up again");
     cc.restart().unwrap();
-    assert!(http.user_task(&id).unwrap().is_none(), "task survived a restart");
-    let r = http.send("GET", "proposals?json=true", Some(&id), None).unwrap();
+    assert!(
+        http.user_task(&id).unwrap().is_none(),
+        "task survived a restart"
+    );
+    let r = http
+        .send("GET", "proposals?json=true", Some(&id), None)
+        .unwrap();
     assert_eq!(r.status, 500);
-    assert!(r.error_message().contains("Unexpected header"), "{}", r.text);
+    assert!(
+        r.error_message().contains("Unexpected header"),
+        "{}",
+        r.text
+    );
     let r = http.get("proposals?json=true");
-    assert!(r.error_message().contains("NotEnoughValidWindowsException"), "warm-up after restart: {}", r.text);
+    assert!(
+        r.error_message().contains("NotEnoughValidWindowsException"),
+        "warm-up after restart: {}",
+        r.text
+    );
     drop(cc);
 
     // --- 202 flow and the active-task limit.
@@ -320,9 +465,17 @@ fn api_contract_matches_documented_cruise_control() {
     let id = r.task_id.clone().expect("202 carries User-Task-ID");
     let progress = r.json();
     assert_eq!(progress["progress"][0]["operation"], "Rebalance");
-    assert_eq!(progress["progress"][0]["operationProgress"][0]["step"], "PENDING");
-    let other = http.send("POST", "rebalance?json=true&dryrun=true", Some(&id), None).unwrap();
-    assert_eq!(other.status, 500, "the id is bound to the whole parameter set");
+    assert_eq!(
+        progress["progress"][0]["operationProgress"][0]["step"],
+        "PENDING"
+    );
+    let other = http
+        .send("POST", "rebalance?json=true&dryrun=true", Some(&id), None)
+        .unwrap();
+    assert_eq!(
+        other.status, 500,
+        "the id is bound to the whole parameter set"
+    );
     assert!(other.error_message().contains("Unexpected header"));
     let final_resp = wait_for("the re-polled rebalance to finish", WAIT, || {
         let r = http.send("POST", path, Some(&id), None)?;
@@ -343,8 +496,34 @@ fn api_contract_matches_documented_cruise_control() {
     assert_eq!(http.get("state?json=true&substates=executor").status, 200);
     let r = http.get("user_tasks?json=true");
     assert_eq!(r.status, 500, "{}", r.text);
-    assert!(r.error_message().contains("There are already 3 active user tasks, which has reached the servlet capacity."), "{}", r.text);
+    assert!(
+        r.error_message().contains(
+            "There are already 3 active user tasks, which has reached the servlet capacity."
+        ),
+        "{}",
+        r.text
+    );
     drop(slow);
+
+    // --- Retention: completed tasks are evicted retention after their start.
+    eprintln!("step: completed.user.task.retention.time.ms");
+    let short = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            task_retention_seconds: Some(1),
+            task_scan_millis: Some(200),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let http = Http::new(&short);
+    let id = http.get("kafka_cluster_state?json=true").task_id.unwrap();
+    assert!(http.user_task(&id).unwrap().is_some(), "listed while young");
+    wait_for("the task to be evicted", WAIT, || {
+        Ok(http.user_task(&id)?.is_none().then_some(()))
+    })
+    .unwrap();
+    drop(short);
 
     // --- Basic auth and TLS.
     eprintln!("step: Basic auth over TLS");
@@ -400,14 +579,19 @@ fn executions_move_real_replicas() {
 
     eprintln!("step: the skew (broker 4 empty) is reported as a goal violation");
     let violation = wait_for("a goal violation", WAIT, || {
-        let s = http.get("state?json=true&substates=anomaly_detector").json();
+        let s = http
+            .get("state?json=true&substates=anomaly_detector")
+            .json();
         Ok(s["AnomalyDetectorState"]["recentGoalViolations"]
             .as_array()
             .and_then(|a| a.first().cloned()))
     })
     .unwrap();
     assert!(violation["anomalyId"].as_str().unwrap().len() >= 32);
-    assert_eq!(violation["status"], "IGNORED", "self-healing is off by default");
+    assert_eq!(
+        violation["status"], "IGNORED",
+        "self-healing is off by default"
+    );
     assert!(violation["detectionMs"].is_u64());
     assert!(
         violation["fixableViolatedGoals"]
@@ -422,15 +606,35 @@ fn executions_move_real_replicas() {
     assert_eq!(dry.status, 200, "{}", dry.text);
     let dry = dry.json();
     let moves = dry["summary"]["numReplicaMovements"].as_u64().unwrap();
-    assert!(moves >= 8, "36 replicas over 4 brokers: about 9 should move, got {moves}");
+    assert!(
+        moves >= 8,
+        "36 replicas over 4 brokers: about 9 should move, got {moves}"
+    );
     for p in dry["proposals"].as_array().unwrap() {
-        let old: BTreeSet<i64> = p["oldReplicas"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
-        let new: BTreeSet<i64> = p["newReplicas"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+        let old: BTreeSet<i64> = p["oldReplicas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        let new: BTreeSet<i64> = p["newReplicas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
         for added in new.difference(&old) {
-            assert_eq!(*added, 4, "add_broker moves replicas only onto broker 4: {p}");
+            assert_eq!(
+                *added, 4,
+                "add_broker moves replicas only onto broker 4: {p}"
+            );
         }
     }
-    assert_eq!(replicas_per_broker(&bootstrap, &topics), before, "dryrun=true is the default");
+    assert_eq!(
+        replicas_per_broker(&bootstrap, &topics),
+        before,
+        "dryrun=true is the default"
+    );
 
     eprintln!("step: add_broker dryrun=false, one replica movement at a time");
     let r = http.post("add_broker?json=true&brokerid=4&dryrun=false&concurrent_partition_movements_per_broker=1&reason=test");
@@ -438,19 +642,36 @@ fn executions_move_real_replicas() {
     let exec_id = r.task_id.clone().unwrap();
     let busy = http.post("rebalance?json=true&dryrun=false");
     assert_eq!(busy.status, 500, "{}", busy.text);
-    assert!(busy.error_message().contains("Cannot start a new execution while there is an ongoing execution"), "{}", busy.text);
+    assert!(
+        busy.error_message()
+            .contains("Cannot start a new execution while there is an ongoing execution"),
+        "{}",
+        busy.text
+    );
     let running = http.get("state?json=true&substates=executor").json();
     let ex = &running["ExecutorState"];
     if ex["state"] == "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS" {
         assert_eq!(ex["triggeredUserTaskId"], exec_id.as_str());
-        assert!(ex["triggeredTaskReason"].as_str().unwrap().starts_with("test (Client: "));
+        assert!(
+            ex["triggeredTaskReason"]
+                .as_str()
+                .unwrap()
+                .starts_with("test (Client: ")
+        );
         assert_eq!(ex["numTotalPartitionMovements"].as_u64(), Some(moves));
-        let sum = ["numPendingPartitionMovements", "numInProgressPartitionMovements", "numFinishedPartitionMovements"]
-            .iter()
-            .map(|k| ex[*k].as_u64().unwrap())
-            .sum::<u64>();
+        let sum = [
+            "numPendingPartitionMovements",
+            "numInProgressPartitionMovements",
+            "numFinishedPartitionMovements",
+        ]
+        .iter()
+        .map(|k| ex[*k].as_u64().unwrap())
+        .sum::<u64>();
         assert_eq!(sum, moves, "pending + in progress + finished = total: {ex}");
-        assert!(ex["numInProgressPartitionMovements"].as_u64().unwrap() <= 1, "concurrency 1 on broker 4");
+        assert!(
+            ex["numInProgressPartitionMovements"].as_u64().unwrap() <= 1,
+            "concurrency 1 on broker 4"
+        );
     }
     let t = http.wait_task(&exec_id, &["Completed", "CompletedWithError"]);
     assert_eq!(t["Status"], "Completed", "{t}\n{}", cc.log());
@@ -461,8 +682,15 @@ fn executions_move_real_replicas() {
     .unwrap();
     let after = replicas_per_broker(&bootstrap, &topics);
     eprintln!("replicas per broker before {before:?} after {after:?}");
-    assert!(after.get(&4).copied().unwrap_or(0) >= 8, "broker 4 got replicas: {after:?}");
-    assert_eq!(after.values().sum::<usize>(), 36, "no replica lost or added");
+    assert!(
+        after.get(&4).copied().unwrap_or(0) >= 8,
+        "broker 4 got replicas: {after:?}"
+    );
+    assert_eq!(
+        after.values().sum::<usize>(),
+        36,
+        "no replica lost or added"
+    );
     let (max, min) = (after.values().max().unwrap(), after.values().min().unwrap());
     assert!(max - min <= 1, "balanced replica counts: {after:?}");
     for p in placement(&bootstrap, "orders").unwrap() {
@@ -477,12 +705,19 @@ fn executions_move_real_replicas() {
     assert_eq!(stop.status, 200);
     assert_eq!(stop.json()["message"], "Proposal execution stopped.");
     let t = http.wait_task(&remove_id, &["Completed", "CompletedWithError"]);
-    assert_eq!(t["Status"], "CompletedWithError", "a stopped execution ends with an error: {t}");
+    assert_eq!(
+        t["Status"], "CompletedWithError",
+        "a stopped execution ends with an error: {t}"
+    );
     let stopped = replicas_per_broker(&bootstrap, &topics);
-    assert!(stopped.get(&4).copied().unwrap_or(0) > 0, "the removal did not run to the end: {stopped:?}");
+    assert!(
+        stopped.get(&4).copied().unwrap_or(0) > 0,
+        "the removal did not run to the end: {stopped:?}"
+    );
 
     eprintln!("step: topic_configuration changes the replication factor for real");
-    let r = http.post("topic_configuration?json=true&topic=events&replication_factor=3&dryrun=false");
+    let r =
+        http.post("topic_configuration?json=true&topic=events&replication_factor=3&dryrun=false");
     assert_eq!(r.status, 200, "{}", r.text);
     let rf_id = r.task_id.unwrap();
     let t = http.wait_task(&rf_id, &["Completed", "CompletedWithError"]);

@@ -36,7 +36,7 @@ use super::kafka::spawn_tied;
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Settings of one double; `None` keeps the double's default (named after CC's config key).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct CcDoubleOptions {
     /// Seconds after (re)start during which goal-based requests fail with NotEnoughValidWindows.
     pub warmup_seconds: u64,
@@ -62,25 +62,6 @@ pub struct CcDoubleOptions {
     pub self_healing: bool,
     /// Anything else, passed through to `Main`.
     pub extra_args: Vec<String>,
-}
-
-impl Default for CcDoubleOptions {
-    fn default() -> Self {
-        Self {
-            warmup_seconds: 0,
-            basic_auth: None,
-            tls: false,
-            max_active_tasks: None,
-            task_retention_seconds: None,
-            task_scan_millis: None,
-            max_block_millis: None,
-            min_compute_millis: None,
-            anomaly_skew_threshold: None,
-            anomaly_interval_seconds: None,
-            self_healing: false,
-            extra_args: Vec::new(),
-        }
-    }
 }
 
 /// The directory `build.sh` produced (`cc-double.jar` plus `libs/`).
@@ -197,7 +178,9 @@ impl CcDouble {
     }
 
     fn log_path(&self) -> PathBuf {
-        self.work.path().join(format!("cc-double-{}.log", self.starts))
+        self.work
+            .path()
+            .join(format!("cc-double-{}.log", self.starts))
     }
 
     fn args(&self) -> Vec<String> {
@@ -220,13 +203,22 @@ impl CcDouble {
             "--basic-auth",
             o.basic_auth.as_ref().map(|(u, p)| format!("{u}:{p}")),
         );
-        opt("--max-active-tasks", o.max_active_tasks.map(|v| v.to_string()));
+        opt(
+            "--max-active-tasks",
+            o.max_active_tasks.map(|v| v.to_string()),
+        );
         opt(
             "--task-retention-seconds",
             o.task_retention_seconds.map(|v| v.to_string()),
         );
-        opt("--task-scan-millis", o.task_scan_millis.map(|v| v.to_string()));
-        opt("--max-block-millis", o.max_block_millis.map(|v| v.to_string()));
+        opt(
+            "--task-scan-millis",
+            o.task_scan_millis.map(|v| v.to_string()),
+        );
+        opt(
+            "--max-block-millis",
+            o.max_block_millis.map(|v| v.to_string()),
+        );
         opt(
             "--min-compute-millis",
             o.min_compute_millis.map(|v| v.to_string()),
