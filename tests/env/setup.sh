@@ -15,7 +15,7 @@ cache="${KAFKAOPS_TESTENV_CACHE:-$HOME/.cache/kafkaops-testenv}"
 version="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$here/pom.xml")"
 jolokia="$(sed -n 's:.*<jolokia.version>\(.*\)</jolokia.version>.*:\1:p' "$here/pom.xml")"
 dest="$cache/kafka-$version"
-stamp="$(cat "$here/pom.xml" "$here/log4j2.yaml" "$0" | sha256sum | cut -d' ' -f1)"
+stamp="$(cat "$here/pom.xml" "$here/log4j2.yaml" | sha256sum | cut -d' ' -f1)"
 
 log() { echo "setup.sh: $*" >&2; }
 
@@ -47,10 +47,15 @@ fi
 log "resolving org.apache.kafka:kafka_2.13:$version into $dest"
 tmp="$(mktemp -d "$cache/.kafka-$version.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
-mvn=(mvn -B -q -Dstyle.color=never -f "$here/pom.xml" -Dmaven.repo.local="$cache/m2")
-"${mvn[@]}" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp/libs" >&2
-"${mvn[@]}" dependency:copy -Dartifact="org.jolokia:jolokia-agent-jvm:$jolokia:jar:javaagent" \
-  -DoutputDirectory="$tmp/agents" -Dmdep.stripVersion=true -Dmdep.stripClassifier=true >&2
+# Maven 3.8 still emits colour resets in batch mode; strip them from what reaches the terminal.
+mvn_() {
+  mvn -B -q -Dstyle.color=never -f "$here/pom.xml" -Dmaven.repo.local="$cache/m2" "$@" 2>&1 |
+    sed -e 's/\x1b\[[0-9;]*m//g' -e '/^$/d' >&2
+  return "${PIPESTATUS[0]}"
+}
+mvn_ dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp/libs"
+mvn_ dependency:copy -Dartifact="org.jolokia:jolokia-agent-jvm:$jolokia:jar:javaagent" \
+  -DoutputDirectory="$tmp/agents" -Dmdep.stripVersion=true -Dmdep.stripClassifier=true
 mv "$tmp/agents/jolokia-agent-jvm.jar" "$tmp/agents/jolokia-agent.jar"
 mkdir -p "$tmp/config"
 cp "$here/log4j2.yaml" "$tmp/config/log4j2.yaml"
