@@ -648,9 +648,23 @@ fn executions_move_real_replicas() {
         "{}",
         busy.text
     );
-    let running = http.get("state?json=true&substates=executor").json();
-    let ex = &running["ExecutorState"];
-    if ex["state"] == "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS" {
+    // With one movement at a time the execution lasts several executor polls: observe it.
+    let ex = wait_for("inter-broker movement in progress", WAIT, || {
+        let s = http.get("state?json=true&substates=executor").json();
+        let ex = s["ExecutorState"].clone();
+        if ex["state"] == "NO_TASK_IN_PROGRESS" {
+            return Err(support::kafka::fatal(format!(
+                "execution ended before it was observed: {ex}"
+            )));
+        }
+        Ok((ex["state"] == "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS").then_some(ex))
+    })
+    .unwrap();
+    assert_eq!(
+        http.user_task(&exec_id).unwrap().unwrap()["Status"],
+        "InExecution"
+    );
+    {
         assert_eq!(ex["triggeredUserTaskId"], exec_id.as_str());
         assert!(
             ex["triggeredTaskReason"]
