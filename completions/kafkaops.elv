@@ -1,0 +1,627 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[kafkaops] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'kafkaops'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'kafkaops'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand rebalance 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
+            cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
+            cand topic 'Topic operations'
+            cand anomalies 'Cruise Control anomalies'
+            cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller'
+            cand config 'Inspect the resolved configuration'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;rebalance'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
+            cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
+            cand full 'Rebalance the whole cluster (Cruise Control rebalance)'
+            cand imbalance 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)'
+            cand status 'Show what Cruise Control is executing'
+            cand stop 'Stop the ongoing Cruise Control execution'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;rebalance;add'= {
+            cand --brokers 'The new brokers (comma-separated ids); replicas move only onto these'
+            cand --goals 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]'
+            cand --excluded-topics 'Topics (regular expression) whose replicas must not move'
+            cand --replication-throttle 'Replication throttle during execution, bytes per second'
+            cand --concurrent-partition-movements-per-broker 'Concurrent inter-broker partition movements per broker'
+            cand --concurrent-leader-movements 'Concurrent leader movements'
+            cand --timeout 'Give up waiting for Cruise Control (proposal or execution) after this long'
+            cand --reason 'Reason recorded by Cruise Control for the request'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --skip-hard-goal-check 'Allow goals that leave out some hard goals'
+            cand --execute 'Execute the proposal (default: dry run, show it only)'
+            cand --no-wait 'With --execute: return once the execution started, printing the task id'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;rebalance;remove'= {
+            cand --brokers 'The brokers being removed (comma-separated ids); replicas move only off these'
+            cand --destination-brokers 'Move replicas only onto these brokers (comma-separated ids)'
+            cand --goals 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]'
+            cand --excluded-topics 'Topics (regular expression) whose replicas must not move'
+            cand --replication-throttle 'Replication throttle during execution, bytes per second'
+            cand --concurrent-partition-movements-per-broker 'Concurrent inter-broker partition movements per broker'
+            cand --concurrent-leader-movements 'Concurrent leader movements'
+            cand --timeout 'Give up waiting for Cruise Control (proposal or execution) after this long'
+            cand --reason 'Reason recorded by Cruise Control for the request'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --skip-hard-goal-check 'Allow goals that leave out some hard goals'
+            cand --execute 'Execute the proposal (default: dry run, show it only)'
+            cand --no-wait 'With --execute: return once the execution started, printing the task id'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;rebalance;full'= {
+            cand --goals 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]'
+            cand --excluded-topics 'Topics (regular expression) whose replicas must not move'
+            cand --replication-throttle 'Replication throttle during execution, bytes per second'
+            cand --concurrent-partition-movements-per-broker 'Concurrent inter-broker partition movements per broker'
+            cand --concurrent-leader-movements 'Concurrent leader movements'
+            cand --timeout 'Give up waiting for Cruise Control (proposal or execution) after this long'
+            cand --reason 'Reason recorded by Cruise Control for the request'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --skip-hard-goal-check 'Allow goals that leave out some hard goals'
+            cand --execute 'Execute the proposal (default: dry run, show it only)'
+            cand --no-wait 'With --execute: return once the execution started, printing the task id'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;rebalance;imbalance'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --watch 'Keep watching and rebalance on every new goal violation'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;rebalance;status'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;rebalance;stop'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;rebalance;help'= {
+            cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
+            cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
+            cand full 'Rebalance the whole cluster (Cruise Control rebalance)'
+            cand imbalance 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)'
+            cand status 'Show what Cruise Control is executing'
+            cand stop 'Stop the ongoing Cruise Control execution'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;rebalance;help;add'= {
+        }
+        &'kafkaops;rebalance;help;remove'= {
+        }
+        &'kafkaops;rebalance;help;full'= {
+        }
+        &'kafkaops;rebalance;help;imbalance'= {
+        }
+        &'kafkaops;rebalance;help;status'= {
+        }
+        &'kafkaops;rebalance;help;stop'= {
+        }
+        &'kafkaops;rebalance;help;help'= {
+        }
+        &'kafkaops;roll'= {
+            cand --nodes 'Roll these nodes (comma-separated ids)'
+            cand --role 'Roll the nodes with this role'
+            cand --desired-config 'Desired configuration: nodes whose effective config differs are reconfigured or restarted'
+            cand --set 'Desired configuration value (repeatable)'
+            cand --max-batch-size 'Most brokers restarted together (only brokers sharing no partition)'
+            cand --post-restart-timeout 'How long a restarted node may take to serve again'
+            cand --post-reconfigure-timeout 'How long a reconfigured node may take to settle'
+            cand --max-restart-attempts 'Restarts of one node before the roll aborts'
+            cand --max-reconfig-attempts 'Failed dynamic reconfigurations before a node is restarted instead'
+            cand --restart-command 'Command restarting a node; {id} and {host} are replaced'
+            cand --command-timeout 'Timeout of one restart command'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --all 'Roll every node'
+            cand --dry-run 'Print the plan and exit'
+            cand --no-preferred-leader-election 'Do not restore preferred leaders after each restart'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;topic'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand set-rf 'Change the replication factor of topics through Cruise Control'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;topic;set-rf'= {
+            cand --topics 'Topics to change (names; repeatable or comma-separated)'
+            cand -r 'The new replication factor'
+            cand --replication-factor 'The new replication factor'
+            cand --state-file 'Where to remember the change, so a later run resumes it after a Cruise Control restart'
+            cand --timeout 'Give up waiting after this long'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --execute 'Execute (default: dry run)'
+            cand --no-wait 'Return once the change started'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;topic;help'= {
+            cand set-rf 'Change the replication factor of topics through Cruise Control'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;topic;help;set-rf'= {
+        }
+        &'kafkaops;topic;help;help'= {
+        }
+        &'kafkaops;anomalies'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand watch 'Stream the anomalies Cruise Control detects'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;anomalies;watch'= {
+            cand --interval 'Poll interval'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --once 'Print the current anomalies once and exit'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;anomalies;help'= {
+            cand watch 'Stream the anomalies Cruise Control detects'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;anomalies;help;watch'= {
+        }
+        &'kafkaops;anomalies;help;help'= {
+        }
+        &'kafkaops;operate'= {
+            cand --interval 'Seconds between reconcile loops'
+            cand --namespace 'Kubernetes namespace of the Kafka cluster'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;config'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand view 'Show the resolved settings and where each came from (secrets masked)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;config;view'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;config;help'= {
+            cand view 'Show the resolved settings and where each came from (secrets masked)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;config;help;view'= {
+        }
+        &'kafkaops;config;help;help'= {
+        }
+        &'kafkaops;completions'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;help'= {
+            cand rebalance 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
+            cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
+            cand topic 'Topic operations'
+            cand anomalies 'Cruise Control anomalies'
+            cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller'
+            cand config 'Inspect the resolved configuration'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;help;rebalance'= {
+            cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
+            cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
+            cand full 'Rebalance the whole cluster (Cruise Control rebalance)'
+            cand imbalance 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)'
+            cand status 'Show what Cruise Control is executing'
+            cand stop 'Stop the ongoing Cruise Control execution'
+        }
+        &'kafkaops;help;rebalance;add'= {
+        }
+        &'kafkaops;help;rebalance;remove'= {
+        }
+        &'kafkaops;help;rebalance;full'= {
+        }
+        &'kafkaops;help;rebalance;imbalance'= {
+        }
+        &'kafkaops;help;rebalance;status'= {
+        }
+        &'kafkaops;help;rebalance;stop'= {
+        }
+        &'kafkaops;help;roll'= {
+        }
+        &'kafkaops;help;topic'= {
+            cand set-rf 'Change the replication factor of topics through Cruise Control'
+        }
+        &'kafkaops;help;topic;set-rf'= {
+        }
+        &'kafkaops;help;anomalies'= {
+            cand watch 'Stream the anomalies Cruise Control detects'
+        }
+        &'kafkaops;help;anomalies;watch'= {
+        }
+        &'kafkaops;help;operate'= {
+        }
+        &'kafkaops;help;config'= {
+            cand view 'Show the resolved settings and where each came from (secrets masked)'
+        }
+        &'kafkaops;help;config;view'= {
+        }
+        &'kafkaops;help;completions'= {
+        }
+        &'kafkaops;help;help'= {
+        }
+    ]
+    $completions[$command]
+}
