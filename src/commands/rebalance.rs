@@ -147,10 +147,10 @@ pub fn validate_against_cluster(kind: &RebalanceKind, known: &[i32]) -> Result<(
             known: known.to_vec(),
         });
     }
-    if let RebalanceKind::RemoveBrokers { brokers, .. } = kind
-        && known.iter().all(|k| brokers.contains(k))
-    {
-        return Err(InputError::RemovesEveryBroker(brokers.clone()));
+    if let RebalanceKind::RemoveBrokers { brokers, .. } = kind {
+        if known.iter().all(|k| brokers.contains(k)) {
+            return Err(InputError::RemovesEveryBroker(brokers.clone()));
+        }
     }
     Ok(())
 }
@@ -977,9 +977,7 @@ async fn follow(
             FollowStep::Continue => {}
             step => {
                 pb.finish_and_clear();
-                if step == FollowStep::Completed
-                    && let Some(p) = last.as_mut()
-                {
+                if let (FollowStep::Completed, Some(p)) = (step, last.as_mut()) {
                     // The executor no longer reports counters once idle: the last
                     // observation is the truth up to the end, which is "everything".
                     p.partitions_finished = p.partitions_total;

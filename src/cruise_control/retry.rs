@@ -24,6 +24,9 @@ pub struct RetryPolicy {
     /// Whether the request may be repeated after a timeout: a timed-out non-dry-run
     /// POST may already have started an execution, so it must not be re-sent.
     pub idempotent: bool,
+    /// Connection failures are retried at most this many times: an unreachable
+    /// Cruise Control is reported quickly rather than waited for until the deadline.
+    pub max_unreachable_attempts: u32,
 }
 
 impl RetryPolicy {
@@ -37,6 +40,7 @@ impl RetryPolicy {
             wait_for_not_ready: false,
             wait_for_busy: false,
             idempotent: true,
+            max_unreachable_attempts: 4,
         }
     }
 
@@ -66,7 +70,8 @@ pub fn decide(policy: &RetryPolicy, attempt: u32, now: Instant, error: &CcError)
         Transient::NotEnoughValidWindows | Transient::PleaseRetry => policy.wait_for_not_ready,
         Transient::OngoingExecution => policy.wait_for_busy,
         Transient::Timeout => policy.idempotent,
-        Transient::ActiveTaskLimit | Transient::Unreachable => true,
+        Transient::Unreachable => attempt < policy.max_unreachable_attempts,
+        Transient::ActiveTaskLimit => true,
     };
     if !wanted {
         return RetryDecision::GiveUp;
