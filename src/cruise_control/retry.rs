@@ -123,8 +123,13 @@ mod tests {
             decide(&p, 3, now, &e),
             RetryDecision::RetryAfter(Duration::from_secs(4))
         );
+        assert_eq!(decide(&p, 4, now, &e), RetryDecision::GiveUp);
+        let patient = RetryPolicy {
+            max_unreachable_attempts: 100,
+            ..p
+        };
         assert_eq!(
-            decide(&p, 10, now, &e),
+            decide(&patient, 10, now, &e),
             RetryDecision::RetryAfter(Duration::from_secs(30))
         );
         assert_eq!(
