@@ -45,7 +45,6 @@ use crate::cruise_control::model::{
 use crate::cruise_control::params::{
     ExecutionOptions, GoalOptions, RebalanceKind, RebalanceRequest, Substate,
 };
-use crate::cruise_control::retry::RetryPolicy;
 use crate::cruise_control::{
     CcError, ClientConfig, CruiseControlClient, ErrorClass, Observer, Transient,
 };
@@ -774,7 +773,7 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
         reason: a.reason.clone(),
         verbose: true,
     };
-    let mut policy = RetryPolicy::until(deadline);
+    let mut policy = cc.policy(deadline);
     if a.wait_for_ready > Duration::ZERO {
         policy.wait_for_not_ready = true;
         policy.deadline = wait_until.max(Instant::now());
@@ -814,7 +813,7 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
     confirm(&action, ctx.global.yes, printer.interactive)?;
 
     // Act: start the execution (never retried after a timeout: it may have started).
-    let mut exec_policy = RetryPolicy::until(deadline);
+    let mut exec_policy = cc.policy(deadline);
     exec_policy.idempotent = false;
     let started_exec = cc
         .rebalance(&request(false), &exec_policy, &obs)

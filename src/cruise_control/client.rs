@@ -20,7 +20,7 @@ use super::model::{
     ProgressStep, StopResult, TaskStatus, UserTask, UserTasks,
 };
 use super::params::{self, Endpoint, Query, RebalanceRequest, Substate};
-use super::retry::{RetryDecision, RetryPolicy, decide};
+use super::retry::{Backoff, RetryDecision, RetryPolicy, decide};
 use crate::secret::Secret;
 use crate::settings::CruiseControlSettings;
 
@@ -41,6 +41,8 @@ pub struct ClientConfig {
     pub timeout: Duration,
     /// Pause between `user_tasks` / `state` polls (Cruise Control advises ≥ 5 s).
     pub poll_interval: Duration,
+    /// Pauses between retries.
+    pub backoff: Backoff,
 }
 
 impl ClientConfig {
@@ -62,6 +64,7 @@ impl ClientConfig {
             ca_pem,
             timeout: s.timeout.value,
             poll_interval: Duration::from_secs(5),
+            backoff: Backoff::default(),
         })
     }
 }
@@ -117,6 +120,7 @@ pub struct CruiseControlClient {
     password: Option<Secret>,
     timeout: Duration,
     poll_interval: Duration,
+    backoff: Backoff,
 }
 
 impl CruiseControlClient {
@@ -155,7 +159,14 @@ impl CruiseControlClient {
             password: cfg.password,
             timeout: cfg.timeout,
             poll_interval: cfg.poll_interval,
+            backoff: cfg.backoff,
         })
+    }
+
+    /// The default retry policy of this client up to `deadline`.
+    #[must_use]
+    pub fn policy(&self, deadline: Instant) -> RetryPolicy {
+        RetryPolicy::with_backoff(deadline, self.backoff)
     }
 
     /// The base URL (without credentials) for messages.
@@ -412,7 +423,7 @@ impl CruiseControlClient {
     ) -> Result<UserTasks, CcError> {
         let q = params::user_tasks_query(ids, fetch_completed_task);
         let reply = self
-            .send(Endpoint::UserTasks, &q, &RetryPolicy::until(deadline), obs)
+            .send(Endpoint::UserTasks, &q, &self.policy(deadline), obs)
             .await?;
         parse(Endpoint::UserTasks, &reply.body)
     }
@@ -427,13 +438,7 @@ impl CruiseControlClient {
     ) -> Result<CruiseControlState, CcError> {
         let q = params::state_query(substates, verbose);
         Ok(self
-            .request_async(
-                Endpoint::State,
-                &q,
-                true,
-                &RetryPolicy::until(deadline),
-                obs,
-            )
+            .request_async(Endpoint::State, &q, true, &self.policy(deadline), obs)
             .await?
             .value)
     }
@@ -446,12 +451,7 @@ impl CruiseControlClient {
     ) -> Result<KafkaClusterState, CcError> {
         let q = params::kafka_cluster_state_query(None, false);
         let reply = self
-            .send(
-                Endpoint::KafkaClusterState,
-                &q,
-                &RetryPolicy::until(deadline),
-                obs,
-            )
+            .send(Endpoint::KafkaClusterState, &q, &self.policy(deadline), obs)
             .await?;
         parse(Endpoint::KafkaClusterState, &reply.body)
     }
@@ -464,7 +464,7 @@ impl CruiseControlClient {
     ) -> Result<super::model::BrokerLoad, CcError> {
         let q = params::load_query(true);
         Ok(self
-            .request_async(Endpoint::Load, &q, true, &RetryPolicy::until(deadline), obs)
+            .request_async(Endpoint::Load, &q, true, &self.policy(deadline), obs)
             .await?
             .value)
     }
@@ -535,7 +535,7 @@ impl CruiseControlClient {
             .send(
                 Endpoint::StopProposalExecution,
                 &q,
-                &RetryPolicy::until(deadline),
+                &self.policy(deadline),
                 obs,
             )
             .await?;

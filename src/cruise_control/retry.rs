@@ -27,6 +27,9 @@ pub struct RetryPolicy {
     /// Connection failures are retried at most this many times: an unreachable
     /// Cruise Control is reported quickly rather than waited for until the deadline.
     pub max_unreachable_attempts: u32,
+    /// Shortest pause after "already N active user tasks": a slot frees only when
+    /// the server's task scanner runs (every 5 s).
+    pub task_limit_pause: Duration,
 }
 
 impl RetryPolicy {
@@ -41,6 +44,7 @@ impl RetryPolicy {
             wait_for_busy: false,
             idempotent: true,
             max_unreachable_attempts: 4,
+            task_limit_pause: Duration::from_secs(5),
         }
     }
 
@@ -48,6 +52,37 @@ impl RetryPolicy {
     #[must_use]
     pub fn never(now: Instant) -> Self {
         Self::until(now)
+    }
+}
+
+/// The pauses of a retry loop (tests shorten them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backoff {
+    pub initial: Duration,
+    pub max: Duration,
+    pub task_limit_pause: Duration,
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Self {
+            initial: Duration::from_secs(1),
+            max: Duration::from_secs(30),
+            task_limit_pause: Duration::from_secs(5),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// [`RetryPolicy::until`] with other pauses.
+    #[must_use]
+    pub fn with_backoff(deadline: Instant, b: Backoff) -> Self {
+        Self {
+            initial: b.initial,
+            max: b.max,
+            task_limit_pause: b.task_limit_pause,
+            ..Self::until(deadline)
+        }
     }
 }
 
@@ -78,9 +113,8 @@ pub fn decide(policy: &RetryPolicy, attempt: u32, now: Instant, error: &CcError)
     }
     let exp = attempt.saturating_sub(1).min(16);
     let pause = policy.initial.saturating_mul(1u32 << exp).min(policy.max);
-    // The task limit frees a slot only after the server's 5 s scanner runs.
     let pause = if t == Transient::ActiveTaskLimit {
-        pause.max(Duration::from_secs(5))
+        pause.max(policy.task_limit_pause)
     } else {
         pause
     };
