@@ -432,9 +432,9 @@ fn list(v: &[i32]) -> String {
 /// How many movements a table shows before summarising the rest.
 const MAX_MOVEMENT_ROWS: usize = 25;
 
-/// The proposal as text tables.
+/// The proposal as text tables; `executing` drops the "re-run with --execute" hint.
 #[must_use]
-pub fn render_proposal(p: &ProposalView, color: bool) -> String {
+pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String {
     use crate::output::new_table;
     let s = &p.summary;
     let mut out = String::new();
@@ -551,7 +551,7 @@ pub fn render_proposal(p: &ProposalView, color: bool) -> String {
     }
     if p.noop {
         out.push_str("\nNothing to move: the cluster already satisfies the goals.\n");
-    } else if p.dry_run {
+    } else if p.dry_run && !executing {
         out.push_str("\nDry run: nothing was changed. Re-run with --execute to apply it.\n");
     }
     out
@@ -785,11 +785,11 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
     let view = ProposalView::new(&kind, &dry.value, true);
 
     if !a.execute {
-        printer.emit(&view, |v| render_proposal(v, printer.color))?;
+        printer.emit(&view, |v| render_proposal(v, printer.color, false))?;
         return Ok(ExitCode::Ok);
     }
     if printer.format == crate::output::OutputFormat::Table {
-        crate::output::write_stdout(&render_proposal(&view, printer.color))?;
+        crate::output::write_stdout(&render_proposal(&view, printer.color, true))?;
     }
     if view.noop {
         let out = ExecutionView {
@@ -889,8 +889,11 @@ fn explain_not_ready(e: CcError, monitor: &MonitorState) -> CliError {
         e.class(),
         ErrorClass::Retryable(Transient::NotEnoughValidWindows)
     ) {
-        let reason = e.to_string();
-        return not_ready(monitor, &reason);
+        tracing::debug!("{e}");
+        return not_ready(
+            monitor,
+            "its load model does not have enough valid metric windows yet (NotEnoughValidWindowsException)",
+        );
     }
     e.into()
 }
@@ -1290,7 +1293,7 @@ mod tests {
         assert_eq!(v.broker_load[0].replicas_before, Some(0));
         assert_eq!(v.broker_load[0].replicas_after, Some(2));
         assert!(!v.noop);
-        let text = render_proposal(&v, false);
+        let text = render_proposal(&v, false, false);
         assert!(text.contains("- -> 99.0"), "{text}");
         assert!(text.contains("not reported"), "{text}");
     }

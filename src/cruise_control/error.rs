@@ -169,7 +169,7 @@ pub enum CcError {
         waiting_for: String,
         after: Duration,
     },
-    #[error("invalid Cruise Control client setting: {0}")]
+    #[error("{0}")]
     Config(String),
 }
 
