@@ -39,6 +39,25 @@ fn user_tasks_body(status: &str, original: Option<&str>) -> String {
     serde_json::json!({"userTasks": [task], "version": 1}).to_string()
 }
 
+/// A private copy of the binary under test, taken when the test binary starts: the
+/// shared cargo target directory's `kafkaops` may be rebuilt from another worktree
+/// while these tests run. `KAFKAOPS_TEST_BIN` names another binary to test instead.
+fn kafkaops_bin() -> &'static std::path::Path {
+    static BIN: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    &BIN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kafkaops");
+        let source = std::env::var_os("KAFKAOPS_TEST_BIN").map_or_else(
+            || env!("CARGO_BIN_EXE_kafkaops").into(),
+            std::path::PathBuf::from,
+        );
+        std::fs::copy(&source, &path).unwrap();
+        (dir, path)
+    })
+    .1
+}
+
 /// Output of one run of the binary.
 struct Run {
     code: i32,
@@ -47,7 +66,7 @@ struct Run {
 }
 
 fn base_command(url: &str) -> StdCommand {
-    let mut cmd = StdCommand::new(assert_cmd::cargo::cargo_bin("kafkaops"));
+    let mut cmd = StdCommand::new(kafkaops_bin());
     for (k, _) in std::env::vars() {
         if k.starts_with("KAFKAOPS_") {
             cmd.env_remove(k);
