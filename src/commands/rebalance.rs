@@ -27,7 +27,15 @@
 //! "partitions_total","partitions_finished","partitions_in_progress","partitions_pending",
 //! "leaders_total","leaders_finished","data_total_mb","data_finished_mb"}|null}}`.
 //!
-//! `status`: [`StatusView`]; `stop`: [`StopView`].
+//! `status`: [`StatusView`] `{"executing":bool,"executor_state":str,"task_id":str|null,"reason":
+//! str|null,"progress":<progress>|null,"monitor_state":str|null,"ready":bool,"not_ready_reason":
+//! str|null,"proposal_ready":bool|null}`; `stop`: [`StopView`] `{"stop_requested":bool,"task_id":
+//! str|null,"executor_state":str,"message":str}`.
+//!
+//! The execution is started with a second, non-dry-run request (as Strimzi does), so Cruise
+//! Control recomputes the proposal; the `proposal` of an execution is that second answer. After a
+//! completed execution the executor reports no counters any more, so the final `progress` is the
+//! last observation with every movement counted as finished.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
