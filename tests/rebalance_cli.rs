@@ -716,3 +716,58 @@ impl Drop for Guard {
 fn scopeguard(pid: u32) -> Guard {
     Guard(Some(pid))
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_user_sees_what_is_waited_for() {
+    // The active-task limit: retried after the server's 5 s task scan, and said so.
+    let cc = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(500, &fixture("error_active_tasks.json")))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&cc)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(200, &fixture("state_ready.json")))
+        .with_priority(2)
+        .mount(&cc)
+        .await;
+    let r = run(&cc.uri(), &["rebalance", "status"]).await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("Waiting for a free Cruise Control user-task slot"),
+        "{}",
+        r.stderr
+    );
+
+    // --wait-for-ready: waits while Cruise Control samples, then proposes.
+    let cc = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(200, &fixture("state_sampling.json")))
+        .up_to_n_times(2)
+        .with_priority(1)
+        .mount(&cc)
+        .await;
+    mount_ready(&cc).await;
+    mount_dry_run(&cc, "add_broker", &fixture("add_broker_verbose.json")).await;
+    let mut args = vec![
+        "rebalance",
+        "add",
+        "--brokers",
+        "4",
+        "--wait-for-ready",
+        "1m",
+    ];
+    args.extend(FAST);
+    let r = run(&cc.uri(), &args).await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("Waiting for Cruise Control's load model"),
+        "{}",
+        r.stderr
+    );
+}

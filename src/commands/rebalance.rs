@@ -1284,6 +1284,29 @@ mod tests {
     }
 
     #[test]
+    fn status_of_an_idle_ready_and_a_busy_cruise_control() {
+        let idle: CruiseControlState = from_str(
+            r#"{"MonitorState":{"state":"RUNNING","numMonitoredWindows":2,"numValidPartitions":4},
+                "ExecutorState":{"state":"NO_TASK_IN_PROGRESS"},"AnalyzerState":{"isProposalReady":false}}"#,
+        )
+        .unwrap();
+        let v = status_view(&idle);
+        assert!(!v.executing && v.ready && v.progress.is_none());
+        assert_eq!(v.proposal_ready, Some(false));
+        let busy: CruiseControlState = from_str(
+            r#"{"ExecutorState":{"state":"LEADER_MOVEMENT_TASK_IN_PROGRESS","triggeredUserTaskId":"t",
+                "triggeredTaskReason":"","numTotalLeadershipMovements":3}}"#,
+        )
+        .unwrap();
+        let v = status_view(&busy);
+        assert!(v.executing && !v.ready);
+        assert_eq!(v.task_id.as_deref(), Some("t"));
+        assert_eq!(v.reason, None);
+        assert_eq!(v.progress.unwrap().leaders_total, 3);
+        assert_eq!(v.monitor_state, None);
+    }
+
+    #[test]
     fn proposal_view_orders_movements_and_merges_loads() {
         let r: OptimizationResult = from_str(
             r#"{"summary":{"numReplicaMovements":2,"numLeaderMovements":1,"dataToMoveMB":5,
