@@ -648,9 +648,23 @@ fn executions_move_real_replicas() {
         "{}",
         busy.text
     );
-    let running = http.get("state?json=true&substates=executor").json();
-    let ex = &running["ExecutorState"];
-    if ex["state"] == "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS" {
+    // With one movement at a time the execution lasts several executor polls: observe it.
+    let ex = wait_for("inter-broker movement in progress", WAIT, || {
+        let s = http.get("state?json=true&substates=executor").json();
+        let ex = s["ExecutorState"].clone();
+        if ex["state"] == "NO_TASK_IN_PROGRESS" {
+            return Err(support::kafka::fatal(format!(
+                "execution ended before it was observed: {ex}"
+            )));
+        }
+        Ok((ex["state"] == "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS").then_some(ex))
+    })
+    .unwrap();
+    assert_eq!(
+        http.user_task(&exec_id).unwrap().unwrap()["Status"],
+        "InExecution"
+    );
+    {
         assert_eq!(ex["triggeredUserTaskId"], exec_id.as_str());
         assert!(
             ex["triggeredTaskReason"]
@@ -726,4 +740,56 @@ fn executions_move_real_replicas() {
         assert_eq!(p.replicas.len(), 3, "RF 3 after the change: {p:?}");
         assert_eq!(p.replicas.iter().collect::<BTreeSet<_>>().len(), 3);
     }
+
+    eprintln!("step: self-healing fixes a goal violation with a real rebalance");
+    create_topic(&bootstrap, "skew", &vec![vec![1, 2]; 8], &[]).unwrap();
+    let healer = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            self_healing: true,
+            anomaly_interval_seconds: Some(1),
+            task_scan_millis: Some(300),
+            max_active_tasks: Some(50),
+            ..Default::default()
+        },
+    )
+    .expect("self-healing cc-double");
+    let http = Http::new(&healer);
+    let fix = wait_for("a goal violation whose fix started", WAIT, || {
+        let s = http
+            .get("state?json=true&substates=anomaly_detector")
+            .json();
+        Ok(s["AnomalyDetectorState"]["recentGoalViolations"]
+            .as_array()
+            .and_then(|a| a.iter().find(|v| v["status"] == "FIX_STARTED").cloned()))
+    })
+    .unwrap();
+    eprintln!("anomaly {fix}");
+    wait_for("the self-healing rebalance to end", WAIT, || {
+        let s = http.get("state?json=true").json();
+        let idle = s["ExecutorState"]["state"] == "NO_TASK_IN_PROGRESS"
+            && s["AnomalyDetectorState"]
+                .get("ongoingSelfHealingAnomaly")
+                .is_none();
+        Ok(idle.then_some(s))
+    })
+    .map(|s| {
+        assert!(
+            s["AnomalyDetectorState"]["metrics"]["numSelfHealingStarted"]
+                .as_u64()
+                .unwrap()
+                >= 1
+        )
+    })
+    .unwrap();
+    let healed = replicas_per_broker(&bootstrap, &["events", "orders", "skew"]);
+    let (max, min) = (
+        healed.values().max().unwrap(),
+        healed.values().min().unwrap(),
+    );
+    assert!(
+        max - min <= 1,
+        "self-healing balanced the replica counts: {healed:?}\n{}",
+        healer.log()
+    );
 }

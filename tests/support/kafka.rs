@@ -84,6 +84,8 @@ pub struct KafkaInstall {
     pub jolokia_agent: PathBuf,
     /// log4j2 configuration for the nodes (everything to stdout = the node's log file).
     pub log4j2_config: PathBuf,
+    /// Class-data-sharing archive made by setup.sh from a started node (best effort).
+    pub cds_archive: Option<PathBuf>,
 }
 
 /// Runs `tests/env/setup.sh` once per process (the script itself holds a file lock and returns at
@@ -123,6 +125,7 @@ fn run_setup() -> Result<KafkaInstall> {
         libs: dir.join("libs"),
         jolokia_agent: dir.join("agents/jolokia-agent.jar"),
         log4j2_config: dir.join("config/log4j2.yaml"),
+        cds_archive: Some(dir.join("cds/kafka.jsa")).filter(|p| p.exists()),
         dir,
     };
     for p in [
@@ -647,13 +650,17 @@ impl KafkaCluster {
             .filter(|p| p.exists())
             .unwrap_or_else(|| PathBuf::from("java"));
         let mut cmd = Command::new(java);
-        cmd.args(jvm_options(heap_mb))
-            .arg(format!(
-                "-Dlog4j2.configurationFile={}",
-                self.install.log4j2_config.display()
-            ))
-            .arg("-cp")
-            .arg(format!("{}/*", self.install.libs.display()));
+        cmd.args(jvm_options(heap_mb));
+        if let Some(archive) = &self.install.cds_archive {
+            // Xshare:auto (the default) falls back to normal class loading if it does not match.
+            cmd.arg(format!("-XX:SharedArchiveFile={}", archive.display()));
+        }
+        cmd.arg(format!(
+            "-Dlog4j2.configurationFile={}",
+            self.install.log4j2_config.display()
+        ))
+        .arg("-cp")
+        .arg(format!("{}/*", self.install.libs.display()));
         cmd
     }
 
@@ -1042,6 +1049,8 @@ impl Drop for KafkaCluster {
     }
 }
 
+/// JVM flags for every node and tool run. tests/env/setup.sh dumps the CDS archive with the same
+/// GC and compiler flags; keep them in step.
 fn jvm_options(heap_mb: u32) -> Vec<String> {
     vec![
         format!("-Xmx{heap_mb}m"),

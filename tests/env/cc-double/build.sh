@@ -19,6 +19,7 @@ exec 9>"$out/.lock"
 flock 9
 
 if [[ -f "$dest/.built" ]]; then
+    touch "$dest"   # recently used builds are kept (see the cleanup below)
     echo "$dest"
     exit 0
 fi
@@ -32,7 +33,7 @@ fi
 tmp="$(mktemp -d "$out/build.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 cp -r "$here/pom.xml" "$here/src" "$tmp/"
-mvn -q -B -Dmaven.repo.local="$cache/m2" -f "$tmp/pom.xml" \
+mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$cache/m2" -f "$tmp/pom.xml" \
     package dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp/libs" >&2
 rm -rf "$dest.partial"
 mkdir -p "$dest.partial"
@@ -41,6 +42,8 @@ cp -r "$tmp/libs" "$dest.partial/libs"
 touch "$dest.partial/.built"
 rm -rf "$dest"
 mv "$dest.partial" "$dest"
-# Older builds are not needed any more.
-find "$out" -mindepth 1 -maxdepth 1 -type d ! -name "$hash" ! -name 'build.*' -exec rm -rf {} +
+# Several worktrees (other source versions) share this cache and may be running their build right
+# now, so only builds unused for two days are removed.
+find "$out" -mindepth 1 -maxdepth 1 -type d -regextype posix-extended -regex '.*/[0-9a-f]{16}' \
+    ! -name "$hash" -mtime +2 -exec rm -rf {} +
 echo "$dest"
