@@ -239,3 +239,81 @@ fn node_control_faults_and_cleanup() {
     assert!(work_dir.exists(), "work dir kept after a panic");
     std::fs::remove_dir_all(work_dir).unwrap();
 }
+
+// ----- Harness behaviour that needs no cluster -----
+
+#[test]
+fn cluster_spec_rejects_impossible_layouts() {
+    let err = |spec: ClusterSpec| KafkaCluster::start(spec).unwrap_err().to_string();
+    assert!(err(ClusterSpec::split(0, 3)).contains("controller"));
+    assert!(err(ClusterSpec::split(3, 0)).contains("broker"));
+    assert!(err(ClusterSpec::combined(3).with_racks(["a", "b"])).contains("2 racks"));
+}
+
+#[test]
+fn wait_for_retries_errors_until_the_deadline_and_reports_the_last_one() {
+    let mut calls = 0;
+    let err = wait_for(
+        "a condition that never holds",
+        Duration::from_millis(300),
+        || {
+            calls += 1;
+            Err::<Option<()>, _>(anyhow::anyhow!("attempt {calls} failed"))
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(calls > 1, "errors are retried");
+    assert!(err.contains("a condition that never holds"), "{err}");
+    assert!(err.contains(&format!("attempt {calls} failed")), "{err}");
+
+    let mut calls = 0;
+    let err = wait_for("a fatal condition", Duration::from_secs(60), || {
+        calls += 1;
+        Err::<Option<()>, _>(support::kafka::fatal("node exited"))
+    })
+    .unwrap_err();
+    assert_eq!(calls, 1, "a fatal error stops the wait at once");
+    assert!(format!("{err:#}").contains("node exited"));
+
+    let mut calls = 0;
+    let v = wait_for("the third call", Duration::from_secs(60), || {
+        calls += 1;
+        Ok((calls == 3).then_some(calls))
+    })
+    .unwrap();
+    assert_eq!(v, 3);
+}
+
+#[test]
+fn stale_work_dirs_of_dead_processes_are_pruned() {
+    let tmp = std::env::temp_dir();
+    let make = |name: &str, owner: &str, kept: bool| {
+        let dir = tmp.join(format!(
+            "kafkaops-kafka-selftest-{name}-{}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(dir.join("node-1")).unwrap();
+        std::fs::write(dir.join("owner"), owner).unwrap();
+        if kept {
+            std::fs::write(dir.join("KEPT"), "").unwrap();
+        }
+        dir
+    };
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead_pid = child.id();
+    child.wait().unwrap();
+    let dead = make("dead", &format!("{dead_pid} 12345"), false);
+    let kept = make("kept", &format!("{dead_pid} 12345"), true);
+    let live = make(
+        "live",
+        &support::kafka::owner_stamp(std::process::id()),
+        false,
+    );
+    support::kafka::prune_stale_work_dirs();
+    assert!(!dead.exists(), "dir of a dead owner is removed");
+    assert!(kept.exists(), "dir kept on purpose stays");
+    assert!(live.exists(), "dir of a live owner stays");
+    std::fs::remove_dir_all(kept).unwrap();
+    std::fs::remove_dir_all(live).unwrap();
+}

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs a real Apache Kafka 4.x (jars from Maven Central) for kafkaops' integration tests.
 #
-#   tests/env/setup.sh            # prints the install dir (…/kafka-<version>) on stdout
+#   tests/env/setup.sh            # prints the install dir (…/kafka-<version>-<stamp>) on stdout
 #
-# Result: $CACHE/kafka-<version>/{libs/*.jar, agents/jolokia-agent.jar, config/log4j2.yaml,
+# Result: $CACHE/kafka-<version>-<stamp>/{libs/*.jar, agents/jolokia-agent.jar, config/log4j2.yaml,
 # cds/kafka.jsa (class-data-sharing archive, best effort), .complete}
 # with CACHE=${KAFKAOPS_TESTENV_CACHE:-$HOME/.cache/kafkaops-testenv}. The Maven repository lives in
 # $CACHE/m2, so a second run downloads nothing; once .complete matches this directory's pom.xml and
@@ -15,10 +15,12 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache="${KAFKAOPS_TESTENV_CACHE:-$HOME/.cache/kafkaops-testenv}"
 version="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$here/pom.xml")"
 jolokia="$(sed -n 's:.*<jolokia.version>\(.*\)</jolokia.version>.*:\1:p' "$here/pom.xml")"
-dest="$cache/kafka-$version"
 # Bump layout when this script changes what it puts into $dest.
 layout=2
 stamp="$( (echo "layout=$layout" && cat "$here/pom.xml" "$here/log4j2.yaml") | sha256sum | cut -d' ' -f1)"
+# The stamp is part of the path: checkouts with different pom.xml/log4j2.yaml/layout (other
+# branches, worktrees) get their own install and never replace one that is in use.
+dest="$cache/kafka-$version-${stamp:0:12}"
 
 log() { echo "setup.sh: $*" >&2; }
 

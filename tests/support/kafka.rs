@@ -381,8 +381,8 @@ fn signal_group(child: &Child, signal: libc::c_int) {
     }
 }
 
-/// Whether a process id is alive (not yet reaped, zombies count as alive). For tests that check
-/// the harness leaves no processes behind.
+/// Whether a process id is alive (zombies count as gone). For tests that check the harness leaves
+/// no processes behind.
 pub fn pid_alive(pid: u32) -> bool {
     match fs::read_to_string(format!("/proc/{pid}/stat")) {
         // Field 3 is the state; `Z` (zombie) or `X` (dead) means it is gone.
@@ -391,6 +391,56 @@ pub fn pid_alive(pid: u32) -> bool {
             .and_then(|(_, rest)| rest.split_whitespace().next())
             .is_some_and(|state| state != "Z" && state != "X"),
         Err(_) => false,
+    }
+}
+
+const WORK_DIR_PREFIX: &str = "kafkaops-kafka-";
+/// `<pid> <start time>` of the process that owns a cluster work dir.
+const OWNER_FILE: &str = "owner";
+/// Marks a work dir kept on purpose (failed start, panic, `KAFKAOPS_TESTENV_KEEP`).
+const KEPT_FILE: &str = "KEPT";
+
+pub fn owner_stamp(pid: u32) -> String {
+    format!("{pid} {}", process_start_time(pid).unwrap_or_default())
+}
+
+/// Field 22 of `/proc/<pid>/stat`, which tells a reused pid from the original process.
+fn process_start_time(pid: u32) -> Option<String> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields = stat.rsplit_once(')')?.1;
+    fields.split_whitespace().nth(19).map(str::to_string)
+}
+
+fn keep_dir(dir: tempfile::TempDir) -> PathBuf {
+    let _ = fs::write(dir.path().join(KEPT_FILE), "");
+    dir.keep()
+}
+
+/// Removes work dirs whose owning process died without cleaning up (SIGKILL, SIGTERM, abort).
+/// Dirs kept on purpose and dirs of live processes are left alone.
+pub fn prune_stale_work_dirs() {
+    let Ok(entries) = fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let is_ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(WORK_DIR_PREFIX));
+        if !is_ours || path.join(KEPT_FILE).exists() {
+            continue;
+        }
+        let Ok(owner) = fs::read_to_string(path.join(OWNER_FILE)) else {
+            continue;
+        };
+        let stale = owner
+            .split_once(' ')
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+            .is_some_and(|pid| owner_stamp(pid) != owner);
+        if stale {
+            let _ = fs::remove_dir_all(&path);
+        }
     }
 }
 
@@ -498,10 +548,15 @@ impl KafkaCluster {
         spec: &ClusterSpec,
         install: &'static KafkaInstall,
     ) -> std::result::Result<Self, (anyhow::Error, bool)> {
+        prune_stale_work_dirs();
         let dir = tempfile::Builder::new()
-            .prefix("kafkaops-kafka-")
+            .prefix(WORK_DIR_PREFIX)
             .tempdir()
             .context("failed to create the cluster work dir")
+            .and_then(|d| {
+                fs::write(d.path().join(OWNER_FILE), owner_stamp(std::process::id()))?;
+                Ok(d)
+            })
             .map_err(|e| (e, false))?;
         let mut cluster = KafkaCluster {
             cluster_id: random_cluster_id(),
@@ -533,7 +588,10 @@ impl KafkaCluster {
                 cluster.shutdown();
                 // Keep the logs of a failed start for the developer.
                 if let Some(dir) = cluster.dir.take() {
-                    eprintln!("kafka test cluster: logs kept in {}", dir.keep().display());
+                    eprintln!(
+                        "kafka test cluster: logs kept in {}",
+                        keep_dir(dir).display()
+                    );
                 }
                 Err((e, clash))
             }
@@ -1043,7 +1101,7 @@ impl Drop for KafkaCluster {
         if keep && let Some(dir) = self.dir.take() {
             eprintln!(
                 "kafka test cluster: work dir and logs kept in {}",
-                dir.keep().display()
+                keep_dir(dir).display()
             );
         }
     }
