@@ -91,6 +91,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --concurrent-leader-movements 'Concurrent leader movements'
             cand --timeout 'Give up waiting for Cruise Control (proposal or execution) after this long'
             cand --reason 'Reason recorded by Cruise Control for the request'
+            cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
+            cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -128,6 +130,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --concurrent-leader-movements 'Concurrent leader movements'
             cand --timeout 'Give up waiting for Cruise Control (proposal or execution) after this long'
             cand --reason 'Reason recorded by Cruise Control for the request'
+            cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
+            cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -163,6 +167,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --concurrent-leader-movements 'Concurrent leader movements'
             cand --timeout 'Give up waiting for Cruise Control (proposal or execution) after this long'
             cand --reason 'Reason recorded by Cruise Control for the request'
+            cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
+            cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -217,6 +223,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --version 'Print version'
         }
         &'kafkaops;rebalance;status'= {
+            cand --timeout 'Give up waiting for Cruise Control after this long'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -242,6 +249,9 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --version 'Print version'
         }
         &'kafkaops;rebalance;stop'= {
+            cand --timeout 'Give up waiting for the execution to stop after this long'
+            cand --reason 'Reason recorded by Cruise Control for the request'
+            cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'

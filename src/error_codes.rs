@@ -11,6 +11,9 @@ pub fn code_of(cause: &(dyn std::error::Error + 'static)) -> Option<ExitCode> {
         let _ = e;
         return Some(ExitCode::Usage);
     }
+    if let Some(e) = cause.downcast_ref::<crate::cruise_control::CcError>() {
+        return Some(e.exit_code());
+    }
     if let Some(e) = cause.downcast_ref::<crate::output::PromptError>() {
         return Some(e.exit_code());
     }

@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod cruise_control;
 pub mod engine;
 pub mod error;
 pub mod error_codes;

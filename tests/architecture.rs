@@ -45,5 +45,9 @@ fn engine_is_pure() {
             }
         }
     }
-    assert!(found.is_empty(), "IO or clock use in the pure engine:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "IO or clock use in the pure engine:\n{}",
+        found.join("\n")
+    );
 }

@@ -157,7 +157,8 @@ fn combined_cluster_isr_shrinks_and_recovers_when_a_node_is_killed() {
     assert!(cluster.controller_ids().contains(&new_leader));
 }
 
-/// Graceful stop, "never comes back", slow start, racks, and no processes left after a panic.
+/// Graceful stop, failed sends counted by error code, "never comes back", slow start, racks, and
+/// no processes left after a panic.
 #[test]
 fn node_control_faults_and_cleanup() {
     let mut pids = Vec::new();
@@ -190,6 +191,25 @@ fn node_control_faults_and_cleanup() {
             Some("false")
         );
 
+        // A producer without retries on an RF=2, min.insync.replicas=2 topic led by broker 1.
+        create_topic(
+            &bootstrap,
+            "needs-two",
+            &[vec![1, 2]],
+            &[("min.insync.replicas", "2")],
+        )
+        .unwrap();
+        let producer = BackgroundProducer::start_with(
+            &bootstrap,
+            "needs-two",
+            &[("enable.idempotence", "false"), ("retries", "0")],
+        )
+        .unwrap();
+        wait_for("acknowledged sends", WAIT, || {
+            Ok((producer.stats().sent >= 20).then_some(()))
+        })
+        .unwrap();
+
         // Graceful stop: the broker leaves the metadata, the process has exited.
         cluster.stop_node(2).expect("graceful stop");
         assert!(!cluster.is_running(2));
@@ -198,6 +218,20 @@ fn node_control_faults_and_cleanup() {
             Ok((!unfenced_brokers(&bootstrap)?.contains(&2)).then_some(()))
         })
         .unwrap();
+
+        // With one replica in sync, acks=all sends fail and are counted by error code.
+        wait_for("sends refused for lack of in-sync replicas", WAIT, || {
+            let stats = producer.stats();
+            Ok(stats
+                .failed_by_code
+                .get("NotEnoughReplicas")
+                .is_some_and(|n| *n >= 5)
+                .then_some(()))
+        })
+        .unwrap();
+        let stats = producer.stop();
+        eprintln!("producer with broker 2 stopped: {stats:?}");
+        assert!(stats.sent >= 20);
 
         // Never comes back: the JVM starts and exits with an error.
         cluster.break_node(2);
@@ -238,4 +272,82 @@ fn node_control_faults_and_cleanup() {
     let work_dir = work_dir.expect("cluster started");
     assert!(work_dir.exists(), "work dir kept after a panic");
     std::fs::remove_dir_all(work_dir).unwrap();
+}
+
+// ----- Harness behaviour that needs no cluster -----
+
+#[test]
+fn cluster_spec_rejects_impossible_layouts() {
+    let err = |spec: ClusterSpec| KafkaCluster::start(spec).unwrap_err().to_string();
+    assert!(err(ClusterSpec::split(0, 3)).contains("controller"));
+    assert!(err(ClusterSpec::split(3, 0)).contains("broker"));
+    assert!(err(ClusterSpec::combined(3).with_racks(["a", "b"])).contains("2 racks"));
+}
+
+#[test]
+fn wait_for_retries_errors_until_the_deadline_and_reports_the_last_one() {
+    let mut calls = 0;
+    let err = wait_for(
+        "a condition that never holds",
+        Duration::from_millis(300),
+        || {
+            calls += 1;
+            Err::<Option<()>, _>(anyhow::anyhow!("attempt {calls} failed"))
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(calls > 1, "errors are retried");
+    assert!(err.contains("a condition that never holds"), "{err}");
+    assert!(err.contains(&format!("attempt {calls} failed")), "{err}");
+
+    let mut calls = 0;
+    let err = wait_for("a fatal condition", Duration::from_secs(60), || {
+        calls += 1;
+        Err::<Option<()>, _>(support::kafka::fatal("node exited"))
+    })
+    .unwrap_err();
+    assert_eq!(calls, 1, "a fatal error stops the wait at once");
+    assert!(format!("{err:#}").contains("node exited"));
+
+    let mut calls = 0;
+    let v = wait_for("the third call", Duration::from_secs(60), || {
+        calls += 1;
+        Ok((calls == 3).then_some(calls))
+    })
+    .unwrap();
+    assert_eq!(v, 3);
+}
+
+#[test]
+fn stale_work_dirs_of_dead_processes_are_pruned() {
+    let tmp = std::env::temp_dir();
+    let make = |name: &str, owner: &str, kept: bool| {
+        let dir = tmp.join(format!(
+            "kafkaops-kafka-selftest-{name}-{}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(dir.join("node-1")).unwrap();
+        std::fs::write(dir.join("owner"), owner).unwrap();
+        if kept {
+            std::fs::write(dir.join("KEPT"), "").unwrap();
+        }
+        dir
+    };
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead_pid = child.id();
+    child.wait().unwrap();
+    let dead = make("dead", &format!("{dead_pid} 12345"), false);
+    let kept = make("kept", &format!("{dead_pid} 12345"), true);
+    let live = make(
+        "live",
+        &support::kafka::owner_stamp(std::process::id()),
+        false,
+    );
+    support::kafka::prune_stale_work_dirs();
+    assert!(!dead.exists(), "dir of a dead owner is removed");
+    assert!(kept.exists(), "dir kept on purpose stays");
+    assert!(live.exists(), "dir of a live owner stays");
+    std::fs::remove_dir_all(kept).unwrap();
+    std::fs::remove_dir_all(live).unwrap();
 }

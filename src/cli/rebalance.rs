@@ -17,9 +17,31 @@ pub enum RebalanceCommand {
     /// Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)
     Imbalance(ImbalanceArgs),
     /// Show what Cruise Control is executing
-    Status,
+    Status(StatusArgs),
     /// Stop the ongoing Cruise Control execution
-    Stop,
+    Stop(StopArgs),
+}
+
+/// Options of `rebalance status`.
+#[derive(Debug, Args, Clone)]
+pub struct StatusArgs {
+    /// Give up waiting for Cruise Control after this long
+    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    pub timeout: Duration,
+}
+
+/// Options of `rebalance stop`.
+#[derive(Debug, Args, Clone)]
+pub struct StopArgs {
+    /// Give up waiting for the execution to stop after this long
+    #[arg(long, default_value = "5m", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Reason recorded by Cruise Control for the request
+    #[arg(long, default_value = "kafkaops")]
+    pub reason: String,
+    /// Pause between polls of Cruise Control (it advises at least 5s)
+    #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
+    pub poll_interval: Duration,
 }
 
 /// Options shared by add, remove and full.
@@ -55,6 +77,12 @@ pub struct ProposalArgs {
     /// Reason recorded by Cruise Control for the request
     #[arg(long, default_value = "kafkaops")]
     pub reason: String,
+    /// If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)
+    #[arg(long, value_name = "DURATION", default_value = "0s", value_parser = parse_duration)]
+    pub wait_for_ready: Duration,
+    /// Pause between polls of Cruise Control (it advises at least 5s)
+    #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
+    pub poll_interval: Duration,
 }
 
 #[derive(Debug, Args, Clone)]

@@ -84,6 +84,8 @@ pub struct KafkaInstall {
     pub jolokia_agent: PathBuf,
     /// log4j2 configuration for the nodes (everything to stdout = the node's log file).
     pub log4j2_config: PathBuf,
+    /// Class-data-sharing archive made by setup.sh from a started node (best effort).
+    pub cds_archive: Option<PathBuf>,
 }
 
 /// Runs `tests/env/setup.sh` once per process (the script itself holds a file lock and returns at
@@ -123,6 +125,7 @@ fn run_setup() -> Result<KafkaInstall> {
         libs: dir.join("libs"),
         jolokia_agent: dir.join("agents/jolokia-agent.jar"),
         log4j2_config: dir.join("config/log4j2.yaml"),
+        cds_archive: Some(dir.join("cds/kafka.jsa")).filter(|p| p.exists()),
         dir,
     };
     for p in [
@@ -378,8 +381,8 @@ fn signal_group(child: &Child, signal: libc::c_int) {
     }
 }
 
-/// Whether a process id is alive (not yet reaped, zombies count as alive). For tests that check
-/// the harness leaves no processes behind.
+/// Whether a process id is alive (zombies count as gone). For tests that check the harness leaves
+/// no processes behind.
 pub fn pid_alive(pid: u32) -> bool {
     match fs::read_to_string(format!("/proc/{pid}/stat")) {
         // Field 3 is the state; `Z` (zombie) or `X` (dead) means it is gone.
@@ -388,6 +391,56 @@ pub fn pid_alive(pid: u32) -> bool {
             .and_then(|(_, rest)| rest.split_whitespace().next())
             .is_some_and(|state| state != "Z" && state != "X"),
         Err(_) => false,
+    }
+}
+
+const WORK_DIR_PREFIX: &str = "kafkaops-kafka-";
+/// `<pid> <start time>` of the process that owns a cluster work dir.
+const OWNER_FILE: &str = "owner";
+/// Marks a work dir kept on purpose (failed start, panic, `KAFKAOPS_TESTENV_KEEP`).
+const KEPT_FILE: &str = "KEPT";
+
+pub fn owner_stamp(pid: u32) -> String {
+    format!("{pid} {}", process_start_time(pid).unwrap_or_default())
+}
+
+/// Field 22 of `/proc/<pid>/stat`, which tells a reused pid from the original process.
+fn process_start_time(pid: u32) -> Option<String> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields = stat.rsplit_once(')')?.1;
+    fields.split_whitespace().nth(19).map(str::to_string)
+}
+
+fn keep_dir(dir: tempfile::TempDir) -> PathBuf {
+    let _ = fs::write(dir.path().join(KEPT_FILE), "");
+    dir.keep()
+}
+
+/// Removes work dirs whose owning process died without cleaning up (SIGKILL, SIGTERM, abort).
+/// Dirs kept on purpose and dirs of live processes are left alone.
+pub fn prune_stale_work_dirs() {
+    let Ok(entries) = fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let is_ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(WORK_DIR_PREFIX));
+        if !is_ours || path.join(KEPT_FILE).exists() {
+            continue;
+        }
+        let Ok(owner) = fs::read_to_string(path.join(OWNER_FILE)) else {
+            continue;
+        };
+        let stale = owner
+            .split_once(' ')
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+            .is_some_and(|pid| owner_stamp(pid) != owner);
+        if stale {
+            let _ = fs::remove_dir_all(&path);
+        }
     }
 }
 
@@ -495,10 +548,15 @@ impl KafkaCluster {
         spec: &ClusterSpec,
         install: &'static KafkaInstall,
     ) -> std::result::Result<Self, (anyhow::Error, bool)> {
+        prune_stale_work_dirs();
         let dir = tempfile::Builder::new()
-            .prefix("kafkaops-kafka-")
+            .prefix(WORK_DIR_PREFIX)
             .tempdir()
             .context("failed to create the cluster work dir")
+            .and_then(|d| {
+                fs::write(d.path().join(OWNER_FILE), owner_stamp(std::process::id()))?;
+                Ok(d)
+            })
             .map_err(|e| (e, false))?;
         let mut cluster = KafkaCluster {
             cluster_id: random_cluster_id(),
@@ -530,7 +588,10 @@ impl KafkaCluster {
                 cluster.shutdown();
                 // Keep the logs of a failed start for the developer.
                 if let Some(dir) = cluster.dir.take() {
-                    eprintln!("kafka test cluster: logs kept in {}", dir.keep().display());
+                    eprintln!(
+                        "kafka test cluster: logs kept in {}",
+                        keep_dir(dir).display()
+                    );
                 }
                 Err((e, clash))
             }
@@ -647,13 +708,17 @@ impl KafkaCluster {
             .filter(|p| p.exists())
             .unwrap_or_else(|| PathBuf::from("java"));
         let mut cmd = Command::new(java);
-        cmd.args(jvm_options(heap_mb))
-            .arg(format!(
-                "-Dlog4j2.configurationFile={}",
-                self.install.log4j2_config.display()
-            ))
-            .arg("-cp")
-            .arg(format!("{}/*", self.install.libs.display()));
+        cmd.args(jvm_options(heap_mb));
+        if let Some(archive) = &self.install.cds_archive {
+            // Xshare:auto (the default) falls back to normal class loading if it does not match.
+            cmd.arg(format!("-XX:SharedArchiveFile={}", archive.display()));
+        }
+        cmd.arg(format!(
+            "-Dlog4j2.configurationFile={}",
+            self.install.log4j2_config.display()
+        ))
+        .arg("-cp")
+        .arg(format!("{}/*", self.install.libs.display()));
         cmd
     }
 
@@ -1036,12 +1101,14 @@ impl Drop for KafkaCluster {
         if keep && let Some(dir) = self.dir.take() {
             eprintln!(
                 "kafka test cluster: work dir and logs kept in {}",
-                dir.keep().display()
+                keep_dir(dir).display()
             );
         }
     }
 }
 
+/// JVM flags for every node and tool run. tests/env/setup.sh dumps the CDS archive with the same
+/// GC and compiler flags; keep them in step.
 fn jvm_options(heap_mb: u32) -> Vec<String> {
     vec![
         format!("-Xmx{heap_mb}m"),

@@ -9,4 +9,5 @@
 //! - [`kafka`]: a real Apache Kafka 4.x KRaft cluster on 127.0.0.1 (jars from Maven Central, see
 //!   `tests/env/README.md`), node control and fault injection, topic/placement/producer helpers.
 
+pub mod cc_double;
 pub mod kafka;
