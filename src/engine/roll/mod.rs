@@ -126,24 +126,14 @@ pub struct NodeContext {
     pub num_restarts: u32,
     pub num_reconfigs: u32,
     pub last_transition: Millis,
+    /// The state as last observed (before the engine's own labels).
+    pub observed: ObservedState,
     /// Seen healthy (SERVING and reachable) at the last observation while the
     /// roll was not acting on it.
     was_healthy: bool,
 }
 
 impl NodeContext {
-    fn observed(&self) -> ObservedState {
-        match self.state {
-            NodeState::Unknown => ObservedState::Unknown,
-            NodeState::NotRunning | NodeState::Restarted => ObservedState::NotRunning,
-            NodeState::NotReady => ObservedState::NotReady,
-            NodeState::Recovering => ObservedState::Recovering,
-            NodeState::Serving | NodeState::LeadingAllPreferred | NodeState::Reconfigured => {
-                ObservedState::Serving
-            }
-        }
-    }
-
     fn is_serving(&self) -> bool {
         matches!(
             self.state,
@@ -522,10 +512,10 @@ impl Roller {
             }
             let healthy_now = ctx.is_serving() && ctx.reachable;
             if before.get(&ctx.id) == Some(&true) && !healthy_now && failure.is_none() {
-                failure = Some(if ctx.reachable {
+                failure = Some(if !ctx.is_serving() || ctx.reachable {
                     RollError::NodeBecameUnhealthy {
                         node: ctx.id,
-                        state: ctx.observed_raw(),
+                        state: ctx.observed,
                     }
                 } else {
                     RollError::NodeBecameUnreachable { node: ctx.id }
@@ -567,7 +557,7 @@ impl Roller {
         if let Some(&first) = not_serving.first() {
             let deadline = aw.started.plus(timeout);
             if now >= deadline {
-                let state = self.nodes[&first].observed_raw();
+                let state = self.nodes[&first].observed;
                 let waited_ms = now.since(aw.started);
                 return Some(self.finish(Decision::Abort {
                     reason: RollError::NotServingInTime {
@@ -653,13 +643,6 @@ impl Roller {
     }
 }
 
-impl NodeContext {
-    /// The observed state, as the snapshot said.
-    fn observed_raw(&self) -> ObservedState {
-        self.observed()
-    }
-}
-
 fn join_ids(ids: &[NodeId]) -> String {
     ids.iter()
         .map(ToString::to_string)
@@ -705,11 +688,13 @@ fn merge_observation(
                 num_restarts: 0,
                 num_reconfigs: 0,
                 last_transition: now,
+                observed: ObservedState::Unknown,
                 was_healthy: false,
             }
         });
         ctx.roles = n.roles;
         ctx.reachable = n.reachable;
+        ctx.observed = n.state;
         let acting = awaiting.filter(|a| a.nodes.contains(&n.id));
         let state = match n.state {
             ObservedState::Serving => {
@@ -740,6 +725,7 @@ fn merge_observation(
     for ctx in nodes.values_mut() {
         if !snapshot.nodes.iter().any(|n| n.id == ctx.id) && ctx.state != NodeState::NotRunning {
             ctx.state = NodeState::NotRunning;
+            ctx.observed = ObservedState::NotRunning;
             ctx.last_transition = now;
         }
     }
@@ -854,7 +840,7 @@ fn select(
     let mut restart: Vec<(&NodeContext, String)> = Vec::new();
     let mut reconfigure: Vec<(&NodeContext, Vec<ConfigChange>)> = Vec::new();
     for c in nodes.values() {
-        if c.num_restarts > 0 || c.state == NodeState::Recovering {
+        if c.num_restarts > 0 {
             continue;
         }
         if !c.restart_reasons.is_empty() {
@@ -908,7 +894,21 @@ fn select(
         return select_restart_batch(config, &restart, leader, snapshot, cache);
     }
 
-    if let Some((c, changes)) = reconfigure.into_iter().next() {
+    if !reconfigure.is_empty()
+        && reconfigure
+            .iter()
+            .all(|(c, _)| c.state == NodeState::Recovering)
+    {
+        let waiting: Vec<NodeId> = reconfigure.iter().map(|(c, _)| c.id).collect();
+        return Selection::Blocked(
+            waiting.clone(),
+            RollError::NodeInLogRecovery { node: waiting[0] },
+        );
+    }
+    if let Some((c, changes)) = reconfigure
+        .into_iter()
+        .find(|(c, _)| c.state != NodeState::Recovering)
+    {
         let keys: Vec<&str> = changes.iter().map(|d| d.key.as_str()).collect();
         let reason = format!(
             "every changed setting is dynamic ({}); attempt {} of {}",
