@@ -52,6 +52,10 @@ struct Scenario {
     nodes: Vec<NodeSetup>,
     faults: Vec<(u64, u8, usize, usize, u64)>,
     config: RollConfig,
+    /// Cruise-Control-like storm: many partitions get a lagging replica and
+    /// a reassignment removing another in-sync replica, both in flight
+    /// while the roll runs (the race the proposal leaves open).
+    storm: bool,
 }
 
 fn node_setup(allow_trouble: bool) -> impl Strategy<Value = NodeSetup> {
@@ -156,8 +160,20 @@ fn scenario(with_faults: bool) -> impl Strategy<Value = Scenario> {
                     max_reconfig_attempts: reconfigs,
                     ..RollConfig::default()
                 },
+                storm: false,
             },
         )
+}
+
+fn storm_scenario() -> impl Strategy<Value = Scenario> {
+    (scenario(false), 4usize..8, 2usize..6).prop_map(|(mut s, brokers, ppt)| {
+        s.spec.brokers = brokers;
+        s.spec.replication_factor = 3;
+        s.spec.min_isr_choices = vec![2];
+        s.spec.partitions_per_topic = ppt;
+        s.storm = true;
+        s
+    })
 }
 
 fn build(s: &Scenario) -> SimCluster {
@@ -217,6 +233,38 @@ fn build(s: &Scenario) -> SimCluster {
         }
     }
     sim.advance_to(Millis(0));
+    if s.storm {
+        let mut rng = kafkaops::engine::roll::sim::SplitMix64::new(s.seed ^ 0x5EED);
+        let brokers: Vec<NodeId> = sim
+            .nodes
+            .values()
+            .filter(|n| n.roles.broker)
+            .map(|n| n.id)
+            .collect();
+        for i in 0..sim.partitions.len() {
+            let p = &sim.partitions[i].p;
+            if p.replicas.len() < 3 || rng.below(3) == 0 {
+                continue;
+            }
+            let (lagging, leaving) = (p.replicas[1], p.replicas[2]);
+            let Some(&add) = brokers.iter().find(|b| !p.replicas.contains(b)) else {
+                continue;
+            };
+            let shrink_ms = 30_000 + rng.below(120_000) as u64;
+            let done_ms = 30_000 + rng.below(120_000) as u64;
+            sim.inject(&Fault::IsrShrink {
+                partition: i,
+                node: lagging,
+                for_ms: shrink_ms,
+            });
+            sim.inject(&Fault::Reassign {
+                partition: i,
+                add,
+                remove: leaving,
+                done_after_ms: done_ms,
+            });
+        }
+    }
     for &(at, kind, a, b, dur) in &s.faults {
         let node = ids[a % ids.len()];
         let other = ids[b % ids.len()];
@@ -311,6 +359,13 @@ proptest! {
         run(&s)?;
     }
 
+    /// Safety while reassignments race the roll: restarts are judged on the
+    /// ISR once the reassignments complete.
+    #[test]
+    fn roll_is_safe_with_reassignments_racing(s in storm_scenario()) {
+        run(&s)?;
+    }
+
     /// Liveness without faults: the roll finishes normally, and every node
     /// was restarted, reconfigured or needed neither.
     #[test]
@@ -367,4 +422,58 @@ proptest! {
             prop_assert!(seen.contains(id) || blocked, "node {} missing from the plan", id);
         }
     }
+}
+
+/// Guards against vacuous properties: the fault scenarios must actually
+/// exercise the roll (most restart something, many finish normally, and the
+/// aborts are of the expected kinds), and blocked waits must occur.
+#[test]
+fn fault_scenarios_exercise_the_roll() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
+    let strategy = scenario(true);
+    let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut with_restart, mut multi_batches, mut blocked, mut total) = (0, 0, 0, 0);
+    for _ in 0..300 {
+        let s = strategy.new_tree(&mut runner).unwrap().current();
+        let mut sim = build(&s);
+        let mut roller = Roller::new(s.config.clone(), sim.requests());
+        let mut saw_blocked = false;
+        let (outcome, _) = run_roll(&mut sim, &mut roller, 20_000, |_, d| {
+            if let Decision::Wait { for_what, .. } = d {
+                saw_blocked |= for_what.starts_with("blocked");
+            }
+        });
+        assert!(sim.violations.is_empty(), "{:?}", sim.violations);
+        total += 1;
+        with_restart += usize::from(!sim.batches.is_empty());
+        multi_batches += usize::from(sim.batches.iter().any(|b| b.len() > 1));
+        blocked += usize::from(saw_blocked);
+        let key = match outcome {
+            Outcome::Done => "done".to_string(),
+            Outcome::Aborted(e) => format!("{e:?}")
+                .split([' ', '{'])
+                .next()
+                .unwrap()
+                .to_string(),
+            Outcome::Stuck => "stuck".to_string(),
+        };
+        *outcomes.entry(key).or_default() += 1;
+    }
+    eprintln!(
+        "outcomes {outcomes:?}; with restarts {with_restart}/{total}; multi-node batches {multi_batches}; \
+         blocked waits {blocked}"
+    );
+    assert!(
+        outcomes.get("done").copied().unwrap_or(0) * 4 >= total,
+        "{outcomes:?}"
+    );
+    assert!(with_restart * 2 >= total);
+    assert!(multi_batches > 0 && blocked > 0);
+    assert!(!outcomes.contains_key("stuck"));
 }
