@@ -39,13 +39,13 @@ pub mod error;
 pub mod safety;
 pub mod sim;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::model::{
-    ClusterSnapshot, Millis, NodeId, NodeRoles, ObservedState, TopicPartition,
+    ClusterSnapshot, Millis, NodeId, NodeRoles, NodeSnapshot, ObservedState, TopicPartition,
 };
 
 use batch::ConflictGraph;
@@ -269,17 +269,46 @@ enum Selection {
     Done,
 }
 
-/// Lazily built per-snapshot structures.
+/// Lazily built per-snapshot structures (one decision, or a whole plan: the
+/// snapshot does not change while a cache lives).
 #[derive(Default)]
 struct Cache {
     index: Option<PartitionIndex>,
     graph: Option<ConflictGraph>,
+    node_slot: Option<HashMap<NodeId, usize>>,
+    healthy_availability: HashMap<NodeId, Result<(), RollError>>,
 }
 
 impl Cache {
     fn index(&mut self, snapshot: &ClusterSnapshot) -> &PartitionIndex {
         self.index
             .get_or_insert_with(|| PartitionIndex::build(snapshot))
+    }
+
+    fn node<'a>(&mut self, snapshot: &'a ClusterSnapshot, id: NodeId) -> Option<&'a NodeSnapshot> {
+        let slots = self.node_slot.get_or_insert_with(|| {
+            snapshot
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.id, i))
+                .collect()
+        });
+        slots.get(&id).map(|&i| &snapshot.nodes[i])
+    }
+
+    /// [`safety::check_availability`] with [`Strictness::Healthy`], memoised.
+    fn healthy_availability(
+        &mut self,
+        snapshot: &ClusterSnapshot,
+        id: NodeId,
+    ) -> Result<(), RollError> {
+        if let Some(r) = self.healthy_availability.get(&id) {
+            return r.clone();
+        }
+        let r = safety::check_availability(snapshot, self.index(snapshot), id, Strictness::Healthy);
+        self.healthy_availability.insert(id, r.clone());
+        r
     }
 }
 
@@ -847,7 +876,7 @@ fn select(
             restart.push((c, c.restart_reasons.join("; ")));
             continue;
         }
-        let current = snapshot.node(c.id).map(|n| &n.config);
+        let current = cache.node(snapshot, c.id).map(|n| &n.config);
         let diff = ConfigDiff::compute(&c.desired_config, current);
         if !diff.static_keys.is_empty() {
             restart.push((
@@ -1033,13 +1062,7 @@ fn select_restart_batch(
         let mut safe: Vec<NodeId> = Vec::new();
         let mut first_err = None;
         for c in &brokers {
-            let check = safety::check_availability(
-                snapshot,
-                cache.index(snapshot),
-                c.id,
-                Strictness::Healthy,
-            )
-            .and_then(|()| {
+            let check = cache.healthy_availability(snapshot, c.id).and_then(|()| {
                 if c.roles.controller {
                     safety::check_quorum(snapshot, &[c.id])
                 } else {
@@ -1114,9 +1137,9 @@ fn select_restart_batch(
         return Selection::Restart(nodes, reason);
     }
     if let Some(c) = active_combined.first() {
-        let check =
-            safety::check_availability(snapshot, cache.index(snapshot), c.id, Strictness::Healthy)
-                .and_then(|()| safety::check_quorum(snapshot, &[c.id]));
+        let check = cache
+            .healthy_availability(snapshot, c.id)
+            .and_then(|()| safety::check_quorum(snapshot, &[c.id]));
         return match check {
             Ok(()) => Selection::Restart(
                 vec![NodeReason {
