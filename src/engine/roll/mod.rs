@@ -366,10 +366,10 @@ impl Roller {
             return self.finish(Decision::Abort { reason: e });
         }
         let mut cache = Cache::default();
-        if self.awaiting.is_some() {
-            if let Some(d) = self.await_step(snapshot, now, &mut cache) {
-                return d;
-            }
+        if self.awaiting.is_some()
+            && let Some(d) = self.await_step(snapshot, now, &mut cache)
+        {
+            return d;
         }
         let selection = select(&self.config, &self.nodes, snapshot, &mut cache);
         match selection {
@@ -1115,14 +1115,14 @@ fn select_restart_batch(
                 config.max_batch_size
             );
         }
-        if safe.len() < brokers.len() {
-            if let Some(e) = &first_err {
-                let _ = write!(
-                    reason,
-                    "; {} held back, e.g. {e}",
-                    brokers.len() - safe.len()
-                );
-            }
+        if safe.len() < brokers.len()
+            && let Some(e) = &first_err
+        {
+            let _ = write!(
+                reason,
+                "; {} held back, e.g. {e}",
+                brokers.len() - safe.len()
+            );
         }
         if !active_combined.is_empty() {
             reason.push_str("; the active combined controller waits until last");
