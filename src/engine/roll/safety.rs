@@ -19,29 +19,46 @@ pub const FETCH_TIMEOUT_KEY: &str = "controller.quorum.fetch.timeout.ms";
 pub const DEFAULT_FETCH_TIMEOUT_MS: i64 = 2000;
 
 /// Partitions per node: indices into `snapshot.partitions` of every partition
-/// a node holds or is about to hold a replica of. Built once per decision.
+/// a node holds or is about to hold a replica of, plus each partition's
+/// effective `min.insync.replicas`. Built once per decision in one pass.
 #[derive(Debug, Default)]
 pub struct PartitionIndex {
     by_node: HashMap<NodeId, Vec<u32>>,
+    min_isr: Vec<u32>,
 }
 
 impl PartitionIndex {
     #[must_use]
     pub fn build(snapshot: &ClusterSnapshot) -> PartitionIndex {
         let mut by_node: HashMap<NodeId, Vec<u32>> = HashMap::new();
+        let mut min_isr = Vec::with_capacity(snapshot.partitions.len());
+        let mut last: Option<(&str, u32)> = None;
         for (i, p) in snapshot.partitions.iter().enumerate() {
             let i = u32::try_from(i).expect("fewer than 2^32 partitions");
             for r in p.all_replicas() {
                 by_node.entry(r).or_default().push(i);
             }
+            // Partitions of a topic are usually adjacent: look up once.
+            let m = match last {
+                Some((t, m)) if t == p.tp.topic => m,
+                _ => snapshot.min_isr(&p.tp.topic),
+            };
+            last = Some((&p.tp.topic, m));
+            min_isr.push(m);
         }
-        PartitionIndex { by_node }
+        PartitionIndex { by_node, min_isr }
     }
 
     /// Partition indices of `node` (empty if it holds none).
     #[must_use]
     pub fn of(&self, node: NodeId) -> &[u32] {
         self.by_node.get(&node).map_or(&[], Vec::as_slice)
+    }
+
+    /// Effective `min.insync.replicas` of partition `pi`.
+    #[must_use]
+    pub fn min_isr(&self, pi: u32) -> u32 {
+        self.min_isr[pi as usize]
     }
 }
 
@@ -82,7 +99,7 @@ pub fn check_availability(
 ) -> Result<(), RollError> {
     for &pi in index.of(node) {
         let p = &snapshot.partitions[pi as usize];
-        let min_isr = snapshot.min_isr(&p.tp.topic);
+        let min_isr = index.min_isr(pi);
         if p.replicas.len() <= min_isr as usize {
             continue;
         }
