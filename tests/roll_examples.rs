@@ -699,3 +699,51 @@ fn plan_lists_batches_with_reasons() {
     let json = serde_json::to_value(&plan).unwrap();
     assert_eq!(json["steps"][0]["action"], "restart");
 }
+
+/// The roller can be saved and restored between steps (one step per
+/// reconcile) and then decides exactly as the original would.
+#[test]
+fn roller_survives_a_json_round_trip_mid_roll() {
+    let spec = ClusterSpec {
+        brokers: 4,
+        combined: 3,
+        controllers: 0,
+        topics: 2,
+        partitions_per_topic: 6,
+        replication_factor: 3,
+        min_isr_choices: vec![2],
+        racks: 3,
+        placement: Placement::RackAware,
+    };
+    let mut sim = SimCluster::generate(&spec, 21);
+    for id in 0..7 {
+        sim.restart_reasons.insert(n(id), vec!["x".into()]);
+    }
+    let mut a = sim.clone();
+    let mut roller = Roller::new(RollConfig::default(), sim.requests());
+    let mut decisions = Vec::new();
+    let (outcome, _) = run_roll(&mut a, &mut roller, 10_000, |_, d| {
+        decisions.push(d.clone())
+    });
+    assert_eq!(outcome, Outcome::Done);
+
+    let mut roller = Roller::new(RollConfig::default(), sim.requests());
+    sim.start_roll(roller.config().clone());
+    for (step, expected) in decisions.iter().enumerate() {
+        let json = serde_json::to_string(&roller).unwrap();
+        roller = serde_json::from_str(&json).unwrap();
+        let d = roller.decide(&sim.snapshot(), sim.now);
+        assert_eq!(&d, expected, "step {step}");
+        sim.apply(&d);
+        match &d {
+            Decision::Wait { until, .. } => {
+                let to = (*until).max(sim.now.plus(1));
+                sim.advance_to(to);
+            }
+            _ => sim.advance_to(sim.now.plus(100)),
+        }
+    }
+    let json = serde_json::to_string(decisions.last().unwrap()).unwrap();
+    let back: Decision = serde_json::from_str(&json).unwrap();
+    assert_eq!(&back, decisions.last().unwrap());
+}

@@ -115,7 +115,7 @@ pub enum NodeState {
 }
 
 /// Per-node bookkeeping (the proposal's `ServerContext`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeContext {
     pub id: NodeId,
     pub roles: NodeRoles,
@@ -168,7 +168,7 @@ pub struct RollSummary {
 }
 
 /// The engine's answer to one observation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum Decision {
     /// Restart these nodes together.
@@ -208,13 +208,13 @@ impl Decision {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum ActionKind {
     Restart,
     Reconfigure,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Awaiting {
     kind: ActionKind,
     nodes: Vec<NodeId>,
@@ -312,8 +312,9 @@ impl Cache {
     }
 }
 
-/// The roll state machine.
-#[derive(Debug, Clone)]
+/// The roll state machine. Serialisable, so that a controller running one
+/// step per reconcile can keep it between steps.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Roller {
     config: RollConfig,
     requests: BTreeMap<NodeId, NodeRequest>,
