@@ -161,9 +161,11 @@ fn report(f: &Fixture) {
     let graph = ConflictGraph::build(&f.snapshot, &brokers);
     let greedy_alpha = graph.greedy_batch(&brokers, usize::MAX, |_, _| true).len();
     let alpha_upper = independent_set_upper_bound(&f.snapshot, &graph, &brokers);
+    let density = brokers.iter().map(|b| graph.degree(*b)).sum::<usize>() as f64
+        / (brokers.len() * (brokers.len() - 1)) as f64;
     eprintln!(
         "\n[{}] snapshot: {} nodes, {} partitions, {:.1} MiB heap; largest set sharing no partition: \
-         greedy {greedy_alpha}, upper bound {alpha_upper}",
+         greedy {greedy_alpha}, upper bound {alpha_upper}; conflict graph density {density:.2}",
         f.name,
         f.snapshot.nodes.len(),
         f.snapshot.partitions.len(),
