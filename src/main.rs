@@ -1,1 +1,71 @@
-fn main() {}
+//! The `kafkaops` binary: parse, set up logging, run, map errors to exit codes.
+
+use clap::{CommandFactory, FromArgMatches};
+use tracing_subscriber::EnvFilter;
+
+use kafkaops::cli::Cli;
+use kafkaops::error::ExitCode;
+
+fn main() {
+    let matches = match Cli::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            // --help/--version print and exit 0; real usage errors exit 2.
+            let _ = e.print();
+            std::process::exit(if e.use_stderr() {
+                ExitCode::Usage.code()
+            } else {
+                0
+            });
+        }
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            std::process::exit(ExitCode::Usage.code());
+        }
+    };
+    init_logging(cli.global.verbose, cli.global.quiet);
+
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            std::process::exit(ExitCode::Failed.code());
+        }
+    };
+    let result = runtime.block_on(kafkaops::commands::run(cli, &matches));
+    let code = match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err}");
+            err.code
+        }
+    };
+    std::process::exit(code.code());
+}
+
+/// Logs go to stderr; `-v` raises the default level, `-q` lowers it, `RUST_LOG` overrides.
+fn init_logging(verbose: u8, quiet: bool) {
+    let default = match (quiet, verbose) {
+        (true, _) => "error",
+        (false, 0) => "warn",
+        (false, 1) => "info",
+        (false, 2) => "debug",
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new(format!("{default},kafkaops={default}")));
+    let ansi = kafkaops::output::ColorChoice::Auto
+        .enabled(std::io::IsTerminal::is_terminal(&std::io::stderr()));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(ansi)
+        .with_target(false)
+        .try_init();
+}

@@ -1,0 +1,694 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'kafkaops'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'kafkaops' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('rebalance', 'rebalance', [CompletionResultType]::ParameterValue, 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster')
+            [CompletionResult]::new('roll', 'roll', [CompletionResultType]::ParameterValue, 'Safe rolling restart / dynamic reconfiguration of Kafka nodes')
+            [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations')
+            [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Cruise Control anomalies')
+            [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Run the rebalance, roll and replication-factor logic as an in-cluster controller')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the resolved configuration')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;rebalance' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
+            [CompletionResult]::new('full', 'full', [CompletionResultType]::ParameterValue, 'Rebalance the whole cluster (Cruise Control rebalance)')
+            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;rebalance;add' {
+            [CompletionResult]::new('--brokers', '--brokers', [CompletionResultType]::ParameterName, 'The new brokers (comma-separated ids); replicas move only onto these')
+            [CompletionResult]::new('--goals', '--goals', [CompletionResultType]::ParameterName, 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]')
+            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move')
+            [CompletionResult]::new('--replication-throttle', '--replication-throttle', [CompletionResultType]::ParameterName, 'Replication throttle during execution, bytes per second')
+            [CompletionResult]::new('--concurrent-partition-movements-per-broker', '--concurrent-partition-movements-per-broker', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker')
+            [CompletionResult]::new('--concurrent-leader-movements', '--concurrent-leader-movements', [CompletionResultType]::ParameterName, 'Concurrent leader movements')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control (proposal or execution) after this long')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
+            [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--skip-hard-goal-check', '--skip-hard-goal-check', [CompletionResultType]::ParameterName, 'Allow goals that leave out some hard goals')
+            [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute the proposal (default: dry run, show it only)')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once the execution started, printing the task id')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;rebalance;remove' {
+            [CompletionResult]::new('--brokers', '--brokers', [CompletionResultType]::ParameterName, 'The brokers being removed (comma-separated ids); replicas move only off these')
+            [CompletionResult]::new('--destination-brokers', '--destination-brokers', [CompletionResultType]::ParameterName, 'Move replicas only onto these brokers (comma-separated ids)')
+            [CompletionResult]::new('--goals', '--goals', [CompletionResultType]::ParameterName, 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]')
+            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move')
+            [CompletionResult]::new('--replication-throttle', '--replication-throttle', [CompletionResultType]::ParameterName, 'Replication throttle during execution, bytes per second')
+            [CompletionResult]::new('--concurrent-partition-movements-per-broker', '--concurrent-partition-movements-per-broker', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker')
+            [CompletionResult]::new('--concurrent-leader-movements', '--concurrent-leader-movements', [CompletionResultType]::ParameterName, 'Concurrent leader movements')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control (proposal or execution) after this long')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
+            [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--skip-hard-goal-check', '--skip-hard-goal-check', [CompletionResultType]::ParameterName, 'Allow goals that leave out some hard goals')
+            [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute the proposal (default: dry run, show it only)')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once the execution started, printing the task id')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;rebalance;full' {
+            [CompletionResult]::new('--goals', '--goals', [CompletionResultType]::ParameterName, 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]')
+            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move')
+            [CompletionResult]::new('--replication-throttle', '--replication-throttle', [CompletionResultType]::ParameterName, 'Replication throttle during execution, bytes per second')
+            [CompletionResult]::new('--concurrent-partition-movements-per-broker', '--concurrent-partition-movements-per-broker', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker')
+            [CompletionResult]::new('--concurrent-leader-movements', '--concurrent-leader-movements', [CompletionResultType]::ParameterName, 'Concurrent leader movements')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control (proposal or execution) after this long')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
+            [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--skip-hard-goal-check', '--skip-hard-goal-check', [CompletionResultType]::ParameterName, 'Allow goals that leave out some hard goals')
+            [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute the proposal (default: dry run, show it only)')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once the execution started, printing the task id')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;rebalance;imbalance' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep watching and rebalance on every new goal violation')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;rebalance;status' {
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control after this long')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;rebalance;stop' {
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for the execution to stop after this long')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;rebalance;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
+            [CompletionResult]::new('full', 'full', [CompletionResultType]::ParameterValue, 'Rebalance the whole cluster (Cruise Control rebalance)')
+            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;rebalance;help;add' {
+            break
+        }
+        'kafkaops;rebalance;help;remove' {
+            break
+        }
+        'kafkaops;rebalance;help;full' {
+            break
+        }
+        'kafkaops;rebalance;help;imbalance' {
+            break
+        }
+        'kafkaops;rebalance;help;status' {
+            break
+        }
+        'kafkaops;rebalance;help;stop' {
+            break
+        }
+        'kafkaops;rebalance;help;help' {
+            break
+        }
+        'kafkaops;roll' {
+            [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'Roll these nodes (comma-separated ids)')
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Roll the nodes with this role')
+            [CompletionResult]::new('--desired-config', '--desired-config', [CompletionResultType]::ParameterName, 'Desired configuration: nodes whose effective config differs are reconfigured or restarted')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Desired configuration value (repeatable)')
+            [CompletionResult]::new('--max-batch-size', '--max-batch-size', [CompletionResultType]::ParameterName, 'Most brokers restarted together (only brokers sharing no partition)')
+            [CompletionResult]::new('--post-restart-timeout', '--post-restart-timeout', [CompletionResultType]::ParameterName, 'How long a restarted node may take to serve again')
+            [CompletionResult]::new('--post-reconfigure-timeout', '--post-reconfigure-timeout', [CompletionResultType]::ParameterName, 'How long a reconfigured node may take to settle')
+            [CompletionResult]::new('--max-restart-attempts', '--max-restart-attempts', [CompletionResultType]::ParameterName, 'Restarts of one node before the roll aborts')
+            [CompletionResult]::new('--max-reconfig-attempts', '--max-reconfig-attempts', [CompletionResultType]::ParameterName, 'Failed dynamic reconfigurations before a node is restarted instead')
+            [CompletionResult]::new('--restart-command', '--restart-command', [CompletionResultType]::ParameterName, 'Command restarting a node; {id} and {host} are replaced')
+            [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'Timeout of one restart command')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Roll every node')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan and exit')
+            [CompletionResult]::new('--no-preferred-leader-election', '--no-preferred-leader-election', [CompletionResultType]::ParameterName, 'Do not restore preferred leaders after each restart')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;topic' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;topic;set-rf' {
+            [CompletionResult]::new('--topics', '--topics', [CompletionResultType]::ParameterName, 'Topics to change (names; repeatable or comma-separated)')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'The new replication factor')
+            [CompletionResult]::new('--replication-factor', '--replication-factor', [CompletionResultType]::ParameterName, 'The new replication factor')
+            [CompletionResult]::new('--state-file', '--state-file', [CompletionResultType]::ParameterName, 'Where to remember the change, so a later run resumes it after a Cruise Control restart')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute (default: dry run)')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Return once the change started')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;topic;help' {
+            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;topic;help;set-rf' {
+            break
+        }
+        'kafkaops;topic;help;help' {
+            break
+        }
+        'kafkaops;anomalies' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;anomalies;watch' {
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Poll interval')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--once', '--once', [CompletionResultType]::ParameterName, 'Print the current anomalies once and exit')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;anomalies;help' {
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;anomalies;help;watch' {
+            break
+        }
+        'kafkaops;anomalies;help;help' {
+            break
+        }
+        'kafkaops;operate' {
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between reconcile loops')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace of the Kafka cluster')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;config' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Show the resolved settings and where each came from (secrets masked)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;config;view' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;config;help' {
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Show the resolved settings and where each came from (secrets masked)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;config;help;view' {
+            break
+        }
+        'kafkaops;config;help;help' {
+            break
+        }
+        'kafkaops;completions' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;help' {
+            [CompletionResult]::new('rebalance', 'rebalance', [CompletionResultType]::ParameterValue, 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster')
+            [CompletionResult]::new('roll', 'roll', [CompletionResultType]::ParameterValue, 'Safe rolling restart / dynamic reconfiguration of Kafka nodes')
+            [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations')
+            [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Cruise Control anomalies')
+            [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Run the rebalance, roll and replication-factor logic as an in-cluster controller')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the resolved configuration')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;help;rebalance' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
+            [CompletionResult]::new('full', 'full', [CompletionResultType]::ParameterValue, 'Rebalance the whole cluster (Cruise Control rebalance)')
+            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
+            break
+        }
+        'kafkaops;help;rebalance;add' {
+            break
+        }
+        'kafkaops;help;rebalance;remove' {
+            break
+        }
+        'kafkaops;help;rebalance;full' {
+            break
+        }
+        'kafkaops;help;rebalance;imbalance' {
+            break
+        }
+        'kafkaops;help;rebalance;status' {
+            break
+        }
+        'kafkaops;help;rebalance;stop' {
+            break
+        }
+        'kafkaops;help;roll' {
+            break
+        }
+        'kafkaops;help;topic' {
+            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control')
+            break
+        }
+        'kafkaops;help;topic;set-rf' {
+            break
+        }
+        'kafkaops;help;anomalies' {
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects')
+            break
+        }
+        'kafkaops;help;anomalies;watch' {
+            break
+        }
+        'kafkaops;help;operate' {
+            break
+        }
+        'kafkaops;help;config' {
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Show the resolved settings and where each came from (secrets masked)')
+            break
+        }
+        'kafkaops;help;config;view' {
+            break
+        }
+        'kafkaops;help;completions' {
+            break
+        }
+        'kafkaops;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

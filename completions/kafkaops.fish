@@ -1,0 +1,486 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_kafkaops_global_optspecs
+    string join \n config= context= o/output= v/verbose q/quiet color= y/yes bootstrap-servers= X/kafka-property= cruise-control-url= cruise-control-user= cruise-control-password-file= cruise-control-ca-file= request-timeout= h/help V/version
+end
+
+function __fish_kafkaops_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_kafkaops_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_kafkaops_using_subcommand
+    set -l cmd (__fish_kafkaops_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "topic" -d 'Topic operations'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "anomalies" -d 'Cruise Control anomalies'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "operate" -d 'Run the rebalance, roll and replication-factor logic as an in-cluster controller'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "config" -d 'Inspect the resolved configuration'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "imbalance" -d 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "status" -d 'Show what Cruise Control is executing'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "stop" -d 'Stop the ongoing Cruise Control execution'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l brokers -d 'The new brokers (comma-separated ids); replicas move only onto these' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l goals -d 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l excluded-topics -d 'Topics (regular expression) whose replicas must not move' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l replication-throttle -d 'Replication throttle during execution, bytes per second' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l concurrent-partition-movements-per-broker -d 'Concurrent inter-broker partition movements per broker' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l concurrent-leader-movements -d 'Concurrent leader movements' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l timeout -d 'Give up waiting for Cruise Control (proposal or execution) after this long' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l reason -d 'Reason recorded by Cruise Control for the request' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l wait-for-ready -d 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l execute -d 'Execute the proposal (default: dry run, show it only)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l brokers -d 'The brokers being removed (comma-separated ids); replicas move only off these' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l destination-brokers -d 'Move replicas only onto these brokers (comma-separated ids)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l goals -d 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l excluded-topics -d 'Topics (regular expression) whose replicas must not move' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l replication-throttle -d 'Replication throttle during execution, bytes per second' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l concurrent-partition-movements-per-broker -d 'Concurrent inter-broker partition movements per broker' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l concurrent-leader-movements -d 'Concurrent leader movements' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l timeout -d 'Give up waiting for Cruise Control (proposal or execution) after this long' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l reason -d 'Reason recorded by Cruise Control for the request' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l wait-for-ready -d 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l execute -d 'Execute the proposal (default: dry run, show it only)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l goals -d 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l excluded-topics -d 'Topics (regular expression) whose replicas must not move' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l replication-throttle -d 'Replication throttle during execution, bytes per second' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l concurrent-partition-movements-per-broker -d 'Concurrent inter-broker partition movements per broker' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l concurrent-leader-movements -d 'Concurrent leader movements' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l timeout -d 'Give up waiting for Cruise Control (proposal or execution) after this long' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l reason -d 'Reason recorded by Cruise Control for the request' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l wait-for-ready -d 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l execute -d 'Execute the proposal (default: dry run, show it only)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l watch -d 'Keep watching and rebalance on every new goal violation'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l timeout -d 'Give up waiting for Cruise Control after this long' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l timeout -d 'Give up waiting for the execution to stop after this long' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l reason -d 'Reason recorded by Cruise Control for the request' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "imbalance" -d 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show what Cruise Control is executing'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "stop" -d 'Stop the ongoing Cruise Control execution'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l nodes -d 'Roll these nodes (comma-separated ids)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l role -d 'Roll the nodes with this role' -r -f -a "broker\t''
+controller\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l desired-config -d 'Desired configuration: nodes whose effective config differs are reconfigured or restarted' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l set -d 'Desired configuration value (repeatable)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l max-batch-size -d 'Most brokers restarted together (only brokers sharing no partition)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l post-restart-timeout -d 'How long a restarted node may take to serve again' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l post-reconfigure-timeout -d 'How long a reconfigured node may take to settle' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l max-restart-attempts -d 'Restarts of one node before the roll aborts' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l max-reconfig-attempts -d 'Failed dynamic reconfigurations before a node is restarted instead' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l restart-command -d 'Command restarting a node; {id} and {host} are replaced' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l command-timeout -d 'Timeout of one restart command' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l all -d 'Roll every node'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l dry-run -d 'Print the plan and exit'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l no-preferred-leader-election -d 'Do not restore preferred leaders after each restart'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l topics -d 'Topics to change (names; repeatable or comma-separated)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s r -l replication-factor -d 'The new replication factor' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l state-file -d 'Where to remember the change, so a later run resumes it after a Cruise Control restart' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l timeout -d 'Give up waiting after this long' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l execute -d 'Execute (default: dry run)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l no-wait -d 'Return once the change started'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from help" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -f -a "watch" -d 'Stream the anomalies Cruise Control detects'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l interval -d 'Poll interval' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l once -d 'Print the current anomalies once and exit'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from help" -f -a "watch" -d 'Stream the anomalies Cruise Control detects'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l interval -d 'Seconds between reconcile loops' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l namespace -d 'Kubernetes namespace of the Kafka cluster' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "topic" -d 'Topic operations'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "anomalies" -d 'Cruise Control anomalies'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "operate" -d 'Run the rebalance, roll and replication-factor logic as an in-cluster controller'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "config" -d 'Inspect the resolved configuration'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "imbalance" -d 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "status" -d 'Show what Cruise Control is executing'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "stop" -d 'Stop the ongoing Cruise Control execution'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from topic" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from anomalies" -f -a "watch" -d 'Stream the anomalies Cruise Control detects'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'

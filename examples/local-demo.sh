@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The one command that installs what is needed and runs the main job against a local real cluster:
+# a KRaft Kafka cluster (1 controller + 4 brokers, from Maven Central jars) with the Cruise Control
+# test double, and `kafkaops rebalance add --brokers 4` moving replicas onto the new broker.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export KAFKAOPS_TESTENV_CACHE="${KAFKAOPS_TESTENV_CACHE:-$HOME/.cache/kafkaops-testenv}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$KAFKAOPS_TESTENV_CACHE/target}"
+tests/env/install.sh
+cargo build --locked --quiet --bin kafkaops --example local_demo
+KAFKAOPS_BIN="$CARGO_TARGET_DIR/debug/kafkaops" exec "$CARGO_TARGET_DIR/debug/examples/local_demo"

@@ -1,0 +1,279 @@
+//! The command-line surface, as clap types only.
+//!
+//! Nothing here does work: commands in [`crate::commands`] take these values,
+//! resolve settings and call the engine. Keeping the clap types apart lets
+//! completions and man pages be generated from the same definition and lets
+//! `Cli::command().debug_assert()` check it in a unit test. Every global flag has a
+//! `KAFKAOPS_*` environment twin, listed in [`ENV_VARS`].
+
+pub mod anomalies;
+pub mod rebalance;
+pub mod roll;
+pub mod topic;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::output::{ColorChoice, OutputFormat};
+
+/// Operate Apache Kafka clusters safely: Cruise Control rebalances, safe rolling restarts,
+/// replication-factor changes.
+#[derive(Debug, Parser)]
+#[command(
+    name = "kafkaops",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Flags every subcommand accepts.
+#[derive(Debug, Args, Clone)]
+pub struct GlobalArgs {
+    /// Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]
+    #[arg(long, global = true, env = "KAFKAOPS_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Context of the config file to use [default: the file's current-context]
+    #[arg(long, global = true, env = "KAFKAOPS_CONTEXT", value_name = "NAME")]
+    pub context: Option<String>,
+    /// Output format: tables for people, json or yaml for scripts
+    #[arg(
+        short,
+        long,
+        global = true,
+        env = "KAFKAOPS_OUTPUT",
+        value_enum,
+        default_value_t
+    )]
+    pub output: OutputFormat,
+    /// More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, conflicts_with = "quiet")]
+    pub verbose: u8,
+    /// Only data on stdout and errors on stderr
+    #[arg(short, long, global = true, env = "KAFKAOPS_QUIET")]
+    pub quiet: bool,
+    /// When to use colours (NO_COLOR is respected in auto)
+    #[arg(
+        long,
+        global = true,
+        env = "KAFKAOPS_COLOR",
+        value_enum,
+        default_value_t
+    )]
+    pub color: ColorChoice,
+    /// Do not ask for confirmation before destructive actions
+    #[arg(short = 'y', long, global = true, env = "KAFKAOPS_YES")]
+    pub yes: bool,
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
+}
+
+/// Where the cluster and Cruise Control are.
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Connection")]
+pub struct ConnectionArgs {
+    /// Kafka bootstrap servers (host:port,...)
+    #[arg(
+        long,
+        global = true,
+        env = "KAFKAOPS_BOOTSTRAP_SERVERS",
+        value_name = "SERVERS"
+    )]
+    pub bootstrap_servers: Option<String>,
+    /// Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL
+    #[arg(short = 'X', long = "kafka-property", global = true, value_name = "KEY=VALUE", value_parser = parse_key_value)]
+    pub kafka_properties: Vec<(String, String)>,
+    /// Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)
+    #[arg(
+        long,
+        global = true,
+        env = "KAFKAOPS_CRUISE_CONTROL_URL",
+        value_name = "URL"
+    )]
+    pub cruise_control_url: Option<String>,
+    /// Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)
+    #[arg(
+        long,
+        global = true,
+        env = "KAFKAOPS_CRUISE_CONTROL_USER",
+        value_name = "USER"
+    )]
+    pub cruise_control_user: Option<String>,
+    /// File holding the Cruise Control password
+    #[arg(
+        long,
+        global = true,
+        env = "KAFKAOPS_CRUISE_CONTROL_PASSWORD_FILE",
+        value_name = "FILE"
+    )]
+    pub cruise_control_password_file: Option<PathBuf>,
+    /// CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]
+    #[arg(
+        long,
+        global = true,
+        env = "KAFKAOPS_CRUISE_CONTROL_CA_FILE",
+        value_name = "FILE"
+    )]
+    pub cruise_control_ca_file: Option<PathBuf>,
+    /// Timeout of a single HTTP request, e.g. 30s
+    #[arg(long, global = true, env = "KAFKAOPS_REQUEST_TIMEOUT", value_name = "DURATION", value_parser = parse_duration)]
+    pub request_timeout: Option<Duration>,
+}
+
+/// Environment twins of the flags, plus the secret-only variables (for docs and `config view`).
+pub const ENV_VARS: &[(&str, &str)] = &[
+    ("KAFKAOPS_CONFIG", "--config"),
+    ("KAFKAOPS_CONTEXT", "--context"),
+    ("KAFKAOPS_OUTPUT", "--output"),
+    ("KAFKAOPS_QUIET", "--quiet"),
+    ("KAFKAOPS_COLOR", "--color"),
+    ("KAFKAOPS_YES", "--yes"),
+    ("KAFKAOPS_BOOTSTRAP_SERVERS", "--bootstrap-servers"),
+    ("KAFKAOPS_CRUISE_CONTROL_URL", "--cruise-control-url"),
+    ("KAFKAOPS_CRUISE_CONTROL_USER", "--cruise-control-user"),
+    (
+        "KAFKAOPS_CRUISE_CONTROL_PASSWORD_FILE",
+        "--cruise-control-password-file",
+    ),
+    (
+        "KAFKAOPS_CRUISE_CONTROL_CA_FILE",
+        "--cruise-control-ca-file",
+    ),
+    ("KAFKAOPS_REQUEST_TIMEOUT", "--request-timeout"),
+    (
+        "KAFKAOPS_CRUISE_CONTROL_PASSWORD",
+        "(environment only) Cruise Control password",
+    ),
+    (
+        "KAFKAOPS_KAFKA_PASSWORD",
+        "(environment only) Kafka SASL password",
+    ),
+];
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster
+    #[command(subcommand)]
+    Rebalance(rebalance::RebalanceCommand),
+    /// Safe rolling restart / dynamic reconfiguration of Kafka nodes
+    Roll(roll::RollArgs),
+    /// Topic operations
+    #[command(subcommand)]
+    Topic(topic::TopicCommand),
+    /// Cruise Control anomalies
+    #[command(subcommand)]
+    Anomalies(anomalies::AnomaliesCommand),
+    /// Run the rebalance, roll and replication-factor logic as an in-cluster controller
+    Operate(OperateArgs),
+    /// Inspect the resolved configuration
+    #[command(subcommand)]
+    Config(ConfigCommand),
+    /// Print a shell completion script
+    Completions {
+        /// The shell
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct OperateArgs {
+    /// Seconds between reconcile loops
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub interval: Duration,
+    /// Kubernetes namespace of the Kafka cluster
+    #[arg(long, env = "KAFKAOPS_NAMESPACE")]
+    pub namespace: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Show the resolved settings and where each came from (secrets masked)
+    View,
+}
+
+/// Parses `key=value`.
+pub fn parse_key_value(s: &str) -> Result<(String, String), String> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected KEY=VALUE, got {s:?}"))?;
+    if k.trim().is_empty() {
+        return Err(format!("empty key in {s:?}"));
+    }
+    Ok((k.trim().to_string(), v.to_string()))
+}
+
+/// Parses a human duration (`30s`, `5m`, `1h30m`).
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    humantime::parse_duration(s).map_err(|e| format!("invalid duration {s:?}: {e}"))
+}
+
+/// A comma-separated list of node ids, as one flag value (`--brokers 3,4`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdList(pub Vec<i32>);
+
+impl IdList {
+    /// clap value parser.
+    pub fn parse(s: &str) -> Result<IdList, String> {
+        parse_id_list(s).map(IdList)
+    }
+}
+
+/// Parses a comma-separated list of non-negative broker/node ids (`1,2,5`).
+pub fn parse_id_list(s: &str) -> Result<Vec<i32>, String> {
+    let mut ids = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let id: i32 = part
+            .parse()
+            .map_err(|_| format!("{part:?} is not a node id (a non-negative integer)"))?;
+        if id < 0 {
+            return Err(format!("{id} is not a node id (a non-negative integer)"));
+        }
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    if ids.is_empty() {
+        return Err("expected at least one id, e.g. 3,4".into());
+    }
+    Ok(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_valid() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn id_lists() {
+        assert_eq!(parse_id_list("3, 4,3").unwrap(), vec![3, 4]);
+        assert!(parse_id_list("a").is_err());
+        assert!(parse_id_list("-1").is_err());
+        assert!(parse_id_list(",").is_err());
+    }
+
+    #[test]
+    fn every_env_twin_is_declared_on_a_flag() {
+        let cmd = Cli::command();
+        let declared: Vec<String> = cmd
+            .get_arguments()
+            .filter_map(|a| a.get_env().map(|e| e.to_string_lossy().into_owned()))
+            .collect();
+        for (env, flag) in ENV_VARS {
+            if flag.starts_with("--") {
+                assert!(declared.iter().any(|d| d == env), "{env} not on a flag");
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! `kafkaops rebalance ...` arguments.
+
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+
+use super::{IdList, parse_duration};
+
+#[derive(Debug, Subcommand)]
+pub enum RebalanceCommand {
+    /// Move replicas onto newly added brokers (Cruise Control add_broker)
+    Add(AddArgs),
+    /// Move all replicas off brokers about to be removed (Cruise Control remove_broker)
+    Remove(RemoveArgs),
+    /// Rebalance the whole cluster (Cruise Control rebalance)
+    Full(FullArgs),
+    /// Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)
+    Imbalance(ImbalanceArgs),
+    /// Show what Cruise Control is executing
+    Status(StatusArgs),
+    /// Stop the ongoing Cruise Control execution
+    Stop(StopArgs),
+}
+
+/// Options of `rebalance status`.
+#[derive(Debug, Args, Clone)]
+pub struct StatusArgs {
+    /// Give up waiting for Cruise Control after this long
+    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    pub timeout: Duration,
+}
+
+/// Options of `rebalance stop`.
+#[derive(Debug, Args, Clone)]
+pub struct StopArgs {
+    /// Give up waiting for the execution to stop after this long
+    #[arg(long, default_value = "5m", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Reason recorded by Cruise Control for the request
+    #[arg(long, default_value = "kafkaops")]
+    pub reason: String,
+    /// Pause between polls of Cruise Control (it advises at least 5s)
+    #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
+    pub poll_interval: Duration,
+}
+
+/// Options shared by add, remove and full.
+#[derive(Debug, Args, Clone)]
+pub struct ProposalArgs {
+    /// Goals to optimise, in priority order (comma-separated) [default: Cruise Control's]
+    #[arg(long, value_delimiter = ',')]
+    pub goals: Vec<String>,
+    /// Allow goals that leave out some hard goals
+    #[arg(long)]
+    pub skip_hard_goal_check: bool,
+    /// Topics (regular expression) whose replicas must not move
+    #[arg(long, value_name = "REGEX")]
+    pub excluded_topics: Option<String>,
+    /// Replication throttle during execution, bytes per second
+    #[arg(long, value_name = "BYTES_PER_SEC")]
+    pub replication_throttle: Option<u64>,
+    /// Concurrent inter-broker partition movements per broker
+    #[arg(long, value_name = "N")]
+    pub concurrent_partition_movements_per_broker: Option<u32>,
+    /// Concurrent leader movements
+    #[arg(long, value_name = "N")]
+    pub concurrent_leader_movements: Option<u32>,
+    /// Execute the proposal (default: dry run, show it only)
+    #[arg(long)]
+    pub execute: bool,
+    /// With --execute: return once the execution started, printing the task id
+    #[arg(long, requires = "execute")]
+    pub no_wait: bool,
+    /// Give up waiting for Cruise Control (proposal or execution) after this long
+    #[arg(long, default_value = "30m", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Reason recorded by Cruise Control for the request
+    #[arg(long, default_value = "kafkaops")]
+    pub reason: String,
+    /// If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)
+    #[arg(long, value_name = "DURATION", default_value = "0s", value_parser = parse_duration)]
+    pub wait_for_ready: Duration,
+    /// Pause between polls of Cruise Control (it advises at least 5s)
+    #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
+    pub poll_interval: Duration,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct AddArgs {
+    /// The new brokers (comma-separated ids); replicas move only onto these
+    #[arg(long, required = true, value_parser = IdList::parse)]
+    pub brokers: IdList,
+    #[command(flatten)]
+    pub proposal: ProposalArgs,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct RemoveArgs {
+    /// The brokers being removed (comma-separated ids); replicas move only off these
+    #[arg(long, required = true, value_parser = IdList::parse)]
+    pub brokers: IdList,
+    /// Move replicas only onto these brokers (comma-separated ids)
+    #[arg(long, value_parser = IdList::parse)]
+    pub destination_brokers: Option<IdList>,
+    #[command(flatten)]
+    pub proposal: ProposalArgs,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct FullArgs {
+    #[command(flatten)]
+    pub proposal: ProposalArgs,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ImbalanceArgs {
+    /// Keep watching and rebalance on every new goal violation
+    #[arg(long)]
+    pub watch: bool,
+}

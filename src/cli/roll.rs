@@ -1,0 +1,60 @@
+//! `kafkaops roll` arguments.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use super::{IdList, parse_duration, parse_key_value};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RoleFilter {
+    Broker,
+    Controller,
+}
+
+#[derive(Debug, Args)]
+pub struct RollArgs {
+    /// Roll every node
+    #[arg(long, conflicts_with_all = ["nodes", "role"])]
+    pub all: bool,
+    /// Roll these nodes (comma-separated ids)
+    #[arg(long, value_parser = IdList::parse)]
+    pub nodes: Option<IdList>,
+    /// Roll the nodes with this role
+    #[arg(long, value_enum)]
+    pub role: Option<RoleFilter>,
+    /// Desired configuration: nodes whose effective config differs are reconfigured or restarted
+    #[arg(long = "desired-config", value_name = "FILE")]
+    pub desired_config: Option<PathBuf>,
+    /// Desired configuration value (repeatable)
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_key_value)]
+    pub set: Vec<(String, String)>,
+    /// Most brokers restarted together (only brokers sharing no partition)
+    #[arg(long, default_value_t = 1)]
+    pub max_batch_size: usize,
+    /// How long a restarted node may take to serve again
+    #[arg(long, default_value = "10m", value_parser = parse_duration)]
+    pub post_restart_timeout: Duration,
+    /// How long a reconfigured node may take to settle
+    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    pub post_reconfigure_timeout: Duration,
+    /// Restarts of one node before the roll aborts
+    #[arg(long, default_value_t = 3)]
+    pub max_restart_attempts: u32,
+    /// Failed dynamic reconfigurations before a node is restarted instead
+    #[arg(long, default_value_t = 3)]
+    pub max_reconfig_attempts: u32,
+    /// Print the plan and exit
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not restore preferred leaders after each restart
+    #[arg(long)]
+    pub no_preferred_leader_election: bool,
+    /// Command restarting a node; {id} and {host} are replaced
+    #[arg(long, value_name = "TEMPLATE")]
+    pub restart_command: Option<String>,
+    /// Timeout of one restart command
+    #[arg(long, default_value = "5m", value_parser = parse_duration)]
+    pub command_timeout: Duration,
+}

@@ -1,0 +1,112 @@
+//! One module per subcommand: resolve settings, build adapters, run, render.
+//!
+//! Commands are the imperative shell: they own no decisions (those live in
+//! [`crate::engine`]) and no protocol details (those live in the adapters).
+
+pub mod completions;
+pub mod config;
+pub mod rebalance;
+
+use clap::ArgMatches;
+use clap::parser::ValueSource;
+
+use crate::cli::{Cli, Command, GlobalArgs};
+use crate::error::{CliError, ExitCode};
+use crate::output::Printer;
+use crate::settings::{self, Overrides, Settings, Source, Sourced};
+
+/// What every command gets: resolved settings and a printer.
+pub struct Ctx {
+    pub global: GlobalArgs,
+    pub settings: Settings,
+    pub printer: Printer,
+}
+
+/// Runs the parsed command.
+pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
+    let overrides = overrides_from(&cli.global, matches);
+    let settings = settings::resolve(&overrides, &|k| std::env::var(k).ok())?;
+    let printer = Printer::new(cli.global.output, cli.global.color, cli.global.quiet);
+    let ctx = Ctx {
+        global: cli.global,
+        settings,
+        printer,
+    };
+    match cli.command {
+        Command::Rebalance(cmd) => rebalance::run(&ctx, cmd).await,
+        Command::Config(crate::cli::ConfigCommand::View) => config::view(&ctx),
+        Command::Completions { shell } => completions::run(shell),
+        Command::Roll(_) => not_yet("roll", 5),
+        Command::Topic(_) => not_yet("topic set-rf", 0),
+        Command::Anomalies(_) => not_yet("anomalies watch", 0),
+        Command::Operate(_) => not_yet("operate", 0),
+    }
+}
+
+/// A subcommand whose implementation has not landed: say so, change nothing, exit 2.
+fn not_yet(name: &str, issue: u32) -> Result<ExitCode, CliError> {
+    let tracked = if issue > 0 {
+        format!(" (tracked in issue #{issue})")
+    } else {
+        String::new()
+    };
+    Err(CliError::usage(format!(
+        "`kafkaops {name}` is not implemented yet{tracked}; nothing was changed"
+    )))
+}
+
+/// Where clap found a value: the command line, the environment, or nowhere.
+fn source_of(matches: &ArgMatches, id: &str) -> Option<Source> {
+    // Global args are propagated to the deepest subcommand; look there first.
+    let mut m = matches;
+    while let Some((_, sub)) = m.subcommand() {
+        m = sub;
+    }
+    let src = m.value_source(id).or_else(|| matches.value_source(id))?;
+    match src {
+        ValueSource::CommandLine => Some(Source::Flag),
+        ValueSource::EnvVariable => Some(Source::Environment),
+        _ => None,
+    }
+}
+
+fn sourced<T: Clone>(value: Option<&T>, matches: &ArgMatches, id: &str) -> Option<Sourced<T>> {
+    let v = value?.clone();
+    Some(Sourced::new(
+        v,
+        source_of(matches, id).unwrap_or(Source::Flag),
+    ))
+}
+
+/// Collects the connection values the user gave, with their origins.
+#[must_use]
+pub fn overrides_from(global: &GlobalArgs, matches: &ArgMatches) -> Overrides {
+    let c = &global.connection;
+    Overrides {
+        context: sourced(global.context.as_ref(), matches, "context"),
+        config: sourced(global.config.as_ref(), matches, "config"),
+        bootstrap_servers: sourced(c.bootstrap_servers.as_ref(), matches, "bootstrap_servers"),
+        kafka_properties: c
+            .kafka_properties
+            .iter()
+            .map(|kv| Sourced::new(kv.clone(), Source::Flag))
+            .collect(),
+        cruise_control_url: sourced(c.cruise_control_url.as_ref(), matches, "cruise_control_url"),
+        cruise_control_user: sourced(
+            c.cruise_control_user.as_ref(),
+            matches,
+            "cruise_control_user",
+        ),
+        cruise_control_password_file: sourced(
+            c.cruise_control_password_file.as_ref(),
+            matches,
+            "cruise_control_password_file",
+        ),
+        cruise_control_ca_file: sourced(
+            c.cruise_control_ca_file.as_ref(),
+            matches,
+            "cruise_control_ca_file",
+        ),
+        request_timeout: sourced(c.request_timeout.as_ref(), matches, "request_timeout"),
+    }
+}

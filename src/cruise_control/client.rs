@@ -1,0 +1,573 @@
+//! The HTTP side of the Cruise Control client (reqwest).
+//!
+//! Everything protocol-shaped lives here: URL building (`json=true` always), basic
+//! auth, the CA file, per-request timeouts, the 202 + `User-Task-ID` protocol and
+//! its polling through `user_tasks` (never by re-submitting a mutation), and the
+//! retry loop driven by the pure [`super::retry::decide`]. Callers get typed
+//! results or a classified [`CcError`]. Credentials are only ever handed to
+//! reqwest, which marks the `Authorization` header sensitive; nothing here logs
+//! a header or a body that carries them.
+
+use std::time::{Duration, Instant};
+
+use reqwest::{Method, StatusCode};
+use serde::de::DeserializeOwned;
+
+use super::error::{CcError, classify};
+use super::lenient;
+use super::model::{
+    CruiseControlState, ErrorResponse, KafkaClusterState, OptimizationResult, ProgressResult,
+    ProgressStep, StopResult, TaskStatus, UserTask, UserTasks,
+};
+use super::params::{self, Endpoint, Query, RebalanceRequest, Substate};
+use super::retry::{Backoff, RetryDecision, RetryPolicy, decide};
+use crate::secret::Secret;
+use crate::settings::CruiseControlSettings;
+
+/// The request header and response header carrying a user task id.
+pub const USER_TASK_ID: &str = "User-Task-ID";
+
+/// How to reach Cruise Control.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// Base URL, e.g. `https://cc:9090` (the `/kafkacruisecontrol/` prefix is added
+    /// unless the URL already ends with it).
+    pub url: url::Url,
+    pub username: Option<String>,
+    pub password: Option<Secret>,
+    /// Extra CA certificates (PEM) to trust besides the system roots.
+    pub ca_pem: Option<Vec<u8>>,
+    /// Timeout of one HTTP request.
+    pub timeout: Duration,
+    /// Pause between `user_tasks` / `state` polls (Cruise Control advises ≥ 5 s).
+    pub poll_interval: Duration,
+    /// Pauses between retries.
+    pub backoff: Backoff,
+}
+
+impl ClientConfig {
+    /// From resolved settings (reads the CA file).
+    pub fn from_settings(s: &CruiseControlSettings) -> Result<Self, CcError> {
+        let url = s
+            .require_url()
+            .map_err(|e| CcError::Config(e.to_string()))?;
+        let ca_pem = match &s.ca_file {
+            Some(f) => Some(std::fs::read(&f.value).map_err(|e| {
+                CcError::Config(format!("cannot read CA file {}: {e}", f.value.display()))
+            })?),
+            None => None,
+        };
+        Ok(Self {
+            url,
+            username: s.username.as_ref().map(|u| u.value.clone()),
+            password: s.password.as_ref().map(|p| p.value.clone()),
+            ca_pem,
+            timeout: s.timeout.value,
+            poll_interval: Duration::from_secs(5),
+            backoff: Backoff::default(),
+        })
+    }
+}
+
+/// Someone to tell what a wait is for (a progress line, a log).
+pub trait Observer: Send + Sync {
+    /// A retryable failure; the next attempt comes after `retry_in`.
+    fn retrying(&self, waiting_for: &str, attempt: u32, retry_in: Duration, error: &CcError);
+    /// A 202 task is still computing.
+    fn computing(&self, task_id: &str, step: Option<&ProgressStep>);
+}
+
+/// An observer that logs through `tracing`.
+pub struct LogObserver;
+
+impl Observer for LogObserver {
+    fn retrying(&self, waiting_for: &str, attempt: u32, retry_in: Duration, error: &CcError) {
+        tracing::warn!(
+            "waiting for {waiting_for} (attempt {attempt}, next in {}): {error}",
+            humantime::format_duration(retry_in)
+        );
+    }
+    fn computing(&self, task_id: &str, step: Option<&ProgressStep>) {
+        match step {
+            Some(s) => tracing::info!("task {task_id}: {} {}", s.step, s.description),
+            None => tracing::info!("task {task_id}: in progress"),
+        }
+    }
+}
+
+/// A raw answer.
+#[derive(Debug)]
+struct Reply {
+    status: StatusCode,
+    task_id: Option<String>,
+    body: String,
+}
+
+/// A typed result plus the user task that produced it.
+#[derive(Debug, Clone)]
+pub struct Answer<T> {
+    pub value: T,
+    pub task_id: Option<String>,
+}
+
+/// The Cruise Control REST client.
+#[derive(Debug, Clone)]
+pub struct CruiseControlClient {
+    http: reqwest::Client,
+    base: url::Url,
+    display_url: String,
+    username: Option<String>,
+    password: Option<Secret>,
+    timeout: Duration,
+    poll_interval: Duration,
+    backoff: Backoff,
+}
+
+impl CruiseControlClient {
+    pub fn new(cfg: ClientConfig) -> Result<Self, CcError> {
+        let mut b = reqwest::Client::builder()
+            .timeout(cfg.timeout)
+            .connect_timeout(cfg.timeout.min(Duration::from_secs(10)))
+            .user_agent(concat!("kafkaops/", env!("CARGO_PKG_VERSION")));
+        if let Some(pem) = &cfg.ca_pem {
+            let certs = reqwest::Certificate::from_pem_bundle(pem)
+                .map_err(|e| CcError::Config(format!("CA file is not PEM: {e}")))?;
+            if certs.is_empty() {
+                return Err(CcError::Config("CA file holds no certificate".into()));
+            }
+            for c in certs {
+                b = b.add_root_certificate(c);
+            }
+        }
+        let http = b
+            .build()
+            .map_err(|e| CcError::Config(format!("cannot build the HTTP client: {e}")))?;
+        let mut base = cfg.url.clone();
+        let path = base.path().trim_end_matches('/').to_string();
+        let path = if path.ends_with("/kafkacruisecontrol") {
+            format!("{path}/")
+        } else {
+            format!("{path}/kafkacruisecontrol/")
+        };
+        base.set_path(&path);
+        base.set_query(None);
+        Ok(Self {
+            http,
+            display_url: cfg.url.as_str().trim_end_matches('/').to_string(),
+            base,
+            username: cfg.username,
+            password: cfg.password,
+            timeout: cfg.timeout,
+            poll_interval: cfg.poll_interval,
+            backoff: cfg.backoff,
+        })
+    }
+
+    /// The default retry policy of this client up to `deadline`.
+    #[must_use]
+    pub fn policy(&self, deadline: Instant) -> RetryPolicy {
+        RetryPolicy::with_backoff(deadline, self.backoff)
+    }
+
+    /// The base URL (without credentials) for messages.
+    #[must_use]
+    pub fn url(&self) -> &str {
+        &self.display_url
+    }
+
+    fn endpoint_url(&self, endpoint: Endpoint, query: &Query) -> url::Url {
+        let mut url = self
+            .base
+            .join(endpoint.path())
+            .unwrap_or_else(|_| self.base.clone());
+        {
+            let mut pairs = url.query_pairs_mut();
+            pairs.append_pair("json", "true");
+            for (k, v) in query {
+                pairs.append_pair(k, v);
+            }
+        }
+        url
+    }
+
+    /// One HTTP exchange; non-2xx answers become classified errors.
+    async fn send_once(
+        &self,
+        endpoint: Endpoint,
+        query: &Query,
+        task_header: Option<&str>,
+    ) -> Result<Reply, CcError> {
+        let method = if endpoint.is_post() {
+            Method::POST
+        } else {
+            Method::GET
+        };
+        let url = self.endpoint_url(endpoint, query);
+        let mut req = self.http.request(method.clone(), url);
+        if let Some(user) = &self.username {
+            req = req.basic_auth(user, self.password.as_ref().map(Secret::expose));
+        }
+        if let Some(id) = task_header {
+            req = req.header(USER_TASK_ID, id);
+        }
+        tracing::debug!("{method} {} {endpoint}", self.display_url);
+        let resp = req.send().await.map_err(|e| self.transport_error(&e))?;
+        let status = resp.status();
+        let task_id = resp
+            .headers()
+            .get(USER_TASK_ID)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let body = resp.text().await.map_err(|e| self.transport_error(&e))?;
+        if status.is_success() {
+            return Ok(Reply {
+                status,
+                task_id,
+                body,
+            });
+        }
+        let parsed: Option<ErrorResponse> = lenient::from_str(&body).ok();
+        let message = parsed
+            .map(|e| e.error_message)
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| snippet(&body));
+        let is_cc_json = body.trim_start().starts_with('{');
+        if matches!(status.as_u16(), 401 | 407) || (status.as_u16() == 403 && !is_cc_json) {
+            return Err(CcError::Auth {
+                url: self.display_url.clone(),
+                status: status.as_u16(),
+            });
+        }
+        Err(CcError::Api {
+            endpoint: endpoint.path().to_string(),
+            status: status.as_u16(),
+            class: classify(status.as_u16(), &message),
+            message,
+        })
+    }
+
+    fn transport_error(&self, e: &reqwest::Error) -> CcError {
+        let url = self.display_url.clone();
+        if e.is_timeout() {
+            return CcError::Timeout {
+                url,
+                timeout: self.timeout,
+            };
+        }
+        let chain = error_chain(e);
+        let lower = chain.to_ascii_lowercase();
+        if ["certificate", "ssl", "tls", "handshake"]
+            .iter()
+            .any(|w| lower.contains(w))
+        {
+            return CcError::Tls { url, detail: chain };
+        }
+        CcError::Unreachable { url, detail: chain }
+    }
+
+    /// Sends with retries per `policy`, telling `obs` what is awaited.
+    async fn send(
+        &self,
+        endpoint: Endpoint,
+        query: &Query,
+        policy: &RetryPolicy,
+        obs: &dyn Observer,
+    ) -> Result<Reply, CcError> {
+        let mut attempt = 0u32;
+        loop {
+            attempt += 1;
+            match self.send_once(endpoint, query, None).await {
+                Ok(r) => return Ok(r),
+                Err(e) => match decide(policy, attempt, Instant::now(), &e) {
+                    RetryDecision::RetryAfter(pause) => {
+                        let what = match e.class() {
+                            super::error::ErrorClass::Retryable(t) => t.waiting_for(),
+                            _ => "Cruise Control",
+                        };
+                        obs.retrying(what, attempt, pause, &e);
+                        tokio::time::sleep(pause).await;
+                    }
+                    RetryDecision::GiveUp if attempt > 1 && e.is_retryable() => {
+                        let waiting_for = match e.class() {
+                            super::error::ErrorClass::Retryable(t) => t.waiting_for(),
+                            _ => "Cruise Control",
+                        };
+                        return Err(CcError::GaveUp {
+                            waiting_for,
+                            attempts: attempt,
+                            last: Box::new(e),
+                        });
+                    }
+                    RetryDecision::GiveUp => return Err(e),
+                },
+            }
+        }
+    }
+
+    /// Sends a request to an async endpoint and, on 202, waits for its user task
+    /// by polling `user_tasks`; returns the parsed final response.
+    async fn request_async<T: DeserializeOwned>(
+        &self,
+        endpoint: Endpoint,
+        query: &Query,
+        refetch_errors: bool,
+        policy: &RetryPolicy,
+        obs: &dyn Observer,
+    ) -> Result<Answer<T>, CcError> {
+        let reply = self.send(endpoint, query, policy, obs).await?;
+        if reply.status != StatusCode::ACCEPTED {
+            return Ok(Answer {
+                value: parse(endpoint, &reply.body)?,
+                task_id: reply.task_id,
+            });
+        }
+        let task_id = reply.task_id.clone().ok_or_else(|| CcError::Protocol {
+            endpoint: endpoint.path().into(),
+            detail: format!("202 without a {USER_TASK_ID} header"),
+        })?;
+        let progress: Option<ProgressResult> = lenient::from_str(&reply.body).ok();
+        obs.computing(
+            &task_id,
+            progress.as_ref().and_then(ProgressResult::current_step),
+        );
+        let task = match self
+            .wait_for_task(&task_id, endpoint, policy.deadline, obs)
+            .await
+        {
+            Ok(t) => t,
+            Err(CcError::TaskFailed { .. }) if refetch_errors => {
+                // For reads and dry runs it is safe to ask the server for the cached
+                // response of the finished task: a matching User-Task-ID header never
+                // starts a new task (an unknown one is a 500), and the error lives only there.
+                return Err(self.fetch_task_error(endpoint, query, &task_id).await);
+            }
+            Err(e) => return Err(e),
+        };
+        let body = task.original_response.ok_or_else(|| CcError::Protocol {
+            endpoint: endpoint.path().into(),
+            detail: format!("task {task_id} finished without originalResponse"),
+        })?;
+        Ok(Answer {
+            value: parse(endpoint, &body)?,
+            task_id: Some(task_id),
+        })
+    }
+
+    async fn fetch_task_error(&self, endpoint: Endpoint, query: &Query, task_id: &str) -> CcError {
+        match self.send_once(endpoint, query, Some(task_id)).await {
+            Err(e @ CcError::Api { .. }) if !e.to_string().contains("Unexpected header") => e,
+            _ => CcError::TaskFailed {
+                task_id: task_id.into(),
+                endpoint: endpoint.path().into(),
+            },
+        }
+    }
+
+    /// Polls `user_tasks` until the task has left `Active` (or `deadline`).
+    pub async fn wait_for_task(
+        &self,
+        task_id: &str,
+        endpoint: Endpoint,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<UserTask, CcError> {
+        let started = Instant::now();
+        loop {
+            if Instant::now() + self.poll_interval > deadline {
+                return Err(CcError::DeadlineExceeded {
+                    waiting_for: format!("Cruise Control task {task_id} ({endpoint})"),
+                    after: started.elapsed(),
+                });
+            }
+            tokio::time::sleep(self.poll_interval).await;
+            let task = self.user_task(task_id, deadline, obs).await?;
+            match task.status {
+                TaskStatus::Active | TaskStatus::Other(_) => obs.computing(task_id, None),
+                TaskStatus::CompletedWithError => {
+                    return Err(CcError::TaskFailed {
+                        task_id: task_id.into(),
+                        endpoint: endpoint.path().into(),
+                    });
+                }
+                TaskStatus::InExecution | TaskStatus::Completed => return Ok(task),
+            }
+        }
+    }
+
+    /// One task from `user_tasks` (with its original response); `TaskLost` when unknown.
+    pub async fn user_task(
+        &self,
+        task_id: &str,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<UserTask, CcError> {
+        let tasks = self
+            .user_tasks(&[task_id.to_string()], true, deadline, obs)
+            .await?;
+        tasks
+            .user_tasks
+            .into_iter()
+            .find(|t| t.user_task_id == task_id)
+            .ok_or_else(|| CcError::TaskLost {
+                task_id: task_id.into(),
+            })
+    }
+
+    /// `GET /user_tasks`.
+    pub async fn user_tasks(
+        &self,
+        ids: &[String],
+        fetch_completed_task: bool,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<UserTasks, CcError> {
+        let q = params::user_tasks_query(ids, fetch_completed_task);
+        let reply = self
+            .send(Endpoint::UserTasks, &q, &self.policy(deadline), obs)
+            .await?;
+        parse(Endpoint::UserTasks, &reply.body)
+    }
+
+    /// `GET /state` with the given substates (all when empty).
+    pub async fn state(
+        &self,
+        substates: &[Substate],
+        verbose: bool,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<CruiseControlState, CcError> {
+        let q = params::state_query(substates, verbose);
+        Ok(self
+            .request_async(Endpoint::State, &q, true, &self.policy(deadline), obs)
+            .await?
+            .value)
+    }
+
+    /// `GET /kafka_cluster_state`.
+    pub async fn kafka_cluster_state(
+        &self,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<KafkaClusterState, CcError> {
+        let q = params::kafka_cluster_state_query(None, false);
+        let reply = self
+            .send(Endpoint::KafkaClusterState, &q, &self.policy(deadline), obs)
+            .await?;
+        parse(Endpoint::KafkaClusterState, &reply.body)
+    }
+
+    /// `GET /load` (current broker load).
+    pub async fn load(
+        &self,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<super::model::BrokerLoad, CcError> {
+        let q = params::load_query(true);
+        Ok(self
+            .request_async(Endpoint::Load, &q, true, &self.policy(deadline), obs)
+            .await?
+            .value)
+    }
+
+    /// `GET /proposals`.
+    pub async fn proposals(
+        &self,
+        req: &params::ProposalsRequest,
+        policy: &RetryPolicy,
+        obs: &dyn Observer,
+    ) -> Result<OptimizationResult, CcError> {
+        Ok(self
+            .request_async(Endpoint::Proposals, &req.query(), true, policy, obs)
+            .await?
+            .value)
+    }
+
+    /// `POST /rebalance`, `/add_broker` or `/remove_broker`. For `dryrun=false` the
+    /// answer means the execution has *started*; follow it with [`Self::state`] or
+    /// [`Self::user_task`] using the returned task id.
+    pub async fn rebalance(
+        &self,
+        req: &RebalanceRequest,
+        policy: &RetryPolicy,
+        obs: &dyn Observer,
+    ) -> Result<Answer<OptimizationResult>, CcError> {
+        let mut policy = *policy;
+        policy.idempotent &= req.execution.dryrun;
+        self.request_async(
+            req.kind.endpoint(),
+            &req.query(),
+            req.execution.dryrun,
+            &policy,
+            obs,
+        )
+        .await
+    }
+
+    /// `POST /topic_configuration` (query form). "Already at the target replication
+    /// factor" comes back as an error of class `NoOp`.
+    pub async fn topic_configuration(
+        &self,
+        req: &params::TopicConfigurationRequest,
+        policy: &RetryPolicy,
+        obs: &dyn Observer,
+    ) -> Result<Answer<OptimizationResult>, CcError> {
+        let mut policy = *policy;
+        policy.idempotent &= req.execution.dryrun;
+        self.request_async(
+            Endpoint::TopicConfiguration,
+            &req.query(),
+            req.execution.dryrun,
+            &policy,
+            obs,
+        )
+        .await
+    }
+
+    /// `POST /stop_proposal_execution`.
+    pub async fn stop_proposal_execution(
+        &self,
+        reason: &str,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<StopResult, CcError> {
+        let q = params::stop_query(reason);
+        let reply = self
+            .send(
+                Endpoint::StopProposalExecution,
+                &q,
+                &self.policy(deadline),
+                obs,
+            )
+            .await?;
+        parse(Endpoint::StopProposalExecution, &reply.body)
+    }
+}
+
+fn parse<T: DeserializeOwned>(endpoint: Endpoint, body: &str) -> Result<T, CcError> {
+    lenient::from_str(body).map_err(|e| CcError::Protocol {
+        endpoint: endpoint.path().into(),
+        detail: format!("{e}; body starts with {:?}", snippet(body)),
+    })
+}
+
+fn snippet(body: &str) -> String {
+    let t = body.trim();
+    let mut s: String = t.chars().take(300).collect();
+    if t.chars().count() > 300 {
+        s.push('…');
+    }
+    s
+}
+
+fn error_chain(e: &reqwest::Error) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        let t = s.to_string();
+        if !parts.iter().any(|p| p.contains(&t)) {
+            parts.push(t);
+        }
+        src = s.source();
+    }
+    parts.join(": ")
+}

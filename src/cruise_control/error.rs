@@ -1,0 +1,360 @@
+//! Cruise Control errors, classified once.
+//!
+//! Cruise Control has no error codes: every client substring-matches
+//! `errorMessage` (reference §5). [`classify`] does it here, for every caller, and
+//! sorts each failure into retryable (wait and try again), permanent (the input or
+//! cluster must change) or no-op (already done). The exit code of each class is
+//! decided here too, so the CLI maps the whole type with one line.
+
+use std::time::Duration;
+
+use crate::error::ExitCode;
+
+/// Why a request may succeed later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transient {
+    /// The load model has too few valid windows yet (`NotEnoughValidWindowsException`).
+    NotEnoughValidWindows,
+    /// `max.active.user.tasks` reached.
+    ActiveTaskLimit,
+    /// Another execution is running.
+    OngoingExecution,
+    /// Connection refused / reset / DNS.
+    Unreachable,
+    /// The request timed out.
+    Timeout,
+    /// The server said "please retry" (capacity churn, monitor loading).
+    PleaseRetry,
+}
+
+impl Transient {
+    /// What the user is waiting for, in words.
+    #[must_use]
+    pub fn waiting_for(self) -> &'static str {
+        match self {
+            Transient::NotEnoughValidWindows => {
+                "Cruise Control to collect enough metric windows for a load model"
+            }
+            Transient::ActiveTaskLimit => "a free Cruise Control user-task slot",
+            Transient::OngoingExecution => "the ongoing Cruise Control execution to finish",
+            Transient::Unreachable => "Cruise Control to accept connections",
+            Transient::Timeout => "Cruise Control to answer in time",
+            Transient::PleaseRetry => "Cruise Control to become ready",
+        }
+    }
+}
+
+/// Why a request will fail again until the input or the cluster changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Permanent {
+    /// 400: a bad or unknown parameter.
+    BadRequest,
+    /// A broker id Cruise Control does not know.
+    UnknownBroker,
+    /// The goals leave out hard goals.
+    MissingHardGoals,
+    /// No solution satisfies the hard goals.
+    OptimizationFailure,
+    /// 401/403: credentials or permissions.
+    Unauthorized,
+    /// 404: not a Cruise Control endpoint (wrong URL prefix?).
+    NotFound,
+    /// TLS could not be established.
+    Tls,
+    /// Anything else.
+    Other,
+}
+
+/// The class of a failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorClass {
+    Retryable(Transient),
+    Permanent(Permanent),
+    /// Nothing to do: the target state already holds.
+    NoOp,
+}
+
+/// Classifies an HTTP status and Cruise Control `errorMessage` (pure).
+#[must_use]
+pub fn classify(status: u16, message: &str) -> ErrorClass {
+    use ErrorClass::{NoOp, Permanent as P, Retryable as R};
+    let m = message.to_ascii_lowercase();
+    match status {
+        401 | 407 => return P(Permanent::Unauthorized),
+        403 if !m.contains("cannot process") => return P(Permanent::Unauthorized),
+        404 => return P(Permanent::NotFound),
+        408 | 504 => return R(Transient::Timeout),
+        502 | 503 => return R(Transient::Unreachable),
+        _ => {}
+    }
+    if m.contains("already have target replication factor") {
+        return NoOp;
+    }
+    if m.contains("notenoughvalidwindows")
+        || m.contains("there is no window available in range")
+        || m.contains("valid windows when aggregating")
+    {
+        return R(Transient::NotEnoughValidWindows);
+    }
+    if m.contains("active user tasks") && m.contains("servlet capacity") {
+        return R(Transient::ActiveTaskLimit);
+    }
+    if m.contains("ongoingexecutionexception")
+        || m.contains("ongoing execution")
+        || m.contains("stop_ongoing_execution")
+        || m.contains("ongoing inter-broker partition movements")
+    {
+        return R(Transient::OngoingExecution);
+    }
+    if status == 400 {
+        return P(Permanent::BadRequest);
+    }
+    if m.contains("does not exist") && m.contains("broker") {
+        return P(Permanent::UnknownBroker);
+    }
+    if m.contains("missing hard goals") {
+        return P(Permanent::MissingHardGoals);
+    }
+    if m.contains("optimizationfailureexception") {
+        return P(Permanent::OptimizationFailure);
+    }
+    if m.contains("please retry") || m.contains("loadmonitor is not ready") {
+        return R(Transient::PleaseRetry);
+    }
+    if status == 403 {
+        return P(Permanent::BadRequest);
+    }
+    P(Permanent::Other)
+}
+
+/// A Cruise Control client failure.
+#[derive(Debug, thiserror::Error)]
+pub enum CcError {
+    #[error("cannot reach Cruise Control at {url}: {detail}")]
+    Unreachable { url: String, detail: String },
+    #[error("Cruise Control at {url} did not answer within {}", humantime::format_duration(*.timeout))]
+    Timeout { url: String, timeout: Duration },
+    #[error("TLS with Cruise Control at {url} failed: {detail} (check --cruise-control-ca-file)")]
+    Tls { url: String, detail: String },
+    #[error(
+        "Cruise Control at {url} refused the credentials (HTTP {status}); check --cruise-control-user and the password"
+    )]
+    Auth { url: String, status: u16 },
+    #[error("Cruise Control {endpoint} failed (HTTP {status}): {message}")]
+    Api {
+        endpoint: String,
+        status: u16,
+        message: String,
+        class: ErrorClass,
+    },
+    #[error("unexpected answer from Cruise Control {endpoint}: {detail}")]
+    Protocol { endpoint: String, detail: String },
+    #[error(
+        "Cruise Control task {task_id} ({endpoint}) ended with an error; Cruise Control reports the cause only in its log"
+    )]
+    TaskFailed { task_id: String, endpoint: String },
+    #[error(
+        "Cruise Control no longer knows task {task_id} (restarted, or the task expired); its outcome is unknown: check `kafkaops rebalance status` before retrying"
+    )]
+    TaskLost { task_id: String },
+    #[error("gave up after {attempts} attempt(s) waiting for {waiting_for}")]
+    GaveUp {
+        waiting_for: &'static str,
+        attempts: u32,
+        #[source]
+        last: Box<CcError>,
+    },
+    #[error("gave up after {} waiting for {waiting_for}", humantime::format_duration(*.after))]
+    DeadlineExceeded {
+        waiting_for: String,
+        after: Duration,
+    },
+    #[error("{0}")]
+    Config(String),
+}
+
+impl CcError {
+    /// The class of this failure.
+    #[must_use]
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            CcError::Unreachable { .. } => ErrorClass::Retryable(Transient::Unreachable),
+            CcError::Timeout { .. } | CcError::DeadlineExceeded { .. } => {
+                ErrorClass::Retryable(Transient::Timeout)
+            }
+            CcError::Tls { .. } => ErrorClass::Permanent(Permanent::Tls),
+            CcError::Auth { .. } => ErrorClass::Permanent(Permanent::Unauthorized),
+            CcError::Api { class, .. } => *class,
+            CcError::GaveUp { last, .. } => last.class(),
+            CcError::Protocol { .. }
+            | CcError::TaskFailed { .. }
+            | CcError::TaskLost { .. }
+            | CcError::Config(_) => ErrorClass::Permanent(Permanent::Other),
+        }
+    }
+
+    /// True when trying again later may succeed.
+    #[must_use]
+    pub fn is_retryable(&self) -> bool {
+        !matches!(
+            self,
+            CcError::GaveUp { .. } | CcError::DeadlineExceeded { .. }
+        ) && matches!(self.class(), ErrorClass::Retryable(_))
+    }
+
+    /// The documented exit code for this failure.
+    #[must_use]
+    pub fn exit_code(&self) -> ExitCode {
+        if let CcError::Config(_) = self {
+            return ExitCode::Usage;
+        }
+        match self.class() {
+            ErrorClass::NoOp => ExitCode::Ok,
+            ErrorClass::Retryable(t) => match t {
+                Transient::NotEnoughValidWindows | Transient::PleaseRetry => ExitCode::NotReady,
+                Transient::ActiveTaskLimit | Transient::OngoingExecution => ExitCode::Busy,
+                Transient::Unreachable => ExitCode::Unreachable,
+                Transient::Timeout => ExitCode::Timeout,
+            },
+            ErrorClass::Permanent(p) => match p {
+                Permanent::BadRequest | Permanent::UnknownBroker | Permanent::MissingHardGoals => {
+                    ExitCode::Usage
+                }
+                Permanent::Unauthorized | Permanent::Tls | Permanent::NotFound => {
+                    ExitCode::Unreachable
+                }
+                Permanent::OptimizationFailure | Permanent::Other => ExitCode::Failed,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classification_of_documented_messages() {
+        use ErrorClass::*;
+        let cases: &[(u16, &str, ErrorClass)] = &[
+            (
+                500,
+                "Error processing POST request '/rebalance' due to: 'com.linkedin.cruisecontrol.exception.NotEnoughValidWindowsException: There are only 0 valid windows when aggregating in range [-1, 1579]'.",
+                Retryable(Transient::NotEnoughValidWindows),
+            ),
+            (
+                500,
+                "There is no window available in range [-1, 1700] (index [1, -1]).",
+                Retryable(Transient::NotEnoughValidWindows),
+            ),
+            (
+                500,
+                "java.lang.RuntimeException: There are already 5 active user tasks, which has reached the servlet capacity.",
+                Retryable(Transient::ActiveTaskLimit),
+            ),
+            (
+                500,
+                "OngoingExecutionException: Cannot execute new proposals while there is an ongoing execution.",
+                Retryable(Transient::OngoingExecution),
+            ),
+            (
+                500,
+                "IllegalStateException: Cannot start a new execution while there is an ongoing execution. Please use stop_ongoing_execution=true to stop ongoing execution and start a new one.",
+                Retryable(Transient::OngoingExecution),
+            ),
+            (
+                400,
+                "Bad POST request '/rebalance' due to 'Unrecognized endpoint parameters in REBALANCE POST request: [foo].'.",
+                Permanent(super::Permanent::BadRequest),
+            ),
+            (
+                500,
+                "com.linkedin.kafka.cruisecontrol.exception.KafkaCruiseControlException: java.lang.IllegalArgumentException: Broker [3] does not exist.",
+                Permanent(super::Permanent::UnknownBroker),
+            ),
+            (
+                500,
+                "Missing hard goals [RackAwareGoal] in the provided goals: [DiskCapacityGoal]. Add skip_hard_goal_check=true parameter to ignore this sanity check.",
+                Permanent(super::Permanent::MissingHardGoals),
+            ),
+            (
+                500,
+                "com.linkedin.kafka.cruisecontrol.exception.OptimizationFailureException: [RackAwareGoal] Insufficient number of racks",
+                Permanent(super::Permanent::OptimizationFailure),
+            ),
+            (
+                500,
+                "All topics matching given pattern already have target replication factor.",
+                NoOp,
+            ),
+            (
+                500,
+                "Unable to retrieve capacity for broker 3 due to churn, please retry.",
+                Retryable(Transient::PleaseRetry),
+            ),
+            (
+                401,
+                "<html>Unauthorized</html>",
+                Permanent(super::Permanent::Unauthorized),
+            ),
+            (
+                404,
+                "Unrecognized endpoint",
+                Permanent(super::Permanent::NotFound),
+            ),
+            (503, "", Retryable(Transient::Unreachable)),
+            (
+                500,
+                "java.lang.NullPointerException",
+                Permanent(super::Permanent::Other),
+            ),
+        ];
+        for (status, msg, want) in cases {
+            assert_eq!(classify(*status, msg), *want, "{status} {msg}");
+        }
+    }
+
+    #[test]
+    fn exit_codes_by_class() {
+        let api = |status, msg: &str| CcError::Api {
+            endpoint: "add_broker".into(),
+            status,
+            message: msg.into(),
+            class: classify(status, msg),
+        };
+        assert_eq!(
+            api(500, "NotEnoughValidWindowsException").exit_code(),
+            ExitCode::NotReady
+        );
+        assert_eq!(
+            api(500, "OngoingExecutionException").exit_code(),
+            ExitCode::Busy
+        );
+        assert_eq!(
+            api(500, "Broker [9] does not exist.").exit_code(),
+            ExitCode::Usage
+        );
+        assert_eq!(
+            api(500, "OptimizationFailureException: x").exit_code(),
+            ExitCode::Failed
+        );
+        let auth = CcError::Auth {
+            url: "u".into(),
+            status: 401,
+        };
+        assert_eq!(auth.exit_code(), ExitCode::Unreachable);
+        let gave_up = CcError::GaveUp {
+            waiting_for: "x",
+            attempts: 3,
+            last: Box::new(api(500, "NotEnoughValidWindowsException")),
+        };
+        assert_eq!(gave_up.exit_code(), ExitCode::NotReady);
+        assert!(!gave_up.is_retryable());
+        let t = CcError::Timeout {
+            url: "u".into(),
+            timeout: Duration::from_secs(1),
+        };
+        assert_eq!(t.exit_code(), ExitCode::Timeout);
+        assert!(t.is_retryable());
+    }
+}

@@ -1,0 +1,540 @@
+//! Query parameters per endpoint.
+//!
+//! Cruise Control answers 400 to any parameter name an endpoint does not accept
+//! (reference §1), so each endpoint has its own builder that can only produce the
+//! names it accepts; [`accepted`] lists them and a unit test checks every builder
+//! against it. `json=true` is added to every request by the client, and mutating
+//! builders always carry `reason`.
+
+/// Endpoints kafkaops calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endpoint {
+    State,
+    Proposals,
+    Rebalance,
+    AddBroker,
+    RemoveBroker,
+    TopicConfiguration,
+    UserTasks,
+    StopProposalExecution,
+    KafkaClusterState,
+    Load,
+}
+
+impl Endpoint {
+    #[must_use]
+    pub fn path(self) -> &'static str {
+        match self {
+            Endpoint::State => "state",
+            Endpoint::Proposals => "proposals",
+            Endpoint::Rebalance => "rebalance",
+            Endpoint::AddBroker => "add_broker",
+            Endpoint::RemoveBroker => "remove_broker",
+            Endpoint::TopicConfiguration => "topic_configuration",
+            Endpoint::UserTasks => "user_tasks",
+            Endpoint::StopProposalExecution => "stop_proposal_execution",
+            Endpoint::KafkaClusterState => "kafka_cluster_state",
+            Endpoint::Load => "load",
+        }
+    }
+
+    #[must_use]
+    pub fn is_post(self) -> bool {
+        matches!(
+            self,
+            Endpoint::Rebalance
+                | Endpoint::AddBroker
+                | Endpoint::RemoveBroker
+                | Endpoint::TopicConfiguration
+                | Endpoint::StopProposalExecution
+        )
+    }
+}
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.path())
+    }
+}
+
+const COMMON: &[&str] = &["json", "reason"];
+const PROPOSAL_COMMON: &[&str] = &[
+    "goals",
+    "excluded_topics",
+    "data_from",
+    "use_ready_default_goals",
+    "exclude_recently_removed_brokers",
+    "exclude_recently_demoted_brokers",
+    "allow_capacity_estimation",
+    "verbose",
+    "fast_mode",
+];
+const EXECUTION: &[&str] = &[
+    "dryrun",
+    "concurrent_partition_movements_per_broker",
+    "max_partition_movements_in_cluster",
+    "concurrent_leader_movements",
+    "broker_concurrent_leader_movements",
+    "execution_progress_check_interval_ms",
+    "skip_hard_goal_check",
+    "replica_movement_strategies",
+    "replication_throttle",
+    "review_id",
+    "stop_ongoing_execution",
+];
+
+/// The parameter names an endpoint accepts (reference §3), besides `json` and `reason`.
+#[must_use]
+pub fn accepted(endpoint: Endpoint) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = COMMON.to_vec();
+    match endpoint {
+        Endpoint::State => v.extend(["substates", "verbose", "super_verbose"]),
+        Endpoint::Proposals => {
+            v.extend(PROPOSAL_COMMON);
+            v.extend([
+                "kafka_assigner",
+                "rebalance_disk",
+                "destination_broker_ids",
+                "ignore_proposal_cache",
+            ]);
+        }
+        Endpoint::Rebalance => {
+            v.extend(PROPOSAL_COMMON);
+            v.extend(EXECUTION);
+            v.extend([
+                "kafka_assigner",
+                "rebalance_disk",
+                "destination_broker_ids",
+                "ignore_proposal_cache",
+                "concurrent_intra_broker_partition_movements",
+            ]);
+        }
+        Endpoint::AddBroker | Endpoint::RemoveBroker => {
+            v.extend(PROPOSAL_COMMON);
+            v.extend(EXECUTION);
+            v.extend(["brokerid", "kafka_assigner"]);
+            if endpoint == Endpoint::AddBroker {
+                v.push("throttle_added_broker");
+            } else {
+                v.extend(["throttle_removed_broker", "destination_broker_ids"]);
+            }
+        }
+        Endpoint::TopicConfiguration => {
+            v.extend(PROPOSAL_COMMON);
+            v.extend(EXECUTION);
+            v.extend([
+                "topic",
+                "replication_factor",
+                "skip_rack_awareness_check",
+                "concurrent_intra_broker_partition_movements",
+            ]);
+        }
+        Endpoint::UserTasks => v.extend([
+            "user_task_ids",
+            "client_ids",
+            "endpoints",
+            "types",
+            "entries",
+            "fetch_completed_task",
+        ]),
+        Endpoint::StopProposalExecution => {
+            v.extend(["force_stop", "stop_external_agent", "review_id"]);
+        }
+        Endpoint::KafkaClusterState => v.extend(["topic", "verbose"]),
+        Endpoint::Load => v.extend([
+            "start",
+            "end",
+            "time",
+            "allow_capacity_estimation",
+            "populate_disk_info",
+            "capacity_only",
+        ]),
+    }
+    v
+}
+
+/// A query: ordered name/value pairs.
+pub type Query = Vec<(&'static str, String)>;
+
+fn join<T: ToString>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Options shared by every goal-based request (proposals, rebalance, add/remove_broker).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GoalOptions {
+    pub goals: Vec<String>,
+    pub excluded_topics: Option<String>,
+    pub skip_hard_goal_check: bool,
+}
+
+/// Options of an execution (ignored by Cruise Control for dry runs, but validated).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ExecutionOptions {
+    pub dryrun: bool,
+    pub replication_throttle: Option<u64>,
+    pub concurrent_partition_movements_per_broker: Option<u32>,
+    pub concurrent_leader_movements: Option<u32>,
+}
+
+/// What to optimise: the three kinds of rebalance kafkaops runs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RebalanceKind {
+    /// `add_broker?brokerid=..`: replicas move only onto these brokers.
+    AddBrokers(Vec<i32>),
+    /// `remove_broker?brokerid=..[&destination_broker_ids=..]`: replicas move only off these.
+    RemoveBrokers {
+        brokers: Vec<i32>,
+        destinations: Vec<i32>,
+    },
+    /// `rebalance`: the whole cluster.
+    Full,
+}
+
+impl RebalanceKind {
+    #[must_use]
+    pub fn endpoint(&self) -> Endpoint {
+        match self {
+            RebalanceKind::AddBrokers(_) => Endpoint::AddBroker,
+            RebalanceKind::RemoveBrokers { .. } => Endpoint::RemoveBroker,
+            RebalanceKind::Full => Endpoint::Rebalance,
+        }
+    }
+}
+
+/// A rebalance request (dry run or execution).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RebalanceRequest {
+    pub kind: RebalanceKind,
+    pub goals: GoalOptions,
+    pub execution: ExecutionOptions,
+    pub reason: String,
+    /// Ask for the per-partition movements and the load before.
+    pub verbose: bool,
+}
+
+impl RebalanceRequest {
+    /// The query for this request: only names the endpoint accepts; zero/empty values omitted.
+    #[must_use]
+    pub fn query(&self) -> Query {
+        let mut q: Query = Vec::new();
+        match &self.kind {
+            RebalanceKind::AddBrokers(b) => q.push(("brokerid", join(b))),
+            RebalanceKind::RemoveBrokers {
+                brokers,
+                destinations,
+            } => {
+                q.push(("brokerid", join(brokers)));
+                if !destinations.is_empty() {
+                    q.push(("destination_broker_ids", join(destinations)));
+                }
+            }
+            RebalanceKind::Full => {}
+        }
+        q.push(("dryrun", self.execution.dryrun.to_string()));
+        if self.verbose {
+            q.push(("verbose", "true".into()));
+        }
+        if !self.goals.goals.is_empty() {
+            q.push(("goals", self.goals.goals.join(",")));
+        }
+        if self.goals.skip_hard_goal_check {
+            q.push(("skip_hard_goal_check", "true".into()));
+        }
+        if let Some(t) = self
+            .goals
+            .excluded_topics
+            .as_ref()
+            .filter(|t| !t.is_empty())
+        {
+            q.push(("excluded_topics", t.clone()));
+        }
+        let e = &self.execution;
+        if let Some(t) = e.replication_throttle.filter(|t| *t > 0) {
+            q.push(("replication_throttle", t.to_string()));
+        }
+        if let Some(n) = e
+            .concurrent_partition_movements_per_broker
+            .filter(|n| *n > 0)
+        {
+            q.push(("concurrent_partition_movements_per_broker", n.to_string()));
+        }
+        if let Some(n) = e.concurrent_leader_movements.filter(|n| *n > 0) {
+            q.push(("concurrent_leader_movements", n.to_string()));
+        }
+        q.push(("reason", self.reason.clone()));
+        q
+    }
+}
+
+/// `GET /proposals`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProposalsRequest {
+    pub goals: GoalOptions,
+    pub destination_broker_ids: Vec<i32>,
+    pub ignore_proposal_cache: bool,
+    pub verbose: bool,
+    pub reason: String,
+}
+
+impl ProposalsRequest {
+    #[must_use]
+    pub fn query(&self) -> Query {
+        let mut q: Query = Vec::new();
+        if !self.goals.goals.is_empty() {
+            q.push(("goals", self.goals.goals.join(",")));
+        } else if self.ignore_proposal_cache {
+            q.push(("ignore_proposal_cache", "true".into()));
+        }
+        if let Some(t) = self
+            .goals
+            .excluded_topics
+            .as_ref()
+            .filter(|t| !t.is_empty())
+        {
+            q.push(("excluded_topics", t.clone()));
+        }
+        if !self.destination_broker_ids.is_empty() {
+            q.push(("destination_broker_ids", join(&self.destination_broker_ids)));
+        }
+        if self.verbose {
+            q.push(("verbose", "true".into()));
+        }
+        q.push(("reason", self.reason.clone()));
+        q
+    }
+}
+
+/// `POST /topic_configuration` (query form).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopicConfigurationRequest {
+    /// Full-match regular expression of topic names.
+    pub topic: String,
+    pub replication_factor: u16,
+    pub skip_rack_awareness_check: bool,
+    pub execution: ExecutionOptions,
+    pub goals: GoalOptions,
+    pub reason: String,
+}
+
+impl TopicConfigurationRequest {
+    #[must_use]
+    pub fn query(&self) -> Query {
+        let mut q: Query = vec![
+            ("topic", self.topic.clone()),
+            ("replication_factor", self.replication_factor.to_string()),
+            ("dryrun", self.execution.dryrun.to_string()),
+        ];
+        if self.skip_rack_awareness_check {
+            q.push(("skip_rack_awareness_check", "true".into()));
+        }
+        if !self.goals.goals.is_empty() {
+            q.push(("goals", self.goals.goals.join(",")));
+        }
+        if self.goals.skip_hard_goal_check {
+            q.push(("skip_hard_goal_check", "true".into()));
+        }
+        if let Some(t) = self.execution.replication_throttle.filter(|t| *t > 0) {
+            q.push(("replication_throttle", t.to_string()));
+        }
+        q.push(("reason", self.reason.clone()));
+        q
+    }
+}
+
+/// `GET /state` substates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Substate {
+    Executor,
+    Analyzer,
+    Monitor,
+    AnomalyDetector,
+}
+
+impl Substate {
+    pub const ALL: [Substate; 4] = [
+        Substate::Executor,
+        Substate::Analyzer,
+        Substate::Monitor,
+        Substate::AnomalyDetector,
+    ];
+
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Substate::Executor => "executor",
+            Substate::Analyzer => "analyzer",
+            Substate::Monitor => "monitor",
+            Substate::AnomalyDetector => "anomaly_detector",
+        }
+    }
+}
+
+/// `GET /state`.
+#[must_use]
+pub fn state_query(substates: &[Substate], verbose: bool) -> Query {
+    let mut q: Query = Vec::new();
+    if !substates.is_empty() {
+        q.push((
+            "substates",
+            substates
+                .iter()
+                .map(|s| s.name())
+                .collect::<Vec<_>>()
+                .join(","),
+        ));
+    }
+    if verbose {
+        q.push(("verbose", "true".into()));
+    }
+    q
+}
+
+/// `GET /user_tasks` for some task ids, with the original responses of finished ones.
+#[must_use]
+pub fn user_tasks_query(ids: &[String], fetch_completed_task: bool) -> Query {
+    let mut q: Query = Vec::new();
+    if !ids.is_empty() {
+        q.push(("user_task_ids", ids.join(",")));
+    }
+    q.push(("fetch_completed_task", fetch_completed_task.to_string()));
+    q
+}
+
+/// `POST /stop_proposal_execution`.
+#[must_use]
+pub fn stop_query(reason: &str) -> Query {
+    vec![("reason", reason.to_string())]
+}
+
+/// `GET /kafka_cluster_state`.
+#[must_use]
+pub fn kafka_cluster_state_query(topic: Option<&str>, verbose: bool) -> Query {
+    let mut q: Query = Vec::new();
+    if let Some(t) = topic {
+        q.push(("topic", t.to_string()));
+    }
+    if verbose {
+        q.push(("verbose", "true".into()));
+    }
+    q
+}
+
+/// `GET /load` (current load).
+#[must_use]
+pub fn load_query(allow_capacity_estimation: bool) -> Query {
+    vec![(
+        "allow_capacity_estimation",
+        allow_capacity_estimation.to_string(),
+    )]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_accepted(endpoint: Endpoint, q: &Query) {
+        let ok = accepted(endpoint);
+        for (k, _) in q {
+            assert!(ok.contains(k), "{endpoint} does not accept {k}");
+        }
+    }
+
+    fn full_goals() -> GoalOptions {
+        GoalOptions {
+            goals: vec!["RackAwareGoal".into(), "ReplicaCapacityGoal".into()],
+            excluded_topics: Some("__.*".into()),
+            skip_hard_goal_check: true,
+        }
+    }
+
+    fn full_exec() -> ExecutionOptions {
+        ExecutionOptions {
+            dryrun: false,
+            replication_throttle: Some(1000),
+            concurrent_partition_movements_per_broker: Some(2),
+            concurrent_leader_movements: Some(10),
+        }
+    }
+
+    #[test]
+    fn every_builder_sends_only_accepted_names_and_a_reason_on_mutations() {
+        for kind in [
+            RebalanceKind::AddBrokers(vec![3, 4]),
+            RebalanceKind::RemoveBrokers {
+                brokers: vec![3],
+                destinations: vec![1, 2],
+            },
+            RebalanceKind::Full,
+        ] {
+            let r = RebalanceRequest {
+                kind: kind.clone(),
+                goals: full_goals(),
+                execution: full_exec(),
+                reason: "why".into(),
+                verbose: true,
+            };
+            let q = r.query();
+            assert_accepted(kind.endpoint(), &q);
+            assert!(q.contains(&("reason", "why".into())));
+            assert!(q.contains(&("dryrun", "false".into())));
+        }
+        let p = ProposalsRequest {
+            goals: full_goals(),
+            destination_broker_ids: vec![1],
+            ignore_proposal_cache: true,
+            verbose: true,
+            reason: "r".into(),
+        };
+        let q = p.query();
+        assert_accepted(Endpoint::Proposals, &q);
+        // goals and ignore_proposal_cache together are a 400.
+        assert!(!q.iter().any(|(k, _)| *k == "ignore_proposal_cache"));
+        let t = TopicConfigurationRequest {
+            topic: "a|b".into(),
+            replication_factor: 3,
+            skip_rack_awareness_check: true,
+            execution: full_exec(),
+            goals: full_goals(),
+            reason: "r".into(),
+        };
+        assert_accepted(Endpoint::TopicConfiguration, &t.query());
+        assert_accepted(Endpoint::State, &state_query(&Substate::ALL, true));
+        assert_accepted(
+            Endpoint::UserTasks,
+            &user_tasks_query(&["a".into(), "b".into()], true),
+        );
+        assert_accepted(Endpoint::StopProposalExecution, &stop_query("r"));
+        assert_accepted(
+            Endpoint::KafkaClusterState,
+            &kafka_cluster_state_query(Some("t"), true),
+        );
+        assert_accepted(Endpoint::Load, &load_query(true));
+    }
+
+    #[test]
+    fn add_broker_never_gets_destinations_and_zero_values_are_omitted() {
+        assert!(!accepted(Endpoint::AddBroker).contains(&"destination_broker_ids"));
+        assert!(
+            !accepted(Endpoint::AddBroker).contains(&"concurrent_intra_broker_partition_movements")
+        );
+        let r = RebalanceRequest {
+            kind: RebalanceKind::AddBrokers(vec![4]),
+            goals: GoalOptions::default(),
+            execution: ExecutionOptions {
+                dryrun: true,
+                replication_throttle: Some(0),
+                concurrent_partition_movements_per_broker: Some(0),
+                concurrent_leader_movements: None,
+            },
+            reason: "r".into(),
+            verbose: false,
+        };
+        let names: Vec<_> = r.query().into_iter().map(|(k, _)| k).collect();
+        assert_eq!(names, vec!["brokerid", "dryrun", "reason"]);
+    }
+}

@@ -1,0 +1,211 @@
+//! Rendering: tables for people, JSON/YAML for scripts, prompts and progress.
+//!
+//! Only data goes to stdout; logs and progress go to stderr so that
+//! `kafkaops ... --output json | jq` always sees a clean document. Commands
+//! build a serializable value and a table renderer and hand both to [`Printer`];
+//! they never pick a format themselves.
+
+use std::io::{IsTerminal, Write};
+
+use comfy_table::{ContentArrangement, Table, presets};
+use serde::Serialize;
+
+use crate::error::ExitCode;
+
+/// `--output`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutputFormat {
+    #[default]
+    Table,
+    Json,
+    Yaml,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to emit colour on a stream, honouring `NO_COLOR`.
+    #[must_use]
+    pub fn enabled(self, is_tty: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                is_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        }
+    }
+}
+
+/// Where and how a command prints.
+#[derive(Debug, Clone)]
+pub struct Printer {
+    pub format: OutputFormat,
+    pub color: bool,
+    pub quiet: bool,
+    /// Whether stderr is an interactive terminal (progress bars, prompts).
+    pub interactive: bool,
+}
+
+impl Printer {
+    #[must_use]
+    pub fn new(format: OutputFormat, color: ColorChoice, quiet: bool) -> Self {
+        Self {
+            format,
+            color: color.enabled(std::io::stdout().is_terminal()),
+            quiet,
+            interactive: std::io::stderr().is_terminal() && std::io::stdin().is_terminal(),
+        }
+    }
+
+    /// Prints `value` as JSON/YAML, or the table `table` builds from it.
+    pub fn emit<T: Serialize>(
+        &self,
+        value: &T,
+        table: impl FnOnce(&T) -> String,
+    ) -> anyhow::Result<()> {
+        let text = match self.format {
+            OutputFormat::Json => {
+                let mut s = serde_json::to_string_pretty(value)?;
+                s.push('\n');
+                s
+            }
+            OutputFormat::Yaml => serde_yaml::to_string(value)?,
+            OutputFormat::Table => table(value),
+        };
+        write_stdout(&text)
+    }
+
+    /// A status line for people (stderr), silenced by `-q` and in JSON/YAML mode it still
+    /// goes to stderr so scripts can ignore it.
+    pub fn note(&self, msg: impl std::fmt::Display) {
+        if !self.quiet {
+            eprintln!("{msg}");
+        }
+    }
+
+    /// A table with this printer's styling.
+    #[must_use]
+    pub fn table(&self) -> Table {
+        new_table(self.color)
+    }
+}
+
+/// A table styled for terminals; plain ASCII borders when colour is off keeps snapshots stable.
+#[must_use]
+pub fn new_table(color: bool) -> Table {
+    let mut t = Table::new();
+    t.load_style(if color {
+        presets::UTF8_FULL_CONDENSED
+    } else {
+        presets::ASCII_MARKDOWN
+    });
+    t.set_content_arrangement(ContentArrangement::Disabled);
+    if !color {
+        t.force_no_tty();
+    }
+    t
+}
+
+/// Writes to stdout; a closed pipe (`| head`) is not an error.
+pub fn write_stdout(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
+
+/// Why a confirmation did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum PromptError {
+    #[error(
+        "{action}: refusing without confirmation because no terminal is attached; pass --yes to proceed"
+    )]
+    NotInteractive { action: String },
+    #[error("{action}: not confirmed, nothing was changed")]
+    Declined { action: String },
+    #[error("prompt failed: {0}")]
+    Io(String),
+}
+
+impl PromptError {
+    #[must_use]
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            PromptError::NotInteractive { .. } => ExitCode::Usage,
+            PromptError::Declined { .. } | PromptError::Io(_) => ExitCode::Failed,
+        }
+    }
+}
+
+/// Asks before a destructive action unless `assume_yes`; refuses when nobody can answer.
+pub fn confirm(action: &str, assume_yes: bool, interactive: bool) -> Result<(), PromptError> {
+    if assume_yes {
+        return Ok(());
+    }
+    if !interactive {
+        return Err(PromptError::NotInteractive {
+            action: action.to_string(),
+        });
+    }
+    let ok = dialoguer::Confirm::new()
+        .with_prompt(format!("{action}?"))
+        .default(false)
+        .interact()
+        .map_err(|e| PromptError::Io(e.to_string()))?;
+    if ok {
+        Ok(())
+    } else {
+        Err(PromptError::Declined {
+            action: action.to_string(),
+        })
+    }
+}
+
+/// A progress bar on stderr that hides itself when stderr is not a terminal or `-q` is set.
+#[must_use]
+pub fn progress_bar(printer: &Printer, len: u64, what: &str) -> indicatif::ProgressBar {
+    let pb = if printer.interactive && !printer.quiet {
+        indicatif::ProgressBar::new(len)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    pb.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {prefix} [{bar:30}] {pos}/{len} {msg} (eta {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    pb.set_prefix(what.to_string());
+    pb
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_prompt_without_terminal_unless_yes() {
+        assert!(confirm("Execute", true, false).is_ok());
+        let err = confirm("Execute", false, false).unwrap_err();
+        assert_eq!(err.exit_code(), ExitCode::Usage);
+        assert!(err.to_string().contains("--yes"));
+    }
+
+    #[test]
+    fn color_never_and_always() {
+        assert!(!ColorChoice::Never.enabled(true));
+        assert!(ColorChoice::Always.enabled(false));
+        assert!(!ColorChoice::Auto.enabled(false));
+    }
+}

@@ -1,0 +1,561 @@
+//! Connection settings, resolved in one place.
+//!
+//! Precedence, lowest first: built-in defaults < config file context <
+//! `KAFKAOPS_*` environment variables < command-line flags. Every resolved value
+//! remembers where it came from so `kafkaops config view` can explain it, and
+//! secrets are held as [`Secret`] so no printer can leak them.
+//!
+//! The config file is YAML with named contexts, like a kubeconfig:
+//!
+//! ```yaml
+//! current-context: local
+//! contexts:
+//!   - name: local
+//!     bootstrap-servers: 127.0.0.1:9092
+//!     kafka-properties:            # librdkafka properties
+//!       security.protocol: SASL_SSL
+//!       sasl.mechanism: SCRAM-SHA-512
+//!       sasl.username: ops
+//!     kafka-password-file: /run/secrets/kafka   # becomes sasl.password
+//!     cruise-control:
+//!       url: https://cc.example:9090
+//!       username: admin
+//!       password-env: CC_PASSWORD               # or password-file
+//!       ca-file: /etc/kafkaops/ca.pem
+//!       timeout: 30s
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::secret::Secret;
+
+/// Where a resolved value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    Default,
+    ConfigFile,
+    Environment,
+    Flag,
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Source::Default => "default",
+            Source::ConfigFile => "config file",
+            Source::Environment => "environment",
+            Source::Flag => "flag",
+        })
+    }
+}
+
+/// A value with its origin.
+#[derive(Debug, Clone, Serialize)]
+pub struct Sourced<T> {
+    pub value: T,
+    pub source: Source,
+}
+
+impl<T> Sourced<T> {
+    pub fn new(value: T, source: Source) -> Self {
+        Self { value, source }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("cannot read config file {path}: {source}")]
+    ReadConfig {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("config file {path} is not valid: {message}")]
+    ParseConfig { path: PathBuf, message: String },
+    #[error("context {name:?} is not in {path} (known: {known})")]
+    UnknownContext {
+        name: String,
+        path: String,
+        known: String,
+    },
+    #[error("cannot read secret file {path}: {source}")]
+    ReadSecret {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("environment variable {name} (named by the config file) is not set")]
+    MissingSecretEnv { name: String },
+    #[error("invalid {what} {value:?}: {message}")]
+    Invalid {
+        what: &'static str,
+        value: String,
+        message: String,
+    },
+    #[error("no {what} configured: pass {flag} or set {env}, or add it to a config file context")]
+    Missing {
+        what: &'static str,
+        flag: &'static str,
+        env: &'static str,
+    },
+}
+
+/// The config file's on-disk shape.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct ConfigFile {
+    #[serde(default)]
+    pub current_context: Option<String>,
+    #[serde(default)]
+    pub contexts: Vec<ContextFile>,
+}
+
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct ContextFile {
+    pub name: String,
+    #[serde(default)]
+    pub bootstrap_servers: Option<String>,
+    #[serde(default)]
+    pub kafka_properties: BTreeMap<String, String>,
+    #[serde(default)]
+    pub kafka_password_file: Option<PathBuf>,
+    #[serde(default)]
+    pub kafka_password_env: Option<String>,
+    #[serde(default)]
+    pub cruise_control: Option<CruiseControlFile>,
+}
+
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct CruiseControlFile {
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub username: Option<String>,
+    #[serde(default)]
+    pub password_file: Option<PathBuf>,
+    #[serde(default)]
+    pub password_env: Option<String>,
+    #[serde(default)]
+    pub ca_file: Option<PathBuf>,
+    #[serde(default, with = "humantime_serde_opt")]
+    pub timeout: Option<Duration>,
+}
+
+mod humantime_serde_opt {
+    use serde::{Deserialize, Deserializer};
+    use std::time::Duration;
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        let s: Option<String> = Option::deserialize(d)?;
+        s.map(|s| humantime::parse_duration(&s).map_err(serde::de::Error::custom))
+            .transpose()
+    }
+}
+
+/// Values as given on the command line or in the environment, each with its origin
+/// (clap tells which); `None` where neither gave one.
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    pub context: Option<Sourced<String>>,
+    pub config: Option<Sourced<PathBuf>>,
+    pub bootstrap_servers: Option<Sourced<String>>,
+    pub kafka_properties: Vec<Sourced<(String, String)>>,
+    pub cruise_control_url: Option<Sourced<String>>,
+    pub cruise_control_user: Option<Sourced<String>>,
+    pub cruise_control_password_file: Option<Sourced<PathBuf>>,
+    pub cruise_control_ca_file: Option<Sourced<PathBuf>>,
+    pub request_timeout: Option<Sourced<Duration>>,
+}
+
+/// The environment variable that may carry the Cruise Control password (never a flag:
+/// command lines are visible to every user of the host).
+pub const CC_PASSWORD_ENV: &str = "KAFKAOPS_CRUISE_CONTROL_PASSWORD";
+/// Likewise for the Kafka SASL password.
+pub const KAFKA_PASSWORD_ENV: &str = "KAFKAOPS_KAFKA_PASSWORD";
+
+/// Resolved Cruise Control connection settings.
+#[derive(Debug, Clone, Serialize)]
+pub struct CruiseControlSettings {
+    pub url: Option<Sourced<String>>,
+    pub username: Option<Sourced<String>>,
+    pub password: Option<Sourced<Secret>>,
+    pub ca_file: Option<Sourced<PathBuf>>,
+    pub timeout: Sourced<Duration>,
+}
+
+impl CruiseControlSettings {
+    /// The URL, or a usage error naming every way to set it.
+    pub fn require_url(&self) -> Result<url::Url, SettingsError> {
+        let raw = self.url.as_ref().ok_or(SettingsError::Missing {
+            what: "Cruise Control URL",
+            flag: "--cruise-control-url",
+            env: "KAFKAOPS_CRUISE_CONTROL_URL",
+        })?;
+        parse_cc_url(&raw.value)
+    }
+}
+
+/// Parses a Cruise Control URL; a bare `host:port` means `http://host:port`.
+pub fn parse_cc_url(raw: &str) -> Result<url::Url, SettingsError> {
+    let with_scheme = if raw.contains("://") {
+        raw.to_string()
+    } else {
+        format!("http://{raw}")
+    };
+    let url = url::Url::parse(&with_scheme).map_err(|e| SettingsError::Invalid {
+        what: "Cruise Control URL",
+        value: raw.to_string(),
+        message: e.to_string(),
+    })?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(SettingsError::Invalid {
+            what: "Cruise Control URL",
+            value: raw.to_string(),
+            message: "scheme must be http or https".into(),
+        });
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(SettingsError::Invalid {
+            what: "Cruise Control URL",
+            value: "(credentials hidden)".into(),
+            message: "put credentials in the config file or KAFKAOPS_CRUISE_CONTROL_PASSWORD, not in the URL".into(),
+        });
+    }
+    Ok(url)
+}
+
+/// Resolved Kafka connection settings.
+#[derive(Debug, Clone, Serialize)]
+pub struct KafkaSettings {
+    pub bootstrap_servers: Option<Sourced<String>>,
+    /// librdkafka properties; values of secret-looking keys are held masked in `secrets`.
+    pub properties: BTreeMap<String, Sourced<String>>,
+    pub secrets: BTreeMap<String, Sourced<Secret>>,
+}
+
+/// Everything a command needs to connect, plus where it came from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Settings {
+    pub config_file: Option<Sourced<PathBuf>>,
+    pub context: Option<Sourced<String>>,
+    pub kafka: KafkaSettings,
+    pub cruise_control: CruiseControlSettings,
+}
+
+/// True for librdkafka property names whose values are secrets.
+#[must_use]
+pub fn is_secret_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    k.contains("password")
+        || k.contains("secret")
+        || k.contains("jaas")
+        || k.ends_with(".key.pem")
+        || k.contains("token")
+}
+
+/// The default config file location: `$XDG_CONFIG_HOME/kafkaops/config.yaml` or `~/.config/kafkaops/config.yaml`.
+#[must_use]
+pub fn default_config_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("kafkaops").join("config.yaml"))
+}
+
+fn read_secret_file(path: &Path) -> Result<Secret, SettingsError> {
+    let raw = std::fs::read_to_string(path).map_err(|source| SettingsError::ReadSecret {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(Secret::new(raw.trim_end_matches(['\n', '\r'])))
+}
+
+fn read_secret_env(name: &str) -> Result<Secret, SettingsError> {
+    std::env::var(name)
+        .map(Secret::new)
+        .map_err(|_| SettingsError::MissingSecretEnv {
+            name: name.to_string(),
+        })
+}
+
+/// Resolves settings. `env` looks up environment variables (injected so tests need not
+/// mutate the process environment).
+pub fn resolve(
+    overrides: &Overrides,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Settings, SettingsError> {
+    // 1. Which config file.
+    let config_file = match &overrides.config {
+        Some(c) => Some(c.clone()),
+        None => default_config_path()
+            .filter(|p| p.exists())
+            .map(|p| Sourced::new(p, Source::Default)),
+    };
+    let parsed = match &config_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(&path.value).map_err(|source| {
+                SettingsError::ReadConfig {
+                    path: path.value.clone(),
+                    source,
+                }
+            })?;
+            serde_yaml::from_str::<ConfigFile>(&text).map_err(|e| SettingsError::ParseConfig {
+                path: path.value.clone(),
+                message: e.to_string(),
+            })?
+        }
+        None => ConfigFile::default(),
+    };
+
+    // 2. Which context.
+    let context_name = overrides.context.clone().or_else(|| {
+        parsed
+            .current_context
+            .clone()
+            .map(|c| Sourced::new(c, Source::ConfigFile))
+    });
+    let ctx: ContextFile = match &context_name {
+        Some(name) => parsed
+            .contexts
+            .iter()
+            .find(|c| c.name == name.value)
+            .cloned()
+            .ok_or_else(|| SettingsError::UnknownContext {
+                name: name.value.clone(),
+                path: config_file.as_ref().map_or_else(
+                    || "(no config file)".to_string(),
+                    |p| p.value.display().to_string(),
+                ),
+                known: parsed
+                    .contexts
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?,
+        None => ContextFile::default(),
+    };
+
+    // 3. Kafka.
+    let bootstrap_servers = overrides.bootstrap_servers.clone().or_else(|| {
+        ctx.bootstrap_servers
+            .clone()
+            .map(|b| Sourced::new(b, Source::ConfigFile))
+    });
+    let mut properties = BTreeMap::new();
+    let mut secrets = BTreeMap::new();
+    let mut put = |k: String, v: String, source: Source| {
+        if is_secret_key(&k) {
+            properties.remove(&k);
+            secrets.insert(k, Sourced::new(Secret::new(v), source));
+        } else {
+            secrets.remove(&k);
+            properties.insert(k, Sourced::new(v, source));
+        }
+    };
+    for (k, v) in &ctx.kafka_properties {
+        put(k.clone(), v.clone(), Source::ConfigFile);
+    }
+    for p in &overrides.kafka_properties {
+        put(p.value.0.clone(), p.value.1.clone(), p.source);
+    }
+    if let Some(f) = &ctx.kafka_password_file {
+        secrets.insert(
+            "sasl.password".into(),
+            Sourced::new(read_secret_file(f)?, Source::ConfigFile),
+        );
+    }
+    if let Some(name) = &ctx.kafka_password_env {
+        secrets.insert(
+            "sasl.password".into(),
+            Sourced::new(read_secret_env(name)?, Source::Environment),
+        );
+    }
+    if let Some(v) = env(KAFKA_PASSWORD_ENV) {
+        secrets.insert(
+            "sasl.password".into(),
+            Sourced::new(Secret::new(v), Source::Environment),
+        );
+    }
+
+    // 4. Cruise Control.
+    let ccf = ctx.cruise_control.clone().unwrap_or_default();
+    let url = overrides
+        .cruise_control_url
+        .clone()
+        .or_else(|| ccf.url.clone().map(|u| Sourced::new(u, Source::ConfigFile)));
+    let username = overrides.cruise_control_user.clone().or_else(|| {
+        ccf.username
+            .clone()
+            .map(|u| Sourced::new(u, Source::ConfigFile))
+    });
+    let mut password = None;
+    if let Some(f) = &ccf.password_file {
+        password = Some(Sourced::new(read_secret_file(f)?, Source::ConfigFile));
+    }
+    if let Some(name) = &ccf.password_env {
+        password = Some(Sourced::new(read_secret_env(name)?, Source::Environment));
+    }
+    if let Some(v) = env(CC_PASSWORD_ENV) {
+        password = Some(Sourced::new(Secret::new(v), Source::Environment));
+    }
+    if let Some(f) = &overrides.cruise_control_password_file {
+        password = Some(Sourced::new(read_secret_file(&f.value)?, f.source));
+    }
+    let ca_file = overrides.cruise_control_ca_file.clone().or_else(|| {
+        ccf.ca_file
+            .clone()
+            .map(|c| Sourced::new(c, Source::ConfigFile))
+    });
+    let timeout = overrides
+        .request_timeout
+        .clone()
+        .or_else(|| ccf.timeout.map(|t| Sourced::new(t, Source::ConfigFile)))
+        .unwrap_or_else(|| Sourced::new(Duration::from_secs(30), Source::Default));
+    if let Some(u) = &url {
+        parse_cc_url(&u.value)?;
+    }
+
+    Ok(Settings {
+        config_file,
+        context: context_name,
+        kafka: KafkaSettings {
+            bootstrap_servers,
+            properties,
+            secrets,
+        },
+        cruise_control: CruiseControlSettings {
+            url,
+            username,
+            password,
+            ca_file,
+            timeout,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_env(_: &str) -> Option<String> {
+        None
+    }
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    #[test]
+    fn flags_beat_env_beat_file_beat_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = write(
+            dir.path(),
+            "c.yaml",
+            "current-context: a\ncontexts:\n- name: a\n  bootstrap-servers: file:9092\n  cruise-control:\n    url: http://file:9090\n    timeout: 5s\n",
+        );
+        let o = Overrides {
+            config: Some(Sourced::new(cfg, Source::Flag)),
+            cruise_control_url: Some(Sourced::new("http://flag:1".into(), Source::Flag)),
+            ..Overrides::default()
+        };
+        let s = resolve(&o, &no_env).unwrap();
+        assert_eq!(
+            s.cruise_control.url.as_ref().unwrap().value,
+            "http://flag:1"
+        );
+        assert_eq!(s.cruise_control.url.unwrap().source, Source::Flag);
+        let b = s.kafka.bootstrap_servers.unwrap();
+        assert_eq!(
+            (b.value.as_str(), b.source),
+            ("file:9092", Source::ConfigFile)
+        );
+        assert_eq!(s.cruise_control.timeout.value, Duration::from_secs(5));
+    }
+
+    #[test]
+    fn unknown_context_names_the_known_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = write(
+            dir.path(),
+            "c.yaml",
+            "contexts:\n- name: prod\n- name: dev\n",
+        );
+        let o = Overrides {
+            config: Some(Sourced::new(cfg, Source::Flag)),
+            context: Some(Sourced::new("stage".into(), Source::Flag)),
+            ..Overrides::default()
+        };
+        let err = resolve(&o, &no_env).unwrap_err().to_string();
+        assert!(err.contains("stage") && err.contains("prod, dev"), "{err}");
+    }
+
+    #[test]
+    fn secrets_are_masked_everywhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let pw = write(dir.path(), "pw", "s3cr3t-value\n");
+        let cfg = write(
+            dir.path(),
+            "c.yaml",
+            &format!(
+                "current-context: a\ncontexts:\n- name: a\n  kafka-properties:\n    sasl.password: kafka-pass-xyz\n    security.protocol: SASL_SSL\n  cruise-control:\n    url: http://x:9090\n    password-file: {}\n",
+                pw.display()
+            ),
+        );
+        let o = Overrides {
+            config: Some(Sourced::new(cfg, Source::Flag)),
+            ..Overrides::default()
+        };
+        let s = resolve(&o, &no_env).unwrap();
+        assert_eq!(
+            s.cruise_control.password.as_ref().unwrap().value.expose(),
+            "s3cr3t-value"
+        );
+        let json = serde_json::to_string(&s).unwrap();
+        let dbg = format!("{s:?}");
+        for text in [json, dbg] {
+            assert!(
+                !text.contains("s3cr3t-value") && !text.contains("kafka-pass-xyz"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn password_env_wins_over_file_and_flag_file_wins_over_env() {
+        let dir = tempfile::tempdir().unwrap();
+        let pw = write(dir.path(), "pw", "from-flag-file");
+        let env = |k: &str| (k == CC_PASSWORD_ENV).then(|| "from-env".to_string());
+        let s = resolve(&Overrides::default(), &env).unwrap();
+        assert_eq!(
+            s.cruise_control.password.unwrap().value.expose(),
+            "from-env"
+        );
+        let o = Overrides {
+            cruise_control_password_file: Some(Sourced::new(pw, Source::Flag)),
+            ..Overrides::default()
+        };
+        let s = resolve(&o, &env).unwrap();
+        assert_eq!(
+            s.cruise_control.password.unwrap().value.expose(),
+            "from-flag-file"
+        );
+    }
+
+    #[test]
+    fn url_validation() {
+        assert_eq!(parse_cc_url("cc:9090").unwrap().as_str(), "http://cc:9090/");
+        assert!(parse_cc_url("ftp://cc").is_err());
+        let err = parse_cc_url("http://admin:pw@cc:9090")
+            .unwrap_err()
+            .to_string();
+        assert!(!err.contains("pw@"), "{err}");
+    }
+}

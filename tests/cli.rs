@@ -1,0 +1,144 @@
+//! End-to-end checks of the binary's surface: exit codes, usage errors,
+//! `config view`, secret masking, the README's exit-code table.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn kafkaops() -> Command {
+    let mut cmd = Command::cargo_bin("kafkaops").unwrap();
+    // Isolate from the developer's environment and config file.
+    for (k, _) in std::env::vars() {
+        if k.starts_with("KAFKAOPS_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    kafkaops()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("rebalance"));
+    kafkaops().arg("--version").assert().success();
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    kafkaops().arg("--no-such-flag").assert().code(2);
+    kafkaops()
+        .args(["rebalance", "add"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--brokers"));
+    kafkaops()
+        .args(["rebalance", "add", "--brokers", "x"])
+        .assert()
+        .code(2);
+    kafkaops()
+        .args(["--output", "xml", "config", "view"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn unimplemented_subcommands_say_so_and_exit_two() {
+    for args in [
+        vec!["roll", "--all"],
+        vec!["topic", "set-rf", "--topics", "t", "-r", "3"],
+        vec!["anomalies", "watch"],
+        vec!["operate"],
+    ] {
+        kafkaops()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("not implemented yet"));
+    }
+}
+
+#[test]
+fn config_view_shows_sources_and_masks_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let pw = dir.path().join("pw");
+    std::fs::write(&pw, "very-secret-pw\n").unwrap();
+    let cfg = dir.path().join("c.yaml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "current-context: lab\ncontexts:\n- name: lab\n  bootstrap-servers: k1:9092\n  kafka-properties:\n    sasl.password: kafka-secret-pw\n  cruise-control:\n    url: http://cc:9090\n    username: admin\n    password-file: {}\n",
+            pw.display()
+        ),
+    )
+    .unwrap();
+    let out = kafkaops()
+        .args([
+            "--config",
+            cfg.to_str().unwrap(),
+            "-o",
+            "json",
+            "config",
+            "view",
+        ])
+        .env("KAFKAOPS_BOOTSTRAP_SERVERS", "env:9092")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        !text.contains("very-secret-pw") && !text.contains("kafka-secret-pw"),
+        "{text}"
+    );
+    let rows: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let find = |name: &str| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["setting"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} missing in {text}"))
+    };
+    assert_eq!(find("bootstrap-servers")["value"], "env:9092");
+    assert_eq!(find("bootstrap-servers")["source"], "environment");
+    assert_eq!(find("cruise-control.url")["source"], "config-file");
+    assert_eq!(find("config-file")["source"], "flag");
+    assert_eq!(find("cruise-control.password")["value"], "********");
+}
+
+#[test]
+fn unknown_context_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.yaml");
+    std::fs::write(&cfg, "contexts:\n- name: prod\n").unwrap();
+    kafkaops()
+        .args([
+            "--config",
+            cfg.to_str().unwrap(),
+            "--context",
+            "nope",
+            "config",
+            "view",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nope").and(predicate::str::contains("prod")));
+}
+
+#[test]
+fn readme_documents_every_exit_code() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for code in kafkaops::error::ExitCode::ALL {
+        let row = format!("| {} |", code.code());
+        assert!(
+            readme.contains(&row),
+            "README lacks an exit-code row starting {row}"
+        );
+    }
+}

@@ -1,0 +1,158 @@
+package dev.kafkaops.ccdouble;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * Goal-violation and broker-failure detection over the real placement. Every detection round that finds
+ * replica or leader counts skewed beyond the threshold records a GOAL_VIOLATION anomaly (fixable goals
+ * ReplicaDistributionGoal / LeaderReplicaDistributionGoal); a broker that disappears from the cluster
+ * records a BROKER_FAILURE. With self-healing off (CC's default) anomalies are IGNORED; with
+ * {@code --self-healing} a goal violation starts a rebalance (FIX_STARTED) through the executor. Like CC,
+ * detection is skipped while the executor is busy, and at most 10 anomalies per type are kept.
+ */
+final class AnomalyDetector {
+    static final int MAX_PER_TYPE = 10;
+    static final List<String> TYPES = List.of("BROKER_FAILURE", "GOAL_VIOLATION", "METRIC_ANOMALY", "DISK_FAILURE",
+        "TOPIC_ANOMALY", "MAINTENANCE_EVENT");
+
+    interface Healer {
+        /** Starts a self-healing rebalance; returns false when it could not start. */
+        boolean startFix(String anomalyId, Runnable onDone);
+    }
+
+    private final Map<String, Deque<ObjectNode>> recent = new HashMap<>();
+    private final Set<Integer> knownBrokers = new TreeSet<>();
+    private final Map<Integer, Long> failedSince = new TreeMap<>();
+    private final double threshold;
+    private final boolean selfHealing;
+    private double balancednessScore = 100.0;
+    private int numSelfHealingStarted;
+    private int numSelfHealingFailedToStart;
+    private String ongoingSelfHealingAnomaly;
+
+    AnomalyDetector(double threshold, boolean selfHealing) {
+        this.threshold = threshold;
+        this.selfHealing = selfHealing;
+        for (String t : TYPES) recent.put(t, new ArrayDeque<>());
+    }
+
+    /** One detection round on a fresh view. */
+    void detect(ClusterView v, Healer healer) {
+        long now = System.currentTimeMillis();
+        ObjectNode healing = null;
+        synchronized (this) {
+            // Broker failures: brokers seen before that are gone now.
+            knownBrokers.addAll(v.brokers.keySet());
+            Set<Integer> missing = new TreeSet<>(knownBrokers);
+            missing.removeAll(v.brokers.keySet());
+            boolean changed = !missing.equals(failedSince.keySet());
+            failedSince.keySet().retainAll(missing);
+            for (int b : missing) failedSince.putIfAbsent(b, now);
+            if (changed && !missing.isEmpty()) {
+                ObjectNode a = base(now, "CHECK_WITH_DELAY");
+                ObjectNode f = a.putObject("failedBrokersByTimeMs");
+                failedSince.forEach((b, t) -> f.put(String.valueOf(b), t));
+                add("BROKER_FAILURE", a);
+            }
+            Map<Integer, Integer> replicas = new TreeMap<>();
+            Map<Integer, Integer> leaders = new TreeMap<>();
+            for (int b : v.brokers.keySet()) { replicas.put(b, 0); leaders.put(b, 0); }
+            for (ClusterView.Partition p : v.partitions) {
+                for (int b : p.replicas()) if (replicas.containsKey(b)) replicas.merge(b, 1, Integer::sum);
+                if (leaders.containsKey(p.leader())) leaders.merge(p.leader(), 1, Integer::sum);
+            }
+            balancednessScore = Json.balancednessScore(replicas, leaders, threshold);
+            List<String> violated = new ArrayList<>();
+            if (Planner.skewed(replicas, threshold)) violated.add("ReplicaDistributionGoal");
+            if (Planner.skewed(leaders, threshold)) violated.add("LeaderReplicaDistributionGoal");
+            if (!violated.isEmpty()) {
+                ObjectNode a = base(now, selfHealing ? "DETECTED" : "IGNORED");
+                ArrayNode fx = a.putArray("fixableViolatedGoals");
+                violated.forEach(fx::add);
+                a.putArray("unfixableViolatedGoals");
+                add("GOAL_VIOLATION", a);
+                if (selfHealing && ongoingSelfHealingAnomaly == null) healing = a;
+            }
+        }
+        if (healing != null) {
+            String id = healing.get("anomalyId").asText();
+            boolean started = healer.startFix(id, () -> {
+                synchronized (AnomalyDetector.this) { ongoingSelfHealingAnomaly = null; }
+            });
+            synchronized (this) {
+                healing.put("status", started ? "FIX_STARTED" : "FIX_FAILED_TO_START");
+                healing.put("statusUpdateMs", System.currentTimeMillis());
+                if (started) { numSelfHealingStarted++; ongoingSelfHealingAnomaly = id; } else numSelfHealingFailedToStart++;
+            }
+        }
+    }
+
+    private static ObjectNode base(long now, String status) {
+        ObjectNode a = Json.obj();
+        a.put("anomalyId", UUID.randomUUID().toString());
+        a.put("status", status);
+        a.put("detectionMs", now);
+        a.put("statusUpdateMs", now);
+        return a;
+    }
+
+    private void add(String type, ObjectNode a) {
+        Deque<ObjectNode> d = recent.get(type);
+        d.addLast(a);
+        while (d.size() > MAX_PER_TYPE) d.removeFirst();
+    }
+
+    /** AnomalyDetectorState (CC's {@code AnomalyDetectorState#getJsonStructure}). */
+    synchronized ObjectNode stateJson() {
+        ObjectNode o = Json.obj();
+        ArrayNode enabled = o.putArray("selfHealingEnabled");
+        ArrayNode disabled = o.putArray("selfHealingDisabled");
+        ObjectNode ratio = o.putObject("selfHealingEnabledRatio");
+        for (String t : TYPES) {
+            boolean on = selfHealing && t.equals("GOAL_VIOLATION");
+            (on ? enabled : disabled).add(t);
+            ratio.put(t, on ? 1.0 : 0.0);
+        }
+        o.set("recentGoalViolations", list("GOAL_VIOLATION"));
+        o.set("recentBrokerFailures", list("BROKER_FAILURE"));
+        o.set("recentMetricAnomalies", list("METRIC_ANOMALY"));
+        o.set("recentDiskFailures", list("DISK_FAILURE"));
+        o.set("recentTopicAnomalies", list("TOPIC_ANOMALY"));
+        o.set("recentMaintenanceEvents", list("MAINTENANCE_EVENT"));
+        ObjectNode m = o.putObject("metrics");
+        ObjectNode mtba = m.putObject("meanTimeBetweenAnomaliesMs");
+        for (String t : TYPES) mtba.put(t, meanGap(t));
+        m.put("meanTimeToStartFixMs", 0.0);
+        m.put("numSelfHealingStarted", numSelfHealingStarted);
+        m.put("numSelfHealingFailedToStart", numSelfHealingFailedToStart);
+        m.put("ongoingAnomalyDurationMs", 0);
+        if (ongoingSelfHealingAnomaly != null) o.put("ongoingSelfHealingAnomaly", ongoingSelfHealingAnomaly);
+        o.put("balancednessScore", balancednessScore);
+        return o;
+    }
+
+    private ArrayNode list(String type) {
+        ArrayNode a = Json.MAPPER.createArrayNode();
+        recent.get(type).forEach(x -> a.add(x.deepCopy()));
+        return a;
+    }
+
+    private double meanGap(String type) {
+        Deque<ObjectNode> d = recent.get(type);
+        if (d.size() < 2) return 0.0;
+        long first = d.getFirst().get("detectionMs").asLong();
+        long last = d.getLast().get("detectionMs").asLong();
+        return (double) (last - first) / (d.size() - 1);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.kafkaops.ccdouble;
+
+/**
+ * Command-line settings of the double. Each one mirrors a Cruise Control configuration key where one
+ * exists (named in the comment) so tests can reproduce the real server's limits in seconds, not hours.
+ */
+final class Config {
+    String bootstrapServers;
+    String bindAddress = "127.0.0.1";          // webserver.http.address
+    int port = 0;                               // webserver.http.port (0 = pick a free one)
+    int warmupSeconds = 0;                      // time until the first metric window is "valid"
+    String basicAuthUser;                       // webserver.security.enable + credentials file
+    String basicAuthPassword;
+    String tlsKeystore;                         // webserver.ssl.keystore.location
+    String tlsPassword;                         // webserver.ssl.keystore.password
+    int maxActiveTasks = 5;                     // max.active.user.tasks
+    long taskRetentionMs = 24L * 3600 * 1000;   // completed.user.task.retention.time.ms
+    int maxCachedCompletedTasks = 25;           // max.cached.completed.user.tasks
+    long taskScanMillis = 5000;                 // UserTaskManager.USER_TASK_SCANNER_PERIOD_SECONDS
+    long maxBlockMillis = 10_000;               // webserver.request.maxBlockTimeMs
+    long minComputeMillis = 0;                  // how long a proposal computation takes at least
+    double anomalySkewThreshold = 0.25;         // replica/leader count skew that counts as a goal violation
+    int anomalyIntervalSeconds = 10;            // anomaly.detection.interval.ms
+    boolean selfHealing = false;                // self.healing.goal.violation.enabled
+    long executionPollMillis = 250;             // how often the executor re-reads reassignment state
+
+    static Config parse(String[] args) {
+        Config c = new Config();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String v = (i + 1 < args.length) ? args[i + 1] : null;
+            switch (a) {
+                case "--bootstrap-servers" -> { c.bootstrapServers = need(a, v); i++; }
+                case "--bind-address" -> { c.bindAddress = need(a, v); i++; }
+                case "--port" -> { c.port = Integer.parseInt(need(a, v)); i++; }
+                case "--warmup-seconds" -> { c.warmupSeconds = Integer.parseInt(need(a, v)); i++; }
+                case "--basic-auth" -> {
+                    String s = need(a, v);
+                    int colon = s.indexOf(':');
+                    if (colon <= 0) throw new IllegalArgumentException("--basic-auth wants user:password");
+                    c.basicAuthUser = s.substring(0, colon);
+                    c.basicAuthPassword = s.substring(colon + 1);
+                    i++;
+                }
+                case "--tls-keystore" -> { c.tlsKeystore = need(a, v); i++; }
+                case "--tls-password" -> { c.tlsPassword = need(a, v); i++; }
+                case "--max-active-tasks" -> { c.maxActiveTasks = Integer.parseInt(need(a, v)); i++; }
+                case "--task-retention-seconds" -> { c.taskRetentionMs = Long.parseLong(need(a, v)) * 1000; i++; }
+                case "--max-cached-completed-tasks" -> { c.maxCachedCompletedTasks = Integer.parseInt(need(a, v)); i++; }
+                case "--task-scan-millis" -> { c.taskScanMillis = Long.parseLong(need(a, v)); i++; }
+                case "--max-block-millis" -> { c.maxBlockMillis = Long.parseLong(need(a, v)); i++; }
+                case "--min-compute-millis" -> { c.minComputeMillis = Long.parseLong(need(a, v)); i++; }
+                case "--anomaly-skew-threshold" -> { c.anomalySkewThreshold = Double.parseDouble(need(a, v)); i++; }
+                case "--anomaly-interval-seconds" -> { c.anomalyIntervalSeconds = Integer.parseInt(need(a, v)); i++; }
+                case "--self-healing" -> c.selfHealing = true;
+                case "--execution-poll-millis" -> { c.executionPollMillis = Long.parseLong(need(a, v)); i++; }
+                default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        if (c.bootstrapServers == null) throw new IllegalArgumentException("--bootstrap-servers is required");
+        if ((c.tlsKeystore == null) != (c.tlsPassword == null)) {
+            throw new IllegalArgumentException("--tls-keystore and --tls-password go together");
+        }
+        return c;
+    }
+
+    private static String need(String flag, String v) {
+        if (v == null) throw new IllegalArgumentException(flag + " needs a value");
+        return v;
+    }
+}

@@ -1,0 +1,400 @@
+package dev.kafkaops.ccdouble;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitionReassignment;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.ElectionType;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.ElectionNotNeededException;
+
+/**
+ * Executes a plan on the real cluster, one execution at a time, as Cruise Control's Executor does:
+ * inter-broker moves are submitted as partition reassignments within the per-broker and cluster
+ * concurrency limits, progress is read back from listPartitionReassignments, then leadership is moved by
+ * preferred-leader election. Stopping cancels the reassignments in flight. Replication throttles are
+ * validated by the HTTP layer but not applied to brokers.
+ */
+final class Executor {
+    enum TaskState { PENDING, IN_PROGRESS, ABORTING, ABORTED, DEAD, COMPLETED }
+
+    static final class Task {
+        final long executionId;
+        final String type;
+        final Planner.Proposal proposal;
+        final long bytes;
+        volatile TaskState state = TaskState.PENDING;
+        long finishedSeenMs;
+
+        Task(long id, String type, Planner.Proposal p, long bytes) {
+            this.executionId = id; this.type = type; this.proposal = p; this.bytes = bytes;
+        }
+
+        Set<Integer> brokersInvolved() {
+            Set<Integer> s = new HashSet<>(proposal.oldReplicas());
+            s.addAll(proposal.newReplicas());
+            Set<Integer> both = new HashSet<>(proposal.oldReplicas());
+            both.retainAll(proposal.newReplicas());
+            s.removeAll(both);
+            return s;
+        }
+    }
+
+    static final class Execution {
+        final String userTaskId;
+        final boolean selfHealing;
+        final String reason;
+        final int perBroker;
+        final int maxInCluster;
+        final int leaderConcurrency;
+        final List<Task> replicaTasks = new ArrayList<>();
+        final List<Task> leaderTasks = new ArrayList<>();
+        final Set<Integer> removedBrokers = new TreeSet<>();
+        final Consumer<Boolean> onDone;
+        volatile String state = "STARTING_EXECUTION";
+        volatile boolean stopRequested;
+
+        Execution(String userTaskId, boolean selfHealing, String reason, int perBroker, int maxInCluster,
+                  int leaderConcurrency, Consumer<Boolean> onDone) {
+            this.userTaskId = userTaskId; this.selfHealing = selfHealing; this.reason = reason;
+            this.perBroker = perBroker; this.maxInCluster = maxInCluster; this.leaderConcurrency = leaderConcurrency;
+            this.onDone = onDone;
+        }
+    }
+
+    private final Admin admin;
+    private final long pollMillis;
+    private final AtomicLong nextTaskId = new AtomicLong();
+    private Execution current;
+    private final Set<Integer> recentlyRemovedBrokers = new TreeSet<>();
+
+    Executor(Admin admin, long pollMillis) { this.admin = admin; this.pollMillis = pollMillis; }
+
+    synchronized boolean hasOngoingExecution() { return current != null; }
+
+    synchronized Set<Integer> recentlyRemovedBrokers() { return new TreeSet<>(recentlyRemovedBrokers); }
+
+    /** Builds an execution for {@code plan}. The caller starts it with {@link #start}. */
+    Execution prepare(Planner.Plan plan, String userTaskId, boolean selfHealing, String reason, int perBroker, int maxInCluster,
+                      int leaderConcurrency, Consumer<Boolean> onDone) {
+        Execution e = new Execution(userTaskId, selfHealing, reason, perBroker, maxInCluster, leaderConcurrency, onDone);
+        for (Planner.Proposal p : plan.proposals) {
+            if (p.movesReplicas()) {
+                e.replicaTasks.add(new Task(nextTaskId.getAndIncrement(), "INTER_BROKER_REPLICA_ACTION", p,
+                    plan.before.size(p.tp()) * p.addedReplicas()));
+            }
+            if (p.newLeader() != p.oldLeader() || !p.movesReplicas()) {
+                e.leaderTasks.add(new Task(nextTaskId.getAndIncrement(), "LEADER_ACTION", p, 0));
+            }
+        }
+        if (plan.mode == Planner.Mode.REMOVE_BROKER) e.removedBrokers.addAll(plan.modeBrokers);
+        return e;
+    }
+
+    /** Starts {@code e} on its own thread; fails like CC when another execution is running. */
+    synchronized void start(Execution e) throws CcException {
+        if (current != null) throw CcException.ongoingExecution();
+        current = e;
+        Thread t = new Thread(() -> run(e), "cc-double-executor");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Asks the running execution to stop; returns at once (CC does not wait for the in-flight batch). */
+    synchronized void stop() {
+        if (current != null) current.stopRequested = true;
+    }
+
+    /** Stops the running execution and waits until it has ended (stop_ongoing_execution=true). */
+    void stopAndWait(long timeoutMs) throws CcException {
+        stop();
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (hasOngoingExecution()) {
+            if (System.currentTimeMillis() > deadline) throw CcException.ongoingExecution();
+            sleep(50);
+        }
+    }
+
+    private void run(Execution e) {
+        boolean ok = true;
+        try {
+            stopExternalReassignments(e);
+            ok = moveReplicas(e) && ok;
+            if (!e.stopRequested) ok = moveLeaders(e) && ok;
+            if (e.stopRequested) ok = false;
+        } catch (Exception ex) {
+            System.err.println("cc-double: execution failed: " + ex);
+            ok = false;
+        } finally {
+            synchronized (this) {
+                if (ok) recentlyRemovedBrokers.addAll(e.removedBrokers);
+                current = null;
+            }
+            e.state = "NO_TASK_IN_PROGRESS";
+            e.onDone.accept(ok);
+        }
+    }
+
+    /** auto.stop.external.agent=true: reassignments CC did not start are cancelled before it starts. */
+    private void stopExternalReassignments(Execution e) throws Exception {
+        var ongoing = admin.listPartitionReassignments().reassignments().get(20, TimeUnit.SECONDS);
+        if (ongoing.isEmpty()) return;
+        e.state = "STOPPING_EXECUTION";
+        Map<TopicPartition, Optional<NewPartitionReassignment>> cancel = new HashMap<>();
+        for (TopicPartition tp : ongoing.keySet()) cancel.put(tp, Optional.empty());
+        try {
+            admin.alterPartitionReassignments(cancel).all().get(20, TimeUnit.SECONDS);
+        } catch (Exception ignored) {
+            // A reassignment that finished in between cannot be cancelled; that is fine.
+        }
+        waitNoReassignments(cancel.keySet(), 30_000);
+    }
+
+    private boolean moveReplicas(Execution e) throws Exception {
+        if (e.replicaTasks.isEmpty()) return true;
+        e.state = "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS";
+        boolean ok = true;
+        Map<TopicPartition, Task> inFlight = new LinkedHashMap<>();
+        while (true) {
+            if (e.stopRequested) {
+                e.state = "STOPPING_EXECUTION";
+                Map<TopicPartition, Optional<NewPartitionReassignment>> cancel = new HashMap<>();
+                for (var t : inFlight.values()) { t.state = TaskState.ABORTING; cancel.put(t.proposal.tp(), Optional.empty()); }
+                if (!cancel.isEmpty()) {
+                    var futures = admin.alterPartitionReassignments(cancel).values();
+                    for (var f : futures.entrySet()) {
+                        try { f.getValue().get(20, TimeUnit.SECONDS); } catch (Exception ignored) { /* already finished */ }
+                    }
+                    waitNoReassignments(cancel.keySet(), 30_000);
+                }
+                for (var t : inFlight.values()) t.state = TaskState.ABORTED;
+                return false;
+            }
+            // Submit pending tasks within the concurrency limits.
+            Map<Integer, Integer> perBroker = new HashMap<>();
+            for (Task t : inFlight.values()) for (int b : t.brokersInvolved()) perBroker.merge(b, 1, Integer::sum);
+            Map<TopicPartition, Optional<NewPartitionReassignment>> submit = new LinkedHashMap<>();
+            List<Task> submitted = new ArrayList<>();
+            for (Task t : e.replicaTasks) {
+                if (t.state != TaskState.PENDING) continue;
+                if (inFlight.size() + submitted.size() >= e.maxInCluster) break;
+                boolean fits = true;
+                for (int b : t.brokersInvolved()) if (perBroker.getOrDefault(b, 0) >= e.perBroker) fits = false;
+                if (!fits) continue;
+                for (int b : t.brokersInvolved()) perBroker.merge(b, 1, Integer::sum);
+                submit.put(t.proposal.tp(), Optional.of(new NewPartitionReassignment(t.proposal.newReplicas())));
+                submitted.add(t);
+            }
+            if (!submit.isEmpty()) {
+                var futures = admin.alterPartitionReassignments(submit).values();
+                for (Task t : submitted) {
+                    try {
+                        futures.get(t.proposal.tp()).get(20, TimeUnit.SECONDS);
+                        t.state = TaskState.IN_PROGRESS;
+                        inFlight.put(t.proposal.tp(), t);
+                    } catch (Exception ex) {
+                        System.err.println("cc-double: reassignment of " + t.proposal.tp() + " refused: " + ex);
+                        t.state = TaskState.DEAD;
+                        ok = false;
+                    }
+                }
+            }
+            if (inFlight.isEmpty() && e.replicaTasks.stream().noneMatch(t -> t.state == TaskState.PENDING)) return ok;
+            sleep(pollMillis);
+            if (!inFlight.isEmpty()) {
+                Set<TopicPartition> ongoing = admin.listPartitionReassignments(inFlight.keySet())
+                    .reassignments().get(20, TimeUnit.SECONDS).keySet();
+                Set<TopicPartition> done = new HashSet<>(inFlight.keySet());
+                done.removeAll(ongoing);
+                if (!done.isEmpty()) {
+                    // Metadata can lag behind the controller for a moment: a finished reassignment
+                    // whose new replicas are not visible yet is checked again on the next round.
+                    Map<TopicPartition, List<Integer>> actual = replicasOf(done);
+                    long now = System.currentTimeMillis();
+                    for (TopicPartition tp : done) {
+                        Task t = inFlight.get(tp);
+                        boolean reached = new HashSet<>(t.proposal.newReplicas()).equals(new HashSet<>(actual.getOrDefault(tp, List.of())));
+                        if (reached) {
+                            inFlight.remove(tp);
+                            t.state = TaskState.COMPLETED;
+                        } else if (t.finishedSeenMs == 0) {
+                            t.finishedSeenMs = now;
+                        } else if (now - t.finishedSeenMs > 30_000) {
+                            inFlight.remove(tp);
+                            t.state = TaskState.DEAD;
+                            ok = false;
+                            System.err.println("cc-double: reassignment of " + tp + " ended with replicas "
+                                + actual.get(tp) + " instead of " + t.proposal.newReplicas());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private boolean moveLeaders(Execution e) throws Exception {
+        if (e.leaderTasks.isEmpty()) return true;
+        e.state = "LEADER_MOVEMENT_TASK_IN_PROGRESS";
+        // Leader-only proposals reorder the replica list first, so the new leader is also the preferred one.
+        Map<TopicPartition, Optional<NewPartitionReassignment>> reorder = new LinkedHashMap<>();
+        for (Task t : e.leaderTasks) {
+            if (!t.proposal.movesReplicas() && !t.proposal.newReplicas().equals(t.proposal.oldReplicas())) {
+                reorder.put(t.proposal.tp(), Optional.of(new NewPartitionReassignment(t.proposal.newReplicas())));
+            }
+        }
+        if (!reorder.isEmpty()) {
+            try { admin.alterPartitionReassignments(reorder).all().get(20, TimeUnit.SECONDS); } catch (Exception ex) {
+                System.err.println("cc-double: reorder failed: " + ex);
+            }
+            waitNoReassignments(reorder.keySet(), 30_000);
+        }
+        boolean ok = true;
+        for (int i = 0; i < e.leaderTasks.size(); i += e.leaderConcurrency) {
+            if (e.stopRequested) return false;
+            List<Task> batch = e.leaderTasks.subList(i, Math.min(e.leaderTasks.size(), i + e.leaderConcurrency));
+            Set<TopicPartition> tps = new HashSet<>();
+            for (Task t : batch) { t.state = TaskState.IN_PROGRESS; tps.add(t.proposal.tp()); }
+            long deadline = System.currentTimeMillis() + 30_000;
+            Set<TopicPartition> remaining = new HashSet<>(tps);
+            while (!remaining.isEmpty() && System.currentTimeMillis() < deadline) {
+                Map<TopicPartition, Optional<Throwable>> res;
+                try {
+                    res = admin.electLeaders(ElectionType.PREFERRED, remaining).partitions().get(20, TimeUnit.SECONDS);
+                } catch (Exception ex) {
+                    res = Map.of();
+                }
+                for (var r : res.entrySet()) {
+                    if (r.getValue().isEmpty() || r.getValue().get() instanceof ElectionNotNeededException) {
+                        remaining.remove(r.getKey());
+                    } else if (System.currentTimeMillis() + pollMillis >= deadline) {
+                        System.err.println("cc-double: preferred election of " + r.getKey() + " failed: " + r.getValue().get());
+                    }
+                }
+                if (!remaining.isEmpty()) sleep(pollMillis);
+            }
+            for (Task t : batch) {
+                t.state = remaining.contains(t.proposal.tp()) ? TaskState.DEAD : TaskState.COMPLETED;
+                if (t.state == TaskState.DEAD) {
+                    ok = false;
+                    System.err.println("cc-double: leadership of " + t.proposal.tp() + " did not move to " + t.proposal.newLeader());
+                }
+            }
+        }
+        return ok;
+    }
+
+    private Map<TopicPartition, List<Integer>> replicasOf(Set<TopicPartition> tps) throws Exception {
+        Set<String> topics = new HashSet<>();
+        for (TopicPartition tp : tps) topics.add(tp.topic());
+        Map<String, TopicDescription> d = admin.describeTopics(topics).allTopicNames().get(20, TimeUnit.SECONDS);
+        Map<TopicPartition, List<Integer>> out = new HashMap<>();
+        for (var e : d.entrySet()) {
+            for (TopicPartitionInfo p : e.getValue().partitions()) {
+                out.put(new TopicPartition(e.getKey(), p.partition()), p.replicas().stream().map(Node::id).toList());
+            }
+        }
+        return out;
+    }
+
+    private void waitNoReassignments(Set<TopicPartition> tps, long timeoutMs) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (System.currentTimeMillis() < deadline) {
+            if (admin.listPartitionReassignments(tps).reassignments().get(20, TimeUnit.SECONDS).isEmpty()) return;
+            sleep(pollMillis);
+        }
+    }
+
+    private static void sleep(long ms) {
+        try { Thread.sleep(ms); } catch (InterruptedException ie) { Thread.currentThread().interrupt(); }
+    }
+
+    /** ExecutorState as in CC's {@code ExecutorState#getJsonStructure}. */
+    ObjectNode stateJson(boolean verbose) {
+        ObjectNode o = Json.obj();
+        Execution e;
+        Set<Integer> removed;
+        synchronized (this) { e = current; removed = new TreeSet<>(recentlyRemovedBrokers); }
+        if (!removed.isEmpty()) {
+            ArrayNode a = o.putArray("recentlyRemovedBrokers");
+            removed.forEach(a::add);
+        }
+        if (e == null) {
+            o.put("state", "NO_TASK_IN_PROGRESS");
+            return o;
+        }
+        String state = e.state;
+        o.put("state", state);
+        o.put("triggeredUserTaskId", e.selfHealing ? "" : e.userTaskId);
+        o.put("triggeredSelfHealingTaskId", e.selfHealing ? e.userTaskId : "");
+        o.put("triggeredTaskReason", e.reason);
+        if (state.equals("LEADER_MOVEMENT_TASK_IN_PROGRESS")) {
+            int total = e.leaderTasks.size();
+            long pending = e.leaderTasks.stream().filter(t -> t.state == TaskState.PENDING).count();
+            long finished = e.leaderTasks.stream().filter(t -> t.state == TaskState.COMPLETED || t.state == TaskState.DEAD).count();
+            o.put("numTotalLeadershipMovements", total);
+            o.put("numPendingLeadershipMovements", pending);
+            o.put("numFinishedLeadershipMovements", finished);
+            o.put("maximumBrokerLeaderMovementConcurrency", e.leaderConcurrency);
+            o.put("minimumBrokerLeaderMovementConcurrency", e.leaderConcurrency);
+            o.put("averageBrokerLeaderMovementConcurrency", (double) e.leaderConcurrency);
+            o.put("clusterLeaderMovementConcurrency", e.leaderConcurrency);
+        } else {
+            long pending = 0, inProgress = 0, aborting = 0, finished = 0, finishedBytes = 0, totalBytes = 0;
+            for (Task t : e.replicaTasks) {
+                totalBytes += t.bytes;
+                switch (t.state) {
+                    case PENDING -> pending++;
+                    case IN_PROGRESS -> inProgress++;
+                    case ABORTING -> aborting++;
+                    default -> { finished++; if (t.state == TaskState.COMPLETED) finishedBytes += t.bytes; }
+                }
+            }
+            o.put("numTotalPartitionMovements", e.replicaTasks.size());
+            o.put("numPendingPartitionMovements", pending);
+            o.put("numInProgressPartitionMovements", inProgress);
+            o.put("abortingPartitions", aborting);
+            o.put("numFinishedPartitionMovements", finished);
+            o.put("finishedDataMovement", finishedBytes / (1024 * 1024));
+            o.put("totalDataToMove", totalBytes / (1024 * 1024));
+            o.put("maximumConcurrentPartitionMovementsPerBroker", e.perBroker);
+            o.put("minimumConcurrentPartitionMovementsPerBroker", e.perBroker);
+            o.put("averageConcurrentPartitionMovementsPerBroker", e.perBroker);
+        }
+        if (verbose) {
+            ArrayNode inProgress = o.putArray("inProgressPartitionMovement");
+            ArrayNode pending = o.putArray("pendingPartitionMovement");
+            ArrayNode dead = o.putArray("deadPartitionMovement");
+            ArrayNode completed = o.putArray("completedPartitionMovement");
+            ArrayNode aborting = o.putArray("abortingPartitionMovement");
+            ArrayNode aborted = o.putArray("abortedPartitionMovement");
+            for (Task t : e.replicaTasks) {
+                ArrayNode target = switch (t.state) {
+                    case PENDING -> pending; case IN_PROGRESS -> inProgress; case ABORTING -> aborting;
+                    case ABORTED -> aborted; case DEAD -> dead; case COMPLETED -> completed;
+                };
+                ObjectNode j = target.addObject();
+                j.put("executionId", t.executionId);
+                j.put("type", t.type);
+                j.put("state", t.state.name());
+                j.set("proposal", Json.proposal(t.proposal));
+                j.putNull("brokerId");
+            }
+        }
+        return o;
+    }
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what building and testing kafkaops needs on a fresh Debian machine, then prepares the
+# test environment (Kafka jars from Maven Central, the Cruise Control test double), all cached
+# under ~/.cache/kafkaops-testenv. Idempotent: a warm run installs and downloads nothing.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export KAFKAOPS_TESTENV_CACHE="${KAFKAOPS_TESTENV_CACHE:-$HOME/.cache/kafkaops-testenv}"
+mkdir -p "$KAFKAOPS_TESTENV_CACHE"
+
+need=()
+command -v cmake >/dev/null || need+=(cmake)
+command -v g++ >/dev/null || need+=(g++)
+command -v make >/dev/null || need+=(make)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+command -v java >/dev/null || need+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || need+=(maven)
+command -v keytool >/dev/null || need+=(openjdk-17-jdk-headless)
+command -v openssl >/dev/null || need+=(openssl)
+[ -x /usr/bin/time ] || need+=(time)
+for h in curl/curl.h openssl/ssl.h zlib.h; do
+  [ -e "/usr/include/$h" ] || [ -e "/usr/include/x86_64-linux-gnu/$h" ] || case "$h" in
+    curl/*) need+=(libcurl4-openssl-dev) ;;
+    openssl/*) need+=(libssl-dev) ;;
+    zlib.h) need+=(zlib1g-dev) ;;
+  esac
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "install.sh: installing Debian packages: ${need[*]}" >&2
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if ! command -v cargo >/dev/null; then
+  echo "install.sh: cargo not found. Install Rust 1.85+ with rustup (Debian's rustc is too old for edition 2024)." >&2
+  exit 2
+fi
+
+# Kafka runtime classpath and the Cruise Control test double (each script is idempotent and cached).
+[ -x "$here/setup.sh" ] && "$here/setup.sh"
+[ -x "$here/cc-double/build.sh" ] && "$here/cc-double/build.sh"
+exit 0

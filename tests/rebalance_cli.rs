@@ -1,0 +1,773 @@
+//! The `kafkaops rebalance` binary against a wire-level Cruise Control double
+//! (wiremock answering with the reference's shapes): snapshot tests of the table
+//! and JSON output, and every exit code the command can produce.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command as StdCommand, Stdio};
+use std::time::Duration;
+
+use wiremock::matchers::{method, path, query_param};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const TASK: &str = "5a4b2c1d-0000-4000-8000-00000000e0e0";
+
+fn fixture(name: &str) -> String {
+    let p = format!(
+        "{}/tests/fixtures/cruise_control/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+fn json(status: u16, body: &str) -> ResponseTemplate {
+    ResponseTemplate::new(status)
+        .insert_header("Content-Type", "application/json")
+        .set_body_string(body)
+}
+
+fn user_tasks_body(status: &str, original: Option<&str>) -> String {
+    let mut task = serde_json::json!({
+        "UserTaskId": TASK,
+        "RequestURL": "POST /kafkacruisecontrol/add_broker?brokerid=4&dryrun=false&json=true",
+        "ClientIdentity": "127.0.0.1",
+        "StartMs": "1579874383374",
+        "Status": status,
+    });
+    if let Some(o) = original {
+        task["originalResponse"] = serde_json::Value::String(o.to_string());
+    }
+    serde_json::json!({"userTasks": [task], "version": 1}).to_string()
+}
+
+/// A private copy of the binary under test, taken when the test binary starts: the
+/// shared cargo target directory's `kafkaops` may be rebuilt from another worktree
+/// while these tests run. `KAFKAOPS_TEST_BIN` names another binary to test instead.
+fn kafkaops_bin() -> &'static std::path::Path {
+    static BIN: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    &BIN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kafkaops");
+        let source = std::env::var_os("KAFKAOPS_TEST_BIN").map_or_else(
+            || env!("CARGO_BIN_EXE_kafkaops").into(),
+            std::path::PathBuf::from,
+        );
+        std::fs::copy(&source, &path).unwrap();
+        (dir, path)
+    })
+    .1
+}
+
+/// Output of one run of the binary.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn base_command(url: &str) -> StdCommand {
+    let mut cmd = StdCommand::new(kafkaops_bin());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("KAFKAOPS_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .env("NO_COLOR", "1")
+        .env("RUST_LOG", "off")
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", url)
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// Runs `kafkaops <args>` against `url` off the async runtime (the double lives on it).
+async fn run(url: &str, args: &[&str]) -> Run {
+    let mut cmd = base_command(url);
+    cmd.args(args);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn filters() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.add_filter(r"127\.0\.0\.1:\d+", "[CC]");
+    s.add_filter(r"sampling for [0-9a-z ]+", "sampling for [DURATION]");
+    s.add_filter(r"after [0-9a-z. ]+ waiting", "after [DURATION] waiting");
+    s.set_snapshot_path("snapshots");
+    s.set_prepend_module_to_snapshot(false);
+    s
+}
+
+/// A ready Cruise Control with brokers 1-4, idle executor.
+async fn ready_cc() -> MockServer {
+    let server = MockServer::start().await;
+    mount_ready(&server).await;
+    server
+}
+
+async fn mount_ready(server: &MockServer) {
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .and(query_param("substates", "monitor,executor,analyzer"))
+        .respond_with(json(200, &fixture("state_ready.json")))
+        .mount(server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/kafka_cluster_state"))
+        .respond_with(json(200, &fixture("kafka_cluster_state.json")))
+        .mount(server)
+        .await;
+}
+
+async fn mount_dry_run(server: &MockServer, endpoint: &str, body: &str) {
+    Mock::given(method("POST"))
+        .and(path(format!("/kafkacruisecontrol/{endpoint}")))
+        .and(query_param("dryrun", "true"))
+        .respond_with(json(200, body).insert_header("User-Task-ID", "dry-run-task"))
+        .mount(server)
+        .await;
+}
+
+async fn posts_with(server: &MockServer, needle: &str) -> usize {
+    server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter(|r| r.method.as_str() == "POST" && r.url.as_str().contains(needle))
+        .count()
+}
+
+const FAST: [&str; 2] = ["--poll-interval", "10ms"];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn add_dry_run_table_and_json() {
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "add_broker", &fixture("add_broker_verbose.json")).await;
+    let table = run(&cc.uri(), &["rebalance", "add", "--brokers", "4"]).await;
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    let js = run(
+        &cc.uri(),
+        &["rebalance", "add", "--brokers", "4", "--output", "json"],
+    )
+    .await;
+    assert_eq!(js.code, 0, "{}", js.stderr);
+    let v: serde_json::Value = serde_json::from_str(&js.stdout).unwrap();
+    assert_eq!(v["summary"]["replica_movements"], 3);
+    assert!(v["summary"]["balancedness_before"].is_null(), "NaN -> null");
+    filters().bind(|| {
+        insta::assert_snapshot!("add_dry_run_table", table.stdout);
+        insta::assert_snapshot!("add_dry_run_json", js.stdout);
+    });
+    assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
+    // The dry run carried the reason and only accepted names.
+    let reqs = cc.received_requests().await.unwrap();
+    let post = reqs
+        .iter()
+        .find(|r| r.url.path().ends_with("add_broker"))
+        .unwrap();
+    let q = post.url.query().unwrap();
+    assert!(
+        q.contains("json=true") && q.contains("reason=kafkaops") && q.contains("brokerid=4"),
+        "{q}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn full_rebalance_with_nothing_to_move() {
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "rebalance", &fixture("rebalance_noop.json")).await;
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "full",
+            "--excluded-topics",
+            "__consumer_offsets",
+            "--execute",
+            "--yes",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    filters().bind(|| insta::assert_snapshot!("full_noop_execute_table", r.stdout));
+    assert_eq!(
+        posts_with(&cc, "dryrun=false").await,
+        0,
+        "nothing to execute"
+    );
+    assert_eq!(
+        posts_with(&cc, "excluded_topics=__consumer_offsets").await,
+        1
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn remove_sends_destinations() {
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "remove_broker", &fixture("add_broker_verbose.json")).await;
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "remove",
+            "--brokers",
+            "4",
+            "--destination-brokers",
+            "1,2",
+            "--replication-throttle",
+            "1000000",
+            "-o",
+            "json",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["operation"], "remove_broker");
+    assert_eq!(v["destination_brokers"], serde_json::json!([1, 2]));
+    assert_eq!(posts_with(&cc, "destination_broker_ids=1%2C2").await, 1);
+    assert_eq!(posts_with(&cc, "replication_throttle=1000000").await, 1);
+}
+
+/// Mounts an execution that runs for two polls, then completes.
+async fn mount_execution(cc: &MockServer, final_status: &str) {
+    mount_dry_run(cc, "add_broker", &fixture("add_broker_verbose.json")).await;
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/add_broker"))
+        .and(query_param("dryrun", "false"))
+        .respond_with(
+            json(200, &fixture("add_broker_verbose.json")).insert_header("User-Task-ID", TASK),
+        )
+        .expect(1)
+        .mount(cc)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .and(query_param("substates", "executor"))
+        .respond_with(json(200, &fixture("state_executing.json")))
+        .up_to_n_times(2)
+        .with_priority(1)
+        .mount(cc)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .and(query_param("substates", "executor"))
+        .respond_with(json(200, &fixture("state_ready.json")))
+        .with_priority(2)
+        .mount(cc)
+        .await;
+    let original = fixture("add_broker_verbose.json");
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/user_tasks"))
+        .and(query_param("user_task_ids", TASK))
+        .respond_with(json(200, &user_tasks_body("InExecution", Some(&original))))
+        .up_to_n_times(2)
+        .with_priority(1)
+        .mount(cc)
+        .await;
+    let last = if final_status == "Completed" {
+        original.clone()
+    } else {
+        "CompletedWithError".to_string()
+    };
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/user_tasks"))
+        .respond_with(json(200, &user_tasks_body(final_status, Some(&last))))
+        .with_priority(2)
+        .mount(cc)
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn execute_follows_the_execution_to_completion() {
+    let cc = ready_cc().await;
+    mount_execution(&cc, "Completed").await;
+    let mut args = vec![
+        "rebalance",
+        "add",
+        "--brokers",
+        "4",
+        "--execute",
+        "--yes",
+        "-o",
+        "json",
+    ];
+    args.extend(FAST);
+    let r = run(&cc.uri(), &args).await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["execution"]["status"], "completed");
+    assert_eq!(v["execution"]["task_id"], TASK);
+    filters().bind(|| insta::assert_snapshot!("add_execute_json", r.stdout));
+
+    let cc = ready_cc().await;
+    mount_execution(&cc, "Completed").await;
+    let mut args = vec!["rebalance", "add", "--brokers", "4", "--execute", "--yes"];
+    args.extend(FAST);
+    let r = run(&cc.uri(), &args).await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    filters().bind(|| insta::assert_snapshot!("add_execute_table", r.stdout));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn no_wait_returns_the_task_id() {
+    let cc = ready_cc().await;
+    mount_execution(&cc, "Completed").await;
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "add",
+            "--brokers",
+            "4",
+            "--execute",
+            "--yes",
+            "--no-wait",
+            "-o",
+            "json",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["execution"]["status"], "started");
+    assert_eq!(v["execution"]["task_id"], TASK);
+    let polls = cc
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|r| r.url.path().ends_with("user_tasks"))
+        .count();
+    assert_eq!(polls, 0, "--no-wait does not follow");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn status_table_and_json() {
+    let cc = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(200, &fixture("state_executing.json")))
+        .mount(&cc)
+        .await;
+    let table = run(&cc.uri(), &["rebalance", "status"]).await;
+    let js = run(&cc.uri(), &["rebalance", "status", "-o", "json"]).await;
+    assert_eq!((table.code, js.code), (0, 0), "{}", table.stderr);
+    filters().bind(|| {
+        insta::assert_snapshot!("status_executing_table", table.stdout);
+        insta::assert_snapshot!("status_executing_json", js.stdout);
+    });
+    let idle = ready_cc().await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(200, &fixture("state_sampling.json")))
+        .mount(&idle)
+        .await;
+    let r = run(&idle.uri(), &["rebalance", "status"]).await;
+    assert_eq!(r.code, 0);
+    filters().bind(|| insta::assert_snapshot!("status_sampling_table", r.stdout));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stop_stops_a_running_execution_and_is_a_noop_when_idle() {
+    let cc = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(200, &fixture("state_executing.json")))
+        .up_to_n_times(2)
+        .with_priority(1)
+        .mount(&cc)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(200, &fixture("state_ready.json")))
+        .with_priority(2)
+        .mount(&cc)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/stop_proposal_execution"))
+        .and(query_param("json", "true"))
+        .and(query_param("reason", "kafkaops"))
+        .respond_with(json(200, &fixture("stop.json")))
+        .expect(1)
+        .mount(&cc)
+        .await;
+    let r = run(
+        &cc.uri(),
+        &["rebalance", "stop", "-o", "json", "--poll-interval", "10ms"],
+    )
+    .await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    filters().bind(|| insta::assert_snapshot!("stop_json", r.stdout));
+
+    let idle = ready_cc().await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(200, &fixture("state_ready.json")))
+        .mount(&idle)
+        .await;
+    let r = run(&idle.uri(), &["rebalance", "stop"]).await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Nothing is executing"));
+    assert_eq!(posts_with(&idle, "stop_proposal_execution").await, 0);
+}
+
+/// One line per case: the exit code and the first line of the error.
+fn case(name: &str, r: &Run) -> String {
+    let first = r
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or("(no error line)");
+    format!("{name}: exit {} | {first}\n", r.code)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_exit_code() {
+    let mut report = String::new();
+
+    // 0: dry run.
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "add_broker", &fixture("add_broker_verbose.json")).await;
+    let r = run(&cc.uri(), &["rebalance", "add", "--brokers", "4"]).await;
+    assert_eq!(r.code, 0);
+    report += &case("dry run", &r);
+
+    // 2: unknown (or controller-only) broker: nothing mutating is called.
+    let r = run(
+        &cc.uri(),
+        &["rebalance", "add", "--brokers", "4,9", "--execute", "--yes"],
+    )
+    .await;
+    assert_eq!(r.code, 2);
+    report += &case("unknown broker", &r);
+    // 2: a removed broker given as a destination: nothing is called at all.
+    let before = cc.received_requests().await.unwrap().len();
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "remove",
+            "--brokers",
+            "3,4",
+            "--destination-brokers",
+            "1,4",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 2);
+    assert_eq!(cc.received_requests().await.unwrap().len(), before);
+    report += &case("removed broker as destination", &r);
+    // 2: --execute without a terminal and without --yes.
+    let r = run(
+        &cc.uri(),
+        &["rebalance", "add", "--brokers", "4", "--execute"],
+    )
+    .await;
+    assert_eq!(r.code, 2);
+    report += &case("execute without --yes, no terminal", &r);
+    assert_eq!(
+        posts_with(&cc, "add_broker").await,
+        2,
+        "only the two dry runs"
+    );
+    assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
+    // 2: not implemented yet.
+    let r = run(&cc.uri(), &["rebalance", "imbalance"]).await;
+    assert_eq!(r.code, 2);
+    report += &case("imbalance", &r);
+    // 2: no Cruise Control URL.
+    let mut cmd = base_command("x");
+    cmd.env_remove("KAFKAOPS_CRUISE_CONTROL_URL")
+        .args(["rebalance", "status"]);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap();
+    let r = Run {
+        code: out.status.code().unwrap(),
+        stdout: String::new(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert_eq!(r.code, 2);
+    report += &case("no Cruise Control URL", &r);
+    // 2: Cruise Control says a hard goal is missing.
+    let hard = ready_cc().await;
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/rebalance"))
+        .respond_with(json(500, &fixture("error_missing_hard_goals.json")))
+        .mount(&hard)
+        .await;
+    let r = run(
+        &hard.uri(),
+        &["rebalance", "full", "--goals", "RackAwareGoal"],
+    )
+    .await;
+    assert_eq!(r.code, 2);
+    report += &case("missing hard goals", &r);
+
+    // 1: optimisation failure.
+    let fail = ready_cc().await;
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/rebalance"))
+        .respond_with(json(500, &fixture("error_optimization_failure.json")))
+        .mount(&fail)
+        .await;
+    let r = run(&fail.uri(), &["rebalance", "full"]).await;
+    assert_eq!(r.code, 1);
+    report += &case("optimization failure", &r);
+    // 1: the execution ended with an error.
+    let bad = ready_cc().await;
+    mount_execution(&bad, "CompletedWithError").await;
+    let mut args = vec!["rebalance", "add", "--brokers", "4", "--execute", "--yes"];
+    args.extend(FAST);
+    let r = run(&bad.uri(), &args).await;
+    assert_eq!(r.code, 1);
+    report += &case("execution ended with an error", &r);
+
+    // 3: Cruise Control too slow.
+    let slow = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(200, &fixture("state_ready.json")).set_delay(Duration::from_secs(5)))
+        .mount(&slow)
+        .await;
+    let r = run(
+        &slow.uri(),
+        &[
+            "rebalance",
+            "status",
+            "--timeout",
+            "1s",
+            "--request-timeout",
+            "300ms",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 3);
+    report += &case("timeout", &r);
+
+    // 4: still sampling, said up front.
+    let sampling = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(200, &fixture("state_sampling.json")))
+        .mount(&sampling)
+        .await;
+    let r = run(&sampling.uri(), &["rebalance", "add", "--brokers", "4"]).await;
+    assert_eq!(r.code, 4);
+    assert!(r.stderr.contains("sampling for"), "{}", r.stderr);
+    report += &case("still sampling", &r);
+    // 4: the monitor looked ready but the proposal says not enough windows.
+    let windows = ready_cc().await;
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/add_broker"))
+        .respond_with(json(500, &fixture("error_not_enough_windows.json")))
+        .mount(&windows)
+        .await;
+    let r = run(&windows.uri(), &["rebalance", "add", "--brokers", "4"]).await;
+    assert_eq!(r.code, 4);
+    report += &case("not enough valid windows", &r);
+
+    // 5: another execution is running.
+    let busy = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(200, &fixture("state_executing.json")))
+        .mount(&busy)
+        .await;
+    let r = run(
+        &busy.uri(),
+        &["rebalance", "add", "--brokers", "4", "--execute", "--yes"],
+    )
+    .await;
+    assert_eq!(r.code, 5);
+    assert_eq!(posts_with(&busy, "add_broker").await, 0);
+    report += &case("another execution running", &r);
+
+    // 6: wrong credentials.
+    let auth = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(401).set_body_string("<html>401</html>"))
+        .mount(&auth)
+        .await;
+    let mut cmd = base_command(&auth.uri());
+    cmd.env("KAFKAOPS_CRUISE_CONTROL_USER", "admin")
+        .env("KAFKAOPS_CRUISE_CONTROL_PASSWORD", "hunter2-secret")
+        .args(["rebalance", "status"]);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap();
+    let r = Run {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert_eq!(r.code, 6);
+    assert!(!r.stderr.contains("hunter2-secret") && !r.stdout.contains("hunter2-secret"));
+    report += &case("401", &r);
+    // 6: nothing listening.
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let r = run(
+        &format!("http://127.0.0.1:{port}"),
+        &["rebalance", "status", "--timeout", "2s"],
+    )
+    .await;
+    assert_eq!(r.code, 6);
+    report += &case("unreachable", &r);
+
+    filters().bind(|| insta::assert_snapshot!("exit_codes", report));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ctrl_c_while_following_leaves_the_execution_running_without_a_terminal() {
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "add_broker", &fixture("add_broker_verbose.json")).await;
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/add_broker"))
+        .and(query_param("dryrun", "false"))
+        .respond_with(
+            json(200, &fixture("add_broker_verbose.json")).insert_header("User-Task-ID", TASK),
+        )
+        .mount(&cc)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .and(query_param("substates", "executor"))
+        .respond_with(json(200, &fixture("state_executing.json")))
+        .mount(&cc)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/user_tasks"))
+        .respond_with(json(200, &user_tasks_body("InExecution", Some("{}"))))
+        .mount(&cc)
+        .await;
+    let mut cmd = base_command(&cc.uri());
+    cmd.args([
+        "rebalance",
+        "add",
+        "--brokers",
+        "4",
+        "--execute",
+        "--yes",
+        "--poll-interval",
+        "50ms",
+    ])
+    .env("RUST_LOG", "kafkaops=info")
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped());
+    let (code, stderr) = tokio::task::spawn_blocking(move || {
+        let mut child = cmd.spawn().unwrap();
+        let pid = child.id();
+        let mut guard = scopeguard(pid);
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let mut seen = String::new();
+        // Wait (bounded by the stream) until the binary reports it is following.
+        for line in lines.by_ref() {
+            let line = line.unwrap();
+            seen.push_str(&line);
+            seen.push('\n');
+            if line.contains("partitions") {
+                break;
+            }
+        }
+        let ok = StdCommand::new("kill")
+            .args(["-INT", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+        for line in lines {
+            seen.push_str(&line.unwrap());
+            seen.push('\n');
+        }
+        let status = child.wait().unwrap();
+        guard.0 = None;
+        (status.code().unwrap_or(-1), seen)
+    })
+    .await
+    .unwrap();
+    assert_eq!(code, 130, "{stderr}");
+    assert!(stderr.contains("keeps running"), "{stderr}");
+    assert_eq!(posts_with(&cc, "stop_proposal_execution").await, 0);
+}
+
+/// Kills the child if the test panics before it exited.
+struct Guard(Option<u32>);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if let Some(pid) = self.0 {
+            let _ = StdCommand::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
+    }
+}
+
+fn scopeguard(pid: u32) -> Guard {
+    Guard(Some(pid))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_user_sees_what_is_waited_for() {
+    // The active-task limit: retried after the server's 5 s task scan, and said so.
+    let cc = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(500, &fixture("error_active_tasks.json")))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&cc)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(200, &fixture("state_ready.json")))
+        .with_priority(2)
+        .mount(&cc)
+        .await;
+    let r = run(&cc.uri(), &["rebalance", "status"]).await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("Waiting for a free Cruise Control user-task slot"),
+        "{}",
+        r.stderr
+    );
+
+    // --wait-for-ready: waits while Cruise Control samples, then proposes.
+    let cc = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(200, &fixture("state_sampling.json")))
+        .up_to_n_times(2)
+        .with_priority(1)
+        .mount(&cc)
+        .await;
+    mount_ready(&cc).await;
+    mount_dry_run(&cc, "add_broker", &fixture("add_broker_verbose.json")).await;
+    let mut args = vec![
+        "rebalance",
+        "add",
+        "--brokers",
+        "4",
+        "--wait-for-ready",
+        "1m",
+    ];
+    args.extend(FAST);
+    let r = run(&cc.uri(), &args).await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("Waiting for Cruise Control's load model"),
+        "{}",
+        r.stderr
+    );
+}

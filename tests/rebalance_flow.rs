@@ -1,0 +1,412 @@
+//! The whole `kafkaops rebalance` flow against the Cruise Control test double
+//! (`tests/env/cc-double`) running over a real 4-broker KRaft cluster, checking
+//! the real replica placement after each step: dry run (table and JSON), execute
+//! and follow to completion (replicas land on the new broker), status, stop during
+//! a (throttled) execution, remove (the broker is emptied), bad input (unknown and
+//! controller-only ids change nothing), and HTTPS + basic auth.
+//!
+//! One cluster for the whole binary (one test, steps in order); run with
+//! `cargo test --test rebalance_flow -- --nocapture` to see the steps.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use rdkafka::admin::{AdminClient, AdminOptions, AlterConfig, ResourceSpecifier};
+use rdkafka::client::DefaultClientContext;
+use rdkafka::config::ClientConfig;
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
+use serde_json::Value;
+use support::cc_double::{CcDouble, CcDoubleOptions};
+use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, wait_for};
+
+const WAIT: Duration = Duration::from_secs(120);
+
+/// A private copy of the binary under test, taken when the test binary starts: the
+/// shared cargo target directory's `kafkaops` may be rebuilt from another worktree
+/// while these tests run. `KAFKAOPS_TEST_BIN` names another binary to test instead.
+fn kafkaops_bin() -> &'static std::path::Path {
+    static BIN: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    &BIN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kafkaops");
+        let source = std::env::var_os("KAFKAOPS_TEST_BIN").map_or_else(
+            || env!("CARGO_BIN_EXE_kafkaops").into(),
+            std::path::PathBuf::from,
+        );
+        std::fs::copy(&source, &path).unwrap();
+        (dir, path)
+    })
+    .1
+}
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Out {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
+    }
+}
+
+fn kafkaops(cc: &CcDouble, args: &[&str]) -> Out {
+    let mut cmd = Command::new(kafkaops_bin());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("KAFKAOPS_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .env("NO_COLOR", "1")
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", cc.url())
+        .args(args)
+        .timeout(Duration::from_secs(300));
+    let out = cmd.output().unwrap();
+    let o = Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    eprintln!("$ kafkaops {} -> exit {}", args.join(" "), o.code);
+    o
+}
+
+/// Replica count per broker over `topics`, from the real cluster metadata.
+fn replicas_per_broker(bootstrap: &str, topics: &[&str]) -> BTreeMap<i32, usize> {
+    let mut m = BTreeMap::new();
+    for t in topics {
+        for p in placement(bootstrap, t).unwrap() {
+            for r in p.replicas {
+                *m.entry(r).or_insert(0) += 1;
+            }
+        }
+    }
+    m
+}
+
+/// Writes `bytes` of data into each partition of `topic`.
+fn fill(bootstrap: &str, topic: &str, partitions: i32, bytes: usize) {
+    let producer: BaseProducer = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("acks", "all")
+        .set("linger.ms", "20")
+        .set("log_level", "3")
+        .create()
+        .unwrap();
+    let payload = vec![b'x'; 10_000];
+    for p in 0..partitions {
+        for _ in 0..bytes / payload.len() {
+            loop {
+                let rec = BaseRecord::<(), [u8]>::to(topic)
+                    .partition(p)
+                    .payload(&payload[..]);
+                match producer.send(rec) {
+                    Ok(()) => break,
+                    Err((_, _)) => {
+                        producer.poll(Duration::from_millis(50));
+                    }
+                }
+            }
+            producer.poll(Duration::ZERO);
+        }
+    }
+    producer.flush(Duration::from_secs(60)).unwrap();
+}
+
+/// Sets (or with `None` clears) the replication throttle rate on every broker.
+fn throttle_brokers(bootstrap: &str, brokers: &[i32], rate: Option<u64>) {
+    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("log_level", "3")
+        .create()
+        .unwrap();
+    let value = rate.map(|r| r.to_string());
+    // One broker resource per request: each must go to its own broker.
+    for b in brokers {
+        let c = AlterConfig::new(ResourceSpecifier::Broker(*b));
+        let c = match &value {
+            Some(v) => c
+                .set("leader.replication.throttled.rate", v)
+                .set("follower.replication.throttled.rate", v),
+            None => c,
+        };
+        let opts = AdminOptions::new().request_timeout(Some(Duration::from_secs(10)));
+        let res = futures::executor::block_on(admin.alter_configs([&c], &opts)).unwrap();
+        for r in res {
+            r.unwrap_or_else(|(res, code)| panic!("AlterConfigs {res:?}: {code:?}"));
+        }
+    }
+}
+
+#[test]
+fn rebalance_flow_on_a_real_cluster() {
+    let _ = kafkaops_bin(); // copy it now, before anything else can rebuild it
+    let cluster = KafkaCluster::start(ClusterSpec::split(1, 4)).expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    let controller = cluster.controller_ids()[0];
+    // 12 partitions, RF 2, only on brokers 1-3: broker 4 is the "new" broker.
+    let on_123: Vec<Vec<i32>> = (0..12)
+        .map(|i| {
+            let a = [1, 2, 3];
+            vec![a[i % 3], a[(i + 1) % 3]]
+        })
+        .collect();
+    create_topic(&bootstrap, "orders", &on_123, &[]).unwrap();
+    let topics = ["orders"];
+    let initial = replicas_per_broker(&bootstrap, &topics);
+    assert_eq!(initial.get(&4), None);
+
+    let cc = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            // The CLI polls every 200 ms here (5 s by default), so free task slots quickly.
+            task_scan_millis: Some(200),
+            max_active_tasks: Some(50),
+            ..Default::default()
+        },
+    )
+    .expect("cc-double");
+    let fast = ["--poll-interval", "200ms"];
+
+    eprintln!("step: dry run (table and JSON) changes nothing");
+    let table = kafkaops(&cc, &["rebalance", "add", "--brokers", "4"]);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(
+        table.stdout.contains("Proposal: add brokers 4 (dry run)"),
+        "{}",
+        table.stdout
+    );
+    assert!(table.stdout.contains("Dry run: nothing was changed"));
+    let dry = kafkaops(&cc, &["rebalance", "add", "--brokers", "4", "-o", "json"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let dry = dry.json();
+    let planned = dry["summary"]["replica_movements"].as_u64().unwrap();
+    assert!(planned >= 4, "about 6 of 24 replicas should move: {dry}");
+    for m in dry["movements"].as_array().unwrap() {
+        let old: Vec<i64> = serde_json::from_value(m["old_replicas"].clone()).unwrap();
+        for n in m["new_replicas"].as_array().unwrap() {
+            let n = n.as_i64().unwrap();
+            assert!(old.contains(&n) || n == 4, "add moves only onto 4: {m}");
+        }
+    }
+    assert_eq!(replicas_per_broker(&bootstrap, &topics), initial);
+
+    eprintln!("step: unknown and controller-only ids are refused with exit 2; nothing moves");
+    for ids in ["9", &controller.to_string(), "4,9"] {
+        let r = kafkaops(
+            &cc,
+            &["rebalance", "add", "--brokers", ids, "--execute", "--yes"],
+        );
+        assert_eq!(r.code, 2, "{ids}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("not brokers Cruise Control knows"),
+            "{}",
+            r.stderr
+        );
+    }
+    let r = kafkaops(
+        &cc,
+        &[
+            "rebalance",
+            "remove",
+            "--brokers",
+            "3",
+            "--destination-brokers",
+            "3,4",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(replicas_per_broker(&bootstrap, &topics), initial);
+
+    eprintln!("step: execute and follow to completion");
+    let mut args = vec![
+        "rebalance",
+        "add",
+        "--brokers",
+        "4",
+        "--execute",
+        "--yes",
+        "-o",
+        "json",
+    ];
+    args.extend(fast);
+    let r = kafkaops(&cc, &args);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, cc.log());
+    let v = r.json();
+    assert_eq!(v["execution"]["status"], "completed", "{v}");
+    let after_add = replicas_per_broker(&bootstrap, &topics);
+    eprintln!("replicas per broker: before {initial:?}, after add {after_add:?}");
+    let on4 = after_add.get(&4).copied().unwrap_or(0);
+    assert!(on4 >= 4, "broker 4 got replicas: {after_add:?}");
+    assert_eq!(
+        after_add.values().sum::<usize>(),
+        24,
+        "no replica lost or added"
+    );
+    for p in placement(&bootstrap, "orders").unwrap() {
+        assert_eq!(p.isr.len(), 2, "ISR complete: {p:?}");
+    }
+
+    eprintln!("step: status when idle");
+    let s = kafkaops(&cc, &["rebalance", "status", "-o", "json"]);
+    assert_eq!(s.code, 0, "{}", s.stderr);
+    assert_eq!(s.json()["executing"], false, "{}", s.stdout);
+
+    eprintln!("step: stop a (throttled) removal while it runs");
+    // A topic with data whose partitions all lead on broker 4; moving them off is throttled.
+    create_topic(
+        &bootstrap,
+        "big",
+        &[vec![4, 1], vec![4, 2], vec![4, 3]],
+        &[
+            ("leader.replication.throttled.replicas", "*"),
+            ("follower.replication.throttled.replicas", "*"),
+        ],
+    )
+    .unwrap();
+    fill(&bootstrap, "big", 3, 1_000_000);
+    throttle_brokers(&bootstrap, &[1, 2, 3, 4], Some(20_000));
+    let all = ["orders", "big"];
+    let before_stop = replicas_per_broker(&bootstrap, &all);
+    let r = kafkaops(
+        &cc,
+        &[
+            "rebalance",
+            "remove",
+            "--brokers",
+            "4",
+            "--concurrent-partition-movements-per-broker",
+            "1",
+            "--replication-throttle",
+            "20000",
+            "--execute",
+            "--yes",
+            "--no-wait",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let started = r.json();
+    assert_eq!(started["execution"]["status"], "started");
+    let task = started["execution"]["task_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let s = kafkaops(&cc, &["rebalance", "status", "-o", "json"]);
+    assert_eq!(s.code, 0, "{}", s.stderr);
+    let s = s.json();
+    assert_eq!(
+        s["executing"], true,
+        "the throttled removal still runs: {s}"
+    );
+    assert_eq!(s["task_id"], task.as_str());
+    let busy = kafkaops(&cc, &["rebalance", "full", "--execute", "--yes"]);
+    assert_eq!(
+        busy.code, 5,
+        "another execution is running: {}",
+        busy.stderr
+    );
+    let st = kafkaops(
+        &cc,
+        &[
+            "rebalance",
+            "stop",
+            "-o",
+            "json",
+            "--poll-interval",
+            "200ms",
+        ],
+    );
+    assert_eq!(st.code, 0, "{}", st.stderr);
+    let st = st.json();
+    assert_eq!(st["stop_requested"], true, "{st}");
+    assert_eq!(st["task_id"], task.as_str());
+    let s = kafkaops(&cc, &["rebalance", "status", "-o", "json"]);
+    assert_eq!(s.json()["executing"], false);
+    let after_stop = wait_for("reassignments to settle after the stop", WAIT, || {
+        let p = placement(&bootstrap, "big")?;
+        Ok(p.iter().all(|p| p.replicas.len() == 2).then_some(()))
+    })
+    .map(|()| replicas_per_broker(&bootstrap, &all))
+    .unwrap();
+    eprintln!("replicas per broker: before stop {before_stop:?}, after stop {after_stop:?}");
+    assert!(
+        after_stop.get(&4).copied().unwrap_or(0) > 0,
+        "the stopped removal did not empty broker 4: {after_stop:?}"
+    );
+    throttle_brokers(&bootstrap, &[1, 2, 3, 4], None);
+
+    eprintln!("step: remove broker 4 to completion empties it");
+    let mut args = vec![
+        "rebalance",
+        "remove",
+        "--brokers",
+        "4",
+        "--execute",
+        "--yes",
+    ];
+    args.extend(fast);
+    let r = kafkaops(&cc, &args);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, cc.log());
+    assert!(r.stdout.contains("Execution completed"), "{}", r.stdout);
+    let after_remove = replicas_per_broker(&bootstrap, &all);
+    eprintln!("replicas per broker after remove: {after_remove:?}");
+    assert_eq!(after_remove.get(&4), None, "broker 4 is empty");
+    assert_eq!(after_remove.values().sum::<usize>(), 24 + 6);
+    drop(cc);
+
+    eprintln!("step: HTTPS with the CA file and basic auth");
+    let secure = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            tls: true,
+            basic_auth: Some(("ops".into(), "pw-for-tests".into())),
+            ..Default::default()
+        },
+    )
+    .expect("secure cc-double");
+    let ca = secure.ca_pem_path().unwrap();
+    let ca = ca.to_str().unwrap();
+    let with_auth = |pw: &str, ca: Option<&str>| {
+        let mut cmd = Command::new(kafkaops_bin());
+        for (k, _) in std::env::vars() {
+            if k.starts_with("KAFKAOPS_") {
+                cmd.env_remove(k);
+            }
+        }
+        cmd.env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+            .env("KAFKAOPS_CRUISE_CONTROL_URL", secure.url())
+            .env("KAFKAOPS_CRUISE_CONTROL_USER", "ops")
+            .env("KAFKAOPS_CRUISE_CONTROL_PASSWORD", pw)
+            .args(["rebalance", "status"]);
+        if let Some(ca) = ca {
+            cmd.args(["--cruise-control-ca-file", ca]);
+        }
+        cmd.timeout(Duration::from_secs(60)).output().unwrap()
+    };
+    let ok = with_auth("pw-for-tests", Some(ca));
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let bad = with_auth("wrong-pw-123", Some(ca));
+    assert_eq!(bad.status.code(), Some(6));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("refused the credentials") && !err.contains("wrong-pw-123"),
+        "{err}"
+    );
+    let untrusted = with_auth("pw-for-tests", None);
+    assert_eq!(untrusted.status.code(), Some(6));
+    assert!(String::from_utf8_lossy(&untrusted.stderr).contains("TLS"));
+}

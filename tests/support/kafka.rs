@@ -1,0 +1,1622 @@
+//! A real multi-node Apache Kafka (KRaft) cluster for integration tests, plus the helpers tests
+//! need to drive it: node control and fault injection, topics with explicit replica assignments,
+//! a background `acks=all` producer and a reader of real partition placement.
+//!
+//! Why a real cluster: kafkaops' safety checks (ISR, fencing, quorum, controlled shutdown) are only
+//! worth something if they are exercised against what a broker really reports. The jars come from
+//! Maven Central (`tests/env/pom.xml`, installed once by `tests/env/setup.sh` into
+//! `~/.cache/kafkaops-testenv`), nodes run as plain JVMs on 127.0.0.1 with free ports.
+//!
+//! # Design
+//! - **Synchronous.** `std::process` plus blocking polls ([`wait_for`]); Kafka clients are
+//!   rdkafka's runtime-free `BaseProducer`/`AdminClient` (admin futures are driven with
+//!   `futures::executor::block_on`, no tokio). Usable from `#[test]` and `#[tokio::test]`.
+//! - **No orphan JVMs.** Every JVM is spawned from one dedicated, never-exiting thread with
+//!   `prctl(PR_SET_PDEATHSIG, SIGKILL)` (the signal fires when the *spawning thread* exits, hence the
+//!   dedicated thread), in its own process group, and [`KafkaCluster`]'s `Drop` sends SIGTERM, waits
+//!   a short grace period and SIGKILLs what is left. So a failing, panicking or killed test (even
+//!   `kill -9` of the test process) leaves no JVM behind.
+//! - **One cluster at a time per process.** [`KafkaCluster::start`] takes a process-wide lock held
+//!   until the cluster is dropped, so tests in one binary that start clusters run one after the
+//!   other on a 2-core host (starting a second cluster on the same thread is an error, not a
+//!   deadlock).
+//! - **Broker state.** Strimzi's `kafka-agent` is not published on Maven Central, so each node runs
+//!   the Jolokia JVM agent (`org.jolokia:jolokia-agent-jvm`, javaagent) on its own port and
+//!   [`KafkaCluster::broker_state`] reads the real `kafka.server:type=KafkaServer,name=BrokerState`
+//!   gauge over HTTP; quorum state comes from the `kafka.server:type=raft-metrics` MBean.
+//! - **Node ids.** Combined nodes get ids `1..=combined`, broker-only nodes continue from there,
+//!   controller-only nodes get `101..`. So `ClusterSpec::split(3, 3)` has brokers 1, 2, 3 and
+//!   controllers 101, 102, 103; `ClusterSpec::combined(3)` has nodes 1, 2, 3.
+//! - **Fault injection.** [`KafkaCluster::break_node`] makes the next start fail for real (the node
+//!   starts on an unformatted log dir and exits), [`KafkaCluster::set_slow_start`] delays the JVM
+//!   behind `sh -c 'sleep N; exec java …'` (the process exists at once, Kafka comes up late).
+//! - Errors returned from a [`wait_for`] closure are retried until the deadline (a killed broker
+//!   makes metadata calls fail for a moment); wrap an error with [`fatal`] to stop at once.
+
+#![allow(dead_code)] // Shared by several test binaries and an example; each uses a subset.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::{self, Write as _};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::thread::{self, JoinHandle, ThreadId};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow, bail};
+use rdkafka::ClientConfig;
+use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, ResourceSpecifier, TopicReplication};
+use rdkafka::client::{ClientContext, DefaultClientContext};
+use rdkafka::error::KafkaError;
+use rdkafka::message::DeliveryResult;
+use rdkafka::metadata::Metadata;
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer, ProducerContext};
+use rdkafka::types::RDKafkaErrorCode;
+
+/// Default time [`KafkaCluster::start`] waits for the whole cluster to be ready.
+pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(180);
+/// How long `Drop` lets nodes shut down gracefully before SIGKILL.
+const DROP_GRACE: Duration = Duration::from_secs(3);
+/// How long [`KafkaCluster::stop_node`] waits for a graceful exit.
+const STOP_TIMEOUT: Duration = Duration::from_secs(90);
+const CONTROLLER_ID_BASE: i32 = 100;
+const HEAP_MB_BROKER: u32 = 384;
+const HEAP_MB_CONTROLLER: u32 = 192;
+
+// ---------------------------------------------------------------------------------------------
+// Installation
+// ---------------------------------------------------------------------------------------------
+
+/// Where `tests/env/setup.sh` put Kafka.
+#[derive(Clone, Debug)]
+pub struct KafkaInstall {
+    /// `~/.cache/kafkaops-testenv/kafka-<version>`
+    pub dir: PathBuf,
+    /// `<dir>/libs`: the broker's runtime classpath.
+    pub libs: PathBuf,
+    /// The Jolokia javaagent jar.
+    pub jolokia_agent: PathBuf,
+    /// log4j2 configuration for the nodes (everything to stdout = the node's log file).
+    pub log4j2_config: PathBuf,
+    /// Class-data-sharing archive made by setup.sh from a started node (best effort).
+    pub cds_archive: Option<PathBuf>,
+}
+
+/// Runs `tests/env/setup.sh` once per process (the script itself holds a file lock and returns at
+/// once when the install is complete) and returns the directory with Kafka's jars.
+pub fn ensure_kafka_installed() -> Result<PathBuf> {
+    Ok(kafka_install()?.libs.clone())
+}
+
+/// Like [`ensure_kafka_installed`], with every path of the install.
+pub fn kafka_install() -> Result<&'static KafkaInstall> {
+    static INSTALL: OnceLock<std::result::Result<KafkaInstall, String>> = OnceLock::new();
+    INSTALL
+        .get_or_init(|| run_setup().map_err(|e| format!("{e:#}")))
+        .as_ref()
+        .map_err(|e| anyhow!("{e}"))
+}
+
+fn run_setup() -> Result<KafkaInstall> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/env/setup.sh");
+    let out = Command::new("bash")
+        .arg(&script)
+        .stderr(Stdio::inherit())
+        .output()
+        .with_context(|| format!("failed to run {}", script.display()))?;
+    if !out.status.success() {
+        bail!("{} failed with {}", script.display(), out.status);
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let dir = PathBuf::from(
+        stdout
+            .lines()
+            .last()
+            .context("setup.sh printed no install directory")?
+            .trim(),
+    );
+    let install = KafkaInstall {
+        libs: dir.join("libs"),
+        jolokia_agent: dir.join("agents/jolokia-agent.jar"),
+        log4j2_config: dir.join("config/log4j2.yaml"),
+        cds_archive: Some(dir.join("cds/kafka.jsa")).filter(|p| p.exists()),
+        dir,
+    };
+    for p in [
+        &install.libs,
+        &install.jolokia_agent,
+        &install.log4j2_config,
+    ] {
+        if !p.exists() {
+            bail!("Kafka install is incomplete: {} is missing", p.display());
+        }
+    }
+    Ok(install)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cluster spec and node description
+// ---------------------------------------------------------------------------------------------
+
+/// What cluster to start. Node ids: see the module docs.
+#[derive(Clone, Debug)]
+pub struct ClusterSpec {
+    /// Controller-only nodes (`process.roles=controller`).
+    pub controllers: usize,
+    /// Broker-only nodes (`process.roles=broker`).
+    pub brokers: usize,
+    /// Combined nodes (`process.roles=broker,controller`).
+    pub combined: usize,
+    /// `broker.rack` per broker-role node in id order; empty = no racks.
+    pub racks: Vec<String>,
+    /// Extra `server.properties` lines for broker-role nodes (override the harness defaults).
+    pub broker_props: Vec<(String, String)>,
+    /// How long [`KafkaCluster::start`] waits until the cluster is ready.
+    pub start_timeout: Duration,
+}
+
+impl ClusterSpec {
+    /// `n` combined broker+controller nodes, ids `1..=n`.
+    pub fn combined(n: usize) -> Self {
+        Self {
+            controllers: 0,
+            brokers: 0,
+            combined: n,
+            racks: Vec::new(),
+            broker_props: Vec::new(),
+            start_timeout: DEFAULT_START_TIMEOUT,
+        }
+    }
+
+    /// Separate controllers (ids `101..`) and brokers (ids `1..=brokers`).
+    pub fn split(controllers: usize, brokers: usize) -> Self {
+        Self {
+            controllers,
+            brokers,
+            ..Self::combined(0)
+        }
+    }
+
+    /// `broker.rack` per broker-role node, in broker id order.
+    pub fn with_racks<S: Into<String>>(mut self, racks: impl IntoIterator<Item = S>) -> Self {
+        self.racks = racks.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// An extra `server.properties` entry for every broker-role node.
+    pub fn with_broker_prop(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.broker_props.push((key.into(), value.into()));
+        self
+    }
+
+    pub fn with_start_timeout(mut self, timeout: Duration) -> Self {
+        self.start_timeout = timeout;
+        self
+    }
+
+    fn broker_count(&self) -> usize {
+        self.combined + self.brokers
+    }
+
+    fn validate(&self) -> Result<()> {
+        if self.combined + self.controllers == 0 {
+            bail!("a cluster needs at least one controller-role node");
+        }
+        if self.broker_count() == 0 {
+            bail!("a cluster needs at least one broker-role node");
+        }
+        if self.combined > 0 && self.controllers > 0 {
+            bail!("mixing combined and controller-only nodes is not supported by the harness");
+        }
+        if !self.racks.is_empty() && self.racks.len() != self.broker_count() {
+            bail!(
+                "{} racks given for {} broker-role nodes",
+                self.racks.len(),
+                self.broker_count()
+            );
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeRole {
+    Controller,
+    Broker,
+    Combined,
+}
+
+impl NodeRole {
+    pub fn is_broker(self) -> bool {
+        matches!(self, NodeRole::Broker | NodeRole::Combined)
+    }
+    pub fn is_controller(self) -> bool {
+        matches!(self, NodeRole::Controller | NodeRole::Combined)
+    }
+    fn process_roles(self) -> &'static str {
+        match self {
+            NodeRole::Controller => "controller",
+            NodeRole::Broker => "broker",
+            NodeRole::Combined => "broker,controller",
+        }
+    }
+}
+
+/// One node of a [`KafkaCluster`].
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct NodeInfo {
+    pub id: i32,
+    pub role: NodeRole,
+    /// PLAINTEXT listener (broker-role nodes).
+    pub broker_port: Option<u16>,
+    /// CONTROLLER listener (controller-role nodes).
+    pub controller_port: Option<u16>,
+    /// Jolokia agent HTTP port (`http://127.0.0.1:<port>/jolokia/`).
+    pub agent_port: u16,
+    pub rack: Option<String>,
+    pub work_dir: PathBuf,
+}
+
+impl NodeInfo {
+    /// `127.0.0.1:<broker_port>` for broker-role nodes.
+    pub fn broker_address(&self) -> Option<String> {
+        self.broker_port.map(|p| format!("127.0.0.1:{p}"))
+    }
+    /// `127.0.0.1:<controller_port>` for controller-role nodes.
+    pub fn controller_address(&self) -> Option<String> {
+        self.controller_port.map(|p| format!("127.0.0.1:{p}"))
+    }
+    /// The HTTP URL that serves this node's BrokerState gauge.
+    pub fn broker_state_url(&self) -> String {
+        format!(
+            "http://127.0.0.1:{}/jolokia/read/{BROKER_STATE_MBEAN}/Value",
+            self.agent_port
+        )
+    }
+}
+
+/// Kafka's `org.apache.kafka.metadata.BrokerState` (numeric values are public API).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrokerState {
+    NotRunning,
+    Starting,
+    Recovery,
+    Running,
+    PendingControlledShutdown,
+    ShuttingDown,
+    Unknown(i64),
+}
+
+impl BrokerState {
+    pub fn from_code(code: i64) -> Self {
+        match code {
+            0 => Self::NotRunning,
+            1 => Self::Starting,
+            2 => Self::Recovery,
+            3 => Self::Running,
+            6 => Self::PendingControlledShutdown,
+            7 => Self::ShuttingDown,
+            other => Self::Unknown(other),
+        }
+    }
+}
+
+/// A controller's view of the KRaft quorum, from the `raft-metrics` MBean.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaftState {
+    /// `leader`, `follower`, `candidate`, `prospective`, `unattached`, `voted`, `resigned`, `observer`.
+    pub state: String,
+    pub leader: Option<i32>,
+    pub epoch: i64,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Process spawning (PDEATHSIG from a dedicated thread) and signals
+// ---------------------------------------------------------------------------------------------
+
+type SpawnJob = (Command, mpsc::Sender<io::Result<Child>>);
+
+/// Spawns `cmd` from the dedicated spawner thread, in its own process group, with
+/// `PR_SET_PDEATHSIG=SIGKILL` so the child dies with this process.
+pub fn spawn_tied(mut cmd: Command) -> io::Result<Child> {
+    static SPAWNER: OnceLock<Mutex<mpsc::Sender<SpawnJob>>> = OnceLock::new();
+    let parent = std::process::id();
+    cmd.process_group(0);
+    // SAFETY: the closure runs in the forked child before exec and only calls the
+    // async-signal-safe `prctl` and `getppid`; it allocates nothing.
+    #[allow(unsafe_code)]
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // The parent may have died between fork and prctl: then nobody would kill us.
+            if libc::getppid() as u32 != parent {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+    let sender = SPAWNER
+        .get_or_init(|| {
+            let (tx, rx) = mpsc::channel::<SpawnJob>();
+            thread::Builder::new()
+                .name("kafka-test-spawner".into())
+                .spawn(move || {
+                    // Lives as long as the process: the sender is in a static and never dropped.
+                    for (mut cmd, reply) in rx {
+                        let _ = reply.send(cmd.spawn());
+                    }
+                })
+                .expect("failed to start the spawner thread");
+            Mutex::new(tx)
+        })
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    let (tx, rx) = mpsc::channel();
+    sender
+        .send((cmd, tx))
+        .map_err(|_| io::Error::other("spawner thread is gone"))?;
+    rx.recv()
+        .map_err(|_| io::Error::other("spawner thread is gone"))?
+}
+
+fn signal_group(child: &Child, signal: libc::c_int) {
+    let Ok(pgid) = libc::pid_t::try_from(child.id()) else {
+        return;
+    };
+    // SAFETY: killpg only sends a signal; `pgid` is the process group we created for this
+    // child (`process_group(0)`), which still exists as long as the child is not reaped.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::killpg(pgid, signal);
+    }
+}
+
+/// Whether a process id is alive (zombies count as gone). For tests that check the harness leaves
+/// no processes behind.
+pub fn pid_alive(pid: u32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // Field 3 is the state; `Z` (zombie) or `X` (dead) means it is gone.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X"),
+        Err(_) => false,
+    }
+}
+
+const WORK_DIR_PREFIX: &str = "kafkaops-kafka-";
+/// `<pid> <start time>` of the process that owns a cluster work dir.
+const OWNER_FILE: &str = "owner";
+/// Marks a work dir kept on purpose (failed start, panic, `KAFKAOPS_TESTENV_KEEP`).
+const KEPT_FILE: &str = "KEPT";
+
+pub fn owner_stamp(pid: u32) -> String {
+    format!("{pid} {}", process_start_time(pid).unwrap_or_default())
+}
+
+/// Field 22 of `/proc/<pid>/stat`, which tells a reused pid from the original process.
+fn process_start_time(pid: u32) -> Option<String> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields = stat.rsplit_once(')')?.1;
+    fields.split_whitespace().nth(19).map(str::to_string)
+}
+
+fn keep_dir(dir: tempfile::TempDir) -> PathBuf {
+    let _ = fs::write(dir.path().join(KEPT_FILE), "");
+    dir.keep()
+}
+
+/// Removes work dirs whose owning process died without cleaning up (SIGKILL, SIGTERM, abort).
+/// Dirs kept on purpose and dirs of live processes are left alone.
+pub fn prune_stale_work_dirs() {
+    let Ok(entries) = fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let is_ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(WORK_DIR_PREFIX));
+        if !is_ours || path.join(KEPT_FILE).exists() {
+            continue;
+        }
+        let Ok(owner) = fs::read_to_string(path.join(OWNER_FILE)) else {
+            continue;
+        };
+        let stale = owner
+            .split_once(' ')
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+            .is_some_and(|pid| owner_stamp(pid) != owner);
+        if stale {
+            let _ = fs::remove_dir_all(&path);
+        }
+    }
+}
+
+fn free_ports(n: usize) -> Result<Vec<u16>> {
+    // Hold every listener until all are picked, so the ports are distinct.
+    let listeners = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0"))
+        .collect::<io::Result<Vec<_>>>()
+        .context("failed to pick free ports")?;
+    listeners
+        .iter()
+        .map(|l| Ok(l.local_addr()?.port()))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serialization of cluster tests
+// ---------------------------------------------------------------------------------------------
+
+struct SerialGuard;
+
+static SERIAL: (Mutex<Option<ThreadId>>, Condvar) = (Mutex::new(None), Condvar::new());
+
+impl SerialGuard {
+    fn acquire() -> Result<Self> {
+        let me = thread::current().id();
+        let mut holder = SERIAL.0.lock().unwrap_or_else(|e| e.into_inner());
+        if *holder == Some(me) {
+            bail!(
+                "this thread already runs a KafkaCluster; the harness runs one cluster at a time"
+            );
+        }
+        while holder.is_some() {
+            holder = SERIAL.1.wait(holder).unwrap_or_else(|e| e.into_inner());
+        }
+        *holder = Some(me);
+        Ok(SerialGuard)
+    }
+}
+
+impl Drop for SerialGuard {
+    fn drop(&mut self) {
+        *SERIAL.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        SERIAL.1.notify_one();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cluster
+// ---------------------------------------------------------------------------------------------
+
+struct Node {
+    info: NodeInfo,
+    config: PathBuf,
+    log: PathBuf,
+    child: Option<Child>,
+    broken: bool,
+    slow_start: Option<Duration>,
+}
+
+/// A running KRaft cluster. Dropping it stops every process it started.
+pub struct KafkaCluster {
+    cluster_id: String,
+    nodes: BTreeMap<i32, Node>,
+    install: &'static KafkaInstall,
+    dir: Option<tempfile::TempDir>,
+    start_duration: Duration,
+    // Dropped after `Drop::drop` has stopped the processes.
+    serial: Option<SerialGuard>,
+}
+
+impl fmt::Debug for KafkaCluster {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KafkaCluster")
+            .field("cluster_id", &self.cluster_id)
+            .field("nodes", &self.nodes())
+            .finish_non_exhaustive()
+    }
+}
+
+impl KafkaCluster {
+    /// Installs Kafka if needed, formats storage, starts every node and waits until every broker
+    /// is unfenced (RUNNING and in the metadata) and the quorum has a leader. Retries once with
+    /// new ports when a port was taken meanwhile.
+    pub fn start(spec: ClusterSpec) -> Result<Self> {
+        spec.validate()?;
+        let install = kafka_install()?;
+        let serial = SerialGuard::acquire()?;
+        let began = Instant::now();
+        let mut cluster = match Self::launch(&spec, install) {
+            Ok(c) => c,
+            Err((e, true)) => {
+                eprintln!("kafka test cluster: port clash ({e:#}); retrying with new ports");
+                Self::launch(&spec, install).map_err(|(e, _)| e)?
+            }
+            Err((e, false)) => return Err(e),
+        };
+        cluster.start_duration = began.elapsed();
+        cluster.serial = Some(serial);
+        Ok(cluster)
+    }
+
+    /// On error: the error and whether it looks like a port clash.
+    fn launch(
+        spec: &ClusterSpec,
+        install: &'static KafkaInstall,
+    ) -> std::result::Result<Self, (anyhow::Error, bool)> {
+        prune_stale_work_dirs();
+        let dir = tempfile::Builder::new()
+            .prefix(WORK_DIR_PREFIX)
+            .tempdir()
+            .context("failed to create the cluster work dir")
+            .and_then(|d| {
+                fs::write(d.path().join(OWNER_FILE), owner_stamp(std::process::id()))?;
+                Ok(d)
+            })
+            .map_err(|e| (e, false))?;
+        let mut cluster = KafkaCluster {
+            cluster_id: random_cluster_id(),
+            nodes: BTreeMap::new(),
+            install,
+            dir: Some(dir),
+            start_duration: Duration::ZERO,
+            serial: None,
+        };
+        let result = cluster.write_configs(spec).and_then(|()| {
+            cluster.format_all()?;
+            let ids: Vec<i32> = cluster.nodes.keys().copied().collect();
+            for id in ids {
+                cluster.start_node(id)?;
+            }
+            cluster.wait_until_ready(spec.start_timeout)
+        });
+        match result {
+            Ok(()) => Ok(cluster),
+            Err(e) => {
+                let clash = cluster.nodes.values().any(|n| {
+                    let tail = tail_file(&n.log, 200);
+                    tail.contains("Address already in use") || tail.contains("BindException")
+                });
+                let e = e.context(format!(
+                    "failed to start the Kafka test cluster (work dir {})",
+                    cluster.work_dir().display()
+                ));
+                cluster.shutdown();
+                // Keep the logs of a failed start for the developer.
+                if let Some(dir) = cluster.dir.take() {
+                    eprintln!(
+                        "kafka test cluster: logs kept in {}",
+                        keep_dir(dir).display()
+                    );
+                }
+                Err((e, clash))
+            }
+        }
+    }
+
+    fn write_configs(&mut self, spec: &ClusterSpec) -> Result<()> {
+        let mut layout: Vec<(i32, NodeRole)> = Vec::new();
+        let mut next = 1;
+        for _ in 0..spec.combined {
+            layout.push((next, NodeRole::Combined));
+            next += 1;
+        }
+        for _ in 0..spec.brokers {
+            layout.push((next, NodeRole::Broker));
+            next += 1;
+        }
+        for i in 0..spec.controllers {
+            layout.push((CONTROLLER_ID_BASE + 1 + i as i32, NodeRole::Controller));
+        }
+        let port_count: usize = layout
+            .iter()
+            .map(|(_, r)| 1 + usize::from(r.is_broker()) + usize::from(r.is_controller()))
+            .sum();
+        let mut ports = free_ports(port_count)?.into_iter();
+        let mut racks = spec.racks.iter();
+        let root = self.work_dir();
+        for (id, role) in layout {
+            let work_dir = root.join(format!("node-{id}"));
+            fs::create_dir_all(work_dir.join("data"))?;
+            let info = NodeInfo {
+                id,
+                role,
+                broker_port: role.is_broker().then(|| ports.next().expect("port")),
+                controller_port: role.is_controller().then(|| ports.next().expect("port")),
+                agent_port: ports.next().expect("port"),
+                rack: if role.is_broker() {
+                    racks.next().cloned()
+                } else {
+                    None
+                },
+                work_dir: work_dir.clone(),
+            };
+            self.nodes.insert(
+                id,
+                Node {
+                    config: work_dir.join("server.properties"),
+                    log: work_dir.join("node.log"),
+                    info,
+                    child: None,
+                    broken: false,
+                    slow_start: None,
+                },
+            );
+        }
+        let voters = self
+            .nodes
+            .values()
+            .filter_map(|n| {
+                n.info
+                    .controller_port
+                    .map(|p| format!("{}@127.0.0.1:{p}", n.info.id))
+            })
+            .collect::<Vec<_>>()
+            .join(",");
+        let brokers = spec.broker_count();
+        for node in self.nodes.values() {
+            let text = server_properties(&node.info, &voters, brokers, &spec.broker_props);
+            fs::write(&node.config, text)
+                .with_context(|| format!("failed to write {}", node.config.display()))?;
+        }
+        Ok(())
+    }
+
+    fn format_all(&self) -> Result<()> {
+        let mut running = Vec::new();
+        for node in self.nodes.values() {
+            let out = node.info.work_dir.join("format.log");
+            let mut cmd = self.java(HEAP_MB_CONTROLLER);
+            cmd.args([
+                "kafka.tools.StorageTool",
+                "format",
+                "-t",
+                &self.cluster_id,
+                "-c",
+            ])
+            .arg(&node.config)
+            .stdin(Stdio::null())
+            .stdout(File::create(&out)?)
+            .stderr(File::create(node.info.work_dir.join("format.err"))?);
+            running.push((node.info.id, out, spawn_tied(cmd)?));
+        }
+        let mut errors = Vec::new();
+        for (id, out, mut child) in running {
+            let status = child.wait()?;
+            if !status.success() {
+                let err = out.with_file_name("format.err");
+                errors.push(format!(
+                    "node {id}: storage format failed ({status}):\n{}{}",
+                    tail_file(&out, 20),
+                    tail_file(&err, 20)
+                ));
+            }
+        }
+        if !errors.is_empty() {
+            bail!("{}", errors.join("\n"));
+        }
+        Ok(())
+    }
+
+    fn java(&self, heap_mb: u32) -> Command {
+        let java = std::env::var_os("JAVA_HOME")
+            .map(|h| PathBuf::from(h).join("bin/java"))
+            .filter(|p| p.exists())
+            .unwrap_or_else(|| PathBuf::from("java"));
+        let mut cmd = Command::new(java);
+        cmd.args(jvm_options(heap_mb));
+        if let Some(archive) = &self.install.cds_archive {
+            // Xshare:auto (the default) falls back to normal class loading if it does not match.
+            cmd.arg(format!("-XX:SharedArchiveFile={}", archive.display()));
+        }
+        cmd.arg(format!(
+            "-Dlog4j2.configurationFile={}",
+            self.install.log4j2_config.display()
+        ))
+        .arg("-cp")
+        .arg(format!("{}/*", self.install.libs.display()));
+        cmd
+    }
+
+    /// How long [`KafkaCluster::start`] took (format, spawn, wait until ready).
+    pub fn start_duration(&self) -> Duration {
+        self.start_duration
+    }
+
+    pub fn cluster_id(&self) -> &str {
+        &self.cluster_id
+    }
+
+    /// The cluster's work dir (one `node-<id>` dir per node).
+    pub fn work_dir(&self) -> PathBuf {
+        self.dir
+            .as_ref()
+            .map(|d| d.path().to_path_buf())
+            .unwrap_or_default()
+    }
+
+    /// `host:port,…` of every broker-role node (running or not).
+    pub fn bootstrap_servers(&self) -> String {
+        self.nodes
+            .values()
+            .filter_map(|n| n.info.broker_address())
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// `host:port,…` of every controller-role node's CONTROLLER listener (`bootstrap.controllers`).
+    pub fn controller_bootstrap(&self) -> String {
+        self.nodes
+            .values()
+            .filter_map(|n| n.info.controller_address())
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    pub fn nodes(&self) -> Vec<NodeInfo> {
+        self.nodes.values().map(|n| n.info.clone()).collect()
+    }
+
+    pub fn node(&self, id: i32) -> Result<&NodeInfo> {
+        Ok(&self.get(id)?.info)
+    }
+
+    pub fn broker_ids(&self) -> Vec<i32> {
+        self.ids_where(NodeRole::is_broker)
+    }
+
+    pub fn controller_ids(&self) -> Vec<i32> {
+        self.ids_where(NodeRole::is_controller)
+    }
+
+    fn ids_where(&self, f: impl Fn(NodeRole) -> bool) -> Vec<i32> {
+        self.nodes
+            .values()
+            .filter(|n| f(n.info.role))
+            .map(|n| n.info.id)
+            .collect()
+    }
+
+    fn get(&self, id: i32) -> Result<&Node> {
+        self.nodes
+            .get(&id)
+            .ok_or_else(|| anyhow!("no node {id} in this cluster"))
+    }
+
+    fn get_mut(&mut self, id: i32) -> Result<&mut Node> {
+        self.nodes
+            .get_mut(&id)
+            .ok_or_else(|| anyhow!("no node {id} in this cluster"))
+    }
+
+    /// The OS process id of a running node.
+    pub fn pid(&self, id: i32) -> Option<u32> {
+        self.nodes
+            .get(&id)
+            .and_then(|n| n.child.as_ref())
+            .map(Child::id)
+    }
+
+    /// Whether the node's process is alive (it may still be starting, or failing).
+    pub fn is_running(&mut self, id: i32) -> bool {
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return false;
+        };
+        match node.child.as_mut().map(Child::try_wait) {
+            Some(Ok(None)) => true,
+            Some(_) => {
+                node.child = None;
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Spawns the node's JVM (with the slow-start delay or broken config if set) and returns.
+    pub fn start_node(&mut self, id: i32) -> Result<()> {
+        if self.is_running(id) {
+            bail!("node {id} is already running");
+        }
+        let node = self.get(id)?;
+        let heap = if node.info.role.is_broker() {
+            HEAP_MB_BROKER
+        } else {
+            HEAP_MB_CONTROLLER
+        };
+        let mut java = self.java(heap);
+        java.arg(format!(
+            "-javaagent:{}=host=127.0.0.1,port={},discoveryEnabled=false",
+            self.install.jolokia_agent.display(),
+            node.info.agent_port
+        ))
+        .arg(format!(
+            "-Dkafka.logs.dir={}",
+            node.info.work_dir.join("logs").display()
+        ))
+        .arg("kafka.Kafka")
+        .arg(&node.config);
+        if node.broken {
+            // Start on an empty, unformatted log dir: Kafka refuses to start and exits.
+            let empty = node.info.work_dir.join("broken-unformatted");
+            fs::create_dir_all(&empty)?;
+            java.arg("--override")
+                .arg(format!("log.dirs={}", empty.display()));
+        }
+        let mut cmd = match node.slow_start {
+            Some(delay) => {
+                let mut sh = Command::new("sh");
+                sh.arg("-c")
+                    .arg("sleep \"$0\"; exec \"$@\"")
+                    .arg(format!("{:.3}", delay.as_secs_f64()))
+                    .arg(java.get_program())
+                    .args(java.get_args());
+                sh
+            }
+            None => java,
+        };
+        let log = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&node.log)
+            .with_context(|| format!("failed to open {}", node.log.display()))?;
+        cmd.current_dir(&node.info.work_dir)
+            .stdin(Stdio::null())
+            .stdout(log.try_clone()?)
+            .stderr(log);
+        let child = spawn_tied(cmd).with_context(|| format!("failed to spawn node {id}"))?;
+        self.get_mut(id)?.child = Some(child);
+        Ok(())
+    }
+
+    /// Graceful stop: SIGTERM (controlled shutdown for brokers), then wait for the exit.
+    pub fn stop_node(&mut self, id: i32) -> Result<()> {
+        let node = self.get_mut(id)?;
+        let Some(mut child) = node.child.take() else {
+            return Ok(());
+        };
+        signal_group(&child, libc::SIGTERM);
+        let deadline = Instant::now() + STOP_TIMEOUT;
+        loop {
+            if child.try_wait()?.is_some() {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                signal_group(&child, libc::SIGKILL);
+                let _ = child.wait();
+                bail!(
+                    "node {id} did not stop within {STOP_TIMEOUT:?} after SIGTERM; killed it\n{}",
+                    self.log_tail(id, 30)
+                );
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// `kill -9` the node and reap it.
+    pub fn kill_node(&mut self, id: i32) -> Result<()> {
+        let node = self.get_mut(id)?;
+        if let Some(mut child) = node.child.take() {
+            signal_group(&child, libc::SIGKILL);
+            child.wait()?;
+        }
+        Ok(())
+    }
+
+    /// Graceful stop, then start.
+    pub fn restart_node(&mut self, id: i32) -> Result<()> {
+        self.stop_node(id)?;
+        self.start_node(id)
+    }
+
+    /// From the next start on, the node fails to start (it "never comes back").
+    pub fn break_node(&mut self, id: i32) {
+        if let Some(n) = self.nodes.get_mut(&id) {
+            n.broken = true;
+        }
+    }
+
+    /// Undoes [`KafkaCluster::break_node`] for the next start.
+    pub fn repair_node(&mut self, id: i32) {
+        if let Some(n) = self.nodes.get_mut(&id) {
+            n.broken = false;
+        }
+    }
+
+    /// From the next start on, the JVM starts only after `delay` (zero = no delay).
+    pub fn set_slow_start(&mut self, id: i32, delay: Duration) {
+        if let Some(n) = self.nodes.get_mut(&id) {
+            n.slow_start = (!delay.is_zero()).then_some(delay);
+        }
+    }
+
+    /// The real BrokerState gauge of a broker-role node, read through its Jolokia agent.
+    /// A node whose process is not running reports [`BrokerState::NotRunning`], as does a JVM
+    /// whose agent does not accept connections yet (still launching).
+    pub fn broker_state(&mut self, id: i32) -> Result<BrokerState> {
+        let info = self.node(id)?.clone();
+        if !info.role.is_broker() {
+            bail!("node {id} is controller-only: it has no BrokerState gauge");
+        }
+        if !self.is_running(id) {
+            return Ok(BrokerState::NotRunning);
+        }
+        match jolokia_read(info.agent_port, &format!("{BROKER_STATE_MBEAN}/Value")) {
+            Ok(value) => value
+                .as_f64()
+                .map(|v| BrokerState::from_code(v as i64))
+                .ok_or_else(|| anyhow!("node {id}: BrokerState is not a number: {value}")),
+            Err(e) if is_connection_refused(&e) => Ok(BrokerState::NotRunning),
+            Err(e) => Err(e.context(format!("node {id}: failed to read BrokerState"))),
+        }
+    }
+
+    /// The node's view of the KRaft quorum (controllers are voters, brokers observers).
+    pub fn raft_state(&mut self, id: i32) -> Result<RaftState> {
+        let port = self.node(id)?.agent_port;
+        if !self.is_running(id) {
+            bail!("node {id} is not running");
+        }
+        let v = jolokia_read(port, "kafka.server:type=raft-metrics")
+            .with_context(|| format!("node {id}: failed to read raft-metrics"))?;
+        let state = v
+            .get("current-state")
+            .and_then(|s| s.as_str())
+            .unwrap_or("unknown")
+            .to_string();
+        let leader = v
+            .get("current-leader")
+            .and_then(serde_json::Value::as_f64)
+            .map(|l| l as i32)
+            .filter(|l| *l >= 0);
+        let epoch = v
+            .get("current-epoch")
+            .and_then(serde_json::Value::as_f64)
+            .map_or(-1, |e| e as i64);
+        Ok(RaftState {
+            state,
+            leader,
+            epoch,
+        })
+    }
+
+    /// The controller that reports itself as quorum leader, if any.
+    pub fn quorum_leader(&mut self) -> Result<Option<i32>> {
+        for id in self.controller_ids() {
+            if !self.is_running(id) {
+                continue;
+            }
+            if let Ok(rs) = self.raft_state(id)
+                && rs.state == "leader"
+            {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Waits until the broker reports RUNNING and the cluster metadata lists it (KRaft metadata
+    /// lists unfenced brokers only).
+    pub fn wait_until_unfenced(&mut self, id: i32, deadline: Duration) -> Result<()> {
+        if !self.node(id)?.role.is_broker() {
+            bail!("node {id} is controller-only");
+        }
+        let bootstrap = self.bootstrap_servers();
+        let result = wait_for(&format!("broker {id} to be unfenced"), deadline, || {
+            if !self.is_running(id) {
+                return Err(fatal(format!("node {id} exited")));
+            }
+            if self.broker_state(id)? != BrokerState::Running {
+                return Ok(None);
+            }
+            Ok(unfenced_brokers(&bootstrap)?.contains(&id).then_some(()))
+        });
+        result.map_err(|e| anyhow!("{e:#}\n--- node {id} log ---\n{}", self.log_tail(id, 40)))
+    }
+
+    /// Waits until every running broker-role node is unfenced and a controller leads the quorum.
+    pub fn wait_until_ready(&mut self, deadline: Duration) -> Result<()> {
+        let bootstrap = self.bootstrap_servers();
+        let result = wait_for("the cluster to be ready", deadline, || {
+            let ids: Vec<i32> = self.nodes.keys().copied().collect();
+            let mut brokers = BTreeSet::new();
+            for id in ids {
+                let node = &self.nodes[&id];
+                if node.child.is_none() {
+                    continue;
+                }
+                let is_broker = node.info.role.is_broker();
+                if !self.is_running(id) {
+                    return Err(fatal(format!("node {id} exited")));
+                }
+                if is_broker {
+                    if self.broker_state(id)? != BrokerState::Running {
+                        return Ok(None);
+                    }
+                    brokers.insert(id);
+                }
+            }
+            if self.quorum_leader()?.is_none() {
+                return Ok(None);
+            }
+            let unfenced = unfenced_brokers(&bootstrap)?;
+            Ok(brokers.is_subset(&unfenced).then_some(()))
+        });
+        result.map_err(|e| {
+            let mut msg = format!("{e:#}");
+            for id in self.nodes.keys() {
+                let _ = write!(msg, "\n--- node {id} log ---\n{}", self.log_tail(*id, 15));
+            }
+            anyhow!(msg)
+        })
+    }
+
+    pub fn node_work_dir(&self, id: i32) -> PathBuf {
+        self.nodes
+            .get(&id)
+            .map(|n| n.info.work_dir.clone())
+            .unwrap_or_default()
+    }
+
+    /// The last `lines` lines of the node's log (stdout and stderr of its JVM).
+    pub fn log_tail(&self, id: i32, lines: usize) -> String {
+        match self.nodes.get(&id) {
+            Some(n) => tail_file(&n.log, lines),
+            None => format!("(no node {id})"),
+        }
+    }
+
+    /// SIGTERM everything, wait up to [`DROP_GRACE`], SIGKILL the rest, reap.
+    fn shutdown(&mut self) {
+        let mut children: Vec<Child> = self
+            .nodes
+            .values_mut()
+            .filter_map(|n| n.child.take())
+            .collect();
+        for c in &children {
+            signal_group(c, libc::SIGTERM);
+        }
+        let deadline = Instant::now() + DROP_GRACE;
+        while Instant::now() < deadline {
+            children.retain_mut(|c| matches!(c.try_wait(), Ok(None)));
+            if children.is_empty() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+        for mut c in children {
+            signal_group(&c, libc::SIGKILL);
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for KafkaCluster {
+    fn drop(&mut self) {
+        self.shutdown();
+        let keep = thread::panicking() || std::env::var_os("KAFKAOPS_TESTENV_KEEP").is_some();
+        if keep && let Some(dir) = self.dir.take() {
+            eprintln!(
+                "kafka test cluster: work dir and logs kept in {}",
+                keep_dir(dir).display()
+            );
+        }
+    }
+}
+
+/// JVM flags for every node and tool run. tests/env/setup.sh dumps the CDS archive with the same
+/// GC and compiler flags; keep them in step.
+fn jvm_options(heap_mb: u32) -> Vec<String> {
+    vec![
+        format!("-Xmx{heap_mb}m"),
+        "-Xms32m".into(),
+        "-Xss512k".into(),
+        "-XX:+UseSerialGC".into(),
+        "-XX:TieredStopAtLevel=1".into(),
+        "-XX:-UsePerfData".into(),
+        "-XX:+ExitOnOutOfMemoryError".into(),
+        "-Djava.awt.headless=true".into(),
+    ]
+}
+
+fn server_properties(
+    info: &NodeInfo,
+    voters: &str,
+    brokers: usize,
+    extra: &[(String, String)],
+) -> String {
+    let rf = brokers.min(3);
+    let min_isr = rf.min(2);
+    let mut props: Vec<(String, String)> = Vec::new();
+    let mut set = |k: &str, v: String| props.push((k.to_string(), v));
+    set("process.roles", info.role.process_roles().into());
+    set("node.id", info.id.to_string());
+    set("controller.quorum.voters", voters.into());
+    set("controller.listener.names", "CONTROLLER".into());
+    set(
+        "listener.security.protocol.map",
+        "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT".into(),
+    );
+    let listeners = [
+        info.broker_address().map(|a| format!("PLAINTEXT://{a}")),
+        info.controller_address()
+            .map(|a| format!("CONTROLLER://{a}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(",");
+    set("listeners", listeners);
+    set("log.dirs", info.work_dir.join("data").display().to_string());
+    // Small thread pools and buffers: many JVMs share 2 cores in CI.
+    set("num.network.threads", "2".into());
+    set("num.io.threads", "2".into());
+    set("background.threads", "2".into());
+    set("num.recovery.threads.per.data.dir", "1".into());
+    set("log.cleaner.threads", "1".into());
+    set("log.cleaner.dedupe.buffer.size", "4194304".into());
+    if info.role.is_broker() {
+        set(
+            "advertised.listeners",
+            format!("PLAINTEXT://{}", info.broker_address().unwrap()),
+        );
+        set("inter.broker.listener.name", "PLAINTEXT".into());
+        if let Some(rack) = &info.rack {
+            set("broker.rack", rack.clone());
+        }
+        set("offsets.topic.replication.factor", rf.to_string());
+        set("offsets.topic.num.partitions", "3".into());
+        set("transaction.state.log.replication.factor", rf.to_string());
+        set("transaction.state.log.min.isr", min_isr.to_string());
+        set("transaction.state.log.num.partitions", "3".into());
+        set(
+            "share.coordinator.state.topic.replication.factor",
+            rf.to_string(),
+        );
+        set("share.coordinator.state.topic.min.isr", min_isr.to_string());
+        set("default.replication.factor", rf.to_string());
+        set("group.initial.rebalance.delay.ms", "0".into());
+        // Tests create their topics explicitly (with replica assignments).
+        set("auto.create.topics.enable", "false".into());
+        // Faster fencing after kill -9 and ISR shrink, still tolerant of a loaded 2-core host.
+        set("broker.heartbeat.interval.ms", "1000".into());
+        set("broker.session.timeout.ms", "6000".into());
+        set("replica.lag.time.max.ms", "10000".into());
+        set("num.replica.fetchers", "1".into());
+        for (k, v) in extra {
+            props.retain(|(pk, _)| pk != k);
+            props.push((k.clone(), v.clone()));
+        }
+    } else {
+        set("broker.session.timeout.ms", "6000".into());
+    }
+    props.iter().fold(String::new(), |mut s, (k, v)| {
+        let _ = writeln!(s, "{k}={v}");
+        s
+    })
+}
+
+fn random_cluster_id() -> String {
+    let mut bytes = [0u8; 16];
+    if File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .is_err()
+    {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos()
+            ^ u128::from(std::process::id());
+        bytes = seed.to_le_bytes();
+    }
+    // Kafka's Uuid rejects ids whose base64 starts with '-' (ambiguous on the command line).
+    bytes[0] &= 0x7f;
+    base64_url_nopad(&bytes)
+}
+
+fn base64_url_nopad(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..=chunk.len() {
+            out.push(A[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+fn tail_file(path: &Path, lines: usize) -> String {
+    match fs::read(path) {
+        Ok(bytes) => {
+            let text = String::from_utf8_lossy(&bytes);
+            let all: Vec<&str> = text.lines().collect();
+            all[all.len().saturating_sub(lines)..].join("\n")
+        }
+        Err(e) => format!("(cannot read {}: {e})", path.display()),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jolokia (JMX over HTTP)
+// ---------------------------------------------------------------------------------------------
+
+const BROKER_STATE_MBEAN: &str = "kafka.server:type=KafkaServer,name=BrokerState";
+
+#[derive(Debug)]
+struct ConnectionRefused;
+impl fmt::Display for ConnectionRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("connection refused")
+    }
+}
+impl std::error::Error for ConnectionRefused {}
+
+fn is_connection_refused(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.is::<ConnectionRefused>())
+}
+
+/// `GET /jolokia/read/<path>` on 127.0.0.1:<port>, returns the `value` field.
+fn jolokia_read(port: u16, path: &str) -> Result<serde_json::Value> {
+    let body = http_get(port, &format!("/jolokia/read/{path}"))?;
+    let v: serde_json::Value = serde_json::from_str(&body)
+        .with_context(|| format!("Jolokia answered with non-JSON: {body}"))?;
+    let status = v.get("status").and_then(serde_json::Value::as_i64);
+    if status != Some(200) {
+        bail!(
+            "Jolokia read {path} failed: {}",
+            v.get("error").and_then(|e| e.as_str()).unwrap_or(&body)
+        );
+    }
+    v.get("value")
+        .cloned()
+        .ok_or_else(|| anyhow!("Jolokia answer without value: {body}"))
+}
+
+/// A minimal HTTP/1.0 GET for a local agent (no HTTP client crate in the sync harness).
+fn http_get(port: u16, path: &str) -> Result<String> {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let mut stream = match TcpStream::connect_timeout(&addr, Duration::from_secs(2)) {
+        Ok(s) => s,
+        Err(e) if e.kind() == io::ErrorKind::ConnectionRefused => {
+            return Err(anyhow::Error::new(ConnectionRefused).context(format!("GET {addr}{path}")));
+        }
+        Err(e) => return Err(e).with_context(|| format!("GET {addr}{path}")),
+    };
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    write!(
+        stream,
+        "GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )?;
+    let _ = stream.shutdown(Shutdown::Write);
+    let mut response = String::new();
+    stream
+        .read_to_string(&mut response)
+        .with_context(|| format!("GET {addr}{path}: reading the response"))?;
+    let (head, body) = response
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| anyhow!("GET {addr}{path}: malformed HTTP response"))?;
+    if !head.starts_with("HTTP/1.") {
+        bail!("GET {addr}{path}: not HTTP: {head}");
+    }
+    Ok(body.to_string())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Polling
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug)]
+struct Fatal(String);
+impl fmt::Display for Fatal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for Fatal {}
+
+/// An error that makes [`wait_for`] give up at once instead of retrying.
+pub fn fatal(msg: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Fatal(msg.into()))
+}
+
+/// Polls `f` until it returns `Ok(Some(_))` or `deadline` has passed. `Ok(None)` means "not
+/// yet"; an `Err` is remembered and retried (reported on timeout) unless made with [`fatal`].
+/// Back-off starts at 50 ms and grows to 500 ms.
+pub fn wait_for<T>(
+    what: &str,
+    deadline: Duration,
+    mut f: impl FnMut() -> Result<Option<T>>,
+) -> Result<T> {
+    let start = Instant::now();
+    let mut delay = Duration::from_millis(50);
+    let mut last_err: Option<anyhow::Error> = None;
+    loop {
+        match f() {
+            Ok(Some(v)) => return Ok(v),
+            Ok(None) => {}
+            Err(e) if e.chain().any(|c| c.is::<Fatal>()) => {
+                return Err(e.context(format!("gave up waiting for {what}")));
+            }
+            Err(e) => last_err = Some(e),
+        }
+        let elapsed = start.elapsed();
+        if elapsed >= deadline {
+            let mut msg = format!("timed out after {elapsed:.1?} waiting for {what}");
+            if let Some(e) = last_err {
+                let _ = write!(msg, " (last error: {e:#})");
+            }
+            bail!(msg);
+        }
+        thread::sleep(delay.min(deadline - elapsed));
+        delay = (delay * 2).min(Duration::from_millis(500));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kafka client helpers (rdkafka, runtime-free)
+// ---------------------------------------------------------------------------------------------
+
+const CLIENT_TIMEOUT: Duration = Duration::from_secs(10);
+
+fn client_config(bootstrap: &str) -> ClientConfig {
+    let mut c = ClientConfig::new();
+    c.set("bootstrap.servers", bootstrap)
+        .set("socket.timeout.ms", "10000")
+        .set("log_level", "3");
+    c
+}
+
+fn metadata(bootstrap: &str, topic: Option<&str>) -> Result<Metadata> {
+    let producer: BaseProducer = client_config(bootstrap)
+        .create()
+        .context("failed to create a Kafka client")?;
+    producer
+        .client()
+        .fetch_metadata(topic, CLIENT_TIMEOUT)
+        .with_context(|| format!("metadata request to {bootstrap} failed"))
+}
+
+/// Broker ids the cluster metadata lists (in KRaft: registered and unfenced).
+pub fn unfenced_brokers(bootstrap: &str) -> Result<BTreeSet<i32>> {
+    Ok(metadata(bootstrap, None)?
+        .brokers()
+        .iter()
+        .map(|b| b.id())
+        .collect())
+}
+
+/// Where a partition's replicas are, as the cluster metadata reports them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionPlacement {
+    pub partition: i32,
+    /// `-1` when the partition has no leader.
+    pub leader: i32,
+    pub replicas: Vec<i32>,
+    pub isr: Vec<i32>,
+}
+
+/// The real placement of `topic`'s partitions (replicas, ISR, leader), sorted by partition.
+pub fn placement(bootstrap: &str, topic: &str) -> Result<Vec<PartitionPlacement>> {
+    let md = metadata(bootstrap, Some(topic))?;
+    let t = md
+        .topics()
+        .iter()
+        .find(|t| t.name() == topic)
+        .ok_or_else(|| anyhow!("metadata has no topic {topic}"))?;
+    if let Some(err) = t.error() {
+        bail!("topic {topic}: {:?}", RDKafkaErrorCode::from(err));
+    }
+    let mut out: Vec<PartitionPlacement> = t
+        .partitions()
+        .iter()
+        .map(|p| PartitionPlacement {
+            partition: p.id(),
+            leader: p.leader(),
+            replicas: p.replicas().to_vec(),
+            isr: p.isr().to_vec(),
+        })
+        .collect();
+    out.sort_by_key(|p| p.partition);
+    Ok(out)
+}
+
+/// Creates `name` with one partition per entry of `assignment` (replica lists, preferred leader
+/// first) and topic configs, then waits until every partition has a leader.
+pub fn create_topic(
+    bootstrap: &str,
+    name: &str,
+    assignment: &[Vec<i32>],
+    configs: &[(&str, &str)],
+) -> Result<()> {
+    let admin: AdminClient<DefaultClientContext> = client_config(bootstrap)
+        .create()
+        .context("failed to create an admin client")?;
+    let refs: Vec<&[i32]> = assignment.iter().map(Vec::as_slice).collect();
+    let partitions = i32::try_from(assignment.len())?;
+    let mut topic = NewTopic::new(name, partitions, TopicReplication::Variable(&refs));
+    for (k, v) in configs {
+        topic = topic.set(k, v);
+    }
+    let opts = AdminOptions::new().operation_timeout(Some(CLIENT_TIMEOUT));
+    let results = futures::executor::block_on(admin.create_topics([&topic], &opts))
+        .with_context(|| format!("CreateTopics {name} failed"))?;
+    for r in results {
+        r.map_err(|(t, code)| anyhow!("CreateTopics {t} failed: {code:?}"))?;
+    }
+    wait_for(
+        &format!("topic {name} to have leaders"),
+        Duration::from_secs(60),
+        || {
+            let p = placement(bootstrap, name)?;
+            Ok((p.len() == assignment.len() && p.iter().all(|p| p.leader >= 0)).then_some(()))
+        },
+    )
+}
+
+/// A broker's current value of a config key (DescribeConfigs), `None` if unset.
+pub fn broker_config(bootstrap: &str, broker: i32, key: &str) -> Result<Option<String>> {
+    let admin: AdminClient<DefaultClientContext> = client_config(bootstrap)
+        .create()
+        .context("failed to create an admin client")?;
+    let opts = AdminOptions::new().request_timeout(Some(CLIENT_TIMEOUT));
+    let results = futures::executor::block_on(
+        admin.describe_configs([&ResourceSpecifier::Broker(broker)], &opts),
+    )
+    .with_context(|| format!("DescribeConfigs broker {broker} failed"))?;
+    let resource = results
+        .into_iter()
+        .next()
+        .ok_or_else(|| anyhow!("DescribeConfigs returned nothing"))?
+        .map_err(|code| anyhow!("DescribeConfigs broker {broker}: {code:?}"))?;
+    Ok(resource.get(key).and_then(|e| e.value.clone()))
+}
+
+/// What a [`BackgroundProducer`] saw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProducerStats {
+    /// Messages handed to the client.
+    pub attempted: u64,
+    /// Messages acknowledged by the cluster (`acks=all`).
+    pub sent: u64,
+    /// Messages that finally failed (after the client's retries), by error code name
+    /// (`RDKafkaErrorCode` debug form, e.g. `NotEnoughReplicas`, `MessageTimedOut`).
+    pub failed_by_code: BTreeMap<String, u64>,
+}
+
+impl ProducerStats {
+    pub fn failed(&self) -> u64 {
+        self.failed_by_code.values().sum()
+    }
+}
+
+struct CountingContext {
+    stats: Arc<Mutex<ProducerStats>>,
+}
+
+impl ClientContext for CountingContext {}
+
+impl ProducerContext for CountingContext {
+    type DeliveryOpaque = ();
+
+    fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
+        let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
+        match result {
+            Ok(_) => stats.sent += 1,
+            Err((err, _)) => *stats.failed_by_code.entry(error_code(err)).or_default() += 1,
+        }
+    }
+}
+
+fn error_code(err: &KafkaError) -> String {
+    err.rdkafka_error_code()
+        .map_or_else(|| err.to_string(), |c| format!("{c:?}"))
+}
+
+/// Produces small records with `acks=all` on a background thread until stopped, counting
+/// acknowledged and failed sends. Messages are paced (one every 5 ms) so the load stays light.
+pub struct BackgroundProducer {
+    stop: Arc<AtomicBool>,
+    stats: Arc<Mutex<ProducerStats>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl BackgroundProducer {
+    /// `acks=all`, idempotent, `message.timeout.ms=30000`.
+    pub fn start(bootstrap: &str, topic: &str) -> Result<Self> {
+        Self::start_with(bootstrap, topic, &[])
+    }
+
+    /// Like [`BackgroundProducer::start`] with extra/overriding librdkafka settings.
+    pub fn start_with(bootstrap: &str, topic: &str, config: &[(&str, &str)]) -> Result<Self> {
+        let stats = Arc::new(Mutex::new(ProducerStats::default()));
+        let mut cfg = client_config(bootstrap);
+        cfg.set("acks", "all")
+            .set("enable.idempotence", "true")
+            .set("message.timeout.ms", "30000")
+            .set("linger.ms", "5");
+        for (k, v) in config {
+            cfg.set(*k, *v);
+        }
+        let producer: BaseProducer<CountingContext> = cfg
+            .create_with_context(CountingContext {
+                stats: Arc::clone(&stats),
+            })
+            .context("failed to create the producer")?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let topic = topic.to_string();
+        let thread = {
+            let stop = Arc::clone(&stop);
+            let stats = Arc::clone(&stats);
+            thread::Builder::new()
+                .name("background-producer".into())
+                .spawn(move || produce_loop(&producer, &topic, &stop, &stats))?
+        };
+        Ok(Self {
+            stop,
+            stats,
+            thread: Some(thread),
+        })
+    }
+
+    /// A snapshot of the counters so far.
+    pub fn stats(&self) -> ProducerStats {
+        self.stats.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Stops producing, waits for outstanding deliveries (up to the message timeout) and
+    /// returns the final counters.
+    pub fn stop(mut self) -> ProducerStats {
+        self.halt();
+        self.stats()
+    }
+
+    fn halt(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for BackgroundProducer {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}
+
+fn produce_loop(
+    producer: &BaseProducer<CountingContext>,
+    topic: &str,
+    stop: &AtomicBool,
+    stats: &Mutex<ProducerStats>,
+) {
+    let mut n: u64 = 0;
+    while !stop.load(Ordering::SeqCst) {
+        let key = n.to_string();
+        let payload = format!("kafkaops-test-{n}");
+        match producer.send(BaseRecord::to(topic).key(&key).payload(&payload)) {
+            Ok(()) => {
+                n += 1;
+                stats.lock().unwrap_or_else(|e| e.into_inner()).attempted += 1;
+            }
+            Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), _)) => {}
+            Err((err, _)) => {
+                let mut s = stats.lock().unwrap_or_else(|e| e.into_inner());
+                s.attempted += 1;
+                *s.failed_by_code.entry(error_code(&err)).or_default() += 1;
+            }
+        }
+        producer.poll(Duration::from_millis(5));
+    }
+    let _ = producer.flush(Duration::from_secs(60));
+    producer.poll(Duration::ZERO);
+}

@@ -1,0 +1,13 @@
+//! Shared test support for kafkaops' integration tests.
+//!
+//! Each integration test binary includes this directory with `mod support;` (and
+//! `examples/testenv.rs` with a `#[path]` attribute), so it is compiled once per binary and every
+//! binary uses only part of it. Everything here is synchronous on purpose: it works from plain
+//! `#[test]` functions and from `#[tokio::test]` alike (call it from `spawn_blocking` if a
+//! multi-threaded runtime must not block).
+//!
+//! - [`kafka`]: a real Apache Kafka 4.x KRaft cluster on 127.0.0.1 (jars from Maven Central, see
+//!   `tests/env/README.md`), node control and fault injection, topic/placement/producer helpers.
+
+pub mod cc_double;
+pub mod kafka;
