@@ -62,14 +62,26 @@ fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
     (out, PEAK.load(Ordering::Relaxed) - base)
 }
 
-const BROKERS: usize = 1_000;
+/// Full size under `cargo bench`; a 10x smaller cluster when `cargo test
+/// --all-targets` runs this file once in test mode (unoptimised).
+fn scale() -> usize {
+    if std::env::args().any(|a| a == "--bench") {
+        1
+    } else {
+        10
+    }
+}
+
+fn broker_count() -> usize {
+    1_000 / scale()
+}
 
 fn spec(placement: Placement) -> ClusterSpec {
     ClusterSpec {
-        brokers: BROKERS,
+        brokers: broker_count(),
         combined: 0,
         controllers: 3,
-        topics: 1_000,
+        topics: 1_000 / scale(),
         partitions_per_topic: 100,
         replication_factor: 3,
         min_isr_choices: vec![2],
@@ -188,9 +200,9 @@ fn report(f: &Fixture) {
         let (plan, plan_peak) = peak_during(|| roller.plan(&f.snapshot));
         let plan_time = t.elapsed();
         let batches = plan.restart_batches();
-        let lower = BROKERS
+        let lower = broker_count()
             .div_ceil(alpha_upper)
-            .max(BROKERS.div_ceil(max_batch));
+            .max(broker_count().div_ceil(max_batch));
         eprintln!(
             "[{}] max_batch_size {max_batch:>4}: next batch {first:>4} brokers in {:>7.1} ms, peak +{:>6.1} MiB; \
              whole plan {batches:>4} batches (lower bound {lower}) in {:>8.1} ms, peak +{:>6.1} MiB",

@@ -349,7 +349,12 @@ fn run(s: &Scenario) -> Result<(Outcome, SimCluster, Roller), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        // Failing inputs are printed in full; no regression files are kept.
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     /// Safety under faults: no invariant is ever broken, the roll always
     /// terminates, and a normal end meets the post-conditions (checked by the
