@@ -6,6 +6,9 @@
 //! renders results. The binary in `main.rs` only parses arguments, sets up
 //! logging and maps errors to exit codes (see [`error::ExitCode`]).
 
+// Only src/kafka/ffi.rs (librdkafka's C admin calls) may use unsafe, each block with a SAFETY comment.
+#![deny(unsafe_code)]
+
 pub mod cli;
 pub mod commands;
 pub mod cruise_control;

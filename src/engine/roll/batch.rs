@@ -138,3 +138,63 @@ impl ConflictGraph {
         chosen
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::{PartitionSnapshot, TopicPartition};
+
+    fn snapshot(parts: &[&[i32]]) -> ClusterSnapshot {
+        ClusterSnapshot {
+            partitions: parts
+                .iter()
+                .enumerate()
+                .map(|(i, r)| PartitionSnapshot {
+                    tp: TopicPartition {
+                        topic: "t".into(),
+                        partition: i32::try_from(i).unwrap(),
+                    },
+                    replicas: r.iter().map(|x| NodeId(*x)).collect(),
+                    isr: r.iter().map(|x| NodeId(*x)).collect(),
+                    leader: None,
+                    adding: vec![],
+                    removing: vec![],
+                })
+                .collect(),
+            ..ClusterSnapshot::default()
+        }
+    }
+
+    #[test]
+    fn greedy_finds_a_rack_of_a_rack_aware_placement() {
+        // Racks {0,3}, {1,4}, {2,5}; every partition spans the three racks.
+        let s = snapshot(&[
+            &[0, 1, 2],
+            &[3, 4, 5],
+            &[0, 4, 2],
+            &[3, 1, 5],
+            &[0, 4, 5],
+            &[3, 1, 2],
+        ]);
+        let nodes: Vec<NodeId> = (0..6).map(NodeId).collect();
+        let g = ConflictGraph::build(&s, &nodes);
+        assert!(g.conflicts(NodeId(0), NodeId(1)));
+        assert!(!g.conflicts(NodeId(0), NodeId(3)));
+        let batch = g.greedy_batch(&nodes, 10, |_, _| true);
+        assert_eq!(batch.len(), 2);
+        assert!(!g.conflicts(batch[0], batch[1]));
+        assert_eq!(g.greedy_batch(&nodes, 1, |_, _| true).len(), 1);
+    }
+
+    #[test]
+    fn adding_replicas_conflict_too_and_veto_is_respected() {
+        let mut s = snapshot(&[&[0, 1]]);
+        s.partitions[0].adding = vec![NodeId(2)];
+        let nodes: Vec<NodeId> = (0..3).map(NodeId).collect();
+        let g = ConflictGraph::build(&s, &nodes);
+        assert!(g.conflicts(NodeId(0), NodeId(2)));
+        let batch = g.greedy_batch(&nodes, 10, |_, n| n != NodeId(0));
+        assert_eq!(batch.len(), 1);
+        assert_ne!(batch[0], NodeId(0));
+    }
+}

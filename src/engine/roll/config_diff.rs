@@ -68,3 +68,53 @@ impl ConfigDiff {
         self.dynamic.is_empty() && self.static_keys.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dynamic_static_unknown_and_sensitive_settings() {
+        let current = BTreeMap::from([
+            (
+                "a".to_string(),
+                ConfigEntry {
+                    value: Some("1".into()),
+                    read_only: false,
+                },
+            ),
+            (
+                "b".to_string(),
+                ConfigEntry {
+                    value: Some("1".into()),
+                    read_only: true,
+                },
+            ),
+            (
+                "secret".to_string(),
+                ConfigEntry {
+                    value: None,
+                    read_only: false,
+                },
+            ),
+        ]);
+        let desired = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let d = ConfigDiff::compute(&desired(&[("a", "1"), ("b", "1")]), Some(&current));
+        assert!(d.is_empty());
+        let d = ConfigDiff::compute(&desired(&[("a", "2"), ("secret", "x")]), Some(&current));
+        assert_eq!(d.dynamic.len(), 1);
+        assert!(d.static_keys.is_empty());
+        let d = ConfigDiff::compute(
+            &desired(&[("a", "2"), ("b", "2"), ("new", "x")]),
+            Some(&current),
+        );
+        assert_eq!(d.static_keys, vec!["b".to_string(), "new".to_string()]);
+        let d = ConfigDiff::compute(&desired(&[("a", "1")]), None);
+        assert_eq!(d.static_keys, vec!["a".to_string()]);
+    }
+}

@@ -5,13 +5,13 @@
 //! ("blocked: restarting 3 would take foo-0 below min.insync.replicas") and,
 //! once the wait has lasted too long, the abort.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::engine::model::{NodeId, ObservedState};
 
 /// A reason the roll cannot (or can no longer) proceed.
-#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RollError {
     #[error(

@@ -39,13 +39,13 @@ pub mod error;
 pub mod safety;
 pub mod sim;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::model::{
-    ClusterSnapshot, Millis, NodeId, NodeRoles, ObservedState, TopicPartition,
+    ClusterSnapshot, Millis, NodeId, NodeRoles, NodeSnapshot, ObservedState, TopicPartition,
 };
 
 use batch::ConflictGraph;
@@ -115,7 +115,7 @@ pub enum NodeState {
 }
 
 /// Per-node bookkeeping (the proposal's `ServerContext`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeContext {
     pub id: NodeId,
     pub roles: NodeRoles,
@@ -126,24 +126,14 @@ pub struct NodeContext {
     pub num_restarts: u32,
     pub num_reconfigs: u32,
     pub last_transition: Millis,
+    /// The state as last observed (before the engine's own labels).
+    pub observed: ObservedState,
     /// Seen healthy (SERVING and reachable) at the last observation while the
     /// roll was not acting on it.
     was_healthy: bool,
 }
 
 impl NodeContext {
-    fn observed(&self) -> ObservedState {
-        match self.state {
-            NodeState::Unknown => ObservedState::Unknown,
-            NodeState::NotRunning | NodeState::Restarted => ObservedState::NotRunning,
-            NodeState::NotReady => ObservedState::NotReady,
-            NodeState::Recovering => ObservedState::Recovering,
-            NodeState::Serving | NodeState::LeadingAllPreferred | NodeState::Reconfigured => {
-                ObservedState::Serving
-            }
-        }
-    }
-
     fn is_serving(&self) -> bool {
         matches!(
             self.state,
@@ -178,7 +168,7 @@ pub struct RollSummary {
 }
 
 /// The engine's answer to one observation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum Decision {
     /// Restart these nodes together.
@@ -218,13 +208,13 @@ impl Decision {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum ActionKind {
     Restart,
     Reconfigure,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Awaiting {
     kind: ActionKind,
     nodes: Vec<NodeId>,
@@ -279,11 +269,14 @@ enum Selection {
     Done,
 }
 
-/// Lazily built per-snapshot structures.
+/// Lazily built per-snapshot structures (one decision, or a whole plan: the
+/// snapshot does not change while a cache lives).
 #[derive(Default)]
 struct Cache {
     index: Option<PartitionIndex>,
     graph: Option<ConflictGraph>,
+    node_slot: Option<HashMap<NodeId, usize>>,
+    healthy_availability: HashMap<NodeId, Result<(), RollError>>,
 }
 
 impl Cache {
@@ -291,10 +284,37 @@ impl Cache {
         self.index
             .get_or_insert_with(|| PartitionIndex::build(snapshot))
     }
+
+    fn node<'a>(&mut self, snapshot: &'a ClusterSnapshot, id: NodeId) -> Option<&'a NodeSnapshot> {
+        let slots = self.node_slot.get_or_insert_with(|| {
+            snapshot
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.id, i))
+                .collect()
+        });
+        slots.get(&id).map(|&i| &snapshot.nodes[i])
+    }
+
+    /// [`safety::check_availability`] with [`Strictness::Healthy`], memoised.
+    fn healthy_availability(
+        &mut self,
+        snapshot: &ClusterSnapshot,
+        id: NodeId,
+    ) -> Result<(), RollError> {
+        if let Some(r) = self.healthy_availability.get(&id) {
+            return r.clone();
+        }
+        let r = safety::check_availability(snapshot, self.index(snapshot), id, Strictness::Healthy);
+        self.healthy_availability.insert(id, r.clone());
+        r
+    }
 }
 
-/// The roll state machine.
-#[derive(Debug, Clone)]
+/// The roll state machine. Serialisable, so that a controller running one
+/// step per reconcile can keep it between steps.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Roller {
     config: RollConfig,
     requests: BTreeMap<NodeId, NodeRequest>,
@@ -347,10 +367,10 @@ impl Roller {
             return self.finish(Decision::Abort { reason: e });
         }
         let mut cache = Cache::default();
-        if self.awaiting.is_some() {
-            if let Some(d) = self.await_step(snapshot, now, &mut cache) {
-                return d;
-            }
+        if self.awaiting.is_some()
+            && let Some(d) = self.await_step(snapshot, now, &mut cache)
+        {
+            return d;
         }
         let selection = select(&self.config, &self.nodes, snapshot, &mut cache);
         match selection {
@@ -522,10 +542,10 @@ impl Roller {
             }
             let healthy_now = ctx.is_serving() && ctx.reachable;
             if before.get(&ctx.id) == Some(&true) && !healthy_now && failure.is_none() {
-                failure = Some(if ctx.reachable {
+                failure = Some(if !ctx.is_serving() || ctx.reachable {
                     RollError::NodeBecameUnhealthy {
                         node: ctx.id,
-                        state: ctx.observed_raw(),
+                        state: ctx.observed,
                     }
                 } else {
                     RollError::NodeBecameUnreachable { node: ctx.id }
@@ -567,7 +587,7 @@ impl Roller {
         if let Some(&first) = not_serving.first() {
             let deadline = aw.started.plus(timeout);
             if now >= deadline {
-                let state = self.nodes[&first].observed_raw();
+                let state = self.nodes[&first].observed;
                 let waited_ms = now.since(aw.started);
                 return Some(self.finish(Decision::Abort {
                     reason: RollError::NotServingInTime {
@@ -653,13 +673,6 @@ impl Roller {
     }
 }
 
-impl NodeContext {
-    /// The observed state, as the snapshot said.
-    fn observed_raw(&self) -> ObservedState {
-        self.observed()
-    }
-}
-
 fn join_ids(ids: &[NodeId]) -> String {
     ids.iter()
         .map(ToString::to_string)
@@ -705,11 +718,13 @@ fn merge_observation(
                 num_restarts: 0,
                 num_reconfigs: 0,
                 last_transition: now,
+                observed: ObservedState::Unknown,
                 was_healthy: false,
             }
         });
         ctx.roles = n.roles;
         ctx.reachable = n.reachable;
+        ctx.observed = n.state;
         let acting = awaiting.filter(|a| a.nodes.contains(&n.id));
         let state = match n.state {
             ObservedState::Serving => {
@@ -740,6 +755,7 @@ fn merge_observation(
     for ctx in nodes.values_mut() {
         if !snapshot.nodes.iter().any(|n| n.id == ctx.id) && ctx.state != NodeState::NotRunning {
             ctx.state = NodeState::NotRunning;
+            ctx.observed = ObservedState::NotRunning;
             ctx.last_transition = now;
         }
     }
@@ -854,14 +870,14 @@ fn select(
     let mut restart: Vec<(&NodeContext, String)> = Vec::new();
     let mut reconfigure: Vec<(&NodeContext, Vec<ConfigChange>)> = Vec::new();
     for c in nodes.values() {
-        if c.num_restarts > 0 || c.state == NodeState::Recovering {
+        if c.num_restarts > 0 {
             continue;
         }
         if !c.restart_reasons.is_empty() {
             restart.push((c, c.restart_reasons.join("; ")));
             continue;
         }
-        let current = snapshot.node(c.id).map(|n| &n.config);
+        let current = cache.node(snapshot, c.id).map(|n| &n.config);
         let diff = ConfigDiff::compute(&c.desired_config, current);
         if !diff.static_keys.is_empty() {
             restart.push((
@@ -908,7 +924,21 @@ fn select(
         return select_restart_batch(config, &restart, leader, snapshot, cache);
     }
 
-    if let Some((c, changes)) = reconfigure.into_iter().next() {
+    if !reconfigure.is_empty()
+        && reconfigure
+            .iter()
+            .all(|(c, _)| c.state == NodeState::Recovering)
+    {
+        let waiting: Vec<NodeId> = reconfigure.iter().map(|(c, _)| c.id).collect();
+        return Selection::Blocked(
+            waiting.clone(),
+            RollError::NodeInLogRecovery { node: waiting[0] },
+        );
+    }
+    if let Some((c, changes)) = reconfigure
+        .into_iter()
+        .find(|(c, _)| c.state != NodeState::Recovering)
+    {
         let keys: Vec<&str> = changes.iter().map(|d| d.key.as_str()).collect();
         let reason = format!(
             "every changed setting is dynamic ({}); attempt {} of {}",
@@ -1033,13 +1063,7 @@ fn select_restart_batch(
         let mut safe: Vec<NodeId> = Vec::new();
         let mut first_err = None;
         for c in &brokers {
-            let check = safety::check_availability(
-                snapshot,
-                cache.index(snapshot),
-                c.id,
-                Strictness::Healthy,
-            )
-            .and_then(|()| {
+            let check = cache.healthy_availability(snapshot, c.id).and_then(|()| {
                 if c.roles.controller {
                     safety::check_quorum(snapshot, &[c.id])
                 } else {
@@ -1092,14 +1116,14 @@ fn select_restart_batch(
                 config.max_batch_size
             );
         }
-        if safe.len() < brokers.len() {
-            if let Some(e) = &first_err {
-                let _ = write!(
-                    reason,
-                    "; {} held back, e.g. {e}",
-                    brokers.len() - safe.len()
-                );
-            }
+        if safe.len() < brokers.len()
+            && let Some(e) = &first_err
+        {
+            let _ = write!(
+                reason,
+                "; {} held back, e.g. {e}",
+                brokers.len() - safe.len()
+            );
         }
         if !active_combined.is_empty() {
             reason.push_str("; the active combined controller waits until last");
@@ -1114,9 +1138,9 @@ fn select_restart_batch(
         return Selection::Restart(nodes, reason);
     }
     if let Some(c) = active_combined.first() {
-        let check =
-            safety::check_availability(snapshot, cache.index(snapshot), c.id, Strictness::Healthy)
-                .and_then(|()| safety::check_quorum(snapshot, &[c.id]));
+        let check = cache
+            .healthy_availability(snapshot, c.id)
+            .and_then(|()| safety::check_quorum(snapshot, &[c.id]));
         return match check {
             Ok(()) => Selection::Restart(
                 vec![NodeReason {

@@ -19,29 +19,46 @@ pub const FETCH_TIMEOUT_KEY: &str = "controller.quorum.fetch.timeout.ms";
 pub const DEFAULT_FETCH_TIMEOUT_MS: i64 = 2000;
 
 /// Partitions per node: indices into `snapshot.partitions` of every partition
-/// a node holds or is about to hold a replica of. Built once per decision.
+/// a node holds or is about to hold a replica of, plus each partition's
+/// effective `min.insync.replicas`. Built once per decision in one pass.
 #[derive(Debug, Default)]
 pub struct PartitionIndex {
     by_node: HashMap<NodeId, Vec<u32>>,
+    min_isr: Vec<u32>,
 }
 
 impl PartitionIndex {
     #[must_use]
     pub fn build(snapshot: &ClusterSnapshot) -> PartitionIndex {
         let mut by_node: HashMap<NodeId, Vec<u32>> = HashMap::new();
+        let mut min_isr = Vec::with_capacity(snapshot.partitions.len());
+        let mut last: Option<(&str, u32)> = None;
         for (i, p) in snapshot.partitions.iter().enumerate() {
             let i = u32::try_from(i).expect("fewer than 2^32 partitions");
             for r in p.all_replicas() {
                 by_node.entry(r).or_default().push(i);
             }
+            // Partitions of a topic are usually adjacent: look up once.
+            let m = match last {
+                Some((t, m)) if t == p.tp.topic => m,
+                _ => snapshot.min_isr(&p.tp.topic),
+            };
+            last = Some((&p.tp.topic, m));
+            min_isr.push(m);
         }
-        PartitionIndex { by_node }
+        PartitionIndex { by_node, min_isr }
     }
 
     /// Partition indices of `node` (empty if it holds none).
     #[must_use]
     pub fn of(&self, node: NodeId) -> &[u32] {
         self.by_node.get(&node).map_or(&[], Vec::as_slice)
+    }
+
+    /// Effective `min.insync.replicas` of partition `pi`.
+    #[must_use]
+    pub fn min_isr(&self, pi: u32) -> u32 {
+        self.min_isr[pi as usize]
     }
 }
 
@@ -82,7 +99,7 @@ pub fn check_availability(
 ) -> Result<(), RollError> {
     for &pi in index.of(node) {
         let p = &snapshot.partitions[pi as usize];
-        let min_isr = snapshot.min_isr(&p.tp.topic);
+        let min_isr = index.min_isr(pi);
         if p.replicas.len() <= min_isr as usize {
             continue;
         }
@@ -227,5 +244,123 @@ pub fn check_quorum(snapshot: &ClusterSnapshot, restarting: &[NodeId]) -> Result
             controllers: all.len(),
             needed,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::{
+        ConfigEntry, NodeRoles, NodeSnapshot, ObservedState, PartitionSnapshot, QuorumSnapshot,
+        TopicPartition, TopicSettings, VoterState,
+    };
+
+    fn with_partition(replicas: &[i32], isr: &[i32], min: u32) -> ClusterSnapshot {
+        ClusterSnapshot {
+            partitions: vec![PartitionSnapshot {
+                tp: TopicPartition {
+                    topic: "t".into(),
+                    partition: 0,
+                },
+                replicas: replicas.iter().map(|r| NodeId(*r)).collect(),
+                isr: isr.iter().map(|r| NodeId(*r)).collect(),
+                leader: None,
+                adding: vec![],
+                removing: vec![],
+            }],
+            topics: [(
+                "t".to_string(),
+                TopicSettings {
+                    min_insync_replicas: min,
+                },
+            )]
+            .into(),
+            ..ClusterSnapshot::default()
+        }
+    }
+
+    fn can(s: &ClusterSnapshot, node: i32, strict: Strictness) -> bool {
+        check_availability(s, &PartitionIndex::build(s), NodeId(node), strict).is_ok()
+    }
+
+    #[test]
+    fn strimzi_can_roll_rules() {
+        use Strictness::{Healthy, Unhealthy};
+        // ISR above min: fine.
+        assert!(can(&with_partition(&[1, 2, 3], &[1, 2, 3], 2), 1, Healthy));
+        // ISR at min and node in it: blocked.
+        assert!(!can(&with_partition(&[1, 2, 3], &[1, 2], 2), 1, Healthy));
+        // Node out of sync, ISR at min: fine.
+        assert!(can(&with_partition(&[1, 2, 3], &[1, 2], 2), 3, Healthy));
+        // Already under min and node holds a replica: blocked when healthy,
+        // allowed for an unhealthy out-of-sync node (it can only help).
+        assert!(!can(&with_partition(&[1, 2, 3], &[1], 2), 3, Healthy));
+        assert!(can(&with_partition(&[1, 2, 3], &[1], 2), 3, Unhealthy));
+        // RF <= min ISR is skipped (note <=).
+        assert!(can(&with_partition(&[1, 2], &[1, 2], 2), 1, Healthy));
+        assert!(can(&with_partition(&[1], &[1], 1), 1, Healthy));
+    }
+
+    fn controller(id: i32) -> NodeSnapshot {
+        NodeSnapshot {
+            id: NodeId(id),
+            roles: NodeRoles::CONTROLLER,
+            state: ObservedState::Serving,
+            reachable: true,
+            rack: None,
+            config: Default::default(),
+        }
+    }
+
+    fn quorum_snapshot(n: i32, ts: &[(i32, i64)]) -> ClusterSnapshot {
+        ClusterSnapshot {
+            nodes: (0..n).map(controller).collect(),
+            quorum: Some(QuorumSnapshot {
+                leader: Some(NodeId(0)),
+                voters: ts
+                    .iter()
+                    .map(|(id, t)| VoterState {
+                        id: NodeId(*id),
+                        last_caught_up_ms: Some(*t),
+                    })
+                    .collect(),
+            }),
+            ..ClusterSnapshot::default()
+        }
+    }
+
+    #[test]
+    fn strimzi_quorum_rule() {
+        let s = quorum_snapshot(3, &[(0, 10_000), (1, 10_000), (2, 9_000)]);
+        assert!(check_quorum(&s, &[NodeId(1)]).is_ok());
+        let s = quorum_snapshot(3, &[(0, 10_000), (1, 10_000), (2, 7_000)]);
+        assert!(check_quorum(&s, &[NodeId(1)]).is_err());
+        assert!(check_quorum(&s, &[NodeId(2)]).is_ok());
+        // N = 5 needs three others.
+        let s = quorum_snapshot(5, &[(0, 10_000), (1, 10_000), (2, 10_000), (3, 0), (4, 0)]);
+        assert!(check_quorum(&s, &[NodeId(1)]).is_err());
+        assert!(check_quorum(&s, &[NodeId(3)]).is_ok());
+        // N = 2: the other must be caught up; N = 1: always.
+        let s = quorum_snapshot(2, &[(0, 10_000), (1, 10_000)]);
+        assert!(check_quorum(&s, &[NodeId(1)]).is_ok());
+        assert!(check_quorum(&s, &[NodeId(0), NodeId(1)]).is_err());
+        assert!(check_quorum(&quorum_snapshot(1, &[(0, 1)]), &[NodeId(0)]).is_ok());
+        // No leader: unknown.
+        let mut s = quorum_snapshot(3, &[(0, 1), (1, 1), (2, 1)]);
+        s.quorum.as_mut().unwrap().leader = None;
+        assert!(matches!(
+            check_quorum(&s, &[NodeId(1)]),
+            Err(RollError::QuorumUnknown { .. })
+        ));
+        // The leader's fetch timeout is used.
+        let mut s = quorum_snapshot(3, &[(0, 10_000), (1, 10_000), (2, 7_000)]);
+        s.nodes[0].config.insert(
+            FETCH_TIMEOUT_KEY.into(),
+            ConfigEntry {
+                value: Some("5000".into()),
+                read_only: true,
+            },
+        );
+        assert!(check_quorum(&s, &[NodeId(1)]).is_ok());
     }
 }

@@ -255,7 +255,6 @@ impl SimCluster {
         let mut nodes = BTreeMap::new();
         let racks = spec.racks.max(1);
         let broker_count = spec.broker_role_nodes();
-        let mut id = 0i32;
         for i in 0..(broker_count + spec.controllers) {
             let roles = if i < spec.combined {
                 NodeRoles::COMBINED
@@ -264,8 +263,7 @@ impl SimCluster {
             } else {
                 NodeRoles::CONTROLLER
             };
-            let node = NodeId(id);
-            id += 1;
+            let node = NodeId(i32::try_from(i).expect("fewer than 2^31 nodes"));
             nodes.insert(
                 node,
                 SimNode {
@@ -775,17 +773,16 @@ impl SimCluster {
                 }
             }
             Fault::ControllerLag { node, for_ms } => {
-                if let Some(n) = self.nodes.get_mut(&node) {
-                    if n.roles.controller {
-                        n.lagging = true;
-                        // Far behind at once, so the quorum check sees it.
-                        let far =
-                            i64::try_from(now.0).unwrap_or(i64::MAX) - 10 * self.fetch_timeout_ms;
-                        self.caught_up_at.insert(node, far);
-                        self.undo.push((now.plus(for_ms), Undo::Lag(node)));
-                        if self.quorum_leader == Some(node) {
-                            self.elect_quorum_leader();
-                        }
+                if let Some(n) = self.nodes.get_mut(&node)
+                    && n.roles.controller
+                {
+                    n.lagging = true;
+                    // Far behind at once, so the quorum check sees it.
+                    let far = i64::try_from(now.0).unwrap_or(i64::MAX) - 10 * self.fetch_timeout_ms;
+                    self.caught_up_at.insert(node, far);
+                    self.undo.push((now.plus(for_ms), Undo::Lag(node)));
+                    if self.quorum_leader == Some(node) {
+                        self.elect_quorum_leader();
                     }
                 }
             }
@@ -956,11 +953,14 @@ impl SimCluster {
             .copied()
             .filter(|b| self.nodes[b].is_running())
             .collect();
+        // The one allowed exception: every controller is combined and none
+        // runs, so they restart together for a quorum to form.
+        let quorum_rescue = self.all_combined_down(batch);
         let mut found = Vec::new();
         for part in &self.partitions {
             let p = &part.p;
             let members: Vec<NodeId> = p.all_replicas().filter(|r| batch.contains(r)).collect();
-            if members.len() > 1 {
+            if members.len() > 1 && !quorum_rescue {
                 found.push(format!(
                     "batch members {members:?} share partition {}",
                     p.tp

@@ -1,0 +1,258 @@
+//! Planning cost of the roll engine on large clusters.
+//!
+//! 1,000 brokers (+3 controllers), 100,000 partitions at RF 3, min ISR 2,
+//! rack-aware (3 racks) and random placements, every broker to restart.
+//! Measures: time to compute the next batch (`Roller::decide` from a fresh
+//! roller, which includes building every index), time to preview the whole
+//! roll (`Roller::plan`), peak heap during each (counting allocator), and the
+//! number of batches compared with the lower bound
+//! `max(ceil(brokers / alpha), ceil(brokers / max_batch_size))`, where
+//! `alpha` (the largest set of brokers sharing no partition) is bounded from
+//! above by a disjoint clique cover built from the partitions themselves
+//! (any independent set takes at most one broker per clique).
+//!
+//! Run: `cargo bench --bench roll_plan` (figures in `benches/README.md`).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::collections::{BTreeMap, BTreeSet};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use kafkaops::engine::model::{ClusterSnapshot, Millis, NodeId};
+use kafkaops::engine::roll::batch::ConflictGraph;
+use kafkaops::engine::roll::sim::{ClusterSpec, Placement, SimCluster};
+use kafkaops::engine::roll::{Decision, NodeRequest, RollConfig, Roller};
+
+/// Counts live heap bytes and their peak.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: delegates to the system allocator; only adds bookkeeping.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: same contract as the caller's.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Runs `f`, returning its result and the peak heap above the live heap at
+/// the start.
+fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let out = f();
+    (out, PEAK.load(Ordering::Relaxed) - base)
+}
+
+/// Full size under `cargo bench`; a 10x smaller cluster when `cargo test
+/// --all-targets` runs this file once in test mode (unoptimised).
+fn scale() -> usize {
+    if std::env::args().any(|a| a == "--bench") {
+        1
+    } else {
+        10
+    }
+}
+
+fn broker_count() -> usize {
+    1_000 / scale()
+}
+
+fn spec(placement: Placement) -> ClusterSpec {
+    ClusterSpec {
+        brokers: broker_count(),
+        combined: 0,
+        controllers: 3,
+        topics: 1_000 / scale(),
+        partitions_per_topic: 100,
+        replication_factor: 3,
+        min_isr_choices: vec![2],
+        racks: 3,
+        placement,
+    }
+}
+
+struct Fixture {
+    name: &'static str,
+    snapshot: ClusterSnapshot,
+    requests: BTreeMap<NodeId, NodeRequest>,
+    snapshot_bytes: usize,
+}
+
+fn fixture(name: &'static str, placement: Placement) -> Fixture {
+    let (snapshot, snapshot_bytes) =
+        peak_during(|| SimCluster::generate(&spec(placement), 42).snapshot());
+    let requests = snapshot
+        .nodes
+        .iter()
+        .filter(|n| n.roles.broker)
+        .map(|n| {
+            (
+                n.id,
+                NodeRequest {
+                    restart_reasons: vec!["rolling update".into()],
+                    desired_config: BTreeMap::new(),
+                },
+            )
+        })
+        .collect();
+    Fixture {
+        name,
+        snapshot,
+        requests,
+        snapshot_bytes,
+    }
+}
+
+/// Upper bound on the largest independent set (alpha): any independent set
+/// takes at most one broker per clique of a clique cover, so alpha <= the
+/// number of cliques. Two covers, the smaller wins: disjoint replica sets of
+/// partitions (triangles at RF 3; tight for rack-aware placements), and a
+/// greedy clique cover of the conflict graph (better on dense random graphs).
+fn independent_set_upper_bound(
+    snapshot: &ClusterSnapshot,
+    graph: &ConflictGraph,
+    brokers: &[NodeId],
+) -> usize {
+    let mut covered: BTreeSet<NodeId> = BTreeSet::new();
+    let mut cliques = 0;
+    for p in &snapshot.partitions {
+        if p.replicas.iter().all(|r| !covered.contains(r)) {
+            covered.extend(p.replicas.iter().copied());
+            cliques += 1;
+        }
+    }
+    let from_partitions = cliques + brokers.iter().filter(|b| !covered.contains(b)).count();
+
+    let mut order: Vec<NodeId> = brokers.to_vec();
+    order.sort_by_key(|b| std::cmp::Reverse(graph.degree(*b)));
+    let mut left: BTreeSet<NodeId> = order.iter().copied().collect();
+    let mut greedy_cliques = 0;
+    for &seed in &order {
+        if !left.remove(&seed) {
+            continue;
+        }
+        let mut clique = vec![seed];
+        for &c in &order {
+            if left.contains(&c) && clique.iter().all(|m| graph.conflicts(*m, c)) {
+                clique.push(c);
+                left.remove(&c);
+            }
+        }
+        greedy_cliques += 1;
+    }
+    from_partitions.min(greedy_cliques)
+}
+
+fn report(f: &Fixture) {
+    let brokers: Vec<NodeId> = f
+        .snapshot
+        .nodes
+        .iter()
+        .filter(|n| n.roles.broker)
+        .map(|n| n.id)
+        .collect();
+    let graph = ConflictGraph::build(&f.snapshot, &brokers);
+    let greedy_alpha = graph.greedy_batch(&brokers, usize::MAX, |_, _| true).len();
+    let alpha_upper = independent_set_upper_bound(&f.snapshot, &graph, &brokers);
+    let density = brokers.iter().map(|b| graph.degree(*b)).sum::<usize>() as f64
+        / (brokers.len() * (brokers.len() - 1)) as f64;
+    eprintln!(
+        "\n[{}] snapshot: {} nodes, {} partitions, {:.1} MiB heap; largest set sharing no partition: \
+         greedy {greedy_alpha}, upper bound {alpha_upper}; conflict graph density {density:.2}",
+        f.name,
+        f.snapshot.nodes.len(),
+        f.snapshot.partitions.len(),
+        mib(f.snapshot_bytes)
+    );
+    for max_batch in [1_000usize, 100, 10] {
+        let config = RollConfig {
+            max_batch_size: max_batch,
+            ..RollConfig::default()
+        };
+        let t = Instant::now();
+        let (decision, next_peak) = peak_during(|| {
+            Roller::new(config.clone(), f.requests.clone()).decide(&f.snapshot, Millis(0))
+        });
+        let next_time = t.elapsed();
+        let first = decision.restarted_nodes().len();
+        assert!(matches!(decision, Decision::Restart { .. }), "{decision:?}");
+        let roller = Roller::new(config.clone(), f.requests.clone());
+        let t = Instant::now();
+        let (plan, plan_peak) = peak_during(|| roller.plan(&f.snapshot));
+        let plan_time = t.elapsed();
+        let batches = plan.restart_batches();
+        let lower = broker_count()
+            .div_ceil(alpha_upper)
+            .max(broker_count().div_ceil(max_batch));
+        eprintln!(
+            "[{}] max_batch_size {max_batch:>4}: next batch {first:>4} brokers in {:>7.1} ms, peak +{:>6.1} MiB; \
+             whole plan {batches:>4} batches (lower bound {lower}) in {:>8.1} ms, peak +{:>6.1} MiB",
+            f.name,
+            ms(next_time),
+            mib(next_peak),
+            ms(plan_time),
+            mib(plan_peak)
+        );
+    }
+}
+
+fn mib(b: usize) -> f64 {
+    b as f64 / (1024.0 * 1024.0)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn bench(c: &mut Criterion) {
+    let fixtures = [
+        fixture("rack-aware", Placement::RackAware),
+        fixture("random", Placement::Random),
+    ];
+    for f in &fixtures {
+        report(f);
+    }
+    let mut group = c.benchmark_group("roll_plan");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    for f in &fixtures {
+        let config = RollConfig {
+            max_batch_size: 1_000,
+            ..RollConfig::default()
+        };
+        group.bench_function(format!("next_batch/{}", f.name), |b| {
+            b.iter(|| {
+                let mut roller = Roller::new(config.clone(), f.requests.clone());
+                black_box(roller.decide(black_box(&f.snapshot), Millis(0)))
+            });
+        });
+        group.bench_function(format!("whole_plan/{}", f.name), |b| {
+            let roller = Roller::new(config.clone(), f.requests.clone());
+            b.iter(|| black_box(roller.plan(black_box(&f.snapshot))));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
