@@ -453,4 +453,56 @@ mod tests {
         .unwrap_err();
         assert!(err.to_string().contains("sasl.password"));
     }
+
+    #[test]
+    fn from_resolved_settings() {
+        use crate::settings::{Source, Sourced};
+        let settings = KafkaSettings {
+            bootstrap_servers: Some(Sourced::new("b1:9092".to_string(), Source::Flag)),
+            properties: BTreeMap::from([
+                (
+                    "bootstrap.controllers".to_string(),
+                    Sourced::new("c1:9093".to_string(), Source::ConfigFile),
+                ),
+                (
+                    "security.protocol".to_string(),
+                    Sourced::new("SASL_PLAINTEXT".to_string(), Source::ConfigFile),
+                ),
+                (
+                    "sasl.mechanism".to_string(),
+                    Sourced::new("PLAIN".to_string(), Source::ConfigFile),
+                ),
+                (
+                    "sasl.username".to_string(),
+                    Sourced::new("ops".to_string(), Source::ConfigFile),
+                ),
+            ]),
+            secrets: BTreeMap::from([(
+                "sasl.password".to_string(),
+                Sourced::new(Secret::new("pw"), Source::Environment),
+            )]),
+        };
+        let c = ConnectionConfig::from_settings(&settings, Duration::from_secs(5)).unwrap();
+        assert_eq!(c.controller_addresses(), vec!["c1:9093"]);
+        assert!(
+            !c.properties.contains_key("bootstrap.controllers"),
+            "librdkafka would reject it"
+        );
+        assert_eq!(
+            c.wire_security("x")
+                .unwrap()
+                .sasl
+                .unwrap()
+                .password
+                .expose(),
+            "pw"
+        );
+        let none = KafkaSettings {
+            bootstrap_servers: None,
+            properties: BTreeMap::new(),
+            secrets: BTreeMap::new(),
+        };
+        let err = ConnectionConfig::from_settings(&none, Duration::from_secs(5)).unwrap_err();
+        assert!(err.to_string().contains("--bootstrap-servers"), "{err}");
+    }
 }
