@@ -232,12 +232,8 @@ impl KafkaClient {
             });
         }
         let (leader, controllers) = wire_admin::describe_controllers(&mut conn).await?;
-        let leader = leader.ok_or_else(|| KafkaError::Api {
-            what: format!("DescribeCluster via {}", conn.address()),
-            node: None,
-            code: 15,
-            name: "COORDINATOR_NOT_AVAILABLE".into(),
-            message: Some("the controller quorum has no leader".into()),
+        let leader = leader.ok_or_else(|| KafkaError::NoActiveController {
+            address: conn.address().into(),
         })?;
         let (host, port) =
             controllers

@@ -74,6 +74,12 @@ pub enum KafkaError {
         address: String,
         message: String,
     },
+    /// The controller quorum has no leader right now (an election is running or a majority
+    /// of controllers is down).
+    #[error(
+        "the controller quorum has no active controller (asked {address}); retry when it has elected one"
+    )]
+    NoActiveController { address: String },
     /// librdkafka reported an error.
     #[error("{what} failed: {source}")]
     Client {
@@ -112,6 +118,7 @@ impl KafkaError {
             | KafkaError::Tls { .. }
             | KafkaError::BrokerState { .. } => ExitCode::Unreachable,
             KafkaError::Timeout { .. } => ExitCode::Timeout,
+            KafkaError::NoActiveController { .. } => ExitCode::NotReady,
             KafkaError::UnsupportedSetting { .. } | KafkaError::InvalidSetting { .. } => {
                 ExitCode::Usage
             }
