@@ -3,9 +3,10 @@
 //! (the harness's rdkafka metadata and Jolokia), and its two changes (IncrementalAlterConfigs,
 //! preferred leader election) must do exactly what they claim.
 //!
-//! One cluster serves every test in this binary (starting one costs 20-60 s on 2 cores): the
+//! One split cluster serves every test but one (starting one costs 10-60 s on 2 cores): the
 //! tests take turns through a mutex, each first restores "every node running", and the last
 //! test to finish stops the cluster (the harness also kills its JVMs if the process dies).
+//! The combined-mode test starts its own small cluster; the harness runs one at a time.
 //! Waits poll with deadlines; nothing sleeps a fixed time.
 //!
 //! Run with `cargo test --test kafka_adapter`.
@@ -670,4 +671,39 @@ fn ongoing_reassignment_is_listed() {
             (ongoing.is_empty().then_some(()), ongoing)
         },
     ));
+}
+
+/// Combined nodes (broker and controller in one process): roles, and the active controller's
+/// fetch timeout read both ways (its controller listener, or its broker config).
+/// Uses its own short-lived cluster (the harness runs it after or before the shared one).
+#[test]
+fn combined_nodes_are_observed_with_both_roles() {
+    let cluster = KafkaCluster::start(ClusterSpec::combined(3)).expect("start 3 combined nodes");
+    let rt = runtime();
+    rt.block_on(async {
+        for controllers in [true, false] {
+            let client = KafkaClient::connect(config(&cluster, controllers, false))
+                .await
+                .unwrap();
+            let o = observe(&client).await;
+            assert_eq!(o.nodes.len(), 3);
+            for n in &o.nodes {
+                assert!(
+                    n.roles.broker && n.roles.controller,
+                    "node {} is combined",
+                    n.id
+                );
+                assert_eq!(n.fenced, Some(false));
+            }
+            let leader = o.quorum.leader_id.expect("leader");
+            assert_eq!(
+                o.quorum.fetch_timeout_source,
+                FetchTimeoutSource::ActiveController(leader),
+                "bootstrap.controllers: {controllers}"
+            );
+            assert_eq!(o.quorum.fetch_timeout_ms, 2000);
+            let s = to_snapshot(&o);
+            assert!(s.nodes.iter().all(|n| n.roles.is_combined()));
+        }
+    });
 }
