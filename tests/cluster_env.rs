@@ -157,7 +157,8 @@ fn combined_cluster_isr_shrinks_and_recovers_when_a_node_is_killed() {
     assert!(cluster.controller_ids().contains(&new_leader));
 }
 
-/// Graceful stop, "never comes back", slow start, racks, and no processes left after a panic.
+/// Graceful stop, failed sends counted by error code, "never comes back", slow start, racks, and
+/// no processes left after a panic.
 #[test]
 fn node_control_faults_and_cleanup() {
     let mut pids = Vec::new();
@@ -190,6 +191,25 @@ fn node_control_faults_and_cleanup() {
             Some("false")
         );
 
+        // A producer without retries on an RF=2, min.insync.replicas=2 topic led by broker 1.
+        create_topic(
+            &bootstrap,
+            "needs-two",
+            &[vec![1, 2]],
+            &[("min.insync.replicas", "2")],
+        )
+        .unwrap();
+        let producer = BackgroundProducer::start_with(
+            &bootstrap,
+            "needs-two",
+            &[("enable.idempotence", "false"), ("retries", "0")],
+        )
+        .unwrap();
+        wait_for("acknowledged sends", WAIT, || {
+            Ok((producer.stats().sent >= 20).then_some(()))
+        })
+        .unwrap();
+
         // Graceful stop: the broker leaves the metadata, the process has exited.
         cluster.stop_node(2).expect("graceful stop");
         assert!(!cluster.is_running(2));
@@ -198,6 +218,20 @@ fn node_control_faults_and_cleanup() {
             Ok((!unfenced_brokers(&bootstrap)?.contains(&2)).then_some(()))
         })
         .unwrap();
+
+        // With one replica in sync, acks=all sends fail and are counted by error code.
+        wait_for("sends refused for lack of in-sync replicas", WAIT, || {
+            let stats = producer.stats();
+            Ok(stats
+                .failed_by_code
+                .get("NotEnoughReplicas")
+                .is_some_and(|n| *n >= 5)
+                .then_some(()))
+        })
+        .unwrap();
+        let stats = producer.stop();
+        eprintln!("producer with broker 2 stopped: {stats:?}");
+        assert!(stats.sent >= 20);
 
         // Never comes back: the JVM starts and exits with an error.
         cluster.break_node(2);
