@@ -321,7 +321,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
         'kafkaops;roll' {
             [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'Roll these nodes (comma-separated ids)')
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Roll the nodes with this role')
-            [CompletionResult]::new('--desired-config', '--desired-config', [CompletionResultType]::ParameterName, 'Desired configuration: nodes whose effective config differs are reconfigured or restarted')
+            [CompletionResult]::new('--desired-config', '--desired-config', [CompletionResultType]::ParameterName, 'Desired broker configuration (a .properties file): broker-role nodes whose effective config differs are reconfigured dynamically where possible, restarted otherwise')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Desired configuration value (repeatable)')
             [CompletionResult]::new('--max-batch-size', '--max-batch-size', [CompletionResultType]::ParameterName, 'Most brokers restarted together (only brokers sharing no partition)')
             [CompletionResult]::new('--post-restart-timeout', '--post-restart-timeout', [CompletionResultType]::ParameterName, 'How long a restarted node may take to serve again')
@@ -330,6 +330,8 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--max-reconfig-attempts', '--max-reconfig-attempts', [CompletionResultType]::ParameterName, 'Failed dynamic reconfigurations before a node is restarted instead')
             [CompletionResult]::new('--restart-command', '--restart-command', [CompletionResultType]::ParameterName, 'Command restarting a node; {id} and {host} are replaced')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'Timeout of one restart command')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'How often to observe the cluster while waiting')
+            [CompletionResult]::new('--blocked-timeout', '--blocked-timeout', [CompletionResultType]::ParameterName, 'How long a safety check (min ISR, quorum, log recovery) may hold the roll back mid-way before it aborts')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')

@@ -302,7 +302,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;roll'= {
             cand --nodes 'Roll these nodes (comma-separated ids)'
             cand --role 'Roll the nodes with this role'
-            cand --desired-config 'Desired configuration: nodes whose effective config differs are reconfigured or restarted'
+            cand --desired-config 'Desired broker configuration (a .properties file): broker-role nodes whose effective config differs are reconfigured dynamically where possible, restarted otherwise'
             cand --set 'Desired configuration value (repeatable)'
             cand --max-batch-size 'Most brokers restarted together (only brokers sharing no partition)'
             cand --post-restart-timeout 'How long a restarted node may take to serve again'
@@ -311,6 +311,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --max-reconfig-attempts 'Failed dynamic reconfigurations before a node is restarted instead'
             cand --restart-command 'Command restarting a node; {id} and {host} are replaced'
             cand --command-timeout 'Timeout of one restart command'
+            cand --poll-interval 'How often to observe the cluster while waiting'
+            cand --blocked-timeout 'How long a safety check (min ISR, quorum, log recovery) may hold the roll back mid-way before it aborts'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'

@@ -253,7 +253,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l nodes -d 'Roll these nodes (comma-separated ids)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l role -d 'Roll the nodes with this role' -r -f -a "broker\t''
 controller\t''"
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l desired-config -d 'Desired configuration: nodes whose effective config differs are reconfigured or restarted' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l desired-config -d 'Desired broker configuration (a .properties file): broker-role nodes whose effective config differs are reconfigured dynamically where possible, restarted otherwise' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l set -d 'Desired configuration value (repeatable)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l max-batch-size -d 'Most brokers restarted together (only brokers sharing no partition)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l post-restart-timeout -d 'How long a restarted node may take to serve again' -r
@@ -262,6 +262,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l max-restart-a
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l max-reconfig-attempts -d 'Failed dynamic reconfigurations before a node is restarted instead' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l restart-command -d 'Command restarting a node; {id} and {host} are replaced' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l command-timeout -d 'Timeout of one restart command' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l poll-interval -d 'How often to observe the cluster while waiting' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l blocked-timeout -d 'How long a safety check (min ISR, quorum, log recovery) may hold the roll back mid-way before it aborts' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''

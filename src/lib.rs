@@ -12,6 +12,7 @@
 pub mod cli;
 pub mod commands;
 pub mod cruise_control;
+pub mod driver;
 pub mod engine;
 pub mod error;
 pub mod error_codes;

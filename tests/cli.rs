@@ -48,7 +48,6 @@ fn usage_errors_exit_two() {
 #[test]
 fn unimplemented_subcommands_say_so_and_exit_two() {
     for args in [
-        vec!["roll", "--all"],
         vec!["topic", "set-rf", "--topics", "t", "-r", "3"],
         vec!["anomalies", "watch"],
         vec!["operate"],
@@ -59,6 +58,56 @@ fn unimplemented_subcommands_say_so_and_exit_two() {
             .code(2)
             .stderr(predicate::str::contains("not implemented yet"));
     }
+}
+
+#[test]
+fn roll_usage_errors_touch_nothing_and_exit_two() {
+    // Nothing selected.
+    kafkaops()
+        .args(["roll", "--bootstrap-servers", "127.0.0.1:1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nothing selected"));
+    // No restart command (checked before any connection).
+    kafkaops()
+        .args(["roll", "--all", "--bootstrap-servers", "127.0.0.1:1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--restart-command"));
+    // --nodes and --role together.
+    kafkaops()
+        .args(["roll", "--nodes", "1", "--role", "broker", "--dry-run"])
+        .assert()
+        .code(2);
+    // A desired-config file that does not parse.
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.properties");
+    std::fs::write(&bad, "log.cleaner.threads=2\nnot a property\n").unwrap();
+    kafkaops()
+        .args(["roll", "--dry-run", "--desired-config"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("line 2"));
+}
+
+#[test]
+fn roll_against_an_unreachable_bootstrap_exits_six() {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap().to_string();
+    drop(l);
+    kafkaops()
+        .args([
+            "roll",
+            "--all",
+            "--restart-command",
+            "false",
+            "--bootstrap-servers",
+        ])
+        .arg(&addr)
+        .assert()
+        .code(6)
+        .stderr(predicate::str::contains(addr.as_str()));
 }
 
 #[test]

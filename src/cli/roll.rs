@@ -1,4 +1,7 @@
 //! `kafkaops roll` arguments.
+//!
+//! The desired configuration is `--desired-config FILE`, not `--config`: `--config` is the
+//! global kafkaops config-file flag.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -24,7 +27,8 @@ pub struct RollArgs {
     /// Roll the nodes with this role
     #[arg(long, value_enum)]
     pub role: Option<RoleFilter>,
-    /// Desired configuration: nodes whose effective config differs are reconfigured or restarted
+    /// Desired broker configuration (a .properties file): broker-role nodes whose effective
+    /// config differs are reconfigured dynamically where possible, restarted otherwise
     #[arg(long = "desired-config", value_name = "FILE")]
     pub desired_config: Option<PathBuf>,
     /// Desired configuration value (repeatable)
@@ -57,4 +61,11 @@ pub struct RollArgs {
     /// Timeout of one restart command
     #[arg(long, default_value = "5m", value_parser = parse_duration)]
     pub command_timeout: Duration,
+    /// How often to observe the cluster while waiting
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    pub poll_interval: Duration,
+    /// How long a safety check (min ISR, quorum, log recovery) may hold the roll back
+    /// mid-way before it aborts
+    #[arg(long, default_value = "5m", value_parser = parse_duration)]
+    pub blocked_timeout: Duration,
 }

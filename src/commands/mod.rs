@@ -6,6 +6,7 @@
 pub mod completions;
 pub mod config;
 pub mod rebalance;
+pub mod roll;
 
 use clap::ArgMatches;
 use clap::parser::ValueSource;
@@ -36,7 +37,7 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Rebalance(cmd) => rebalance::run(&ctx, cmd).await,
         Command::Config(crate::cli::ConfigCommand::View) => config::view(&ctx),
         Command::Completions { shell } => completions::run(shell),
-        Command::Roll(_) => not_yet("roll", 5),
+        Command::Roll(args) => roll::run(&ctx, args).await,
         Command::Topic(_) => not_yet("topic set-rf", 0),
         Command::Anomalies(_) => not_yet("anomalies watch", 0),
         Command::Operate(_) => not_yet("operate", 0),

@@ -72,6 +72,15 @@ pub struct RollConfig {
     /// How long a safety check (min ISR, quorum, log recovery elsewhere) may
     /// hold the roll back before it aborts with that check's error.
     pub blocked_timeout_ms: u64,
+    /// Ask for preferred-leader elections after each action and wait for the
+    /// nodes to lead their preferred partitions (`false`: `SERVING` is enough,
+    /// leadership is left to Kafka's own `auto.leader.rebalance.enable`).
+    #[serde(default = "default_true")]
+    pub restore_preferred_leaders: bool,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 impl Default for RollConfig {
@@ -84,6 +93,7 @@ impl Default for RollConfig {
             max_batch_size: 1,
             poll_interval_ms: 5_000,
             blocked_timeout_ms: 300_000,
+            restore_preferred_leaders: true,
         }
     }
 }
@@ -352,6 +362,13 @@ impl Roller {
         &self.nodes
     }
 
+    /// `true` while the roller waits for the nodes of its last action
+    /// (restart or reconfiguration) to serve again: the batch is not over.
+    #[must_use]
+    pub fn is_acting(&self) -> bool {
+        self.awaiting.is_some()
+    }
+
     /// `true` once `Done` or `Abort` has been returned.
     #[must_use]
     pub fn is_finished(&self) -> bool {
@@ -613,7 +630,10 @@ impl Roller {
         let not_leading: Vec<NodeId> = aw
             .nodes
             .iter()
-            .filter(|n| self.nodes[n].state != NodeState::LeadingAllPreferred)
+            .filter(|n| {
+                self.config.restore_preferred_leaders
+                    && self.nodes[n].state != NodeState::LeadingAllPreferred
+            })
             .copied()
             .collect();
         if !not_leading.is_empty() {
