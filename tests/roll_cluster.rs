@@ -1,0 +1,430 @@
+//! `kafkaops roll` against real KRaft clusters (Kafka from `tests/env`), run as the real binary.
+//!
+//! How the restart command reaches the test's JVMs: each test runs a tiny control HTTP server
+//! (a thread on `127.0.0.1:0`) that restarts node `{id}` through the harness (graceful stop,
+//! then start; it answers once the new process is spawned) and records every restart with the
+//! quorum leader at that moment. kafkaops gets `--restart-command 'curl -sf
+//! http://127.0.0.1:PORT/restart/{id}'`, exactly as an operator would give it an `ssh ...`.
+//!
+//! Two cluster starts in all (the harness runs one cluster at a time): the split cluster
+//! (3 controllers + 4 brokers) runs every scenario in order in one test (a roll of every node
+//! with an `acks=all` producer, a dynamic change, a static change, bad input, a node that never
+//! comes back); the combined cluster (3 nodes) runs the full roll. Waits poll with deadlines;
+//! nothing sleeps a fixed time. Every JVM is stopped when a test ends, also on panic.
+//!
+//! Run with `cargo test --test roll_cluster -- --nocapture` (a few minutes on 2 cores).
+
+mod support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use support::kafka::{
+    BackgroundProducer, ClusterSpec, KafkaCluster, broker_config, create_topic, placement,
+    wait_for,
+};
+
+const WAIT: Duration = Duration::from_secs(120);
+const TOPIC: &str = "rolled";
+
+/// One restart the control server performed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Restart {
+    node: i32,
+    /// The quorum leader just before the restart.
+    leader_before: Option<i32>,
+}
+
+/// The control HTTP server: `GET /restart/{id}` restarts a node through the harness.
+struct ControlServer {
+    port: u16,
+    log: Arc<Mutex<Vec<Restart>>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl ControlServer {
+    fn start(cluster: Arc<Mutex<KafkaCluster>>) -> ControlServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the control server");
+        let port = listener.local_addr().unwrap().port();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let (log, stop) = (Arc::clone(&log), Arc::clone(&stop));
+            std::thread::spawn(move || {
+                for conn in listener.incoming() {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let Ok(conn) = conn else { continue };
+                    handle(conn, &cluster, &log);
+                }
+            })
+        };
+        ControlServer {
+            port,
+            log,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    fn restart_command(&self) -> String {
+        format!("curl -sf http://127.0.0.1:{}/restart/{{id}}", self.port)
+    }
+
+    fn restarts(&self) -> Vec<Restart> {
+        self.log.lock().unwrap().clone()
+    }
+}
+
+impl Drop for ControlServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn handle(mut conn: TcpStream, cluster: &Mutex<KafkaCluster>, log: &Mutex<Vec<Restart>>) {
+    let mut line = String::new();
+    if BufReader::new(&conn).read_line(&mut line).is_err() {
+        return;
+    }
+    let id = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|path| path.strip_prefix("/restart/"))
+        .and_then(|id| id.parse::<i32>().ok());
+    let (status, body) = match id {
+        None => ("400 Bad Request", format!("bad request {line:?}")),
+        Some(id) => {
+            let mut c = cluster.lock().unwrap_or_else(|e| e.into_inner());
+            let leader_before = c.quorum_leader().ok().flatten();
+            log.lock().unwrap().push(Restart {
+                node: id,
+                leader_before,
+            });
+            eprintln!("control: restarting node {id} (quorum leader {leader_before:?})");
+            match c.restart_node(id) {
+                Ok(()) => ("200 OK", format!("restarted {id}")),
+                Err(e) => ("500 Internal Server Error", format!("{e:#}")),
+            }
+        }
+    };
+    let _ = write!(
+        conn,
+        "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+}
+
+/// Connection flags for kafkaops: brokers, controllers, Jolokia broker-state URLs.
+fn connection_args(cluster: &KafkaCluster) -> Vec<String> {
+    let urls = cluster
+        .nodes()
+        .iter()
+        .filter(|n| n.role.is_broker())
+        .map(|n| format!("{}={}", n.id, n.broker_state_url()))
+        .collect::<Vec<_>>()
+        .join(",");
+    vec![
+        "--bootstrap-servers".into(),
+        cluster.bootstrap_servers(),
+        "-X".into(),
+        format!("bootstrap.controllers={}", cluster.controller_bootstrap()),
+        "-X".into(),
+        format!("kafkaops.broker.state.url={urls}"),
+        "--request-timeout".into(),
+        "15s".into(),
+    ]
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+    }
+}
+
+/// Runs `kafkaops roll ARGS` against the cluster (the cluster lock is not held meanwhile:
+/// the control server needs it).
+fn kafkaops_roll(conn: &[String], args: &[&str]) -> Run {
+    let start = Instant::now();
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new(env!("CARGO_BIN_EXE_kafkaops"))
+        .args(conn)
+        .args(["--yes", "roll", "--poll-interval", "1s"])
+        .args(args)
+        .output()
+        .expect("run kafkaops");
+    let run = Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    };
+    eprintln!(
+        "kafkaops roll {args:?} -> exit {} in {:.1?}\n--- stderr ---\n{}",
+        run.code,
+        start.elapsed(),
+        run.stderr
+    );
+    run
+}
+
+fn ids(v: &serde_json::Value) -> Vec<i32> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not an array: {v}"))
+        .iter()
+        .map(|x| i32::try_from(x.as_i64().unwrap()).unwrap())
+        .collect()
+}
+
+/// RF 3 / min ISR 2 over the broker-role nodes, preferred leaders spread evenly.
+fn create_rolled_topic(cluster: &KafkaCluster) {
+    let brokers = cluster.broker_ids();
+    let assignment: Vec<Vec<i32>> = (0..brokers.len() * 2)
+        .map(|p| (0..3).map(|r| brokers[(p + r) % brokers.len()]).collect())
+        .collect();
+    create_topic(
+        &cluster.bootstrap_servers(),
+        TOPIC,
+        &assignment,
+        &[("min.insync.replicas", "2")],
+    )
+    .expect("create topic");
+    wait_for("full ISRs", WAIT, || {
+        let p = placement(&cluster.bootstrap_servers(), TOPIC)?;
+        Ok(p.iter().all(|p| p.isr.len() == 3).then_some(()))
+    })
+    .expect("full ISRs");
+}
+
+/// Every partition of the topic is led by its preferred replica.
+fn assert_preferred_leaders(bootstrap: &str) {
+    let p = placement(bootstrap, TOPIC).expect("placement");
+    let wrong: Vec<_> = p.iter().filter(|p| p.leader != p.replicas[0]).collect();
+    assert!(wrong.is_empty(), "not led by the preferred replica: {wrong:?}");
+}
+
+/// Roll every node with an `acks=all` producer running; the common assertions.
+fn roll_all_with_producer(
+    cluster: &Arc<Mutex<KafkaCluster>>,
+    server: &ControlServer,
+    conn: &[String],
+) {
+    let (bootstrap, all_nodes, controllers) = {
+        let c = cluster.lock().unwrap();
+        let mut all: Vec<i32> = c.nodes().iter().map(|n| n.id).collect();
+        all.sort_unstable();
+        (c.bootstrap_servers(), all, c.controller_ids())
+    };
+    let producer = BackgroundProducer::start(&bootstrap, TOPIC).expect("producer");
+    wait_for("the producer to get going", WAIT, || {
+        Ok((producer.stats().sent > 50).then_some(()))
+    })
+    .expect("producer sends");
+    let before = server.restarts().len();
+    let cmd = server.restart_command();
+    let run = kafkaops_roll(
+        conn,
+        &[
+            "--all",
+            "--restart-command",
+            &cmd,
+            "--post-restart-timeout",
+            "3m",
+            "--output",
+            "json",
+        ],
+    );
+    let stats = producer.stop();
+    eprintln!("producer: {stats:?}");
+    assert_eq!(run.code, 0, "roll failed:\n{}", run.stderr);
+    let doc = run.json();
+    assert_eq!(doc["result"]["status"], "done", "{doc:#}");
+
+    // Every node exactly once.
+    let restarts: Vec<Restart> = server.restarts()[before..].to_vec();
+    let mut restarted: Vec<i32> = restarts.iter().map(|r| r.node).collect();
+    restarted.sort_unstable();
+    assert_eq!(restarted, all_nodes, "each node once: {restarts:?}");
+    let mut reported = ids(&doc["result"]["restarted"]);
+    reported.sort_unstable();
+    assert_eq!(reported, all_nodes);
+
+    // Controllers first for a split cluster; the active controller last among them.
+    let is_controller = |id: i32| controllers.contains(&id);
+    let controller_restarts: Vec<&Restart> =
+        restarts.iter().filter(|r| is_controller(r.node)).collect();
+    if controllers.iter().all(|c| !cluster.lock().unwrap().broker_ids().contains(c)) {
+        let first: Vec<i32> = restarts[..controllers.len()].iter().map(|r| r.node).collect();
+        assert!(
+            first.iter().all(|id| is_controller(*id)),
+            "controllers restart before brokers: {restarts:?}"
+        );
+    }
+    let (last, others) = controller_restarts.split_last().expect("controllers");
+    assert_eq!(
+        last.leader_before,
+        Some(last.node),
+        "the last controller restarted was the active one: {restarts:?}"
+    );
+    for r in others {
+        assert_ne!(
+            r.leader_before,
+            Some(r.node),
+            "an active controller restarted before others: {restarts:?}"
+        );
+    }
+
+    // No failed send, and the producer kept going.
+    assert!(stats.sent > 0, "{stats:?}");
+    assert_eq!(stats.failed(), 0, "failed sends during the roll: {stats:?}");
+    // Preferred leaders at the end (checked right away: the roll waits for it).
+    assert_preferred_leaders(&bootstrap);
+}
+
+fn start(spec: ClusterSpec) -> (Arc<Mutex<KafkaCluster>>, ControlServer, Vec<String>) {
+    let cluster = KafkaCluster::start(spec).expect("start the cluster");
+    eprintln!("cluster started in {:?}", cluster.start_duration());
+    create_rolled_topic(&cluster);
+    let conn = connection_args(&cluster);
+    let cluster = Arc::new(Mutex::new(cluster));
+    let server = ControlServer::start(Arc::clone(&cluster));
+    (cluster, server, conn)
+}
+
+#[test]
+fn split_cluster_roll_reconfigure_refuse_and_abort() {
+    let (cluster, server, conn) = start(ClusterSpec::split(3, 4));
+    let bootstrap = cluster.lock().unwrap().bootstrap_servers();
+    let cmd = server.restart_command();
+
+    // 1. Roll every node with an acks=all producer running.
+    roll_all_with_producer(&cluster, &server, &conn);
+
+    // 2. A dynamic change is applied without any restart.
+    let before = server.restarts().len();
+    let run = kafkaops_roll(
+        &conn,
+        &[
+            "--set",
+            "log.cleaner.threads=2",
+            "--restart-command",
+            &cmd,
+            "--output",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(server.restarts().len(), before, "a dynamic change restarted a node");
+    let doc = run.json();
+    let mut reconfigured = ids(&doc["result"]["reconfigured"]);
+    reconfigured.sort_unstable();
+    let brokers = cluster.lock().unwrap().broker_ids();
+    assert_eq!(reconfigured, brokers);
+    for b in &brokers {
+        assert_eq!(
+            broker_config(&bootstrap, *b, "log.cleaner.threads")
+                .unwrap()
+                .as_deref(),
+            Some("2"),
+            "broker {b}"
+        );
+    }
+
+    // 3. A static change restarts (only the node it is asked for).
+    let run = kafkaops_roll(
+        &conn,
+        &[
+            "--nodes",
+            "1",
+            "--set",
+            "auto.create.topics.enable=true",
+            "--restart-command",
+            &cmd,
+            "--output",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let new: Vec<i32> = server.restarts()[before..].iter().map(|r| r.node).collect();
+    assert_eq!(new, vec![1], "a static change restarts the node");
+    assert_eq!(ids(&run.json()["result"]["restarted"]), vec![1]);
+
+    // 4. Bad input touches nothing.
+    let before = server.restarts().len();
+    let run = kafkaops_roll(&conn, &["--nodes", "1,99", "--restart-command", &cmd]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("unknown node id(s) 99"), "{}", run.stderr);
+    let run = kafkaops_roll(
+        &conn,
+        &["--nodes", "2", "--restart-command", "echo nope >&2; exit 7"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("restarting node 2 failed") && run.stderr.contains("nope"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(server.restarts().len(), before, "bad input restarted a node");
+
+    // 5. A node that never comes back: the roll stops there and restarts nothing else.
+    let plan = kafkaops_roll(&conn, &["--all", "--dry-run", "--output", "json"]).json();
+    let first = plan["plan"]["steps"][0]["nodes"][0]["node"]
+        .as_i64()
+        .map(|n| i32::try_from(n).unwrap())
+        .unwrap_or_else(|| panic!("no first step: {plan:#}"));
+    cluster.lock().unwrap().break_node(first);
+    let before = server.restarts().len();
+    let run = kafkaops_roll(
+        &conn,
+        &[
+            "--all",
+            "--restart-command",
+            &cmd,
+            "--post-restart-timeout",
+            "30s",
+        ],
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("node {first} did not become SERVING")),
+        "{}",
+        run.stderr
+    );
+    let new: Vec<i32> = server.restarts()[before..].iter().map(|r| r.node).collect();
+    assert_eq!(new, vec![first], "only the broken node was restarted");
+    let mut c = cluster.lock().unwrap();
+    c.repair_node(first);
+    if !c.is_running(first) {
+        c.start_node(first).expect("start the repaired node");
+    }
+    c.wait_until_ready(WAIT).expect("ready again");
+    drop(c);
+    drop(server);
+}
+
+#[test]
+fn combined_cluster_roll_all() {
+    let (cluster, server, conn) = start(ClusterSpec::combined(3));
+    roll_all_with_producer(&cluster, &server, &conn);
+    drop(server);
+}
