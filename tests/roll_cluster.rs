@@ -16,136 +16,17 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use support::control::{ControlServer, Restart, connection_args};
 use support::kafka::{
-    BackgroundProducer, ClusterSpec, KafkaCluster, broker_config, create_topic, placement,
-    wait_for,
+    BackgroundProducer, ClusterSpec, KafkaCluster, broker_config, create_topic, placement, wait_for,
 };
 
 const WAIT: Duration = Duration::from_secs(120);
 const TOPIC: &str = "rolled";
-
-/// One restart the control server performed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Restart {
-    node: i32,
-    /// The quorum leader just before the restart.
-    leader_before: Option<i32>,
-}
-
-/// The control HTTP server: `GET /restart/{id}` restarts a node through the harness.
-struct ControlServer {
-    port: u16,
-    log: Arc<Mutex<Vec<Restart>>>,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl ControlServer {
-    fn start(cluster: Arc<Mutex<KafkaCluster>>) -> ControlServer {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the control server");
-        let port = listener.local_addr().unwrap().port();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let stop = Arc::new(AtomicBool::new(false));
-        let thread = {
-            let (log, stop) = (Arc::clone(&log), Arc::clone(&stop));
-            std::thread::spawn(move || {
-                for conn in listener.incoming() {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let Ok(conn) = conn else { continue };
-                    handle(conn, &cluster, &log);
-                }
-            })
-        };
-        ControlServer {
-            port,
-            log,
-            stop,
-            thread: Some(thread),
-        }
-    }
-
-    fn restart_command(&self) -> String {
-        format!("curl -sf http://127.0.0.1:{}/restart/{{id}}", self.port)
-    }
-
-    fn restarts(&self) -> Vec<Restart> {
-        self.log.lock().unwrap().clone()
-    }
-}
-
-impl Drop for ControlServer {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        let _ = TcpStream::connect(("127.0.0.1", self.port));
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-fn handle(mut conn: TcpStream, cluster: &Mutex<KafkaCluster>, log: &Mutex<Vec<Restart>>) {
-    let mut line = String::new();
-    if BufReader::new(&conn).read_line(&mut line).is_err() {
-        return;
-    }
-    let id = line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|path| path.strip_prefix("/restart/"))
-        .and_then(|id| id.parse::<i32>().ok());
-    let (status, body) = match id {
-        None => ("400 Bad Request", format!("bad request {line:?}")),
-        Some(id) => {
-            let mut c = cluster.lock().unwrap_or_else(|e| e.into_inner());
-            let leader_before = c.quorum_leader().ok().flatten();
-            log.lock().unwrap().push(Restart {
-                node: id,
-                leader_before,
-            });
-            eprintln!("control: restarting node {id} (quorum leader {leader_before:?})");
-            match c.restart_node(id) {
-                Ok(()) => ("200 OK", format!("restarted {id}")),
-                Err(e) => ("500 Internal Server Error", format!("{e:#}")),
-            }
-        }
-    };
-    let _ = write!(
-        conn,
-        "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-}
-
-/// Connection flags for kafkaops: brokers, controllers, Jolokia broker-state URLs.
-fn connection_args(cluster: &KafkaCluster) -> Vec<String> {
-    let urls = cluster
-        .nodes()
-        .iter()
-        .filter(|n| n.role.is_broker())
-        .map(|n| format!("{}={}", n.id, n.broker_state_url()))
-        .collect::<Vec<_>>()
-        .join(",");
-    vec![
-        "--bootstrap-servers".into(),
-        cluster.bootstrap_servers(),
-        "-X".into(),
-        format!("bootstrap.controllers={}", cluster.controller_bootstrap()),
-        "-X".into(),
-        format!("kafkaops.broker.state.url={urls}"),
-        "--request-timeout".into(),
-        "15s".into(),
-    ]
-}
 
 struct Run {
     code: i32,
@@ -220,7 +101,10 @@ fn create_rolled_topic(cluster: &KafkaCluster) {
 fn assert_preferred_leaders(bootstrap: &str) {
     let p = placement(bootstrap, TOPIC).expect("placement");
     let wrong: Vec<_> = p.iter().filter(|p| p.leader != p.replicas[0]).collect();
-    assert!(wrong.is_empty(), "not led by the preferred replica: {wrong:?}");
+    assert!(
+        wrong.is_empty(),
+        "not led by the preferred replica: {wrong:?}"
+    );
 }
 
 /// Roll every node with an `acks=all` producer running; the common assertions.
@@ -273,8 +157,14 @@ fn roll_all_with_producer(
     let is_controller = |id: i32| controllers.contains(&id);
     let controller_restarts: Vec<&Restart> =
         restarts.iter().filter(|r| is_controller(r.node)).collect();
-    if controllers.iter().all(|c| !cluster.lock().unwrap().broker_ids().contains(c)) {
-        let first: Vec<i32> = restarts[..controllers.len()].iter().map(|r| r.node).collect();
+    if controllers
+        .iter()
+        .all(|c| !cluster.lock().unwrap().broker_ids().contains(c))
+    {
+        let first: Vec<i32> = restarts[..controllers.len()]
+            .iter()
+            .map(|r| r.node)
+            .collect();
         assert!(
             first.iter().all(|id| is_controller(*id)),
             "controllers restart before brokers: {restarts:?}"
@@ -334,7 +224,11 @@ fn split_cluster_roll_reconfigure_refuse_and_abort() {
         ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(server.restarts().len(), before, "a dynamic change restarted a node");
+    assert_eq!(
+        server.restarts().len(),
+        before,
+        "a dynamic change restarted a node"
+    );
     let doc = run.json();
     let mut reconfigured = ids(&doc["result"]["reconfigured"]);
     reconfigured.sort_unstable();
@@ -373,7 +267,11 @@ fn split_cluster_roll_reconfigure_refuse_and_abort() {
     let before = server.restarts().len();
     let run = kafkaops_roll(&conn, &["--nodes", "1,99", "--restart-command", &cmd]);
     assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("unknown node id(s) 99"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("unknown node id(s) 99"),
+        "{}",
+        run.stderr
+    );
     let run = kafkaops_roll(
         &conn,
         &["--nodes", "2", "--restart-command", "echo nope >&2; exit 7"],
@@ -384,7 +282,11 @@ fn split_cluster_roll_reconfigure_refuse_and_abort() {
         "{}",
         run.stderr
     );
-    assert_eq!(server.restarts().len(), before, "bad input restarted a node");
+    assert_eq!(
+        server.restarts().len(),
+        before,
+        "bad input restarted a node"
+    );
 
     // 5. A node that never comes back: the roll stops there and restarts nothing else.
     let plan = kafkaops_roll(&conn, &["--all", "--dry-run", "--output", "json"]).json();
@@ -406,7 +308,8 @@ fn split_cluster_roll_reconfigure_refuse_and_abort() {
     );
     assert_eq!(run.code, 3, "{}", run.stderr);
     assert!(
-        run.stderr.contains(&format!("node {first} did not become SERVING")),
+        run.stderr
+            .contains(&format!("node {first} did not become SERVING")),
         "{}",
         run.stderr
     );
