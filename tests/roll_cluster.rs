@@ -322,6 +322,7 @@ fn split_cluster_roll_reconfigure_refuse_and_abort() {
     }
     c.wait_until_ready(WAIT).expect("ready again");
     drop(c);
+
     drop(server);
 }
 

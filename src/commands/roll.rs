@@ -248,7 +248,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
             }
             Outcome::RestartFailed { node, error } => {
                 let err = CliError::from(error.context(format!(
-                    "restarting node {node} failed; the roll stopped and touched no other node"
+                    "restarting node {node} failed; the roll stopped and restarted no further node"
                 )));
                 ("restart-failed", err.code, Some(err), Vec::new())
             }
@@ -952,5 +952,62 @@ mod tests {
         );
         assert!(text.contains("BLOCKED (node(s) 2)"), "{text}");
         assert!(text.contains("Untouched: 101"), "{text}");
+    }
+
+    #[test]
+    fn json_document_shape_is_stable() {
+        let plan = Plan {
+            steps: vec![PlanStep::Restart {
+                nodes: vec![crate::engine::roll::NodeReason {
+                    node: NodeId(1),
+                    reason: "selected with --all".into(),
+                }],
+                reason: "why now".into(),
+            }],
+            untouched: vec![NodeId(2)],
+        };
+        let result = ResultDoc {
+            status: "done".into(),
+            exit_code: 0,
+            restarted: vec![NodeId(1)],
+            reconfigured: Vec::new(),
+            skipped: vec![NodeId(2)],
+            elapsed_ms: 1234,
+            actions: vec![ActionRecord::Restart {
+                nodes: vec![NodeId(1)],
+                at_ms: 0,
+                error: None,
+            }],
+            notes: Vec::new(),
+            error: None,
+        };
+        let doc = Document {
+            plan: &plan,
+            dry_run: false,
+            result: Some(&result),
+        };
+        assert_eq!(
+            serde_json::to_value(&doc).unwrap(),
+            serde_json::json!({
+                "plan": {
+                    "steps": [{
+                        "action": "restart",
+                        "nodes": [{"node": 1, "reason": "selected with --all"}],
+                        "reason": "why now"
+                    }],
+                    "untouched": [2]
+                },
+                "dry_run": false,
+                "result": {
+                    "status": "done",
+                    "exit_code": 0,
+                    "restarted": [1],
+                    "reconfigured": [],
+                    "skipped": [2],
+                    "elapsed_ms": 1234,
+                    "actions": [{"action": "restart", "nodes": [1], "at_ms": 0}]
+                }
+            })
+        );
     }
 }
