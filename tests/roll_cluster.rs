@@ -202,7 +202,7 @@ fn start(spec: ClusterSpec) -> (Arc<Mutex<KafkaCluster>>, ControlServer, Vec<Str
 }
 
 #[test]
-fn split_cluster_roll_reconfigure_refuse_and_abort() {
+fn split_cluster_roll_reconfigure_bad_input_and_abort() {
     let (cluster, server, conn) = start(ClusterSpec::split(3, 4));
     let bootstrap = cluster.lock().unwrap().bootstrap_servers();
     let cmd = server.restart_command();
