@@ -496,6 +496,59 @@ mod tests {
     }
 
     #[test]
+    fn without_preferred_leader_election_no_election_is_asked_for() {
+        let mut sim = SimCluster::generate(&spec(), 7);
+        let ids: Vec<NodeId> = sim.nodes.keys().copied().collect();
+        for id in ids {
+            sim.restart_reasons.insert(id, vec!["--all".into()]);
+        }
+        let config = RollConfig {
+            poll_interval_ms: 1_000,
+            restore_preferred_leaders: false,
+            ..RollConfig::default()
+        };
+        sim.start_roll(config.clone());
+        let mut roller = Roller::new(config, sim.requests());
+        let io = SimIo::new(sim);
+        let stop = AtomicBool::new(false);
+        let report = block_on(run(
+            &mut roller,
+            &io,
+            &mut NoProgress,
+            &stop,
+            &DriverOptions::default(),
+        ));
+        assert!(matches!(report.outcome, Outcome::Done(_)), "{report:?}");
+        assert!(
+            !report
+                .actions
+                .iter()
+                .any(|a| matches!(a, ActionRecord::ElectPreferredLeaders { .. })),
+            "{:?}",
+            report.actions
+        );
+        // With elections (the default) the same roll asks for some.
+        let mut sim = SimCluster::generate(&spec(), 7);
+        let mut roller = roll_all(&mut sim);
+        let io = SimIo::new(sim);
+        let report = block_on(run(
+            &mut roller,
+            &io,
+            &mut NoProgress,
+            &stop,
+            &DriverOptions::default(),
+        ));
+        assert!(
+            report
+                .actions
+                .iter()
+                .any(|a| matches!(a, ActionRecord::ElectPreferredLeaders { .. })),
+            "{:?}",
+            report.actions
+        );
+    }
+
+    #[test]
     fn observation_failures_mid_roll_are_retried() {
         let mut sim = SimCluster::generate(&spec(), 3);
         let mut roller = roll_all(&mut sim);
