@@ -31,7 +31,7 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 if ! command -v cargo >/dev/null; then
-  echo "install.sh: cargo not found. Install Rust 1.85+ with rustup (Debian's rustc is too old for edition 2024)." >&2
+  echo "install.sh: cargo not found. Install Rust 1.88+ with rustup (Debian's rustc is too old for edition 2024)." >&2
   exit 2
 fi
 
