@@ -154,10 +154,10 @@ pub fn validate_against_cluster(kind: &RebalanceKind, known: &[i32]) -> Result<(
             known: known.to_vec(),
         });
     }
-    if let RebalanceKind::RemoveBrokers { brokers, .. } = kind {
-        if known.iter().all(|k| brokers.contains(k)) {
-            return Err(InputError::RemovesEveryBroker(brokers.clone()));
-        }
+    if let RebalanceKind::RemoveBrokers { brokers, .. } = kind
+        && known.iter().all(|k| brokers.contains(k))
+    {
+        return Err(InputError::RemovesEveryBroker(brokers.clone()));
     }
     Ok(())
 }
@@ -784,7 +784,7 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
     let mut policy = cc.policy(deadline);
     if a.wait_for_ready > Duration::ZERO {
         policy.wait_for_not_ready = true;
-        policy.deadline = wait_until.max(Instant::now());
+        policy.not_ready_deadline = Some(wait_until.max(Instant::now()));
     }
     let dry = cc
         .rebalance(&request(true), &policy, &obs)

@@ -258,7 +258,11 @@ impl CruiseControlClient {
         if is_tls_failure(e) {
             return CcError::Tls { url, detail: chain };
         }
-        CcError::Unreachable { url, detail: chain }
+        CcError::Unreachable {
+            url,
+            detail: chain,
+            connect: e.is_connect(),
+        }
     }
 
     /// Sends with retries per `policy`, telling `obs` what is awaited.
