@@ -269,6 +269,7 @@ pub fn is_secret_key(key: &str) -> bool {
         || k.contains("jaas")
         || k.ends_with(".key.pem")
         || k.contains("token")
+        || k.contains("oauthbearer.config")
 }
 
 /// The default config file location: `$XDG_CONFIG_HOME/kafkaops/config.yaml` or `~/.config/kafkaops/config.yaml`.
