@@ -36,6 +36,5 @@ if ! command -v cargo >/dev/null; then
 fi
 
 # Kafka runtime classpath and the Cruise Control test double (each script is idempotent and cached).
-[ -x "$here/setup.sh" ] && "$here/setup.sh"
-[ -x "$here/cc-double/build.sh" ] && "$here/cc-double/build.sh"
-exit 0
+"$here/setup.sh"
+"$here/cc-double/build.sh"
