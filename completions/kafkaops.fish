@@ -33,7 +33,7 @@ complete -c kafkaops -n "__fish_kafkaops_needs_command" -l color -d 'When to use
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_needs_command" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -61,7 +61,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __f
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -98,7 +98,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -132,7 +132,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -164,7 +164,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -187,7 +187,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -209,7 +209,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -232,7 +232,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -273,7 +273,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l color -d 'Whe
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -296,7 +296,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -322,7 +322,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -346,7 +346,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __f
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -369,7 +369,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -394,7 +394,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l color -d '
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -414,7 +414,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -436,7 +436,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_see
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
@@ -458,7 +458,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l color 
 always\t''
 never\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F

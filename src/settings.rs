@@ -200,31 +200,44 @@ impl CruiseControlSettings {
     }
 }
 
+/// `raw` with any `user:password@` part of the authority replaced, for error messages:
+/// a mistyped URL must not put a password on the screen or in a CI log.
+#[must_use]
+pub fn redact_userinfo(raw: &str) -> String {
+    let (scheme, rest) = match raw.find("://") {
+        Some(i) => raw.split_at(i + 3),
+        None => ("", raw),
+    };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    match authority.rfind('@') {
+        Some(at) => format!("{scheme}***@{}{tail}", &authority[at + 1..]),
+        None => raw.to_string(),
+    }
+}
+
 /// Parses a Cruise Control URL; a bare `host:port` means `http://host:port`.
 pub fn parse_cc_url(raw: &str) -> Result<url::Url, SettingsError> {
+    let shown = redact_userinfo(raw);
+    let invalid = |message: String| SettingsError::Invalid {
+        what: "Cruise Control URL",
+        value: shown.clone(),
+        message,
+    };
     let with_scheme = if raw.contains("://") {
         raw.to_string()
     } else {
         format!("http://{raw}")
     };
-    let url = url::Url::parse(&with_scheme).map_err(|e| SettingsError::Invalid {
-        what: "Cruise Control URL",
-        value: raw.to_string(),
-        message: e.to_string(),
-    })?;
+    let url = url::Url::parse(&with_scheme).map_err(|e| invalid(e.to_string()))?;
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(SettingsError::Invalid {
-            what: "Cruise Control URL",
-            value: raw.to_string(),
-            message: "scheme must be http or https".into(),
-        });
+        return Err(invalid("scheme must be http or https".into()));
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err(SettingsError::Invalid {
-            what: "Cruise Control URL",
-            value: "(credentials hidden)".into(),
-            message: "put credentials in the config file or KAFKAOPS_CRUISE_CONTROL_PASSWORD, not in the URL".into(),
-        });
+        return Err(invalid(
+            "put credentials in the config file or KAFKAOPS_CRUISE_CONTROL_PASSWORD, not in the URL"
+                .into(),
+        ));
     }
     Ok(url)
 }
@@ -256,6 +269,7 @@ pub fn is_secret_key(key: &str) -> bool {
         || k.contains("jaas")
         || k.ends_with(".key.pem")
         || k.contains("token")
+        || k.contains("oauthbearer.config")
 }
 
 /// The default config file location: `$XDG_CONFIG_HOME/kafkaops/config.yaml` or `~/.config/kafkaops/config.yaml`.
@@ -553,9 +567,16 @@ mod tests {
     fn url_validation() {
         assert_eq!(parse_cc_url("cc:9090").unwrap().as_str(), "http://cc:9090/");
         assert!(parse_cc_url("ftp://cc").is_err());
-        let err = parse_cc_url("http://admin:pw@cc:9090")
-            .unwrap_err()
-            .to_string();
-        assert!(!err.contains("pw@"), "{err}");
+        // Every error branch hides the password: credentials, bad scheme, bad port.
+        for raw in [
+            "http://admin:hunter2@cc:9090",
+            "ftp://admin:hunter2@cc:9090",
+            "http://admin:hunter2@cc:99999999",
+        ] {
+            let err = parse_cc_url(raw).unwrap_err().to_string();
+            assert!(!err.contains("hunter2"), "{err}");
+            assert!(err.contains("***@cc"), "{err}");
+        }
+        assert_eq!(redact_userinfo("cc:9090/x@y"), "cc:9090/x@y");
     }
 }

@@ -581,6 +581,14 @@ async fn connection_refused_is_unreachable() {
     assert!(matches!(err, CcError::Unreachable { .. }), "{err:?}");
     assert_eq!(err.exit_code(), ExitCode::Unreachable);
     assert!(err.to_string().contains(&format!("127.0.0.1:{port}")));
+
+    // Regression: "tls" in the URL (here its path) once made a refused connection a TLS failure.
+    let cc = client(&format!("http://127.0.0.1:{port}/ssl-tls-proxy"));
+    let err = cc
+        .state(&[], false, Instant::now(), &LogObserver)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, CcError::Unreachable { .. }), "{err:?}");
 }
 
 #[tokio::test]

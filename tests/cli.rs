@@ -191,3 +191,61 @@ fn readme_documents_every_exit_code() {
         );
     }
 }
+
+#[test]
+fn environment_twins_of_verbose_and_kafka_properties() {
+    let out = kafkaops()
+        .args(["-o", "json", "config", "view"])
+        .env(
+            "KAFKAOPS_KAFKA_PROPERTIES",
+            "security.protocol=PLAINTEXT;client.id=ops",
+        )
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let row = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["setting"] == "kafka.client.id")
+        .cloned()
+        .expect("kafka.client.id from KAFKAOPS_KAFKA_PROPERTIES");
+    assert_eq!(row["value"], "ops");
+    assert_eq!(row["source"], "environment");
+
+    // KAFKAOPS_VERBOSE=2 is -vv: debug logs on stderr (a refused connection is exit 6).
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let url = format!("http://127.0.0.1:{port}");
+    kafkaops()
+        .args(["rebalance", "status", "--timeout", "2s"])
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", &url)
+        .env("KAFKAOPS_VERBOSE", "2")
+        .assert()
+        .code(6)
+        .stderr(predicate::str::contains("DEBUG"));
+    kafkaops()
+        .args(["rebalance", "status", "--timeout", "2s"])
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", &url)
+        .assert()
+        .code(6)
+        .stderr(predicate::str::contains("DEBUG").not());
+}
+
+#[test]
+fn passwords_in_a_mistyped_url_are_never_echoed() {
+    for url in [
+        "ftp://admin:hunter2@cc:9090",
+        "http://admin:hunter2@cc:99999999",
+    ] {
+        kafkaops()
+            .args(["--cruise-control-url", url, "rebalance", "status"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("hunter2").not());
+    }
+}

@@ -771,3 +771,61 @@ async fn the_user_sees_what_is_waited_for() {
         r.stderr
     );
 }
+
+/// Regression: Ctrl-C while the execution request itself was in flight used to kill the process
+/// without a word; now it exits 130 and says the execution may have started.
+#[tokio::test(flavor = "multi_thread")]
+async fn ctrl_c_while_starting_the_execution_says_it_may_be_running() {
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "add_broker", &fixture("add_broker_verbose.json")).await;
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/add_broker"))
+        .and(query_param("dryrun", "false"))
+        .respond_with(
+            json(200, &fixture("add_broker_verbose.json"))
+                .insert_header("User-Task-ID", TASK)
+                .set_delay(Duration::from_secs(60)),
+        )
+        .mount(&cc)
+        .await;
+    let mut cmd = base_command(&cc.uri());
+    cmd.args(["rebalance", "add", "--brokers", "4", "--execute", "--yes"])
+        .args(FAST)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let pid = child.id();
+    let mut guard = scopeguard(pid);
+    // Wait until the execution request has reached the server (bounded).
+    let mut sent = false;
+    for _ in 0..600 {
+        let n = cc
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .iter()
+            .filter(|r| r.method.as_str() == "POST" && r.url.as_str().contains("dryrun=false"))
+            .count();
+        if n > 0 {
+            sent = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(sent, "the execution request never reached the server");
+    let ok = StdCommand::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let (code, stderr) = tokio::task::spawn_blocking(move || {
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        (child.wait().unwrap().code().unwrap_or(-1), stderr)
+    })
+    .await
+    .unwrap();
+    guard.0 = None;
+    assert_eq!(code, 130, "{stderr}");
+    assert!(stderr.contains("may be running"), "{stderr}");
+}

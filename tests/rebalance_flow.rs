@@ -361,6 +361,17 @@ fn rebalance_flow_on_a_real_cluster() {
     eprintln!("replicas per broker after remove: {after_remove:?}");
     assert_eq!(after_remove.get(&4), None, "broker 4 is empty");
     assert_eq!(after_remove.values().sum::<usize>(), 24 + 6);
+
+    eprintln!("step: adding back the broker Cruise Control just removed fills it again");
+    // Regression: Cruise Control excludes recently removed brokers by default, so re-adding one
+    // used to give an empty proposal.
+    let mut args = vec!["rebalance", "add", "--brokers", "4", "--execute", "--yes"];
+    args.extend(fast);
+    let r = kafkaops(&cc, &args);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, cc.log());
+    let readded = replicas_per_broker(&bootstrap, &all);
+    eprintln!("replicas per broker after re-adding 4: {readded:?}");
+    assert!(readded.get(&4).copied().unwrap_or(0) > 0, "{readded:?}");
     drop(cc);
 
     eprintln!("step: HTTPS with the CA file and basic auth");

@@ -54,7 +54,7 @@ pub struct GlobalArgs {
     )]
     pub output: OutputFormat,
     /// More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides
-    #[arg(short, long, global = true, action = clap::ArgAction::Count, conflicts_with = "quiet")]
+    #[arg(short, long, global = true, env = "KAFKAOPS_VERBOSE", action = clap::ArgAction::Count, conflicts_with = "quiet")]
     pub verbose: u8,
     /// Only data on stdout and errors on stderr
     #[arg(short, long, global = true, env = "KAFKAOPS_QUIET")]
@@ -87,8 +87,9 @@ pub struct ConnectionArgs {
         value_name = "SERVERS"
     )]
     pub bootstrap_servers: Option<String>,
-    /// Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL
-    #[arg(short = 'X', long = "kafka-property", global = true, value_name = "KEY=VALUE", value_parser = parse_key_value)]
+    /// Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL;
+    /// in the environment, several separated by `;`
+    #[arg(short = 'X', long = "kafka-property", global = true, env = "KAFKAOPS_KAFKA_PROPERTIES", value_delimiter = ';', value_name = "KEY=VALUE", value_parser = parse_key_value)]
     pub kafka_properties: Vec<(String, String)>,
     /// Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)
     #[arg(
@@ -132,10 +133,12 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ("KAFKAOPS_CONFIG", "--config"),
     ("KAFKAOPS_CONTEXT", "--context"),
     ("KAFKAOPS_OUTPUT", "--output"),
+    ("KAFKAOPS_VERBOSE", "--verbose"),
     ("KAFKAOPS_QUIET", "--quiet"),
     ("KAFKAOPS_COLOR", "--color"),
     ("KAFKAOPS_YES", "--yes"),
     ("KAFKAOPS_BOOTSTRAP_SERVERS", "--bootstrap-servers"),
+    ("KAFKAOPS_KAFKA_PROPERTIES", "--kafka-property"),
     ("KAFKAOPS_CRUISE_CONTROL_URL", "--cruise-control-url"),
     ("KAFKAOPS_CRUISE_CONTROL_USER", "--cruise-control-user"),
     (
@@ -264,16 +267,30 @@ mod tests {
     }
 
     #[test]
-    fn every_env_twin_is_declared_on_a_flag() {
+    fn every_global_flag_has_an_env_twin_and_every_twin_is_listed() {
         let cmd = Cli::command();
-        let declared: Vec<String> = cmd
-            .get_arguments()
-            .filter_map(|a| a.get_env().map(|e| e.to_string_lossy().into_owned()))
-            .collect();
-        for (env, flag) in ENV_VARS {
-            if flag.starts_with("--") {
-                assert!(declared.iter().any(|d| d == env), "{env} not on a flag");
+        let mut missing = Vec::new();
+        for arg in cmd.get_arguments().filter(|a| a.is_global_set()) {
+            match arg.get_env() {
+                Some(env) => {
+                    let env = env.to_string_lossy();
+                    if !ENV_VARS.iter().any(|(e, _)| *e == env) {
+                        missing.push(format!("{env} is not in ENV_VARS"));
+                    }
+                }
+                None => missing.push(format!("--{} has no env twin", arg.get_id())),
             }
         }
+        for (env, flag) in ENV_VARS {
+            if flag.starts_with("--") {
+                let declared = cmd
+                    .get_arguments()
+                    .any(|a| a.get_env().is_some_and(|e| e == *env));
+                if !declared {
+                    missing.push(format!("{env} is listed but on no flag"));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "{missing:#?}");
     }
 }

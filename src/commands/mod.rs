@@ -90,7 +90,12 @@ pub fn overrides_from(global: &GlobalArgs, matches: &ArgMatches) -> Overrides {
         kafka_properties: c
             .kafka_properties
             .iter()
-            .map(|kv| Sourced::new(kv.clone(), Source::Flag))
+            .map(|kv| {
+                Sourced::new(
+                    kv.clone(),
+                    source_of(matches, "kafka_properties").unwrap_or(Source::Flag),
+                )
+            })
             .collect(),
         cruise_control_url: sourced(c.cruise_control_url.as_ref(), matches, "cruise_control_url"),
         cruise_control_user: sourced(

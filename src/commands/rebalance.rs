@@ -154,10 +154,10 @@ pub fn validate_against_cluster(kind: &RebalanceKind, known: &[i32]) -> Result<(
             known: known.to_vec(),
         });
     }
-    if let RebalanceKind::RemoveBrokers { brokers, .. } = kind {
-        if known.iter().all(|k| brokers.contains(k)) {
-            return Err(InputError::RemovesEveryBroker(brokers.clone()));
-        }
+    if let RebalanceKind::RemoveBrokers { brokers, .. } = kind
+        && known.iter().all(|k| brokers.contains(k))
+    {
+        return Err(InputError::RemovesEveryBroker(brokers.clone()));
     }
     Ok(())
 }
@@ -784,7 +784,7 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
     let mut policy = cc.policy(deadline);
     if a.wait_for_ready > Duration::ZERO {
         policy.wait_for_not_ready = true;
-        policy.deadline = wait_until.max(Instant::now());
+        policy.not_ready_deadline = Some(wait_until.max(Instant::now()));
     }
     let dry = cc
         .rebalance(&request(true), &policy, &obs)
@@ -823,10 +823,17 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
     // Act: start the execution (never retried after a timeout: it may have started).
     let mut exec_policy = cc.policy(deadline);
     exec_policy.idempotent = false;
-    let started_exec = cc
-        .rebalance(&request(false), &exec_policy, &obs)
-        .await
-        .map_err(|e| explain_not_ready(e, &monitor))?;
+    // Ctrl-C from here on never kills the process silently: while the request is in flight the
+    // execution may or may not have started, and the operator is told so (or may stop it).
+    let exec_request = request(false);
+    let send = cc.rebalance(&exec_request, &exec_policy, &obs);
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(send);
+    tokio::pin!(ctrl_c);
+    let started_exec = tokio::select! {
+        r = &mut send => r.map_err(|e| explain_not_ready(e, &monitor))?,
+        _ = &mut ctrl_c => return Err(interrupted(&cc, &obs, None).await),
+    };
     let task_id = started_exec.task_id.clone();
     let mut proposal = ProposalView::new(&kind, &started_exec.value, false);
     proposal.dry_run = false;
@@ -1052,12 +1059,17 @@ async fn interrupted(
             ),
         };
     }
+    let what = if task_id.is_some() {
+        format!("the execution{task} keeps running on Cruise Control")
+    } else {
+        "the execution was being started and may be running on Cruise Control".to_string()
+    };
     CliError::new(
         ExitCode::Interrupted,
         CodedError::new(
             ExitCode::Interrupted,
             format!(
-                "interrupted: the execution{task} keeps running on Cruise Control; follow it with `kafkaops rebalance status`, stop it with `kafkaops rebalance stop`"
+                "interrupted: {what}; follow it with `kafkaops rebalance status`, stop it with `kafkaops rebalance stop`"
             ),
         ),
     )

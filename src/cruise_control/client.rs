@@ -255,14 +255,14 @@ impl CruiseControlClient {
             };
         }
         let chain = error_chain(e);
-        let lower = chain.to_ascii_lowercase();
-        if ["certificate", "ssl", "tls", "handshake"]
-            .iter()
-            .any(|w| lower.contains(w))
-        {
+        if is_tls_failure(e) {
             return CcError::Tls { url, detail: chain };
         }
-        CcError::Unreachable { url, detail: chain }
+        CcError::Unreachable {
+            url,
+            detail: chain,
+            connect: e.is_connect(),
+        }
     }
 
     /// Sends with retries per `policy`, telling `obs` what is awaited.
@@ -557,6 +557,30 @@ fn snippet(body: &str) -> String {
         s.push('…');
     }
     s
+}
+
+/// Whether a transport error is a TLS failure: decided from the error's causes only (their types,
+/// or failing that their own messages), never from the top-level message, which contains the URL
+/// and so would turn a host named `cc-tls` into a "TLS failure".
+fn is_tls_failure(e: &reqwest::Error) -> bool {
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        if s.downcast_ref::<native_tls::Error>().is_some()
+            || s.downcast_ref::<openssl::ssl::Error>().is_some()
+            || s.downcast_ref::<openssl::error::ErrorStack>().is_some()
+        {
+            return true;
+        }
+        let lower = s.to_string().to_ascii_lowercase();
+        if ["certificate", "ssl", "tls", "handshake"]
+            .iter()
+            .any(|w| lower.contains(w))
+        {
+            return true;
+        }
+        src = s.source();
+    }
+    false
 }
 
 fn error_chain(e: &reqwest::Error) -> String {

@@ -131,7 +131,12 @@ pub fn classify(status: u16, message: &str) -> ErrorClass {
 #[derive(Debug, thiserror::Error)]
 pub enum CcError {
     #[error("cannot reach Cruise Control at {url}: {detail}")]
-    Unreachable { url: String, detail: String },
+    Unreachable {
+        url: String,
+        detail: String,
+        /// The connection itself failed, so the request was certainly not sent.
+        connect: bool,
+    },
     #[error("Cruise Control at {url} did not answer within {}", humantime::format_duration(*.timeout))]
     Timeout { url: String, timeout: Duration },
     #[error("TLS with Cruise Control at {url} failed: {detail} (check --cruise-control-ca-file)")]

@@ -223,7 +223,12 @@ impl RebalanceRequest {
     pub fn query(&self) -> Query {
         let mut q: Query = Vec::new();
         match &self.kind {
-            RebalanceKind::AddBrokers(b) => q.push(("brokerid", join(b))),
+            RebalanceKind::AddBrokers(b) => {
+                q.push(("brokerid", join(b)));
+                // The operator names the brokers to fill. With Cruise Control's default (true) a
+                // broker it removed earlier and that is now added back would silently get nothing.
+                q.push(("exclude_recently_removed_brokers", "false".into()));
+            }
             RebalanceKind::RemoveBrokers {
                 brokers,
                 destinations,
@@ -535,6 +540,15 @@ mod tests {
             verbose: false,
         };
         let names: Vec<_> = r.query().into_iter().map(|(k, _)| k).collect();
-        assert_eq!(names, vec!["brokerid", "dryrun", "reason"]);
+        assert_eq!(
+            names,
+            vec![
+                "brokerid",
+                "exclude_recently_removed_brokers",
+                "dryrun",
+                "reason"
+            ]
+        );
+        assert_accepted(Endpoint::AddBroker, &r.query());
     }
 }

@@ -20,6 +20,9 @@ pub struct RetryPolicy {
     /// Which transient causes are worth waiting for (e.g. a CLI may refuse to wait
     /// for an ongoing execution and report it at once instead).
     pub wait_for_not_ready: bool,
+    /// Stop waiting for "not ready yet" (still sampling) at this instant, if earlier than
+    /// `deadline`; the other waits (202 polling, task limit) keep the whole `deadline`.
+    pub not_ready_deadline: Option<Instant>,
     pub wait_for_busy: bool,
     /// Whether the request may be repeated after a timeout: a timed-out non-dry-run
     /// POST may already have started an execution, so it must not be re-sent.
@@ -41,6 +44,7 @@ impl RetryPolicy {
             max: Duration::from_secs(30),
             deadline,
             wait_for_not_ready: false,
+            not_ready_deadline: None,
             wait_for_busy: false,
             idempotent: true,
             max_unreachable_attempts: 4,
@@ -105,7 +109,12 @@ pub fn decide(policy: &RetryPolicy, attempt: u32, now: Instant, error: &CcError)
         Transient::NotEnoughValidWindows | Transient::PleaseRetry => policy.wait_for_not_ready,
         Transient::OngoingExecution => policy.wait_for_busy,
         Transient::Timeout => policy.idempotent,
-        Transient::Unreachable => attempt < policy.max_unreachable_attempts,
+        // A request that may have reached the server is re-sent only if repeating it is harmless.
+        Transient::Unreachable => {
+            attempt < policy.max_unreachable_attempts
+                && (policy.idempotent
+                    || matches!(error, CcError::Unreachable { connect: true, .. }))
+        }
         Transient::ActiveTaskLimit => true,
     };
     if !wanted {
@@ -118,8 +127,14 @@ pub fn decide(policy: &RetryPolicy, attempt: u32, now: Instant, error: &CcError)
     } else {
         pause
     };
+    let deadline = match t {
+        Transient::NotEnoughValidWindows | Transient::PleaseRetry => policy
+            .not_ready_deadline
+            .map_or(policy.deadline, |d| d.min(policy.deadline)),
+        _ => policy.deadline,
+    };
     match now.checked_add(pause) {
-        Some(next) if next <= policy.deadline => RetryDecision::RetryAfter(pause),
+        Some(next) if next <= deadline => RetryDecision::RetryAfter(pause),
         _ => RetryDecision::GiveUp,
     }
 }
@@ -148,6 +163,7 @@ mod tests {
         let e = CcError::Unreachable {
             url: "u".into(),
             detail: "refused".into(),
+            connect: true,
         };
         assert_eq!(
             decide(&p, 1, now, &e),
@@ -170,6 +186,63 @@ mod tests {
             decide(&p, 1, now + Duration::from_secs(60), &e),
             RetryDecision::GiveUp
         );
+    }
+
+    #[test]
+    fn a_possibly_sent_mutation_is_not_resent_but_a_refused_connection_is() {
+        let now = Instant::now();
+        let p = RetryPolicy {
+            deadline: now + Duration::from_secs(60),
+            idempotent: false,
+            ..RetryPolicy::until(now)
+        };
+        let reset = CcError::Unreachable {
+            url: "u".into(),
+            detail: "connection reset".into(),
+            connect: false,
+        };
+        let refused = CcError::Unreachable {
+            url: "u".into(),
+            detail: "refused".into(),
+            connect: true,
+        };
+        assert_eq!(decide(&p, 1, now, &reset), RetryDecision::GiveUp);
+        assert!(matches!(
+            decide(&p, 1, now, &refused),
+            RetryDecision::RetryAfter(_)
+        ));
+        let reads = RetryPolicy {
+            idempotent: true,
+            ..p
+        };
+        assert!(matches!(
+            decide(&reads, 1, now, &reset),
+            RetryDecision::RetryAfter(_)
+        ));
+    }
+
+    #[test]
+    fn waiting_for_readiness_has_its_own_deadline() {
+        let now = Instant::now();
+        let p = RetryPolicy {
+            deadline: now + Duration::from_secs(1800),
+            wait_for_not_ready: true,
+            not_ready_deadline: Some(now + Duration::from_secs(60)),
+            ..RetryPolicy::until(now)
+        };
+        let windows = api("NotEnoughValidWindowsException");
+        let limit =
+            api("There are already 5 active user tasks, which has reached the servlet capacity.");
+        let later = now + Duration::from_secs(120);
+        assert_eq!(decide(&p, 1, later, &windows), RetryDecision::GiveUp);
+        assert!(matches!(
+            decide(&p, 1, later, &limit),
+            RetryDecision::RetryAfter(_)
+        ));
+        assert!(matches!(
+            decide(&p, 1, now, &windows),
+            RetryDecision::RetryAfter(_)
+        ));
     }
 
     #[test]

@@ -55,7 +55,7 @@ fn crypto(e: openssl::error::ErrorStack) -> ScramError {
 #[derive(Debug)]
 pub struct ScramClient {
     hash: ScramHash,
-    password: String,
+    password: crate::secret::Secret,
     client_first_bare: String,
     client_nonce: String,
     expected_server_signature: Option<Vec<u8>>,
@@ -75,7 +75,7 @@ impl ScramClient {
         let name = username.replace('=', "=3D").replace(',', "=2C");
         Self {
             hash,
-            password: password.to_string(),
+            password: crate::secret::Secret::new(password),
             client_first_bare: format!("n={name},r={nonce}"),
             client_nonce: nonce.to_string(),
             expected_server_signature: None,
@@ -127,7 +127,7 @@ impl ScramClient {
         let digest = self.hash.digest();
         let mut salted = vec![0u8; digest.size()];
         openssl::pkcs5::pbkdf2_hmac(
-            self.password.as_bytes(),
+            self.password.expose().as_bytes(),
             &salt,
             usize::try_from(iterations).unwrap_or(usize::MAX),
             digest,
@@ -223,5 +223,16 @@ mod tests {
     fn escapes_user_names() {
         let c = ScramClient::with_nonce(ScramHash::Sha256, "a=b,c", "p", "n");
         assert_eq!(c.client_first(), "n,,n=a=3Db=2Cc,r=n");
+    }
+}
+
+#[cfg(test)]
+mod secret_tests {
+    use super::*;
+
+    #[test]
+    fn debug_never_shows_the_password() {
+        let c = ScramClient::with_nonce(ScramHash::Sha256, "user", "pencil-secret", "nonce");
+        assert!(!format!("{c:?}").contains("pencil-secret"));
     }
 }

@@ -31,11 +31,10 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 if ! command -v cargo >/dev/null; then
-  echo "install.sh: cargo not found. Install Rust 1.85+ with rustup (Debian's rustc is too old for edition 2024)." >&2
+  echo "install.sh: cargo not found. Install Rust 1.88+ with rustup (Debian's rustc is too old for edition 2024)." >&2
   exit 2
 fi
 
 # Kafka runtime classpath and the Cruise Control test double (each script is idempotent and cached).
-[ -x "$here/setup.sh" ] && "$here/setup.sh"
-[ -x "$here/cc-double/build.sh" ] && "$here/cc-double/build.sh"
-exit 0
+"$here/setup.sh"
+"$here/cc-double/build.sh"

@@ -11,6 +11,17 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$KAFKAOPS_TESTENV_CACHE/target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 start=$(date +%s)
+# Every process the suite starts inherits this marker, so the orphan check below finds exactly ours
+# (never the JVMs of another run on the same machine).
+export KAFKAOPS_TEST_RUN_ID="run-$$-$start"
+ours() {
+  for env in /proc/[0-9]*/environ; do
+    if { tr '\0' '\n' < "$env"; } 2>/dev/null | grep -qx "KAFKAOPS_TEST_RUN_ID=$KAFKAOPS_TEST_RUN_ID"; then
+      pid=${env#/proc/}; pid=${pid%/environ}
+      [ "$pid" != "$$" ] && [ "$pid" != "$BASHPID" ] && echo "$pid"
+    fi
+  done
+}
 step() { echo; echo "==> $* (+$(( $(date +%s) - start ))s)"; }
 
 step "install and prepare the test environment"
@@ -30,10 +41,11 @@ step "cargo test"
 cargo test --all-targets --locked
 
 step "no orphan processes"
-if pgrep -f 'kafka\.Kafka|ccdouble' >/dev/null; then
-  echo "orphan Kafka / Cruise Control double processes after the suite:" >&2
-  pgrep -af 'kafka\.Kafka|ccdouble' >&2
-  pkill -9 -f 'kafka\.Kafka|ccdouble' || true
+left=$(ours | while read -r pid; do ps -o pid=,args= -p "$pid" 2>/dev/null | grep -E 'java|kafka' ; done || true)
+if [ -n "$left" ]; then
+  echo "processes started by this suite are still running after it:" >&2
+  echo "$left" >&2
+  echo "$left" | awk '{print $1}' | xargs -r kill -9 || true
   exit 1
 fi
 step "all tests passed"
