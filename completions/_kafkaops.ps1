@@ -329,6 +329,8 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--max-restart-attempts', '--max-restart-attempts', [CompletionResultType]::ParameterName, 'Restarts of one node before the roll aborts')
             [CompletionResult]::new('--max-reconfig-attempts', '--max-reconfig-attempts', [CompletionResultType]::ParameterName, 'Failed dynamic reconfigurations before a node is restarted instead')
             [CompletionResult]::new('--restart-command', '--restart-command', [CompletionResultType]::ParameterName, 'Command restarting a node; {id} and {host} are replaced')
+            [CompletionResult]::new('--stop-command', '--stop-command', [CompletionResultType]::ParameterName, 'Instead of --restart-command: command stopping a node ({id}, {host}); needs --start-command')
+            [CompletionResult]::new('--start-command', '--start-command', [CompletionResultType]::ParameterName, 'Instead of --restart-command: command starting a node ({id}, {host}); needs --stop-command')
             [CompletionResult]::new('--command-timeout', '--command-timeout', [CompletionResultType]::ParameterName, 'Timeout of one restart command')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'How often to observe the cluster while waiting')
             [CompletionResult]::new('--blocked-timeout', '--blocked-timeout', [CompletionResultType]::ParameterName, 'How long a safety check (min ISR, quorum, log recovery) may hold the roll back mid-way before it aborts')

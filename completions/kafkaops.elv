@@ -310,6 +310,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --max-restart-attempts 'Restarts of one node before the roll aborts'
             cand --max-reconfig-attempts 'Failed dynamic reconfigurations before a node is restarted instead'
             cand --restart-command 'Command restarting a node; {id} and {host} are replaced'
+            cand --stop-command 'Instead of --restart-command: command stopping a node ({id}, {host}); needs --start-command'
+            cand --start-command 'Instead of --restart-command: command starting a node ({id}, {host}); needs --stop-command'
             cand --command-timeout 'Timeout of one restart command'
             cand --poll-interval 'How often to observe the cluster while waiting'
             cand --blocked-timeout 'How long a safety check (min ISR, quorum, log recovery) may hold the roll back mid-way before it aborts'

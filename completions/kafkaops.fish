@@ -261,6 +261,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l post-reconfig
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l max-restart-attempts -d 'Restarts of one node before the roll aborts' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l max-reconfig-attempts -d 'Failed dynamic reconfigurations before a node is restarted instead' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l restart-command -d 'Command restarting a node; {id} and {host} are replaced' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l stop-command -d 'Instead of --restart-command: command stopping a node ({id}, {host}); needs --start-command' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l start-command -d 'Instead of --restart-command: command starting a node ({id}, {host}); needs --stop-command' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l command-timeout -d 'Timeout of one restart command' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l poll-interval -d 'How often to observe the cluster while waiting' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l blocked-timeout -d 'How long a safety check (min ISR, quorum, log recovery) may hold the roll back mid-way before it aborts' -r

@@ -249,3 +249,26 @@ fn passwords_in_a_mistyped_url_are_never_echoed() {
             .stderr(predicate::str::contains("hunter2").not());
     }
 }
+
+#[test]
+fn roll_restart_methods_are_one_command_or_a_stop_start_pair() {
+    kafkaops()
+        .args(["roll", "--all", "--stop-command", "x {id}"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--start-command"));
+    kafkaops()
+        .args([
+            "roll",
+            "--all",
+            "--restart-command",
+            "r",
+            "--stop-command",
+            "s",
+            "--start-command",
+            "t",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+}

@@ -244,7 +244,9 @@ fn split_cluster_roll_reconfigure_bad_input_and_abort() {
         );
     }
 
-    // 3. A static change restarts (only the node it is asked for).
+    // 3. A static change restarts (only the node it is asked for), here through the
+    //    stop/start command pair instead of one restart command.
+    let (stop_cmd, start_cmd) = server.stop_start_commands();
     let run = kafkaops_roll(
         &conn,
         &[
@@ -252,8 +254,10 @@ fn split_cluster_roll_reconfigure_bad_input_and_abort() {
             "1",
             "--set",
             "auto.create.topics.enable=true",
-            "--restart-command",
-            &cmd,
+            "--stop-command",
+            &stop_cmd,
+            "--start-command",
+            &start_cmd,
             "--output",
             "json",
         ],

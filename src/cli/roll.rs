@@ -56,8 +56,14 @@ pub struct RollArgs {
     #[arg(long)]
     pub no_preferred_leader_election: bool,
     /// Command restarting a node; {id} and {host} are replaced
-    #[arg(long, value_name = "TEMPLATE")]
+    #[arg(long, value_name = "TEMPLATE", conflicts_with_all = ["stop_command", "start_command"])]
     pub restart_command: Option<String>,
+    /// Instead of --restart-command: command stopping a node ({id}, {host}); needs --start-command
+    #[arg(long, value_name = "TEMPLATE", requires = "start_command")]
+    pub stop_command: Option<String>,
+    /// Instead of --restart-command: command starting a node ({id}, {host}); needs --stop-command
+    #[arg(long, value_name = "TEMPLATE", requires = "stop_command")]
+    pub start_command: Option<String>,
     /// Timeout of one restart command
     #[arg(long, default_value = "5m", value_parser = parse_duration)]
     pub command_timeout: Duration,

@@ -52,19 +52,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     if args.max_batch_size == 0 {
         return Err(CliError::usage("--max-batch-size must be at least 1"));
     }
-    let restart_command = match (&args.restart_command, args.dry_run) {
-        (Some(c), _) if c.trim().is_empty() => {
-            return Err(CliError::usage("--restart-command is empty"));
-        }
-        (Some(c), _) => Some(c.clone()),
-        (None, true) => None,
-        (None, false) => {
-            return Err(CliError::usage(
-                "--restart-command TEMPLATE is required to roll (e.g. 'ssh {host} sudo systemctl \
-                 restart kafka'; {id} and {host} are filled in); --dry-run only prints the plan",
-            ));
-        }
-    };
+    let restart_method = restart_method(&args)?;
 
     let timeout = ctx
         .global
@@ -164,7 +152,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         .collect();
     let platform = ProcessPlatform::new(
         platform_nodes,
-        RestartMethod::Restart(restart_command.expect("checked above")),
+        restart_method.expect("checked above"),
         args.command_timeout,
     );
     let recovery = Arc::new(Mutex::new(BTreeMap::new()));
@@ -859,6 +847,37 @@ impl Progress for StderrProgress {
                 self.say("    stop requested: finishing the current batch");
             }
         }
+    }
+}
+
+/// How nodes restart: one command, or a stop/start pair. Required unless `--dry-run`.
+fn restart_method(args: &RollArgs) -> Result<Option<RestartMethod>, CliError> {
+    let nonempty = |flag: &str, c: &String| {
+        if c.trim().is_empty() {
+            Err(CliError::usage(format!("{flag} is empty")))
+        } else {
+            Ok(c.clone())
+        }
+    };
+    match (
+        &args.restart_command,
+        &args.stop_command,
+        &args.start_command,
+    ) {
+        (Some(c), _, _) => Ok(Some(RestartMethod::Restart(nonempty(
+            "--restart-command",
+            c,
+        )?))),
+        (None, Some(stop), Some(start)) => Ok(Some(RestartMethod::StopStart {
+            stop: nonempty("--stop-command", stop)?,
+            start: nonempty("--start-command", start)?,
+        })),
+        _ if args.dry_run => Ok(None),
+        _ => Err(CliError::usage(
+            "--restart-command TEMPLATE (or --stop-command and --start-command) is required to roll \
+             (e.g. 'ssh {host} sudo systemctl restart kafka'; {id} and {host} are filled in); \
+             --dry-run only prints the plan",
+        )),
     }
 }
 

@@ -64,6 +64,14 @@ impl ControlServer {
         format!("curl -sf http://127.0.0.1:{}/restart/{{id}}", self.port)
     }
 
+    /// The `--stop-command` / `--start-command` pair.
+    pub fn stop_start_commands(&self) -> (String, String) {
+        (
+            format!("curl -sf http://127.0.0.1:{}/stop/{{id}}", self.port),
+            format!("curl -sf http://127.0.0.1:{}/start/{{id}}", self.port),
+        )
+    }
+
     pub fn restarts(&self) -> Vec<Restart> {
         self.log.lock().unwrap().clone()
     }
@@ -84,23 +92,33 @@ fn handle(mut conn: TcpStream, cluster: &Mutex<KafkaCluster>, log: &Mutex<Vec<Re
     if BufReader::new(&conn).read_line(&mut line).is_err() {
         return;
     }
-    let id = line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|path| path.strip_prefix("/restart/"))
-        .and_then(|id| id.parse::<i32>().ok());
-    let (status, body) = match id {
+    // `/restart/{id}`, or the pair `/stop/{id}` + `/start/{id}` (a stop counts as the restart).
+    let request = line.split_whitespace().nth(1).and_then(|path| {
+        ["restart", "stop", "start"].into_iter().find_map(|op| {
+            path.strip_prefix(&format!("/{op}/"))
+                .and_then(|id| id.parse::<i32>().ok())
+                .map(|id| (op, id))
+        })
+    });
+    let (status, body) = match request {
         None => ("400 Bad Request", format!("bad request {line:?}")),
-        Some(id) => {
+        Some((op, id)) => {
             let mut c = cluster.lock().unwrap_or_else(|e| e.into_inner());
-            let leader_before = c.quorum_leader().ok().flatten();
-            log.lock().unwrap().push(Restart {
-                node: id,
-                leader_before,
-            });
-            eprintln!("control: restarting node {id} (quorum leader {leader_before:?})");
-            match c.restart_node(id) {
-                Ok(()) => ("200 OK", format!("restarted {id}")),
+            if op != "start" {
+                let leader_before = c.quorum_leader().ok().flatten();
+                log.lock().unwrap().push(Restart {
+                    node: id,
+                    leader_before,
+                });
+                eprintln!("control: {op} node {id} (quorum leader {leader_before:?})");
+            }
+            let result = match op {
+                "restart" => c.restart_node(id),
+                "stop" => c.stop_node(id),
+                _ => c.start_node(id),
+            };
+            match result {
+                Ok(()) => ("200 OK", format!("{op} {id}")),
                 Err(e) => ("500 Internal Server Error", format!("{e:#}")),
             }
         }
