@@ -19,39 +19,12 @@ use kafkaops::secret::Secret;
 use wiremock::matchers::{basic_auth, header, method, path, query_param, query_param_is_missing};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-const TASK: &str = "5a4b2c1d-0000-4000-8000-00000000e0e0";
-
-fn fixture(name: &str) -> String {
-    let p = format!(
-        "{}/tests/fixtures/cruise_control/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
-}
-
-fn json(status: u16, body: &str) -> ResponseTemplate {
-    ResponseTemplate::new(status)
-        .insert_header("Content-Type", "application/json")
-        .insert_header("Cruise-Control-Version", "2.5.146")
-        .set_body_string(body)
-}
+#[path = "common/cc_wire.rs"]
+mod cc_wire;
+use cc_wire::{TASK, fixture, json, user_tasks_body};
 
 fn with_task(t: ResponseTemplate) -> ResponseTemplate {
     t.insert_header("User-Task-ID", TASK)
-}
-
-fn user_tasks_body(status: &str, original: Option<&str>) -> String {
-    let mut task = serde_json::json!({
-        "UserTaskId": TASK,
-        "RequestURL": "POST /kafkacruisecontrol/add_broker?brokerid=4&dryrun=true&json=true",
-        "ClientIdentity": "127.0.0.1",
-        "StartMs": "1579874383374",
-        "Status": status,
-    });
-    if let Some(o) = original {
-        task["originalResponse"] = serde_json::Value::String(o.to_string());
-    }
-    serde_json::json!({"userTasks": [task], "version": 1}).to_string()
 }
 
 fn config(url: &str) -> ClientConfig {
@@ -153,7 +126,7 @@ async fn accepted_202_is_followed_through_user_tasks_without_resubmitting() {
         .and(query_param("user_task_ids", TASK))
         .and(query_param("fetch_completed_task", "true"))
         .and(query_param("json", "true"))
-        .respond_with(json(200, &user_tasks_body("Active", None)))
+        .respond_with(json(200, &user_tasks_body(true, "Active", None)))
         .up_to_n_times(2)
         .with_priority(1)
         .mount(&server)
@@ -162,7 +135,7 @@ async fn accepted_202_is_followed_through_user_tasks_without_resubmitting() {
         .and(path("/kafkacruisecontrol/user_tasks"))
         .respond_with(json(
             200,
-            &user_tasks_body("Completed", Some(&fixture("add_broker_verbose.json"))),
+            &user_tasks_body(true, "Completed", Some(&fixture("add_broker_verbose.json"))),
         ))
         .with_priority(2)
         .mount(&server)
@@ -198,7 +171,11 @@ async fn execution_202_returns_once_the_task_is_in_execution() {
         .and(path("/kafkacruisecontrol/user_tasks"))
         .respond_with(json(
             200,
-            &user_tasks_body("InExecution", Some(&fixture("add_broker_verbose.json"))),
+            &user_tasks_body(
+                true,
+                "InExecution",
+                Some(&fixture("add_broker_verbose.json")),
+            ),
         ))
         .mount(&server)
         .await;
@@ -258,7 +235,7 @@ async fn a_failed_dry_run_task_reveals_its_error_through_the_task_header() {
         .and(path("/kafkacruisecontrol/user_tasks"))
         .respond_with(json(
             200,
-            &user_tasks_body("CompletedWithError", Some("CompletedWithError")),
+            &user_tasks_body(true, "CompletedWithError", Some("CompletedWithError")),
         ))
         .mount(&server)
         .await;
@@ -286,7 +263,7 @@ async fn a_failed_execution_task_is_not_resent() {
         .and(path("/kafkacruisecontrol/user_tasks"))
         .respond_with(json(
             200,
-            &user_tasks_body("CompletedWithError", Some("COMPLETED_WITH_ERROR")),
+            &user_tasks_body(true, "CompletedWithError", Some("COMPLETED_WITH_ERROR")),
         ))
         .mount(&server)
         .await;

@@ -9,35 +9,9 @@ use std::time::Duration;
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-const TASK: &str = "5a4b2c1d-0000-4000-8000-00000000e0e0";
-
-fn fixture(name: &str) -> String {
-    let p = format!(
-        "{}/tests/fixtures/cruise_control/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
-}
-
-fn json(status: u16, body: &str) -> ResponseTemplate {
-    ResponseTemplate::new(status)
-        .insert_header("Content-Type", "application/json")
-        .set_body_string(body)
-}
-
-fn user_tasks_body(status: &str, original: Option<&str>) -> String {
-    let mut task = serde_json::json!({
-        "UserTaskId": TASK,
-        "RequestURL": "POST /kafkacruisecontrol/add_broker?brokerid=4&dryrun=false&json=true",
-        "ClientIdentity": "127.0.0.1",
-        "StartMs": "1579874383374",
-        "Status": status,
-    });
-    if let Some(o) = original {
-        task["originalResponse"] = serde_json::Value::String(o.to_string());
-    }
-    serde_json::json!({"userTasks": [task], "version": 1}).to_string()
-}
+#[path = "common/cc_wire.rs"]
+mod cc_wire;
+use cc_wire::{TASK, fixture, json, user_tasks_body};
 
 /// A private copy of the binary under test, taken when the test binary starts: the
 /// shared cargo target directory's `kafkaops` may be rebuilt from another worktree
@@ -267,7 +241,10 @@ async fn mount_execution(cc: &MockServer, final_status: &str) {
     Mock::given(method("GET"))
         .and(path("/kafkacruisecontrol/user_tasks"))
         .and(query_param("user_task_ids", TASK))
-        .respond_with(json(200, &user_tasks_body("InExecution", Some(&original))))
+        .respond_with(json(
+            200,
+            &user_tasks_body(false, "InExecution", Some(&original)),
+        ))
         .up_to_n_times(2)
         .with_priority(1)
         .mount(cc)
@@ -279,7 +256,10 @@ async fn mount_execution(cc: &MockServer, final_status: &str) {
     };
     Mock::given(method("GET"))
         .and(path("/kafkacruisecontrol/user_tasks"))
-        .respond_with(json(200, &user_tasks_body(final_status, Some(&last))))
+        .respond_with(json(
+            200,
+            &user_tasks_body(false, final_status, Some(&last)),
+        ))
         .with_priority(2)
         .mount(cc)
         .await;
@@ -648,7 +628,10 @@ async fn ctrl_c_while_following_leaves_the_execution_running_without_a_terminal(
         .await;
     Mock::given(method("GET"))
         .and(path("/kafkacruisecontrol/user_tasks"))
-        .respond_with(json(200, &user_tasks_body("InExecution", Some("{}"))))
+        .respond_with(json(
+            200,
+            &user_tasks_body(false, "InExecution", Some("{}")),
+        ))
         .mount(&cc)
         .await;
     let mut cmd = base_command(&cc.uri());

@@ -282,31 +282,9 @@ impl NodeInfo {
     }
 }
 
-/// Kafka's `org.apache.kafka.metadata.BrokerState` (numeric values are public API).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BrokerState {
-    NotRunning,
-    Starting,
-    Recovery,
-    Running,
-    PendingControlledShutdown,
-    ShuttingDown,
-    Unknown(i64),
-}
-
-impl BrokerState {
-    pub fn from_code(code: i64) -> Self {
-        match code {
-            0 => Self::NotRunning,
-            1 => Self::Starting,
-            2 => Self::Recovery,
-            3 => Self::Running,
-            6 => Self::PendingControlledShutdown,
-            7 => Self::ShuttingDown,
-            other => Self::Unknown(other),
-        }
-    }
-}
+/// Kafka's `BrokerState`: the product's own type, so the harness and the adapter cannot disagree
+/// on what a gauge value means.
+pub use kafkaops::kafka::observation::BrokerState;
 
 /// A controller's view of the KRaft quorum, from the `raft-metrics` MBean.
 #[derive(Clone, Debug, PartialEq, Eq)]
