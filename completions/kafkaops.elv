@@ -43,9 +43,9 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --version 'Print version'
             cand rebalance 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
-            cand topic 'Topic operations'
-            cand anomalies 'Cruise Control anomalies'
-            cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller'
+            cand topic 'Topic operations (planned: not implemented yet)'
+            cand anomalies 'Cruise Control anomalies (planned: not implemented yet)'
+            cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -77,7 +77,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
             cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
             cand full 'Rebalance the whole cluster (Cruise Control rebalance)'
-            cand imbalance 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)'
+            cand imbalance 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -280,7 +280,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
             cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
             cand full 'Rebalance the whole cluster (Cruise Control rebalance)'
-            cand imbalance 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)'
+            cand imbalance 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -366,7 +366,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand set-rf 'Change the replication factor of topics through Cruise Control'
+            cand set-rf 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;topic;set-rf'= {
@@ -402,7 +402,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --version 'Print version'
         }
         &'kafkaops;topic;help'= {
-            cand set-rf 'Change the replication factor of topics through Cruise Control'
+            cand set-rf 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;topic;help;set-rf'= {
@@ -433,7 +433,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand watch 'Stream the anomalies Cruise Control detects'
+            cand watch 'Stream the anomalies Cruise Control detects (planned: not implemented yet)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;anomalies;watch'= {
@@ -464,7 +464,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --version 'Print version'
         }
         &'kafkaops;anomalies;help'= {
-            cand watch 'Stream the anomalies Cruise Control detects'
+            cand watch 'Stream the anomalies Cruise Control detects (planned: not implemented yet)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;anomalies;help;watch'= {
@@ -472,7 +472,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;anomalies;help;help'= {
         }
         &'kafkaops;operate'= {
-            cand --interval 'Seconds between reconcile loops'
+            cand --interval 'Time between reconcile loops, e.g. 30s, 2m'
             cand --namespace 'Kubernetes namespace of the Kafka cluster'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
@@ -586,9 +586,9 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;help'= {
             cand rebalance 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
-            cand topic 'Topic operations'
-            cand anomalies 'Cruise Control anomalies'
-            cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller'
+            cand topic 'Topic operations (planned: not implemented yet)'
+            cand anomalies 'Cruise Control anomalies (planned: not implemented yet)'
+            cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -597,7 +597,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
             cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
             cand full 'Rebalance the whole cluster (Cruise Control rebalance)'
-            cand imbalance 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)'
+            cand imbalance 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
         }
@@ -616,12 +616,12 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;help;roll'= {
         }
         &'kafkaops;help;topic'= {
-            cand set-rf 'Change the replication factor of topics through Cruise Control'
+            cand set-rf 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)'
         }
         &'kafkaops;help;topic;set-rf'= {
         }
         &'kafkaops;help;anomalies'= {
-            cand watch 'Stream the anomalies Cruise Control detects'
+            cand watch 'Stream the anomalies Cruise Control detects (planned: not implemented yet)'
         }
         &'kafkaops;help;anomalies;watch'= {
         }
