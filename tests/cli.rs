@@ -67,8 +67,8 @@ fn unimplemented_subcommands_say_so_and_exit_two() {
 fn help_says_what_is_planned_and_keeps_global_options_apart() {
     let top = kafkaops().arg("--help").assert().success();
     let top = String::from_utf8(top.get_output().stdout.clone()).unwrap();
-    let about = top.lines().next().unwrap_or_default().to_string()
-        + top.lines().nth(1).unwrap_or_default();
+    let about =
+        top.lines().next().unwrap_or_default().to_string() + top.lines().nth(1).unwrap_or_default();
     assert!(
         about.contains("replication-factor changes") && about.contains("are planned"),
         "the description must not sell planned features as done: {top}"
@@ -87,7 +87,9 @@ fn help_says_what_is_planned_and_keeps_global_options_apart() {
     }
     let roll = kafkaops().args(["roll", "--help"]).assert().success();
     let roll = String::from_utf8(roll.get_output().stdout.clone()).unwrap();
-    let global = roll.find("Global options:").expect("a Global options heading");
+    let global = roll
+        .find("Global options:")
+        .expect("a Global options heading");
     let own = roll.find("--max-batch-size").expect("roll's own flag");
     let output = roll.find("--output").expect("the global --output flag");
     assert!(own < global && global < output, "{roll}");
@@ -95,9 +97,10 @@ fn help_says_what_is_planned_and_keeps_global_options_apart() {
         .args(["operate", "--help"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("Time between reconcile loops").and(
-            predicate::str::contains("Seconds between").not(),
-        ));
+        .stdout(
+            predicate::str::contains("Time between reconcile loops")
+                .and(predicate::str::contains("Seconds between").not()),
+        );
 }
 
 #[test]

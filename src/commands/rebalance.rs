@@ -458,8 +458,14 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
         ),
         _ => "Proposal: full rebalance".to_string(),
     };
-    out.push_str(&title);
-    out.push_str(if p.dry_run { " (dry run)\n" } else { "\n" });
+    // With --execute the proposal is shown once, as what is about to run (not as a dry run).
+    if executing {
+        out.push_str(&title.replacen("Proposal:", "Proposal to execute:", 1));
+        out.push('\n');
+    } else {
+        out.push_str(&title);
+        out.push_str(if p.dry_run { " (dry run)\n" } else { "\n" });
+    }
     let mut t = new_table(color);
     t.set_header(vec!["", "value"]);
     t.add_row(vec![
