@@ -84,6 +84,34 @@ impl Printer {
         write_stdout(&text)
     }
 
+    /// Prints one record of a stream (`anomalies watch`, `operate` events): a compact JSON
+    /// document on one line, a YAML document behind `---`, or the line `text` builds for people.
+    /// Each record is flushed at once so a reader (`| jq -c`) sees it as it happens.
+    pub fn emit_record<T: Serialize>(
+        &self,
+        value: &T,
+        text: impl FnOnce(&T) -> String,
+    ) -> anyhow::Result<()> {
+        write_stdout(&self.record(value, text)?)
+    }
+
+    /// The text [`Printer::emit_record`] writes.
+    pub fn record<T: Serialize>(
+        &self,
+        value: &T,
+        text: impl FnOnce(&T) -> String,
+    ) -> anyhow::Result<String> {
+        let mut s = match self.format {
+            OutputFormat::Json => serde_json::to_string(value)?,
+            OutputFormat::Yaml => format!("---\n{}", serde_yaml::to_string(value)?),
+            OutputFormat::Table => text(value),
+        };
+        if !s.ends_with('\n') {
+            s.push('\n');
+        }
+        Ok(s)
+    }
+
     /// A status line for people (stderr), silenced by `-q` and in JSON/YAML mode it still
     /// goes to stderr so scripts can ignore it.
     pub fn note(&self, msg: impl std::fmt::Display) {
@@ -200,6 +228,39 @@ mod tests {
         let err = confirm("Execute", false, false).unwrap_err();
         assert_eq!(err.exit_code(), ExitCode::Usage);
         assert!(err.to_string().contains("--yes"));
+    }
+
+    #[test]
+    fn records_stream_as_one_json_document_per_line() {
+        #[derive(Serialize)]
+        struct Ev {
+            kind: &'static str,
+            text: &'static str,
+        }
+        let p = |format| Printer {
+            format,
+            color: false,
+            quiet: false,
+            interactive: false,
+        };
+        let ev = Ev {
+            kind: "goal-violation",
+            text: "two\nlines",
+        };
+        let json = p(OutputFormat::Json)
+            .record(&ev, |_| unreachable!())
+            .unwrap();
+        assert_eq!(json.matches('\n').count(), 1, "{json}");
+        let back: serde_json::Value = serde_json::from_str(json.trim_end()).unwrap();
+        assert_eq!(back["text"], "two\nlines");
+        let yaml = p(OutputFormat::Yaml)
+            .record(&ev, |_| unreachable!())
+            .unwrap();
+        assert!(yaml.starts_with("---\nkind: goal-violation\n"), "{yaml}");
+        let table = p(OutputFormat::Table)
+            .record(&ev, |e| format!("{} seen", e.kind))
+            .unwrap();
+        assert_eq!(table, "goal-violation seen\n");
     }
 
     #[test]
