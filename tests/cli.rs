@@ -103,6 +103,21 @@ fn help_says_what_is_planned_and_keeps_global_options_apart() {
         );
 }
 
+/// What a new user hit: "invalid Kafka setting bootstrap servers: none configured".
+#[test]
+fn missing_bootstrap_servers_says_which_flag_variable_or_context_key_sets_them() {
+    kafkaops()
+        .args(["roll", "--all", "--dry-run"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("--bootstrap-servers")
+                .and(predicate::str::contains("KAFKAOPS_BOOTSTRAP_SERVERS"))
+                .and(predicate::str::contains("bootstrap-servers:"))
+                .and(predicate::str::contains("invalid Kafka setting").not()),
+        );
+}
+
 #[test]
 fn roll_usage_errors_touch_nothing_and_exit_two() {
     // Nothing selected.

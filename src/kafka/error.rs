@@ -48,6 +48,12 @@ pub enum KafkaError {
         needed_for: String,
         reason: String,
     },
+    /// No bootstrap servers anywhere (flag, environment, config-file context).
+    #[error(
+        "no Kafka bootstrap servers configured: pass --bootstrap-servers host:port,..., set \
+         KAFKAOPS_BOOTSTRAP_SERVERS, or add `bootstrap-servers:` to the context in the config file"
+    )]
+    MissingBootstrapServers,
     /// A connection setting is missing or malformed.
     #[error("invalid Kafka setting {key}: {message}")]
     InvalidSetting { key: String, message: String },
@@ -119,9 +125,9 @@ impl KafkaError {
             | KafkaError::BrokerState { .. } => ExitCode::Unreachable,
             KafkaError::Timeout { .. } => ExitCode::Timeout,
             KafkaError::NoActiveController { .. } => ExitCode::NotReady,
-            KafkaError::UnsupportedSetting { .. } | KafkaError::InvalidSetting { .. } => {
-                ExitCode::Usage
-            }
+            KafkaError::UnsupportedSetting { .. }
+            | KafkaError::InvalidSetting { .. }
+            | KafkaError::MissingBootstrapServers => ExitCode::Usage,
             KafkaError::Api { code, .. } => match *code {
                 // SASL_AUTHENTICATION_FAILED, *_AUTHORIZATION_FAILED
                 58 | 29 | 30 | 31 => ExitCode::Unreachable,
