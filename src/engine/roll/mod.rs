@@ -38,6 +38,8 @@ pub mod config_diff;
 pub mod error;
 pub mod safety;
 pub mod sim;
+#[cfg(test)]
+mod tests;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
