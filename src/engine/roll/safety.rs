@@ -1,7 +1,9 @@
 //! The two safety gates a restart must pass: partition availability
 //! (Strimzi's `KafkaAvailability.canRoll`, hardened against reassignments in
-//! flight) and KRaft quorum health (Strimzi's `KafkaQuorumCheck`, counting
-//! controllers from their assigned roles).
+//! flight: the ISR must hold both now and once they complete, against the
+//! partition's effective `min.insync.replicas`, and an unknown value refuses
+//! instead of defaulting to 1) and KRaft quorum health (Strimzi's
+//! `KafkaQuorumCheck`, counting controllers from their assigned roles).
 //!
 //! Both are pure functions of a [`ClusterSnapshot`], so the batching code, the
 //! plan preview and the property tests all ask the very same question.
