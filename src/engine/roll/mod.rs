@@ -311,9 +311,15 @@ struct RestartProgress {
     /// were made after it.
     #[serde(default)]
     evidence_seen: bool,
-    /// `LastCaughtUpTimestamp` at the first decision that saw the evidence.
+    /// `LastCaughtUpTimestamp` first observed after the evidence.
     #[serde(default)]
     caught_up_baseline: Option<i64>,
+    /// The evidence was fed between decisions (not observed): the observation
+    /// of the next decision may predate it, and the old process may have
+    /// fetched after that observation, so the baseline is taken one decision
+    /// later.
+    #[serde(default)]
+    baseline_pending: bool,
     /// When it counted as back.
     #[serde(default)]
     back_at: Option<Millis>,
@@ -336,6 +342,7 @@ impl RestartProgress {
             ended: None,
             evidence_seen: false,
             caught_up_baseline: None,
+            baseline_pending: false,
             back_at: None,
         };
         if state == ObservedState::NotRunning {
@@ -572,6 +579,7 @@ impl Roller {
         };
         if progress.ended.is_none() && at >= progress.requested_at {
             progress.ended = Some((at, "its process ended (reported at restart)".into()));
+            progress.baseline_pending = true;
         }
     }
 
@@ -840,6 +848,7 @@ impl Roller {
                 ended: None,
                 evidence_seen: false,
                 caught_up_baseline: None,
+                baseline_pending: false,
                 back_at: None,
             });
             if progress.back_at.is_some() {
@@ -882,8 +891,17 @@ impl Roller {
                 // The observation of this decision may predate the
                 // evidence: only later ones show the new process.
                 progress.evidence_seen = true;
-                progress.caught_up_baseline = caught_up_ts(snapshot, id);
+                if !progress.baseline_pending {
+                    progress.caught_up_baseline = caught_up_ts(snapshot, id);
+                }
                 continue;
+            }
+            if progress.baseline_pending {
+                progress.baseline_pending = false;
+                progress.caught_up_baseline = caught_up_ts(snapshot, id);
+                if progress.must_fetch {
+                    continue;
+                }
             }
             if progress.done_at.is_none() {
                 continue;
