@@ -656,6 +656,17 @@ mod tests {
         }
         assert_eq!(report.actions.len(), 1);
         assert!(io.sim.borrow().batches.is_empty());
+        // The failure was fed back: the engine itself has aborted.
+        let snapshot = io.sim.borrow().snapshot();
+        match roller.decide(&snapshot, io.now()) {
+            Decision::Abort {
+                reason: RollError::RestartFailed { node, error },
+            } => {
+                assert_eq!(Some(node), first);
+                assert!(error.contains("injected"), "{error}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

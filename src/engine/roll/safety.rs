@@ -345,6 +345,32 @@ mod tests {
         assert!(can(&with_partition(&[1], &[1], 1), 1, Healthy));
     }
 
+    #[test]
+    fn isr_must_hold_now_and_after_reassignments_and_unknown_min_isr_refuses() {
+        use Strictness::Healthy;
+        // The example: replicas [1,4,2], adding [4] (not in sync),
+        // removing [2], ISR [1,2], min 2. Node 2 still holds an ISR place.
+        let mut s = with_partition(&[1, 4, 2], &[1, 2], 2);
+        s.partitions[0].adding = vec![NodeId(4)];
+        s.partitions[0].removing = vec![NodeId(2)];
+        assert!(matches!(
+            check_availability(&s, &PartitionIndex::build(&s), NodeId(2), Healthy),
+            Err(RollError::WouldBreakMinIsr { isr: 2, .. })
+        ));
+        // Node 1 stays the only target in-sync replica: refused too.
+        assert!(!can(&s, 1, Healthy));
+        // Unknown topic settings refuse, naming the partition.
+        s.topics.clear();
+        assert_eq!(
+            check_availability(&s, &PartitionIndex::build(&s), NodeId(4), Healthy),
+            Err(RollError::MinIsrUnknown {
+                node: NodeId(4),
+                topic: "t".into(),
+                partition: 0
+            })
+        );
+    }
+
     fn controller(id: i32) -> NodeSnapshot {
         NodeSnapshot {
             id: NodeId(id),
