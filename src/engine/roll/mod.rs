@@ -1021,7 +1021,12 @@ impl Roller {
                 }
                 deadline = Some(deadline.map_or(d, |x| x.min(d)));
                 states.push(match aw.restarts.get(n) {
-                    Some(p) => format!("{n} ({}; {})", ctx.describe_state(), p.pending()),
+                    Some(p) => format!(
+                        "{n} (seen {:?}{}; {})",
+                        ctx.observed,
+                        if ctx.reachable { "" } else { ", unreachable" },
+                        p.pending()
+                    ),
                     None => format!("{n} ({})", ctx.describe_state()),
                 });
             }
