@@ -231,10 +231,9 @@ impl Watch {
         }
         prop_assert!(self.execution_requests <= 1, "a second execution request");
         if let (Ev::ExecutionStarted(Some(n)), Some(Command::StartExecution)) = (ev, &self.pending)
+            && self.started_task.is_none()
         {
-            if self.started_task.is_none() {
-                self.started_task = Some(task(*n));
-            }
+            self.started_task = Some(task(*n));
         }
         if let Some(t) = &self.started_task {
             prop_assert_eq!(flow.task_id(), Some(t.as_str()), "the task id was lost");
@@ -343,7 +342,7 @@ fn apply(flow: &mut CcFlow, ev: &Ev, now: &mut Millis) -> Command {
 fn answer(cmd: &Command, choice: u8, now: Millis) -> (Ev, Millis) {
     let ev = match cmd {
         Command::ObserveReadiness => Ev::Readiness {
-            ready: choice % 8 != 0,
+            ready: !choice.is_multiple_of(8),
             busy: choice % 16 == 1,
         },
         Command::CheckInput => Ev::InputChecked(choice % 16 != 2),
@@ -372,7 +371,7 @@ fn answer(cmd: &Command, choice: u8, now: Millis) -> (Ev, Millis) {
                 task: TaskKind::CompletedWithError,
             },
             12 => Ev::Progress {
-                busy: choice % 2 == 0,
+                busy: choice.is_multiple_of(2),
                 running: Some(choice % 3),
                 task: TaskKind::Lost,
             },
@@ -390,7 +389,7 @@ fn answer(cmd: &Command, choice: u8, now: Millis) -> (Ev, Millis) {
         Command::Wait { until, .. } => {
             return (Ev::WaitOver, (*until).max(now));
         }
-        Command::AskStopOrLeave { .. } => Ev::Choice(choice % 2 == 0),
+        Command::AskStopOrLeave { .. } => Ev::Choice(choice.is_multiple_of(2)),
         Command::StopExecution { .. } => match choice % 4 {
             2 => Ev::Error(FailureClass::Retryable),
             3 => Ev::StopAnswered(false),
