@@ -12,6 +12,7 @@
 //! command that runs the flow says the same thing with the same exit code.
 
 use std::future::Future;
+use std::pin::Pin;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::client::{Answer, CruiseControlClient, Observer};
@@ -124,7 +125,7 @@ pub const INTERRUPT_STOP_REASON: &str = "kafkaops: interrupted by the user";
 /// How long the stop request after an interrupt may take.
 const STOP_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Runs the flow for `op` to its end.
+/// Runs the flow for `op` to its end: [`FlowDriver::step`] in a loop, sleeping between steps.
 ///
 /// `interrupt` resolves on Ctrl-C; it is only polled once the execution request is being sent
 /// (before that nothing has changed and the process's default Ctrl-C handling stays).
@@ -140,25 +141,141 @@ where
     O: CcOperation,
     H: FlowHooks,
 {
-    let origin = Instant::now();
-    let now = || Millis(u64::try_from(origin.elapsed().as_millis()).unwrap_or(u64::MAX));
-    let deadline = origin + Duration::from_millis(config.timeout_ms);
-    let wait_until =
-        origin + Duration::from_millis(config.wait_for_ready_ms.min(config.timeout_ms));
-    let wait_for_ready = config.wait_for_ready_ms > 0;
-    let mut flow = CcFlow::new(config);
-    let mut monitor: Option<MonitorState> = None;
-    let mut proposal: Option<Answer<OptimizationResult>> = None;
-    let mut execution: Option<Answer<OptimizationResult>> = None;
-    let mut error: Option<H::Error> = None;
-    let mut follow_started: Option<Instant> = None;
-    let mut stop_error: Option<CcError> = None;
-    let mut interrupted = false;
     tokio::pin!(interrupt);
+    let mut driver = FlowDriver::new(cc, op, config, hooks, obs);
+    loop {
+        match driver.step(interrupt.as_mut()).await {
+            Step::Continue => {}
+            Step::WakeUpAt(until) => {
+                let pause = Duration::from_millis(until.since(driver.now()));
+                if driver.interruptible() {
+                    tokio::select! {
+                        () = tokio::time::sleep(pause) => driver.wake_up(),
+                        () = &mut interrupt => driver.interrupt(),
+                    }
+                } else {
+                    tokio::time::sleep(pause).await;
+                    driver.wake_up();
+                }
+            }
+            Step::Done => return driver.into_report(),
+        }
+    }
+}
 
-    let mut cmd = flow.start(now());
-    let outcome = loop {
-        cmd = match cmd {
+/// What [`FlowDriver::step`] leaves to its caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Step again at once.
+    Continue,
+    /// Nothing to do before `until` ([`FlowDriver::now`]'s clock): then call
+    /// [`FlowDriver::wake_up`] (or [`FlowDriver::interrupt`] if interrupted meanwhile).
+    WakeUpAt(Millis),
+    /// The flow is over: [`FlowDriver::into_report`].
+    Done,
+}
+
+/// The flow's state machine plus what acting on it needs: a step function over
+/// [`CcFlow`], for the CLI's loop ([`run`]) and for a controller that steps once per reconcile
+/// and keeps [`FlowDriver::flow`] between steps.
+pub struct FlowDriver<'a, O, H: FlowHooks> {
+    cc: &'a CruiseControlClient,
+    op: &'a O,
+    hooks: &'a H,
+    obs: &'a dyn Observer,
+    origin: Instant,
+    deadline: Instant,
+    wait_until: Instant,
+    wait_for_ready: bool,
+    flow: CcFlow,
+    next: Command,
+    monitor: Option<MonitorState>,
+    proposal: Option<Answer<OptimizationResult>>,
+    execution: Option<Answer<OptimizationResult>>,
+    error: Option<H::Error>,
+    follow_started: Option<Instant>,
+    stop_error: Option<CcError>,
+    /// The interrupt signal fired (it is never polled again).
+    interrupted: bool,
+    outcome: Option<Outcome>,
+}
+
+impl<'a, O, H> FlowDriver<'a, O, H>
+where
+    O: CcOperation,
+    H: FlowHooks,
+{
+    /// Starts a flow now.
+    pub fn new(
+        cc: &'a CruiseControlClient,
+        op: &'a O,
+        config: FlowConfig,
+        hooks: &'a H,
+        obs: &'a dyn Observer,
+    ) -> Self {
+        let origin = Instant::now();
+        let deadline = origin + Duration::from_millis(config.timeout_ms);
+        let wait_until =
+            origin + Duration::from_millis(config.wait_for_ready_ms.min(config.timeout_ms));
+        let wait_for_ready = config.wait_for_ready_ms > 0;
+        let mut flow = CcFlow::new(config);
+        let next = flow.start(Millis(0));
+        Self {
+            cc,
+            op,
+            hooks,
+            obs,
+            origin,
+            deadline,
+            wait_until,
+            wait_for_ready,
+            flow,
+            next,
+            monitor: None,
+            proposal: None,
+            execution: None,
+            error: None,
+            follow_started: None,
+            stop_error: None,
+            interrupted: false,
+            outcome: None,
+        }
+    }
+
+    /// Milliseconds since the flow started: the clock of [`Step::WakeUpAt`].
+    #[must_use]
+    pub fn now(&self) -> Millis {
+        Millis(u64::try_from(self.origin.elapsed().as_millis()).unwrap_or(u64::MAX))
+    }
+
+    /// The state machine (serializable).
+    #[must_use]
+    pub fn flow(&self) -> &CcFlow {
+        &self.flow
+    }
+
+    /// Whether an interrupt now could leave an execution running (so the caller should listen).
+    #[must_use]
+    pub fn interruptible(&self) -> bool {
+        self.flow.execution_requested() && !self.interrupted && self.outcome.is_none()
+    }
+
+    /// A [`Step::WakeUpAt`] is due.
+    pub fn wake_up(&mut self) {
+        self.next = self.flow.handle_wait_over(self.now());
+    }
+
+    /// The operator interrupted.
+    pub fn interrupt(&mut self) {
+        self.interrupted = true;
+        self.next = self.flow.handle_interrupt();
+    }
+
+    /// Executes the pending command and feeds its result back. `interrupt` is raced against
+    /// the execution request only (its answer may never come).
+    pub async fn step<F: Future<Output = ()>>(&mut self, interrupt: Pin<&mut F>) -> Step {
+        let (cc, hooks, obs, deadline) = (self.cc, self.hooks, self.obs, self.deadline);
+        let next = match std::mem::replace(&mut self.next, Command::Nothing) {
             Command::ObserveReadiness => {
                 match cc
                     .state(
@@ -172,123 +289,96 @@ where
                     Ok(state) => {
                         let m = state.monitor.unwrap_or_default();
                         let executor = state.executor.unwrap_or_default();
-                        let next = flow.handle_readiness(&m, &executor, now());
-                        monitor = Some(m);
+                        let next = self.flow.handle_readiness(&m, &executor, self.now());
+                        self.monitor = Some(m);
                         next
                     }
-                    Err(e) => {
-                        let f = failure(&e);
-                        error = Some(e.into());
-                        flow.handle_error(f)
-                    }
+                    Err(e) => self.fail(e, false),
                 }
             }
             Command::CheckInput => match hooks.check_input(cc, deadline, obs).await {
-                Ok(()) => flow.handle_input_checked(Ok(())),
+                Ok(()) => self.flow.handle_input_checked(Ok(())),
                 Err(e) => {
                     let reason = e.to_string();
-                    error = Some(e);
-                    flow.handle_input_checked(Err(reason))
+                    self.error = Some(e);
+                    self.flow.handle_input_checked(Err(reason))
                 }
             },
             Command::RequestProposal => {
                 let mut policy = cc.policy(deadline);
-                if wait_for_ready {
+                if self.wait_for_ready {
                     policy.wait_for_not_ready = true;
-                    policy.not_ready_deadline = Some(wait_until.max(Instant::now()));
+                    policy.not_ready_deadline = Some(self.wait_until.max(Instant::now()));
                 }
-                match op.request(cc, true, &policy, obs).await {
+                match self.op.request(cc, true, &policy, obs).await {
                     Ok(answer) => {
                         let noop = answer.value.is_noop();
                         hooks.proposal(&answer);
-                        proposal = Some(answer);
-                        flow.handle_proposal(noop)
+                        self.proposal = Some(answer);
+                        self.flow.handle_proposal(noop)
                     }
-                    Err(e) => {
-                        let f = failure(&e);
-                        error = Some(explain_not_ready(e, monitor.as_ref()));
-                        flow.handle_error(f)
-                    }
+                    Err(e) => self.fail(e, true),
                 }
             }
-            Command::AskConfirmation => match proposal.as_ref().map(|p| hooks.confirm(p)) {
-                Some(Ok(())) => flow.handle_confirmation(true),
+            Command::AskConfirmation => match self.proposal.as_ref().map(|p| hooks.confirm(p)) {
+                Some(Ok(())) => self.flow.handle_confirmation(true),
                 Some(Err(e)) => {
-                    error = Some(e);
-                    flow.handle_confirmation(false)
+                    self.error = Some(e);
+                    self.flow.handle_confirmation(false)
                 }
-                None => flow.handle_confirmation(false),
+                None => self.flow.handle_confirmation(false),
             },
             Command::StartExecution => {
                 // Never re-sent after a timeout: the execution may have started.
                 let mut policy = cc.policy(deadline);
                 policy.idempotent = false;
-                let send = op.request(cc, false, &policy, obs);
+                let send = self.op.request(cc, false, &policy, obs);
                 // Ctrl-C from here on never kills the process silently: while the request is in
                 // flight the execution may or may not have started, and the operator is told so
                 // (or may stop it).
-                let answer = if interrupted {
+                let answer = if self.interrupted {
                     Some(send.await)
                 } else {
                     tokio::select! {
                         r = send => Some(r),
-                        () = &mut interrupt => None,
+                        () = interrupt => None,
                     }
                 };
                 match answer {
                     None => {
-                        interrupted = true;
-                        flow.handle_interrupt()
+                        self.interrupted = true;
+                        self.flow.handle_interrupt()
                     }
                     Some(Ok(answer)) => {
                         let task_id = answer.task_id.clone();
-                        execution = Some(answer);
-                        let next = flow.handle_execution_started(task_id, now());
+                        self.execution = Some(answer);
+                        let next = self.flow.handle_execution_started(task_id, self.now());
                         if !matches!(next, Command::Finish(Outcome::Started { .. })) {
-                            follow_started = Some(Instant::now());
-                            hooks.following(flow.task_id());
+                            self.follow_started = Some(Instant::now());
+                            hooks.following(self.flow.task_id());
                         }
                         next
                     }
-                    Some(Err(e)) => {
-                        let f = failure(&e);
-                        error = Some(explain_not_ready(e, monitor.as_ref()));
-                        flow.handle_error(f)
-                    }
+                    Some(Err(e)) => self.fail(e, true),
                 }
             }
             Command::Wait { until, reason } => {
                 if let WaitReason::LoadModel { reason } = &reason {
                     hooks.waiting_for_ready(reason);
                 }
-                let pause = Duration::from_millis(until.since(now()));
-                if flow.execution_requested() && !interrupted {
-                    tokio::select! {
-                        () = tokio::time::sleep(pause) => flow.handle_wait_over(now()),
-                        () = &mut interrupt => {
-                            interrupted = true;
-                            flow.handle_interrupt()
-                        }
-                    }
-                } else {
-                    tokio::time::sleep(pause).await;
-                    flow.handle_wait_over(now())
-                }
+                self.next = Command::Wait { until, reason };
+                return Step::WakeUpAt(until);
             }
             Command::ObserveProgress => {
-                match observe_progress(cc, &flow, hooks, deadline, obs).await {
-                    Ok((executor, task)) => flow.handle_progress(&executor, &task, now()),
-                    Err(e) => {
-                        let f = failure(&e);
-                        error = Some(e.into());
-                        flow.handle_error(f)
-                    }
+                match observe_progress(cc, &self.flow, hooks, deadline, obs).await {
+                    Ok((executor, task)) => self.flow.handle_progress(&executor, &task, self.now()),
+                    Err(e) => self.fail(e, false),
                 }
             }
             Command::AskStopOrLeave { task_id } => {
                 hooks.follow_ended();
                 let choice = hooks.choose_after_interrupt(task_id.as_deref()).await;
-                flow.handle_interrupt_choice(choice)
+                self.flow.handle_interrupt_choice(choice)
             }
             Command::StopExecution { .. } => {
                 match cc
@@ -299,53 +389,88 @@ where
                     )
                     .await
                 {
-                    Ok(_) => flow.handle_stop_answered(true),
+                    Ok(_) => self.flow.handle_stop_answered(true),
                     Err(e) => {
-                        stop_error = Some(e);
-                        flow.handle_stop_answered(false)
+                        self.stop_error = Some(e);
+                        self.flow.handle_stop_answered(false)
                     }
                 }
             }
             Command::Finish(outcome) => {
                 hooks.follow_ended();
-                break outcome;
+                self.outcome = Some(outcome);
+                self.next = Command::Nothing;
+                return Step::Done;
             }
             Command::Nothing => {
+                if self.outcome.is_some() {
+                    return Step::Done;
+                }
                 // The driver only feeds answers to the command it was given, so the machine
                 // never ignores one; if it did, stop rather than spin.
                 hooks.follow_ended();
-                break Outcome::Error {
+                self.outcome = Some(Outcome::Error {
                     stage: Stage::Follow,
-                    task_id: flow.task_id().map(str::to_string),
+                    task_id: self.flow.task_id().map(str::to_string),
                     failure: Failure {
                         class: FailureClass::Permanent,
                         exit: ExitCode::Failed,
                         message: "internal error: the Cruise Control flow stalled".into(),
                     },
-                };
+                });
+                return Step::Done;
             }
         };
-    };
+        self.next = next;
+        Step::Continue
+    }
 
-    let error = if outcome.exit_code() == ExitCode::Ok {
-        None
-    } else {
-        error.or_else(|| {
-            Some(outcome_error(
-                &outcome,
-                monitor.as_ref(),
-                follow_started.map(|s| s.elapsed()),
-                stop_error.as_ref(),
-            ))
-        })
-    };
-    FlowReport {
-        flow,
-        outcome,
-        monitor,
-        proposal,
-        execution,
-        error,
+    /// Records a request error (worded for people; `explain`: say how long Cruise Control has
+    /// been sampling if it is a not-enough-windows one) and feeds its class back.
+    fn fail(&mut self, e: CcError, explain: bool) -> Command {
+        let f = failure(&e);
+        self.error = Some(if explain {
+            explain_not_ready(e, self.monitor.as_ref())
+        } else {
+            e.into()
+        });
+        self.flow.handle_error(f)
+    }
+
+    /// What the flow did (call after [`Step::Done`]).
+    pub fn into_report(self) -> FlowReport<H::Error> {
+        let outcome = self
+            .outcome
+            .or_else(|| self.flow.outcome().cloned())
+            .unwrap_or(Outcome::Error {
+                stage: Stage::Follow,
+                task_id: self.flow.task_id().map(str::to_string),
+                failure: Failure {
+                    class: FailureClass::Permanent,
+                    exit: ExitCode::Failed,
+                    message: "internal error: the Cruise Control flow did not finish".into(),
+                },
+            });
+        let error = if outcome.exit_code() == ExitCode::Ok {
+            None
+        } else {
+            self.error.or_else(|| {
+                Some(outcome_error(
+                    &outcome,
+                    self.monitor.as_ref(),
+                    self.follow_started.map(|s| s.elapsed()),
+                    self.stop_error.as_ref(),
+                ))
+            })
+        };
+        FlowReport {
+            flow: self.flow,
+            outcome,
+            monitor: self.monitor,
+            proposal: self.proposal,
+            execution: self.execution,
+            error,
+        }
     }
 }
 
