@@ -780,9 +780,9 @@ mod flow_driver {
             _cc: &CruiseControlClient,
             _deadline: Instant,
             _obs: &dyn Observer,
-        ) -> Result<(), CliError> {
+        ) -> Result<Result<(), CliError>, CcError> {
             self.saw("check");
-            Ok(())
+            Ok(Ok(()))
         }
         fn waiting_for_ready(&self, reason: &str) {
             self.saw(format!("waiting: {reason}"));

@@ -6,8 +6,10 @@
 //! started task's id never lost, an interrupt after the execution request always ends in
 //! stop-or-leave naming the task, nothing changes after the end). And a well-behaved driver
 //! answering each command with random but valid answers, saving and restoring the state after
-//! every step as `operate` will: every run ends with an outcome within a bounded number of
-//! steps, and the invariants hold on the way.
+//! every step as `operate` will, and once losing the answer to a command and resuming from the
+//! saved state (`CcFlow::resume`): every run ends with an outcome within a bounded number of
+//! steps, and the invariants hold on the way (a resumed flow never sends a second execution
+//! request).
 //!
 //! Default: 256 cases per property; `PROPTEST_CASES=5000` for a heavier run.
 
@@ -133,6 +135,8 @@ enum Ev {
     Choice(bool),
     StopAnswered(bool),
     Advance(u16),
+    /// The state was saved and restored (a crash between a command and its answer).
+    Resume,
 }
 
 fn any_event() -> impl Strategy<Value = Ev> {
@@ -156,6 +160,7 @@ fn any_event() -> impl Strategy<Value = Ev> {
         any::<bool>().prop_map(Ev::Choice),
         any::<bool>().prop_map(Ev::StopAnswered),
         (0u16..5000).prop_map(Ev::Advance),
+        Just(Ev::Resume),
     ]
 }
 
@@ -213,11 +218,15 @@ impl Watch {
             self.operator_confirmed = true;
         }
         if let Some(done) = &self.outcome {
-            prop_assert_eq!(
-                cmd,
-                &Command::Nothing,
-                "an event after the end changed something"
-            );
+            if matches!(ev, Ev::Resume) {
+                prop_assert_eq!(cmd, &Command::Finish(done.clone()));
+            } else {
+                prop_assert_eq!(
+                    cmd,
+                    &Command::Nothing,
+                    "an event after the end changed something"
+                );
+            }
             prop_assert_eq!(flow.outcome(), Some(done));
             return Ok(());
         }
@@ -334,6 +343,10 @@ fn apply(flow: &mut CcFlow, ev: &Ev, now: &mut Millis) -> Command {
             *now = now.plus(u64::from(*ms));
             Command::Nothing
         }
+        Ev::Resume => {
+            *flow = serde_json::from_str(&serde_json::to_string(&*flow).unwrap()).unwrap();
+            flow.resume(*now)
+        }
     }
 }
 
@@ -449,6 +462,7 @@ proptest! {
         config in any_config(),
         choices in proptest::collection::vec(any::<u8>(), 0..200),
         interrupt_at in proptest::option::of(0usize..30),
+        restore_at in proptest::option::of(0usize..30),
         step_ms in 1u64..400,
     ) {
         let mut flow = CcFlow::new(config);
@@ -467,6 +481,9 @@ proptest! {
             flow = restored;
             let ev = if Some(steps) == interrupt_at {
                 Ev::Interrupt
+            } else if Some(steps) == restore_at {
+                // The answer to `cmd` is lost: carry on from the saved state.
+                Ev::Resume
             } else {
                 // Past the random choices: ready, confirmed, running until the deadline.
                 let choice = choices.get(steps).copied().unwrap_or(7);

@@ -737,12 +737,12 @@ impl FlowHooks for RebalanceHooks<'_> {
         cc: &CruiseControlClient,
         deadline: Instant,
         obs: &dyn Observer,
-    ) -> Result<(), CliError> {
+    ) -> Result<Result<(), CliError>, CcError> {
         if matches!(self.kind, RebalanceKind::Full) {
-            return Ok(());
+            return Ok(Ok(()));
         }
         let cluster = cc.kafka_cluster_state(deadline, obs).await?;
-        validate_against_cluster(self.kind, &cluster.broker_ids()).map_err(usage)
+        Ok(validate_against_cluster(self.kind, &cluster.broker_ids()).map_err(usage))
     }
 
     fn waiting_for_ready(&self, reason: &str) {

@@ -8,6 +8,10 @@
 //! ([`FlowHooks`]: the input check, the proposal display, the confirmation prompt, the progress
 //! sink and the stop-or-leave question). No command keeps its own follow or Ctrl-C loop.
 //!
+//! [`FlowDriver::step`] executes one command and hands back the next wake-up, so a controller
+//! (`operate`) can step once per reconcile and keep the serializable [`CcFlow`] in between;
+//! [`run`] is the CLI's loop over it, sleeping and listening for Ctrl-C.
+//!
 //! The failure wording (not ready, busy, interrupted, timed out) lives here too, so every
 //! command that runs the flow says the same thing with the same exit code.
 
@@ -76,13 +80,14 @@ pub trait FlowHooks {
     type Error: From<CcError> + From<CodedError> + std::fmt::Display;
 
     /// The operation's own input checks against the cluster (e.g. broker ids), after Cruise
-    /// Control was found ready and before any proposal.
+    /// Control was found ready and before any proposal: `Err` when Cruise Control could not be
+    /// asked, `Ok(Err(..))` when the input is refused.
     fn check_input(
         &self,
         cc: &CruiseControlClient,
         deadline: Instant,
         obs: &dyn Observer,
-    ) -> impl Future<Output = Result<(), Self::Error>>;
+    ) -> impl Future<Output = Result<Result<(), Self::Error>, CcError>>;
     /// The load model is not ready; the flow waits for it.
     fn waiting_for_ready(&self, reason: &str);
     /// The dry-run proposal arrived (shown before any confirmation).
@@ -297,12 +302,13 @@ where
                 }
             }
             Command::CheckInput => match hooks.check_input(cc, deadline, obs).await {
-                Ok(()) => self.flow.handle_input_checked(Ok(())),
-                Err(e) => {
+                Ok(Ok(())) => self.flow.handle_input_checked(Ok(())),
+                Ok(Err(e)) => {
                     let reason = e.to_string();
                     self.error = Some(e);
                     self.flow.handle_input_checked(Err(reason))
                 }
+                Err(e) => self.fail(e, false),
             },
             Command::RequestProposal => {
                 let mut policy = cc.policy(deadline);

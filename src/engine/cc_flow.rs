@@ -16,6 +16,8 @@
 //! ([`Outcome::exit_code`]). The state is plain serde data, so `operate` can persist it between
 //! steps.
 //!
+//! A flow restored from saved state continues with [`CcFlow::resume`].
+//!
 //! An event that does not fit the current phase (a late answer, a duplicate) changes nothing and
 //! yields [`Command::Nothing`]: the driver keeps waiting for the answer it asked for.
 
@@ -110,6 +112,8 @@ pub enum InterruptChoice {
 #[serde(rename_all = "kebab-case")]
 pub enum Stage {
     Readiness,
+    /// The operation's input check could not ask Cruise Control.
+    Input,
     Proposal,
     /// The execution request itself (a timed-out one may have started the execution).
     Start,
@@ -353,9 +357,47 @@ impl CcFlow {
         self.confirmed
     }
 
+    /// Whether Cruise Control answered the execution request (it started).
+    #[must_use]
+    pub fn execution_started(&self) -> bool {
+        self.execution_started
+    }
+
     #[must_use]
     pub fn task_id(&self) -> Option<&str> {
         self.task_id.as_deref()
+    }
+
+    /// The command to issue after the state was restored (a crash or a restart between a
+    /// command and its answer): the pending command again, except the execution request,
+    /// which may have reached Cruise Control and is never sent twice; a flow restored while
+    /// starting ends as interrupted with the execution possibly running.
+    pub fn resume(&mut self, now: Millis) -> Command {
+        match self.phase.clone() {
+            Phase::New => self.start(now),
+            Phase::ObservingReadiness | Phase::WaitingForReadiness => {
+                self.phase = Phase::ObservingReadiness;
+                Command::ObserveReadiness
+            }
+            Phase::CheckingInput => Command::CheckInput,
+            Phase::Proposing => Command::RequestProposal,
+            Phase::Confirming => Command::AskConfirmation,
+            Phase::Starting => self.finish(Outcome::Interrupted {
+                task_id: self.task_id.clone(),
+                after: AfterInterrupt::LeftRunning,
+            }),
+            Phase::Observing | Phase::Following => {
+                self.phase = Phase::Observing;
+                Command::ObserveProgress
+            }
+            Phase::ChoosingAfterInterrupt => Command::AskStopOrLeave {
+                task_id: self.task_id.clone(),
+            },
+            Phase::Stopping => Command::StopExecution {
+                task_id: self.task_id.clone(),
+            },
+            Phase::Done(outcome) => Command::Finish(outcome),
+        }
     }
 
     /// The last progress seen; after a completion, every movement counted as finished.
@@ -565,6 +607,7 @@ impl CcFlow {
     pub fn handle_error(&mut self, failure: Failure) -> Command {
         let stage = match self.phase {
             Phase::ObservingReadiness => Stage::Readiness,
+            Phase::CheckingInput => Stage::Input,
             Phase::Proposing if failure.class == FailureClass::NoOp => {
                 return self.finish(Outcome::NothingToDo);
             }
@@ -1030,6 +1073,28 @@ mod tests {
         ));
         assert_eq!(f.handle_proposal(false), Command::Nothing);
         assert_eq!(f.handle_confirmation(true), Command::Nothing);
+    }
+
+    #[test]
+    fn a_restored_flow_resumes_without_a_second_execution_request() {
+        let mut f = proposing(config(true, true, false));
+        assert_eq!(f.handle_proposal(false), Command::StartExecution);
+        let mut restored: CcFlow =
+            serde_json::from_str(&serde_json::to_string(&f).unwrap()).unwrap();
+        assert_eq!(
+            restored.resume(Millis(10)),
+            Command::Finish(Outcome::Interrupted {
+                task_id: None,
+                after: AfterInterrupt::LeftRunning
+            })
+        );
+        let mut f = following(Some("t1"));
+        assert_eq!(f.resume(Millis(10)), Command::ObserveProgress);
+        assert_eq!(f.task_id(), Some("t1"));
+        let mut f = proposing(config(true, false, false));
+        assert_eq!(f.resume(Millis(0)), Command::RequestProposal);
+        f.handle_proposal(false);
+        assert_eq!(f.resume(Millis(0)), Command::AskConfirmation);
     }
 
     #[test]
