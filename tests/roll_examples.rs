@@ -24,6 +24,7 @@ fn node(id: i32, roles: NodeRoles, state: ObservedState) -> NodeSnapshot {
         reachable: state != ObservedState::NotRunning,
         rack: None,
         config: default_config(),
+        incarnation: None,
     }
 }
 
@@ -49,8 +50,10 @@ fn quorum(leader: i32, voters: &[(i32, i64)]) -> Option<QuorumSnapshot> {
             .map(|(id, ts)| VoterState {
                 id: n(*id),
                 last_caught_up_ms: Some(*ts),
+                last_fetch_ms: None,
             })
             .collect(),
+        observers: vec![],
     })
 }
 
@@ -75,7 +78,7 @@ fn topics(entries: &[(&str, u32)]) -> BTreeMap<String, TopicSettings> {
             (
                 t.to_string(),
                 TopicSettings {
-                    min_insync_replicas: *m,
+                    min_insync_replicas: Some(*m),
                 },
             )
         })
@@ -441,10 +444,12 @@ fn quorum_check_uses_active_controller_timeout_and_assigned_roles() {
         q.voters.push(VoterState {
             id: n(9),
             last_caught_up_ms: Some(0),
+            last_fetch_ms: None,
         });
         q.voters.push(VoterState {
             id: n(10),
             last_caught_up_ms: None,
+            last_fetch_ms: None,
         });
     }
     let mut roller = Roller::new(RollConfig::default(), restart_all(&[1]));

@@ -88,6 +88,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         poll_interval_ms: millis(args.poll_interval).max(100),
         blocked_timeout_ms: millis(args.blocked_timeout),
         restore_preferred_leaders: !args.no_preferred_leader_election,
+        include_unhealthy: args.include_unhealthy,
     };
     let mut roller = Roller::new(roll_config.clone(), requests);
     let plan = roller.plan(&snapshot);
@@ -894,6 +895,7 @@ mod tests {
             reachable: true,
             rack: None,
             config: BTreeMap::new(),
+            incarnation: None,
         };
         ClusterSnapshot {
             nodes: vec![

@@ -139,6 +139,8 @@ impl ObservedState {
         match code {
             0 => ObservedState::NotRunning,
             2 => ObservedState::Recovering,
+            // PENDING_CONTROLLED_SHUTDOWN and SHUTTING_DOWN: going down, not serving.
+            6 | 7 => ObservedState::NotReady,
             3..=126 => ObservedState::Serving,
             _ => ObservedState::NotReady,
         }
@@ -170,6 +172,10 @@ pub struct NodeSnapshot {
     /// Current configuration with read-only flags (empty when unknown).
     #[serde(default)]
     pub config: BTreeMap<String, ConfigEntry>,
+    /// An identity of the running process that changes at every restart (pod UID;
+    /// on plain hosts the restart witness's generation). `None` = unknown.
+    #[serde(default)]
+    pub incarnation: Option<String>,
 }
 
 /// One partition as observed (Metadata / DescribeTopicPartitions, plus
@@ -220,9 +226,9 @@ impl PartitionSnapshot {
 /// Topic settings the roll needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TopicSettings {
-    /// Effective `min.insync.replicas` of the topic (topic override, else the
-    /// broker/cluster default).
-    pub min_insync_replicas: u32,
+    /// Topic-level `min.insync.replicas` override (config source
+    /// DYNAMIC_TOPIC_CONFIG); `None` = no override, broker-level values apply.
+    pub min_insync_replicas: Option<u32>,
 }
 
 /// One voter in DescribeQuorum.
@@ -232,6 +238,9 @@ pub struct VoterState {
     /// `LastCaughtUpTimestamp` in the leader's wall clock (ms), `None` when
     /// unknown (-1 on the wire).
     pub last_caught_up_ms: Option<i64>,
+    /// `LastFetchTimestamp` in the leader's wall clock (ms), `None` when unknown.
+    #[serde(default)]
+    pub last_fetch_ms: Option<i64>,
 }
 
 /// KRaft quorum state from DescribeQuorum (v1+), asked of the controllers.
@@ -240,6 +249,9 @@ pub struct QuorumSnapshot {
     /// The active controller, `None` when there is no leader.
     pub leader: Option<NodeId>,
     pub voters: Vec<VoterState>,
+    /// Brokers and controllers that are not voters (KIP-853).
+    #[serde(default)]
+    pub observers: Vec<VoterState>,
 }
 
 /// Everything the roll engine decides on, observed at one moment.
@@ -262,9 +274,13 @@ impl ClusterSnapshot {
     }
 
     /// Effective `min.insync.replicas` of a topic (1 when unknown).
+    // STUB (adapter branch): ENGINE replaces this with `effective_min_isr`.
     #[must_use]
     pub fn min_isr(&self, topic: &str) -> u32 {
-        self.topics.get(topic).map_or(1, |t| t.min_insync_replicas)
+        self.topics
+            .get(topic)
+            .and_then(|t| t.min_insync_replicas)
+            .unwrap_or(1)
     }
 }
 
@@ -284,7 +300,8 @@ mod tests {
             ObservedState::Recovering
         );
         assert_eq!(ObservedState::from_broker_state(3), ObservedState::Serving);
-        assert_eq!(ObservedState::from_broker_state(6), ObservedState::Serving);
+        assert_eq!(ObservedState::from_broker_state(6), ObservedState::NotReady);
+        assert_eq!(ObservedState::from_broker_state(7), ObservedState::NotReady);
         assert_eq!(
             ObservedState::from_broker_state(127),
             ObservedState::NotReady
@@ -325,6 +342,7 @@ mod tests {
                 reachable: true,
                 rack: None,
                 config: BTreeMap::new(),
+                incarnation: None,
             }],
             partitions: vec![],
             topics: BTreeMap::new(),
@@ -333,7 +351,9 @@ mod tests {
                 voters: vec![VoterState {
                     id: NodeId(0),
                     last_caught_up_ms: Some(5),
+                    last_fetch_ms: None,
                 }],
+                observers: vec![],
             }),
         };
         let json = serde_json::to_string(&s).unwrap();

@@ -77,6 +77,10 @@ pub struct RollConfig {
     /// leadership is left to Kafka's own `auto.leader.rebalance.enable`).
     #[serde(default = "default_true")]
     pub restore_preferred_leaders: bool,
+    /// Also restart unhealthy nodes outside the selection (the keys of `requests`).
+    // STUB (adapter branch): field only; ENGINE implements the rule.
+    #[serde(default)]
+    pub include_unhealthy: bool,
 }
 
 fn default_true() -> bool {
@@ -94,6 +98,7 @@ impl Default for RollConfig {
             poll_interval_ms: 5_000,
             blocked_timeout_ms: 300_000,
             restore_preferred_leaders: true,
+            include_unhealthy: false,
         }
     }
 }

@@ -271,7 +271,7 @@ mod tests {
             topics: [(
                 "t".to_string(),
                 TopicSettings {
-                    min_insync_replicas: min,
+                    min_insync_replicas: Some(min),
                 },
             )]
             .into(),
@@ -309,6 +309,7 @@ mod tests {
             reachable: true,
             rack: None,
             config: Default::default(),
+            incarnation: None,
         }
     }
 
@@ -322,8 +323,10 @@ mod tests {
                     .map(|(id, t)| VoterState {
                         id: NodeId(*id),
                         last_caught_up_ms: Some(*t),
+                        last_fetch_ms: None,
                     })
                     .collect(),
+                observers: vec![],
             }),
             ..ClusterSnapshot::default()
         }

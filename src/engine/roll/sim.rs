@@ -304,7 +304,7 @@ impl SimCluster {
             topics.insert(
                 topic.clone(),
                 TopicSettings {
-                    min_insync_replicas: min_isr,
+                    min_insync_replicas: Some(min_isr),
                 },
             );
             if brokers.is_empty() {
@@ -411,6 +411,7 @@ impl SimCluster {
                 } else {
                     *ts
                 }),
+                last_fetch_ms: None,
             })
             .collect();
         ClusterSnapshot {
@@ -424,6 +425,7 @@ impl SimCluster {
                     reachable: n.reachable && n.is_running(),
                     rack: n.rack.clone(),
                     config: n.config.clone(),
+                    incarnation: None,
                 })
                 .collect(),
             partitions: self.partitions.iter().map(|p| p.p.clone()).collect(),
@@ -431,6 +433,7 @@ impl SimCluster {
             quorum: Some(QuorumSnapshot {
                 leader: self.quorum_leader,
                 voters,
+                observers: vec![],
             }),
         }
     }
@@ -970,7 +973,8 @@ impl SimCluster {
             let min = self
                 .topics
                 .get(&p.tp.topic)
-                .map_or(1, |t| t.min_insync_replicas) as usize;
+                .and_then(|t| t.min_insync_replicas)
+                .unwrap_or(1) as usize;
             if p.replicas.len() <= min {
                 continue;
             }
