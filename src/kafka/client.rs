@@ -370,6 +370,19 @@ pub fn broker_state_url(setting: &str, id: i32, host: &str) -> Option<String> {
         .map(|(_, url)| url)
 }
 
+/// The broker ids a broker-state list (`ID=URL,ID=URL`) has no entry for; empty for a
+/// template (`{host}`, `{id}`) or a single URL, which cover every broker.
+#[must_use]
+pub fn missing_broker_state_ids(setting: &str, ids: impl IntoIterator<Item = i32>) -> Vec<i32> {
+    let mut missing: Vec<i32> = ids
+        .into_iter()
+        .filter(|id| broker_state_url(setting, *id, "").is_none())
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    missing
+}
+
 fn convert_entry(e: &rdkafka::admin::ConfigEntry) -> ConfigEntry {
     use rdkafka::admin::ConfigSource as S;
     ConfigEntry {
@@ -816,6 +829,8 @@ mod tests {
             Some("http://b:2/jolokia/read/kafka.server:type=KafkaServer,name=BrokerState/Value")
         );
         assert_eq!(broker_state_url(list, 3, "h"), None);
+        assert_eq!(missing_broker_state_ids(list, [3, 1, 2, 5]), vec![3, 5]);
+        assert!(missing_broker_state_ids("http://{host}:8080/", [1, 2]).is_empty());
     }
 
     #[tokio::test]

@@ -35,11 +35,20 @@ pub enum Evidence {
     NotListening(String),
 }
 
+/// One node whose old process ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ended {
+    pub node: i32,
+    pub evidence: Evidence,
+    /// When it was seen, in milliseconds since the Unix epoch.
+    pub at_ms: u64,
+}
+
 #[derive(Debug, Default)]
 struct State {
     generations: BTreeMap<i32, u64>,
     /// Nodes whose process ended since the last [`RestartWitness::take_ended`].
-    ended: Vec<(i32, Evidence)>,
+    ended: Vec<Ended>,
     watches: BTreeMap<i32, JoinHandle<()>>,
 }
 
@@ -90,7 +99,7 @@ impl RestartWitness {
     }
 
     /// Nodes whose old process ended since the last call, in order, with the evidence.
-    pub fn take_ended(&self) -> Vec<(i32, Evidence)> {
+    pub fn take_ended(&self) -> Vec<Ended> {
         std::mem::take(&mut self.lock().ended)
     }
 
@@ -104,7 +113,14 @@ impl RestartWitness {
         {
             let mut s = self.lock();
             *s.generations.entry(node).or_insert(0) += 1;
-            s.ended.push((node, evidence));
+            let at_ms = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+            s.ended.push(Ended {
+                node,
+                evidence,
+                at_ms,
+            });
         }
         self.events.send_modify(|n| *n += 1);
     }
@@ -203,7 +219,15 @@ mod tests {
         drop(listener);
         assert!(wait_for_evidence(&w, &mut rx).await);
         assert_eq!(w.incarnation(1), "witness-1");
-        assert_eq!(w.take_ended(), vec![(1, Evidence::ConnectionClosed)]);
+        let ended = w.take_ended();
+        assert_eq!(
+            ended
+                .iter()
+                .map(|e| (e.node, e.evidence.clone()))
+                .collect::<Vec<_>>(),
+            vec![(1, Evidence::ConnectionClosed)]
+        );
+        assert!(ended[0].at_ms > 0);
         assert!(w.take_ended().is_empty());
     }
 
@@ -217,7 +241,11 @@ mod tests {
         assert_eq!(w.generation(1), 1);
         assert!(matches!(
             w.take_ended().as_slice(),
-            [(1, Evidence::NotListening(_))]
+            [Ended {
+                node: 1,
+                evidence: Evidence::NotListening(_),
+                ..
+            }]
         ));
     }
 
