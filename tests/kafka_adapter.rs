@@ -25,7 +25,7 @@ use kafkaops::kafka::config::ConnectionConfig;
 use kafkaops::kafka::convert::to_snapshot;
 use kafkaops::kafka::observation::{
     BrokerState, BrokerStateSource, ConfigSource, FencingSource, FetchTimeoutSource,
-    KafkaObservation,
+    KafkaObservation, RolesSource,
 };
 use kafkaops::kafka::{ConfigChange, ConfigTarget};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement};
@@ -243,7 +243,18 @@ fn observation_matches_the_cluster() {
 
     // Partitions as the cluster's own metadata reports them, and min ISR.
     let t = o.topic("observed").unwrap();
-    assert_eq!(t.min_insync_replicas, Some(2));
+    assert_eq!((t.min_insync_replicas, t.configs_read), (Some(2), true));
+    // Partition metadata merged from every broker's view.
+    assert_eq!(
+        o.metadata_from.iter().copied().collect::<BTreeSet<i32>>(),
+        brokers
+    );
+    assert!(o.unknown_replica_ids.is_empty());
+    // Roles from process.roles: brokers via the brokers, controllers via
+    // bootstrap.controllers (KIP-919).
+    for n in &o.nodes {
+        assert_eq!(n.roles_source, RolesSource::ProcessRoles, "node {}", n.id);
+    }
     let real = placement(&bootstrap, "observed").unwrap();
     assert_eq!(t.partitions.len(), real.len());
     for (mine, theirs) in t.partitions.iter().zip(&real) {
@@ -256,14 +267,15 @@ fn observation_matches_the_cluster() {
         );
         assert!(mine.offline_replicas.is_empty());
     }
-    // No topic override: the broker default (1 in the harness unless configured otherwise).
+    // No topic override: none reported (the broker-level value is in each broker's config).
     let rf2 = o.topic("observed-rf2").unwrap();
+    assert_eq!((rf2.min_insync_replicas, rf2.configs_read), (None, true));
     let broker_default: Option<i32> = o.broker_configs[&1]
         .iter()
         .find(|e| e.name == "min.insync.replicas")
         .and_then(|e| e.value.as_deref())
         .and_then(|v| v.parse().ok());
-    assert_eq!(rf2.min_insync_replicas, broker_default);
+    assert!(broker_default.is_some(), "brokers report min.insync.replicas");
 
     // Broker configs with read-only flags: a static-only key and a dynamic one.
     let cfg = &o.broker_configs[&1];
@@ -329,6 +341,17 @@ fn observation_matches_the_cluster() {
         BrokerStateSource::InferredFromFencing
     );
     assert_eq!(o2.quorum.leader_id, Some(leader));
+    // Without bootstrap.controllers the controllers' roles are inferred, and said so; the
+    // brokers' still come from their process.roles.
+    for n in &o2.nodes {
+        assert_eq!(
+            n.roles_source.is_inferred(),
+            !n.roles.broker,
+            "node {}: {:?}",
+            n.id,
+            n.roles_source
+        );
+    }
 
     // The engine's view.
     let s = to_snapshot(&o);
@@ -338,7 +361,18 @@ fn observation_matches_the_cluster() {
         "{:?}",
         s.nodes
     );
-    assert_eq!(s.min_isr("observed"), 2);
+    assert_eq!(s.topics["observed"].min_insync_replicas, Some(2));
+    assert_eq!(s.topics["observed-rf2"].min_insync_replicas, None);
+    for n in s.nodes.iter().filter(|n| n.roles.broker) {
+        assert_eq!(
+            n.config["min.insync.replicas"].value.as_deref().map(str::parse::<i32>),
+            broker_default.map(Ok),
+            "broker {}",
+            n.id
+        );
+    }
+    let q = s.quorum.as_ref().unwrap();
+    assert!(q.observers.iter().any(|o| o.last_fetch_ms.is_some()));
     assert_eq!(kafkaops::engine::roll::safety::fetch_timeout_ms(&s), 2000);
     assert_eq!(s.quorum.unwrap().leader, Some(NodeId(leader)));
 }
