@@ -13,7 +13,7 @@
 
 mod support;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
@@ -25,9 +25,12 @@ use kafkaops::kafka::config::ConnectionConfig;
 use kafkaops::kafka::convert::to_snapshot;
 use kafkaops::kafka::observation::{
     BrokerState, BrokerStateSource, ConfigSource, FencingSource, FetchTimeoutSource,
-    KafkaObservation, RolesSource,
+    KafkaObservation, RolesSource, apply_process_status,
 };
 use kafkaops::kafka::{ConfigChange, ConfigTarget};
+use kafkaops::platform::process::ProcessPlatform;
+use kafkaops::platform::witness::RestartWitness;
+use kafkaops::platform::{Platform, PlatformNode};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement};
 
 const WAIT: Duration = Duration::from_secs(90);
@@ -275,7 +278,10 @@ fn observation_matches_the_cluster() {
         .find(|e| e.name == "min.insync.replicas")
         .and_then(|e| e.value.as_deref())
         .and_then(|v| v.parse().ok());
-    assert!(broker_default.is_some(), "brokers report min.insync.replicas");
+    assert!(
+        broker_default.is_some(),
+        "brokers report min.insync.replicas"
+    );
 
     // Broker configs with read-only flags: a static-only key and a dynamic one.
     let cfg = &o.broker_configs[&1];
@@ -365,7 +371,10 @@ fn observation_matches_the_cluster() {
     assert_eq!(s.topics["observed-rf2"].min_insync_replicas, None);
     for n in s.nodes.iter().filter(|n| n.roles.broker) {
         assert_eq!(
-            n.config["min.insync.replicas"].value.as_deref().map(str::parse::<i32>),
+            n.config["min.insync.replicas"]
+                .value
+                .as_deref()
+                .map(str::parse::<i32>),
             broker_default.map(Ok),
             "broker {}",
             n.id
@@ -588,7 +597,27 @@ fn killed_broker_shows_fenced_and_out_of_isr() {
     let rt = runtime();
     let endpoint = config(cluster, true, true);
     let inferred = config(cluster, false, false);
+    // The restart witness watches broker 3 (killed) and broker 2 (stays up).
+    let witness = RestartWitness::default();
+    let mut witnessed = witness.subscribe();
+    let address = |id: i32| cluster.node(id).unwrap().broker_address().unwrap();
+    let (a3, a2) = (address(3), address(2));
+    rt.block_on(async {
+        witness.watch(3, &a3).await;
+        witness.watch(2, &a2).await;
+    });
     cluster.kill_node(3).expect("kill -9 broker 3");
+    rt.block_on(async {
+        tokio::time::timeout(WAIT, witnessed.changed())
+            .await
+            .expect("the witness sees broker 3's process end")
+            .unwrap();
+    });
+    assert_eq!(
+        (witness.incarnation(3), witness.generation(2)),
+        ("witness-1".to_string(), 0)
+    );
+    witness.stop();
     rt.block_on(async {
         let client = KafkaClient::connect(endpoint).await.unwrap();
         let o = poll(
@@ -623,11 +652,35 @@ fn killed_broker_shows_fenced_and_out_of_isr() {
         assert_eq!(node.state, ObservedState::NotRunning);
         assert!(!node.reachable);
 
-        // Without an endpoint the state is inferred from fencing.
-        let o = observe(&KafkaClient::connect(inferred).await.unwrap()).await;
+        // Without an endpoint the state is inferred from fencing, and the platform's TCP
+        // probe tells a stopped broker (NOT_RUNNING) from a fenced live one (UNKNOWN).
+        let mut o = observe(&KafkaClient::connect(inferred).await.unwrap()).await;
         assert_eq!(
             o.node(3).unwrap().broker_state,
             Some(BrokerState::NotRunning)
+        );
+        let platform = ProcessPlatform::status_only(
+            o.nodes
+                .iter()
+                .map(|n| PlatformNode {
+                    id: n.id,
+                    host: n.host.clone().unwrap_or_default(),
+                    address: n.host.as_ref().zip(n.port).map(|(h, p)| format!("{h}:{p}")),
+                })
+                .collect(),
+            Duration::from_secs(5),
+        );
+        let running = platform.is_running(3).await.map_err(|e| e.to_string());
+        assert_eq!(running, Ok(false));
+        apply_process_status(&mut o, &BTreeMap::from([(3, running)]));
+        let n = o.node(3).unwrap();
+        assert_eq!(
+            (n.broker_state, n.process_running),
+            (Some(BrokerState::NotRunning), Some(false))
+        );
+        assert_eq!(
+            to_snapshot(&o).node(NodeId(3)).unwrap().state,
+            ObservedState::NotRunning
         );
     });
     cluster.start_node(3).expect("start broker 3");
