@@ -815,7 +815,10 @@ mod tests {
         );
     }
 
-    fn topic(name: &str, parts: &[(i32, Option<i32>, &[i32], &[i32])]) -> TopicDescription {
+    /// (partition, leader, replicas, ISR)
+    type Part<'a> = (i32, Option<i32>, &'a [i32], &'a [i32]);
+
+    fn topic(name: &str, parts: &[Part<'_>]) -> TopicDescription {
         TopicDescription {
             name: name.into(),
             internal: false,
