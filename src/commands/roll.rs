@@ -1145,6 +1145,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_update)]
     fn plan_text_names_nodes_reasons_and_blocks() {
         let s = snapshot();
         let plan = Plan {
@@ -1162,6 +1163,8 @@ mod tests {
                 },
             ],
             untouched: vec![NodeId(101)],
+            // ENGINE's Plan has more fields (unselected_unhealthy).
+            ..Plan::default()
         };
         let text = render_plan(&plan, &s, &["roles of node(s) 101 inferred (why)".into()]);
         assert!(
@@ -1177,6 +1180,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_update)]
     fn json_document_shape_is_stable() {
         let plan = Plan {
             steps: vec![PlanStep::Restart {
@@ -1187,6 +1191,8 @@ mod tests {
                 reason: "why now".into(),
             }],
             untouched: vec![NodeId(2)],
+            // ENGINE's Plan has more fields (unselected_unhealthy).
+            ..Plan::default()
         };
         let result = ResultDoc {
             status: "done".into(),
