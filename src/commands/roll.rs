@@ -9,8 +9,20 @@
 //! terminal); the plan and the summary are the data on stdout (`--output json` puts both in
 //! one document).
 //!
+//! What the IO adds to the Kafka observation:
+//! - the platform's view of fenced brokers (TCP probe of the listener): a fenced broker that is
+//!   alive reads `Unknown` (maybe in log recovery), a stopped one `NotRunning`;
+//! - each node's `incarnation` from the [`RestartWitness`], which watches a connection to each
+//!   node from just before its restart command runs: the engine counts a restart only once the
+//!   old process is seen to end, even when the command returns early (`kill -TERM`).
+//!
+//! The selection is the set of keys of the engine's requests: every selected node is there,
+//! and unhealthy nodes outside it are listed in the plan as not restarted unless
+//! `--include-unhealthy`.
+//!
 //! Exit codes: 0 done; 1 refused by a safety check, aborted by the engine or a failed restart
-//! command; 2 usage (unknown node ids, bad desired config, no restart command); 3 a node did
+//! command; 2 usage (unknown node ids, bad desired config, no restart command, a broker-state
+//! list `ID=URL,...` without an entry for a broker); 3 a node did
 //! not serve again in time (or a restart command timed out); 6 the cluster is unreachable;
 //! 130 stopped by Ctrl-C between batches.
 

@@ -699,8 +699,10 @@ impl ClusterObserver for KafkaClient {
         let first = self.describe_topics_via(live, names.clone()).await?;
         let unfenced: Vec<i32> = cluster.nodes.iter().map(|n| n.id).collect();
         let mut topic_views = vec![(live, first)];
-        topic_views.extend(self.other_topic_views(live, &unfenced, &names).await);
-        let topic_min_isr = self.topic_min_isr_overrides_via(live, names).await;
+        // The other views and the topic configs are asked while the broker configs are
+        // (below): a broker that just died makes each of them wait for the request timeout.
+        let other_views = self.other_topic_views(live, &unfenced, &names);
+        let topic_configs = self.topic_min_isr_overrides_via(live, names.clone());
         // A broker that died moments ago is still registered until its session times out;
         // asking it times out. That must not hide the rest of the cluster: ask all brokers at
         // once and record who did not answer.
@@ -709,6 +711,8 @@ impl ClusterObserver for KafkaClient {
             let (client, id) = (self.clone(), n.id);
             asks.spawn(async move { (id, client.describe_broker_configs(id).await) });
         }
+        let (others, topic_min_isr) = tokio::join!(other_views, topic_configs);
+        topic_views.extend(others);
         let mut broker_configs = BTreeMap::new();
         let mut unreachable_brokers = BTreeMap::new();
         while let Some(joined) = asks.join_next().await {
