@@ -35,7 +35,7 @@ use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement};
 
 const WAIT: Duration = Duration::from_secs(90);
 /// Tests in this file; the last one to finish stops the cluster.
-const TESTS: usize = 5;
+const TESTS: usize = 6;
 /// Brokers' `controller.quorum.fetch.timeout.ms`, different from the controllers' (default
 /// 2000) so a test can tell whose value the adapter read.
 const BROKER_FETCH_TIMEOUT: &str = "2500";
@@ -793,4 +793,88 @@ fn combined_nodes_are_observed_with_both_roles() {
             assert!(s.nodes.iter().all(|n| n.roles.is_combined()));
         }
     });
+}
+
+/// Runs the real binary's `roll` against the fixture cluster.
+fn kafkaops_roll(cluster: &KafkaCluster, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kafkaops"))
+        .env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .args(["--bootstrap-servers", &cluster.bootstrap_servers()])
+        .args([
+            "-X",
+            &format!("bootstrap.controllers={}", cluster.controller_bootstrap()),
+        ])
+        .args(["--yes", "roll"])
+        .args(args)
+        .output()
+        .expect("run kafkaops");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    eprintln!(
+        "roll {args:?} -> {:?}\n{stdout}\n{stderr}",
+        out.status.code()
+    );
+    (out.status.code().unwrap_or(-1), stdout, stderr)
+}
+
+#[test]
+fn roll_reports_unselected_unhealthy_nodes_and_refuses_an_incomplete_state_list() {
+    let mut fx = Fixture::acquire();
+    let cluster = fx.cluster();
+    // A broker-state list without broker 3: a usage error before anything runs (the restart
+    // command would leave a mark).
+    let marker = std::env::temp_dir().join(format!("kafkaops-roll-marker-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let partial = jolokia_urls(cluster)
+        .split(',')
+        .filter(|e| !e.starts_with("3="))
+        .collect::<Vec<_>>()
+        .join(",");
+    let restart = format!("touch {}", marker.display());
+    let (code, _, stderr) = kafkaops_roll(
+        cluster,
+        &[
+            "-X",
+            &format!("kafkaops.broker.state.url={partial}"),
+            "--all",
+            "--restart-command",
+            &restart,
+        ],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("broker(s) 3"), "{stderr}");
+    assert!(!marker.exists(), "nothing may be restarted");
+
+    // A stopped broker outside the selection is reported, not restarted.
+    cluster.kill_node(3).expect("kill broker 3");
+    let rt = runtime();
+    rt.block_on(async {
+        let client = KafkaClient::connect(config(cluster, false, false))
+            .await
+            .unwrap();
+        poll("broker 3 fenced", WAIT, &client, |client| async move {
+            let o = observe(&client).await;
+            let n = o.node(3).cloned();
+            (
+                n.as_ref()
+                    .is_some_and(|n| n.fenced == Some(true))
+                    .then_some(()),
+                n,
+            )
+        })
+        .await;
+    });
+    let (code, stdout, stderr) = kafkaops_roll(cluster, &["--nodes", "1", "--dry-run"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(
+            "node 3 (broker, not running): not restarted (outside the selection; \
+             --include-unhealthy)"
+        ),
+        "{stdout}"
+    );
+    cluster.start_node(3).expect("start broker 3");
+    cluster.wait_until_ready(WAIT).expect("cluster ready again");
 }
