@@ -781,6 +781,9 @@ fn combined_nodes_are_observed_with_both_roles() {
                     n.id
                 );
                 assert_eq!(n.fenced, Some(false));
+                // Combined nodes answer DescribeConfigs as brokers: process.roles is read
+                // with or without bootstrap.controllers.
+                assert_eq!(n.roles_source, RolesSource::ProcessRoles, "node {}", n.id);
             }
             let leader = o.quorum.leader_id.expect("leader");
             assert_eq!(
