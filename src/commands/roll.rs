@@ -413,6 +413,19 @@ fn observation_notes(
             join(&ids)
         ));
     }
+    let unread: Vec<&str> = observation
+        .topics
+        .iter()
+        .filter(|t| !t.configs_read)
+        .map(|t| t.name.as_str())
+        .collect();
+    if !unread.is_empty() {
+        notes.push(format!(
+            "the configs of topic(s) {} could not be read: their min.insync.replicas is \
+             unknown, so no replica of them is restarted",
+            unread.join(", ")
+        ));
+    }
     if !observation.unknown_replica_ids.is_empty() {
         let ids: Vec<NodeId> = observation
             .unknown_replica_ids
@@ -1350,6 +1363,21 @@ mod tests {
         assert!(
             text.contains("replica id(s) 9 belong to no known node"),
             "{text}"
+        );
+        let mut o = o;
+        o.topics.push(crate::kafka::observation::TopicObservation {
+            name: "secret".into(),
+            internal: false,
+            min_insync_replicas: None,
+            configs_read: false,
+            partitions: vec![],
+        });
+        let notes = observation_notes(&o, &s, &r, false);
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("topic(s) secret could not be read")),
+            "{notes:?}"
         );
         // Asked to include them: no such note.
         let notes = observation_notes(&o, &s, &r, true);
