@@ -1364,7 +1364,6 @@ mod tests {
             text.contains("replica id(s) 9 belong to no known node"),
             "{text}"
         );
-        let mut o = o;
         o.topics.push(crate::kafka::observation::TopicObservation {
             name: "secret".into(),
             internal: false,
