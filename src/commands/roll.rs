@@ -806,12 +806,13 @@ struct KafkaIo {
 }
 
 impl KafkaIo {
-    /// The witness's evidence since the last call, for the driver's
-    /// `RollIo::process_ended` (the ENGINE branch adds that trait method; at the merge this
-    /// body moves into `impl RollIo for KafkaIo`). Observations carry the same evidence as
-    /// a changed `incarnation`.
+    /// The witness's evidence since the last call: nodes whose old process ended, with the
+    /// time. Observations carry the same evidence as a changed `incarnation`; with ENGINE's
+    /// `RollIo::process_ended` (added on its branch) the merge adds to `impl RollIo for
+    /// KafkaIo`: `fn process_ended(&self) -> Vec<(NodeId, Millis)> { self.witness_evidence() }`.
+    // Used by that trait method once merged.
     #[allow(dead_code)]
-    fn process_ended(&self) -> Vec<(NodeId, Millis)> {
+    fn witness_evidence(&self) -> Vec<(NodeId, Millis)> {
         self.witness
             .take_ended()
             .into_iter()
