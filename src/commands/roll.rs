@@ -103,7 +103,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     };
     let status = process_status(&platform, &observation).await;
     apply_process_status(&mut observation, &status);
-    let witness = RestartWitness::default();
+    let witness = RestartWitness::new(Duration::from_secs(5), witness_idle_limit(&observation));
     let mut snapshot = to_snapshot(&observation);
     set_incarnations(&mut snapshot, &platform, &witness);
 
@@ -348,6 +348,24 @@ async fn process_status(
         }
     }
     out
+}
+
+/// How long a witness connection may stay silent before a close stops being evidence:
+/// 90% of the lowest `connections.max.idle.ms` the brokers report (Kafka's default, 10
+/// minutes, when none does): the broker closes idle connections itself after that long.
+fn witness_idle_limit(observation: &KafkaObservation) -> Duration {
+    let lowest = observation
+        .broker_configs
+        .values()
+        .filter_map(|c| {
+            c.iter()
+                .find(|e| e.name == "connections.max.idle.ms")
+                .and_then(|e| e.value.as_deref())
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        })
+        .min()
+        .unwrap_or(600_000);
+    Duration::from_millis(lowest / 10 * 9)
 }
 
 /// Each node's witness generation as its incarnation (nodes with a known listener).
@@ -1386,6 +1404,22 @@ mod tests {
         let r = requests(&s, Some(&Selection::Nodes(vec![2])), &BTreeMap::new()).unwrap();
         let notes = observation_notes(&o, &s, &r, false);
         assert!(!notes.iter().any(|n| n.starts_with("node 2 ")), "{notes:?}");
+    }
+
+    #[test]
+    fn the_witness_idle_limit_follows_the_brokers_idle_timeout() {
+        let mut o = observation_of(&snapshot());
+        assert_eq!(witness_idle_limit(&o), Duration::from_secs(540));
+        let entry = |v: &str| crate::kafka::observation::ConfigEntry {
+            name: "connections.max.idle.ms".into(),
+            value: Some(v.into()),
+            read_only: true,
+            source: crate::kafka::observation::ConfigSource::StaticBroker,
+            sensitive: false,
+        };
+        o.broker_configs.insert(1, vec![entry("60000")]);
+        o.broker_configs.insert(2, vec![entry("600000")]);
+        assert_eq!(witness_idle_limit(&o), Duration::from_secs(54));
     }
 
     #[test]
