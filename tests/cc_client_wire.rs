@@ -249,7 +249,10 @@ async fn a_failed_dry_run_task_reveals_its_error_through_the_task_header() {
         err.class(),
         ErrorClass::Retryable(Transient::NotEnoughValidWindows)
     );
-    assert_eq!(err.exit_code(), ExitCode::NotReady);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::NotReady
+    );
 }
 
 #[tokio::test]
@@ -274,7 +277,10 @@ async fn a_failed_execution_task_is_not_resent() {
         .await
         .unwrap_err();
     assert!(matches!(err, CcError::TaskFailed { .. }), "{err:?}");
-    assert_eq!(err.exit_code(), ExitCode::Failed);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::Failed
+    );
 }
 
 #[tokio::test]
@@ -303,7 +309,10 @@ async fn not_enough_valid_windows_is_retryable_and_waited_for_only_when_asked() 
         err.class(),
         ErrorClass::Retryable(Transient::NotEnoughValidWindows)
     );
-    assert_eq!(err.exit_code(), ExitCode::NotReady);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::NotReady
+    );
     // Asked to wait: retried with backoff until the model is ready.
     let mut policy = fast_policy(5);
     policy.wait_for_not_ready = true;
@@ -390,7 +399,7 @@ async fn ongoing_execution_is_busy_and_not_retried_by_default() {
         err.class(),
         ErrorClass::Retryable(Transient::OngoingExecution)
     );
-    assert_eq!(err.exit_code(), ExitCode::Busy);
+    assert_eq!(kafkaops::error_codes::cruise_control(&err), ExitCode::Busy);
 }
 
 #[tokio::test]
@@ -436,7 +445,7 @@ async fn permanent_errors_are_not_retried() {
             .await
             .unwrap_err();
         assert_eq!(err.class(), ErrorClass::Permanent(class), "{file}");
-        assert_eq!(err.exit_code(), code, "{file}");
+        assert_eq!(kafkaops::error_codes::cruise_control(&err), code, "{file}");
         assert!(!err.is_retryable());
     }
 }
@@ -471,7 +480,7 @@ async fn already_at_target_replication_factor_is_a_noop() {
         .await
         .unwrap_err();
     assert_eq!(err.class(), ErrorClass::NoOp);
-    assert_eq!(err.exit_code(), ExitCode::Ok);
+    assert_eq!(kafkaops::error_codes::cruise_control(&err), ExitCode::Ok);
 }
 
 #[tokio::test]
@@ -496,7 +505,10 @@ async fn unauthorized_is_an_auth_error_that_never_shows_the_password() {
         .await
         .unwrap_err();
     assert!(matches!(err, CcError::Auth { status: 401, .. }), "{err:?}");
-    assert_eq!(err.exit_code(), ExitCode::Unreachable);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::Unreachable
+    );
     for text in [
         err.to_string(),
         format!("{err:?}"),
@@ -529,7 +541,10 @@ async fn timeouts_are_classified_and_a_timed_out_execution_is_never_resent() {
         .await
         .unwrap_err();
     assert!(matches!(err, CcError::Timeout { .. }), "{err:?}");
-    assert_eq!(err.exit_code(), ExitCode::Timeout);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::Timeout
+    );
     let posts = server.received_requests().await.unwrap().len();
     assert_eq!(
         posts, 1,
@@ -542,7 +557,10 @@ async fn timeouts_are_classified_and_a_timed_out_execution_is_never_resent() {
         .await
         .unwrap_err();
     assert!(matches!(err, CcError::GaveUp { .. }), "{err:?}");
-    assert_eq!(err.exit_code(), ExitCode::Timeout);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::Timeout
+    );
     assert!(server.received_requests().await.unwrap().len() >= 3);
 }
 
@@ -558,7 +576,10 @@ async fn connection_refused_is_unreachable() {
         .await
         .unwrap_err();
     assert!(matches!(err, CcError::Unreachable { .. }), "{err:?}");
-    assert_eq!(err.exit_code(), ExitCode::Unreachable);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::Unreachable
+    );
     assert!(err.to_string().contains(&format!("127.0.0.1:{port}")));
 
     // Regression: "tls" in the URL (here its path) once made a refused connection a TLS failure.
@@ -730,13 +751,16 @@ mod tls {
             .await
             .unwrap_err();
         assert!(matches!(err, CcError::Tls { .. }), "{err:?}");
-        assert_eq!(err.exit_code(), ExitCode::Unreachable);
+        assert_eq!(
+            kafkaops::error_codes::cruise_control(&err),
+            ExitCode::Unreachable
+        );
 
         // A CA file that is not PEM is a configuration error.
         let mut bad = config(&url);
         bad.ca_pem = Some(b"not a certificate".to_vec());
         let err = CruiseControlClient::new(bad).unwrap_err();
-        assert_eq!(err.exit_code(), ExitCode::Usage);
+        assert_eq!(kafkaops::error_codes::cruise_control(&err), ExitCode::Usage);
     }
 }
 

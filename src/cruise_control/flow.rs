@@ -515,7 +515,7 @@ fn failure(e: &CcError) -> Failure {
             ErrorClass::Retryable(_) => FailureClass::Retryable,
             ErrorClass::Permanent(_) => FailureClass::Permanent,
         },
-        exit: e.exit_code(),
+        exit: crate::error_codes::cruise_control(e),
         message: e.to_string(),
     }
 }

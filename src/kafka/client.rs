@@ -850,6 +850,9 @@ mod tests {
         for addr in addrs.split(',') {
             assert!(err.to_string().contains(addr), "{err}");
         }
-        assert_eq!(err.exit_code(), crate::error::ExitCode::Unreachable);
+        assert_eq!(
+            crate::error_codes::kafka(&err),
+            crate::error::ExitCode::Unreachable
+        );
     }
 }

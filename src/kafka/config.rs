@@ -419,7 +419,10 @@ mod tests {
             text.contains("GSSAPI") && text.contains("DescribeQuorum"),
             "{text}"
         );
-        assert_eq!(err.exit_code(), crate::error::ExitCode::Usage);
+        assert_eq!(
+            crate::error_codes::kafka(&err),
+            crate::error::ExitCode::Usage
+        );
     }
 
     #[test]

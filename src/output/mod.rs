@@ -10,8 +10,6 @@ use std::io::{IsTerminal, Write};
 use comfy_table::{ContentArrangement, Table, presets};
 use serde::Serialize;
 
-use crate::error::ExitCode;
-
 /// `--output`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -165,16 +163,6 @@ pub enum PromptError {
     Io(String),
 }
 
-impl PromptError {
-    #[must_use]
-    pub fn exit_code(&self) -> ExitCode {
-        match self {
-            PromptError::NotInteractive { .. } => ExitCode::Usage,
-            PromptError::Declined { .. } | PromptError::Io(_) => ExitCode::Failed,
-        }
-    }
-}
-
 /// Asks before a destructive action unless `assume_yes`; refuses when nobody can answer.
 pub fn confirm(action: &str, assume_yes: bool, interactive: bool) -> Result<(), PromptError> {
     if assume_yes {
@@ -221,12 +209,13 @@ pub fn progress_bar(printer: &Printer, len: u64, what: &str) -> indicatif::Progr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ExitCode;
 
     #[test]
     fn no_prompt_without_terminal_unless_yes() {
         assert!(confirm("Execute", true, false).is_ok());
         let err = confirm("Execute", false, false).unwrap_err();
-        assert_eq!(err.exit_code(), ExitCode::Usage);
+        assert_eq!(crate::error_codes::prompt(&err), ExitCode::Usage);
         assert!(err.to_string().contains("--yes"));
     }
 

@@ -16,8 +16,6 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::error::ExitCode;
-
 /// A node as the platform knows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PlatformNode {
@@ -74,19 +72,5 @@ fn output_block(output: &str) -> String {
         " with no output".to_string()
     } else {
         format!("; output:\n{}", output.trim_end())
-    }
-}
-
-impl PlatformError {
-    /// The exit code this failure stands for.
-    #[must_use]
-    pub fn exit_code(&self) -> ExitCode {
-        match self {
-            PlatformError::UnknownNode { .. }
-            | PlatformError::InvalidNodes { .. }
-            | PlatformError::NoStatusProbe { .. } => ExitCode::Usage,
-            PlatformError::Spawn { .. } | PlatformError::CommandFailed { .. } => ExitCode::Failed,
-            PlatformError::CommandTimeout { .. } => ExitCode::Timeout,
-        }
     }
 }

@@ -407,7 +407,10 @@ mod tests {
             text.contains("cannot stop") && text.contains("exit status: 3"),
             "{text}"
         );
-        assert_eq!(err.exit_code(), crate::error::ExitCode::Failed);
+        assert_eq!(
+            crate::error_codes::platform(&err),
+            crate::error::ExitCode::Failed
+        );
         assert_eq!(
             std::fs::read_to_string(&log).unwrap(),
             "stop 1\nstart 1\n",
@@ -444,7 +447,10 @@ mod tests {
         let err = p.restart_node(1).await.unwrap_err();
         assert!(matches!(err, PlatformError::CommandTimeout { .. }), "{err}");
         assert!(err.to_string().contains("started"), "{err}");
-        assert_eq!(err.exit_code(), crate::error::ExitCode::Timeout);
+        assert_eq!(
+            crate::error_codes::platform(&err),
+            crate::error::ExitCode::Timeout
+        );
         let pid = std::fs::read_to_string(&pidfile)
             .unwrap()
             .trim()
