@@ -519,25 +519,18 @@ fn read_properties(path: &Path) -> Result<BTreeMap<String, String>, CliError> {
         .map_err(|e| CliError::usage(format!("desired config {}: {e}", path.display())))
 }
 
-/// Parses the `.properties` subset Kafka's `server.properties` uses: `key=value` or
-/// `key: value` lines, `#` and `!` comments, blank lines.
+/// Parses a Java `.properties` file (Kafka's `server.properties` format: `key=value`,
+/// `key: value` or `key value`, `#`/`!` comments, `\` escapes and line continuations) with the
+/// `java-properties` crate; a key given twice keeps its last value, as Java does.
 pub fn parse_properties(text: &str) -> Result<BTreeMap<String, String>, String> {
-    let mut out = BTreeMap::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with('!') {
-            continue;
-        }
-        let at = line
-            .find(['=', ':'])
-            .ok_or_else(|| format!("line {}: expected key=value, got {line:?}", i + 1))?;
-        let (k, v) = (line[..at].trim(), line[at + 1..].trim());
-        if k.is_empty() {
-            return Err(format!("line {}: empty key", i + 1));
-        }
-        out.insert(k.to_string(), v.to_string());
+    let map = java_properties::read(text.as_bytes()).map_err(|e| match e.line_number() {
+        Some(n) => format!("line {n}: {e}"),
+        None => e.to_string(),
+    })?;
+    if let Some(k) = map.keys().find(|k| k.trim().is_empty()) {
+        return Err(format!("empty key {k:?}"));
     }
-    Ok(out)
+    Ok(map.into_iter().collect())
 }
 
 /// The engine's per-node requests: every selected node is a key (the engine's selection;
@@ -1154,7 +1147,17 @@ mod tests {
         assert_eq!(p["log.cleaner.threads"], "2");
         assert_eq!(p["num.io.threads"], "4");
         assert_eq!(p["empty"], "");
-        let err = parse_properties("a=1\nno separator\n").unwrap_err();
+        // What a hand-written split got wrong: whitespace separators, escapes, continuations,
+        // `=` inside values, and a later duplicate winning.
+        let p = parse_properties(
+            "listeners PLAINTEXT://:9092\nsasl.jaas.config=a=b \\\n    c=d\nkey\\:with\\=escapes=v\nx=1\nx=2\n",
+        )
+        .unwrap();
+        assert_eq!(p["listeners"], "PLAINTEXT://:9092");
+        assert_eq!(p["sasl.jaas.config"], "a=b c=d");
+        assert_eq!(p["key:with=escapes"], "v");
+        assert_eq!(p["x"], "2");
+        let err = parse_properties("a=1\nb=\\uZZZZ\n").unwrap_err();
         assert!(err.contains("line 2"), "{err}");
     }
 
