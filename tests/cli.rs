@@ -140,7 +140,7 @@ fn roll_usage_errors_touch_nothing_and_exit_two() {
     // A desired-config file that does not parse.
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.properties");
-    std::fs::write(&bad, "log.cleaner.threads=2\nnot a property\n").unwrap();
+    std::fs::write(&bad, "log.cleaner.threads=2\nbad.escape=\\uZZZZ\n").unwrap();
     kafkaops()
         .args(["roll", "--dry-run", "--desired-config"])
         .arg(&bad)
