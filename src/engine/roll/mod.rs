@@ -58,6 +58,10 @@ pub mod batch;
 pub mod config_diff;
 pub mod error;
 pub mod safety;
+/// The simulated cluster is a test and benchmark aid: it is compiled into the library only for
+/// unit tests and with the `sim` feature (which the crate's own tests, examples and benchmarks
+/// enable through a dev-dependency on itself), never into the shipped binary.
+#[cfg(any(test, feature = "sim"))]
 pub mod sim;
 #[cfg(test)]
 mod tests;
