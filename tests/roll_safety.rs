@@ -724,3 +724,73 @@ proptest! {
         verdict(&w, &run)?;
     }
 }
+
+// ------------------------------------------------------- checker sanity
+
+/// Brokers 1..=3 (RF 3, min ISR 2) and three pure controllers.
+fn small_world(t: &Timing) -> World {
+    let mut w = World::new();
+    controllers(&mut w, &Timing::default());
+    brokers(&mut w, 1..=3, t);
+    for r in [[1, 2, 3], [2, 3, 1], [3, 1, 2]] {
+        w.add_partition("t", &r);
+    }
+    w.topics.get_mut("t").unwrap().min_override = Some(2);
+    w.init();
+    w
+}
+
+#[test]
+fn checker_accepts_a_careful_manual_roll() {
+    let t = Timing {
+        early_return: true,
+        ..Timing::default()
+    };
+    let mut w = small_world(&t);
+    let all = [1, 2, 3, 100, 101, 102].map(NodeId).into_iter().collect();
+    w.begin_roll(&all, &all, false);
+    for id in [101, 102, 100, 1, 2, 3] {
+        w.roll_restart(&[NodeId(id)]);
+        // Wait until truly back (shutdown, down, start, catch-up).
+        w.advance_to(w.now + 10_000);
+    }
+    w.end_roll();
+    w.advance_to(w.now + 60_000);
+    assert!(w.violations.is_empty(), "{:#?}", w.violations);
+}
+
+#[test]
+fn checker_flags_a_restart_while_the_previous_one_is_shutting_down() {
+    let t = Timing {
+        early_return: true,
+        ..Timing::default()
+    };
+    let mut w = small_world(&t);
+    let all = [1, 2, 3, 100, 101, 102].map(NodeId).into_iter().collect();
+    w.begin_roll(&all, &all, false);
+    w.roll_restart(&[NodeId(1)]);
+    w.advance_to(w.now + 100);
+    w.roll_restart(&[NodeId(2)]);
+    w.advance_to(w.now + 60_000);
+    assert!(
+        w.violations.iter().any(|v| v.contains("(a)")),
+        "{:#?}",
+        w.violations
+    );
+}
+
+#[test]
+fn checker_flags_two_controllers_down() {
+    let mut w = small_world(&Timing::default());
+    let all = [1, 2, 3, 100, 101, 102].map(NodeId).into_iter().collect();
+    w.begin_roll(&all, &all, false);
+    w.roll_restart(&[NodeId(101)]);
+    w.advance_to(w.now + 3_000);
+    w.roll_restart(&[NodeId(102)]);
+    w.advance_to(w.now + 60_000);
+    assert!(
+        w.violations.iter().any(|v| v.contains("(b)")),
+        "{:#?}",
+        w.violations
+    );
+}
