@@ -15,6 +15,11 @@
 //!   restart (a stopped broker times out, the quorum is briefly leaderless), so
 //!   they are retried until `observe_retry_ms` has passed since the last
 //!   success;
+//! - every restart result is fed back to the engine
+//!   ([`Roller::handle_restart_done`] / [`Roller::handle_restart_failed`]),
+//!   and so is the IO's evidence that old processes ended
+//!   ([`Roller::handle_process_ended`], before each decision): the engine
+//!   never assumes a restart happened because it asked for one;
 //! - a failed restart command ends the roll at once: no other node is touched;
 //! - a failed reconfiguration or election is reported and left to the engine,
 //!   which sees the unchanged cluster at the next observation (it retries a
@@ -57,6 +62,14 @@ pub trait RollIo {
     fn now(&self) -> Millis;
     /// Returns at `until` (at once if it has passed).
     fn sleep_until(&self, until: Millis) -> impl Future<Output = ()>;
+    /// Evidence gathered since the last call that the process a node ran
+    /// when its restart was decided has ended (e.g. a restart witness saw its
+    /// connection close), with the time. The default has none: the engine
+    /// then relies on what observations show (incarnation change, the node
+    /// seen down).
+    fn process_ended(&self) -> Vec<(NodeId, Millis)> {
+        Vec::new()
+    }
 }
 
 /// What the loop reports while it runs (progress display, logs).
@@ -238,6 +251,9 @@ pub async fn run<I: RollIo, P: Progress>(
                 }
             }
         };
+        for (node, at) in io.process_ended() {
+            roller.handle_process_ended(node, at);
+        }
         let now = io.now();
         let decision = roller.decide(&snapshot, now);
         progress.event(&Event::Observed {
@@ -259,9 +275,17 @@ pub async fn run<I: RollIo, P: Progress>(
                 }
                 let ids: Vec<NodeId> = nodes.iter().map(|n| n.node).collect();
                 let results = io.restart(&ids).await;
-                let failed = results
-                    .into_iter()
-                    .find_map(|(n, r)| r.err().map(|e| (n, e)));
+                let done_at = io.now();
+                let mut failed = None;
+                for (n, r) in results {
+                    match r {
+                        Ok(()) => roller.handle_restart_done(n, done_at),
+                        Err(e) => {
+                            roller.handle_restart_failed(n, done_at, format!("{e:#}"));
+                            failed.get_or_insert((n, e));
+                        }
+                    }
+                }
                 actions.push(ActionRecord::Restart {
                     nodes: ids,
                     at_ms,
@@ -428,6 +452,10 @@ mod tests {
 
         fn now(&self) -> Millis {
             self.sim.borrow().now
+        }
+
+        fn process_ended(&self) -> Vec<(NodeId, Millis)> {
+            std::mem::take(&mut self.sim.borrow_mut().process_ended)
         }
 
         async fn sleep_until(&self, until: Millis) {
