@@ -1237,19 +1237,19 @@ fn ids_v(s: &[NodeId]) -> Vec<i32> {
 /// changes when the engine's API does.
 pub mod adapter {
     use super::{
-        BTreeMap, BTreeSet, ClusterSnapshot, ConfigEntry, Feedback, NodeId, NodeRoles,
+        BTreeMap, BTreeSet, ClusterSnapshot, ConfigEntry, Feedback, Millis, NodeId, NodeRoles,
         NodeSnapshot, ObservedState, PartitionSnapshot, Proc, QuorumSnapshot, RollConfig, Roller,
         Rules, StateSource, TopicPartition, TopicSettings, VoterState, World,
     };
 
     /// Which engine API the driver uses.
-    pub const NEW_API: bool = false;
+    pub const NEW_API: bool = true;
 
     /// The roll settings of a test.
     #[must_use]
     pub fn roll_config(include_unhealthy: bool, restore_preferred_leaders: bool) -> RollConfig {
-        let _ = include_unhealthy;
         RollConfig {
+            include_unhealthy,
             max_batch_size: 2,
             poll_interval_ms: 1_000,
             blocked_timeout_ms: 120_000,
@@ -1260,8 +1260,13 @@ pub mod adapter {
 
     /// Hands one platform event to the engine.
     pub fn feed_back(roller: &mut Roller, fb: &Feedback) {
-        // Today's engine has no feed-back API: a restart counts at once.
-        let _ = (roller, fb);
+        match fb {
+            Feedback::RestartDone { node, at } => roller.handle_restart_done(*node, Millis(*at)),
+            Feedback::RestartFailed { node, at, error } => {
+                roller.handle_restart_failed(*node, Millis(*at), error.clone());
+            }
+            Feedback::ProcessEnded { node, at } => roller.handle_process_ended(*node, Millis(*at)),
+        }
     }
 
     fn entry(v: String) -> ConfigEntry {
@@ -1411,6 +1416,10 @@ pub mod adapter {
                 reachable,
                 rack: None,
                 config,
+                incarnation: match rules {
+                    Rules::Old => None,
+                    Rules::New => n.map(|n| format!("witness-{}", n.exits)),
+                },
             });
         }
         let partitions = w
@@ -1451,12 +1460,14 @@ pub mod adapter {
                 let min = match rules {
                     // DescribeConfigs TOPIC on one broker: the override, else
                     // that broker's own default.
-                    Rules::Old | Rules::New => t.min_override.or_else(|| {
+                    Rules::Old => Some(t.min_override.or_else(|| {
                         w.config_broker
                             .or_else(|| w.nodes.values().find(|n| n.roles.broker).map(|n| n.id))
                             .and_then(|b| w.nodes.get(&b))
                             .map(|n| n.broker_min_isr)
-                    })?,
+                    })?),
+                    // The override only; broker-level values are per node.
+                    Rules::New => t.min_override,
                 };
                 Some((
                     name.clone(),
@@ -1466,19 +1477,37 @@ pub mod adapter {
                 ))
             })
             .collect();
+        let member = |id: NodeId| VoterState {
+            id,
+            last_caught_up_ms: if w.qleader.is_some() {
+                leader_ts(id)
+            } else {
+                None
+            },
+            last_fetch_ms: if w.qleader.is_some() {
+                w.nodes.get(&id).map(|n| {
+                    if w.qleader == Some(id) {
+                        now
+                    } else {
+                        n.last_fetch
+                    }
+                })
+            } else {
+                None
+            },
+        };
         let quorum = Some(QuorumSnapshot {
             leader: w.qleader,
-            voters: voters
-                .iter()
-                .map(|v| VoterState {
-                    id: *v,
-                    last_caught_up_ms: if w.qleader.is_some() {
-                        leader_ts(*v)
-                    } else {
-                        None
-                    },
-                })
-                .collect(),
+            voters: voters.iter().map(|v| member(*v)).collect(),
+            observers: match rules {
+                Rules::Old => Vec::new(),
+                Rules::New => w
+                    .nodes
+                    .values()
+                    .filter(|n| !n.voter && n.proc.alive())
+                    .map(|n| member(n.id))
+                    .collect(),
+            },
         });
         Ok(ClusterSnapshot {
             nodes,
