@@ -1295,13 +1295,14 @@ pub mod adapter {
                 || (w.qleader.is_some()
                     && leader_ts(id).is_some_and(|t| now - t < w.fetch_timeout_ms))
         };
-        if rules == Rules::New && w.state_source == StateSource::Endpoints {
-            if let Some(n) = w.nodes.values().find(|n| n.roles.broker && !n.has_endpoint) {
-                return Err(format!(
-                    "the broker-state endpoint list has no entry for broker {}",
-                    n.id
-                ));
-            }
+        if rules == Rules::New
+            && w.state_source == StateSource::Endpoints
+            && let Some(n) = w.nodes.values().find(|n| n.roles.broker && !n.has_endpoint)
+        {
+            return Err(format!(
+                "the broker-state endpoint list has no entry for broker {}",
+                n.id
+            ));
         }
         // Node ids and roles.
         let mut ids: BTreeMap<NodeId, NodeRoles> = BTreeMap::new();

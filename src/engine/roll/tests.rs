@@ -80,7 +80,9 @@ fn restart(ids: &[i32]) -> BTreeMap<NodeId, NodeRequest> {
 }
 
 fn select_only(ids: &[i32]) -> BTreeMap<NodeId, NodeRequest> {
-    ids.iter().map(|id| (n(*id), NodeRequest::default())).collect()
+    ids.iter()
+        .map(|id| (n(*id), NodeRequest::default()))
+        .collect()
 }
 
 fn blocked_reason(d: &Decision) -> &str {
@@ -458,7 +460,10 @@ fn unhealthy_nodes_outside_the_selection_are_not_restarted() {
     match roller.decide(&snapshot, Millis(0)) {
         Decision::Restart { nodes, reason } => {
             assert_eq!(nodes.iter().map(|r| r.node).collect::<Vec<_>>(), vec![n(1)]);
-            assert!(reason.contains("left alone") && reason.contains('3'), "{reason}");
+            assert!(
+                reason.contains("left alone") && reason.contains('3'),
+                "{reason}"
+            );
         }
         other => panic!("{other:?}"),
     }
