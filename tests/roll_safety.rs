@@ -431,6 +431,32 @@ proptest! {
     }
 }
 
+/// Liveness next to bug 7: an observer controller must not make every voter
+/// restart look unsafe (it never counts as caught up, but counts in N).
+#[test]
+fn observer_controller_does_not_block_voter_restarts() {
+    let mut w = World::new();
+    controllers(&mut w, &Timing::default());
+    w.add_node(103, NodeRoles::CONTROLLER, false, Timing::default());
+    brokers(&mut w, 1..=3, &Timing::default());
+    w.add_partition("t", &[1, 2, 3]);
+    w.init();
+    w.advance_to(3_000);
+    let run = roll(
+        &mut w,
+        &[1, 2, 3, 100, 101, 102, 103],
+        &[100, 101, 102],
+        false,
+        true,
+    );
+    assert!(w.violations.is_empty(), "{:#?}", w.violations);
+    assert!(
+        matches!(run.end, Some(kafkaops::engine::roll::Decision::Done { .. })),
+        "the roll did not finish: {:#?}",
+        run.decisions
+    );
+}
+
 // ------------------------------------------------------------------ bug 8
 
 proptest! {

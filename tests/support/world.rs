@@ -151,6 +151,8 @@ pub struct WNode {
     pub has_endpoint: bool,
     /// A restart command will start the process when it exits.
     restart_pending: bool,
+    /// When an injected fault (crash, lag) last hit this node.
+    fault_at: Option<Ms>,
     /// `exits` when the roll stopped this process (it is back once it has
     /// exited since and is in sync again).
     roll_stop_exits: Option<u32>,
@@ -395,6 +397,7 @@ impl World {
                 exits: 0,
                 has_endpoint: roles.broker,
                 restart_pending: false,
+                fault_at: None,
                 roll_stop_exits: None,
                 restarts_by_roll: 0,
                 failed_since_restart: false,
@@ -716,6 +719,7 @@ impl World {
                 }
                 n.failed_since_restart = true;
                 n.restart_pending = false;
+                n.fault_at = Some(now);
                 n.proc = Proc::Down {
                     start_at: down_ms.map(|d| now + d),
                 };
@@ -746,6 +750,7 @@ impl World {
             Fault::ControllerLag { node, for_ms } => {
                 if let Some(n) = self.nodes.get_mut(node) {
                     n.lag_until = n.lag_until.max(now + for_ms);
+                    n.fault_at = Some(now);
                     if n.voter && !self.voters_took.is_empty() {
                         self.quorum_excused = true;
                     }
@@ -1052,9 +1057,18 @@ impl World {
                 self.violation("a", what);
             }
         }
-        // (b) decision time.
+        // (b) decision time. A voter a fault hit less than the fetch timeout
+        // ago still looks caught up to anybody: given the benefit of the
+        // doubt (a race no roll can see), unless the roll stopped it.
         let voters = self.voters();
         let in_sync = self.in_sync_voters();
+        let timeout = u64::try_from(self.fetch_timeout_ms).unwrap_or(0);
+        let doubt: BTreeSet<NodeId> = self
+            .nodes
+            .values()
+            .filter(|n| n.voter && n.fault_at.is_some_and(|f| now < f + timeout))
+            .map(|n| n.id)
+            .collect();
         for &id in batch {
             let Some(n) = self.nodes.get(&id) else {
                 continue;
@@ -1063,7 +1077,7 @@ impl World {
                 continue;
             }
             let others = in_sync
-                .iter()
+                .union(&doubt)
                 .filter(|v| !batch_set.contains(v) && !self.voters_took.contains(v))
                 .count();
             if others < needed(voters.len()) {
@@ -1098,6 +1112,9 @@ impl World {
         if !took.is_empty() {
             if self.voters_took.is_empty() {
                 self.quorum_ok_when_taken = self.quorum_ok_with(&BTreeSet::new());
+            }
+            if !doubt.is_empty() {
+                self.quorum_excused = true;
             }
             self.voters_took.extend(took);
         }
