@@ -25,9 +25,10 @@
 //!   which sees the unchanged cluster at the next observation (it retries a
 //!   reconfiguration and restarts the node after too many attempts);
 //! - after a restart the loop waits `settle_after_restart_ms` before observing
-//!   again, so a node that is still going down is not mistaken for a node
-//!   that is already back (a controller counts as caught up for
-//!   `controller.quorum.fetch.timeout.ms` after it stopped fetching);
+//!   again: the first observation is then likely to show the node down,
+//!   which is one of the engine's pieces of evidence that it restarted (the
+//!   engine does not rely on the pause for safety: without evidence, a node
+//!   that still looks SERVING is not counted as back);
 //! - a stop request (Ctrl-C) is honoured only between batches: a batch that
 //!   has been restarted is waited for until it serves again (or the engine
 //!   aborts), then the loop returns [`Outcome::Interrupted`].
@@ -656,6 +657,17 @@ mod tests {
         }
         assert_eq!(report.actions.len(), 1);
         assert!(io.sim.borrow().batches.is_empty());
+        // The failure was fed back: the engine itself has aborted.
+        let snapshot = io.sim.borrow().snapshot();
+        match roller.decide(&snapshot, io.now()) {
+            Decision::Abort {
+                reason: RollError::RestartFailed { node, error },
+            } => {
+                assert_eq!(Some(node), first);
+                assert!(error.contains("injected"), "{error}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

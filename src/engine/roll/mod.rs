@@ -4,15 +4,25 @@
 //! The driver calls [`Roller::decide`] with a fresh [`ClusterSnapshot`] and the
 //! current time; it answers with one [`Decision`] (restart a batch,
 //! reconfigure a node, elect preferred leaders, wait, done, abort), which the
-//! driver executes before observing again. Nothing here performs IO or reads a
-//! clock, so the whole algorithm runs unchanged against the simulator in
-//! [`sim`] under property tests.
+//! driver executes before observing again. What happened to a restart is fed
+//! back, never assumed: [`Roller::handle_restart_done`],
+//! [`Roller::handle_restart_failed`] and [`Roller::handle_process_ended`].
+//! Nothing here performs IO or reads a clock, so the whole algorithm runs
+//! unchanged against the simulator in [`sim`] under property tests.
+//!
+//! The selection is the keys of the requests given to [`Roller::new`]; only
+//! selected nodes are acted on. Unhealthy nodes outside it are reported and
+//! still count in every safety check, but are restarted only with
+//! [`RollConfig::include_unhealthy`] (a broker stopped for maintenance is not
+//! the roll's business).
 //!
 //! The algorithm is Strimzi's "KafkaRoller 2.0" proposal:
 //! 1. `RESTART_FIRST`: nodes that are not running, not ready or unreachable,
-//!    one at a time (pure controllers, combined, brokers), except that when
-//!    every controller is a combined node and none is running they restart
-//!    together so a quorum can form;
+//!    one at a time (pure controllers, combined, brokers), each passing the
+//!    availability check and, for controllers, the quorum rule (a lagging
+//!    controller may still be a needed vote); only when every controller is
+//!    a combined node, none is running and the quorum has no leader do they
+//!    restart together so a quorum can form;
 //! 2. `RESTART`: nodes with restart reasons or non-dynamic config changes, in
 //!    the order non-active pure controllers, the active pure controller,
 //!    brokers and non-active combined nodes (batched: no two share a
@@ -22,16 +32,27 @@
 //!    reconfigured one at a time; after `max_reconfig_attempts` failed
 //!    attempts they are restarted instead.
 //!
-//! After each action the roller waits for the nodes to become SERVING, asks
-//! for a preferred-leader election once they are back in their ISRs, and waits
+//! After a restart the roller waits until the restart really happened: the
+//! command reported success, there is evidence that the old process ended
+//! (reported by the executor, a changed incarnation, or the node seen down),
+//! a later observation shows it SERVING, and a restarted controller has
+//! fetched from the quorum leader since (a stopped controller looks caught up
+//! for `controller.quorum.fetch.timeout.ms`). A restart command that returns
+//! before the process exits must not let the next batch be judged against a
+//! cluster that still contains the dying node. Then it asks for a
+//! preferred-leader election once the nodes are back in their ISRs, and waits
 //! for them to lead their preferred partitions. It aborts (and never acts
-//! again) when a node does not come back in time, a healthy node turns
-//! unhealthy, a node would exceed `max_restart_attempts`, or a safety check has
-//! blocked progress for longer than `blocked_timeout_ms`.
+//! again) when a node does not come back in time, a restart command fails, a
+//! healthy node turns unhealthy, a node would exceed `max_restart_attempts`,
+//! or a safety check has blocked progress for longer than
+//! `blocked_timeout_ms`.
 //!
-//! Beyond the proposal: availability is judged on the ISR as it will be once
-//! ongoing reassignments complete, and nothing restarts while any other node
-//! is in log recovery.
+//! Beyond the proposal: availability is judged on the ISR both now and as it
+//! will be once ongoing reassignments complete, against each partition's
+//! effective `min.insync.replicas` (unknown refuses); nothing restarts while
+//! any other node is in log recovery or is a broker in an unknown state (it
+//! may be in log recovery); and state restored from JSON that does not match
+//! the cluster aborts the roll rather than panicking.
 
 pub mod batch;
 pub mod config_diff;
@@ -290,9 +311,15 @@ struct RestartProgress {
     /// were made after it.
     #[serde(default)]
     evidence_seen: bool,
-    /// `LastCaughtUpTimestamp` at the first decision that saw the evidence.
+    /// `LastCaughtUpTimestamp` first observed after the evidence.
     #[serde(default)]
     caught_up_baseline: Option<i64>,
+    /// The evidence was fed between decisions (not observed): the observation
+    /// of the next decision may predate it, and the old process may have
+    /// fetched after that observation, so the baseline is taken one decision
+    /// later.
+    #[serde(default)]
+    baseline_pending: bool,
     /// When it counted as back.
     #[serde(default)]
     back_at: Option<Millis>,
@@ -315,6 +342,7 @@ impl RestartProgress {
             ended: None,
             evidence_seen: false,
             caught_up_baseline: None,
+            baseline_pending: false,
             back_at: None,
         };
         if state == ObservedState::NotRunning {
@@ -551,6 +579,7 @@ impl Roller {
         };
         if progress.ended.is_none() && at >= progress.requested_at {
             progress.ended = Some((at, "its process ended (reported at restart)".into()));
+            progress.baseline_pending = true;
         }
     }
 
@@ -819,6 +848,7 @@ impl Roller {
                 ended: None,
                 evidence_seen: false,
                 caught_up_baseline: None,
+                baseline_pending: false,
                 back_at: None,
             });
             if progress.back_at.is_some() {
@@ -861,15 +891,30 @@ impl Roller {
                 // The observation of this decision may predate the
                 // evidence: only later ones show the new process.
                 progress.evidence_seen = true;
-                progress.caught_up_baseline = caught_up_ts(snapshot, id);
+                if !progress.baseline_pending {
+                    progress.caught_up_baseline = caught_up_ts(snapshot, id);
+                }
                 continue;
+            }
+            if progress.baseline_pending {
+                progress.baseline_pending = false;
+                progress.caught_up_baseline = caught_up_ts(snapshot, id);
+                if progress.must_fetch {
+                    continue;
+                }
             }
             if progress.done_at.is_none() {
                 continue;
             }
             let serving =
                 observed.is_some_and(|n| n.state == ObservedState::Serving && n.reachable);
+            // Without a quorum leader nothing can fetch: requiring it would
+            // keep a leaderless quorum from ever being restarted back into
+            // shape, and every restart that could weaken the quorum is
+            // refused anyway until a leader is known (`check_quorum`).
+            let leaderless = snapshot.quorum.as_ref().is_some_and(|q| q.leader.is_none());
             let fetched = !progress.must_fetch
+                || leaderless
                 || caught_up_ts(snapshot, id)
                     .is_some_and(|t| progress.caught_up_baseline.is_none_or(|b| t > b));
             if serving && fetched {
@@ -976,7 +1021,12 @@ impl Roller {
                 }
                 deadline = Some(deadline.map_or(d, |x| x.min(d)));
                 states.push(match aw.restarts.get(n) {
-                    Some(p) => format!("{n} ({}; {})", ctx.describe_state(), p.pending()),
+                    Some(p) => format!(
+                        "{n} (seen {:?}{}; {})",
+                        ctx.observed,
+                        if ctx.reachable { "" } else { ", unreachable" },
+                        p.pending()
+                    ),
                     None => format!("{n} ({})", ctx.describe_state()),
                 });
             }
@@ -1116,7 +1166,7 @@ fn merge_observation(
         // (see `RestartProgress`), whatever it looks like meanwhile.
         let restarting = acting.is_some_and(|a| {
             a.kind == ActionKind::Restart
-                && !a.restarts.get(&n.id).is_some_and(|p| p.back_at.is_some())
+                && a.restarts.get(&n.id).is_none_or(|p| p.back_at.is_none())
         });
         let state = match n.state {
             _ if restarting => NodeState::Restarted,

@@ -1,7 +1,9 @@
 //! The two safety gates a restart must pass: partition availability
 //! (Strimzi's `KafkaAvailability.canRoll`, hardened against reassignments in
-//! flight) and KRaft quorum health (Strimzi's `KafkaQuorumCheck`, counting
-//! controllers from their assigned roles).
+//! flight: the ISR must hold both now and once they complete, against the
+//! partition's effective `min.insync.replicas`, and an unknown value refuses
+//! instead of defaulting to 1) and KRaft quorum health (Strimzi's
+//! `KafkaQuorumCheck`, counting controllers from their assigned roles).
 //!
 //! Both are pure functions of a [`ClusterSnapshot`], so the batching code, the
 //! plan preview and the property tests all ask the very same question.
@@ -341,6 +343,32 @@ mod tests {
         // RF <= min ISR is skipped (note <=).
         assert!(can(&with_partition(&[1, 2], &[1, 2], 2), 1, Healthy));
         assert!(can(&with_partition(&[1], &[1], 1), 1, Healthy));
+    }
+
+    #[test]
+    fn isr_must_hold_now_and_after_reassignments_and_unknown_min_isr_refuses() {
+        use Strictness::Healthy;
+        // The example: replicas [1,4,2], adding [4] (not in sync),
+        // removing [2], ISR [1,2], min 2. Node 2 still holds an ISR place.
+        let mut s = with_partition(&[1, 4, 2], &[1, 2], 2);
+        s.partitions[0].adding = vec![NodeId(4)];
+        s.partitions[0].removing = vec![NodeId(2)];
+        assert!(matches!(
+            check_availability(&s, &PartitionIndex::build(&s), NodeId(2), Healthy),
+            Err(RollError::WouldBreakMinIsr { isr: 2, .. })
+        ));
+        // Node 1 stays the only target in-sync replica: refused too.
+        assert!(!can(&s, 1, Healthy));
+        // Unknown topic settings refuse, naming the partition.
+        s.topics.clear();
+        assert_eq!(
+            check_availability(&s, &PartitionIndex::build(&s), NodeId(4), Healthy),
+            Err(RollError::MinIsrUnknown {
+                node: NodeId(4),
+                topic: "t".into(),
+                partition: 0
+            })
+        );
     }
 
     fn controller(id: i32) -> NodeSnapshot {

@@ -5,7 +5,9 @@
 //! module models just enough: nodes with roles and a process phase (down,
 //! starting, log recovery, serving), partitions with replicas, ISR, leader and
 //! in-flight reassignments, per-topic `min.insync.replicas`, and a quorum with
-//! `LastCaughtUpTimestamp`s. It applies the engine's [`Decision`]s, advances
+//! `LastCaughtUpTimestamp`s. It applies the engine's [`Decision`]s, feeds
+//! the results back as an executor must ([`SimCluster::feed_back`]: restart
+//! done, process ended; every process start gets a new incarnation), advances
 //! time through its own event timeline, injects [`Fault`]s, and checks the
 //! roll's safety invariants on the true state at every restart, recording
 //! every breach in [`SimCluster::violations`].

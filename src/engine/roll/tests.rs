@@ -503,3 +503,46 @@ fn inconsistent_restored_state_aborts_instead_of_panicking() {
         "{d:?}"
     );
 }
+
+/// Bug 5, the race: the observation fed to the decision that first learns
+/// the process ended was made while the old process still fetched, and it
+/// fetched once more before dying. That last fetch is not a fetch "since the
+/// restart".
+#[test]
+fn last_fetch_of_the_old_controller_process_does_not_count() {
+    let mut snapshot = ClusterSnapshot {
+        nodes: vec![
+            node(0, NodeRoles::CONTROLLER, ObservedState::Serving),
+            node(1, NodeRoles::CONTROLLER, ObservedState::Serving),
+            node(2, NodeRoles::CONTROLLER, ObservedState::Serving),
+        ],
+        partitions: vec![],
+        topics: BTreeMap::new(),
+        quorum: quorum(Some(0), &[(0, 10_000), (1, 10_000), (2, 10_000)]),
+    };
+    let mut roller = Roller::new(RollConfig::default(), restart(&[1]));
+    assert_eq!(
+        roller.decide(&snapshot, Millis(10_000)).restarted_nodes(),
+        vec![n(1)]
+    );
+    roller.handle_restart_done(n(1), Millis(10_050));
+    // Observed at 10_200 (old process alive), then it fetched at 10_300 and
+    // died; the end is reported after the observation was made.
+    snapshot.quorum = quorum(Some(0), &[(0, 10_200), (1, 10_200), (2, 10_200)]);
+    roller.handle_process_ended(n(1), Millis(10_300));
+    assert!(matches!(
+        roller.decide(&snapshot, Millis(10_400)),
+        Decision::Wait { .. }
+    ));
+    snapshot.quorum = quorum(Some(0), &[(0, 11_000), (1, 10_300), (2, 11_000)]);
+    let d = roller.decide(&snapshot, Millis(11_000));
+    assert!(matches!(d, Decision::Wait { .. }), "{d:?}");
+    snapshot.quorum = quorum(Some(0), &[(0, 11_500), (1, 10_300), (2, 11_500)]);
+    let d = roller.decide(&snapshot, Millis(11_500));
+    assert!(matches!(d, Decision::Wait { .. }), "{d:?}");
+    snapshot.quorum = quorum(Some(0), &[(0, 12_000), (1, 11_900), (2, 12_000)]);
+    assert!(matches!(
+        roller.decide(&snapshot, Millis(12_000)),
+        Decision::Done { .. }
+    ));
+}
