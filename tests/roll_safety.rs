@@ -595,6 +595,11 @@ struct Cluster {
     stale: Vec<u64>,
     reassign: Option<(usize, usize, u64, u64)>,
     restore: bool,
+    include_unhealthy: bool,
+    /// A replica id of a broker that no longer exists.
+    ghost: bool,
+    /// Topic t1's settings cannot be read.
+    unknown_topic: bool,
 }
 
 fn node_timing() -> impl Strategy<Value = Timing> {
@@ -650,7 +655,12 @@ fn cluster() -> impl Strategy<Value = Cluster> {
                 any::<bool>(),
                 prop::collection::vec(prop_oneof![3 => Just(0u64), 1 => 1_000u64..60_000], 5),
                 prop::option::weighted(0.4, (0usize..16, 0usize..16, 0u64..120_000, 0u64..60_000)),
-                any::<bool>(),
+                (
+                    any::<bool>(),
+                    prop::bool::weighted(0.3),
+                    prop::bool::weighted(0.2),
+                    prop::bool::weighted(0.2),
+                ),
             )
         })
         .prop_map(
@@ -666,7 +676,7 @@ fn cluster() -> impl Strategy<Value = Cluster> {
                 endpoints,
                 stale,
                 reassign,
-                restore,
+                (restore, include_unhealthy, ghost, unknown_topic),
             )| Cluster {
                 brokers,
                 combined,
@@ -683,6 +693,9 @@ fn cluster() -> impl Strategy<Value = Cluster> {
                 stale,
                 reassign,
                 restore,
+                include_unhealthy: include_unhealthy && adapter::NEW_API,
+                ghost,
+                unknown_topic,
             },
         )
 }
@@ -732,6 +745,14 @@ fn build(c: &Cluster) -> (World, Vec<i32>, Vec<i32>) {
             w.topics.get_mut(&topic).unwrap().min_override = Some(*m);
         }
         w.partitions[p].stale_ms = c.stale[i % c.stale.len()];
+    }
+    if c.ghost {
+        w.add_partition("t0", &[broker_ids[0], 99]);
+    }
+    if c.unknown_topic
+        && let Some(t) = w.topics.get_mut("t1")
+    {
+        t.settings_unknown = true;
     }
     if let Some((pi, add, sync, done)) = c.reassign {
         let pi = pi % w.partitions.len();
@@ -806,7 +827,7 @@ proptest! {
     #[test]
     fn random_rolls_break_nothing(c in cluster()) {
         let (mut w, selection, reasons) = build(&c);
-        let run = roll(&mut w, &selection, &reasons, false, c.restore);
+        let run = roll(&mut w, &selection, &reasons, c.include_unhealthy, c.restore);
         verdict(&w, &run)?;
     }
 }
