@@ -210,8 +210,10 @@ proptest! {
         shutdown_ms in 500u64..40_000,
         restore in any::<bool>(),
         endpoints in any::<bool>(),
+        witness in any::<bool>(),
     ) {
         let mut w = World::new();
+        w.witness = witness;
         controllers(&mut w, &Timing::default());
         let t = Timing { shutdown_ms, early_return: true, ..t };
         brokers(&mut w, 1..=3, &t);
@@ -600,6 +602,7 @@ struct Cluster {
     ghost: bool,
     /// Topic t1's settings cannot be read.
     unknown_topic: bool,
+    witness: bool,
 }
 
 fn node_timing() -> impl Strategy<Value = Timing> {
@@ -660,6 +663,7 @@ fn cluster() -> impl Strategy<Value = Cluster> {
                     prop::bool::weighted(0.3),
                     prop::bool::weighted(0.2),
                     prop::bool::weighted(0.2),
+                    prop::bool::weighted(0.7),
                 ),
             )
         })
@@ -676,7 +680,7 @@ fn cluster() -> impl Strategy<Value = Cluster> {
                 endpoints,
                 stale,
                 reassign,
-                (restore, include_unhealthy, ghost, unknown_topic),
+                (restore, include_unhealthy, ghost, unknown_topic, witness),
             )| Cluster {
                 brokers,
                 combined,
@@ -696,12 +700,14 @@ fn cluster() -> impl Strategy<Value = Cluster> {
                 include_unhealthy: include_unhealthy && adapter::NEW_API,
                 ghost,
                 unknown_topic,
+                witness,
             },
         )
 }
 
 fn build(c: &Cluster) -> (World, Vec<i32>, Vec<i32>) {
     let mut w = World::new();
+    w.witness = c.witness;
     let mut ids = Vec::new();
     let mut next = 1;
     let mut k = 0;

@@ -315,6 +315,9 @@ pub struct World {
     pub crash_isr_lag_ms: Ms,
     /// The broker whose topic config the old adapter reads.
     pub config_broker: Option<NodeId>,
+    /// A restart witness reports process ends and incarnations (`false`:
+    /// neither, the engine must find other evidence).
+    pub witness: bool,
     pub faults: Vec<(Ms, Fault)>,
     pending_feedback: Vec<Feedback>,
     /// Scheduled command completions.
@@ -362,6 +365,7 @@ impl World {
             state_source: StateSource::Endpoints,
             crash_isr_lag_ms: 10_000,
             config_broker: None,
+            witness: true,
             faults: Vec::new(),
             pending_feedback: Vec::new(),
             cmd_done: Vec::new(),
@@ -699,7 +703,7 @@ impl World {
                 .push(format!("{now}: node {id} {:?} -> {next:?}", n.proc));
             n.proc = next;
         }
-        if ended {
+        if ended && self.witness {
             self.pending_feedback
                 .push(Feedback::ProcessEnded { node: id, at: now });
         }
@@ -1435,8 +1439,8 @@ pub mod adapter {
                 rack: None,
                 config,
                 incarnation: match rules {
-                    Rules::Old => None,
-                    Rules::New => n.map(|n| format!("witness-{}", n.exits)),
+                    Rules::New if w.witness => n.map(|n| format!("witness-{}", n.exits)),
+                    _ => None,
                 },
             });
         }
