@@ -1263,7 +1263,12 @@ pub mod adapter {
         Rules, StateSource, TopicPartition, TopicSettings, VoterState, World,
     };
 
-    /// Which engine API the driver uses.
+    /// `true`: the engine's feed-back API (`handle_restart_done`,
+    /// `handle_restart_failed`, `handle_process_ended`, `incarnation`) and
+    /// the design note's adapter rules ([`Rules::New`]). Today's engine
+    /// (commit 295945a: decide only, a restart counts at once) was driven by
+    /// the `false` version of this module, in this file's history at commit
+    /// 29b6482.
     pub const NEW_API: bool = true;
 
     /// The roll settings of a test.
