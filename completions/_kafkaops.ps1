@@ -46,9 +46,9 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('rebalance', 'rebalance', [CompletionResultType]::ParameterValue, 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster')
             [CompletionResult]::new('roll', 'roll', [CompletionResultType]::ParameterValue, 'Safe rolling restart / dynamic reconfiguration of Kafka nodes')
-            [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations')
-            [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Cruise Control anomalies')
-            [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Run the rebalance, roll and replication-factor logic as an in-cluster controller')
+            [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations (planned: not implemented yet)')
+            [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Cruise Control anomalies (planned: not implemented yet)')
+            [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the resolved configuration')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -81,7 +81,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
             [CompletionResult]::new('full', 'full', [CompletionResultType]::ParameterValue, 'Rebalance the whole cluster (Cruise Control rebalance)')
-            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)')
+            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -291,7 +291,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
             [CompletionResult]::new('full', 'full', [CompletionResultType]::ParameterValue, 'Rebalance the whole cluster (Cruise Control rebalance)')
-            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)')
+            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -348,6 +348,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Roll every node')
+            [CompletionResult]::new('--include-unhealthy', '--include-unhealthy', [CompletionResultType]::ParameterName, 'Also restart unhealthy nodes outside the selection (stopped, not ready, lagging); by default they are only reported and still count in the safety checks')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan and exit')
             [CompletionResult]::new('--no-preferred-leader-election', '--no-preferred-leader-election', [CompletionResultType]::ParameterName, 'Do not restore preferred leaders after each restart')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
@@ -386,7 +387,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control')
+            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -424,7 +425,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;topic;help' {
-            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control')
+            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -458,7 +459,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects (planned: not implemented yet)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -491,7 +492,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;anomalies;help' {
-            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects (planned: not implemented yet)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -502,7 +503,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;operate' {
-            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between reconcile loops')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Time between reconcile loops, e.g. 30s, 2m')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace of the Kafka cluster')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
@@ -623,9 +624,9 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
         'kafkaops;help' {
             [CompletionResult]::new('rebalance', 'rebalance', [CompletionResultType]::ParameterValue, 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster')
             [CompletionResult]::new('roll', 'roll', [CompletionResultType]::ParameterValue, 'Safe rolling restart / dynamic reconfiguration of Kafka nodes')
-            [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations')
-            [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Cruise Control anomalies')
-            [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Run the rebalance, roll and replication-factor logic as an in-cluster controller')
+            [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations (planned: not implemented yet)')
+            [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Cruise Control anomalies (planned: not implemented yet)')
+            [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the resolved configuration')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -635,7 +636,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
             [CompletionResult]::new('full', 'full', [CompletionResultType]::ParameterValue, 'Rebalance the whole cluster (Cruise Control rebalance)')
-            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)')
+            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
             break
@@ -662,14 +663,14 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;help;topic' {
-            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control')
+            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)')
             break
         }
         'kafkaops;help;topic;set-rf' {
             break
         }
         'kafkaops;help;anomalies' {
-            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects (planned: not implemented yet)')
             break
         }
         'kafkaops;help;anomalies;watch' {

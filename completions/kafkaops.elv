@@ -43,9 +43,9 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --version 'Print version'
             cand rebalance 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
-            cand topic 'Topic operations'
-            cand anomalies 'Cruise Control anomalies'
-            cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller'
+            cand topic 'Topic operations (planned: not implemented yet)'
+            cand anomalies 'Cruise Control anomalies (planned: not implemented yet)'
+            cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -77,7 +77,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
             cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
             cand full 'Rebalance the whole cluster (Cruise Control rebalance)'
-            cand imbalance 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)'
+            cand imbalance 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -280,7 +280,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
             cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
             cand full 'Rebalance the whole cluster (Cruise Control rebalance)'
-            cand imbalance 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)'
+            cand imbalance 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -329,6 +329,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
             cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
             cand --all 'Roll every node'
+            cand --include-unhealthy 'Also restart unhealthy nodes outside the selection (stopped, not ready, lagging); by default they are only reported and still count in the safety checks'
             cand --dry-run 'Print the plan and exit'
             cand --no-preferred-leader-election 'Do not restore preferred leaders after each restart'
             cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
@@ -366,7 +367,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand set-rf 'Change the replication factor of topics through Cruise Control'
+            cand set-rf 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;topic;set-rf'= {
@@ -402,7 +403,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --version 'Print version'
         }
         &'kafkaops;topic;help'= {
-            cand set-rf 'Change the replication factor of topics through Cruise Control'
+            cand set-rf 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;topic;help;set-rf'= {
@@ -433,7 +434,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand watch 'Stream the anomalies Cruise Control detects'
+            cand watch 'Stream the anomalies Cruise Control detects (planned: not implemented yet)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;anomalies;watch'= {
@@ -464,7 +465,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --version 'Print version'
         }
         &'kafkaops;anomalies;help'= {
-            cand watch 'Stream the anomalies Cruise Control detects'
+            cand watch 'Stream the anomalies Cruise Control detects (planned: not implemented yet)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;anomalies;help;watch'= {
@@ -472,7 +473,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;anomalies;help;help'= {
         }
         &'kafkaops;operate'= {
-            cand --interval 'Seconds between reconcile loops'
+            cand --interval 'Time between reconcile loops, e.g. 30s, 2m'
             cand --namespace 'Kubernetes namespace of the Kafka cluster'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
@@ -586,9 +587,9 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;help'= {
             cand rebalance 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
-            cand topic 'Topic operations'
-            cand anomalies 'Cruise Control anomalies'
-            cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller'
+            cand topic 'Topic operations (planned: not implemented yet)'
+            cand anomalies 'Cruise Control anomalies (planned: not implemented yet)'
+            cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -597,7 +598,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
             cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
             cand full 'Rebalance the whole cluster (Cruise Control rebalance)'
-            cand imbalance 'Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)'
+            cand imbalance 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
         }
@@ -616,12 +617,12 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;help;roll'= {
         }
         &'kafkaops;help;topic'= {
-            cand set-rf 'Change the replication factor of topics through Cruise Control'
+            cand set-rf 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)'
         }
         &'kafkaops;help;topic;set-rf'= {
         }
         &'kafkaops;help;anomalies'= {
-            cand watch 'Stream the anomalies Cruise Control detects'
+            cand watch 'Stream the anomalies Cruise Control detects (planned: not implemented yet)'
         }
         &'kafkaops;help;anomalies;watch'= {
         }

@@ -8,7 +8,7 @@
 use std::fmt;
 
 /// The documented exit codes (see README "Exit codes").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ExitCode {
     /// Success.

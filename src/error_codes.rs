@@ -1,27 +1,121 @@
 //! Maps the typed errors of the adapters and the engine to exit codes.
 //!
-//! Kept in one place so each module's error type stays free of CLI concerns
-//! and a new error type needs exactly one line here.
+//! Only the binary's edge knows about exit codes: adapters (Kafka, Cruise Control, platforms)
+//! and the prompt return typed errors and never a code, so no adapter depends on the CLI's
+//! error module. Each mapping is one function here, next to the others, where the README's
+//! exit-code table can be checked against all of them at once.
 
+use rdkafka::error::RDKafkaErrorCode as C;
+
+use crate::cruise_control::{CcError, ErrorClass, Permanent, Transient};
 use crate::error::ExitCode;
+use crate::kafka::KafkaError;
+use crate::output::PromptError;
+use crate::platform::PlatformError;
 
 /// The exit code a known error type stands for, if `cause` is one.
 pub fn code_of(cause: &(dyn std::error::Error + 'static)) -> Option<ExitCode> {
-    if let Some(e) = cause.downcast_ref::<crate::settings::SettingsError>() {
-        let _ = e;
+    if cause
+        .downcast_ref::<crate::settings::SettingsError>()
+        .is_some()
+    {
         return Some(ExitCode::Usage);
     }
-    if let Some(e) = cause.downcast_ref::<crate::cruise_control::CcError>() {
-        return Some(e.exit_code());
+    if let Some(e) = cause.downcast_ref::<CcError>() {
+        return Some(cruise_control(e));
     }
-    if let Some(e) = cause.downcast_ref::<crate::output::PromptError>() {
-        return Some(e.exit_code());
+    if let Some(e) = cause.downcast_ref::<PromptError>() {
+        return Some(prompt(e));
     }
-    if let Some(e) = cause.downcast_ref::<crate::kafka::KafkaError>() {
-        return Some(e.exit_code());
+    if let Some(e) = cause.downcast_ref::<KafkaError>() {
+        return Some(kafka(e));
     }
-    if let Some(e) = cause.downcast_ref::<crate::platform::PlatformError>() {
-        return Some(e.exit_code());
+    if let Some(e) = cause.downcast_ref::<PlatformError>() {
+        return Some(platform(e));
     }
     None
+}
+
+/// A Kafka adapter failure (see README "Exit codes").
+#[must_use]
+pub fn kafka(e: &KafkaError) -> ExitCode {
+    match e {
+        KafkaError::Unreachable { .. }
+        | KafkaError::Authentication { .. }
+        | KafkaError::Tls { .. }
+        | KafkaError::BrokerState { .. } => ExitCode::Unreachable,
+        KafkaError::Timeout { .. } => ExitCode::Timeout,
+        KafkaError::NoActiveController { .. } => ExitCode::NotReady,
+        KafkaError::UnsupportedSetting { .. }
+        | KafkaError::InvalidSetting { .. }
+        | KafkaError::MissingBootstrapServers => ExitCode::Usage,
+        KafkaError::Api { code, .. } => match *code {
+            // SASL_AUTHENTICATION_FAILED, *_AUTHORIZATION_FAILED
+            58 | 29 | 30 | 31 => ExitCode::Unreachable,
+            7 => ExitCode::Timeout,
+            _ => ExitCode::Failed,
+        },
+        KafkaError::UnsupportedApi { .. } | KafkaError::Protocol { .. } => ExitCode::Failed,
+        KafkaError::Client { source, .. } => match source.rdkafka_error_code() {
+            Some(
+                C::BrokerTransportFailure
+                | C::AllBrokersDown
+                | C::Resolve
+                | C::Authentication
+                | C::SaslAuthenticationFailed
+                | C::SSL
+                | C::TopicAuthorizationFailed
+                | C::ClusterAuthorizationFailed,
+            ) => ExitCode::Unreachable,
+            Some(C::OperationTimedOut | C::RequestTimedOut | C::MessageTimedOut) => {
+                ExitCode::Timeout
+            }
+            _ => ExitCode::Failed,
+        },
+    }
+}
+
+/// A Cruise Control failure, from its class (classified once, in the client).
+#[must_use]
+pub fn cruise_control(e: &CcError) -> ExitCode {
+    if let CcError::Config(_) = e {
+        return ExitCode::Usage;
+    }
+    match e.class() {
+        ErrorClass::NoOp => ExitCode::Ok,
+        ErrorClass::Retryable(t) => match t {
+            Transient::NotEnoughValidWindows | Transient::PleaseRetry => ExitCode::NotReady,
+            Transient::ActiveTaskLimit | Transient::OngoingExecution => ExitCode::Busy,
+            Transient::Unreachable => ExitCode::Unreachable,
+            Transient::Timeout => ExitCode::Timeout,
+        },
+        ErrorClass::Permanent(p) => match p {
+            Permanent::BadRequest | Permanent::UnknownBroker | Permanent::MissingHardGoals => {
+                ExitCode::Usage
+            }
+            Permanent::Unauthorized | Permanent::Tls | Permanent::NotFound => ExitCode::Unreachable,
+            Permanent::OptimizationFailure | Permanent::Other => ExitCode::Failed,
+        },
+    }
+}
+
+/// A platform (restart command, node list) failure.
+#[must_use]
+pub fn platform(e: &PlatformError) -> ExitCode {
+    match e {
+        PlatformError::UnknownNode { .. }
+        | PlatformError::InvalidNodes { .. }
+        | PlatformError::NoStatusProbe { .. } => ExitCode::Usage,
+        PlatformError::Spawn { .. } | PlatformError::CommandFailed { .. } => ExitCode::Failed,
+        PlatformError::CommandTimeout { .. } => ExitCode::Timeout,
+    }
+}
+
+/// A confirmation that did not happen.
+#[must_use]
+pub fn prompt(e: &PromptError) -> ExitCode {
+    match e {
+        PromptError::NotInteractive { .. } => ExitCode::Usage,
+        PromptError::Declined { .. } | PromptError::Io(_) => ExitCode::Failed,
+    }
 }

@@ -142,19 +142,8 @@ pub struct CruiseControlFile {
     pub password_env: Option<String>,
     #[serde(default)]
     pub ca_file: Option<PathBuf>,
-    #[serde(default, with = "humantime_serde_opt")]
+    #[serde(default, with = "humantime_serde")]
     pub timeout: Option<Duration>,
-}
-
-mod humantime_serde_opt {
-    use serde::{Deserialize, Deserializer};
-    use std::time::Duration;
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
-        let s: Option<String> = Option::deserialize(d)?;
-        s.map(|s| humantime::parse_duration(&s).map_err(serde::de::Error::custom))
-            .transpose()
-    }
 }
 
 /// Values as given on the command line or in the environment, each with its origin

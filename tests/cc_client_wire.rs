@@ -1,7 +1,9 @@
 //! Wire-level tests of the Cruise Control client against a double (wiremock) that
 //! answers like Cruise Control does (reference §1-§7): every error class, the 202 +
 //! `User-Task-ID` protocol, 401, TLS with a CA file, timeouts, and the server's
-//! sloppiness (`NaN`, missing fields, `topicPartition` objects).
+//! sloppiness (`NaN`, missing fields, `topicPartition` objects); and the one execution-flow
+//! driver (`cruise_control::flow`) on top of the client: stop after an interrupt, a declined
+//! confirmation, `topic_configuration` plugged in as the operation.
 
 use std::time::{Duration, Instant};
 
@@ -247,7 +249,10 @@ async fn a_failed_dry_run_task_reveals_its_error_through_the_task_header() {
         err.class(),
         ErrorClass::Retryable(Transient::NotEnoughValidWindows)
     );
-    assert_eq!(err.exit_code(), ExitCode::NotReady);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::NotReady
+    );
 }
 
 #[tokio::test]
@@ -272,7 +277,10 @@ async fn a_failed_execution_task_is_not_resent() {
         .await
         .unwrap_err();
     assert!(matches!(err, CcError::TaskFailed { .. }), "{err:?}");
-    assert_eq!(err.exit_code(), ExitCode::Failed);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::Failed
+    );
 }
 
 #[tokio::test]
@@ -301,7 +309,10 @@ async fn not_enough_valid_windows_is_retryable_and_waited_for_only_when_asked() 
         err.class(),
         ErrorClass::Retryable(Transient::NotEnoughValidWindows)
     );
-    assert_eq!(err.exit_code(), ExitCode::NotReady);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::NotReady
+    );
     // Asked to wait: retried with backoff until the model is ready.
     let mut policy = fast_policy(5);
     policy.wait_for_not_ready = true;
@@ -388,7 +399,7 @@ async fn ongoing_execution_is_busy_and_not_retried_by_default() {
         err.class(),
         ErrorClass::Retryable(Transient::OngoingExecution)
     );
-    assert_eq!(err.exit_code(), ExitCode::Busy);
+    assert_eq!(kafkaops::error_codes::cruise_control(&err), ExitCode::Busy);
 }
 
 #[tokio::test]
@@ -434,7 +445,7 @@ async fn permanent_errors_are_not_retried() {
             .await
             .unwrap_err();
         assert_eq!(err.class(), ErrorClass::Permanent(class), "{file}");
-        assert_eq!(err.exit_code(), code, "{file}");
+        assert_eq!(kafkaops::error_codes::cruise_control(&err), code, "{file}");
         assert!(!err.is_retryable());
     }
 }
@@ -469,7 +480,7 @@ async fn already_at_target_replication_factor_is_a_noop() {
         .await
         .unwrap_err();
     assert_eq!(err.class(), ErrorClass::NoOp);
-    assert_eq!(err.exit_code(), ExitCode::Ok);
+    assert_eq!(kafkaops::error_codes::cruise_control(&err), ExitCode::Ok);
 }
 
 #[tokio::test]
@@ -494,7 +505,10 @@ async fn unauthorized_is_an_auth_error_that_never_shows_the_password() {
         .await
         .unwrap_err();
     assert!(matches!(err, CcError::Auth { status: 401, .. }), "{err:?}");
-    assert_eq!(err.exit_code(), ExitCode::Unreachable);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::Unreachable
+    );
     for text in [
         err.to_string(),
         format!("{err:?}"),
@@ -527,7 +541,10 @@ async fn timeouts_are_classified_and_a_timed_out_execution_is_never_resent() {
         .await
         .unwrap_err();
     assert!(matches!(err, CcError::Timeout { .. }), "{err:?}");
-    assert_eq!(err.exit_code(), ExitCode::Timeout);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::Timeout
+    );
     let posts = server.received_requests().await.unwrap().len();
     assert_eq!(
         posts, 1,
@@ -540,7 +557,10 @@ async fn timeouts_are_classified_and_a_timed_out_execution_is_never_resent() {
         .await
         .unwrap_err();
     assert!(matches!(err, CcError::GaveUp { .. }), "{err:?}");
-    assert_eq!(err.exit_code(), ExitCode::Timeout);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::Timeout
+    );
     assert!(server.received_requests().await.unwrap().len() >= 3);
 }
 
@@ -556,7 +576,10 @@ async fn connection_refused_is_unreachable() {
         .await
         .unwrap_err();
     assert!(matches!(err, CcError::Unreachable { .. }), "{err:?}");
-    assert_eq!(err.exit_code(), ExitCode::Unreachable);
+    assert_eq!(
+        kafkaops::error_codes::cruise_control(&err),
+        ExitCode::Unreachable
+    );
     assert!(err.to_string().contains(&format!("127.0.0.1:{port}")));
 
     // Regression: "tls" in the URL (here its path) once made a refused connection a TLS failure.
@@ -728,12 +751,256 @@ mod tls {
             .await
             .unwrap_err();
         assert!(matches!(err, CcError::Tls { .. }), "{err:?}");
-        assert_eq!(err.exit_code(), ExitCode::Unreachable);
+        assert_eq!(
+            kafkaops::error_codes::cruise_control(&err),
+            ExitCode::Unreachable
+        );
 
         // A CA file that is not PEM is a configuration error.
         let mut bad = config(&url);
         bad.ca_pem = Some(b"not a certificate".to_vec());
         let err = CruiseControlClient::new(bad).unwrap_err();
-        assert_eq!(err.exit_code(), ExitCode::Usage);
+        assert_eq!(kafkaops::error_codes::cruise_control(&err), ExitCode::Usage);
+    }
+}
+
+/// The one Cruise Control flow driver (`kafkaops::cruise_control::flow::run`) against the double.
+mod flow_driver {
+    use super::*;
+    use kafkaops::cruise_control::flow::{self, FlowHooks};
+    use kafkaops::cruise_control::model::{ExecutorState, OptimizationResult};
+    use kafkaops::cruise_control::{Answer, Observer};
+    use kafkaops::engine::cc_flow::{AfterInterrupt, FlowConfig, InterruptChoice, Outcome};
+    use kafkaops::error::CliError;
+    use std::sync::Mutex;
+
+    /// Records what the flow told the command; answers prompts as configured.
+    struct Hooks {
+        confirm: bool,
+        stop_on_interrupt: bool,
+        seen: Mutex<Vec<String>>,
+    }
+
+    impl Hooks {
+        fn new(confirm: bool, stop_on_interrupt: bool) -> Self {
+            Self {
+                confirm,
+                stop_on_interrupt,
+                seen: Mutex::new(Vec::new()),
+            }
+        }
+        fn saw(&self, what: impl Into<String>) {
+            self.seen.lock().unwrap().push(what.into());
+        }
+        fn seen(&self) -> Vec<String> {
+            self.seen.lock().unwrap().clone()
+        }
+    }
+
+    impl FlowHooks for Hooks {
+        type Error = CliError;
+        async fn check_input(
+            &self,
+            _cc: &CruiseControlClient,
+            _deadline: Instant,
+            _obs: &dyn Observer,
+        ) -> Result<Result<(), CliError>, CcError> {
+            self.saw("check");
+            Ok(Ok(()))
+        }
+        fn waiting_for_ready(&self, reason: &str) {
+            self.saw(format!("waiting: {reason}"));
+        }
+        fn proposal(&self, _dry_run: &Answer<OptimizationResult>) {
+            self.saw("proposal");
+        }
+        fn confirm(&self, _dry_run: &Answer<OptimizationResult>) -> Result<(), CliError> {
+            self.saw("confirm?");
+            if self.confirm {
+                Ok(())
+            } else {
+                Err(CliError::usage("not confirmed"))
+            }
+        }
+        fn following(&self, task_id: Option<&str>) {
+            self.saw(format!("following {}", task_id.unwrap_or("-")));
+        }
+        fn progress(&self, _executor: &ExecutorState) {
+            self.saw("progress");
+        }
+        fn follow_ended(&self) {}
+        async fn choose_after_interrupt(&self, task_id: Option<&str>) -> InterruptChoice {
+            self.saw(format!("interrupted {}", task_id.unwrap_or("-")));
+            if self.stop_on_interrupt {
+                InterruptChoice::Stop
+            } else {
+                InterruptChoice::LeaveRunning
+            }
+        }
+    }
+
+    fn flow_config(assume_yes: bool) -> FlowConfig {
+        FlowConfig {
+            execute: true,
+            assume_yes,
+            no_wait: false,
+            timeout_ms: 20_000,
+            wait_for_ready_ms: 0,
+            poll_interval_ms: 20,
+        }
+    }
+
+    async fn ready_and_running(server: &MockServer) {
+        Mock::given(method("GET"))
+            .and(path("/kafkacruisecontrol/state"))
+            .and(query_param("substates", "monitor,executor,analyzer"))
+            .respond_with(json(200, &fixture("state_ready.json")))
+            .mount(server)
+            .await;
+        Mock::given(method("GET"))
+            .and(path("/kafkacruisecontrol/state"))
+            .and(query_param("substates", "executor"))
+            .respond_with(json(200, &fixture("state_executing.json")))
+            .mount(server)
+            .await;
+        Mock::given(method("GET"))
+            .and(path("/kafkacruisecontrol/user_tasks"))
+            .respond_with(json(
+                200,
+                &user_tasks_body(false, "InExecution", Some("{}")),
+            ))
+            .mount(server)
+            .await;
+        Mock::given(method("POST"))
+            .and(path("/kafkacruisecontrol/add_broker"))
+            .and(query_param("dryrun", "true"))
+            .respond_with(json(200, &fixture("add_broker_verbose.json")))
+            .mount(server)
+            .await;
+    }
+
+    async fn posts(server: &MockServer, needle: &str) -> usize {
+        server
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .iter()
+            .filter(|r| r.method.as_str() == "POST" && r.url.as_str().contains(needle))
+            .count()
+    }
+
+    #[tokio::test]
+    async fn an_interrupt_while_following_stops_the_execution_and_names_the_task() {
+        let server = MockServer::start().await;
+        ready_and_running(&server).await;
+        Mock::given(method("POST"))
+            .and(path("/kafkacruisecontrol/add_broker"))
+            .and(query_param("dryrun", "false"))
+            .respond_with(with_task(json(200, &fixture("add_broker_verbose.json"))))
+            .expect(1)
+            .mount(&server)
+            .await;
+        Mock::given(method("POST"))
+            .and(path("/kafkacruisecontrol/stop_proposal_execution"))
+            .and(query_param("reason", flow::INTERRUPT_STOP_REASON))
+            .respond_with(json(200, &fixture("stop.json")))
+            .expect(1)
+            .mount(&server)
+            .await;
+        let hooks = Hooks::new(true, true);
+        let report = flow::run(
+            &client(&server.uri()),
+            &add_broker(true),
+            flow_config(false),
+            &hooks,
+            &LogObserver,
+            tokio::time::sleep(Duration::from_millis(300)),
+        )
+        .await;
+        assert_eq!(
+            report.outcome,
+            Outcome::Interrupted {
+                task_id: Some(TASK.into()),
+                after: AfterInterrupt::StopRequested
+            },
+            "{:?}",
+            hooks.seen()
+        );
+        let e = report.error.expect("an interrupted flow reports an error");
+        assert_eq!(e.code, ExitCode::Interrupted);
+        assert!(
+            e.to_string().contains(&format!(
+                "asked Cruise Control to stop the execution (task {TASK})"
+            )),
+            "{e}"
+        );
+        let seen = hooks.seen();
+        assert_eq!(&seen[..3], ["check", "proposal", "confirm?"], "{seen:?}");
+        assert!(seen.contains(&format!("following {TASK}")), "{seen:?}");
+        assert!(seen.contains(&"progress".to_string()), "{seen:?}");
+        assert_eq!(seen.last().unwrap(), &format!("interrupted {TASK}"));
+        assert_eq!(posts(&server, "dryrun=false").await, 1);
+        assert_eq!(report.flow.task_id(), Some(TASK));
+    }
+
+    #[tokio::test]
+    async fn a_declined_confirmation_executes_nothing() {
+        let server = MockServer::start().await;
+        ready_and_running(&server).await;
+        let hooks = Hooks::new(false, false);
+        let report = flow::run(
+            &client(&server.uri()),
+            &add_broker(true),
+            flow_config(false),
+            &hooks,
+            &LogObserver,
+            std::future::pending(),
+        )
+        .await;
+        assert_eq!(report.outcome, Outcome::Declined);
+        assert!(report.proposal.is_some() && report.execution.is_none());
+        assert_eq!(
+            report.error.unwrap().code,
+            ExitCode::Usage,
+            "the hook's error"
+        );
+        assert_eq!(posts(&server, "dryrun=false").await, 0);
+    }
+
+    /// `topic set-rf` plugs in its own request: "already at the target" ends as nothing to do.
+    #[tokio::test]
+    async fn topic_configuration_plugs_in_and_already_at_target_is_nothing_to_do() {
+        let server = MockServer::start().await;
+        ready_and_running(&server).await;
+        Mock::given(method("POST"))
+            .and(path("/kafkacruisecontrol/topic_configuration"))
+            .respond_with(json(
+                500,
+                r#"{"errorMessage":"Error processing POST request '/topic_configuration' due to: 'java.lang.IllegalStateException: All topics matching given pattern already have target replication factor.'.","version":1}"#,
+            ))
+            .mount(&server)
+            .await;
+        let hooks = Hooks::new(true, false);
+        let request = TopicConfigurationRequest {
+            topic: "orders".into(),
+            replication_factor: 3,
+            skip_rack_awareness_check: false,
+            execution: ExecutionOptions::default(),
+            goals: GoalOptions::default(),
+            reason: "rf".into(),
+        };
+        let report = flow::run(
+            &client(&server.uri()),
+            &request,
+            flow_config(true),
+            &hooks,
+            &LogObserver,
+            std::future::pending(),
+        )
+        .await;
+        assert_eq!(report.outcome, Outcome::NothingToDo);
+        assert!(report.error.is_none());
+        assert_eq!(posts(&server, "dryrun=false").await, 0);
+        assert_eq!(posts(&server, "dryrun=true").await, 1);
     }
 }

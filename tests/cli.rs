@@ -60,6 +60,64 @@ fn unimplemented_subcommands_say_so_and_exit_two() {
     }
 }
 
+/// What a new user hit: `--help` advertised replication-factor changes as a feature, planned
+/// subcommands' help did not say they are planned, global options were mixed in with a
+/// subcommand's own, and `operate --interval` said "Seconds" while taking a duration.
+#[test]
+fn help_says_what_is_planned_and_keeps_global_options_apart() {
+    let top = kafkaops().arg("--help").assert().success();
+    let top = String::from_utf8(top.get_output().stdout.clone()).unwrap();
+    let about =
+        top.lines().next().unwrap_or_default().to_string() + top.lines().nth(1).unwrap_or_default();
+    assert!(
+        about.contains("replication-factor changes") && about.contains("are planned"),
+        "the description must not sell planned features as done: {top}"
+    );
+    for args in [
+        vec!["topic", "--help"],
+        vec!["anomalies", "--help"],
+        vec!["operate", "--help"],
+        vec!["rebalance", "imbalance", "--help"],
+    ] {
+        kafkaops()
+            .args(&args)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("(planned:"));
+    }
+    let roll = kafkaops().args(["roll", "--help"]).assert().success();
+    let roll = String::from_utf8(roll.get_output().stdout.clone()).unwrap();
+    let global = roll
+        .find("Global options:")
+        .expect("a Global options heading");
+    let own = roll.find("--max-batch-size").expect("roll's own flag");
+    let output = roll.find("--output").expect("the global --output flag");
+    assert!(own < global && global < output, "{roll}");
+    kafkaops()
+        .args(["operate", "--help"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("Time between reconcile loops")
+                .and(predicate::str::contains("Seconds between").not()),
+        );
+}
+
+/// What a new user hit: "invalid Kafka setting bootstrap servers: none configured".
+#[test]
+fn missing_bootstrap_servers_says_which_flag_variable_or_context_key_sets_them() {
+    kafkaops()
+        .args(["roll", "--all", "--dry-run"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("--bootstrap-servers")
+                .and(predicate::str::contains("KAFKAOPS_BOOTSTRAP_SERVERS"))
+                .and(predicate::str::contains("bootstrap-servers:"))
+                .and(predicate::str::contains("invalid Kafka setting").not()),
+        );
+}
+
 #[test]
 fn roll_usage_errors_touch_nothing_and_exit_two() {
     // Nothing selected.
@@ -82,7 +140,7 @@ fn roll_usage_errors_touch_nothing_and_exit_two() {
     // A desired-config file that does not parse.
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.properties");
-    std::fs::write(&bad, "log.cleaner.threads=2\nnot a property\n").unwrap();
+    std::fs::write(&bad, "log.cleaner.threads=2\nbad.escape=\\uZZZZ\n").unwrap();
     kafkaops()
         .args(["roll", "--dry-run", "--desired-config"])
         .arg(&bad)

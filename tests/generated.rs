@@ -3,8 +3,34 @@
 
 use std::path::Path;
 
+use clap::CommandFactory;
 use clap_complete::Shell;
-use kafkaops::commands::completions::{completion_file_name, completion_script, man_pages};
+use kafkaops::cli::Cli;
+use kafkaops::commands::completions::{completion_file_name, completion_script};
+
+/// Man pages: one for `kafkaops` and one per (nested) subcommand, as (file name, roff).
+fn man_pages() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut cmd = Cli::command();
+    cmd.build();
+    collect_man(&cmd, "kafkaops", &mut out);
+    out
+}
+
+fn collect_man(cmd: &clap::Command, name: &str, out: &mut Vec<(String, Vec<u8>)>) {
+    let page_cmd = cmd.clone().name(name.to_string());
+    let mut buf = Vec::new();
+    clap_mangen::Man::new(page_cmd)
+        .render(&mut buf)
+        .expect("render a man page");
+    out.push((format!("{name}.1"), buf));
+    for sub in cmd.get_subcommands() {
+        if sub.get_name() == "help" {
+            continue;
+        }
+        collect_man(sub, &format!("{name}-{}", sub.get_name()), out);
+    }
+}
 
 fn check(path: &Path, expected: &[u8], stale: &mut Vec<String>) {
     if std::env::var_os("UPDATE_GENERATED").is_some() {

@@ -8,7 +8,7 @@ use super::parse_duration;
 
 #[derive(Debug, Subcommand)]
 pub enum AnomaliesCommand {
-    /// Stream the anomalies Cruise Control detects
+    /// Stream the anomalies Cruise Control detects (planned: not implemented yet)
     Watch(WatchArgs),
 }
 

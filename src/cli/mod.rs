@@ -18,8 +18,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::output::{ColorChoice, OutputFormat};
 
-/// Operate Apache Kafka clusters safely: Cruise Control rebalances, safe rolling restarts,
-/// replication-factor changes.
+/// Operate Apache Kafka clusters safely: Cruise Control rebalances and safe rolling restarts
+/// (replication-factor changes, anomaly watching and the in-cluster controller are planned).
 #[derive(Debug, Parser)]
 #[command(
     name = "kafkaops",
@@ -34,8 +34,9 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Flags every subcommand accepts.
+/// Flags every subcommand accepts (shown under their own heading in every subcommand's help).
 #[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]
     #[arg(long, global = true, env = "KAFKAOPS_CONFIG", value_name = "FILE")]
@@ -167,13 +168,14 @@ pub enum Command {
     Rebalance(rebalance::RebalanceCommand),
     /// Safe rolling restart / dynamic reconfiguration of Kafka nodes
     Roll(roll::RollArgs),
-    /// Topic operations
+    /// Topic operations (planned: not implemented yet)
     #[command(subcommand)]
     Topic(topic::TopicCommand),
-    /// Cruise Control anomalies
+    /// Cruise Control anomalies (planned: not implemented yet)
     #[command(subcommand)]
     Anomalies(anomalies::AnomaliesCommand),
-    /// Run the rebalance, roll and replication-factor logic as an in-cluster controller
+    /// Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned:
+    /// not implemented yet)
     Operate(OperateArgs),
     /// Inspect the resolved configuration
     #[command(subcommand)]
@@ -187,7 +189,7 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct OperateArgs {
-    /// Seconds between reconcile loops
+    /// Time between reconcile loops, e.g. 30s, 2m
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     pub interval: Duration,
     /// Kubernetes namespace of the Kafka cluster

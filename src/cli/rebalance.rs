@@ -14,7 +14,7 @@ pub enum RebalanceCommand {
     Remove(RemoveArgs),
     /// Rebalance the whole cluster (Cruise Control rebalance)
     Full(FullArgs),
-    /// Rebalance when Cruise Control reports goal violations (auto-rebalance on imbalance)
+    /// Rebalance when Cruise Control reports goal violations (planned: not implemented yet)
     Imbalance(ImbalanceArgs),
     /// Show what Cruise Control is executing
     Status(StatusArgs),

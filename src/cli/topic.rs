@@ -9,7 +9,7 @@ use super::parse_duration;
 
 #[derive(Debug, Subcommand)]
 pub enum TopicCommand {
-    /// Change the replication factor of topics through Cruise Control
+    /// Change the replication factor of topics through Cruise Control (planned: not implemented yet)
     SetRf(SetRfArgs),
 }
 

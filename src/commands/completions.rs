@@ -1,5 +1,6 @@
-//! `kafkaops completions <shell>` and the generators behind the committed
-//! `completions/` and `man/` files (checked for staleness by `tests/generated.rs`).
+//! `kafkaops completions <shell>` and the generator behind the committed `completions/` files
+//! (checked for staleness by `tests/generated.rs`, which also renders the committed `man/` pages
+//! from the same clap definition: the binary itself never renders a man page).
 
 use clap::CommandFactory;
 use clap_complete::Shell;
@@ -30,29 +31,5 @@ pub fn completion_file_name(shell: Shell) -> String {
         Shell::PowerShell => "_kafkaops.ps1".into(),
         Shell::Elvish => "kafkaops.elv".into(),
         _ => format!("kafkaops.{shell}"),
-    }
-}
-
-/// Man pages: one for `kafkaops` and one per (nested) subcommand, as (file name, roff).
-#[must_use]
-pub fn man_pages() -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut cmd = Cli::command();
-    cmd.build();
-    collect_man(&cmd, "kafkaops", &mut out);
-    out
-}
-
-fn collect_man(cmd: &clap::Command, name: &str, out: &mut Vec<(String, Vec<u8>)>) {
-    let page_cmd = cmd.clone().name(name.to_string());
-    let mut buf = Vec::new();
-    if clap_mangen::Man::new(page_cmd).render(&mut buf).is_ok() {
-        out.push((format!("{name}.1"), buf));
-    }
-    for sub in cmd.get_subcommands() {
-        if sub.get_name() == "help" {
-            continue;
-        }
-        collect_man(sub, &format!("{name}-{}", sub.get_name()), out);
     }
 }

@@ -1,11 +1,13 @@
 //! `kafkaops rebalance add|remove|full|status|stop`: Cruise Control rebalances.
 //!
-//! Every run follows observe -> decide -> act. Observe: Cruise Control's state
-//! (monitor readiness, executor) and its broker list. Decide (pure functions below,
-//! unit-tested): is the input valid for this cluster, is Cruise Control ready, is
-//! the proposal a no-op, has the followed execution finished. Act: ask for the
-//! proposal (always a dry run first), and only with `--execute` plus confirmation
-//! start it and follow it with a progress bar until it ends.
+//! `add`, `remove` and `full` run the shared Cruise Control execution flow: the pure
+//! state machine [`crate::engine::cc_flow`] (ready? busy? input valid? no-op? confirmed?
+//! finished?) driven by [`crate::cruise_control::flow::run`], which asks for the proposal
+//! (always a dry run first) and only with `--execute` plus confirmation starts it once and
+//! follows it until it ends, with Ctrl-C offering to stop it or leave it running. This
+//! module only plugs in what is particular to rebalances: the request
+//! ([`RebalanceRequest`]), the broker-id checks (pure functions below, unit-tested), the
+//! views, the confirmation text and the progress bar.
 //!
 //! Bad input changes nothing: ids are checked against Cruise Control's broker list
 //! (KRaft controller-only nodes are not in it) before any mutating call.
@@ -38,7 +40,8 @@
 //! last observation with every movement counted as finished.
 
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -46,17 +49,17 @@ use super::Ctx;
 use crate::cli::rebalance::{
     AddArgs, FullArgs, ProposalArgs, RebalanceCommand, RemoveArgs, StatusArgs, StopArgs,
 };
+use crate::cruise_control::flow::{self, FlowHooks};
 use crate::cruise_control::model::{
     CruiseControlState, ExecutionProgress, ExecutorState, MonitorState, OptimizationResult,
-    ProgressStep, Readiness, TaskStatus,
+    ProgressStep, Readiness,
 };
 use crate::cruise_control::params::{
     ExecutionOptions, GoalOptions, RebalanceKind, RebalanceRequest, Substate,
 };
-use crate::cruise_control::{
-    CcError, ClientConfig, CruiseControlClient, ErrorClass, Observer, Transient,
-};
-use crate::error::{CliError, CodedError, ExitCode};
+use crate::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
+use crate::engine::cc_flow::{FlowConfig, InterruptChoice, Outcome};
+use crate::error::{CliError, ExitCode};
 use crate::output::{Printer, confirm, progress_bar};
 
 /// Runs a `rebalance` subcommand.
@@ -160,76 +163,6 @@ pub fn validate_against_cluster(kind: &RebalanceKind, known: &[i32]) -> Result<(
         return Err(InputError::RemovesEveryBroker(brokers.clone()));
     }
     Ok(())
-}
-
-/// The message for "Cruise Control is still sampling", with how long it has been.
-#[must_use]
-pub fn not_ready_message(monitor: &MonitorState, reason: &str, now_ms: i64) -> String {
-    let mut msg = format!("Cruise Control is not ready yet: {reason}");
-    if let Some(since) = monitor.sampling_since_ms() {
-        let secs = u64::try_from((now_ms - since).max(0) / 1000).unwrap_or(0);
-        msg.push_str(&format!(
-            "; it has been sampling for {}",
-            humantime::format_duration(Duration::from_secs(secs))
-        ));
-    } else if let Some(w) = monitor.num_monitored_windows {
-        msg.push_str(&format!("; {w} metric window(s) collected so far"));
-    }
-    if let Some(pct) = monitor.monitoring_coverage_pct {
-        msg.push_str(&format!(", {pct:.0}% of partitions covered"));
-    }
-    msg.push_str(
-        ". Nothing was changed; retry later or pass --wait-for-ready (e.g. --wait-for-ready 10m)",
-    );
-    msg
-}
-
-/// What the follow loop sees of the started user task.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TaskView {
-    /// No task id was returned: follow the executor only.
-    NoId,
-    /// Cruise Control no longer lists the task (restart or expiry).
-    Lost,
-    Status(TaskStatus),
-}
-
-/// The follow loop's decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FollowStep {
-    Continue,
-    Completed,
-    Failed,
-    /// The outcome cannot be known (task forgotten).
-    Unknown,
-}
-
-/// Has the followed execution finished? (pure)
-#[must_use]
-pub fn follow_step(
-    task: &TaskView,
-    executor: &ExecutorState,
-    our_task: Option<&str>,
-) -> FollowStep {
-    match task {
-        TaskView::Status(TaskStatus::Completed) => FollowStep::Completed,
-        TaskView::Status(TaskStatus::CompletedWithError) => FollowStep::Failed,
-        TaskView::Status(_) => FollowStep::Continue,
-        TaskView::NoId => {
-            if executor.is_idle() {
-                FollowStep::Completed
-            } else {
-                FollowStep::Continue
-            }
-        }
-        TaskView::Lost => {
-            if !executor.is_idle() && our_task.is_some() && executor.running_task() == our_task {
-                FollowStep::Continue
-            } else {
-                FollowStep::Unknown
-            }
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -458,8 +391,14 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
         ),
         _ => "Proposal: full rebalance".to_string(),
     };
-    out.push_str(&title);
-    out.push_str(if p.dry_run { " (dry run)\n" } else { "\n" });
+    // With --execute the proposal is shown once, as what is about to run (not as a dry run).
+    if executing {
+        out.push_str(&title.replacen("Proposal:", "Proposal to execute:", 1));
+        out.push('\n');
+    } else {
+        out.push_str(&title);
+        out.push_str(if p.dry_run { " (dry run)\n" } else { "\n" });
+    }
     let mut t = new_table(color);
     t.set_header(vec!["", "value"]);
     t.add_row(vec![
@@ -680,56 +619,12 @@ fn client(ctx: &Ctx, poll_interval: Duration) -> Result<CruiseControlClient, Cli
     Ok(CruiseControlClient::new(cfg)?)
 }
 
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
 fn usage(e: InputError) -> CliError {
     CliError::new(ExitCode::Usage, e)
 }
 
-fn not_ready(monitor: &MonitorState, reason: &str) -> CliError {
-    CliError::new(
-        ExitCode::NotReady,
-        CodedError::new(
-            ExitCode::NotReady,
-            not_ready_message(monitor, reason, now_ms()),
-        ),
-    )
-}
-
-/// Observes Cruise Control until it is ready (or `wait_until`), returning its state.
-async fn observe_ready(
-    cc: &CruiseControlClient,
-    obs: &CliObserver,
-    deadline: Instant,
-    wait_until: Instant,
-    poll: Duration,
-) -> Result<CruiseControlState, CliError> {
-    loop {
-        let state = cc
-            .state(
-                &[Substate::Monitor, Substate::Executor, Substate::Analyzer],
-                true,
-                deadline,
-                obs,
-            )
-            .await?;
-        let monitor = state.monitor.clone().unwrap_or_default();
-        match monitor.readiness() {
-            Readiness::Ready => return Ok(state),
-            Readiness::NotReady { reason, .. } => {
-                if Instant::now() + poll > wait_until {
-                    return Err(not_ready(&monitor, &reason));
-                }
-                obs.printer
-                    .note(format!("Waiting for Cruise Control's load model: {reason}"));
-                tokio::time::sleep(poll).await;
-            }
-        }
-    }
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<ExitCode, CliError> {
@@ -739,33 +634,8 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
         printer: printer.clone(),
     };
     let cc = client(ctx, a.poll_interval)?;
-    let started = Instant::now();
-    let deadline = started + a.timeout;
-    let wait_until = started + a.wait_for_ready.min(a.timeout);
-
-    // Observe.
-    let state = observe_ready(&cc, &obs, deadline, wait_until, a.poll_interval).await?;
-    let executor = state.executor.clone().unwrap_or_default();
-    let monitor = state.monitor.clone().unwrap_or_default();
-    if a.execute && !executor.is_idle() {
-        return Err(CliError::new(
-            ExitCode::Busy,
-            CodedError::new(
-                ExitCode::Busy,
-                format!(
-                    "another execution is already running on Cruise Control: {}; nothing was changed. Wait for it (`kafkaops rebalance status`) or stop it (`kafkaops rebalance stop`)",
-                    executor.describe()
-                ),
-            ),
-        ));
-    }
-    if !matches!(kind, RebalanceKind::Full) {
-        let cluster = cc.kafka_cluster_state(deadline, &obs).await?;
-        validate_against_cluster(&kind, &cluster.broker_ids()).map_err(usage)?;
-    }
-
-    // The proposal (always a dry run first).
-    let request = |dryrun: bool| RebalanceRequest {
+    // The proposal is always a dry run first; the flow sends the execution (once) when allowed.
+    let request = RebalanceRequest {
         kind: kind.clone(),
         goals: GoalOptions {
             goals: a.goals.clone(),
@@ -773,7 +643,7 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
             skip_hard_goal_check: a.skip_hard_goal_check,
         },
         execution: ExecutionOptions {
-            dryrun,
+            dryrun: true,
             replication_throttle: a.replication_throttle,
             concurrent_partition_movements_per_broker: a.concurrent_partition_movements_per_broker,
             concurrent_leader_movements: a.concurrent_leader_movements,
@@ -781,184 +651,155 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
         reason: a.reason.clone(),
         verbose: true,
     };
-    let mut policy = cc.policy(deadline);
-    if a.wait_for_ready > Duration::ZERO {
-        policy.wait_for_not_ready = true;
-        policy.not_ready_deadline = Some(wait_until.max(Instant::now()));
-    }
-    let dry = cc
-        .rebalance(&request(true), &policy, &obs)
-        .await
-        .map_err(|e| explain_not_ready(e, &monitor))?;
-    let view = ProposalView::new(&kind, &dry.value, true);
-
-    if !a.execute {
-        printer.emit(&view, |v| render_proposal(v, printer.color, false))?;
-        return Ok(ExitCode::Ok);
-    }
-    if printer.format == crate::output::OutputFormat::Table {
-        crate::output::write_stdout(&render_proposal(&view, printer.color, true))?;
-    }
-    if view.noop {
-        let out = ExecutionView {
-            proposal: view,
-            execution: ExecutionOutcome {
-                status: "nothing-to-do",
-                task_id: None,
-                progress: None,
-            },
-        };
-        emit_execution(&printer, &out)?;
-        return Ok(ExitCode::Ok);
-    }
-    let action = format!(
-        "Execute this proposal on Cruise Control at {} ({} replica and {} leader movements, {} MB)",
-        cc.url(),
-        view.summary.replica_movements,
-        view.summary.leader_movements,
-        num(view.summary.data_to_move_mb, 0)
-    );
-    confirm(&action, ctx.global.yes, printer.interactive)?;
-
-    // Act: start the execution (never retried after a timeout: it may have started).
-    let mut exec_policy = cc.policy(deadline);
-    exec_policy.idempotent = false;
-    // Ctrl-C from here on never kills the process silently: while the request is in flight the
-    // execution may or may not have started, and the operator is told so (or may stop it).
-    let exec_request = request(false);
-    let send = cc.rebalance(&exec_request, &exec_policy, &obs);
-    let ctrl_c = tokio::signal::ctrl_c();
-    tokio::pin!(send);
-    tokio::pin!(ctrl_c);
-    let started_exec = tokio::select! {
-        r = &mut send => r.map_err(|e| explain_not_ready(e, &monitor))?,
-        _ = &mut ctrl_c => return Err(interrupted(&cc, &obs, None).await),
+    let config = FlowConfig {
+        execute: a.execute,
+        assume_yes: ctx.global.yes,
+        no_wait: a.no_wait,
+        timeout_ms: millis(a.timeout),
+        wait_for_ready_ms: millis(a.wait_for_ready),
+        poll_interval_ms: millis(a.poll_interval),
     };
-    let task_id = started_exec.task_id.clone();
-    let mut proposal = ProposalView::new(&kind, &started_exec.value, false);
-    proposal.dry_run = false;
-    if a.no_wait {
+    let hooks = RebalanceHooks {
+        kind: &kind,
+        printer: &printer,
+        execute: a.execute,
+        url: cc.url().to_string(),
+        follow: Mutex::new(None),
+    };
+    let interrupt = async {
+        // An error registering the handler counts as an interrupt, as it always did.
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let report = flow::run(&cc, &request, config, &hooks, &obs, interrupt).await;
+
+    let proposal_of = |answer: &Option<Answer<OptimizationResult>>, dry_run: bool| {
+        answer
+            .as_ref()
+            .map(|a| ProposalView::new(&kind, &a.value, dry_run))
+    };
+    let status = match &report.outcome {
+        Outcome::Proposed => {
+            if let Some(view) = proposal_of(&report.proposal, true) {
+                printer.emit(&view, |v| render_proposal(v, printer.color, false))?;
+            }
+            None
+        }
+        Outcome::NothingToDo => Some(("nothing-to-do", proposal_of(&report.proposal, true))),
+        Outcome::Started { .. } => Some(("started", proposal_of(&report.execution, false))),
+        Outcome::Completed { .. } => Some(("completed", proposal_of(&report.execution, false))),
+        Outcome::Failed { .. } | Outcome::TaskLost { .. } => {
+            Some(("failed", proposal_of(&report.execution, false)))
+        }
+        _ => None,
+    };
+    if let Some((status, Some(proposal))) = status {
         let out = ExecutionView {
             proposal,
             execution: ExecutionOutcome {
-                status: "started",
-                task_id,
-                progress: None,
+                status,
+                task_id: report.outcome.task_id().map(str::to_string),
+                progress: if status == "started" {
+                    None
+                } else {
+                    report.flow.progress().cloned()
+                },
             },
         };
         emit_execution(&printer, &out)?;
-        return Ok(ExitCode::Ok);
     }
-    printer.note(format!(
-        "Execution started{}; following it (Ctrl-C to stop it or leave it running)",
-        task_id
-            .as_deref()
-            .map(|t| format!(" (task {t})"))
-            .unwrap_or_default()
-    ));
-    let (step, progress) = follow(&cc, &obs, task_id.as_deref(), deadline, a.poll_interval).await?;
-    let status = match step {
-        FollowStep::Completed => "completed",
-        _ => "failed",
-    };
-    let out = ExecutionView {
-        proposal,
-        execution: ExecutionOutcome {
-            status,
-            task_id: task_id.clone(),
-            progress,
-        },
-    };
-    emit_execution(&printer, &out)?;
-    match step {
-        FollowStep::Completed => Ok(ExitCode::Ok),
-        FollowStep::Unknown => Err(CcError::TaskLost {
-            task_id: task_id.unwrap_or_default(),
+    match report.error {
+        Some(e) => Err(e),
+        None => Ok(report.outcome.exit_code()),
+    }
+}
+
+/// The rebalance command's side of the Cruise Control flow.
+struct RebalanceHooks<'a> {
+    kind: &'a RebalanceKind,
+    printer: &'a Printer,
+    execute: bool,
+    url: String,
+    follow: Mutex<Option<FollowDisplay>>,
+}
+
+/// The progress bar while following, and what its rate is computed from.
+struct FollowDisplay {
+    pb: indicatif::ProgressBar,
+    started: Instant,
+    first_mb: Option<f64>,
+}
+
+impl FlowHooks for RebalanceHooks<'_> {
+    type Error = CliError;
+
+    async fn check_input(
+        &self,
+        cc: &CruiseControlClient,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<Result<(), CliError>, CcError> {
+        if matches!(self.kind, RebalanceKind::Full) {
+            return Ok(Ok(()));
         }
-        .into()),
-        _ => Err(CliError::new(
-            ExitCode::Failed,
-            CodedError::new(
-                ExitCode::Failed,
-                format!(
-                    "the execution (task {}) ended with an error or was stopped; some replicas may have moved, see `kafkaops rebalance status` and Cruise Control's log",
-                    task_id.as_deref().unwrap_or("-")
-                ),
-            ),
-        )),
+        let cluster = cc.kafka_cluster_state(deadline, obs).await?;
+        Ok(validate_against_cluster(self.kind, &cluster.broker_ids()).map_err(usage))
     }
-}
 
-fn emit_execution(printer: &Printer, out: &ExecutionView) -> Result<(), CliError> {
-    if printer.format == crate::output::OutputFormat::Table {
-        crate::output::write_stdout(&render_execution(out, printer.color))?;
-    } else {
-        printer.emit(out, |v| render_execution(v, printer.color))?;
+    fn waiting_for_ready(&self, reason: &str) {
+        self.printer
+            .note(format!("Waiting for Cruise Control's load model: {reason}"));
     }
-    Ok(())
-}
 
-/// Adds how long Cruise Control has been sampling to a not-enough-windows error.
-fn explain_not_ready(e: CcError, monitor: &MonitorState) -> CliError {
-    if matches!(
-        e.class(),
-        ErrorClass::Retryable(Transient::NotEnoughValidWindows)
-    ) {
-        tracing::debug!("{e}");
-        return not_ready(
-            monitor,
-            "its load model does not have enough valid metric windows yet (NotEnoughValidWindowsException)",
+    fn proposal(&self, dry_run: &Answer<OptimizationResult>) {
+        // With --execute the proposal is shown once, as what is about to run; a dry run is
+        // printed with the outcome.
+        if self.execute && self.printer.format == crate::output::OutputFormat::Table {
+            let view = ProposalView::new(self.kind, &dry_run.value, true);
+            if let Err(e) =
+                crate::output::write_stdout(&render_proposal(&view, self.printer.color, true))
+            {
+                tracing::warn!("cannot print the proposal: {e:#}");
+            }
+        }
+    }
+
+    fn confirm(&self, dry_run: &Answer<OptimizationResult>) -> Result<(), CliError> {
+        let view = ProposalView::new(self.kind, &dry_run.value, true);
+        let action = format!(
+            "Execute this proposal on Cruise Control at {} ({} replica and {} leader movements, {} MB)",
+            self.url,
+            view.summary.replica_movements,
+            view.summary.leader_movements,
+            num(view.summary.data_to_move_mb, 0)
         );
+        // --yes never reaches this hook: the flow skips the question.
+        confirm(&action, false, self.printer.interactive)?;
+        Ok(())
     }
-    e.into()
-}
 
-/// Follows an execution to its end with a progress bar; Ctrl-C offers to stop it.
-async fn follow(
-    cc: &CruiseControlClient,
-    obs: &CliObserver,
-    task_id: Option<&str>,
-    deadline: Instant,
-    poll: Duration,
-) -> Result<(FollowStep, Option<ExecutionProgress>), CliError> {
-    let printer = &obs.printer;
-    let pb = progress_bar(printer, 0, "moving");
-    let started = Instant::now();
-    let mut first_mb: Option<f64> = None;
-    let mut last: Option<ExecutionProgress> = None;
-    let ctrl_c = tokio::signal::ctrl_c();
-    tokio::pin!(ctrl_c);
-    loop {
-        if Instant::now() + poll > deadline {
-            pb.finish_and_clear();
-            return Err(CcError::DeadlineExceeded {
-                waiting_for: format!(
-                    "the execution{} to finish (it keeps running on Cruise Control; see `kafkaops rebalance status`)",
-                    task_id.map(|t| format!(" (task {t})")).unwrap_or_default()
-                ),
-                after: started.elapsed(),
-            }
-            .into());
-        }
-        tokio::select! {
-            () = tokio::time::sleep(poll) => {}
-            _ = &mut ctrl_c => {
-                pb.finish_and_clear();
-                return Err(interrupted(cc, obs, task_id).await);
-            }
-        }
-        let state = cc
-            .state(&[Substate::Executor], false, deadline, obs)
-            .await?;
-        let executor = state.executor.unwrap_or_default();
-        if !executor.is_idle() {
-            let p = executor.progress();
-            let base = *first_mb.get_or_insert(p.data_finished_mb);
+    fn following(&self, task_id: Option<&str>) {
+        self.printer.note(format!(
+            "Execution started{}; following it (Ctrl-C to stop it or leave it running)",
+            task_id.map(|t| format!(" (task {t})")).unwrap_or_default()
+        ));
+        let mut follow = self.follow.lock().unwrap_or_else(PoisonError::into_inner);
+        *follow = Some(FollowDisplay {
+            pb: progress_bar(self.printer, 0, "moving"),
+            started: Instant::now(),
+            first_mb: None,
+        });
+    }
+
+    fn progress(&self, executor: &ExecutorState) {
+        let p = executor.progress();
+        let mut follow = self.follow.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(f) = follow.as_mut() {
+            let base = *f.first_mb.get_or_insert(p.data_finished_mb);
             let (rate, eta) =
-                p.rate_and_eta(p.data_finished_mb - base, started.elapsed().as_secs_f64());
-            pb.set_length(p.partitions_total.max(1));
-            pb.set_position(p.partitions_finished);
-            pb.set_message(format!(
+                p.rate_and_eta(p.data_finished_mb - base, f.started.elapsed().as_secs_f64());
+            f.pb.set_length(p.partitions_total.max(1));
+            f.pb.set_position(p.partitions_finished);
+            f.pb.set_message(format!(
                 "partitions, {:.0}/{:.0} MB, {:.1} MB/s{}",
                 p.data_finished_mb,
                 p.data_total_mb,
@@ -969,57 +810,29 @@ async fn follow(
                 ))
                 .unwrap_or_default()
             ));
-            tracing::info!(
-                "{}: {}/{} partitions, {:.0}/{:.0} MB",
-                p.state,
-                p.partitions_finished,
-                p.partitions_total,
-                p.data_finished_mb,
-                p.data_total_mb
-            );
-            last = Some(p);
         }
-        let task = match task_id {
-            None => TaskView::NoId,
-            Some(id) => match cc.user_task(id, deadline, obs).await {
-                Ok(t) => TaskView::Status(t.status),
-                Err(CcError::TaskLost { .. }) => TaskView::Lost,
-                Err(e) => {
-                    pb.finish_and_clear();
-                    return Err(e.into());
-                }
-            },
-        };
-        match follow_step(&task, &executor, task_id) {
-            FollowStep::Continue => {}
-            step => {
-                pb.finish_and_clear();
-                if let (FollowStep::Completed, Some(p)) = (step, last.as_mut()) {
-                    // The executor no longer reports counters once idle: the last
-                    // observation is the truth up to the end, which is "everything".
-                    p.partitions_finished = p.partitions_total;
-                    p.partitions_in_progress = 0;
-                    p.partitions_pending = 0;
-                    p.leaders_finished = p.leaders_total;
-                    p.data_finished_mb = p.data_total_mb;
-                    p.state = executor.state.clone();
-                }
-                return Ok((step, last));
-            }
+        tracing::info!(
+            "{}: {}/{} partitions, {:.0}/{:.0} MB",
+            p.state,
+            p.partitions_finished,
+            p.partitions_total,
+            p.data_finished_mb,
+            p.data_total_mb
+        );
+    }
+
+    fn follow_ended(&self) {
+        let mut follow = self.follow.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(f) = follow.take() {
+            f.pb.finish_and_clear();
         }
     }
-}
 
-/// Ctrl-C while following: ask whether to stop the execution or leave it running.
-async fn interrupted(
-    cc: &CruiseControlClient,
-    obs: &CliObserver,
-    task_id: Option<&str>,
-) -> CliError {
-    let printer = &obs.printer;
-    let task = task_id.map(|t| format!(" (task {t})")).unwrap_or_default();
-    let stop_it = if printer.interactive {
-        tokio::task::spawn_blocking(|| {
+    async fn choose_after_interrupt(&self, _task_id: Option<&str>) -> InterruptChoice {
+        if !self.printer.interactive {
+            return InterruptChoice::LeaveRunning;
+        }
+        let stop = tokio::task::spawn_blocking(|| {
             dialoguer::Select::new()
                 .with_prompt("Interrupted. What about the running execution?")
                 .items(["Leave it running", "Stop it"])
@@ -1029,50 +842,22 @@ async fn interrupted(
                 .unwrap_or(false)
         })
         .await
-        .unwrap_or(false)
-    } else {
-        false
-    };
-    if stop_it {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        return match cc
-            .stop_proposal_execution("kafkaops: interrupted by the user", deadline, obs)
-            .await
-        {
-            Ok(_) => CliError::new(
-                ExitCode::Interrupted,
-                CodedError::new(
-                    ExitCode::Interrupted,
-                    format!(
-                        "interrupted: asked Cruise Control to stop the execution{task}; replicas already moved stay where they are"
-                    ),
-                ),
-            ),
-            Err(e) => CliError::new(
-                ExitCode::Interrupted,
-                CodedError::new(
-                    ExitCode::Interrupted,
-                    format!(
-                        "interrupted, and stopping the execution{task} failed: {e}; run `kafkaops rebalance stop`"
-                    ),
-                ),
-            ),
-        };
+        .unwrap_or(false);
+        if stop {
+            InterruptChoice::Stop
+        } else {
+            InterruptChoice::LeaveRunning
+        }
     }
-    let what = if task_id.is_some() {
-        format!("the execution{task} keeps running on Cruise Control")
+}
+
+fn emit_execution(printer: &Printer, out: &ExecutionView) -> Result<(), CliError> {
+    if printer.format == crate::output::OutputFormat::Table {
+        crate::output::write_stdout(&render_execution(out, printer.color))?;
     } else {
-        "the execution was being started and may be running on Cruise Control".to_string()
-    };
-    CliError::new(
-        ExitCode::Interrupted,
-        CodedError::new(
-            ExitCode::Interrupted,
-            format!(
-                "interrupted: {what}; follow it with `kafkaops rebalance status`, stop it with `kafkaops rebalance stop`"
-            ),
-        ),
-    )
+        printer.emit(out, |v| render_execution(v, printer.color))?;
+    }
+    Ok(())
 }
 
 async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {
@@ -1230,69 +1015,6 @@ mod tests {
             Err(InputError::RemovesEveryBroker(_))
         ));
         assert!(validate_against_cluster(&RebalanceKind::Full, &[]).is_ok());
-    }
-
-    #[test]
-    fn not_ready_message_says_for_how_long() {
-        let m: MonitorState = from_str(
-            r#"{"state":"RUNNING","numMonitoredWindows":0,"monitoringCoveragePct":12.5,
-                "monitoredWindows":{"1700000000000":0.1}}"#,
-        )
-        .unwrap();
-        let msg = not_ready_message(&m, "no windows", 1_700_000_192_000);
-        assert!(msg.contains("sampling for 3m 12s"), "{msg}");
-        assert!(
-            msg.contains("12% of partitions") || msg.contains("13% of partitions"),
-            "{msg}"
-        );
-        assert!(msg.contains("--wait-for-ready"), "{msg}");
-    }
-
-    #[test]
-    fn follow_decisions() {
-        let idle = ExecutorState {
-            state: "NO_TASK_IN_PROGRESS".into(),
-            ..ExecutorState::default()
-        };
-        let busy = ExecutorState {
-            state: "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS".into(),
-            triggered_user_task_id: Some("t1".into()),
-            ..ExecutorState::default()
-        };
-        let st = |s| TaskView::Status(s);
-        assert_eq!(
-            follow_step(&st(TaskStatus::InExecution), &busy, Some("t1")),
-            FollowStep::Continue
-        );
-        assert_eq!(
-            follow_step(&st(TaskStatus::Completed), &idle, Some("t1")),
-            FollowStep::Completed
-        );
-        assert_eq!(
-            follow_step(&st(TaskStatus::CompletedWithError), &idle, Some("t1")),
-            FollowStep::Failed
-        );
-        assert_eq!(
-            follow_step(&TaskView::NoId, &busy, None),
-            FollowStep::Continue
-        );
-        assert_eq!(
-            follow_step(&TaskView::NoId, &idle, None),
-            FollowStep::Completed
-        );
-        // Task forgotten (restart) while our execution still runs: keep following.
-        assert_eq!(
-            follow_step(&TaskView::Lost, &busy, Some("t1")),
-            FollowStep::Continue
-        );
-        assert_eq!(
-            follow_step(&TaskView::Lost, &idle, Some("t1")),
-            FollowStep::Unknown
-        );
-        assert_eq!(
-            follow_step(&TaskView::Lost, &busy, Some("other")),
-            FollowStep::Unknown
-        );
     }
 
     #[test]

@@ -8,8 +8,6 @@
 
 use std::time::Duration;
 
-use crate::error::ExitCode;
-
 /// Why a request may succeed later.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transient {
@@ -206,37 +204,12 @@ impl CcError {
             CcError::GaveUp { .. } | CcError::DeadlineExceeded { .. }
         ) && matches!(self.class(), ErrorClass::Retryable(_))
     }
-
-    /// The documented exit code for this failure.
-    #[must_use]
-    pub fn exit_code(&self) -> ExitCode {
-        if let CcError::Config(_) = self {
-            return ExitCode::Usage;
-        }
-        match self.class() {
-            ErrorClass::NoOp => ExitCode::Ok,
-            ErrorClass::Retryable(t) => match t {
-                Transient::NotEnoughValidWindows | Transient::PleaseRetry => ExitCode::NotReady,
-                Transient::ActiveTaskLimit | Transient::OngoingExecution => ExitCode::Busy,
-                Transient::Unreachable => ExitCode::Unreachable,
-                Transient::Timeout => ExitCode::Timeout,
-            },
-            ErrorClass::Permanent(p) => match p {
-                Permanent::BadRequest | Permanent::UnknownBroker | Permanent::MissingHardGoals => {
-                    ExitCode::Usage
-                }
-                Permanent::Unauthorized | Permanent::Tls | Permanent::NotFound => {
-                    ExitCode::Unreachable
-                }
-                Permanent::OptimizationFailure | Permanent::Other => ExitCode::Failed,
-            },
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ExitCode;
 
     #[test]
     fn classification_of_documented_messages() {
@@ -328,38 +301,44 @@ mod tests {
             class: classify(status, msg),
         };
         assert_eq!(
-            api(500, "NotEnoughValidWindowsException").exit_code(),
+            crate::error_codes::cruise_control(&api(500, "NotEnoughValidWindowsException")),
             ExitCode::NotReady
         );
         assert_eq!(
-            api(500, "OngoingExecutionException").exit_code(),
+            crate::error_codes::cruise_control(&api(500, "OngoingExecutionException")),
             ExitCode::Busy
         );
         assert_eq!(
-            api(500, "Broker [9] does not exist.").exit_code(),
+            crate::error_codes::cruise_control(&api(500, "Broker [9] does not exist.")),
             ExitCode::Usage
         );
         assert_eq!(
-            api(500, "OptimizationFailureException: x").exit_code(),
+            crate::error_codes::cruise_control(&api(500, "OptimizationFailureException: x")),
             ExitCode::Failed
         );
         let auth = CcError::Auth {
             url: "u".into(),
             status: 401,
         };
-        assert_eq!(auth.exit_code(), ExitCode::Unreachable);
+        assert_eq!(
+            crate::error_codes::cruise_control(&auth),
+            ExitCode::Unreachable
+        );
         let gave_up = CcError::GaveUp {
             waiting_for: "x",
             attempts: 3,
             last: Box::new(api(500, "NotEnoughValidWindowsException")),
         };
-        assert_eq!(gave_up.exit_code(), ExitCode::NotReady);
+        assert_eq!(
+            crate::error_codes::cruise_control(&gave_up),
+            ExitCode::NotReady
+        );
         assert!(!gave_up.is_retryable());
         let t = CcError::Timeout {
             url: "u".into(),
             timeout: Duration::from_secs(1),
         };
-        assert_eq!(t.exit_code(), ExitCode::Timeout);
+        assert_eq!(crate::error_codes::cruise_control(&t), ExitCode::Timeout);
         assert!(t.is_retryable());
     }
 }

@@ -16,6 +16,7 @@
 
 pub mod client;
 pub mod error;
+pub mod flow;
 pub mod lenient;
 pub mod model;
 pub mod params;

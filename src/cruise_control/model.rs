@@ -220,7 +220,7 @@ impl ExecutorState {
 }
 
 /// Execution progress as kafkaops reports it (stable JSON shape).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ExecutionProgress {
     pub state: String,
     pub partitions_total: u64,

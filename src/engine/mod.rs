@@ -2,5 +2,6 @@
 //! clock or sleeps: observations and `now` come in, commands go out. This is
 //! what makes the roll and rebalance logic provable with property tests.
 
+pub mod cc_flow;
 pub mod model;
 pub mod roll;

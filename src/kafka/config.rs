@@ -65,12 +65,7 @@ impl ConnectionConfig {
             .bootstrap_servers
             .as_ref()
             .map(|b| b.value.clone())
-            .ok_or_else(|| KafkaError::InvalidSetting {
-                key: "bootstrap servers".into(),
-                message:
-                    "none configured: pass --bootstrap-servers or set KAFKAOPS_BOOTSTRAP_SERVERS"
-                        .into(),
-            })?;
+            .ok_or(KafkaError::MissingBootstrapServers)?;
         let mut properties: BTreeMap<String, String> = settings
             .properties
             .iter()
@@ -424,7 +419,10 @@ mod tests {
             text.contains("GSSAPI") && text.contains("DescribeQuorum"),
             "{text}"
         );
-        assert_eq!(err.exit_code(), crate::error::ExitCode::Usage);
+        assert_eq!(
+            crate::error_codes::kafka(&err),
+            crate::error::ExitCode::Usage
+        );
     }
 
     #[test]

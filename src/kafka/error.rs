@@ -6,8 +6,6 @@
 
 use std::time::Duration;
 
-use crate::error::ExitCode;
-
 /// A failure talking to Kafka.
 #[derive(Debug, thiserror::Error)]
 pub enum KafkaError {
@@ -48,6 +46,12 @@ pub enum KafkaError {
         needed_for: String,
         reason: String,
     },
+    /// No bootstrap servers anywhere (flag, environment, config-file context).
+    #[error(
+        "no Kafka bootstrap servers configured: pass --bootstrap-servers host:port,..., set \
+         KAFKAOPS_BOOTSTRAP_SERVERS, or add `bootstrap-servers:` to the context in the config file"
+    )]
+    MissingBootstrapServers,
     /// A connection setting is missing or malformed.
     #[error("invalid Kafka setting {key}: {message}")]
     InvalidSetting { key: String, message: String },
@@ -108,46 +112,6 @@ fn message_suffix(message: &Option<String>) -> String {
 }
 
 impl KafkaError {
-    /// The exit code this failure stands for (see README "Exit codes").
-    #[must_use]
-    pub fn exit_code(&self) -> ExitCode {
-        use rdkafka::error::RDKafkaErrorCode as C;
-        match self {
-            KafkaError::Unreachable { .. }
-            | KafkaError::Authentication { .. }
-            | KafkaError::Tls { .. }
-            | KafkaError::BrokerState { .. } => ExitCode::Unreachable,
-            KafkaError::Timeout { .. } => ExitCode::Timeout,
-            KafkaError::NoActiveController { .. } => ExitCode::NotReady,
-            KafkaError::UnsupportedSetting { .. } | KafkaError::InvalidSetting { .. } => {
-                ExitCode::Usage
-            }
-            KafkaError::Api { code, .. } => match *code {
-                // SASL_AUTHENTICATION_FAILED, *_AUTHORIZATION_FAILED
-                58 | 29 | 30 | 31 => ExitCode::Unreachable,
-                7 => ExitCode::Timeout,
-                _ => ExitCode::Failed,
-            },
-            KafkaError::UnsupportedApi { .. } | KafkaError::Protocol { .. } => ExitCode::Failed,
-            KafkaError::Client { source, .. } => match source.rdkafka_error_code() {
-                Some(
-                    C::BrokerTransportFailure
-                    | C::AllBrokersDown
-                    | C::Resolve
-                    | C::Authentication
-                    | C::SaslAuthenticationFailed
-                    | C::SSL
-                    | C::TopicAuthorizationFailed
-                    | C::ClusterAuthorizationFailed,
-                ) => ExitCode::Unreachable,
-                Some(C::OperationTimedOut | C::RequestTimedOut | C::MessageTimedOut) => {
-                    ExitCode::Timeout
-                }
-                _ => ExitCode::Failed,
-            },
-        }
-    }
-
     pub(crate) fn client(what: impl Into<String>, source: rdkafka::error::KafkaError) -> Self {
         KafkaError::Client {
             what: what.into(),
@@ -182,6 +146,7 @@ pub fn error_name(code: i16) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ExitCode;
 
     #[test]
     fn api_error_names_the_node_and_code() {
@@ -194,7 +159,7 @@ mod tests {
         };
         let text = e.to_string();
         assert!(text.contains("node 3") && text.contains("41"), "{text}");
-        assert_eq!(e.exit_code(), ExitCode::Failed);
+        assert_eq!(crate::error_codes::kafka(&e), ExitCode::Failed);
         assert_eq!(error_name(84), "ELECTION_NOT_NEEDED");
         assert_eq!(error_name(0), "NONE");
     }
@@ -206,7 +171,10 @@ mod tests {
             address: "h:9092".into(),
             message: "refused".into(),
         };
-        assert_eq!(unreachable.exit_code(), ExitCode::Unreachable);
+        assert_eq!(
+            crate::error_codes::kafka(&unreachable),
+            ExitCode::Unreachable
+        );
         let auth = KafkaError::Api {
             what: "SaslAuthenticate".into(),
             node: None,
@@ -214,13 +182,13 @@ mod tests {
             name: error_name(58),
             message: None,
         };
-        assert_eq!(auth.exit_code(), ExitCode::Unreachable);
+        assert_eq!(crate::error_codes::kafka(&auth), ExitCode::Unreachable);
         let unsupported = KafkaError::UnsupportedSetting {
             setting: "sasl.mechanism".into(),
             value: "GSSAPI".into(),
             needed_for: "DescribeQuorum".into(),
             reason: "not implemented".into(),
         };
-        assert_eq!(unsupported.exit_code(), ExitCode::Usage);
+        assert_eq!(crate::error_codes::kafka(&unsupported), ExitCode::Usage);
     }
 }

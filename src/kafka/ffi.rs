@@ -13,8 +13,10 @@
 //! The calls block: callers run them on `tokio::task::spawn_blocking`.
 
 #![allow(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 use std::ffi::{CStr, CString, c_char};
+use std::ptr::NonNull;
 use std::time::{Duration, Instant};
 
 use rdkafka::admin::AdminClient;
@@ -125,63 +127,65 @@ pub struct ElectionOutcome {
 // ---------------------------------------------------------------------------------------------
 // RAII guards
 
-struct Queue(*mut sys::rd_kafka_queue_t);
-impl Drop for Queue {
-    fn drop(&mut self) {
-        // SAFETY: the pointer came from rd_kafka_queue_new, is non-null and destroyed once.
-        unsafe { sys::rd_kafka_queue_destroy(self.0) }
+/// A librdkafka object this module owns, destroyed exactly once when the guard drops.
+///
+/// The pointer is checked before a guard exists ([`Owned::new`] answers `None` for NULL), so a
+/// NULL that librdkafka returns (for instance `rd_kafka_ConfigResource_new` with an empty name)
+/// is never handed to a destroy function.
+struct Owned<T: Destroy>(NonNull<T>);
+
+/// How one librdkafka type is destroyed.
+trait Destroy {
+    /// # Safety
+    /// `p` is non-null, came from the matching librdkafka constructor and is destroyed once.
+    unsafe fn destroy(p: *mut Self);
+}
+
+impl<T: Destroy> Owned<T> {
+    /// Takes ownership of `p`, or `None` when it is NULL.
+    fn new(p: *mut T) -> Option<Self> {
+        NonNull::new(p).map(Owned)
+    }
+
+    fn ptr(&self) -> *mut T {
+        self.0.as_ptr()
     }
 }
 
-struct Options(*mut sys::rd_kafka_AdminOptions_t);
-impl Drop for Options {
+impl<T: Destroy> Drop for Owned<T> {
     fn drop(&mut self) {
-        // SAFETY: the pointer came from rd_kafka_AdminOptions_new, is non-null and destroyed once.
-        unsafe { sys::rd_kafka_AdminOptions_destroy(self.0) }
+        // SAFETY: non-null by construction, from the matching constructor, and this guard is
+        // its only owner, so it is destroyed exactly once.
+        unsafe { T::destroy(self.0.as_ptr()) }
     }
 }
 
-struct Event(*mut sys::rd_kafka_event_t);
-impl Drop for Event {
-    fn drop(&mut self) {
-        // SAFETY: the pointer came from rd_kafka_queue_poll, is non-null and destroyed once;
-        // nothing borrowed from it outlives this guard (results are copied out first).
-        unsafe { sys::rd_kafka_event_destroy(self.0) }
-    }
+macro_rules! destroy_with {
+    ($($ty:ty => $f:path;)*) => {$(
+        impl Destroy for $ty {
+            unsafe fn destroy(p: *mut Self) {
+                // SAFETY: per the trait's contract.
+                unsafe { $f(p) }
+            }
+        }
+    )*};
 }
 
-struct ConfigResource(*mut sys::rd_kafka_ConfigResource_t);
-impl Drop for ConfigResource {
-    fn drop(&mut self) {
-        // SAFETY: from rd_kafka_ConfigResource_new; librdkafka copies it when the request
-        // is made, so the caller keeps ownership and destroys it once here.
-        unsafe { sys::rd_kafka_ConfigResource_destroy(self.0) }
-    }
+// Events: nothing borrowed from them outlives the guard (results are copied out first).
+// ConfigResource, partition list, ElectLeaders request, topic collection: librdkafka copies
+// them when the request is made, so the caller keeps ownership.
+destroy_with! {
+    sys::rd_kafka_queue_t => sys::rd_kafka_queue_destroy;
+    sys::rd_kafka_AdminOptions_t => sys::rd_kafka_AdminOptions_destroy;
+    sys::rd_kafka_event_t => sys::rd_kafka_event_destroy;
+    sys::rd_kafka_ConfigResource_t => sys::rd_kafka_ConfigResource_destroy;
+    sys::rd_kafka_topic_partition_list_t => sys::rd_kafka_topic_partition_list_destroy;
+    sys::rd_kafka_ElectLeaders_t => sys::rd_kafka_ElectLeaders_destroy;
+    sys::rd_kafka_TopicCollection_t => sys::rd_kafka_TopicCollection_destroy;
 }
 
-struct PartitionList(*mut sys::rd_kafka_topic_partition_list_t);
-impl Drop for PartitionList {
-    fn drop(&mut self) {
-        // SAFETY: from rd_kafka_topic_partition_list_new; rd_kafka_ElectLeaders_new copies it.
-        unsafe { sys::rd_kafka_topic_partition_list_destroy(self.0) }
-    }
-}
-
-struct ElectLeadersReq(*mut sys::rd_kafka_ElectLeaders_t);
-impl Drop for ElectLeadersReq {
-    fn drop(&mut self) {
-        // SAFETY: from rd_kafka_ElectLeaders_new; rd_kafka_ElectLeaders copies it.
-        unsafe { sys::rd_kafka_ElectLeaders_destroy(self.0) }
-    }
-}
-
-struct TopicCollection(*mut sys::rd_kafka_TopicCollection_t);
-impl Drop for TopicCollection {
-    fn drop(&mut self) {
-        // SAFETY: from rd_kafka_TopicCollection_of_topic_names (which copied the names);
-        // rd_kafka_DescribeTopics copies the collection again.
-        unsafe { sys::rd_kafka_TopicCollection_destroy(self.0) }
-    }
+fn creation_failed(what: &str, detail: &str) -> KafkaError {
+    KafkaError::client(what, RdError::AdminOpCreation(detail.into()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -243,23 +247,19 @@ fn run(
         *const sys::rd_kafka_AdminOptions_t,
         *mut sys::rd_kafka_queue_t,
     ),
-) -> Result<Event> {
+) -> Result<Owned<sys::rd_kafka_event_t>> {
     let rk = admin.inner().native_ptr();
     // SAFETY: `rk` is the live client handle owned by `admin`, which outlives this call.
-    let queue = Queue(unsafe { sys::rd_kafka_queue_new(rk) });
+    let queue = Owned::new(unsafe { sys::rd_kafka_queue_new(rk) })
+        .ok_or_else(|| creation_failed(what, "out of memory"))?;
     // SAFETY: as above; `op` is a valid enum value.
-    let options = Options(unsafe { sys::rd_kafka_AdminOptions_new(rk, op) });
-    if queue.0.is_null() || options.0.is_null() {
-        return Err(KafkaError::client(
-            what,
-            RdError::AdminOpCreation("out of memory".into()),
-        ));
-    }
+    let options = Owned::new(unsafe { sys::rd_kafka_AdminOptions_new(rk, op) })
+        .ok_or_else(|| creation_failed(what, "out of memory"))?;
     let mut errstr = [0 as c_char; 512];
     // SAFETY: `options` is valid; errstr is a writable buffer of the given size.
     let err = unsafe {
         sys::rd_kafka_AdminOptions_set_request_timeout(
-            options.0,
+            options.ptr(),
             millis(timeout),
             errstr.as_mut_ptr(),
             errstr.len(),
@@ -274,7 +274,7 @@ fn run(
         // SAFETY: as above.
         let err = unsafe {
             sys::rd_kafka_AdminOptions_set_operation_timeout(
-                options.0,
+                options.ptr(),
                 millis(timeout),
                 errstr.as_mut_ptr(),
                 errstr.len(),
@@ -289,7 +289,12 @@ fn run(
     if let Some(id) = broker {
         // SAFETY: as above.
         let err = unsafe {
-            sys::rd_kafka_AdminOptions_set_broker(options.0, id, errstr.as_mut_ptr(), errstr.len())
+            sys::rd_kafka_AdminOptions_set_broker(
+                options.ptr(),
+                id,
+                errstr.as_mut_ptr(),
+                errstr.len(),
+            )
         };
         if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
             // SAFETY: librdkafka wrote a NUL-terminated message into errstr.
@@ -297,7 +302,7 @@ fn run(
             return Err(KafkaError::client(what, RdError::AdminOpCreation(msg)));
         }
     }
-    start(rk, options.0, queue.0);
+    start(rk, options.ptr(), queue.ptr());
     // librdkafka enforces the request timeout itself; the extra second only guards against
     // a result that never arrives.
     let deadline = Instant::now() + timeout + Duration::from_secs(1);
@@ -312,22 +317,22 @@ fn run(
         }
         // SAFETY: `queue` is valid until dropped after this loop.
         let ev = unsafe {
-            sys::rd_kafka_queue_poll(queue.0, millis(left.min(Duration::from_millis(500))))
+            sys::rd_kafka_queue_poll(queue.ptr(), millis(left.min(Duration::from_millis(500))))
         };
-        if ev.is_null() {
+        let Some(ev) = Owned::new(ev) else {
             continue;
-        }
-        let ev = Event(ev);
+        };
         // SAFETY: `ev` is a valid event until its guard drops.
-        let ty = unsafe { sys::rd_kafka_event_type(ev.0) };
+        let ty = unsafe { sys::rd_kafka_event_type(ev.ptr()) };
         if ty != event_type {
             continue; // not ours (cannot normally happen on a private queue)
         }
         // SAFETY: as above.
-        let err = unsafe { sys::rd_kafka_event_error(ev.0) };
+        let err = unsafe { sys::rd_kafka_event_error(ev.ptr()) };
         if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
             // SAFETY: the string lives as long as the event.
-            let msg = unsafe { string(sys::rd_kafka_event_error_string(ev.0)) }.unwrap_or_default();
+            let msg =
+                unsafe { string(sys::rd_kafka_event_error_string(ev.ptr())) }.unwrap_or_default();
             let code = RDKafkaErrorCode::from(err);
             if matches!(
                 code,
@@ -411,7 +416,7 @@ pub fn describe_cluster(
     // SAFETY: `ev` is a DESCRIBECLUSTER_RESULT event (type checked in `run`); everything
     // read below lives as long as the event and is copied before it is destroyed.
     unsafe {
-        let result = sys::rd_kafka_event_DescribeCluster_result(ev.0);
+        let result = sys::rd_kafka_event_DescribeCluster_result(ev.ptr());
         if result.is_null() {
             return Err(KafkaError::client(
                 what,
@@ -449,9 +454,10 @@ pub fn describe_topics(
     let mut ptrs: Vec<*const c_char> = owned.iter().map(|c| c.as_ptr()).collect();
     // SAFETY: `ptrs` holds `ptrs.len()` valid C strings (kept alive by `owned`); the
     // function copies them.
-    let topics = TopicCollection(unsafe {
+    let topics = Owned::new(unsafe {
         sys::rd_kafka_TopicCollection_of_topic_names(ptrs.as_mut_ptr(), ptrs.len())
-    });
+    })
+    .ok_or_else(|| creation_failed(what, "invalid topic names"))?;
     let ev = run(
         admin,
         what,
@@ -463,13 +469,15 @@ pub fn describe_topics(
         false,
         broker,
         // SAFETY: all pointers valid for the call; the collection is copied by librdkafka.
-        |rk, options, queue| unsafe { sys::rd_kafka_DescribeTopics(rk, topics.0, options, queue) },
+        |rk, options, queue| unsafe {
+            sys::rd_kafka_DescribeTopics(rk, topics.ptr(), options, queue)
+        },
     )?;
     let mut out = Vec::new();
     // SAFETY: `ev` is a DESCRIBETOPICS_RESULT event; all pointers read below live as long as
     // the event and their data is copied out before it is destroyed.
     unsafe {
-        let result = sys::rd_kafka_event_DescribeTopics_result(ev.0);
+        let result = sys::rd_kafka_event_DescribeTopics_result(ev.ptr());
         if result.is_null() {
             return Err(KafkaError::client(
                 what,
@@ -557,14 +565,15 @@ pub fn incremental_alter_configs(
     };
     let cname = cstring("resource name", &name)?;
     // SAFETY: `cname` is a valid C string; the function copies it.
-    let resource =
-        ConfigResource(unsafe { sys::rd_kafka_ConfigResource_new(restype, cname.as_ptr()) });
-    if resource.0.is_null() {
-        return Err(KafkaError::client(
-            &what,
-            RdError::AdminOpCreation("invalid resource".into()),
-        ));
-    }
+    // librdkafka answers NULL for an empty name, which is how Kafka names the cluster-wide
+    // broker default: that target cannot be reached through librdkafka.
+    let resource = Owned::new(unsafe { sys::rd_kafka_ConfigResource_new(restype, cname.as_ptr()) })
+        .ok_or_else(|| {
+            creation_failed(
+                &what,
+                "librdkafka cannot address this resource (the cluster-wide default has an empty name)",
+            )
+        })?;
     for change in changes {
         let key = cstring("config name", &change.name)?;
         let value = change
@@ -588,7 +597,7 @@ pub fn incremental_alter_configs(
         // DELETE) that the function copies.
         let err = unsafe {
             sys::rd_kafka_ConfigResource_add_incremental_config(
-                resource.0,
+                resource.ptr(),
                 key.as_ptr(),
                 op,
                 value.as_ref().map_or(std::ptr::null(), |v| v.as_ptr()),
@@ -608,7 +617,7 @@ pub fn incremental_alter_configs(
             unsafe { sys::rd_kafka_error_destroy(err) };
         }
     }
-    let mut resources = [resource.0];
+    let mut resources = [resource.ptr()];
     let ev = run(
         admin,
         &what,
@@ -627,7 +636,7 @@ pub fn incremental_alter_configs(
     )?;
     // SAFETY: `ev` is an INCREMENTALALTERCONFIGS_RESULT event; data copied before it drops.
     unsafe {
-        let result = sys::rd_kafka_event_IncrementalAlterConfigs_result(ev.0);
+        let result = sys::rd_kafka_event_IncrementalAlterConfigs_result(ev.ptr());
         let mut n = 0usize;
         let res = if result.is_null() {
             std::ptr::null_mut()
@@ -667,30 +676,28 @@ pub fn elect_preferred_leaders(
         None => None,
         Some(ps) => {
             // SAFETY: plain allocation; owned by the guard.
-            let list = PartitionList(unsafe {
+            let list = Owned::new(unsafe {
                 sys::rd_kafka_topic_partition_list_new(i32::try_from(ps.len()).unwrap_or(i32::MAX))
-            });
+            })
+            .ok_or_else(|| creation_failed(what, "out of memory"))?;
             for (topic, partition) in ps {
                 let t = cstring("topic name", topic)?;
                 // SAFETY: `list` is valid; `t` is a valid C string the function copies.
-                unsafe { sys::rd_kafka_topic_partition_list_add(list.0, t.as_ptr(), *partition) };
+                unsafe {
+                    sys::rd_kafka_topic_partition_list_add(list.ptr(), t.as_ptr(), *partition)
+                };
             }
             Some(list)
         }
     };
     // SAFETY: the list (or NULL for "all partitions") is copied by the constructor.
-    let req = ElectLeadersReq(unsafe {
+    let req = Owned::new(unsafe {
         sys::rd_kafka_ElectLeaders_new(
             sys::rd_kafka_ElectionType_t::RD_KAFKA_ELECTION_TYPE_PREFERRED,
-            list.as_ref().map_or(std::ptr::null_mut(), |l| l.0),
+            list.as_ref().map_or(std::ptr::null_mut(), Owned::ptr),
         )
-    });
-    if req.0.is_null() {
-        return Err(KafkaError::client(
-            what,
-            RdError::AdminOpCreation("invalid election".into()),
-        ));
-    }
+    })
+    .ok_or_else(|| creation_failed(what, "invalid election"))?;
     let ev = run(
         admin,
         what,
@@ -703,12 +710,12 @@ pub fn elect_preferred_leaders(
         // Brokers forward ElectLeaders to the active controller.
         broker,
         // SAFETY: all pointers valid for the call; librdkafka copies the request.
-        |rk, options, queue| unsafe { sys::rd_kafka_ElectLeaders(rk, req.0, options, queue) },
+        |rk, options, queue| unsafe { sys::rd_kafka_ElectLeaders(rk, req.ptr(), options, queue) },
     )?;
     let mut out = Vec::new();
     // SAFETY: `ev` is an ELECTLEADERS_RESULT event; data copied before it drops.
     unsafe {
-        let result = sys::rd_kafka_event_ElectLeaders_result(ev.0);
+        let result = sys::rd_kafka_event_ElectLeaders_result(ev.ptr());
         if result.is_null() {
             return Ok(out);
         }
@@ -729,4 +736,42 @@ pub fn elect_preferred_leaders(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rdkafka::ClientConfig;
+
+    fn admin() -> Admin {
+        // Nothing listens there: the calls below fail before any request is sent.
+        ClientConfig::new()
+            .set("bootstrap.servers", "127.0.0.1:1")
+            .create()
+            .expect("admin client")
+    }
+
+    /// Regression: the guard was built before the NULL check, so librdkafka's NULL for the
+    /// empty-named cluster default went to `rd_kafka_ConfigResource_destroy` (a crash).
+    #[test]
+    fn the_cluster_default_target_is_a_clear_error_not_a_crash() {
+        let change = ConfigChange {
+            name: "log.cleaner.threads".into(),
+            op: AlterOp::Set,
+            value: Some("2".into()),
+        };
+        let err = incremental_alter_configs(
+            &admin(),
+            &ConfigTarget::ClusterDefault,
+            &[change],
+            Duration::from_millis(200),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("cluster-wide default"), "{err}");
+    }
+
+    #[test]
+    fn guards_refuse_null() {
+        assert!(Owned::<sys::rd_kafka_ConfigResource_t>::new(std::ptr::null_mut()).is_none());
+    }
 }

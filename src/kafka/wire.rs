@@ -859,7 +859,10 @@ mod tests {
             err.to_string().contains("SASL_AUTHENTICATION_FAILED"),
             "{err}"
         );
-        assert_eq!(err.exit_code(), crate::error::ExitCode::Unreachable);
+        assert_eq!(
+            crate::error_codes::kafka(&err),
+            crate::error::ExitCode::Unreachable
+        );
     }
 
     #[tokio::test]

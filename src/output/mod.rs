@@ -10,8 +10,6 @@ use std::io::{IsTerminal, Write};
 use comfy_table::{ContentArrangement, Table, presets};
 use serde::Serialize;
 
-use crate::error::ExitCode;
-
 /// `--output`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -84,6 +82,34 @@ impl Printer {
         write_stdout(&text)
     }
 
+    /// Prints one record of a stream (`anomalies watch`, `operate` events): a compact JSON
+    /// document on one line, a YAML document behind `---`, or the line `text` builds for people.
+    /// Each record is flushed at once so a reader (`| jq -c`) sees it as it happens.
+    pub fn emit_record<T: Serialize>(
+        &self,
+        value: &T,
+        text: impl FnOnce(&T) -> String,
+    ) -> anyhow::Result<()> {
+        write_stdout(&self.record(value, text)?)
+    }
+
+    /// The text [`Printer::emit_record`] writes.
+    pub fn record<T: Serialize>(
+        &self,
+        value: &T,
+        text: impl FnOnce(&T) -> String,
+    ) -> anyhow::Result<String> {
+        let mut s = match self.format {
+            OutputFormat::Json => serde_json::to_string(value)?,
+            OutputFormat::Yaml => format!("---\n{}", serde_yaml::to_string(value)?),
+            OutputFormat::Table => text(value),
+        };
+        if !s.ends_with('\n') {
+            s.push('\n');
+        }
+        Ok(s)
+    }
+
     /// A status line for people (stderr), silenced by `-q` and in JSON/YAML mode it still
     /// goes to stderr so scripts can ignore it.
     pub fn note(&self, msg: impl std::fmt::Display) {
@@ -137,16 +163,6 @@ pub enum PromptError {
     Io(String),
 }
 
-impl PromptError {
-    #[must_use]
-    pub fn exit_code(&self) -> ExitCode {
-        match self {
-            PromptError::NotInteractive { .. } => ExitCode::Usage,
-            PromptError::Declined { .. } | PromptError::Io(_) => ExitCode::Failed,
-        }
-    }
-}
-
 /// Asks before a destructive action unless `assume_yes`; refuses when nobody can answer.
 pub fn confirm(action: &str, assume_yes: bool, interactive: bool) -> Result<(), PromptError> {
     if assume_yes {
@@ -193,13 +209,47 @@ pub fn progress_bar(printer: &Printer, len: u64, what: &str) -> indicatif::Progr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ExitCode;
 
     #[test]
     fn no_prompt_without_terminal_unless_yes() {
         assert!(confirm("Execute", true, false).is_ok());
         let err = confirm("Execute", false, false).unwrap_err();
-        assert_eq!(err.exit_code(), ExitCode::Usage);
+        assert_eq!(crate::error_codes::prompt(&err), ExitCode::Usage);
         assert!(err.to_string().contains("--yes"));
+    }
+
+    #[test]
+    fn records_stream_as_one_json_document_per_line() {
+        #[derive(Serialize)]
+        struct Ev {
+            kind: &'static str,
+            text: &'static str,
+        }
+        let p = |format| Printer {
+            format,
+            color: false,
+            quiet: false,
+            interactive: false,
+        };
+        let ev = Ev {
+            kind: "goal-violation",
+            text: "two\nlines",
+        };
+        let json = p(OutputFormat::Json)
+            .record(&ev, |_| unreachable!())
+            .unwrap();
+        assert_eq!(json.matches('\n').count(), 1, "{json}");
+        let back: serde_json::Value = serde_json::from_str(json.trim_end()).unwrap();
+        assert_eq!(back["text"], "two\nlines");
+        let yaml = p(OutputFormat::Yaml)
+            .record(&ev, |_| unreachable!())
+            .unwrap();
+        assert!(yaml.starts_with("---\nkind: goal-violation\n"), "{yaml}");
+        let table = p(OutputFormat::Table)
+            .record(&ev, |e| format!("{} seen", e.kind))
+            .unwrap();
+        assert_eq!(table, "goal-violation seen\n");
     }
 
     #[test]

@@ -4,16 +4,17 @@
 //! and VM clusters use [`process::ProcessPlatform`] (shell command templates such as
 //! `ssh {host} sudo systemctl restart kafka`); the Kubernetes implementation (delete the
 //! pod) comes separately. Kafka-level health after a restart is not the platform's
-//! business: the Kafka observer judges that.
+//! business: the Kafka observer judges that. Whether the *old* process really ended is
+//! (a restart command may return before it exits): [`witness::RestartWitness`] watches
+//! a connection to each node being restarted and reports its end.
 
 pub mod process;
+pub mod witness;
 
 use std::future::Future;
 use std::time::Duration;
 
 use serde::Serialize;
-
-use crate::error::ExitCode;
 
 /// A node as the platform knows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -71,19 +72,5 @@ fn output_block(output: &str) -> String {
         " with no output".to_string()
     } else {
         format!("; output:\n{}", output.trim_end())
-    }
-}
-
-impl PlatformError {
-    /// The exit code this failure stands for.
-    #[must_use]
-    pub fn exit_code(&self) -> ExitCode {
-        match self {
-            PlatformError::UnknownNode { .. }
-            | PlatformError::InvalidNodes { .. }
-            | PlatformError::NoStatusProbe { .. } => ExitCode::Usage,
-            PlatformError::Spawn { .. } | PlatformError::CommandFailed { .. } => ExitCode::Failed,
-            PlatformError::CommandTimeout { .. } => ExitCode::Timeout,
-        }
     }
 }

@@ -36,5 +36,7 @@ if ! command -v cargo >/dev/null; then
 fi
 
 # Kafka runtime classpath and the Cruise Control test double (each script is idempotent and cached).
-"$here/setup.sh"
-"$here/cc-double/build.sh"
+# (Their stdout is the path they prepared: keep it off this script's stdout, which callers such as
+# examples/local-demo.sh keep for results.)
+"$here/setup.sh" >&2
+"$here/cc-double/build.sh" >&2

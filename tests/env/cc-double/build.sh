@@ -33,8 +33,11 @@ fi
 tmp="$(mktemp -d "$out/build.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 cp -r "$here/pom.xml" "$here/src" "$tmp/"
+# Maven 3.8 still emits colour resets in batch mode; strip them from what reaches the terminal.
 mvn -q -B -Dstyle.color=never -Dmaven.repo.local="$cache/m2" -f "$tmp/pom.xml" \
-    package dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp/libs" >&2
+    package dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp/libs" 2>&1 |
+    sed -e 's/\x1b\[[0-9;]*m//g' -e '/^$/d' >&2
+[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "cc-double: maven build failed" >&2; exit 1; }
 rm -rf "$dest.partial"
 mkdir -p "$dest.partial"
 cp "$tmp/target/cc-double.jar" "$dest.partial/"
