@@ -849,7 +849,9 @@ impl World {
         let voters = self.voters();
         if let Some(l) = self.qleader {
             let n = &self.nodes[&l];
-            if !matches!(n.proc, Proc::Serving | Proc::Recovering { .. }) {
+            // A leader that stops (or is cut off and stops being fetched
+            // from: a lag fault) loses leadership.
+            if !matches!(n.proc, Proc::Serving | Proc::Recovering { .. }) || now < n.lag_until {
                 self.trace.push(format!("{now}: quorum leader {l} resigns"));
                 self.qleader = None;
             }
@@ -1408,18 +1410,17 @@ pub mod adapter {
                 };
                 (state, reachable)
             } else {
+                // Both adapters (`src/kafka/convert.rs`): a controller-only
+                // node is SERVING (and reachable) while its quorum
+                // timestamp is within the fetch timeout of the leader's
+                // (the new one also reads observers' timestamps), else
+                // NOT_READY; its process end shows through the witness.
                 let state = if caught_up(id) {
                     ObservedState::Serving
-                } else if rules == Rules::New && !proc.alive() {
-                    ObservedState::NotRunning
                 } else {
                     ObservedState::NotReady
                 };
-                let reachable = match rules {
-                    Rules::Old => state == ObservedState::Serving,
-                    Rules::New => proc == Proc::Serving,
-                };
-                (state, reachable)
+                (state, state == ObservedState::Serving)
             };
             let mut config = BTreeMap::new();
             if let Some(n) = n {
