@@ -65,10 +65,10 @@
 //! caught up (only voters' timestamps are read), so no voter can restart.
 //!
 //! The new engine alone does not fix the adapter-level bugs: with today's
-//! adapter rules (`Rules::Old`) and the new engine, 3a, 3c, 4 (recovering
-//! combined nodes read NOT_RUNNING and are restarted one by one), 7 and 8
-//! still fail, and `random_rolls_break_nothing` too; bug 5 then passes
-//! (today's adapter never reports a shutting-down controller unreachable).
+//! adapter rules (`Rules::Old`) and the engine of main at 4d1e86e, 3a, 3c, 4
+//! (recovering combined nodes read NOT_RUNNING and are restarted one by one),
+//! 7 and 8 still fail, besides bug 5 for combined nodes and the random
+//! property.
 //!
 //! With the bug 5 gap masked (controllers caught up the instant they start),
 //! 5000 random cases found nothing (engine of `wip/engine` 7a33b1c).
