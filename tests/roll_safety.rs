@@ -35,34 +35,24 @@
 //! | 10b | `replica_ids_that_are_not_nodes_never_restart` | partition [1,2,9], no reasons | t=0 (c) restarted 9, which is not a node |
 //! | all | `random_rolls_break_nothing` | 5 brokers + 3 pure controllers (bug 5's path); other runs: an observer controller restarted (bug 7) | t=2001 (b) restarted running voter 102 leaving 1 caught-up voter of 3 |
 //!
-//! # On the engine with the feed-back API (main at 4d1e86e merged, `NEW_API = true`)
+//! # On the engine with the feed-back API (`NEW_API = true`)
 //!
-//! Passing: bugs 1, 2, 3a, 3b, 3c, 4, 6, 7, 8, 9, 10a, 10b, and bug 5 for
-//! pure controllers.
+//! Every property passes. Two findings of this world were fixed in the engine after the first
+//! merge and each has its test here:
 //!
-//! Still failing: bug 5 for combined nodes (`stopped_controller_not_counted_until_it_fetched`
-//! with `combined = true`; deterministic twin
-//! `combined_node_seen_shutting_down_is_not_back_before_it_fetched`) and
-//! through it, now and then, `random_rolls_break_nothing`. With an
-//! early-returning command a combined node is observed NOT_READY (broker
-//! state 6) while its old process is still shutting down and still fetching
-//! from the quorum leader; the engine takes that observation as the evidence
-//! of the restart and its `LastCaughtUpTimestamp` baseline from it, the old
-//! process's last fetches then move the timestamp past the baseline, and the
-//! node counts as back before its new process has caught up; the next
-//! controller restart leaves the quorum without a majority. Minimal input:
-//! shutdown 1051 ms, command returns after 50 ms, the new process catches up
-//! 1000 ms after it starts; violation "t=12050 (b) restarted running voter 3
-//! leaving 1 caught-up voter(s) of 3". Taking the baseline when the node is
-//! first seen SERVING and reachable again after the evidence (or accepting
-//! only process-end / incarnation evidence for the fetch baseline) would
-//! close it. (Pure controllers are not affected: the adapter reports a
-//! controller-only node SERVING and reachable while its timestamp is fresh,
-//! so its evidence comes from the witness.)
-//!
-//! Liveness (ignored test `observer_controller_does_not_block_voter_restarts`):
-//! an observer controller counts in N (controllers by role) but never as
-//! caught up (only voters' timestamps are read), so no voter can restart.
+//! - Bug 5 for combined nodes (`combined_node_seen_shutting_down_is_not_back_before_it_fetched`,
+//!   and through it, now and then, `random_rolls_break_nothing`): with an early-returning
+//!   command a combined node is observed NOT_READY (broker state 6) while its old process still
+//!   fetches from the quorum leader; the engine took the `LastCaughtUpTimestamp` baseline at
+//!   that moment, so the old process's last fetches made the node count as back before its new
+//!   process had fetched, and the next controller restart left the quorum without a majority
+//!   (minimal input: shutdown 1051 ms, command returns after 50 ms, catch-up 1000 ms). The
+//!   baseline is now taken when the node is first seen SERVING and reachable again, when the
+//!   old process is certainly gone.
+//! - Liveness (`observer_controller_does_not_block_voter_restarts`): an observer controller
+//!   counted in N (controllers by role) but never as caught up, so no voter could restart.
+//!   Observers now count by their own timestamps, and a second rule keeps the caught-up voters
+//!   themselves at a majority.
 //!
 //! The new engine alone does not fix the adapter-level bugs: with today's
 //! adapter rules (`Rules::Old`) and the engine of main at 4d1e86e, 3a, 3c, 4
@@ -517,7 +507,6 @@ proptest! {
 /// Liveness next to bug 7: an observer controller must not make every voter
 /// restart look unsafe (it never counts as caught up, but counts in N).
 #[test]
-#[ignore = "liveness finding, not a safety bug: the roll aborts QuorumAtRisk (2 of 4 caught up, 3 needed)"]
 fn observer_controller_does_not_block_voter_restarts() {
     let mut w = World::new();
     controllers(&mut w, &Timing::default());

@@ -315,15 +315,16 @@ struct RestartProgress {
     /// were made after it.
     #[serde(default)]
     evidence_seen: bool,
-    /// `LastCaughtUpTimestamp` first observed after the evidence.
+    /// `LastCaughtUpTimestamp` at the first observation, after the evidence,
+    /// that shows the node SERVING and reachable again. Only then is the old
+    /// process certainly gone (a combined node shutting down after an
+    /// early-returning command still fetches while it reports state 6/7), so
+    /// only a later, greater value proves a fetch by the new process.
     #[serde(default)]
     caught_up_baseline: Option<i64>,
-    /// The evidence was fed between decisions (not observed): the observation
-    /// of the next decision may predate it, and the old process may have
-    /// fetched after that observation, so the baseline is taken one decision
-    /// later.
+    /// `caught_up_baseline` has been taken.
     #[serde(default)]
-    baseline_pending: bool,
+    baseline_taken: bool,
     /// When it counted as back.
     #[serde(default)]
     back_at: Option<Millis>,
@@ -346,7 +347,7 @@ impl RestartProgress {
             ended: None,
             evidence_seen: false,
             caught_up_baseline: None,
-            baseline_pending: false,
+            baseline_taken: false,
             back_at: None,
         };
         if state == ObservedState::NotRunning {
@@ -355,7 +356,6 @@ impl RestartProgress {
                 "it was not running when the restart was decided".into(),
             ));
             p.evidence_seen = true;
-            p.caught_up_baseline = caught_up_ts(snapshot, ctx.id);
         }
         p
     }
@@ -583,7 +583,6 @@ impl Roller {
         };
         if progress.ended.is_none() && at >= progress.requested_at {
             progress.ended = Some((at, "its process ended (reported at restart)".into()));
-            progress.baseline_pending = true;
         }
     }
 
@@ -852,7 +851,7 @@ impl Roller {
                 ended: None,
                 evidence_seen: false,
                 caught_up_baseline: None,
-                baseline_pending: false,
+                baseline_taken: false,
                 back_at: None,
             });
             if progress.back_at.is_some() {
@@ -895,32 +894,31 @@ impl Roller {
                 // The observation of this decision may predate the
                 // evidence: only later ones show the new process.
                 progress.evidence_seen = true;
-                if !progress.baseline_pending {
-                    progress.caught_up_baseline = caught_up_ts(snapshot, id);
-                }
                 continue;
-            }
-            if progress.baseline_pending {
-                progress.baseline_pending = false;
-                progress.caught_up_baseline = caught_up_ts(snapshot, id);
-                if progress.must_fetch {
-                    continue;
-                }
             }
             if progress.done_at.is_none() {
                 continue;
             }
             let serving =
                 observed.is_some_and(|n| n.state == ObservedState::Serving && n.reachable);
+            if !serving {
+                continue;
+            }
             // Without a quorum leader nothing can fetch: requiring it would
             // keep a leaderless quorum from ever being restarted back into
             // shape, and every restart that could weaken the quorum is
             // refused anyway until a leader is known (`check_quorum`).
             let leaderless = snapshot.quorum.as_ref().is_some_and(|q| q.leader.is_none());
-            let fetched = !progress.must_fetch
-                || leaderless
-                || caught_up_ts(snapshot, id)
-                    .is_some_and(|t| progress.caught_up_baseline.is_none_or(|b| t > b));
+            let fetched = if !progress.must_fetch || leaderless {
+                true
+            } else if !progress.baseline_taken {
+                progress.baseline_taken = true;
+                progress.caught_up_baseline = caught_up_ts(snapshot, id);
+                false
+            } else {
+                caught_up_ts(snapshot, id)
+                    .is_some_and(|t| progress.caught_up_baseline.is_none_or(|b| t > b))
+            };
             if serving && fetched {
                 progress.back_at = Some(now);
                 let index = cache.index(snapshot);

@@ -229,11 +229,11 @@ pub fn caught_up_controllers(snapshot: &ClusterSnapshot) -> Result<Vec<NodeId>, 
     let leader = quorum.leader.ok_or_else(|| RollError::QuorumUnknown {
         detail: "the quorum has no leader".into(),
     })?;
+    // Voters and observers alike: a controller (by role) that is not a voter yet (KIP-853)
+    // fetches as an observer, and must not count as lagging only for that.
     let ts = |id: NodeId| {
         quorum
-            .voters
-            .iter()
-            .find(|v| v.id == id)
+            .member(id)
             .and_then(|v| v.last_caught_up_ms)
             .filter(|t| *t >= 0)
     };
@@ -279,16 +279,38 @@ pub fn check_quorum(snapshot: &ClusterSnapshot, restarting: &[NodeId]) -> Result
     let caught_up = caught_up_controllers(snapshot)?;
     let remaining = caught_up.iter().filter(|c| !nodes.contains(c)).count();
     let needed = quorum_needed(all.len());
-    if remaining >= needed {
-        Ok(())
-    } else {
-        Err(RollError::QuorumAtRisk {
+    if remaining < needed {
+        return Err(RollError::QuorumAtRisk {
             nodes,
             caught_up: remaining,
             controllers: all.len(),
             needed,
-        })
+        });
     }
+    // Only voters elect and commit: counting observer controllers above must never let the
+    // voters themselves drop below a caught-up majority.
+    let voters: Vec<NodeId> = snapshot
+        .quorum
+        .as_ref()
+        .map(|q| q.voters.iter().map(|v| v.id).collect())
+        .unwrap_or_default();
+    let restarting_voters = nodes.iter().filter(|n| voters.contains(n)).count();
+    if voters.len() > 1 && restarting_voters > 0 {
+        let remaining_voters = caught_up
+            .iter()
+            .filter(|c| voters.contains(c) && !nodes.contains(c))
+            .count();
+        let needed_voters = quorum_needed(voters.len());
+        if remaining_voters < needed_voters {
+            return Err(RollError::QuorumAtRisk {
+                nodes,
+                caught_up: remaining_voters,
+                controllers: voters.len(),
+                needed: needed_voters,
+            });
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -400,6 +422,34 @@ mod tests {
             }),
             ..ClusterSnapshot::default()
         }
+    }
+
+    #[test]
+    fn observer_controllers_count_but_never_replace_a_voter_majority() {
+        // Voters 0,1,2 and observer controller 3, all caught up: restarting 1 is fine (it
+        // blocked every voter restart when observers were never counted as caught up).
+        let mut s = quorum_snapshot(4, &[(0, 10_000), (1, 10_000), (2, 10_000)]);
+        s.quorum.as_mut().unwrap().observers = vec![VoterState {
+            id: NodeId(3),
+            last_caught_up_ms: Some(10_000),
+            last_fetch_ms: None,
+        }];
+        assert!(check_quorum(&s, &[NodeId(1)]).is_ok());
+        // Voters 0,1,2 (2 lagging), observer controllers 3,4 caught up: by roles 3 of 5 would
+        // remain, but only voter 0 of 3 would: refused.
+        let mut s = quorum_snapshot(5, &[(0, 10_000), (1, 10_000), (2, 1_000)]);
+        s.quorum.as_mut().unwrap().observers = [3, 4]
+            .into_iter()
+            .map(|id| VoterState {
+                id: NodeId(id),
+                last_caught_up_ms: Some(10_000),
+                last_fetch_ms: None,
+            })
+            .collect();
+        assert!(matches!(
+            check_quorum(&s, &[NodeId(1)]),
+            Err(RollError::QuorumAtRisk { controllers: 3, .. })
+        ));
     }
 
     #[test]
