@@ -109,7 +109,7 @@ impl Run {
         }
     }
 
-    fn to_event(&mut self, e: &Ev) -> Event {
+    fn make_event(&mut self, e: &Ev) -> Event {
         match e {
             Ev::Down(b) => Event::ScaleDownRequested(b.clone()),
             Ev::Up(b) => Event::ScaleUpRequested(b.clone()),
@@ -143,7 +143,7 @@ impl Run {
         self.now += 37;
         let now = Millis(self.now);
         let before = self.m.clone();
-        let event = self.to_event(e);
+        let event = self.make_event(e);
         if let Event::AnomaliesObserved(records) = &event {
             for r in records {
                 if r.is_fixable_goal_violation() {

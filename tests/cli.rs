@@ -49,7 +49,6 @@ fn usage_errors_exit_two() {
 fn unimplemented_subcommands_say_so_and_exit_two() {
     for args in [
         vec!["topic", "set-rf", "--topics", "t", "-r", "3"],
-        vec!["anomalies", "watch"],
         vec!["operate"],
     ] {
         kafkaops()
@@ -73,12 +72,7 @@ fn help_says_what_is_planned_and_keeps_global_options_apart() {
         about.contains("replication-factor changes") && about.contains("are planned"),
         "the description must not sell planned features as done: {top}"
     );
-    for args in [
-        vec!["topic", "--help"],
-        vec!["anomalies", "--help"],
-        vec!["operate", "--help"],
-        vec!["rebalance", "imbalance", "--help"],
-    ] {
+    for args in [vec!["topic", "--help"], vec!["operate", "--help"]] {
         kafkaops()
             .args(&args)
             .assert()
