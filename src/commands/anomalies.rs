@@ -27,11 +27,11 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::Ctx;
-use super::rebalance::{CliObserver, client};
+use super::rebalance::CliObserver;
 use crate::cli::anomalies::{AnomaliesCommand, WatchArgs};
 use crate::cruise_control::error::{ErrorClass, Permanent};
 use crate::cruise_control::params::Substate;
-use crate::cruise_control::{CcError, CruiseControlClient};
+use crate::cruise_control::{CcError, ClientConfig, CruiseControlClient};
 use crate::engine::anomalies::{
     AnomalyKey, AnomalyRecord, AnomalyType, WatchEvent, WatchEventKind, WatchFilter, WatchTracker,
     poll_delay_ms, records,
@@ -220,6 +220,17 @@ impl Watcher<'_> {
     }
 }
 
+/// A client that does not retry a failed poll itself: the watch loop backs off and says it is
+/// disconnected instead of hanging in the client's retries (only the active-task limit, which
+/// frees within seconds, is still waited for).
+fn watch_client(ctx: &Ctx, interval: Duration) -> Result<CruiseControlClient, CliError> {
+    let mut cfg = ClientConfig::from_settings(&ctx.settings.cruise_control)?;
+    cfg.poll_interval = interval.max(Duration::from_millis(100));
+    cfg.backoff.initial = Duration::from_secs(24 * 3600);
+    cfg.backoff.max = cfg.backoff.initial;
+    Ok(CruiseControlClient::new(cfg)?)
+}
+
 async fn poll(
     cc: &CruiseControlClient,
     timeout: Duration,
@@ -241,7 +252,7 @@ async fn watch(ctx: &Ctx, a: &WatchArgs) -> Result<ExitCode, CliError> {
     let obs = CliObserver {
         printer: printer.clone(),
     };
-    let cc = client(ctx, a.interval)?;
+    let cc = watch_client(ctx, a.interval)?;
     let terminal = std::io::stdout().is_terminal();
     let view = match printer.format {
         OutputFormat::Table if terminal && !a.once => View::Live,
