@@ -534,5 +534,84 @@ fn anomalies_on_a_real_cluster() {
         "the old detections are recognised as handled: {v}"
     );
     assert_eq!(replicas_per_broker(&bootstrap, &["skew"]), after);
+
+    eprintln!("step 2e: --watch fixes a violation that appears later, once");
+    let bg = Background::spawn(
+        &cc,
+        &[
+            "rebalance",
+            "imbalance",
+            "--watch",
+            "--interval",
+            "1s",
+            "--execute",
+            "--yes",
+            "--template",
+            tmpl,
+            "--state-dir",
+            state_arg,
+            "--poll-interval",
+            "200ms",
+            "-o",
+            "json",
+        ],
+    );
+    // New skew: 8 partitions, RF 2, on brokers 3 and 4 only.
+    let skew2: Vec<Vec<i32>> = (0..8)
+        .map(|i| if i % 2 == 0 { vec![3, 4] } else { vec![4, 3] })
+        .collect();
+    create_topic(&bootstrap, "skew2", &skew2, &[]).unwrap();
+    let topics = ["skew", "skew2"];
+    let skewed2 = replicas_per_broker(&bootstrap, &topics);
+    eprintln!("replicas per broker with skew2: {skewed2:?}");
+    let t = Instant::now();
+    let fixed = wait_for("the watching imbalance to rebalance", WAIT, || {
+        let out = bg.stdout();
+        Ok(out
+            .iter()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|v| v["execution"]["status"] == "completed"))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\nstderr: {}\n{}", bg.stderr(), cc.log()));
+    eprintln!(
+        "--watch rebalanced after {:?}: {}",
+        t.elapsed(),
+        fixed["execution"]
+    );
+    let balanced = replicas_per_broker(&bootstrap, &topics);
+    eprintln!("replicas per broker after the watch's rebalance: {balanced:?}");
+    let (min, max) = (
+        balanced.values().min().copied().unwrap_or(0),
+        balanced.values().max().copied().unwrap_or(0),
+    );
+    assert!(max - min <= 1, "balanced: {balanced:?}");
+    // It keeps watching and does not rebalance again for re-detections of the fixed violation:
+    // wait for several more detection rounds, then count the rebalances.
+    wait_for("more detection rounds", WAIT, || {
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        let newest = goal_violations(&cc)
+            .iter()
+            .filter_map(|a| a["detectionMs"].as_i64())
+            .max()
+            .unwrap_or(0);
+        // No new violation for 3 s after the fix while the watch polls every second.
+        Ok((now_ms - newest > 3_000 && bg.stderr().contains("Recorded")).then_some(()))
+    })
+    .unwrap();
+    let out = bg.stdout();
+    let stderr = bg.stderr();
+    drop(bg);
+    let runs = out
+        .iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v.get("execution").is_some())
+        .count();
+    assert_eq!(
+        runs, 1,
+        "one rebalance for one violation: {out:?}\n{stderr}"
+    );
     eprintln!("whole test: {:?}", started.elapsed());
 }

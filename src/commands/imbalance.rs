@@ -152,12 +152,11 @@ fn now_ms() -> Millis {
     )
 }
 
-fn state_path(ctx: &Ctx, a: &ImbalanceArgs, url: &str) -> PathBuf {
+fn state_path(a: &ImbalanceArgs, url: &str) -> PathBuf {
     let dir = a
         .state_dir
         .clone()
         .unwrap_or_else(|| crate::state::default_dir(&|k| std::env::var(k).ok()));
-    let _ = ctx;
     dir.join(crate::state::file_name("imbalance", url))
 }
 
@@ -199,7 +198,7 @@ pub async fn run(ctx: &Ctx, a: ImbalanceArgs) -> Result<ExitCode, CliError> {
     let proposal = template.merge_into(&a.proposal);
     let cc = client(ctx, proposal.poll_interval)?;
     let url = cc.url().to_string();
-    let path = state_path(ctx, &a, &url);
+    let path = state_path(&a, &url);
     if !a.watch {
         let (code, out) = pass(ctx, &proposal, &path, &url).await?;
         match out {
