@@ -231,6 +231,9 @@ fn once_prints_each_content_once_and_filters_apply() {
         events[0]["anomaly_id"], "b",
         "the latest detection: {events:?}"
     );
+    // The JSON line is an API.
+    insta::assert_json_snapshot!("watch_event_goal_violation", events[0]);
+    insta::assert_json_snapshot!("watch_event_broker_failure", events[1]);
     let out = kafkaops(&cc.url())
         .args([
             "anomalies",

@@ -459,10 +459,21 @@ async fn every_exit_code() {
         "only the two dry runs"
     );
     assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
-    // 2: not implemented yet.
-    let r = run(&cc.uri(), &["rebalance", "imbalance"]).await;
+    // 2: an imbalance template that cannot be read (checked before any request).
+    let before = cc.received_requests().await.unwrap().len();
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "imbalance",
+            "--template",
+            "/nonexistent-kafkaops/template.yaml",
+        ],
+    )
+    .await;
     assert_eq!(r.code, 2);
-    report += &case("imbalance", &r);
+    assert_eq!(cc.received_requests().await.unwrap().len(), before);
+    report += &case("imbalance template unreadable", &r);
     // 2: no Cruise Control URL.
     let mut cmd = base_command("x");
     cmd.env_remove("KAFKAOPS_CRUISE_CONTROL_URL")
