@@ -417,4 +417,34 @@ mod tests {
                 .contains("full")
         );
     }
+
+    #[test]
+    fn flags_given_win_over_the_template() {
+        use clap::Parser;
+        let cli = crate::cli::Cli::try_parse_from([
+            "kafkaops",
+            "rebalance",
+            "imbalance",
+            "--goals",
+            "RackAwareGoal",
+            "--replication-throttle",
+            "7",
+        ])
+        .unwrap();
+        let crate::cli::Command::Rebalance(crate::cli::rebalance::RebalanceCommand::Imbalance(a)) =
+            cli.command
+        else {
+            panic!("parsed another command");
+        };
+        let t = Template::parse(
+            "goals: [ReplicaDistributionGoal]\nreplicationThrottle: 1\nconcurrentLeaderMovements: 3\nskipHardGoalCheck: true\n",
+        )
+        .unwrap();
+        let m = t.merge_into(&a.proposal);
+        assert_eq!(m.goals, ["RackAwareGoal"]);
+        assert_eq!(m.replication_throttle, Some(7));
+        assert_eq!(m.concurrent_leader_movements, Some(3));
+        assert!(m.skip_hard_goal_check);
+        assert!(!a.watch && a.interval == Duration::from_secs(30));
+    }
 }
