@@ -358,6 +358,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_live_table_lists_every_content_with_its_details() {
+        let gv = AnomalyRecord {
+            kind: AnomalyType::GoalViolation,
+            anomaly_id: "id-1".into(),
+            status: "IGNORED".into(),
+            detected_at_ms: Some(0),
+            status_updated_at_ms: Some(0),
+            fixable_goals: vec![],
+            unfixable_goals: vec!["RackAwareGoal".into()],
+            failed_brokers: BTreeMap::new(),
+            failed_disks: BTreeMap::new(),
+            description: None,
+        };
+        let mut bf = gv.clone();
+        bf.kind = AnomalyType::BrokerFailure;
+        bf.unfixable_goals.clear();
+        bf.failed_brokers.insert(3, 1_000);
+        let seen: BTreeMap<AnomalyKey, AnomalyRecord> =
+            [gv, bf].into_iter().map(|r| (r.key(), r)).collect();
+        let text = render_live(&seen, "connected", false);
+        assert!(text.starts_with("connected\n"), "{text}");
+        assert!(
+            text.contains(
+                "fixable: (none); unfixable: RackAwareGoal (Cruise Control cannot fix it)"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("broker 3 since 1970-01-01T00:00:01Z"),
+            "{text}"
+        );
+        assert!(render_live(&BTreeMap::new(), "x", false).contains("No anomalies reported."));
+    }
+
+    #[test]
     fn outages_are_waited_out_and_mistakes_are_not() {
         assert!(is_outage(&CcError::Unreachable {
             url: "u".into(),

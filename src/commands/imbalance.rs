@@ -204,6 +204,7 @@ pub async fn run(ctx: &Ctx, a: ImbalanceArgs) -> Result<ExitCode, CliError> {
         match out {
             PassOutput::Flow(out) => emit_flow_output(&ctx.printer, &out)?,
             PassOutput::Nothing(v) => ctx.printer.emit(&v, render_nothing)?,
+            PassOutput::None => {}
         }
         return code;
     }
@@ -213,6 +214,8 @@ pub async fn run(ctx: &Ctx, a: ImbalanceArgs) -> Result<ExitCode, CliError> {
 enum PassOutput {
     Flow(Box<FlowOutput>),
     Nothing(NothingToFix),
+    /// The flow ended before it had a result to show (its error says why).
+    None,
 }
 
 /// One look at the anomalies and, if needed, one rebalance. The outer `Err` is a failure to
@@ -313,11 +316,7 @@ async fn pass(
         code,
         match out {
             Some(o) => PassOutput::Flow(Box::new(o)),
-            None => PassOutput::Nothing(NothingToFix {
-                status: "not-fixed",
-                unfixable: observed.unfixable,
-                already_handled: observed.handled,
-            }),
+            None => PassOutput::None,
         },
     ))
 }
@@ -361,6 +360,7 @@ async fn watch(
                     PassOutput::Nothing(v) => {
                         tracing::info!("{}", render_nothing(&v).trim_end());
                     }
+                    PassOutput::None => {}
                 }
                 if let Err(e) = code {
                     if e.code == ExitCode::Usage || e.code == ExitCode::Interrupted {
