@@ -374,3 +374,207 @@ fn scale_down_then_scale_up_then_imbalance() {
     assert_eq!(m.ledger().fixed().len(), 1);
     assert!(m.ledger().not_fixed().is_empty());
 }
+
+/// Every (state, event) pair of the seed's FSM, with the state and action it leads to.
+#[test]
+fn every_transition_of_the_seed() {
+    use Mode::{AddBrokers, Imbalance, RemoveBrokers};
+    use State::{Idle, RebalanceOnImbalance, RebalanceOnScaleDown, RebalanceOnScaleUp};
+    /// A machine in `state` (nothing queued).
+    fn in_state(state: State) -> AutoRebalancer {
+        let mut m = AutoRebalancer::new();
+        let e = match state {
+            Idle => return m,
+            RebalanceOnScaleDown => Event::ScaleDownRequested([4].into()),
+            RebalanceOnScaleUp => Event::ScaleUpRequested([5].into()),
+            RebalanceOnImbalance => Event::AnomaliesObserved(vec![violation(0, 1, 10)]),
+        };
+        assert!(matches!(m.handle(e, Millis(20)), Action::Start(_)));
+        assert_eq!(m.state(), state);
+        m
+    }
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    enum A {
+        Nothing,
+        Start(Mode),
+        Stop,
+    }
+    let events = |s: &str| match s {
+        "scale-down" => Event::ScaleDownRequested([3].into()),
+        "scale-up" => Event::ScaleUpRequested([6].into()),
+        "violation" => Event::AnomaliesObserved(vec![violation(1, 2, 30)]),
+        "unfixable" => Event::AnomaliesObserved(vec![violation(3, 3, 30)]),
+        "succeeded" => Event::RebalanceFinished { succeeded: true },
+        "failed" => Event::RebalanceFinished { succeeded: false },
+        _ => Event::Tick,
+    };
+    // (from, event, to, action, then: the state after the running rebalance succeeds)
+    let table: &[(State, &str, State, A, State)] = &[
+        (
+            Idle,
+            "scale-down",
+            RebalanceOnScaleDown,
+            A::Start(RemoveBrokers),
+            Idle,
+        ),
+        (
+            Idle,
+            "scale-up",
+            RebalanceOnScaleUp,
+            A::Start(AddBrokers),
+            Idle,
+        ),
+        (
+            Idle,
+            "violation",
+            RebalanceOnImbalance,
+            A::Start(Imbalance),
+            Idle,
+        ),
+        (Idle, "unfixable", Idle, A::Nothing, Idle),
+        (Idle, "succeeded", Idle, A::Nothing, Idle),
+        (Idle, "failed", Idle, A::Nothing, Idle),
+        (Idle, "tick", Idle, A::Nothing, Idle),
+        // Scale-down running: another scale-down or a scale-up waits; a violation is fixed by it.
+        (
+            RebalanceOnScaleDown,
+            "scale-down",
+            RebalanceOnScaleDown,
+            A::Nothing,
+            RebalanceOnScaleDown,
+        ),
+        (
+            RebalanceOnScaleDown,
+            "scale-up",
+            RebalanceOnScaleDown,
+            A::Nothing,
+            RebalanceOnScaleUp,
+        ),
+        (
+            RebalanceOnScaleDown,
+            "violation",
+            RebalanceOnScaleDown,
+            A::Nothing,
+            Idle,
+        ),
+        (
+            RebalanceOnScaleDown,
+            "unfixable",
+            RebalanceOnScaleDown,
+            A::Nothing,
+            Idle,
+        ),
+        (RebalanceOnScaleDown, "succeeded", Idle, A::Nothing, Idle),
+        (RebalanceOnScaleDown, "failed", Idle, A::Nothing, Idle),
+        (
+            RebalanceOnScaleDown,
+            "tick",
+            RebalanceOnScaleDown,
+            A::Nothing,
+            Idle,
+        ),
+        // Scale-up running: a scale-down stops it (it runs again after); the rest as above.
+        (
+            RebalanceOnScaleUp,
+            "scale-down",
+            RebalanceOnScaleUp,
+            A::Stop,
+            RebalanceOnScaleDown,
+        ),
+        (
+            RebalanceOnScaleUp,
+            "scale-up",
+            RebalanceOnScaleUp,
+            A::Nothing,
+            RebalanceOnScaleUp,
+        ),
+        (
+            RebalanceOnScaleUp,
+            "violation",
+            RebalanceOnScaleUp,
+            A::Nothing,
+            Idle,
+        ),
+        (
+            RebalanceOnScaleUp,
+            "unfixable",
+            RebalanceOnScaleUp,
+            A::Nothing,
+            Idle,
+        ),
+        (RebalanceOnScaleUp, "succeeded", Idle, A::Nothing, Idle),
+        (RebalanceOnScaleUp, "failed", Idle, A::Nothing, Idle),
+        (
+            RebalanceOnScaleUp,
+            "tick",
+            RebalanceOnScaleUp,
+            A::Nothing,
+            Idle,
+        ),
+        // Imbalance running: scale requests wait for it; a new violation is fixed by it.
+        (
+            RebalanceOnImbalance,
+            "scale-down",
+            RebalanceOnImbalance,
+            A::Nothing,
+            RebalanceOnScaleDown,
+        ),
+        (
+            RebalanceOnImbalance,
+            "scale-up",
+            RebalanceOnImbalance,
+            A::Nothing,
+            RebalanceOnScaleUp,
+        ),
+        (
+            RebalanceOnImbalance,
+            "violation",
+            RebalanceOnImbalance,
+            A::Nothing,
+            Idle,
+        ),
+        (
+            RebalanceOnImbalance,
+            "unfixable",
+            RebalanceOnImbalance,
+            A::Nothing,
+            Idle,
+        ),
+        (RebalanceOnImbalance, "succeeded", Idle, A::Nothing, Idle),
+        (RebalanceOnImbalance, "failed", Idle, A::Nothing, Idle),
+        (
+            RebalanceOnImbalance,
+            "tick",
+            RebalanceOnImbalance,
+            A::Nothing,
+            Idle,
+        ),
+    ];
+    for (from, event, to, action, then) in table {
+        let mut m = in_state(*from);
+        let got = match m.handle(events(event), Millis(40)) {
+            Action::Nothing => A::Nothing,
+            Action::Start(r) => A::Start(r.mode),
+            Action::StopRunning => A::Stop,
+        };
+        assert_eq!((m.state(), got), (*to, *action), "{from:?} --{event}-->");
+        if m.running().is_some() {
+            m.handle(Event::RebalanceFinished { succeeded: true }, Millis(50));
+        }
+        assert_eq!(
+            m.state(),
+            *then,
+            "{from:?} --{event}--> {to:?}, then success"
+        );
+        // Whatever was started or queued, the machine drains to Idle with nothing left waiting.
+        for _ in 0..5 {
+            m.handle(Event::RebalanceFinished { succeeded: true }, Millis(60));
+        }
+        assert_eq!(m.state(), Idle, "{from:?} --{event}--> drains");
+        assert!(
+            m.queued().is_empty(),
+            "{from:?} --{event}--> {:?}",
+            m.queued()
+        );
+    }
+}
