@@ -24,6 +24,7 @@
 //! [`NothingToFix`] `{"status":"nothing-to-fix","unfixable":[<record>],"already_handled":
 //! [<record>]}` (records as in `anomalies watch`). With `--watch`, one such document per line.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -37,7 +38,7 @@ use super::rebalance::{
 use crate::cli::rebalance::{ImbalanceArgs, ProposalArgs};
 use crate::cruise_control::CcError;
 use crate::cruise_control::params::{RebalanceKind, Substate};
-use crate::engine::anomalies::{AnomalyRecord, records};
+use crate::engine::anomalies::{AnomalyKey, AnomalyRecord, records};
 use crate::engine::cc_flow::Outcome;
 use crate::engine::model::Millis;
 use crate::engine::rebalance::{Action, AutoRebalancer, Event, Mode};
@@ -71,9 +72,8 @@ impl Template {
     pub fn parse(text: &str) -> Result<Template, String> {
         let doc: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
         let spec = match doc.get("spec") {
-            Some(spec) if doc.get("kind").is_some() || doc.get("apiVersion").is_some() => {
-                spec.clone()
-            }
+            // A whole resource (or just `spec:`): a spec itself has no `spec` field.
+            Some(spec) => spec.clone(),
             _ if doc.is_null() => serde_yaml::Value::Mapping(serde_yaml::Mapping::new()),
             _ => doc,
         };
@@ -200,7 +200,7 @@ pub async fn run(ctx: &Ctx, a: ImbalanceArgs) -> Result<ExitCode, CliError> {
     let url = cc.url().to_string();
     let path = state_path(&a, &url);
     if !a.watch {
-        let (code, out) = pass(ctx, &proposal, &path, &url).await?;
+        let (code, out) = pass(ctx, &proposal, &path, &url, &mut BTreeSet::new()).await?;
         match out {
             PassOutput::Flow(out) => emit_flow_output(&ctx.printer, &out)?,
             PassOutput::Nothing(v) => ctx.printer.emit(&v, render_nothing)?,
@@ -225,6 +225,7 @@ async fn pass(
     a: &ProposalArgs,
     path: &Path,
     url: &str,
+    proposed: &mut BTreeSet<AnomalyKey>,
 ) -> Result<(Result<ExitCode, CliError>, PassOutput), CliError> {
     let printer = &ctx.printer;
     let mut machine = load_state(path, url)?;
@@ -261,9 +262,18 @@ async fn pass(
     }
     let action = machine.handle(Event::AnomaliesObserved(all), now_ms());
     let rebalance = match action {
-        Action::Start(r) if r.mode == Mode::Imbalance => r,
+        // A dry run records nothing; in a dry-run watch, propose each violation once.
+        Action::Start(r)
+            if r.mode == Mode::Imbalance
+                && (a.execute || !r.anomalies.iter().all(|k| proposed.contains(k))) =>
+        {
+            r
+        }
         _ => {
-            save_state(path, url, &machine)?;
+            // (A machine that wants a rebalance the dry-run watch already proposed is not saved.)
+            if machine.running().is_none() {
+                save_state(path, url, &machine)?;
+            }
             let view = NothingToFix {
                 status: "nothing-to-fix",
                 unfixable: observed.unfixable,
@@ -295,6 +305,9 @@ async fn pass(
     let kind = RebalanceKind::Full;
     let request = proposal_request(&kind, a);
     let run = run_flow(ctx, &kind, &request, a).await?;
+    if !a.execute {
+        proposed.extend(rebalance.anomalies.iter().cloned());
+    }
     let executed =
         run.report.flow.execution_requested() || matches!(run.report.outcome, Outcome::NothingToDo);
     if executed {
@@ -343,6 +356,8 @@ async fn watch(
     let printer: Printer = ctx.printer.clone();
     let interval_ms = u64::try_from(args.interval.as_millis()).unwrap_or(u64::MAX);
     let mut failures = 0u32;
+    // Dry-run watch: violations already proposed in this session are not proposed again.
+    let mut proposed = BTreeSet::new();
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);
     printer.note(format!(
@@ -350,7 +365,7 @@ async fn watch(
         humantime::format_duration(args.interval)
     ));
     loop {
-        let pause = match pass(ctx, a, path, url).await {
+        let pause = match pass(ctx, a, path, url, &mut proposed).await {
             Ok((code, out)) => {
                 failures = 0;
                 match out {
@@ -406,6 +421,10 @@ mod tests {
         assert_eq!(spec.excluded_topics.as_deref(), Some("internal.*"));
         assert_eq!(spec.replication_throttle, Some(5));
         assert_eq!(Template::parse("").unwrap(), Template::default());
+        assert_eq!(
+            Template::parse("spec:\n  goals: [A]\n").unwrap().goals,
+            ["A"]
+        );
         assert!(
             Template::parse("gaols: [x]\n")
                 .unwrap_err()
