@@ -231,6 +231,30 @@ fn unknown_context_is_a_usage_error() {
         .stderr(predicate::str::contains("nope").and(predicate::str::contains("prod")));
 }
 
+/// `anomalies watch --exit-on` has its own documented exit code (10), named in the help and the
+/// README; a type that does not exist is a usage error.
+#[test]
+fn anomalies_exit_on_code_is_documented() {
+    assert_eq!(kafkaops::error::ExitCode::AnomalyFound.code(), 10);
+    kafkaops()
+        .args(["anomalies", "watch", "--help"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("code 10").and(predicate::str::contains("(planned:").not()),
+        );
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(
+        readme.contains("| 10 | `anomalies watch --exit-on TYPE`"),
+        "README exit-code row"
+    );
+    kafkaops()
+        .args(["anomalies", "watch", "--exit-on", "no-such-type"])
+        .assert()
+        .code(2);
+}
+
 #[test]
 fn readme_documents_every_exit_code() {
     let readme =
