@@ -47,7 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('rebalance', 'rebalance', [CompletionResultType]::ParameterValue, 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster')
             [CompletionResult]::new('roll', 'roll', [CompletionResultType]::ParameterValue, 'Safe rolling restart / dynamic reconfiguration of Kafka nodes')
             [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations (planned: not implemented yet)')
-            [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Cruise Control anomalies (planned: not implemented yet)')
+            [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Watch the anomalies Cruise Control detects')
             [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the resolved configuration')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -81,7 +81,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
             [CompletionResult]::new('full', 'full', [CompletionResultType]::ParameterValue, 'Rebalance the whole cluster (Cruise Control rebalance)')
-            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)')
+            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -205,6 +205,18 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;rebalance;imbalance' {
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Rebalance template: YAML with the fields of a KafkaRebalance spec (goals, skipHardGoalCheck, excludedTopics, replicationThrottle, concurrentPartitionMovementsPerBroker, concurrentLeaderMovements), or a whole KafkaRebalance; flags given here override it')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Directory of the file that records which violations were fixed [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'With --watch: pause between looks at Cruise Control''s anomalies')
+            [CompletionResult]::new('--goals', '--goals', [CompletionResultType]::ParameterName, 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]')
+            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move')
+            [CompletionResult]::new('--replication-throttle', '--replication-throttle', [CompletionResultType]::ParameterName, 'Replication throttle during execution, bytes per second')
+            [CompletionResult]::new('--concurrent-partition-movements-per-broker', '--concurrent-partition-movements-per-broker', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker')
+            [CompletionResult]::new('--concurrent-leader-movements', '--concurrent-leader-movements', [CompletionResultType]::ParameterName, 'Concurrent leader movements')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control (proposal or execution) after this long')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
+            [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
@@ -218,7 +230,10 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
             [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
-            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep watching and rebalance on every new goal violation')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep watching and rebalance on every new goal violation until stopped (Ctrl-C)')
+            [CompletionResult]::new('--skip-hard-goal-check', '--skip-hard-goal-check', [CompletionResultType]::ParameterName, 'Allow goals that leave out some hard goals')
+            [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute the proposal (default: dry run, show it only)')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once the execution started, printing the task id')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
@@ -291,7 +306,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
             [CompletionResult]::new('full', 'full', [CompletionResultType]::ParameterValue, 'Rebalance the whole cluster (Cruise Control rebalance)')
-            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)')
+            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -459,12 +474,16 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects (planned: not implemented yet)')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'kafkaops;anomalies;watch' {
-            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Poll interval')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Poll interval (Cruise Control keeps only a few recent anomalies per type: poll often enough not to miss one)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only these anomaly types (comma-separated or repeated) [default: all]')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only anomalies with these statuses, e.g. DETECTED,IGNORED,FIX_STARTED (comma-separated or repeated) [default: all]')
+            [CompletionResult]::new('--exit-on', '--exit-on', [CompletionResultType]::ParameterName, 'Exit with code 10 as soon as an anomaly of this type appears (comma-separated or repeated), for scripts and alerting')
+            [CompletionResult]::new('--max-backoff', '--max-backoff', [CompletionResultType]::ParameterName, 'Longest pause between attempts while Cruise Control is unreachable')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
@@ -492,7 +511,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;anomalies;help' {
-            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects (planned: not implemented yet)')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -625,7 +644,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('rebalance', 'rebalance', [CompletionResultType]::ParameterValue, 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster')
             [CompletionResult]::new('roll', 'roll', [CompletionResultType]::ParameterValue, 'Safe rolling restart / dynamic reconfiguration of Kafka nodes')
             [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations (planned: not implemented yet)')
-            [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Cruise Control anomalies (planned: not implemented yet)')
+            [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Watch the anomalies Cruise Control detects')
             [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the resolved configuration')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -636,7 +655,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
             [CompletionResult]::new('full', 'full', [CompletionResultType]::ParameterValue, 'Rebalance the whole cluster (Cruise Control rebalance)')
-            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)')
+            [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
             break
@@ -670,7 +689,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;help;anomalies' {
-            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects (planned: not implemented yet)')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)')
             break
         }
         'kafkaops;help;anomalies;watch' {

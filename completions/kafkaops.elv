@@ -44,7 +44,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand rebalance 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
             cand topic 'Topic operations (planned: not implemented yet)'
-            cand anomalies 'Cruise Control anomalies (planned: not implemented yet)'
+            cand anomalies 'Watch the anomalies Cruise Control detects'
             cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
@@ -77,7 +77,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
             cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
             cand full 'Rebalance the whole cluster (Cruise Control rebalance)'
-            cand imbalance 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)'
+            cand imbalance 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -197,6 +197,18 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --version 'Print version'
         }
         &'kafkaops;rebalance;imbalance'= {
+            cand --template 'Rebalance template: YAML with the fields of a KafkaRebalance spec (goals, skipHardGoalCheck, excludedTopics, replicationThrottle, concurrentPartitionMovementsPerBroker, concurrentLeaderMovements), or a whole KafkaRebalance; flags given here override it'
+            cand --state-dir 'Directory of the file that records which violations were fixed [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]'
+            cand --interval 'With --watch: pause between looks at Cruise Control''s anomalies'
+            cand --goals 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]'
+            cand --excluded-topics 'Topics (regular expression) whose replicas must not move'
+            cand --replication-throttle 'Replication throttle during execution, bytes per second'
+            cand --concurrent-partition-movements-per-broker 'Concurrent inter-broker partition movements per broker'
+            cand --concurrent-leader-movements 'Concurrent leader movements'
+            cand --timeout 'Give up waiting for Cruise Control (proposal or execution) after this long'
+            cand --reason 'Reason recorded by Cruise Control for the request'
+            cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
+            cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -210,7 +222,10 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --cruise-control-password-file 'File holding the Cruise Control password'
             cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
             cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
-            cand --watch 'Keep watching and rebalance on every new goal violation'
+            cand --watch 'Keep watching and rebalance on every new goal violation until stopped (Ctrl-C)'
+            cand --skip-hard-goal-check 'Allow goals that leave out some hard goals'
+            cand --execute 'Execute the proposal (default: dry run, show it only)'
+            cand --no-wait 'With --execute: return once the execution started, printing the task id'
             cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
             cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
             cand -q 'Only data on stdout and errors on stderr'
@@ -280,7 +295,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
             cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
             cand full 'Rebalance the whole cluster (Cruise Control rebalance)'
-            cand imbalance 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)'
+            cand imbalance 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -434,11 +449,15 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand watch 'Stream the anomalies Cruise Control detects (planned: not implemented yet)'
+            cand watch 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;anomalies;watch'= {
-            cand --interval 'Poll interval'
+            cand --interval 'Poll interval (Cruise Control keeps only a few recent anomalies per type: poll often enough not to miss one)'
+            cand --type 'Only these anomaly types (comma-separated or repeated) [default: all]'
+            cand --status 'Only anomalies with these statuses, e.g. DETECTED,IGNORED,FIX_STARTED (comma-separated or repeated) [default: all]'
+            cand --exit-on 'Exit with code 10 as soon as an anomaly of this type appears (comma-separated or repeated), for scripts and alerting'
+            cand --max-backoff 'Longest pause between attempts while Cruise Control is unreachable'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -465,7 +484,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --version 'Print version'
         }
         &'kafkaops;anomalies;help'= {
-            cand watch 'Stream the anomalies Cruise Control detects (planned: not implemented yet)'
+            cand watch 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;anomalies;help;watch'= {
@@ -588,7 +607,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand rebalance 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
             cand topic 'Topic operations (planned: not implemented yet)'
-            cand anomalies 'Cruise Control anomalies (planned: not implemented yet)'
+            cand anomalies 'Watch the anomalies Cruise Control detects'
             cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
@@ -598,7 +617,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
             cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
             cand full 'Rebalance the whole cluster (Cruise Control rebalance)'
-            cand imbalance 'Rebalance when Cruise Control reports goal violations (planned: not implemented yet)'
+            cand imbalance 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
         }
@@ -622,7 +641,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;help;topic;set-rf'= {
         }
         &'kafkaops;help;anomalies'= {
-            cand watch 'Stream the anomalies Cruise Control detects (planned: not implemented yet)'
+            cand watch 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
         }
         &'kafkaops;help;anomalies;watch'= {
         }

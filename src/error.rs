@@ -27,6 +27,8 @@ pub enum ExitCode {
     Unreachable,
     /// Interrupted by the user; a started operation was left running.
     Interrupted,
+    /// `anomalies watch --exit-on`: an anomaly of a watched-for type appeared.
+    AnomalyFound,
 }
 
 impl ExitCode {
@@ -41,12 +43,13 @@ impl ExitCode {
             ExitCode::NotReady => 4,
             ExitCode::Busy => 5,
             ExitCode::Unreachable => 6,
+            ExitCode::AnomalyFound => 10,
             ExitCode::Interrupted => 130,
         }
     }
 
     /// Every code, in table order (used by the README test).
-    pub const ALL: [ExitCode; 8] = [
+    pub const ALL: [ExitCode; 9] = [
         ExitCode::Ok,
         ExitCode::Failed,
         ExitCode::Usage,
@@ -54,6 +57,7 @@ impl ExitCode {
         ExitCode::NotReady,
         ExitCode::Busy,
         ExitCode::Unreachable,
+        ExitCode::AnomalyFound,
         ExitCode::Interrupted,
     ];
 }

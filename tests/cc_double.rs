@@ -571,6 +571,12 @@ fn executions_move_real_replicas() {
             task_scan_millis: Some(300),
             max_active_tasks: Some(50),
             anomaly_interval_seconds: Some(1),
+            // Real Cruise Control checks only anomaly.detection.goals (hard goals by default).
+            anomaly_detection_goals: Some(vec![
+                "RackAwareGoal".into(),
+                "ReplicaDistributionGoal".into(),
+                "LeaderReplicaDistributionGoal".into(),
+            ]),
             ..Default::default()
         },
     )
@@ -748,6 +754,12 @@ fn executions_move_real_replicas() {
         CcDoubleOptions {
             self_healing: true,
             anomaly_interval_seconds: Some(1),
+            // Real Cruise Control checks only anomaly.detection.goals (hard goals by default).
+            anomaly_detection_goals: Some(vec![
+                "RackAwareGoal".into(),
+                "ReplicaDistributionGoal".into(),
+                "LeaderReplicaDistributionGoal".into(),
+            ]),
             task_scan_millis: Some(300),
             max_active_tasks: Some(50),
             ..Default::default()

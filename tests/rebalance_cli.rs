@@ -459,10 +459,21 @@ async fn every_exit_code() {
         "only the two dry runs"
     );
     assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
-    // 2: not implemented yet.
-    let r = run(&cc.uri(), &["rebalance", "imbalance"]).await;
+    // 2: an imbalance template that cannot be read (checked before any request).
+    let before = cc.received_requests().await.unwrap().len();
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "imbalance",
+            "--template",
+            "/nonexistent-kafkaops/template.yaml",
+        ],
+    )
+    .await;
     assert_eq!(r.code, 2);
-    report += &case("imbalance", &r);
+    assert_eq!(cc.received_requests().await.unwrap().len(), before);
+    report += &case("imbalance template unreadable", &r);
     // 2: no Cruise Control URL.
     let mut cmd = base_command("x");
     cmd.env_remove("KAFKAOPS_CRUISE_CONTROL_URL")
@@ -811,4 +822,85 @@ async fn ctrl_c_while_starting_the_execution_says_it_may_be_running() {
     guard.0 = None;
     assert_eq!(code, 130, "{stderr}");
     assert!(stderr.contains("may be running"), "{stderr}");
+}
+
+/// `rebalance imbalance` without `--execute`: the full rebalance is proposed with the template's
+/// goals, nothing is recorded (so the next run proposes again); an unfixable violation alone is
+/// reported and nothing is asked of Cruise Control beyond reading its state.
+#[tokio::test]
+async fn imbalance_dry_run_uses_the_template_and_records_nothing() {
+    let cc = ready_cc().await;
+    let violation = |fixable: &str, unfixable: &str| {
+        format!(
+            r#"{{"AnomalyDetectorState":{{"recentGoalViolations":[{{"anomalyId":"a1","status":"IGNORED",
+              "detectionMs":1000,"statusUpdateMs":1000,"fixableViolatedGoals":[{fixable}],
+              "unfixableViolatedGoals":[{unfixable}]}}]}},"version":1}}"#
+        )
+    };
+    let detector = Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .and(query_param("substates", "anomaly_detector"))
+        .respond_with(json(200, &violation(r#""ReplicaDistributionGoal""#, "")))
+        .mount_as_scoped(&cc)
+        .await;
+    mount_dry_run(&cc, "rebalance", &fixture("add_broker_verbose.json")).await;
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("t.yaml");
+    std::fs::write(
+        &template,
+        "spec:\n  goals: [RackAwareGoal, ReplicaDistributionGoal]\n  skipHardGoalCheck: true\n",
+    )
+    .unwrap();
+    let state_dir = dir.path().join("state");
+    let args = [
+        "rebalance",
+        "imbalance",
+        "--template",
+        template.to_str().unwrap(),
+        "--state-dir",
+        state_dir.to_str().unwrap(),
+        "-o",
+        "json",
+    ];
+    for _ in 0..2 {
+        let r = run(&cc.uri(), &args).await;
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        assert_eq!(v["operation"], "rebalance", "{v}");
+        assert_eq!(v["dry_run"], true);
+    }
+    assert_eq!(posts_with(&cc, "dryrun=true").await, 2, "proposed twice");
+    assert_eq!(
+        posts_with(&cc, "goals=RackAwareGoal%2CReplicaDistributionGoal").await,
+        2
+    );
+    assert_eq!(posts_with(&cc, "skip_hard_goal_check=true").await, 2);
+    assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
+    assert!(!state_dir.exists(), "a dry run records nothing");
+    drop(detector);
+
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .and(query_param("substates", "anomaly_detector"))
+        .respond_with(json(
+            200,
+            &violation(r#""ReplicaDistributionGoal""#, r#""RackAwareGoal""#),
+        ))
+        .mount(&cc)
+        .await;
+    let r = run(&cc.uri(), &args).await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["status"], "nothing-to-fix", "{v}");
+    assert_eq!(v["unfixable"][0]["anomaly_id"], "a1");
+    assert!(
+        r.stderr.is_empty() || !r.stderr.contains("error"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        posts_with(&cc, "rebalance").await,
+        2,
+        "nothing asked of Cruise Control"
+    );
 }

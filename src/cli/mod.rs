@@ -18,8 +18,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::output::{ColorChoice, OutputFormat};
 
-/// Operate Apache Kafka clusters safely: Cruise Control rebalances and safe rolling restarts
-/// (replication-factor changes, anomaly watching and the in-cluster controller are planned).
+/// Operate Apache Kafka clusters safely: Cruise Control rebalances, anomaly watching and safe
+/// rolling restarts (replication-factor changes and the in-cluster controller are planned).
 #[derive(Debug, Parser)]
 #[command(
     name = "kafkaops",
@@ -171,7 +171,7 @@ pub enum Command {
     /// Topic operations (planned: not implemented yet)
     #[command(subcommand)]
     Topic(topic::TopicCommand),
-    /// Cruise Control anomalies (planned: not implemented yet)
+    /// Watch the anomalies Cruise Control detects
     #[command(subcommand)]
     Anomalies(anomalies::AnomaliesCommand),
     /// Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned:

@@ -1,5 +1,6 @@
 //! `kafkaops rebalance ...` arguments.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
@@ -14,7 +15,8 @@ pub enum RebalanceCommand {
     Remove(RemoveArgs),
     /// Rebalance the whole cluster (Cruise Control rebalance)
     Full(FullArgs),
-    /// Rebalance when Cruise Control reports goal violations (planned: not implemented yet)
+    /// Fix the goal violations Cruise Control reports that no rebalance handled yet: a full
+    /// rebalance with a template's goals and options (dry run unless --execute)
     Imbalance(ImbalanceArgs),
     /// Show what Cruise Control is executing
     Status(StatusArgs),
@@ -114,7 +116,21 @@ pub struct FullArgs {
 
 #[derive(Debug, Args, Clone)]
 pub struct ImbalanceArgs {
-    /// Keep watching and rebalance on every new goal violation
-    #[arg(long)]
+    /// Rebalance template: YAML with the fields of a KafkaRebalance spec (goals, skipHardGoalCheck,
+    /// excludedTopics, replicationThrottle, concurrentPartitionMovementsPerBroker,
+    /// concurrentLeaderMovements), or a whole KafkaRebalance; flags given here override it
+    #[arg(long, env = "KAFKAOPS_REBALANCE_TEMPLATE", value_name = "FILE")]
+    pub template: Option<PathBuf>,
+    /// Directory of the file that records which violations were fixed [default:
+    /// $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]
+    #[arg(long, env = "KAFKAOPS_STATE_DIR", value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
+    /// Keep watching and rebalance on every new goal violation until stopped (Ctrl-C)
+    #[arg(long, conflicts_with = "no_wait")]
     pub watch: bool,
+    /// With --watch: pause between looks at Cruise Control's anomalies
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub interval: Duration,
+    #[command(flatten)]
+    pub proposal: ProposalArgs,
 }

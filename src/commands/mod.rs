@@ -3,8 +3,10 @@
 //! Commands are the imperative shell: they own no decisions (those live in
 //! [`crate::engine`]) and no protocol details (those live in the adapters).
 
+pub mod anomalies;
 pub mod completions;
 pub mod config;
+pub mod imbalance;
 pub mod rebalance;
 pub mod roll;
 
@@ -39,7 +41,7 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Completions { shell } => completions::run(shell),
         Command::Roll(args) => roll::run(&ctx, args).await,
         Command::Topic(_) => not_yet("topic set-rf", 0),
-        Command::Anomalies(_) => not_yet("anomalies watch", 0),
+        Command::Anomalies(cmd) => anomalies::run(&ctx, cmd).await,
         Command::Operate(_) => not_yet("operate", 0),
     }
 }

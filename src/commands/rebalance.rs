@@ -82,9 +82,7 @@ pub async fn run(ctx: &Ctx, cmd: RebalanceCommand) -> Result<ExitCode, CliError>
         RebalanceCommand::Full(FullArgs { proposal }) => {
             propose(ctx, RebalanceKind::Full, proposal).await
         }
-        RebalanceCommand::Imbalance(_) => Err(CliError::usage(
-            "`kafkaops rebalance imbalance` is not implemented yet; nothing was changed",
-        )),
+        RebalanceCommand::Imbalance(a) => super::imbalance::run(ctx, a).await,
         RebalanceCommand::Status(a) => status(ctx, &a).await,
         RebalanceCommand::Stop(a) => stop(ctx, &a).await,
     }
@@ -591,8 +589,8 @@ fn render_status(s: &StatusView, color: bool) -> String {
 // ---------------------------------------------------------------------------
 
 /// Tells the user what a wait is for (stderr; the progress bar is separate).
-struct CliObserver {
-    printer: Printer,
+pub(crate) struct CliObserver {
+    pub(crate) printer: Printer,
 }
 
 impl Observer for CliObserver {
@@ -613,7 +611,7 @@ impl Observer for CliObserver {
     }
 }
 
-fn client(ctx: &Ctx, poll_interval: Duration) -> Result<CruiseControlClient, CliError> {
+pub(crate) fn client(ctx: &Ctx, poll_interval: Duration) -> Result<CruiseControlClient, CliError> {
     let mut cfg = ClientConfig::from_settings(&ctx.settings.cruise_control)?;
     cfg.poll_interval = poll_interval;
     Ok(CruiseControlClient::new(cfg)?)
@@ -629,13 +627,17 @@ fn millis(d: Duration) -> u64 {
 
 async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<ExitCode, CliError> {
     validate_args(&kind).map_err(usage)?;
-    let printer = ctx.printer.clone();
-    let obs = CliObserver {
-        printer: printer.clone(),
-    };
-    let cc = client(ctx, a.poll_interval)?;
-    // The proposal is always a dry run first; the flow sends the execution (once) when allowed.
-    let request = RebalanceRequest {
+    let request = proposal_request(&kind, &a);
+    let run = run_flow(ctx, &kind, &request, &a).await?;
+    if let Some(out) = &run.output {
+        emit_flow_output(&ctx.printer, out)?;
+    }
+    run.finish()
+}
+
+/// The request of `add`, `remove`, `full` (and `imbalance`, with its template merged in).
+pub(crate) fn proposal_request(kind: &RebalanceKind, a: &ProposalArgs) -> RebalanceRequest {
+    RebalanceRequest {
         kind: kind.clone(),
         goals: GoalOptions {
             goals: a.goals.clone(),
@@ -650,7 +652,65 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
         },
         reason: a.reason.clone(),
         verbose: true,
+    }
+}
+
+/// What a rebalance flow printed as its result: the dry-run proposal or the execution.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub(crate) enum FlowOutput {
+    Proposal(ProposalView),
+    Execution(ExecutionView),
+}
+
+/// One run of the shared flow, for the rebalance modes.
+pub(crate) struct FlowRun {
+    pub report: flow::FlowReport<CliError>,
+    pub output: Option<FlowOutput>,
+}
+
+impl FlowRun {
+    /// The exit code, or the error that explains a failing outcome.
+    pub fn finish(self) -> Result<ExitCode, CliError> {
+        match self.report.error {
+            Some(e) => Err(e),
+            None => Ok(self.report.outcome.exit_code()),
+        }
+    }
+}
+
+/// Prints a flow's result as `rebalance add|remove|full` do.
+pub(crate) fn emit_flow_output(printer: &Printer, out: &FlowOutput) -> Result<(), CliError> {
+    match out {
+        FlowOutput::Proposal(view) => {
+            printer.emit(view, |v| render_proposal(v, printer.color, false))?;
+        }
+        FlowOutput::Execution(view) => emit_execution(printer, view)?,
+    }
+    Ok(())
+}
+
+/// The text of a flow's result (for streams of results, `rebalance imbalance --watch`).
+pub(crate) fn render_flow_output(out: &FlowOutput, color: bool) -> String {
+    match out {
+        FlowOutput::Proposal(view) => render_proposal(view, color, false),
+        FlowOutput::Execution(view) => render_execution(view, color),
+    }
+}
+
+/// Runs the shared Cruise Control flow for `request` (preview, confirm, execute, follow) and
+/// builds its result without printing it.
+pub(crate) async fn run_flow(
+    ctx: &Ctx,
+    kind: &RebalanceKind,
+    request: &RebalanceRequest,
+    a: &ProposalArgs,
+) -> Result<FlowRun, CliError> {
+    let printer = ctx.printer.clone();
+    let obs = CliObserver {
+        printer: printer.clone(),
     };
+    let cc = client(ctx, a.poll_interval)?;
     let config = FlowConfig {
         execute: a.execute,
         assume_yes: ctx.global.yes,
@@ -660,7 +720,7 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
         poll_interval_ms: millis(a.poll_interval),
     };
     let hooks = RebalanceHooks {
-        kind: &kind,
+        kind,
         printer: &printer,
         execute: a.execute,
         url: cc.url().to_string(),
@@ -670,18 +730,17 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
         // An error registering the handler counts as an interrupt, as it always did.
         let _ = tokio::signal::ctrl_c().await;
     };
-    let report = flow::run(&cc, &request, config, &hooks, &obs, interrupt).await;
+    let report = flow::run(&cc, request, config, &hooks, &obs, interrupt).await;
 
     let proposal_of = |answer: &Option<Answer<OptimizationResult>>, dry_run: bool| {
         answer
             .as_ref()
-            .map(|a| ProposalView::new(&kind, &a.value, dry_run))
+            .map(|a| ProposalView::new(kind, &a.value, dry_run))
     };
+    let mut output = None;
     let status = match &report.outcome {
         Outcome::Proposed => {
-            if let Some(view) = proposal_of(&report.proposal, true) {
-                printer.emit(&view, |v| render_proposal(v, printer.color, false))?;
-            }
+            output = proposal_of(&report.proposal, true).map(FlowOutput::Proposal);
             None
         }
         Outcome::NothingToDo => Some(("nothing-to-do", proposal_of(&report.proposal, true))),
@@ -693,7 +752,7 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
         _ => None,
     };
     if let Some((status, Some(proposal))) = status {
-        let out = ExecutionView {
+        output = Some(FlowOutput::Execution(ExecutionView {
             proposal,
             execution: ExecutionOutcome {
                 status,
@@ -704,13 +763,9 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
                     report.flow.progress().cloned()
                 },
             },
-        };
-        emit_execution(&printer, &out)?;
+        }));
     }
-    match report.error {
-        Some(e) => Err(e),
-        None => Ok(report.outcome.exit_code()),
-    }
+    Ok(FlowRun { report, output })
 }
 
 /// The rebalance command's side of the Cruise Control flow.

@@ -306,6 +306,9 @@ pub struct Anomaly {
     pub unfixable_violated_goals: Vec<String>,
     #[serde(default)]
     pub failed_brokers_by_time_ms: BTreeMap<String, serde_json::Value>,
+    /// Disk failures: broker id to `{logdir: failure time (ms)}`.
+    #[serde(default)]
+    pub failed_disks_by_time_ms: BTreeMap<String, serde_json::Value>,
     #[serde(default)]
     pub description: Option<String>,
 }

@@ -2,6 +2,8 @@
 //! clock or sleeps: observations and `now` come in, commands go out. This is
 //! what makes the roll and rebalance logic provable with property tests.
 
+pub mod anomalies;
 pub mod cc_flow;
 pub mod model;
+pub mod rebalance;
 pub mod roll;

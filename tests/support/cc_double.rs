@@ -60,6 +60,10 @@ pub struct CcDoubleOptions {
     pub anomaly_interval_seconds: Option<u64>,
     /// Goal violations start a rebalance (`self.healing.goal.violation.enabled`).
     pub self_healing: bool,
+    /// `anomaly.detection.goals`: the goals the detector checks (default, as in Cruise Control:
+    /// RackAwareGoal, MinTopicLeadersPerBrokerGoal, ReplicaCapacityGoal, DiskCapacityGoal, so
+    /// replica skew raises nothing until the distribution goals are listed).
+    pub anomaly_detection_goals: Option<Vec<String>>,
     /// Anything else, passed through to `Main`.
     pub extra_args: Vec<String>,
 }
@@ -224,6 +228,10 @@ impl CcDouble {
         opt(
             "--anomaly-interval-seconds",
             o.anomaly_interval_seconds.map(|v| v.to_string()),
+        );
+        opt(
+            "--anomaly-detection-goals",
+            o.anomaly_detection_goals.as_ref().map(|g| g.join(",")),
         );
         if o.tls {
             let tls = self.work.path().join("tls");

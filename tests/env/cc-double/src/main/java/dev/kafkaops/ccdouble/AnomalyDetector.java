@@ -14,12 +14,16 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 /**
- * Goal-violation and broker-failure detection over the real placement. Every detection round that finds
- * replica or leader counts skewed beyond the threshold records a GOAL_VIOLATION anomaly (fixable goals
- * ReplicaDistributionGoal / LeaderReplicaDistributionGoal); a broker that disappears from the cluster
- * records a BROKER_FAILURE. With self-healing off (CC's default) anomalies are IGNORED; with
- * {@code --self-healing} a goal violation starts a rebalance (FIX_STARTED) through the executor. Like CC,
- * detection is skipped while the executor is busy, and at most 10 anomalies per type are kept.
+ * Goal-violation and broker-failure detection over the real placement, as a real Cruise Control does it
+ * (reference section 13): only the goals in {@code anomaly.detection.goals} are checked (CC's default
+ * lists hard goals only, so replica skew raises nothing until ReplicaDistributionGoal /
+ * LeaderReplicaDistributionGoal are added); every detection round that finds a violation records a new
+ * GOAL_VIOLATION entry with a new anomalyId, even for the same violation; RackAwareGoal violations (two
+ * replicas of a partition on one rack) are reported too, as unfixable when a partition has more replicas
+ * than there are racks; a broker that disappears records a BROKER_FAILURE. With self-healing off (CC's
+ * default) anomalies are IGNORED; with {@code --self-healing} a goal violation starts a rebalance
+ * (FIX_STARTED) through the executor. Like CC, detection is skipped while the executor is busy, at most
+ * 10 anomalies per type are kept (the oldest dropped), and the lists come out in no particular order.
  */
 final class AnomalyDetector {
     static final int MAX_PER_TYPE = 10;
@@ -34,16 +38,22 @@ final class AnomalyDetector {
     private final Map<String, Deque<ObjectNode>> recent = new HashMap<>();
     private final Set<Integer> knownBrokers = new TreeSet<>();
     private final Map<Integer, Long> failedSince = new TreeMap<>();
+    static final List<String> DEFAULT_DETECTION_GOALS =
+        List.of("RackAwareGoal", "MinTopicLeadersPerBrokerGoal", "ReplicaCapacityGoal", "DiskCapacityGoal");
+
     private final double threshold;
     private final boolean selfHealing;
+    private final List<String> detectionGoals;
+    private final java.util.Random shuffle = new java.util.Random();
     private double balancednessScore = 100.0;
     private int numSelfHealingStarted;
     private int numSelfHealingFailedToStart;
     private String ongoingSelfHealingAnomaly;
 
-    AnomalyDetector(double threshold, boolean selfHealing) {
+    AnomalyDetector(double threshold, boolean selfHealing, List<String> detectionGoals) {
         this.threshold = threshold;
         this.selfHealing = selfHealing;
+        this.detectionGoals = List.copyOf(detectionGoals);
         for (String t : TYPES) recent.put(t, new ArrayDeque<>());
     }
 
@@ -74,15 +84,36 @@ final class AnomalyDetector {
             }
             balancednessScore = Json.balancednessScore(replicas, leaders, threshold);
             List<String> violated = new ArrayList<>();
-            if (Planner.skewed(replicas, threshold)) violated.add("ReplicaDistributionGoal");
-            if (Planner.skewed(leaders, threshold)) violated.add("LeaderReplicaDistributionGoal");
-            if (!violated.isEmpty()) {
+            List<String> unfixable = new ArrayList<>();
+            if (detectionGoals.contains("RackAwareGoal") && v.racksKnown()) {
+                boolean rackViolated = false;
+                boolean fixable = true;
+                int racks = v.numRacks();
+                for (ClusterView.Partition p : v.partitions) {
+                    Set<String> seen = new TreeSet<>();
+                    for (int b : p.replicas()) {
+                        String rack = v.rackOf(b);
+                        if (rack != null && !seen.add(rack)) rackViolated = true;
+                    }
+                    if (p.replicas().size() > racks) { rackViolated = true; fixable = false; }
+                }
+                if (rackViolated) (fixable ? violated : unfixable).add("RackAwareGoal");
+            }
+            if (detectionGoals.contains("ReplicaDistributionGoal") && Planner.skewed(replicas, threshold)) {
+                violated.add("ReplicaDistributionGoal");
+            }
+            if (detectionGoals.contains("LeaderReplicaDistributionGoal") && Planner.skewed(leaders, threshold)) {
+                violated.add("LeaderReplicaDistributionGoal");
+            }
+            if (!violated.isEmpty() || !unfixable.isEmpty()) {
                 ObjectNode a = base(now, selfHealing ? "DETECTED" : "IGNORED");
                 ArrayNode fx = a.putArray("fixableViolatedGoals");
                 violated.forEach(fx::add);
-                a.putArray("unfixableViolatedGoals");
+                ArrayNode ufx = a.putArray("unfixableViolatedGoals");
+                unfixable.forEach(ufx::add);
                 add("GOAL_VIOLATION", a);
-                if (selfHealing && ongoingSelfHealingAnomaly == null) healing = a;
+                // CC does not self-heal a violation with unfixable goals.
+                if (selfHealing && ongoingSelfHealingAnomaly == null && unfixable.isEmpty()) healing = a;
             }
         }
         if (healing != null) {
@@ -142,9 +173,12 @@ final class AnomalyDetector {
         return o;
     }
 
+    /** A type's entries in no particular order (CC builds the list from a Set). */
     private ArrayNode list(String type) {
+        List<ObjectNode> entries = new ArrayList<>(recent.get(type));
+        java.util.Collections.shuffle(entries, shuffle);
         ArrayNode a = Json.MAPPER.createArrayNode();
-        recent.get(type).forEach(x -> a.add(x.deepCopy()));
+        entries.forEach(x -> a.add(x.deepCopy()));
         return a;
     }
 

@@ -22,6 +22,7 @@ final class Config {
     double anomalySkewThreshold = 0.25;         // replica/leader count skew that counts as a goal violation
     int anomalyIntervalSeconds = 10;            // anomaly.detection.interval.ms
     boolean selfHealing = false;                // self.healing.goal.violation.enabled
+    java.util.List<String> anomalyDetectionGoals = AnomalyDetector.DEFAULT_DETECTION_GOALS; // anomaly.detection.goals
     long executionPollMillis = 250;             // how often the executor re-reads reassignment state
 
     static Config parse(String[] args) {
@@ -53,6 +54,11 @@ final class Config {
                 case "--anomaly-skew-threshold" -> { c.anomalySkewThreshold = Double.parseDouble(need(a, v)); i++; }
                 case "--anomaly-interval-seconds" -> { c.anomalyIntervalSeconds = Integer.parseInt(need(a, v)); i++; }
                 case "--self-healing" -> c.selfHealing = true;
+                case "--anomaly-detection-goals" -> {
+                    c.anomalyDetectionGoals = java.util.Arrays.stream(need(a, v).split(","))
+                        .map(String::trim).filter(g -> !g.isEmpty()).toList();
+                    i++;
+                }
                 case "--execution-poll-millis" -> { c.executionPollMillis = Long.parseLong(need(a, v)); i++; }
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }

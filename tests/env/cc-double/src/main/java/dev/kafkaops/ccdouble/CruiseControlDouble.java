@@ -129,7 +129,7 @@ final class CruiseControlDouble {
         admin = Admin.create(p);
         executor = new Executor(admin, config.executionPollMillis);
         tasks = new UserTasks(config.maxActiveTasks, config.taskRetentionMs, config.maxCachedCompletedTasks);
-        detector = new AnomalyDetector(config.anomalySkewThreshold, config.selfHealing);
+        detector = new AnomalyDetector(config.anomalySkewThreshold, config.selfHealing, config.anomalyDetectionGoals);
         workers = Executors.newCachedThreadPool(r -> { Thread t = new Thread(r, "cc-double-worker"); t.setDaemon(true); return t; });
         scheduler = Executors.newScheduledThreadPool(2, r -> { Thread t = new Thread(r, "cc-double-scheduler"); t.setDaemon(true); return t; });
         scheduler.scheduleAtFixedRate(tasks::scan, config.taskScanMillis, config.taskScanMillis, TimeUnit.MILLISECONDS);
