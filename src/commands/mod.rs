@@ -7,6 +7,7 @@ pub mod completions;
 pub mod config;
 pub mod rebalance;
 pub mod roll;
+pub mod topic;
 
 use clap::ArgMatches;
 use clap::parser::ValueSource;
@@ -38,7 +39,7 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Config(crate::cli::ConfigCommand::View) => config::view(&ctx),
         Command::Completions { shell } => completions::run(shell),
         Command::Roll(args) => roll::run(&ctx, args).await,
-        Command::Topic(_) => not_yet("topic set-rf", 0),
+        Command::Topic(cmd) => topic::run(&ctx, cmd).await,
         Command::Anomalies(_) => not_yet("anomalies watch", 0),
         Command::Operate(_) => not_yet("operate", 0),
     }

@@ -4,4 +4,5 @@
 
 pub mod cc_flow;
 pub mod model;
+pub mod replicas;
 pub mod roll;
