@@ -50,7 +50,12 @@ fn a_topic_listed_twice_with_different_factors_is_refused() {
 
 #[test]
 fn every_bad_input_is_reported_and_at_target_topics_pass() {
-    let c = cluster(&[("a", 3, Some(2)), ("b", 2, Some(1)), ("c", 5, Some(4))]);
+    let c = cluster(&[
+        ("a", 3, Some(2)),
+        ("b", 2, Some(1)),
+        ("c", 5, Some(4)),
+        ("z", 2, None),
+    ]);
     let e = validate(
         &wanted(&[("a", 1), ("b", 5), ("x", 2), ("z", 0), ("c", 5)]),
         &c,
