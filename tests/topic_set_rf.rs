@@ -1,0 +1,399 @@
+//! `kafkaops topic set-rf` against the Cruise Control test double (`tests/env/cc-double`) on a
+//! real 3-node KRaft cluster, checked in the real metadata: every bad input is refused with exit
+//! 2 and changes nothing; a dry run changes nothing; 50 topics 3 -> 2 and 20 topics 2 -> 3 in one
+//! run that first waits in line behind an execution already running, with look-alike topic names
+//! untouched; a re-run is a no-op; `--status`; and a Cruise Control restart in the middle of a
+//! change (the unfinished topics are sent again from the state file).
+//!
+//! One cluster for the whole binary (one test, steps in order); run with
+//! `cargo test --test topic_set_rf -- --nocapture` to see the steps.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::Value;
+use support::cc_double::{CcDouble, CcDoubleOptions};
+use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, wait_for};
+
+const WAIT: Duration = Duration::from_secs(180);
+
+/// A private copy of the binary under test (the shared target directory may be rebuilt from
+/// another worktree while this runs). `KAFKAOPS_TEST_BIN` names another binary to test instead.
+fn kafkaops_bin() -> &'static Path {
+    static BIN: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();
+    &BIN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kafkaops");
+        let source = std::env::var_os("KAFKAOPS_TEST_BIN")
+            .map_or_else(|| env!("CARGO_BIN_EXE_kafkaops").into(), PathBuf::from);
+        std::fs::copy(&source, &path).unwrap();
+        (dir, path)
+    })
+    .1
+}
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Out {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
+    }
+}
+
+struct Env {
+    bootstrap: String,
+    cc_url: String,
+    state_dir: PathBuf,
+}
+
+fn command(env: &Env, args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(kafkaops_bin());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("KAFKAOPS_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .env("NO_COLOR", "1")
+        .env("KAFKAOPS_BOOTSTRAP_SERVERS", &env.bootstrap)
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", &env.cc_url)
+        .env("KAFKAOPS_STATE_DIR", &env.state_dir)
+        .args(["topic", "set-rf"])
+        .args(args);
+    cmd
+}
+
+fn kafkaops(env: &Env, args: &[&str]) -> Out {
+    let started = Instant::now();
+    let out = Command::from_std(command(env, args))
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let o = Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    eprintln!(
+        "$ kafkaops topic set-rf {} -> exit {} in {:.1?}",
+        args.join(" "),
+        o.code,
+        started.elapsed()
+    );
+    o
+}
+
+/// The replication factor of every partition of `topic` (sorted, deduplicated).
+fn factors(bootstrap: &str, topic: &str) -> BTreeSet<usize> {
+    placement(bootstrap, topic)
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let distinct: BTreeSet<i32> = p.replicas.iter().copied().collect();
+            assert_eq!(distinct.len(), p.replicas.len(), "{topic}: {p:?}");
+            p.replicas.len()
+        })
+        .collect()
+}
+
+fn assert_rf(bootstrap: &str, topics: &[String], rf: usize) {
+    for t in topics {
+        assert_eq!(
+            factors(bootstrap, t),
+            BTreeSet::from([rf]),
+            "{t} should have replication factor {rf}"
+        );
+    }
+}
+
+/// `n` partitions with `rf` replicas on brokers 1..=3, rotating the leader.
+fn assignment(n: usize, rf: usize, shift: usize) -> Vec<Vec<i32>> {
+    (0..n)
+        .map(|p| (0..rf).map(|r| ((p + shift + r) % 3) as i32 + 1).collect())
+        .collect()
+}
+
+fn names(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i:02}")).collect()
+}
+
+#[test]
+fn set_rf_on_a_real_cluster() {
+    let _ = kafkaops_bin();
+    let t0 = Instant::now();
+    let cluster = KafkaCluster::start(ClusterSpec::combined(3)).expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    let cold = names("cold.", 50); // 3 -> 2
+    let hot = names("hot.", 20); // 2 -> 3
+    let blockers = names("blocker.", 6); // 2 -> 3, the execution already running
+    let warm = names("warm.", 12); // 2 -> 3, through a Cruise Control restart
+    // Look-alikes: an unescaped `.` or a partial-name regex would catch them.
+    let lookalike3 = vec!["coldX00".to_string(), "cold.00.bak".to_string()];
+    let lookalike2 = vec!["hotX00".to_string(), "xhot.00".to_string()];
+    for (i, t) in cold.iter().chain(&lookalike3).enumerate() {
+        create_topic(&bootstrap, t, &assignment(2, 3, i), &[]).unwrap();
+    }
+    for (i, t) in hot.iter().chain(&lookalike2).chain(&blockers).enumerate() {
+        create_topic(&bootstrap, t, &assignment(2, 2, i), &[]).unwrap();
+    }
+    for (i, t) in warm.iter().enumerate() {
+        create_topic(&bootstrap, t, &assignment(1, 2, i), &[]).unwrap();
+    }
+    create_topic(
+        &bootstrap,
+        "guarded",
+        &assignment(1, 3, 0),
+        &[("min.insync.replicas", "3")],
+    )
+    .unwrap();
+    eprintln!(
+        "setup: cluster and {} topics in {:.1?}",
+        50 + 20 + 6 + 12 + 5,
+        t0.elapsed()
+    );
+
+    let mut cc = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            task_scan_millis: Some(200),
+            max_active_tasks: Some(50),
+            // Executions advance once a second: slow enough to restart the double mid-change.
+            extra_args: vec!["--execution-poll-millis".into(), "1000".into()],
+            ..Default::default()
+        },
+    )
+    .expect("cc-double");
+    let state = tempfile::tempdir().unwrap();
+    let env = Env {
+        bootstrap: bootstrap.clone(),
+        cc_url: cc.url(),
+        state_dir: state.path().to_path_buf(),
+    };
+    let fast = ["--poll-interval", "500ms"];
+
+    eprintln!("step: every bad input is refused with exit 2 and changes nothing");
+    let exec = ["--execute", "--yes"];
+    let bad = |args: &[&str], needle: &str| {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend(exec);
+        all.extend(fast);
+        let o = kafkaops(&env, &all);
+        assert_eq!(o.code, 2, "{args:?}: {}", o.stderr);
+        assert!(o.stderr.contains(needle), "{args:?}: {}", o.stderr);
+        assert!(o.stderr.contains("nothing was changed"), "{}", o.stderr);
+    };
+    bad(&["--topics", "cold.00,nope", "-r", "2"], "nope");
+    bad(&["--topics", "cold.00", "-r", "0"], "at least 1");
+    bad(
+        &["--topics", "cold.00", "-r", "4"],
+        "more than the 3 broker",
+    );
+    bad(
+        &["--topics", "guarded", "-r", "2"],
+        "min.insync.replicas (3)",
+    );
+    let twice = state.path().join("twice.yaml");
+    std::fs::write(
+        &twice,
+        "- topic: cold.01\n  replication_factor: 2\n- topic: cold.01\n  replication_factor: 3\n",
+    )
+    .unwrap();
+    bad(
+        &["--from-file", twice.to_str().unwrap()],
+        "listed with different replication factors",
+    );
+    assert_rf(&bootstrap, &cold[..2], 3);
+    assert_rf(&bootstrap, &["guarded".to_string()], 3);
+    let allowed = kafkaops(
+        &env,
+        &[
+            "--topics",
+            "guarded",
+            "-r",
+            "2",
+            "--allow-below-min-isr",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(allowed.code, 0, "{}", allowed.stderr);
+    assert_eq!(allowed.json()["dry_run"], true);
+    assert_rf(&bootstrap, &["guarded".to_string()], 3);
+
+    eprintln!("step: dry run of 70 topics changes nothing");
+    let desired = state.path().join("desired.yaml");
+    let mut yaml = String::new();
+    for t in &cold {
+        yaml.push_str(&format!("- topic: {t}\n  replication_factor: 2\n"));
+    }
+    for t in &hot {
+        yaml.push_str(&format!("- topic: {t}\n  replication_factor: 3\n"));
+    }
+    std::fs::write(&desired, yaml).unwrap();
+    let desired = desired.to_str().unwrap();
+    let dry = kafkaops(&env, &["--from-file", desired, "-o", "json"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let dry = dry.json();
+    assert_eq!(dry["topics"].as_array().unwrap().len(), 70);
+    assert!(
+        dry["topics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["state"] == "pending")
+    );
+    assert_eq!(
+        dry["proposal"]["replica_movements"], 140,
+        "50 x 2 deleted + 20 x 2 added replicas: {dry}"
+    );
+    assert_rf(&bootstrap, &cold, 3);
+    assert_rf(&bootstrap, &hot, 2);
+
+    eprintln!(
+        "step: an execution already running: the change waits in line, then 70 topics change"
+    );
+    let http = http::start_blocker(&cc.url(), &blockers);
+    assert_eq!(http.0, 200, "{}", http.1);
+    let t_run = Instant::now();
+    let run = kafkaops(
+        &env,
+        &[
+            "--from-file",
+            desired,
+            "--execute",
+            "--yes",
+            "--concurrent-partition-movements-per-broker",
+            "50",
+            "--poll-interval",
+            "500ms",
+            "-o",
+            "json",
+        ],
+    );
+    eprintln!("70-topic run took {:.1?}", t_run.elapsed());
+    assert_eq!(run.code, 0, "{}\n{}", run.stderr, cc.log());
+    assert!(run.stderr.contains("waits in line"), "{}", run.stderr);
+    let v = run.json();
+    let topics = v["topics"].as_array().unwrap();
+    assert_eq!(topics.len(), 70);
+    for t in topics {
+        assert_eq!(t["state"], "done", "{t}");
+        assert_eq!(t["after"], t["target"], "{t}");
+    }
+    assert_eq!(
+        v["task_ids"].as_array().unwrap().len(),
+        1,
+        "one request: {v}"
+    );
+    assert_rf(&bootstrap, &cold, 2);
+    assert_rf(&bootstrap, &hot, 3);
+    assert_rf(&bootstrap, &blockers, 3);
+    assert_rf(&bootstrap, &lookalike3, 3);
+    assert_rf(&bootstrap, &lookalike2, 2);
+    assert_rf(&bootstrap, &["guarded".to_string()], 3);
+
+    eprintln!("step: the same command again is a no-op");
+    let again = kafkaops(
+        &env,
+        &["--from-file", desired, "--execute", "--yes", "-o", "json"],
+    );
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    for t in again.json()["topics"].as_array().unwrap() {
+        assert_eq!(t["state"], "done", "{t}");
+        assert!(t["message"].as_str().unwrap().contains("skipped"), "{t}");
+    }
+
+    eprintln!("step: --status reports from the state file");
+    let st = kafkaops(&env, &["--status", "-o", "json"]);
+    assert_eq!(st.code, 0, "{}", st.stderr);
+    assert_eq!(st.json()["topics"].as_array().unwrap().len(), 70);
+
+    eprintln!("step: Cruise Control restarts in the middle of a change");
+    let list = warm.join(",");
+    let out_path = state.path().join("restart.out");
+    let err_path = state.path().join("restart.err");
+    let mut child = command(
+        &env,
+        &[
+            "--topics",
+            &list,
+            "-r",
+            "3",
+            "--execute",
+            "--yes",
+            "--concurrent-partition-movements-per-broker",
+            "1",
+            "--poll-interval",
+            "500ms",
+            "-o",
+            "json",
+        ],
+    )
+    .stdout(Stdio::from(std::fs::File::create(&out_path).unwrap()))
+    .stderr(Stdio::from(std::fs::File::create(&err_path).unwrap()))
+    .spawn()
+    .unwrap();
+    let done_before = wait_for("the first warm topics to reach RF 3", WAIT, || {
+        let done = warm
+            .iter()
+            .filter(|t| factors(&bootstrap, t) == BTreeSet::from([3]))
+            .count();
+        Ok((done >= 1).then_some(done))
+    })
+    .unwrap();
+    assert!(
+        done_before < warm.len(),
+        "the change ended before the restart"
+    );
+    cc.restart().expect("restart the double");
+    eprintln!("restarted the double with {done_before} of 12 warm topics done");
+    let status = wait_for("the set-rf run to end", WAIT, || Ok(child.try_wait()?)).unwrap();
+    let stdout = std::fs::read_to_string(&out_path).unwrap();
+    let stderr = std::fs::read_to_string(&err_path).unwrap();
+    assert_eq!(status.code(), Some(0), "{stderr}\n{}", cc.log());
+    assert!(stderr.contains("forgot the task"), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        v["task_ids"].as_array().unwrap().len(),
+        2,
+        "the unfinished topics went to a second task: {v}"
+    );
+    assert_rf(&bootstrap, &warm, 3);
+    assert_rf(&bootstrap, &cold, 2);
+    eprintln!("whole test: {:.1?}", t0.elapsed());
+}
+
+/// A tiny HTTP POST helper (reqwest's blocking client is not enabled): starts the blocking
+/// execution on the double (`topic_configuration` body form, one partition move at a time).
+mod http {
+    pub fn start_blocker(base: &str, topics: &[String]) -> (u16, String) {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let body = serde_json::json!({"replication_factor":{"topic_by_replication_factor":{"3": topics.join("|").replace('.', "\\.")}}});
+        rt.block_on(async {
+            let r = reqwest::Client::new()
+                .post(format!(
+                    "{base}/topic_configuration?json=true&dryrun=false&concurrent_partition_movements_per_broker=1&skip_rack_awareness_check=true"
+                ))
+                .header("Content-Type", "application/json")
+                .body(body.to_string())
+                .send()
+                .await
+                .unwrap();
+            let status = r.status().as_u16();
+            (status, r.text().await.unwrap())
+        })
+    }
+}
