@@ -8,9 +8,7 @@ use std::time::{Duration, Instant};
 
 use kafkaops::cruise_control::flow::{self, FlowHooks};
 use kafkaops::cruise_control::model::{ExecutorState, OptimizationResult};
-use kafkaops::cruise_control::params::{
-    ExecutionOptions, GoalOptions, TopicConfigurationRequest,
-};
+use kafkaops::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
 use kafkaops::cruise_control::retry::Backoff;
 use kafkaops::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
 use kafkaops::engine::cc_flow::{FlowConfig, InterruptChoice, Outcome};
@@ -157,7 +155,12 @@ async fn a_thousand_topics_take_one_execution_request() {
     let mut by_endpoint: BTreeMap<String, usize> = BTreeMap::new();
     for r in &received {
         *by_endpoint
-            .entry(r.url.path().trim_start_matches("/kafkacruisecontrol/").to_string())
+            .entry(
+                r.url
+                    .path()
+                    .trim_start_matches("/kafkacruisecontrol/")
+                    .to_string(),
+            )
             .or_default() += 1;
     }
     eprintln!("requests for 1,000 topics: {by_endpoint:?}");
