@@ -17,7 +17,7 @@ use kafkaops::engine::replicas::{
 };
 use kafkaops::error::CliError;
 use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use wiremock::{Mock, MockServer};
 
 #[path = "common/cc_wire.rs"]
 mod cc_wire;

@@ -537,7 +537,6 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
                 flow::run_driver(driver, interrupt, after_step).await
             }
         };
-        drop(state_cell);
         if report.flow.confirmed() {
             confirmed = true;
         }
