@@ -137,6 +137,8 @@ fn set_rf_on_a_real_cluster() {
     let hot = names("hot.", 20); // 2 -> 3
     let blockers = names("blocker.", 6); // 2 -> 3, the execution already running
     let warm = names("warm.", 12); // 2 -> 3, through a Cruise Control restart
+    let later = names("later.", 4); // 2 -> 3, --no-wait then resumed
+    let stopped = names("stopped.", 8); // 2 -> 3, stopped: CompletedWithError
     // Look-alikes: an unescaped `.` or a partial-name regex would catch them.
     let lookalike3 = vec!["coldX00".to_string(), "cold.00.bak".to_string()];
     let lookalike2 = vec!["hotX00".to_string(), "xhot.00".to_string()];
@@ -146,7 +148,7 @@ fn set_rf_on_a_real_cluster() {
     for (i, t) in hot.iter().chain(&lookalike2).chain(&blockers).enumerate() {
         create_topic(&bootstrap, t, &assignment(2, 2, i), &[]).unwrap();
     }
-    for (i, t) in warm.iter().enumerate() {
+    for (i, t) in warm.iter().chain(&later).chain(&stopped).enumerate() {
         create_topic(&bootstrap, t, &assignment(1, 2, i), &[]).unwrap();
     }
     create_topic(
@@ -262,7 +264,12 @@ fn set_rf_on_a_real_cluster() {
     eprintln!(
         "step: an execution already running: the change waits in line, then 70 topics change"
     );
-    let http = http::start_blocker(&cc.url(), &blockers);
+    let blocker = serde_json::json!({"replication_factor":{"topic_by_replication_factor":{"3": blockers.join("|").replace('.', "\\.")}}});
+    let http = http::post(
+        &cc.url(),
+        "topic_configuration?json=true&dryrun=false&concurrent_partition_movements_per_broker=1&skip_rack_awareness_check=true",
+        Some(&blocker.to_string()),
+    );
     assert_eq!(http.0, 200, "{}", http.1);
     let t_run = Instant::now();
     let run = kafkaops(
@@ -317,6 +324,127 @@ fn set_rf_on_a_real_cluster() {
     let st = kafkaops(&env, &["--status", "-o", "json"]);
     assert_eq!(st.code, 0, "{}", st.stderr);
     assert_eq!(st.json()["topics"].as_array().unwrap().len(), 70);
+
+    eprintln!("step: --no-wait submits and returns; the same command again follows that task");
+    let list = later.join(",");
+    let later_args = [
+        "--topics",
+        list.as_str(),
+        "-r",
+        "3",
+        "--execute",
+        "--yes",
+        "--concurrent-partition-movements-per-broker",
+        "1",
+        "--poll-interval",
+        "500ms",
+        "-o",
+        "json",
+    ];
+    let mut args = later_args.to_vec();
+    args.push("--no-wait");
+    let submitted = kafkaops(&env, &args);
+    assert_eq!(submitted.code, 0, "{}", submitted.stderr);
+    let v = submitted.json();
+    let task = v["task_ids"][0].as_str().unwrap().to_string();
+    for t in v["topics"].as_array().unwrap() {
+        assert_eq!(t["state"], "ongoing", "{t}");
+        assert_eq!(t["task_id"], task.as_str());
+    }
+    let st = kafkaops(&env, &["--status", "-o", "json"]);
+    assert!(
+        st.json()["topics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["state"] == "ongoing"),
+        "{}",
+        st.stdout
+    );
+    let resumed = kafkaops(&env, &later_args);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    assert!(
+        resumed
+            .stderr
+            .contains("Following the change started earlier"),
+        "{}",
+        resumed.stderr
+    );
+    let v = resumed.json();
+    assert_eq!(
+        v["task_ids"],
+        serde_json::json!([task]),
+        "not sent again: {v}"
+    );
+    assert!(
+        v["topics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["state"] == "done")
+    );
+    assert_rf(&bootstrap, &later, 3);
+
+    eprintln!("step: a task that ends CompletedWithError exits 7 and names the topics");
+    let list = stopped.join(",");
+    let out_path = state.path().join("stopped.out");
+    let err_path = state.path().join("stopped.err");
+    let mut child = command(
+        &env,
+        &[
+            "--topics",
+            &list,
+            "-r",
+            "3",
+            "--execute",
+            "--yes",
+            "--concurrent-partition-movements-per-broker",
+            "1",
+            "--poll-interval",
+            "500ms",
+            "-o",
+            "json",
+        ],
+    )
+    .stdout(Stdio::from(std::fs::File::create(&out_path).unwrap()))
+    .stderr(Stdio::from(std::fs::File::create(&err_path).unwrap()))
+    .spawn()
+    .unwrap();
+    wait_for("the first stopped.* topic to reach RF 3", WAIT, || {
+        Ok(stopped
+            .iter()
+            .any(|t| factors(&bootstrap, t) == BTreeSet::from([3]))
+            .then_some(()))
+    })
+    .unwrap();
+    let (code, text) = http::post(&cc.url(), "stop_proposal_execution?json=true", None);
+    assert_eq!(code, 200, "{text}");
+    let status = wait_for("the stopped run to end", WAIT, || Ok(child.try_wait()?)).unwrap();
+    let stdout = std::fs::read_to_string(&out_path).unwrap();
+    let stderr = std::fs::read_to_string(&err_path).unwrap();
+    assert_eq!(status.code(), Some(7), "{stderr}");
+    assert!(
+        stderr.contains("did not reach their target replication factor"),
+        "{stderr}"
+    );
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let failed: Vec<&Value> = v["topics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["state"] == "failed")
+        .collect();
+    assert!(!failed.is_empty(), "{v}");
+    for t in failed {
+        assert!(
+            t["message"]
+                .as_str()
+                .unwrap()
+                .contains("CompletedWithError"),
+            "{t}"
+        );
+        assert_eq!(t["after"], 2, "{t}");
+    }
 
     eprintln!("step: Cruise Control restarts in the middle of a change");
     let list = warm.join(",");
@@ -373,25 +501,22 @@ fn set_rf_on_a_real_cluster() {
     eprintln!("whole test: {:.1?}", t0.elapsed());
 }
 
-/// A tiny HTTP POST helper (reqwest's blocking client is not enabled): starts the blocking
-/// execution on the double (`topic_configuration` body form, one partition move at a time).
+/// A tiny HTTP POST helper (reqwest's blocking client is not enabled): the execution already
+/// running (`topic_configuration`, one partition move at a time) and `stop_proposal_execution`.
 mod http {
-    pub fn start_blocker(base: &str, topics: &[String]) -> (u16, String) {
+    pub fn post(base: &str, path: &str, body: Option<&str>) -> (u16, String) {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .unwrap();
-        let body = serde_json::json!({"replication_factor":{"topic_by_replication_factor":{"3": topics.join("|").replace('.', "\\.")}}});
         rt.block_on(async {
-            let r = reqwest::Client::new()
-                .post(format!(
-                    "{base}/topic_configuration?json=true&dryrun=false&concurrent_partition_movements_per_broker=1&skip_rack_awareness_check=true"
-                ))
-                .header("Content-Type", "application/json")
-                .body(body.to_string())
-                .send()
-                .await
-                .unwrap();
+            let mut r = reqwest::Client::new().post(format!("{base}/{path}"));
+            if let Some(b) = body {
+                r = r
+                    .header("Content-Type", "application/json")
+                    .body(b.to_string());
+            }
+            let r = r.send().await.unwrap();
             let status = r.status().as_u16();
             (status, r.text().await.unwrap())
         })

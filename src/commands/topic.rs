@@ -568,7 +568,8 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
             Outcome::Started { task_id } => {
                 // --no-wait: the change is with Cruise Control.
                 state.handle_sent(task_id.clone());
-                save(&state, Some(&report.flow));
+                // Saved as following, so the next run of the same command follows this task.
+                save(&state, Some(&reopen(report.flow.clone())));
                 printer.note(format!(
                     "Change submitted (task {}); re-run the same command to follow it, or see it with --status",
                     task_id.as_deref().unwrap_or("-")
