@@ -56,6 +56,42 @@ fn unimplemented_subcommands_say_so_and_exit_two() {
     }
 }
 
+/// `topic set-rf` input errors that need no cluster: exit 2, nothing contacted.
+#[test]
+fn set_rf_usage_errors_exit_two_and_status_reads_the_state_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    kafkaops()
+        .args(["topic", "set-rf", "--state-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--from-file"));
+    kafkaops()
+        .args(["topic", "set-rf", "--topics", "a"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--replication-factor"));
+    let twice = dir.path().join("twice.yaml");
+    std::fs::write(
+        &twice,
+        "- topic: a\n  replication_factor: 2\n- topic: a\n  replication_factor: 3\n",
+    )
+    .unwrap();
+    kafkaops()
+        .args(["topic", "set-rf", "--from-file"])
+        .arg(&twice)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("different replication factors"));
+    let status = kafkaops()
+        .args(["-o", "json", "topic", "set-rf", "--status"])
+        .env("KAFKAOPS_STATE_DIR", dir.path())
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&status.get_output().stdout).unwrap();
+    assert_eq!(v["topics"], serde_json::json!([]));
+}
+
 /// What a new user hit: `--help` advertised replication-factor changes as a feature, planned
 /// subcommands' help did not say they are planned, global options were mixed in with a
 /// subcommand's own, and `operate --interval` said "Seconds" while taking a duration.

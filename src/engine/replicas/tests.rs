@@ -176,3 +176,106 @@ fn the_regex_matches_only_the_named_topics() {
         r"orders\.v1|a\-b_c"
     );
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Debug, Clone)]
+    enum Event {
+        /// Kafka now reports topic `i % n` at this factor.
+        Kafka(usize, u16),
+        Sent,
+        Round(u8),
+    }
+
+    fn event() -> impl Strategy<Value = Event> {
+        prop_oneof![
+            (0usize..8, 1u16..5).prop_map(|(i, rf)| Event::Kafka(i, rf)),
+            Just(Event::Sent),
+            (0u8..6).prop_map(Event::Round),
+        ]
+    }
+
+    fn round(k: u8) -> RoundEnd {
+        match k {
+            0 => RoundEnd::Completed,
+            1 => RoundEnd::CompletedWithError,
+            2 => RoundEnd::Lost,
+            3 => RoundEnd::NothingToDo,
+            4 => RoundEnd::Busy("busy".into()),
+            _ => RoundEnd::Refused("no".into()),
+        }
+    }
+
+    proptest! {
+        /// Whatever Cruise Control and Kafka do: targets never change, finished changes stay
+        /// finished, only pending topics are ever sent, a topic at its target after a round is
+        /// done, and every round but a busy one leaves nothing ongoing under a lost task.
+        #[test]
+        fn the_seeds_invariants_hold_after_every_step(
+            start in proptest::collection::vec((1u16..5, 1u16..5), 1..8),
+            events in proptest::collection::vec(event(), 0..40),
+        ) {
+            let n = start.len();
+            let name = |i: usize| format!("t{}", i % n);
+            let mut c = ClusterFacts { brokers: 4, ..ClusterFacts::default() };
+            let mut wanted = BTreeMap::new();
+            for (i, (now, target)) in start.iter().enumerate() {
+                c.topics.insert(name(i), facts(*now, None));
+                wanted.insert(name(i), *target);
+            }
+            let mut s = ReplicasState::plan(None, &wanted, &c);
+            let mut tasks = 0;
+            for e in events {
+                let before = s.clone();
+                match e {
+                    Event::Kafka(i, rf) => {
+                        let f = c.topics.get_mut(&name(i)).unwrap();
+                        f.min_rf = rf;
+                        f.max_rf = rf;
+                        s.observe(&c);
+                    }
+                    Event::Sent => {
+                        let sent: BTreeSet<String> =
+                            s.to_send().into_values().flatten().collect();
+                        tasks += 1;
+                        s.handle_sent(Some(format!("task{tasks}")));
+                        for (t, ch) in &s.changes {
+                            if sent.contains(t) {
+                                prop_assert_eq!(ch.state, ChangeState::Ongoing);
+                                prop_assert_eq!(ch.task_id.clone(), Some(format!("task{tasks}")));
+                            }
+                        }
+                    }
+                    Event::Round(k) => {
+                        let end = round(k);
+                        s.handle_round(&end, &c);
+                        for (t, ch) in &s.changes {
+                            if c.topics[t].is_at(ch.target) && !before.changes[t].state.is_final() {
+                                prop_assert_eq!(ch.state, ChangeState::Done);
+                            }
+                        }
+                        match end {
+                            RoundEnd::Busy(_) => {}
+                            RoundEnd::Lost => prop_assert!(s.ongoing_tasks().is_empty()),
+                            _ => prop_assert!(!s.unfinished()),
+                        }
+                    }
+                }
+                for (t, ch) in &s.changes {
+                    let old = &before.changes[t];
+                    prop_assert_eq!(ch.target, old.target);
+                    if old.state.is_final() {
+                        prop_assert_eq!(ch.state, old.state);
+                    }
+                }
+                for topics in s.to_send().values() {
+                    for t in topics {
+                        prop_assert_eq!(s.changes[t].state, ChangeState::Pending);
+                    }
+                }
+            }
+        }
+    }
+}
