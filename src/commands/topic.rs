@@ -367,7 +367,7 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     let path = state_dir(args.state_dir.as_deref())?.join(STATE_FILE);
     let printer = ctx.printer.clone();
     if args.status {
-        return status(&printer, &path);
+        return status(ctx, &printer, &path).await;
     }
     if args.topics.is_empty() && args.from_file.is_none() {
         return Err(CliError::usage(
@@ -711,8 +711,11 @@ async fn observe_settled(
     }
 }
 
-fn status(printer: &Printer, path: &Path) -> Result<ExitCode, CliError> {
-    let Some(file) = load_state(path)? else {
+/// `--status`: the state file, refreshed where possible: unfinished topics are re-read from
+/// Kafka (done when at their target) and ongoing tasks looked up in Cruise Control's
+/// `user_tasks`, when those are configured. Nothing is sent.
+async fn status(ctx: &Ctx, printer: &Printer, path: &Path) -> Result<ExitCode, CliError> {
+    let Some(mut file) = load_state(path)? else {
         printer.note(format!(
             "No replication-factor change recorded ({} does not exist)",
             path.display()
@@ -721,9 +724,72 @@ fn status(printer: &Printer, path: &Path) -> Result<ExitCode, CliError> {
         printer.emit(&v, |v| render(v, printer.color))?;
         return Ok(ExitCode::Ok);
     };
+    if file.replicas.unfinished() {
+        refresh(ctx, printer, &mut file.replicas).await;
+        if let Err(e) = save_state(path, &file) {
+            tracing::warn!("cannot save the state file: {e:#}");
+        }
+    }
     let v = view(&file.replicas, false, false, None);
     printer.emit(&v, |v| render(v, printer.color))?;
     Ok(ExitCode::Ok)
+}
+
+async fn refresh(ctx: &Ctx, printer: &Printer, state: &mut ReplicasState) {
+    let timeout = ctx
+        .global
+        .connection
+        .request_timeout
+        .unwrap_or(Duration::from_secs(30));
+    if ctx.settings.kafka.bootstrap_servers.is_some() {
+        let names: BTreeSet<String> = state.changes.keys().cloned().collect();
+        let read = async {
+            let kafka = KafkaClient::connect(ConnectionConfig::from_settings(
+                &ctx.settings.kafka,
+                timeout,
+            )?)
+            .await?;
+            observe(&kafka, &names).await
+        };
+        match read.await {
+            Ok((_, facts)) => state.observe(&facts),
+            Err(e) => printer.note(format!("Not refreshed from Kafka: {e:#}")),
+        }
+    }
+    let ongoing = state.ongoing_tasks();
+    if ongoing.is_empty() || ctx.settings.cruise_control.url.is_none() {
+        return;
+    }
+    let cc = match ClientConfig::from_settings(&ctx.settings.cruise_control)
+        .and_then(CruiseControlClient::new)
+    {
+        Ok(cc) => cc,
+        Err(e) => {
+            printer.note(format!("Not refreshed from Cruise Control: {e}"));
+            return;
+        }
+    };
+    let obs = CliObserver {
+        printer: printer.clone(),
+    };
+    let deadline = Instant::now() + timeout;
+    for task in ongoing {
+        let message = match cc.user_task(&task, deadline, &obs).await {
+            Ok(t) => format!("Cruise Control task status: {:?}", t.status),
+            Err(CcError::TaskLost { .. }) => {
+                "Cruise Control no longer knows the task (restarted?); re-run the command to send the change again".to_string()
+            }
+            Err(e) => {
+                printer.note(format!("Not refreshed from Cruise Control: {e}"));
+                return;
+            }
+        };
+        for c in state.changes.values_mut() {
+            if c.state == ChangeState::Ongoing && c.task_id.as_deref() == Some(task.as_str()) {
+                c.message = Some(message.clone());
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -250,16 +250,21 @@ impl ReplicasState {
     }
 
     /// Takes `wanted` into an existing (restored) state: a topic with an unfinished change to
-    /// the same target keeps it (re-running after an interruption resumes); anything else
-    /// starts over as pending. Topics not in `wanted` are dropped.
+    /// the same target keeps it (re-running after an interruption resumes), and so does a done
+    /// one still at its target (its task is remembered); anything else starts over as pending.
+    /// Topics not in `wanted` are dropped. Done topics are reported as skipped.
     pub fn adopt(&mut self, wanted: &BTreeMap<String, u16>, cluster: &ClusterFacts) {
         let old = std::mem::take(&mut self.changes);
         for (topic, &target) in wanted {
             let facts = cluster.topics.get(topic);
             let now = facts.and_then(TopicFacts::rf);
+            let at_target = facts.is_some_and(|f| f.is_at(target));
             let kept = old
                 .get(topic)
-                .filter(|c| c.target == target && !c.state.is_final())
+                .filter(|c| {
+                    c.target == target
+                        && (!c.state.is_final() || (c.state == ChangeState::Done && at_target))
+                })
                 .cloned();
             let change = kept.unwrap_or(TopicChange {
                 before: now,
@@ -273,8 +278,15 @@ impl ReplicasState {
         }
         self.observe(cluster);
         for c in self.changes.values_mut() {
-            if c.state == ChangeState::Done && c.task_id.is_none() && c.message.is_none() {
-                c.message = Some("already at the target replication factor: skipped".into());
+            if c.state == ChangeState::Done {
+                let by = c
+                    .task_id
+                    .as_deref()
+                    .map(|t| format!(" (changed by task {t})"))
+                    .unwrap_or_default();
+                c.message = Some(format!(
+                    "already at the target replication factor{by}: skipped"
+                ));
             }
         }
     }
