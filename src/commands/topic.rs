@@ -658,14 +658,11 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::Ok)
 }
 
-/// A flow that was following when it stopped (interrupt, timeout, a failed poll), made
-/// resumable: the next run follows the same task.
-fn reopen(flow: CcFlow) -> CcFlow {
-    let mut v = serde_json::to_value(&flow).unwrap_or_default();
-    if let Some(o) = v.as_object_mut() {
-        o.insert("phase".into(), serde_json::json!({"phase": "following"}));
-    }
-    serde_json::from_value(v).unwrap_or(flow)
+/// A flow that stopped while its execution may still run, made resumable: the next run
+/// follows the same task ([`CcFlow::follow_again`]).
+fn reopen(mut flow: CcFlow) -> CcFlow {
+    flow.follow_again();
+    flow
 }
 
 fn groups(state: &ReplicasState) -> BTreeMap<u16, String> {
@@ -942,6 +939,69 @@ mod tests {
         let b = parse_desired(r#"{"topics":[{"topic":"a","replication_factor":1}]}"#).unwrap();
         assert_eq!(b, vec![("a".into(), 1)]);
         assert!(parse_desired("- topic: a\n").is_err());
+    }
+
+    /// The JSON shape is an API (module docs).
+    #[test]
+    fn per_topic_json_shape() {
+        use crate::engine::replicas::{ClusterFacts, TopicFacts};
+        let facts = ClusterFacts {
+            brokers: 3,
+            racks: BTreeSet::new(),
+            topics: [
+                (
+                    "a".to_string(),
+                    TopicFacts {
+                        partitions: 1,
+                        min_rf: 3,
+                        max_rf: 3,
+                        min_isr: Some(1),
+                    },
+                ),
+                (
+                    "b".to_string(),
+                    TopicFacts {
+                        partitions: 1,
+                        min_rf: 2,
+                        max_rf: 2,
+                        min_isr: None,
+                    },
+                ),
+            ]
+            .into(),
+        };
+        let wanted = [("a".to_string(), 2), ("b".to_string(), 2)].into();
+        let mut state = ReplicasState::plan(Some("c".into()), &wanted, &facts);
+        state.handle_sent(Some("t1".into()));
+        let v = view(
+            &state,
+            false,
+            true,
+            Some(ProposalSummary {
+                replica_movements: 1,
+                leader_movements: 0,
+                data_to_move_mb: Some(0.0),
+            }),
+        );
+        assert_eq!(
+            serde_json::to_value(&v).unwrap(),
+            serde_json::json!({
+                "dry_run": false, "execute": true, "task_ids": ["t1"],
+                "proposal": {"replica_movements": 1, "leader_movements": 0, "data_to_move_mb": 0.0},
+                "topics": [
+                    {"topic": "a", "before": 3, "target": 2, "after": 3, "state": "ongoing",
+                     "task_id": "t1", "message": null},
+                    {"topic": "b", "before": 2, "target": 2, "after": 2, "state": "done",
+                     "task_id": null,
+                     "message": "already at the target replication factor: skipped"}
+                ]
+            })
+        );
+        let table = render(&v, false);
+        assert!(
+            table.contains("ongoing") && table.contains("skipped"),
+            "{table}"
+        );
     }
 
     #[test]
