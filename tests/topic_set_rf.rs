@@ -139,6 +139,7 @@ fn set_rf_on_a_real_cluster() {
     let warm = names("warm.", 12); // 2 -> 3, through a Cruise Control restart
     let later = names("later.", 4); // 2 -> 3, --no-wait then resumed
     let stopped = names("stopped.", 8); // 2 -> 3, stopped: CompletedWithError
+    let paused = names("paused.", 6); // 2 -> 3, Ctrl-C, then the same command again
     // Look-alikes: an unescaped `.` or a partial-name regex would catch them.
     let lookalike3 = vec!["coldX00".to_string(), "cold.00.bak".to_string()];
     let lookalike2 = vec!["hotX00".to_string(), "xhot.00".to_string()];
@@ -148,7 +149,13 @@ fn set_rf_on_a_real_cluster() {
     for (i, t) in hot.iter().chain(&lookalike2).chain(&blockers).enumerate() {
         create_topic(&bootstrap, t, &assignment(2, 2, i), &[]).unwrap();
     }
-    for (i, t) in warm.iter().chain(&later).chain(&stopped).enumerate() {
+    for (i, t) in warm
+        .iter()
+        .chain(&later)
+        .chain(&stopped)
+        .chain(&paused)
+        .enumerate()
+    {
         create_topic(&bootstrap, t, &assignment(1, 2, i), &[]).unwrap();
     }
     create_topic(
@@ -390,6 +397,66 @@ fn set_rf_on_a_real_cluster() {
             .all(|t| t["state"] == "done")
     );
     assert_rf(&bootstrap, &later, 3);
+
+    eprintln!("step: Ctrl-C leaves the change running; the same command again follows it");
+    let list = paused.join(",");
+    let paused_args = [
+        "--topics",
+        list.as_str(),
+        "-r",
+        "3",
+        "--execute",
+        "--yes",
+        "--concurrent-partition-movements-per-broker",
+        "1",
+        "--poll-interval",
+        "500ms",
+        "-o",
+        "json",
+    ];
+    let err_path = state.path().join("paused.err");
+    let mut child = command(&env, &paused_args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(std::fs::File::create(&err_path).unwrap()))
+        .spawn()
+        .unwrap();
+    let state_file = state.path().join("topic-set-rf.json");
+    let task = wait_for("the paused.* change to be ongoing", WAIT, || {
+        let Ok(text) = std::fs::read_to_string(&state_file) else {
+            return Ok(None);
+        };
+        let Ok(v) = serde_json::from_str::<Value>(&text) else {
+            return Ok(None);
+        };
+        Ok(v["replicas"]["changes"][paused[0].as_str()]["task_id"]
+            .as_str()
+            .filter(|_| v["replicas"]["changes"][paused[0].as_str()]["state"] == "ongoing")
+            .map(str::to_string))
+    })
+    .unwrap();
+    // SAFETY: signalling our own child process by its pid.
+    unsafe {
+        libc::kill(i32::try_from(child.id()).unwrap(), libc::SIGINT);
+    }
+    let status = wait_for("the interrupted run to end", WAIT, || Ok(child.try_wait()?)).unwrap();
+    let stderr = std::fs::read_to_string(&err_path).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("keeps running"), "{stderr}");
+    let resumed = kafkaops(&env, &paused_args);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    assert!(
+        resumed
+            .stderr
+            .contains("Following the change started earlier"),
+        "{}",
+        resumed.stderr
+    );
+    assert_eq!(
+        resumed.json()["task_ids"],
+        serde_json::json!([task]),
+        "followed, not sent again"
+    );
+    assert_rf(&bootstrap, &paused, 3);
 
     eprintln!("step: a task that ends CompletedWithError exits 7 and names the topics");
     let list = stopped.join(",");
