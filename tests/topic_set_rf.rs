@@ -2,8 +2,10 @@
 //! real 3-node KRaft cluster, checked in the real metadata: every bad input is refused with exit
 //! 2 and changes nothing; a dry run changes nothing; 50 topics 3 -> 2 and 20 topics 2 -> 3 in one
 //! run that first waits in line behind an execution already running, with look-alike topic names
-//! untouched; a re-run is a no-op; `--status`; and a Cruise Control restart in the middle of a
-//! change (the unfinished topics are sent again from the state file).
+//! untouched; a re-run is a no-op; `--status`; `--no-wait` and then the same command following
+//! that task; Ctrl-C (exit 130) and then the same command following the task; a task stopped
+//! mid-way (CompletedWithError: exit 7, the unchanged topics named); and a Cruise Control restart
+//! in the middle of a change (the unfinished topics are sent again from the state file).
 //!
 //! One cluster for the whole binary (one test, steps in order); run with
 //! `cargo test --test topic_set_rf -- --nocapture` to see the steps.

@@ -422,21 +422,7 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     let obs = CliObserver {
         printer: printer.clone(),
     };
-    let base_request = TopicConfigurationRequest {
-        topic: String::new(),
-        replication_factor: 0,
-        by_factor: BTreeMap::new(),
-        skip_rack_awareness_check: facts.racks.is_empty(),
-        execution: ExecutionOptions {
-            dryrun: true,
-            replication_throttle: args.replication_throttle,
-            concurrent_partition_movements_per_broker: args
-                .concurrent_partition_movements_per_broker,
-            concurrent_leader_movements: args.concurrent_leader_movements,
-        },
-        goals: GoalOptions::default(),
-        reason: args.reason.clone(),
-    };
+    let base_request = base_request(&args, &facts);
     let hooks = TopicHooks {
         printer: &printer,
         execute: args.execute,
@@ -663,6 +649,26 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
 fn reopen(mut flow: CcFlow) -> CcFlow {
     flow.follow_again();
     flow
+}
+
+/// The request every round sends (its `by_factor` filled per round): the rack-awareness check
+/// is skipped only when no broker has a rack; throttle and concurrency pass through.
+fn base_request(args: &SetRfArgs, facts: &ClusterFacts) -> TopicConfigurationRequest {
+    TopicConfigurationRequest {
+        topic: String::new(),
+        replication_factor: 0,
+        by_factor: BTreeMap::new(),
+        skip_rack_awareness_check: facts.racks.is_empty(),
+        execution: ExecutionOptions {
+            dryrun: true,
+            replication_throttle: args.replication_throttle,
+            concurrent_partition_movements_per_broker: args
+                .concurrent_partition_movements_per_broker,
+            concurrent_leader_movements: args.concurrent_leader_movements,
+        },
+        goals: GoalOptions::default(),
+        reason: args.reason.clone(),
+    }
 }
 
 fn groups(state: &ReplicasState) -> BTreeMap<u16, String> {
@@ -1002,6 +1008,50 @@ mod tests {
             table.contains("ongoing") && table.contains("skipped"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn rack_check_skipped_only_without_racks_and_options_pass_through() {
+        use clap::Parser;
+        let cli = crate::cli::Cli::try_parse_from([
+            "kafkaops",
+            "topic",
+            "set-rf",
+            "--topics",
+            "a.b",
+            "-r",
+            "2",
+            "--replication-throttle",
+            "1000",
+            "--concurrent-partition-movements-per-broker",
+            "3",
+            "--concurrent-leader-movements",
+            "7",
+        ])
+        .unwrap();
+        let crate::cli::Command::Topic(TopicCommand::SetRf(args)) = cli.command else {
+            panic!("not set-rf");
+        };
+        let mut facts = ClusterFacts::default();
+        let mut r = base_request(&args, &facts);
+        assert!(r.skip_rack_awareness_check);
+        r.by_factor = [(2, whole_names_regex(&["a.b".to_string()]))].into();
+        let q = r.query();
+        for (k, v) in [
+            ("skip_rack_awareness_check", "true"),
+            ("replication_throttle", "1000"),
+            ("concurrent_partition_movements_per_broker", "3"),
+            ("concurrent_leader_movements", "7"),
+        ] {
+            assert!(q.iter().any(|(n, x)| *n == k && x == v), "{k} in {q:?}");
+        }
+        assert!(
+            r.body().unwrap().contains(r#""2":"a\\.b""#),
+            "{:?}",
+            r.body()
+        );
+        facts.racks.insert("a".into());
+        assert!(!base_request(&args, &facts).skip_rack_awareness_check);
     }
 
     #[test]
