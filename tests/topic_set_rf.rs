@@ -360,9 +360,27 @@ fn set_rf_on_a_real_cluster() {
         assert_eq!(t["state"], "ongoing", "{t}");
         assert_eq!(t["task_id"], task.as_str());
     }
+    // A run for other topics (here a no-op) leaves the ongoing change in the state file.
+    let other = kafkaops(
+        &env,
+        &[
+            "--topics",
+            "guarded",
+            "-r",
+            "3",
+            "--execute",
+            "--yes",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(other.code, 0, "{}", other.stderr);
+    assert_eq!(other.json()["topics"].as_array().unwrap().len(), 1);
     // --status re-reads Kafka and asks Cruise Control about the task.
     let st = kafkaops(&env, &["--status", "-o", "json"]);
-    for t in st.json()["topics"].as_array().unwrap() {
+    let listed = st.json()["topics"].as_array().unwrap().clone();
+    assert_eq!(listed.len(), 5, "later.* and guarded: {}", st.stdout);
+    for t in listed.iter().filter(|t| t["topic"] != "guarded") {
         assert_eq!(t["task_id"], task.as_str(), "{t}");
         match t["state"].as_str().unwrap() {
             "done" => {}

@@ -42,8 +42,8 @@ use crate::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigur
 use crate::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
 use crate::engine::cc_flow::{CcFlow, FailureClass, FlowConfig, InterruptChoice, Outcome, Stage};
 use crate::engine::replicas::{
-    ChangeState, ClusterFacts, InputErrors, ReplicasState, RoundEnd, TopicFacts, merge_requests,
-    validate, whole_names_regex,
+    ChangeState, ClusterFacts, InputErrors, ReplicasState, RoundEnd, TopicChange, TopicFacts,
+    merge_requests, validate, whole_names_regex,
 };
 use crate::error::{CliError, CodedError, ExitCode};
 use crate::kafka::{ConnectionConfig, KafkaAdmin, KafkaClient};
@@ -391,8 +391,21 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     let (cluster_id, facts) = observe(&kafka, &names).await?;
     validate(&wanted, &facts, args.allow_below_min_isr).map_err(input_error)?;
 
-    // Resume what an earlier run of the same change left unfinished.
+    // Resume what an earlier run of the same change left unfinished. Unfinished changes of
+    // other topics stay in the file untouched (this run changes exactly the named topics).
     let saved = load_state(&path)?;
+    let others: BTreeMap<String, TopicChange> = saved
+        .as_ref()
+        .filter(|s| s.replicas.cluster_id.is_none() || s.replicas.cluster_id == cluster_id)
+        .map(|s| {
+            s.replicas
+                .changes
+                .iter()
+                .filter(|(t, c)| !wanted.contains_key(*t) && !c.state.is_final())
+                .map(|(t, c)| (t.clone(), c.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
     let (mut state, mut saved_flow) = match saved {
         Some(s)
             if s.replicas.unfinished()
@@ -456,11 +469,32 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::Ok);
     }
 
+    // The flow of another topics' ongoing change, kept for that command's re-run.
+    let ours = |f: &CcFlow| {
+        f.task_id().is_some_and(|t| {
+            state
+                .changes
+                .values()
+                .any(|c| c.task_id.as_deref() == Some(t))
+        })
+    };
+    let other_flow = saved_flow.clone().filter(|f| {
+        f.task_id()
+            .is_some_and(|t| others.values().any(|c| c.task_id.as_deref() == Some(t)))
+            && !ours(f)
+    });
     let save = |state: &ReplicasState, flow: Option<&CcFlow>| {
+        let mut replicas = state.clone();
+        for (t, c) in &others {
+            replicas
+                .changes
+                .entry(t.clone())
+                .or_insert_with(|| c.clone());
+        }
         let file = StateFile {
             version: 1,
-            replicas: state.clone(),
-            flow: flow.cloned(),
+            replicas,
+            flow: flow.or(other_flow.as_ref()).cloned(),
         };
         if let Err(e) = save_state(&path, &file) {
             tracing::warn!("cannot save the state file: {e:#}");
