@@ -12,7 +12,9 @@
 //! Between steps the state ([`StateFile`]: the engine's per-topic changes plus the flow's
 //! state machine) is written atomically to `topic-set-rf.json` in the state directory, so
 //! re-running the same command after an interruption (or `--no-wait`) follows the task it
-//! started instead of starting over, and `--status` reports it without any connection.
+//! started instead of starting over, and `--status` reports it (refreshed from Kafka and
+//! Cruise Control's `user_tasks` when they are configured). A run for other topics leaves the
+//! unfinished changes it did not name in the file untouched.
 //!
 //! # JSON output (`--output json`), a stable API
 //!
