@@ -169,7 +169,14 @@ fn set_rf_on_a_real_cluster() {
     .unwrap();
     eprintln!(
         "setup: cluster and {} topics in {:.1?}",
-        50 + 20 + 6 + 12 + 5,
+        cold.len()
+            + hot.len()
+            + blockers.len()
+            + warm.len()
+            + later.len()
+            + stopped.len()
+            + paused.len()
+            + 5,
         t0.elapsed()
     );
 

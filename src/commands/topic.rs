@@ -421,7 +421,8 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
                 s.replicas.cluster_id.unwrap_or_default()
             )));
         }
-        Some(mut s) if args.execute => {
+        // A dry run reads the file too (ongoing topics are not proposed again) but never writes it.
+        Some(mut s) => {
             s.replicas.cluster_id.clone_from(&cluster_id);
             s.replicas.adopt(&wanted, &facts);
             (s.replicas, s.flow)
