@@ -46,7 +46,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('rebalance', 'rebalance', [CompletionResultType]::ParameterValue, 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster')
             [CompletionResult]::new('roll', 'roll', [CompletionResultType]::ParameterValue, 'Safe rolling restart / dynamic reconfiguration of Kafka nodes')
-            [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations (planned: not implemented yet)')
+            [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations: replication-factor changes through Cruise Control')
             [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Watch the anomalies Cruise Control detects')
             [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the resolved configuration')
@@ -402,16 +402,23 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)')
+            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control (dry run unless --execute)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'kafkaops;topic;set-rf' {
-            [CompletionResult]::new('--topics', '--topics', [CompletionResultType]::ParameterName, 'Topics to change (names; repeatable or comma-separated)')
-            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'The new replication factor')
-            [CompletionResult]::new('--replication-factor', '--replication-factor', [CompletionResultType]::ParameterName, 'The new replication factor')
-            [CompletionResult]::new('--state-file', '--state-file', [CompletionResultType]::ParameterName, 'Where to remember the change, so a later run resumes it after a Cruise Control restart')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting after this long')
+            [CompletionResult]::new('--topics', '--topics', [CompletionResultType]::ParameterName, 'Topics to change (exact names; repeatable or comma-separated)')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'The new replication factor of --topics')
+            [CompletionResult]::new('--replication-factor', '--replication-factor', [CompletionResultType]::ParameterName, 'The new replication factor of --topics')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'YAML or JSON list of `{topic, replication_factor}` entries (several factors in one run)')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where the state file (`topic-set-rf.json`) of pending and ongoing changes lives [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]')
+            [CompletionResult]::new('--replication-throttle', '--replication-throttle', [CompletionResultType]::ParameterName, 'Replication throttle during execution, bytes per second')
+            [CompletionResult]::new('--concurrent-partition-movements-per-broker', '--concurrent-partition-movements-per-broker', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker')
+            [CompletionResult]::new('--concurrent-leader-movements', '--concurrent-leader-movements', [CompletionResultType]::ParameterName, 'Concurrent leader movements')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting (for another execution to end, for the change to finish) after this long')
+            [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
@@ -425,8 +432,10 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
             [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
-            [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute (default: dry run)')
-            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Return once the change started')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Report pending, ongoing and finished changes from the state file, and change nothing')
+            [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute the change (default: dry run, show Cruise Control''s proposal only)')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once Cruise Control accepted the change (follow it later by re-running the same command, or see it with --status)')
+            [CompletionResult]::new('--allow-below-min-isr', '--allow-below-min-isr', [CompletionResultType]::ParameterName, 'Allow a factor below the topic''s min.insync.replicas (producers with acks=all will fail)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
@@ -440,7 +449,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;topic;help' {
-            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)')
+            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control (dry run unless --execute)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -643,7 +652,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
         'kafkaops;help' {
             [CompletionResult]::new('rebalance', 'rebalance', [CompletionResultType]::ParameterValue, 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster')
             [CompletionResult]::new('roll', 'roll', [CompletionResultType]::ParameterValue, 'Safe rolling restart / dynamic reconfiguration of Kafka nodes')
-            [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations (planned: not implemented yet)')
+            [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations: replication-factor changes through Cruise Control')
             [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Watch the anomalies Cruise Control detects')
             [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the resolved configuration')
@@ -682,7 +691,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;help;topic' {
-            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)')
+            [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control (dry run unless --execute)')
             break
         }
         'kafkaops;help;topic;set-rf' {

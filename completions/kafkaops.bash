@@ -1994,7 +1994,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__topic__subcmd__set__subcmd__rf)
-            opts="-r -o -v -q -y -X -h -V --topics --replication-factor --execute --no-wait --state-file --timeout --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-r -o -v -q -y -X -h -V --topics --replication-factor --from-file --status --execute --no-wait --allow-below-min-isr --state-dir --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --reason --timeout --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2012,11 +2012,39 @@ _kafkaops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --state-file)
+                --from-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replication-throttle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --concurrent-partition-movements-per-broker)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --concurrent-leader-movements)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-for-ready)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --poll-interval)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -43,7 +43,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --version 'Print version'
             cand rebalance 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
-            cand topic 'Topic operations (planned: not implemented yet)'
+            cand topic 'Topic operations: replication-factor changes through Cruise Control'
             cand anomalies 'Watch the anomalies Cruise Control detects'
             cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
@@ -382,15 +382,22 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand set-rf 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)'
+            cand set-rf 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;topic;set-rf'= {
-            cand --topics 'Topics to change (names; repeatable or comma-separated)'
-            cand -r 'The new replication factor'
-            cand --replication-factor 'The new replication factor'
-            cand --state-file 'Where to remember the change, so a later run resumes it after a Cruise Control restart'
-            cand --timeout 'Give up waiting after this long'
+            cand --topics 'Topics to change (exact names; repeatable or comma-separated)'
+            cand -r 'The new replication factor of --topics'
+            cand --replication-factor 'The new replication factor of --topics'
+            cand --from-file 'YAML or JSON list of `{topic, replication_factor}` entries (several factors in one run)'
+            cand --state-dir 'Where the state file (`topic-set-rf.json`) of pending and ongoing changes lives [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]'
+            cand --replication-throttle 'Replication throttle during execution, bytes per second'
+            cand --concurrent-partition-movements-per-broker 'Concurrent inter-broker partition movements per broker'
+            cand --concurrent-leader-movements 'Concurrent leader movements'
+            cand --reason 'Reason recorded by Cruise Control for the request'
+            cand --timeout 'Give up waiting (for another execution to end, for the change to finish) after this long'
+            cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
+            cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -404,8 +411,10 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --cruise-control-password-file 'File holding the Cruise Control password'
             cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
             cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
-            cand --execute 'Execute (default: dry run)'
-            cand --no-wait 'Return once the change started'
+            cand --status 'Report pending, ongoing and finished changes from the state file, and change nothing'
+            cand --execute 'Execute the change (default: dry run, show Cruise Control''s proposal only)'
+            cand --no-wait 'With --execute: return once Cruise Control accepted the change (follow it later by re-running the same command, or see it with --status)'
+            cand --allow-below-min-isr 'Allow a factor below the topic''s min.insync.replicas (producers with acks=all will fail)'
             cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
             cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
             cand -q 'Only data on stdout and errors on stderr'
@@ -418,7 +427,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --version 'Print version'
         }
         &'kafkaops;topic;help'= {
-            cand set-rf 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)'
+            cand set-rf 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;topic;help;set-rf'= {
@@ -606,7 +615,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;help'= {
             cand rebalance 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
-            cand topic 'Topic operations (planned: not implemented yet)'
+            cand topic 'Topic operations: replication-factor changes through Cruise Control'
             cand anomalies 'Watch the anomalies Cruise Control detects'
             cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
@@ -636,7 +645,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;help;roll'= {
         }
         &'kafkaops;help;topic'= {
-            cand set-rf 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)'
+            cand set-rf 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
         }
         &'kafkaops;help;topic;set-rf'= {
         }

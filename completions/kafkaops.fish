@@ -46,7 +46,7 @@ complete -c kafkaops -n "__fish_kafkaops_needs_command" -s h -l help -d 'Print h
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
-complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "topic" -d 'Topic operations (planned: not implemented yet)'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "operate" -d 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "config" -d 'Inspect the resolved configuration'
@@ -325,12 +325,19 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s h -l help -d 'Print help'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l topics -d 'Topics to change (names; repeatable or comma-separated)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s r -l replication-factor -d 'The new replication factor' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l state-file -d 'Where to remember the change, so a later run resumes it after a Cruise Control restart' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l timeout -d 'Give up waiting after this long' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l topics -d 'Topics to change (exact names; repeatable or comma-separated)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s r -l replication-factor -d 'The new replication factor of --topics' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l from-file -d 'YAML or JSON list of `{topic, replication_factor}` entries (several factors in one run)' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l state-dir -d 'Where the state file (`topic-set-rf.json`) of pending and ongoing changes lives [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l replication-throttle -d 'Replication throttle during execution, bytes per second' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l concurrent-partition-movements-per-broker -d 'Concurrent inter-broker partition movements per broker' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l concurrent-leader-movements -d 'Concurrent leader movements' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l reason -d 'Reason recorded by Cruise Control for the request' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l timeout -d 'Give up waiting (for another execution to end, for the change to finish) after this long' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l wait-for-ready -d 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
@@ -346,14 +353,16 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l execute -d 'Execute (default: dry run)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l no-wait -d 'Return once the change started'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l status -d 'Report pending, ongoing and finished changes from the state file, and change nothing'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l execute -d 'Execute the change (default: dry run, show Cruise Control\'s proposal only)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l no-wait -d 'With --execute: return once Cruise Control accepted the change (follow it later by re-running the same command, or see it with --status)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l allow-below-min-isr -d 'Allow a factor below the topic\'s min.insync.replicas (producers with acks=all will fail)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s h -l help -d 'Print help'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from help" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from help" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
@@ -503,7 +512,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s h -l h
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "topic" -d 'Topic operations (planned: not implemented yet)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "operate" -d 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "config" -d 'Inspect the resolved configuration'
@@ -515,6 +524,6 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "imbalance" -d 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template\'s goals and options (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "status" -d 'Show what Cruise Control is executing'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "stop" -d 'Stop the ongoing Cruise Control execution'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from topic" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (planned: not implemented yet)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from topic" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from anomalies" -f -a "watch" -d 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'

@@ -25,6 +25,9 @@ pub enum ExitCode {
     Busy,
     /// A dependency could not be reached or rejected our credentials.
     Unreachable,
+    /// A change ran but did not take effect everywhere (`topic set-rf`: a topic's factor did
+    /// not change, or the Cruise Control task ended `CompletedWithError`).
+    Incomplete,
     /// Interrupted by the user; a started operation was left running.
     Interrupted,
     /// `anomalies watch --exit-on`: an anomaly of a watched-for type appeared.
@@ -43,13 +46,14 @@ impl ExitCode {
             ExitCode::NotReady => 4,
             ExitCode::Busy => 5,
             ExitCode::Unreachable => 6,
+            ExitCode::Incomplete => 7,
             ExitCode::AnomalyFound => 10,
             ExitCode::Interrupted => 130,
         }
     }
 
     /// Every code, in table order (used by the README test).
-    pub const ALL: [ExitCode; 9] = [
+    pub const ALL: [ExitCode; 10] = [
         ExitCode::Ok,
         ExitCode::Failed,
         ExitCode::Usage,
@@ -57,6 +61,7 @@ impl ExitCode {
         ExitCode::NotReady,
         ExitCode::Busy,
         ExitCode::Unreachable,
+        ExitCode::Incomplete,
         ExitCode::AnomalyFound,
         ExitCode::Interrupted,
     ];

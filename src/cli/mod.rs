@@ -18,8 +18,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::output::{ColorChoice, OutputFormat};
 
-/// Operate Apache Kafka clusters safely: Cruise Control rebalances, anomaly watching and safe
-/// rolling restarts (replication-factor changes and the in-cluster controller are planned).
+/// Operate Apache Kafka clusters safely: Cruise Control rebalances, replication-factor changes,
+/// anomaly watching and safe rolling restarts (the in-cluster controller is planned).
 #[derive(Debug, Parser)]
 #[command(
     name = "kafkaops",
@@ -168,7 +168,7 @@ pub enum Command {
     Rebalance(rebalance::RebalanceCommand),
     /// Safe rolling restart / dynamic reconfiguration of Kafka nodes
     Roll(roll::RollArgs),
-    /// Topic operations (planned: not implemented yet)
+    /// Topic operations: replication-factor changes through Cruise Control
     #[command(subcommand)]
     Topic(topic::TopicCommand),
     /// Watch the anomalies Cruise Control detects

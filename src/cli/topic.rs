@@ -9,28 +9,57 @@ use super::parse_duration;
 
 #[derive(Debug, Subcommand)]
 pub enum TopicCommand {
-    /// Change the replication factor of topics through Cruise Control (planned: not implemented yet)
+    /// Change the replication factor of topics through Cruise Control (dry run unless --execute)
     SetRf(SetRfArgs),
 }
 
 #[derive(Debug, Args)]
 pub struct SetRfArgs {
-    /// Topics to change (names; repeatable or comma-separated)
-    #[arg(long, value_delimiter = ',', required = true)]
+    /// Topics to change (exact names; repeatable or comma-separated)
+    #[arg(long, value_delimiter = ',', requires = "replication_factor", conflicts_with_all = ["from_file", "status"])]
     pub topics: Vec<String>,
-    /// The new replication factor
-    #[arg(long = "replication-factor", short = 'r')]
-    pub replication_factor: u16,
-    /// Execute (default: dry run)
+    /// The new replication factor of --topics
+    #[arg(long = "replication-factor", short = 'r', requires = "topics")]
+    pub replication_factor: Option<u16>,
+    /// YAML or JSON list of `{topic, replication_factor}` entries (several factors in one run)
+    #[arg(long, value_name = "FILE", conflicts_with = "status")]
+    pub from_file: Option<PathBuf>,
+    /// Report pending, ongoing and finished changes from the state file, and change nothing
+    #[arg(long)]
+    pub status: bool,
+    /// Execute the change (default: dry run, show Cruise Control's proposal only)
     #[arg(long)]
     pub execute: bool,
-    /// Return once the change started
+    /// With --execute: return once Cruise Control accepted the change (follow it later by
+    /// re-running the same command, or see it with --status)
     #[arg(long, requires = "execute")]
     pub no_wait: bool,
-    /// Where to remember the change, so a later run resumes it after a Cruise Control restart
-    #[arg(long, value_name = "FILE")]
-    pub state_file: Option<PathBuf>,
-    /// Give up waiting after this long
+    /// Allow a factor below the topic's min.insync.replicas (producers with acks=all will fail)
+    #[arg(long)]
+    pub allow_below_min_isr: bool,
+    /// Where the state file (`topic-set-rf.json`) of pending and ongoing changes lives
+    /// [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]
+    #[arg(long, value_name = "DIR", env = "KAFKAOPS_STATE_DIR")]
+    pub state_dir: Option<PathBuf>,
+    /// Replication throttle during execution, bytes per second
+    #[arg(long, value_name = "BYTES_PER_SEC")]
+    pub replication_throttle: Option<u64>,
+    /// Concurrent inter-broker partition movements per broker
+    #[arg(long, value_name = "N")]
+    pub concurrent_partition_movements_per_broker: Option<u32>,
+    /// Concurrent leader movements
+    #[arg(long, value_name = "N")]
+    pub concurrent_leader_movements: Option<u32>,
+    /// Reason recorded by Cruise Control for the request
+    #[arg(long, default_value = "kafkaops topic set-rf")]
+    pub reason: String,
+    /// Give up waiting (for another execution to end, for the change to finish) after this long
     #[arg(long, default_value = "30m", value_parser = parse_duration)]
     pub timeout: Duration,
+    /// If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)
+    #[arg(long, value_name = "DURATION", default_value = "0s", value_parser = parse_duration)]
+    pub wait_for_ready: Duration,
+    /// Pause between polls of Cruise Control (it advises at least 5s)
+    #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
+    pub poll_interval: Duration,
 }

@@ -9,6 +9,7 @@ pub mod config;
 pub mod imbalance;
 pub mod rebalance;
 pub mod roll;
+pub mod topic;
 
 use clap::ArgMatches;
 use clap::parser::ValueSource;
@@ -40,7 +41,7 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Config(crate::cli::ConfigCommand::View) => config::view(&ctx),
         Command::Completions { shell } => completions::run(shell),
         Command::Roll(args) => roll::run(&ctx, args).await,
-        Command::Topic(_) => not_yet("topic set-rf", 0),
+        Command::Topic(cmd) => topic::run(&ctx, cmd).await,
         Command::Anomalies(cmd) => anomalies::run(&ctx, cmd).await,
         Command::Operate(_) => not_yet("operate", 0),
     }

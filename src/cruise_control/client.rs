@@ -191,10 +191,12 @@ impl CruiseControlClient {
     }
 
     /// One HTTP exchange; non-2xx answers become classified errors.
-    async fn send_once(
+    /// `body`: an optional JSON body (`topic_configuration`'s body form).
+    async fn send_once_with(
         &self,
         endpoint: Endpoint,
         query: &Query,
+        body: Option<&str>,
         task_header: Option<&str>,
     ) -> Result<Reply, CcError> {
         let method = if endpoint.is_post() {
@@ -209,6 +211,11 @@ impl CruiseControlClient {
         }
         if let Some(id) = task_header {
             req = req.header(USER_TASK_ID, id);
+        }
+        if let Some(body) = body {
+            req = req
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body.to_string());
         }
         tracing::debug!("{method} {} {endpoint}", self.display_url);
         let resp = req.send().await.map_err(|e| self.transport_error(&e))?;
@@ -273,10 +280,22 @@ impl CruiseControlClient {
         policy: &RetryPolicy,
         obs: &dyn Observer,
     ) -> Result<Reply, CcError> {
+        self.send_with(endpoint, query, None, policy, obs).await
+    }
+
+    /// [`Self::send`] with an optional JSON body.
+    async fn send_with(
+        &self,
+        endpoint: Endpoint,
+        query: &Query,
+        body: Option<&str>,
+        policy: &RetryPolicy,
+        obs: &dyn Observer,
+    ) -> Result<Reply, CcError> {
         let mut attempt = 0u32;
         loop {
             attempt += 1;
-            match self.send_once(endpoint, query, None).await {
+            match self.send_once_with(endpoint, query, body, None).await {
                 Ok(r) => return Ok(r),
                 Err(e) => match decide(policy, attempt, Instant::now(), &e) {
                     RetryDecision::RetryAfter(pause) => {
@@ -314,7 +333,21 @@ impl CruiseControlClient {
         policy: &RetryPolicy,
         obs: &dyn Observer,
     ) -> Result<Answer<T>, CcError> {
-        let reply = self.send(endpoint, query, policy, obs).await?;
+        self.request_async_with(endpoint, query, None, refetch_errors, policy, obs)
+            .await
+    }
+
+    /// [`Self::request_async`] with an optional JSON body (re-sent when fetching an error).
+    async fn request_async_with<T: DeserializeOwned>(
+        &self,
+        endpoint: Endpoint,
+        query: &Query,
+        body: Option<&str>,
+        refetch_errors: bool,
+        policy: &RetryPolicy,
+        obs: &dyn Observer,
+    ) -> Result<Answer<T>, CcError> {
+        let reply = self.send_with(endpoint, query, body, policy, obs).await?;
         if reply.status != StatusCode::ACCEPTED {
             return Ok(Answer {
                 value: parse(endpoint, &reply.body)?,
@@ -339,7 +372,7 @@ impl CruiseControlClient {
                 // For reads and dry runs it is safe to ask the server for the cached
                 // response of the finished task: a matching User-Task-ID header never
                 // starts a new task (an unknown one is a 500), and the error lives only there.
-                return Err(self.fetch_task_error(endpoint, query, &task_id).await);
+                return Err(self.fetch_task_error(endpoint, query, body, &task_id).await);
             }
             Err(e) => return Err(e),
         };
@@ -353,8 +386,17 @@ impl CruiseControlClient {
         })
     }
 
-    async fn fetch_task_error(&self, endpoint: Endpoint, query: &Query, task_id: &str) -> CcError {
-        match self.send_once(endpoint, query, Some(task_id)).await {
+    async fn fetch_task_error(
+        &self,
+        endpoint: Endpoint,
+        query: &Query,
+        body: Option<&str>,
+        task_id: &str,
+    ) -> CcError {
+        match self
+            .send_once_with(endpoint, query, body, Some(task_id))
+            .await
+        {
             Err(e @ CcError::Api { .. }) if !e.to_string().contains("Unexpected header") => e,
             _ => CcError::TaskFailed {
                 task_id: task_id.into(),
@@ -503,8 +545,10 @@ impl CruiseControlClient {
         .await
     }
 
-    /// `POST /topic_configuration` (query form). "Already at the target replication
-    /// factor" comes back as an error of class `NoOp`.
+    /// `POST /topic_configuration`: the query form for one regex, the JSON body form
+    /// (several factors in one request) when [`params::TopicConfigurationRequest::by_factor`]
+    /// is set. "Already at the target replication factor" comes back as an error of class
+    /// `NoOp`.
     pub async fn topic_configuration(
         &self,
         req: &params::TopicConfigurationRequest,
@@ -513,9 +557,11 @@ impl CruiseControlClient {
     ) -> Result<Answer<OptimizationResult>, CcError> {
         let mut policy = *policy;
         policy.idempotent &= req.execution.dryrun;
-        self.request_async(
+        let body = req.body();
+        self.request_async_with(
             Endpoint::TopicConfiguration,
             &req.query(),
+            body.as_deref(),
             req.execution.dryrun,
             &policy,
             obs,

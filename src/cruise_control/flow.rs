@@ -146,10 +146,31 @@ where
     O: CcOperation,
     H: FlowHooks,
 {
+    run_driver(
+        FlowDriver::new(cc, op, config, hooks, obs),
+        interrupt,
+        |_| {},
+    )
+    .await
+}
+
+/// [`run`] for a driver made by [`FlowDriver::new`] or [`FlowDriver::resume`], calling
+/// `after_step` with the state machine after every step, so a command can persist it (the
+/// `topic set-rf` state file) and resume after a crash or a restart.
+pub async fn run_driver<O, H>(
+    mut driver: FlowDriver<'_, O, H>,
+    interrupt: impl Future<Output = ()>,
+    mut after_step: impl FnMut(&CcFlow),
+) -> FlowReport<H::Error>
+where
+    O: CcOperation,
+    H: FlowHooks,
+{
     tokio::pin!(interrupt);
-    let mut driver = FlowDriver::new(cc, op, config, hooks, obs);
     loop {
-        match driver.step(interrupt.as_mut()).await {
+        let step = driver.step(interrupt.as_mut()).await;
+        after_step(driver.flow());
+        match step {
             Step::Continue => {}
             Step::WakeUpAt(until) => {
                 let pause = Duration::from_millis(until.since(driver.now()));
@@ -241,6 +262,48 @@ where
             execution: None,
             error: None,
             follow_started: None,
+            stop_error: None,
+            interrupted: false,
+            outcome: None,
+        }
+    }
+
+    /// Continues a flow restored from saved state (see [`CcFlow::resume`]): a flow that was
+    /// following an execution follows it again (never re-sending the execution request); its
+    /// deadlines count from now.
+    pub fn resume(
+        cc: &'a CruiseControlClient,
+        op: &'a O,
+        mut flow: CcFlow,
+        hooks: &'a H,
+        obs: &'a dyn Observer,
+    ) -> Self {
+        let config = flow.config().clone();
+        let origin = Instant::now();
+        let deadline = origin + Duration::from_millis(config.timeout_ms);
+        let wait_until =
+            origin + Duration::from_millis(config.wait_for_ready_ms.min(config.timeout_ms));
+        let next = flow.resume(Millis(0));
+        let following = flow.execution_started() && flow.outcome().is_none();
+        if following {
+            hooks.following(flow.task_id());
+        }
+        Self {
+            cc,
+            op,
+            hooks,
+            obs,
+            origin,
+            deadline,
+            wait_until,
+            wait_for_ready: config.wait_for_ready_ms > 0,
+            flow,
+            next,
+            monitor: None,
+            proposal: None,
+            execution: None,
+            error: None,
+            follow_started: following.then(Instant::now),
             stop_error: None,
             interrupted: false,
             outcome: None,

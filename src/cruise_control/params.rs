@@ -314,12 +314,17 @@ impl ProposalsRequest {
     }
 }
 
-/// `POST /topic_configuration` (query form).
+/// `POST /topic_configuration`: the query form (`topic` + `replication_factor`), or, when
+/// `by_factor` is not empty, the JSON body form (reference §3.6, §13), which carries several
+/// target factors in one request; `topic` and `replication_factor` are then not sent (Cruise
+/// Control answers 400 to both forms at once).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TopicConfigurationRequest {
     /// Full-match regular expression of topic names.
     pub topic: String,
     pub replication_factor: u16,
+    /// Target factor -> full-match regex of topic names (body form).
+    pub by_factor: std::collections::BTreeMap<u16, String>,
     pub skip_rack_awareness_check: bool,
     pub execution: ExecutionOptions,
     pub goals: GoalOptions,
@@ -329,11 +334,12 @@ pub struct TopicConfigurationRequest {
 impl TopicConfigurationRequest {
     #[must_use]
     pub fn query(&self) -> Query {
-        let mut q: Query = vec![
-            ("topic", self.topic.clone()),
-            ("replication_factor", self.replication_factor.to_string()),
-            ("dryrun", self.execution.dryrun.to_string()),
-        ];
+        let mut q: Query = Vec::new();
+        if self.by_factor.is_empty() {
+            q.push(("topic", self.topic.clone()));
+            q.push(("replication_factor", self.replication_factor.to_string()));
+        }
+        q.push(("dryrun", self.execution.dryrun.to_string()));
         if self.skip_rack_awareness_check {
             q.push(("skip_rack_awareness_check", "true".into()));
         }
@@ -343,11 +349,39 @@ impl TopicConfigurationRequest {
         if self.goals.skip_hard_goal_check {
             q.push(("skip_hard_goal_check", "true".into()));
         }
-        if let Some(t) = self.execution.replication_throttle.filter(|t| *t > 0) {
+        let e = &self.execution;
+        if let Some(t) = e.replication_throttle.filter(|t| *t > 0) {
             q.push(("replication_throttle", t.to_string()));
+        }
+        if let Some(n) = e
+            .concurrent_partition_movements_per_broker
+            .filter(|n| *n > 0)
+        {
+            q.push(("concurrent_partition_movements_per_broker", n.to_string()));
+        }
+        if let Some(n) = e.concurrent_leader_movements.filter(|n| *n > 0) {
+            q.push(("concurrent_leader_movements", n.to_string()));
         }
         q.push(("reason", self.reason.clone()));
         q
+    }
+
+    /// The JSON body of the body form
+    /// (`{"replication_factor":{"topic_by_replication_factor":{"2":"a|b","3":"c"}}}`), if used.
+    #[must_use]
+    pub fn body(&self) -> Option<String> {
+        if self.by_factor.is_empty() {
+            return None;
+        }
+        let groups: serde_json::Map<String, serde_json::Value> = self
+            .by_factor
+            .iter()
+            .map(|(rf, re)| (rf.to_string(), serde_json::Value::String(re.clone())))
+            .collect();
+        Some(
+            serde_json::json!({"replication_factor": {"topic_by_replication_factor": groups}})
+                .to_string(),
+        )
     }
 }
 
@@ -502,12 +536,28 @@ mod tests {
         let t = TopicConfigurationRequest {
             topic: "a|b".into(),
             replication_factor: 3,
+            by_factor: Default::default(),
             skip_rack_awareness_check: true,
             execution: full_exec(),
             goals: full_goals(),
             reason: "r".into(),
         };
         assert_accepted(Endpoint::TopicConfiguration, &t.query());
+        assert_eq!(t.body(), None);
+        // Body form: several factors in one request, never with topic/replication_factor.
+        let mut b = t.clone();
+        b.by_factor = [(2, r"a\.x|b".to_string()), (3, "c".to_string())].into();
+        let q = b.query();
+        assert_accepted(Endpoint::TopicConfiguration, &q);
+        assert!(
+            !q.iter()
+                .any(|(k, _)| *k == "topic" || *k == "replication_factor")
+        );
+        let body: serde_json::Value = serde_json::from_str(&b.body().unwrap()).unwrap();
+        assert_eq!(
+            body,
+            serde_json::json!({"replication_factor":{"topic_by_replication_factor":{"2":"a\\.x|b","3":"c"}}})
+        );
         assert_accepted(Endpoint::State, &state_query(&Substate::ALL, true));
         assert_accepted(
             Endpoint::UserTasks,

@@ -400,6 +400,18 @@ impl CcFlow {
         }
     }
 
+    /// Makes a flow that ended while its execution may still run (`--no-wait`, interrupted,
+    /// timed out, a failed poll) follow that execution again, for a command that saved it and
+    /// runs again ([`CcFlow::resume`] then observes it; nothing is re-sent). Returns whether it
+    /// did: only a started execution with a known task can be followed.
+    pub fn follow_again(&mut self) -> bool {
+        if !self.execution_started || self.task_id.is_none() {
+            return false;
+        }
+        self.phase = Phase::Following;
+        true
+    }
+
     /// The last progress seen; after a completion, every movement counted as finished.
     #[must_use]
     pub fn progress(&self) -> Option<&ExecutionProgress> {

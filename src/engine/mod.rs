@@ -6,4 +6,5 @@ pub mod anomalies;
 pub mod cc_flow;
 pub mod model;
 pub mod rebalance;
+pub mod replicas;
 pub mod roll;

@@ -638,9 +638,10 @@ final class CruiseControlDouble {
         boolean hasRf = p.has("replication_factor");
         boolean hasBody = body != null && !body.isBlank();
         if (hasBody && (hasTopic || hasRf)) {
-            throw CcException.badRequest("Requests with a JSON body cannot also specify topic or replication_factor parameters.");
+            throw CcException.badRequest("Requesting topic replication factor change from both HTTP request parameter and body is forbidden.");
         }
-        if (hasTopic != hasRf) throw CcException.badRequest("Topic and replication factor must be specified together.");
+        if (hasTopic && !hasRf) throw CcException.badRequest("Topic's replication factor is not specified in URL while subject topic is specified.");
+        if (hasRf && !hasTopic) throw CcException.badRequest("Subject topic is not specified in URL while target replication factor is specified.");
         if (hasTopic) {
             Long rf = p.longValue("replication_factor");
             if (rf < 1) throw CcException.badRequest("Target replication factor cannot be set to smaller than 1.");

@@ -98,7 +98,9 @@ final class Executor {
                 e.replicaTasks.add(new Task(nextTaskId.getAndIncrement(), "INTER_BROKER_REPLICA_ACTION", p,
                     plan.before.size(p.tp()) * p.addedReplicas()));
             }
-            if (p.newLeader() != p.oldLeader() || !p.movesReplicas()) {
+            // A replication-factor increase runs a replica phase, then a leader phase (reference section 13).
+            boolean rfIncrease = plan.mode == Planner.Mode.REPLICATION_FACTOR && p.addedReplicas() > 0;
+            if (p.newLeader() != p.oldLeader() || !p.movesReplicas() || rfIncrease) {
                 e.leaderTasks.add(new Task(nextTaskId.getAndIncrement(), "LEADER_ACTION", p, 0));
             }
         }
@@ -168,6 +170,7 @@ final class Executor {
     private boolean moveReplicas(Execution e) throws Exception {
         if (e.replicaTasks.isEmpty()) return true;
         e.state = "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS";
+        System.err.println("cc-double: execution " + e.userTaskId + " phase " + e.state);
         boolean ok = true;
         Map<TopicPartition, Task> inFlight = new LinkedHashMap<>();
         while (true) {
@@ -250,6 +253,7 @@ final class Executor {
     private boolean moveLeaders(Execution e) throws Exception {
         if (e.leaderTasks.isEmpty()) return true;
         e.state = "LEADER_MOVEMENT_TASK_IN_PROGRESS";
+        System.err.println("cc-double: execution " + e.userTaskId + " phase " + e.state);
         // Leader-only proposals reorder the replica list first, so the new leader is also the preferred one.
         Map<TopicPartition, Optional<NewPartitionReassignment>> reorder = new LinkedHashMap<>();
         for (Task t : e.leaderTasks) {

@@ -33,6 +33,11 @@ final class Planner {
             for (int b : newReplicas) if (!oldReplicas.contains(b)) n++;
             return n;
         }
+        int removedReplicas() {
+            int n = 0;
+            for (int b : oldReplicas) if (!newReplicas.contains(b)) n++;
+            return n;
+        }
     }
 
     static final class Plan {
@@ -49,7 +54,8 @@ final class Planner {
 
         Plan(ClusterView before, Mode mode) { this.before = before; this.mode = mode; }
 
-        int numReplicaMovements() { return proposals.stream().mapToInt(Proposal::addedReplicas).sum(); }
+        /** Added replicas, and for a replication-factor decrease the deleted ones (as CC counts them, reference section 13). */
+        int numReplicaMovements() { return proposals.stream().mapToInt(p -> Math.max(p.addedReplicas(), p.removedReplicas())).sum(); }
 
         int numLeaderMovements() {
             int n = 0;
@@ -308,7 +314,7 @@ final class Planner {
         }
         if (changing.isEmpty()) {
             throw CcException.operation("java.lang.IllegalStateException: All topics matching given pattern already have target replication factor. "
-                + "Requested topics: " + target.keySet() + ".");
+                + "Requested topic pattern by replication factor: " + patternByRf + ".");
         }
         List<String> offline = new ArrayList<>();
         for (ClusterView.Partition p : v.partitions) {
