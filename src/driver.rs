@@ -36,7 +36,7 @@
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId, TopicPartition};
 use crate::engine::roll::{ConfigChange, Decision, RollError, RollSummary, Roller};
@@ -71,6 +71,12 @@ pub trait RollIo {
     fn process_ended(&self) -> Vec<(NodeId, Millis)> {
         Vec::new()
     }
+    /// `true` when the incarnations this IO reports can be compared with
+    /// those reported before a restore (pod UIDs); `false` when they are
+    /// numbered afresh by each process (the restart witness).
+    fn incarnations_survive_restore(&self) -> bool {
+        true
+    }
 }
 
 /// What the loop reports while it runs (progress display, logs).
@@ -96,6 +102,14 @@ pub enum Event<'a> {
     },
     /// A stop was requested; the current batch is finished first.
     StopRequested,
+    /// A restored run resumes, with the action it found pending (after the
+    /// resume rules of [`RollRun`]).
+    Resumed { pending: Option<&'a PendingAction> },
+    /// A restart restored as issued but unconfirmed was judged: `happened`
+    /// from evidence, or not (forgotten and decided again).
+    UnconfirmedRestartJudged { nodes: &'a [NodeId], happened: bool },
+    /// The run's state could not be saved after a step (the run goes on).
+    SaveFailed { error: &'a anyhow::Error },
 }
 
 /// Receives [`Event`]s.
@@ -118,6 +132,9 @@ pub struct DriverOptions {
     pub observe_retry_ms: u64,
     /// Pause after a restart before the next observation.
     pub settle_after_restart_ms: u64,
+    /// How long a restored run looks for evidence of a restart it found
+    /// issued but unconfirmed (see [`RollRun`]).
+    pub unconfirmed_restart_grace_ms: u64,
 }
 
 impl Default for DriverOptions {
@@ -125,12 +142,13 @@ impl Default for DriverOptions {
         DriverOptions {
             observe_retry_ms: 120_000,
             settle_after_restart_ms: 3_000,
+            unconfirmed_restart_grace_ms: 120_000,
         }
     }
 }
 
 /// One thing the loop did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum ActionRecord {
     Restart {
@@ -170,6 +188,9 @@ pub enum Outcome {
     /// The cluster could not be observed (at the start, or for longer than
     /// `observe_retry_ms` during the roll).
     ObserveFailed(anyhow::Error),
+    /// The run's state could not be saved before a command: the command was
+    /// not issued.
+    SaveFailed(anyhow::Error),
 }
 
 /// Everything a caller needs to render the result.
@@ -216,8 +237,480 @@ impl RunReport {
     }
 }
 
+/// Write-ahead status of the action the engine decided last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionStatus {
+    /// Decided; the command has not been started.
+    Decided,
+    /// Saved just before the command started: it may or may not have run.
+    Issued,
+    /// The command's result was fed back to the engine.
+    Done,
+}
+
+/// The action the engine decided last, with its write-ahead status.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PendingAction {
+    pub decision: Decision,
+    pub status: ActionStatus,
+    pub decided_at: Millis,
+    /// Set when a restored run found a restart `Issued` but never confirmed:
+    /// since when its evidence has been looked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unconfirmed_since: Option<Millis>,
+}
+
+/// Everything a roll needs between two steps: the engine plus what the
+/// driver keeps. Plain serialisable data: a caller saves it after every
+/// step (the step itself saves it before and after running a command
+/// through its [`RunStore`]) and resumes from the saved copy after a crash.
+///
+/// Resume rules (applied by the first [`step`] after a deserialisation):
+/// - a restart `Decided` but not `Issued` never ran: it is issued if the
+///   decision is younger than one poll interval (nothing can have changed
+///   that an observation would show), otherwise the engine forgets it
+///   ([`Roller::handle_restart_not_issued`]) and decides again from a fresh
+///   observation with fresh safety checks; a reconfiguration or an election
+///   is issued (both are idempotent and not disruptive);
+/// - a restart `Issued` but not `Done` may or may not have run: it is never
+///   issued again on that basis. Its nodes are observed; evidence that the old
+///   process ended (the node seen down or unreachable, a changed persistent
+///   incarnation, the restart witness seeing the connection close) counts as
+///   the platform's "done" ([`Roller::handle_restart_done`]), and the node
+///   then counts as restarted only once seen serving again, as always. Without
+///   evidence for [`DriverOptions::unconfirmed_restart_grace_ms`] (long
+///   enough for a command still running to take effect), a batch with no
+///   evidence at all is forgotten and decided again (the node is restarted
+///   only if a fresh decision, with fresh safety checks, picks it: this is
+///   the only way a node can restart twice, and only when nothing shows its
+///   first restart happened); nodes of a batch where others showed evidence
+///   are counted as issued and left to the engine's post-restart timeout;
+/// - a reconfiguration or an election `Issued` is taken as done (the engine
+///   checks the effect and retries a reconfiguration that did not apply);
+/// - incarnations recorded before the restore are forgotten when the IO says
+///   they do not survive it ([`RollIo::incarnations_survive_restore`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RollRun {
+    pub roller: Roller,
+    #[serde(default)]
+    pub pending: Option<PendingAction>,
+    #[serde(default)]
+    pub actions: Vec<ActionRecord>,
+    /// When the roll started (the IO's clock: wall-clock milliseconds for
+    /// `kafkaops roll`).
+    pub started: Millis,
+    /// Last successful observation.
+    #[serde(default)]
+    pub last_ok: Option<Millis>,
+    /// Steps taken so far.
+    #[serde(default)]
+    pub steps: u64,
+    /// Times this run was restored and resumed.
+    #[serde(default)]
+    pub resumes: u32,
+    /// `false` after deserialisation: the next step applies the resume rules.
+    #[serde(skip)]
+    live: bool,
+    #[serde(skip)]
+    stop_seen: bool,
+}
+
+impl RollRun {
+    /// A new run of `roller`, starting at `now`.
+    #[must_use]
+    pub fn new(roller: Roller, now: Millis) -> RollRun {
+        RollRun {
+            roller,
+            pending: None,
+            actions: Vec::new(),
+            started: now,
+            last_ok: None,
+            steps: 0,
+            resumes: 0,
+            live: true,
+            stop_seen: false,
+        }
+    }
+
+    /// The report of the run so far, ending with `outcome`.
+    #[must_use]
+    pub fn report(&self, outcome: Outcome, now: Millis) -> RunReport {
+        RunReport {
+            outcome,
+            actions: self.actions.clone(),
+            elapsed_ms: now.since(self.started),
+        }
+    }
+
+    /// A restart command that may be running: `Issued` and not yet `Done`.
+    #[must_use]
+    pub fn restart_in_flight(&self) -> Vec<NodeId> {
+        match &self.pending {
+            Some(p) if p.status == ActionStatus::Issued => p.decision.restarted_nodes(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Where a [`RollRun`] is saved between steps.
+pub trait RunStore {
+    /// Saves `run`; an error before a command stops the run (the command is
+    /// not issued).
+    fn save(&mut self, run: &RollRun) -> anyhow::Result<()>;
+}
+
+/// Saves nothing.
+#[derive(Debug, Default)]
+pub struct NoStore;
+
+impl RunStore for NoStore {
+    fn save(&mut self, _run: &RollRun) -> anyhow::Result<()> {
+        Ok(())
+    }
+}
+
+/// What a [`step`] leaves to its caller.
+#[derive(Debug)]
+pub enum StepResult {
+    /// Call [`step`] again at (or after) this time.
+    Wake(Millis),
+    /// The run is over.
+    Finished(Outcome),
+}
+
+/// One observe -> decide -> act -> feed back step of a roll. The caller saves
+/// `run` afterwards (the step saves it itself, through `store`, before and
+/// after running a command) and calls again at the returned wake-up time.
+/// `stop` (Ctrl-C) is honoured between batches.
+pub async fn step<I: RollIo, P: Progress, S: RunStore>(
+    run: &mut RollRun,
+    io: &I,
+    progress: &mut P,
+    store: &mut S,
+    stop: bool,
+    options: &DriverOptions,
+) -> StepResult {
+    run.steps += 1;
+    if !run.live {
+        run.live = true;
+        run.resumes += 1;
+        resume(run, io, progress);
+    }
+    if stop && !run.stop_seen {
+        run.stop_seen = true;
+        progress.event(&Event::StopRequested);
+    }
+    if run
+        .pending
+        .as_ref()
+        .is_some_and(|p| p.status == ActionStatus::Decided)
+    {
+        // Restored between "decided" and "issued", and fresh enough.
+        return act(run, io, progress, store, options).await;
+    }
+    let poll = run.roller.config().poll_interval_ms.max(1);
+    let snapshot = match io.observe().await {
+        Ok(s) => {
+            run.last_ok = Some(io.now());
+            s
+        }
+        Err(error) => {
+            let now = io.now();
+            return match run.last_ok {
+                Some(t) if now.since(t) < options.observe_retry_ms => {
+                    let retry_until = t.plus(options.observe_retry_ms);
+                    progress.event(&Event::ObserveRetry {
+                        error: &error,
+                        retry_until,
+                    });
+                    StepResult::Wake(now.plus(poll).min(retry_until))
+                }
+                _ => StepResult::Finished(Outcome::ObserveFailed(error)),
+            };
+        }
+    };
+    for (node, at) in io.process_ended() {
+        run.roller.handle_process_ended(node, at);
+    }
+    let now = io.now();
+    let decision = run.roller.decide(&snapshot, now);
+    progress.event(&Event::Observed {
+        snapshot: &snapshot,
+        roller: &run.roller,
+        at: now,
+    });
+    progress.event(&Event::Decided(&decision));
+    if let Some(wake) = judge_unconfirmed(run, progress, &decision, now, options) {
+        save_or_report(run, store, progress);
+        return wake;
+    }
+    match decision {
+        Decision::Wait { until, .. } => {
+            if stop && !run.roller.is_acting() {
+                return StepResult::Finished(Outcome::Interrupted);
+            }
+            StepResult::Wake(until.max(now.plus(1)))
+        }
+        Decision::Done { summary } => StepResult::Finished(Outcome::Done(summary)),
+        Decision::Abort { reason } => StepResult::Finished(Outcome::Aborted(reason)),
+        Decision::Restart { .. } | Decision::Reconfigure { .. } if stop => {
+            // Not issued: the engine forgets the restart (a reconfiguration
+            // is simply left; it is issued if the run is resumed).
+            if let Decision::Restart { .. } = &decision {
+                run.roller
+                    .handle_restart_not_issued(&decision.restarted_nodes());
+            } else {
+                run.pending = Some(PendingAction {
+                    decision,
+                    status: ActionStatus::Decided,
+                    decided_at: now,
+                    unconfirmed_since: None,
+                });
+            }
+            StepResult::Finished(Outcome::Interrupted)
+        }
+        decision => {
+            run.pending = Some(PendingAction {
+                decision,
+                status: ActionStatus::Decided,
+                decided_at: now,
+                unconfirmed_since: None,
+            });
+            if let Err(e) = store.save(run) {
+                return not_issued(run, e);
+            }
+            act(run, io, progress, store, options).await
+        }
+    }
+}
+
+/// Applies the resume rules to the pending action of a restored run.
+fn resume<I: RollIo, P: Progress>(run: &mut RollRun, io: &I, progress: &mut P) {
+    if !io.incarnations_survive_restore() {
+        run.roller.forget_incarnations();
+    }
+    let now = io.now();
+    let poll = run.roller.config().poll_interval_ms.max(1);
+    let Some(p) = run.pending.as_mut() else {
+        progress.event(&Event::Resumed { pending: None });
+        return;
+    };
+    match (p.status, &p.decision) {
+        (ActionStatus::Decided, Decision::Restart { .. }) if now.since(p.decided_at) > poll => {
+            let nodes = p.decision.restarted_nodes();
+            run.roller.handle_restart_not_issued(&nodes);
+            run.pending = None;
+        }
+        (ActionStatus::Issued, Decision::Restart { .. }) => {
+            p.unconfirmed_since.get_or_insert(now);
+        }
+        (ActionStatus::Issued, _) => p.status = ActionStatus::Done,
+        _ => {}
+    }
+    progress.event(&Event::Resumed {
+        pending: run.pending.as_ref(),
+    });
+}
+
+/// A restart restored as `Issued` and never confirmed: judged from the
+/// evidence the last decision recorded. `Some` = the step ends here.
+fn judge_unconfirmed<P: Progress>(
+    run: &mut RollRun,
+    progress: &mut P,
+    decision: &Decision,
+    now: Millis,
+    options: &DriverOptions,
+) -> Option<StepResult> {
+    let p = run.pending.as_mut()?;
+    if p.status != ActionStatus::Issued {
+        return None;
+    }
+    let since = p.unconfirmed_since?;
+    let nodes = p.decision.restarted_nodes();
+    if matches!(decision, Decision::Abort { .. }) || run.roller.is_finished() {
+        p.status = ActionStatus::Done;
+        return None;
+    }
+    let mut confirmed = Vec::new();
+    let mut unconfirmed = Vec::new();
+    for n in &nodes {
+        match run.roller.restart_status(*n) {
+            Some(s) if s.done => confirmed.push(*n),
+            Some(s) if s.process_ended => {
+                run.roller.handle_restart_done(*n, now);
+                confirmed.push(*n);
+            }
+            Some(_) => unconfirmed.push(*n),
+            None => {}
+        }
+    }
+    let poll = run.roller.config().poll_interval_ms.max(1);
+    if unconfirmed.is_empty() {
+        p.status = ActionStatus::Done;
+        p.unconfirmed_since = None;
+        progress.event(&Event::UnconfirmedRestartJudged {
+            nodes: &nodes,
+            happened: true,
+        });
+        return Some(StepResult::Wake(now.plus(poll)));
+    }
+    if now.since(since) < options.unconfirmed_restart_grace_ms {
+        return Some(StepResult::Wake(now.plus(poll)));
+    }
+    if confirmed.is_empty() {
+        run.roller.handle_restart_not_issued(&nodes);
+        run.pending = None;
+        progress.event(&Event::UnconfirmedRestartJudged {
+            nodes: &nodes,
+            happened: false,
+        });
+    } else {
+        for n in &unconfirmed {
+            run.roller.handle_restart_done(*n, now);
+        }
+        p.status = ActionStatus::Done;
+        p.unconfirmed_since = None;
+    }
+    Some(StepResult::Wake(now.plus(1)))
+}
+
+fn save_or_report<S: RunStore, P: Progress>(run: &RollRun, store: &mut S, progress: &mut P) {
+    if let Err(error) = store.save(run) {
+        progress.event(&Event::SaveFailed { error: &error });
+    }
+}
+
+/// The state could not be saved before a command: it is not issued.
+fn not_issued(run: &mut RollRun, error: anyhow::Error) -> StepResult {
+    if let Some(p) = run.pending.take()
+        && let Decision::Restart { .. } = &p.decision
+    {
+        run.roller
+            .handle_restart_not_issued(&p.decision.restarted_nodes());
+    }
+    StepResult::Finished(Outcome::SaveFailed(error))
+}
+
+/// Issues the pending `Decided` action (saved as `Issued` first), feeds its
+/// result back and saves it as `Done`.
+async fn act<I: RollIo, P: Progress, S: RunStore>(
+    run: &mut RollRun,
+    io: &I,
+    progress: &mut P,
+    store: &mut S,
+    options: &DriverOptions,
+) -> StepResult {
+    let Some(p) = run.pending.as_mut() else {
+        return StepResult::Wake(io.now());
+    };
+    p.status = ActionStatus::Issued;
+    let decision = p.decision.clone();
+    let at_ms = p.decided_at.since(run.started);
+    if let Err(e) = store.save(run) {
+        return not_issued(run, e);
+    }
+    let mut result = StepResult::Wake(io.now().plus(1));
+    match decision {
+        Decision::Restart { nodes, .. } => {
+            let ids: Vec<NodeId> = nodes.iter().map(|n| n.node).collect();
+            let results = io.restart(&ids).await;
+            let done_at = io.now();
+            let mut failed = None;
+            for (n, r) in results {
+                match r {
+                    Ok(()) => run.roller.handle_restart_done(n, done_at),
+                    Err(e) => {
+                        run.roller
+                            .handle_restart_failed(n, done_at, format!("{e:#}"));
+                        failed.get_or_insert((n, e));
+                    }
+                }
+            }
+            run.actions.push(ActionRecord::Restart {
+                nodes: ids,
+                at_ms,
+                error: failed.as_ref().map(|(_, e)| format!("{e:#}")),
+            });
+            result = match failed {
+                Some((node, error)) => StepResult::Finished(Outcome::RestartFailed { node, error }),
+                None => StepResult::Wake(io.now().plus(options.settle_after_restart_ms)),
+            };
+        }
+        Decision::Reconfigure { node, changes, .. } => {
+            let r = io.reconfigure(node, &changes).await;
+            if let Err(error) = &r {
+                progress.event(&Event::ActionFailed {
+                    what: format!("reconfiguring node {node}"),
+                    error,
+                });
+            }
+            run.actions.push(ActionRecord::Reconfigure {
+                node,
+                changes,
+                at_ms,
+                error: r.err().map(|e| format!("{e:#}")),
+            });
+        }
+        Decision::ElectPreferredLeaders { partitions, .. } => {
+            let r = io.elect_preferred_leaders(&partitions).await;
+            if let Err(error) = &r {
+                progress.event(&Event::ActionFailed {
+                    what: format!(
+                        "electing preferred leaders for {} partition(s)",
+                        partitions.len()
+                    ),
+                    error,
+                });
+            }
+            run.actions.push(ActionRecord::ElectPreferredLeaders {
+                partitions: partitions.len(),
+                at_ms,
+                error: r.err().map(|e| format!("{e:#}")),
+            });
+        }
+        Decision::Wait { .. } | Decision::Done { .. } | Decision::Abort { .. } => {}
+    }
+    if let Some(p) = run.pending.as_mut() {
+        p.status = ActionStatus::Done;
+    }
+    save_or_report(run, store, progress);
+    result
+}
+
+/// Loops [`step`] until the run finishes, sleeping through the IO between
+/// steps and saving through `store` after every step.
+pub async fn run_with<I: RollIo, P: Progress, S: RunStore>(
+    run: &mut RollRun,
+    io: &I,
+    progress: &mut P,
+    store: &mut S,
+    stop: &AtomicBool,
+    options: &DriverOptions,
+) -> RunReport {
+    loop {
+        let result = step(
+            run,
+            io,
+            progress,
+            store,
+            stop.load(Ordering::SeqCst),
+            options,
+        )
+        .await;
+        match result {
+            StepResult::Wake(at) => {
+                save_or_report(run, store, progress);
+                io.sleep_until(at).await;
+            }
+            StepResult::Finished(outcome) => return run.report(outcome, io.now()),
+        }
+    }
+}
+
 /// Runs the roll until the engine is done or aborts, a restart fails, the
-/// cluster cannot be observed, or `stop` is set (honoured between batches).
+/// cluster cannot be observed, or `stop` is set (honoured between batches),
+/// without saving anything.
 pub async fn run<I: RollIo, P: Progress>(
     roller: &mut Roller,
     io: &I,
@@ -225,134 +718,16 @@ pub async fn run<I: RollIo, P: Progress>(
     stop: &AtomicBool,
     options: &DriverOptions,
 ) -> RunReport {
-    let started = io.now();
-    let mut actions: Vec<ActionRecord> = Vec::new();
-    let mut last_ok: Option<Millis> = None;
-    let mut stop_seen = false;
-    let poll = roller.config().poll_interval_ms.max(1);
-    let outcome = loop {
-        let snapshot = match io.observe().await {
-            Ok(s) => {
-                last_ok = Some(io.now());
-                s
-            }
-            Err(error) => {
-                let now = io.now();
-                match last_ok {
-                    Some(t) if now.since(t) < options.observe_retry_ms => {
-                        let retry_until = t.plus(options.observe_retry_ms);
-                        progress.event(&Event::ObserveRetry {
-                            error: &error,
-                            retry_until,
-                        });
-                        io.sleep_until(now.plus(poll).min(retry_until)).await;
-                        continue;
-                    }
-                    _ => break Outcome::ObserveFailed(error),
-                }
-            }
-        };
-        for (node, at) in io.process_ended() {
-            roller.handle_process_ended(node, at);
-        }
-        let now = io.now();
-        let decision = roller.decide(&snapshot, now);
-        progress.event(&Event::Observed {
-            snapshot: &snapshot,
-            roller,
-            at: now,
-        });
-        progress.event(&Event::Decided(&decision));
-        let stopping = stop.load(Ordering::SeqCst);
-        if stopping && !stop_seen {
-            stop_seen = true;
-            progress.event(&Event::StopRequested);
-        }
-        let at_ms = now.since(started);
-        match decision {
-            Decision::Restart { nodes, .. } => {
-                if stopping {
-                    break Outcome::Interrupted;
-                }
-                let ids: Vec<NodeId> = nodes.iter().map(|n| n.node).collect();
-                let results = io.restart(&ids).await;
-                let done_at = io.now();
-                let mut failed = None;
-                for (n, r) in results {
-                    match r {
-                        Ok(()) => roller.handle_restart_done(n, done_at),
-                        Err(e) => {
-                            roller.handle_restart_failed(n, done_at, format!("{e:#}"));
-                            failed.get_or_insert((n, e));
-                        }
-                    }
-                }
-                actions.push(ActionRecord::Restart {
-                    nodes: ids,
-                    at_ms,
-                    error: failed.as_ref().map(|(_, e)| format!("{e:#}")),
-                });
-                if let Some((node, error)) = failed {
-                    break Outcome::RestartFailed { node, error };
-                }
-                let settle = io.now().plus(options.settle_after_restart_ms);
-                io.sleep_until(settle).await;
-            }
-            Decision::Reconfigure { node, changes, .. } => {
-                if stopping {
-                    break Outcome::Interrupted;
-                }
-                let result = io.reconfigure(node, &changes).await;
-                if let Err(error) = &result {
-                    progress.event(&Event::ActionFailed {
-                        what: format!("reconfiguring node {node}"),
-                        error,
-                    });
-                }
-                actions.push(ActionRecord::Reconfigure {
-                    node,
-                    changes,
-                    at_ms,
-                    error: result.err().map(|e| format!("{e:#}")),
-                });
-            }
-            Decision::ElectPreferredLeaders { partitions, .. } => {
-                let result = io.elect_preferred_leaders(&partitions).await;
-                if let Err(error) = &result {
-                    progress.event(&Event::ActionFailed {
-                        what: format!(
-                            "electing preferred leaders for {} partition(s)",
-                            partitions.len()
-                        ),
-                        error,
-                    });
-                }
-                actions.push(ActionRecord::ElectPreferredLeaders {
-                    partitions: partitions.len(),
-                    at_ms,
-                    error: result.err().map(|e| format!("{e:#}")),
-                });
-            }
-            Decision::Wait { until, .. } => {
-                if stopping && !roller.is_acting() {
-                    break Outcome::Interrupted;
-                }
-                io.sleep_until(until.max(now.plus(1))).await;
-            }
-            Decision::Done { summary } => break Outcome::Done(summary),
-            Decision::Abort { reason } => break Outcome::Aborted(reason),
-        }
-    };
-    RunReport {
-        outcome,
-        actions,
-        elapsed_ms: io.now().since(started),
-    }
+    let mut state = RollRun::new(roller.clone(), io.now());
+    let report = run_with(&mut state, io, progress, &mut NoStore, stop, options).await;
+    *roller = state.roller;
+    report
 }
 
 #[cfg(test)]
 mod tests {
     use std::cell::{Cell, RefCell};
+    use std::collections::BTreeMap;
 
     use super::*;
     use crate::engine::roll::sim::{ClusterSpec, Placement, SimCluster};
@@ -724,6 +1099,162 @@ mod tests {
                 );
             }
             other => panic!("{other:?} after {:?}", sim.batches),
+        }
+    }
+
+    /// A store that keeps the last saved JSON and "crashes" at chosen saves,
+    /// before or right after writing: the save fails and the caller throws
+    /// its in-memory run away, restoring the last written copy, as a process
+    /// killed at that moment would.
+    struct CrashStore {
+        saves: usize,
+        rng: u64,
+        crashes: usize,
+        last_good: Option<String>,
+        crashed: bool,
+        crashes_by_status: BTreeMap<String, usize>,
+    }
+
+    impl RunStore for CrashStore {
+        fn save(&mut self, run: &RollRun) -> anyhow::Result<()> {
+            self.saves += 1;
+            // xorshift: crash points vary; a bounded number keeps the run finite.
+            self.rng ^= self.rng << 13;
+            self.rng ^= self.rng >> 7;
+            self.rng ^= self.rng << 17;
+            if self.crashes < 60 && self.rng % 4 == 0 {
+                self.crashes += 1;
+                // Half the crashes happen right after the write.
+                if self.rng % 8 == 0 {
+                    self.last_good = Some(serde_json::to_string(run)?);
+                }
+                self.crashed = true;
+                let status = run
+                    .pending
+                    .as_ref()
+                    .map_or("none".to_string(), |p| format!("{:?}", p.status));
+                *self.crashes_by_status.entry(status).or_default() += 1;
+                anyhow::bail!("crash (injected)");
+            }
+            self.last_good = Some(serde_json::to_string(run)?);
+            Ok(())
+        }
+    }
+
+    /// Counts how unconfirmed restarts were judged.
+    #[derive(Default)]
+    struct Judged {
+        happened: usize,
+        not_happened: usize,
+    }
+
+    impl Progress for Judged {
+        fn event(&mut self, event: &Event<'_>) {
+            if let Event::UnconfirmedRestartJudged { happened, .. } = event {
+                if *happened {
+                    self.happened += 1;
+                } else {
+                    self.not_happened += 1;
+                }
+            }
+        }
+    }
+
+    fn restore(json: &str) -> RollRun {
+        serde_json::from_str(json).expect("the saved run deserialises")
+    }
+
+    /// Every step starts from a restored (serde JSON round-tripped) run, and
+    /// some saves "crash": between decided and issued, between issued and
+    /// done (the command ran, its result was never saved), and after. Every
+    /// node is still restarted exactly once and no safety rule breaks.
+    #[test]
+    fn a_run_restored_after_every_step_and_every_crash_restarts_each_node_once() {
+        let mut crashes: BTreeMap<String, usize> = BTreeMap::new();
+        let mut judged = Judged::default();
+        for seed in [7, 11, 13, 17, 19] {
+            let mut sim = SimCluster::generate(&spec(), seed);
+            let roller = roll_all(&mut sim);
+            let io = SimIo::new(sim);
+            let mut store = CrashStore {
+                saves: 0,
+                rng: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                crashes: 0,
+                last_good: None,
+                crashed: false,
+                crashes_by_status: BTreeMap::new(),
+            };
+            let mut run = RollRun::new(roller, io.now());
+            // The CLI saves the new run before its first step.
+            store.last_good = Some(serde_json::to_string(&run).unwrap());
+            let options = DriverOptions {
+                unconfirmed_restart_grace_ms: 30_000,
+                ..DriverOptions::default()
+            };
+            let mut steps = 0;
+            let outcome = loop {
+                steps += 1;
+                assert!(steps < 200_000, "seed {seed}: no end");
+                let result = block_on(step(
+                    &mut run,
+                    &io,
+                    &mut judged,
+                    &mut store,
+                    false,
+                    &options,
+                ));
+                if store.crashed {
+                    store.crashed = false;
+                    run = restore(store.last_good.as_deref().expect("a save before the crash"));
+                    continue;
+                }
+                match result {
+                    StepResult::Wake(at) => {
+                        // Saved after every step, and restored from the copy.
+                        let json = serde_json::to_string(&run).unwrap();
+                        run = restore(&json);
+                        block_on(io.sleep_until(at));
+                    }
+                    StepResult::Finished(outcome) => break outcome,
+                }
+            };
+            assert!(
+                matches!(outcome, Outcome::Done(_)),
+                "seed {seed}: {outcome:?}"
+            );
+            let sim = io.sim.borrow();
+            assert!(sim.violations.is_empty(), "{:?}", sim.violations);
+            for n in sim.nodes.values() {
+                assert_eq!(
+                    n.restarts_by_roll, 1,
+                    "seed {seed}: node {} restarted {} times ({:?})",
+                    n.id, n.restarts_by_roll, sim.batches
+                );
+            }
+            for (status, n) in &store.crashes_by_status {
+                *crashes.entry(status.clone()).or_default() += n;
+            }
+            eprintln!(
+                "seed {seed}: {steps} steps, {} resumes, {:?} crashes, {} batches",
+                run.resumes,
+                store.crashes_by_status,
+                io.sim.borrow().batches.len()
+            );
+            assert!(run.resumes > 10, "{}", run.resumes);
+        }
+        // Both kinds of unconfirmed restarts were met: the command had run
+        // (judged from evidence, not issued again) or had not (decided again).
+        assert!(
+            judged.happened > 0 && judged.not_happened > 0,
+            "{} {}",
+            judged.happened,
+            judged.not_happened
+        );
+        for status in ["Decided", "Issued", "Done"] {
+            assert!(
+                crashes.contains_key(status),
+                "no crash at {status}: {crashes:?}"
+            );
         }
     }
 }

@@ -21,3 +21,4 @@ pub mod output;
 pub mod platform;
 pub mod secret;
 pub mod settings;
+pub mod state;

@@ -37,12 +37,14 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::cli::roll::{RoleFilter, RollArgs};
-use crate::driver::{self, ActionRecord, DriverOptions, Event, Outcome, Progress, RollIo};
+use crate::driver::{
+    self, ActionRecord, DriverOptions, Event, Outcome, Progress, RollIo, RunStore,
+};
 use crate::engine::model::{
     ClusterSnapshot, Millis, NodeId, NodeSnapshot, ObservedState, TopicPartition,
 };
 use crate::engine::roll::{
-    ConfigChange, Decision, NodeRequest, NodeState, Plan, PlanStep, RollConfig, RollError, Roller,
+    ConfigChange, Decision, NodeRequest, NodeState, Plan, PlanStep, RollConfig, Roller,
 };
 use crate::error::{CliError, CodedError, ExitCode};
 use crate::kafka::client::{ClusterObserver, KafkaAdmin, KafkaClient, missing_broker_state_ids};
@@ -120,13 +122,40 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         restore_preferred_leaders: !args.no_preferred_leader_election,
         include_unhealthy: args.include_unhealthy,
     };
-    let mut roller = Roller::new(roll_config.clone(), requests);
+    // The saved state of an earlier run of this roll, if any.
+    let cluster_key = observation
+        .cluster_id
+        .clone()
+        .unwrap_or_else(|| client.config().bootstrap_servers.clone());
+    let state_path = crate::state::roll_state_path(
+        &args
+            .state_dir
+            .clone()
+            .unwrap_or_else(crate::state::default_state_dir),
+        &cluster_key,
+    );
+    let request = roll_request(&args, selection.as_ref(), &desired, &roll_config);
+    let resumed = saved_run(&args, &state_path, &request, ctx.printer.quiet)?;
+    let roller = match &resumed {
+        Some(run) => run.roller.clone(),
+        None => Roller::new(roll_config.clone(), requests),
+    };
     let plan = roller.plan(&snapshot);
     let printer = &ctx.printer;
     let blocked = plan.steps.iter().find_map(|s| match s {
         PlanStep::Blocked { nodes, reason } => Some((nodes.clone(), reason.clone())),
         _ => None,
     });
+    if let Some(run) = &resumed
+        && !printer.quiet
+    {
+        eprintln!(
+            "Resuming the roll saved in {} (restarted so far: {}; a node whose restart was \
+             in flight is judged from evidence, not restarted again)",
+            state_path.display(),
+            join_or_none(&run.report(Outcome::Interrupted, run.started).restarted())
+        );
+    }
     if printer.format == crate::output::OutputFormat::Table {
         crate::output::write_stdout(&render_plan(&plan, &snapshot, &plan_notes))?;
     }
@@ -145,30 +174,42 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         }
         return Ok(ExitCode::Ok);
     }
-    if let Some((nodes, reason)) = blocked {
-        let result = ResultDoc::refused(&plan, &reason);
-        emit_result(printer, &plan, &plan_notes, &result)?;
-        let who = if nodes.is_empty() {
-            String::new()
-        } else {
-            format!(" (node(s) {})", join(&nodes))
-        };
-        return Err(CliError::new(
-            ExitCode::Failed,
-            CodedError::new(
+    // A resumed run may be in the middle of a batch (a node down): the engine waits for it.
+    if resumed.is_none() {
+        if let Some((nodes, reason)) = blocked {
+            let result = ResultDoc::refused(&plan, &reason);
+            emit_result(printer, &plan, &plan_notes, &result)?;
+            let who = if nodes.is_empty() {
+                String::new()
+            } else {
+                format!(" (node(s) {})", join(&nodes))
+            };
+            return Err(CliError::new(
                 ExitCode::Failed,
-                format!("refusing to start the roll{who}: {reason}; nothing was changed"),
-            ),
-        ));
+                CodedError::new(
+                    ExitCode::Failed,
+                    format!("refusing to start the roll{who}: {reason}; nothing was changed"),
+                ),
+            ));
+        }
+        if plan.steps.is_empty() {
+            let result = ResultDoc::nothing(&plan);
+            emit_result(printer, &plan, &plan_notes, &result)?;
+            return Ok(ExitCode::Ok);
+        }
     }
-    if plan.steps.is_empty() {
-        let result = ResultDoc::nothing(&plan);
-        emit_result(printer, &plan, &plan_notes, &result)?;
-        return Ok(ExitCode::Ok);
+    for warning in plan_warnings(&plan, &snapshot) {
+        if !printer.quiet {
+            eprintln!("warning: {warning}");
+        }
     }
     let touched = plan.steps.len();
     confirm(
-        &format!("Roll the cluster ({touched} step(s) above)"),
+        &if resumed.is_some() {
+            format!("Resume the roll ({touched} step(s) left above)")
+        } else {
+            format!("Roll the cluster ({touched} step(s) above)")
+        },
         ctx.global.yes,
         printer.interactive,
     )?;
@@ -180,24 +221,20 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         recovery: Arc::clone(&recovery),
         witness: witness.clone(),
     };
+    let mut store = crate::state::FileStore::new(state_path.clone(), cluster_key, request);
+    let mut run = resumed.unwrap_or_else(|| driver::RollRun::new(roller, io.now()));
+    store
+        .save(&run)
+        .with_context(|| "cannot save the roll state (see --state-dir)")?;
     let stop = Arc::new(AtomicBool::new(false));
-    let stop_on_signal = Arc::clone(&stop);
-    let quiet = printer.quiet;
-    let signals = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            stop_on_signal.store(true, Ordering::SeqCst);
-            if !quiet {
-                eprintln!(
-                    "Ctrl-C: stopping after the current batch is back in service \
-                     (Ctrl-C again to exit at once)"
-                );
-            }
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("second Ctrl-C: exiting now; a node being restarted may still be down");
-                std::process::exit(ExitCode::Interrupted.code());
-            }
-        }
-    });
+    let exit_after_command = Arc::new(AtomicBool::new(false));
+    let signals = spawn_signal_handler(
+        Arc::clone(&stop),
+        Arc::clone(&exit_after_command),
+        Arc::clone(&store.restart_in_flight),
+        printer.quiet,
+        state_path.clone(),
+    );
     let mut progress = StderrProgress {
         quiet: printer.quiet,
         recovery,
@@ -206,10 +243,53 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     let options = DriverOptions {
         observe_retry_ms: roll_config.post_restart_timeout_ms.max(60_000),
         settle_after_restart_ms: roll_config.poll_interval_ms.max(3_000),
+        unconfirmed_restart_grace_ms: millis(args.command_timeout).max(60_000),
     };
-    let report = driver::run(&mut roller, &io, &mut progress, &stop, &options).await;
+    // The CLI's loop over the step function: save after every step, sleep until its wake-up.
+    let outcome = loop {
+        let result = driver::step(
+            &mut run,
+            &io,
+            &mut progress,
+            &mut store,
+            stop.load(Ordering::SeqCst),
+            &options,
+        )
+        .await;
+        match result {
+            driver::StepResult::Wake(at) => {
+                if let Err(e) = store.save(&run) {
+                    progress.event(&Event::SaveFailed { error: &e });
+                }
+                if exit_after_command.load(Ordering::SeqCst) {
+                    break Outcome::Interrupted;
+                }
+                io.sleep_until(at).await;
+            }
+            driver::StepResult::Finished(outcome) => break outcome,
+        }
+    };
     signals.abort();
     witness.stop();
+    // A run the engine finished (done, aborted, failed restart) is over: its state goes. An
+    // interrupted one (Ctrl-C, observation or save failure) stays, to be resumed.
+    let keep_state = matches!(
+        outcome,
+        Outcome::Interrupted | Outcome::ObserveFailed(_) | Outcome::SaveFailed(_)
+    );
+    if keep_state {
+        if let Err(e) = store.save(&run) {
+            tracing::warn!("{e:#}");
+        }
+    } else if let Err(e) = crate::state::remove_roll(&state_path) {
+        tracing::warn!("{e:#}");
+    }
+    let report = run.report(outcome, io.now());
+    let resume_hint = format!(
+        "state saved in {}: re-run the same command to resume, or pass --discard-state to start \
+         over",
+        state_path.display()
+    );
 
     let all: Vec<NodeId> = snapshot.nodes.iter().map(|n| n.id).collect();
     let restarted = report.restarted();
@@ -219,54 +299,57 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         .filter(|n| !restarted.contains(n) && !reconfigured.contains(n))
         .copied()
         .collect();
-    let (status, code, error, notes): (&str, ExitCode, Option<CliError>, Vec<String>) =
-        match report.outcome {
-            Outcome::Done(summary) => ("done", ExitCode::Ok, None, summary.notes),
-            Outcome::Aborted(reason) => {
-                let code = match reason {
-                    RollError::NotServingInTime { .. } => ExitCode::Timeout,
-                    _ => ExitCode::Failed,
-                };
-                let msg = format!(
-                    "roll aborted: {reason}; nothing else was restarted (restarted so far: {})",
-                    join_or_none(&restarted)
-                );
-                (
-                    "aborted",
-                    code,
-                    Some(CliError::new(code, CodedError::new(code, msg))),
-                    Vec::new(),
-                )
-            }
-            Outcome::Interrupted => {
-                let msg = format!(
-                    "roll stopped by Ctrl-C between batches; restarted: {}; not yet rolled: {}",
-                    join_or_none(&restarted),
-                    join_or_none(&skipped)
-                );
-                (
-                    "interrupted",
-                    ExitCode::Interrupted,
-                    Some(CliError::new(
-                        ExitCode::Interrupted,
-                        CodedError::new(ExitCode::Interrupted, msg),
-                    )),
-                    Vec::new(),
-                )
-            }
-            Outcome::RestartFailed { node, error } => {
-                let err = CliError::from(error.context(format!(
-                    "restarting node {node} failed; the roll stopped and restarted no further node"
-                )));
-                ("restart-failed", err.code, Some(err), Vec::new())
-            }
-            Outcome::ObserveFailed(error) => {
-                let err = CliError::from(
-                    error.context("the cluster could not be observed; the roll stopped"),
-                );
-                ("observe-failed", err.code, Some(err), Vec::new())
-            }
-        };
+    let code = crate::error_codes::roll_outcome_code(&report.outcome);
+    let (status, error, notes): (&str, Option<CliError>, Vec<String>) = match report.outcome {
+        Outcome::Done(summary) => ("done", None, summary.notes),
+        Outcome::Aborted(reason) => {
+            let msg = format!(
+                "roll aborted: {reason}; nothing else was restarted (restarted so far: {})",
+                join_or_none(&restarted)
+            );
+            (
+                "aborted",
+                Some(CliError::new(code, CodedError::new(code, msg))),
+                Vec::new(),
+            )
+        }
+        Outcome::Interrupted => {
+            let msg = format!(
+                "roll stopped by Ctrl-C between batches; restarted: {}; not yet rolled: {}; \
+                 {resume_hint}",
+                join_or_none(&restarted),
+                join_or_none(&skipped)
+            );
+            (
+                "interrupted",
+                Some(CliError::new(code, CodedError::new(code, msg))),
+                Vec::new(),
+            )
+        }
+        Outcome::RestartFailed { node, error } => {
+            let err = CliError::from(error.context(format!(
+                "restarting node {node} failed; the roll stopped and restarted no further node"
+            )));
+            ("restart-failed", Some(err), Vec::new())
+        }
+        Outcome::ObserveFailed(error) => {
+            let err = CliError::from(error.context(format!(
+                "the cluster could not be observed; the roll stopped ({resume_hint})"
+            )));
+            ("observe-failed", Some(err), Vec::new())
+        }
+        Outcome::SaveFailed(error) => {
+            let msg = format!(
+                "the roll state could not be saved, so no further command was issued: {error:#}"
+            );
+            (
+                "save-failed",
+                Some(CliError::new(code, CodedError::new(code, msg))),
+                Vec::new(),
+            )
+        }
+    };
+    let code = error.as_ref().map_or(code, |e| e.code);
     let result = ResultDoc {
         status: status.to_string(),
         exit_code: code.code(),
@@ -283,6 +366,135 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         Some(e) => Err(e),
         None => Ok(code),
     }
+}
+
+/// What the user asked for, as saved with the state: a re-run with the same request resumes.
+fn roll_request(
+    args: &RollArgs,
+    selection: Option<&Selection>,
+    desired: &BTreeMap<String, String>,
+    config: &RollConfig,
+) -> serde_json::Value {
+    let selection = match selection {
+        None => serde_json::Value::Null,
+        Some(Selection::All) => serde_json::json!("all"),
+        Some(Selection::Nodes(ids)) => serde_json::json!({ "nodes": ids }),
+        Some(Selection::Role(RoleFilter::Broker)) => serde_json::json!({ "role": "broker" }),
+        Some(Selection::Role(RoleFilter::Controller)) => {
+            serde_json::json!({ "role": "controller" })
+        }
+    };
+    serde_json::json!({
+        "selection": selection,
+        "desired_config": desired,
+        "config": config,
+        "restart": {
+            "restart_command": args.restart_command,
+            "stop_command": args.stop_command,
+            "start_command": args.start_command,
+        },
+    })
+}
+
+/// The saved run to resume (`None`: start a new one). A saved run of a different request is
+/// a usage error naming the file and `--discard-state`.
+fn saved_run(
+    args: &RollArgs,
+    path: &Path,
+    request: &serde_json::Value,
+    quiet: bool,
+) -> Result<Option<driver::RollRun>, CliError> {
+    if args.discard_state {
+        if path.exists() && !args.dry_run {
+            crate::state::remove_roll(path)?;
+            if !quiet {
+                eprintln!("Discarded the saved roll state {}", path.display());
+            }
+        }
+        return Ok(None);
+    }
+    let saved = crate::state::load_roll(path).map_err(|e| {
+        CliError::usage(format!(
+            "{e:#}; pass --discard-state to delete it and start a new roll"
+        ))
+    })?;
+    match saved {
+        None => Ok(None),
+        Some(s) if s.request == *request => Ok(Some(s.run)),
+        Some(s) => Err(CliError::usage(format!(
+            "a saved roll of this cluster with a different request exists in {} ({}); re-run \
+             that roll to finish it, or pass --discard-state to delete it and start this one",
+            path.display(),
+            serde_json::to_string(&s.request).unwrap_or_default()
+        ))),
+    }
+}
+
+/// Warnings shown before asking: a restart that makes the metadata quorum unavailable.
+fn plan_warnings(plan: &Plan, snapshot: &ClusterSnapshot) -> Vec<String> {
+    let voters = snapshot.quorum.as_ref().map_or(0, |q| q.voters.len());
+    let mut out = Vec::new();
+    if voters == 1 {
+        let restarts_controller = plan.steps.iter().any(|s| match s {
+            PlanStep::Restart { nodes, .. } => nodes.iter().any(|n| {
+                snapshot
+                    .nodes
+                    .iter()
+                    .any(|x| x.id == n.node && x.roles.controller)
+            }),
+            _ => false,
+        });
+        if restarts_controller {
+            out.push(
+                "the cluster has a single controller: while it restarts the metadata quorum is \
+                 unavailable (no topic, partition or broker registration changes, no new \
+                 leaders until it is back)"
+                    .to_string(),
+            );
+        }
+    }
+    out
+}
+
+/// Ctrl-C once: stop between batches. Ctrl-C again: exit at once, unless a restart command is
+/// in flight: then the roll WAITS for that command (and its process group) to end, saves its
+/// state and exits (the command is not killed: a half-done restart could leave the node down).
+fn spawn_signal_handler(
+    stop: Arc<AtomicBool>,
+    exit_after_command: Arc<AtomicBool>,
+    in_flight: Arc<AtomicBool>,
+    quiet: bool,
+    state_path: std::path::PathBuf,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_err() {
+            return;
+        }
+        stop.store(true, Ordering::SeqCst);
+        if !quiet {
+            eprintln!(
+                "Ctrl-C: stopping after the current batch is back in service \
+                 (Ctrl-C again to exit sooner; the state is kept in {})",
+                state_path.display()
+            );
+        }
+        while tokio::signal::ctrl_c().await.is_ok() {
+            if in_flight.load(Ordering::SeqCst) {
+                exit_after_command.store(true, Ordering::SeqCst);
+                eprintln!(
+                    "Ctrl-C: a restart command is running; waiting for it to end (it is not \
+                     killed), then exiting; re-run the same command to resume"
+                );
+            } else {
+                eprintln!(
+                    "second Ctrl-C: exiting now; the state is saved in {}: re-run the same \
+                     command to resume (a node being restarted may still be down)",
+                    state_path.display()
+                );
+                std::process::exit(ExitCode::Interrupted.code());
+            }
+        }
+    })
 }
 
 /// A broker-state list (`ID=URL,...`) must cover every broker: a broker without an entry
@@ -927,6 +1139,11 @@ impl RollIo for KafkaIo {
         self.witness_evidence()
     }
 
+    /// The witness numbers processes from zero in every run.
+    fn incarnations_survive_restore(&self) -> bool {
+        false
+    }
+
     fn now(&self) -> Millis {
         Millis(
             SystemTime::now()
@@ -1085,7 +1302,46 @@ impl Progress for StderrProgress {
             Event::StopRequested => {
                 self.say("    stop requested: finishing the current batch");
             }
+            Event::Resumed { pending } => {
+                if let Some(p) = pending {
+                    self.say(&format!(
+                        "    resumed with a pending {} ({:?})",
+                        decision_word(&p.decision),
+                        p.status
+                    ));
+                }
+            }
+            Event::UnconfirmedRestartJudged { nodes, happened } => {
+                let ids: Vec<NodeId> = nodes.to_vec();
+                if *happened {
+                    self.say(&format!(
+                        "    node(s) {}: the restart issued before the resume happened                          (evidence seen); waiting for them to serve",
+                        join(&ids)
+                    ));
+                } else {
+                    self.say(&format!(
+                        "    node(s) {}: no evidence that the restart issued before the resume                          happened; deciding again",
+                        join(&ids)
+                    ));
+                }
+            }
+            Event::SaveFailed { error } => {
+                self.say(&format!(
+                    "    warning: the roll state was not saved: {error:#}"
+                ));
+            }
         }
+    }
+}
+
+fn decision_word(d: &Decision) -> &'static str {
+    match d {
+        Decision::Restart { .. } => "restart",
+        Decision::Reconfigure { .. } => "reconfiguration",
+        Decision::ElectPreferredLeaders { .. } => "leader election",
+        Decision::Wait { .. } => "wait",
+        Decision::Done { .. } => "end",
+        Decision::Abort { .. } => "abort",
     }
 }
 

@@ -387,6 +387,29 @@ fn caught_up_ts(snapshot: &ClusterSnapshot, id: NodeId) -> Option<i64> {
         .filter(|t| *t >= 0)
 }
 
+/// What is known about one node's restart (see [`Roller::restart_status`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestartStatus {
+    /// The restart command reported success.
+    pub done: bool,
+    /// There is evidence that the process running at decision time ended.
+    pub process_ended: bool,
+    /// It counts as back (serving again after the evidence).
+    pub back: bool,
+}
+
+/// The reason given for restarting the only controller.
+const SINGLE_CONTROLLER: &str = "the only controller: the metadata quorum is unavailable while it \
+     restarts (allowed, as Strimzi does; no metadata changes until it is back)";
+
+/// The quorum has exactly one voter.
+fn single_voter(snapshot: &ClusterSnapshot) -> bool {
+    snapshot
+        .quorum
+        .as_ref()
+        .is_some_and(|q| q.voters.len() == 1)
+}
+
 /// One step of a [`Plan`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
@@ -581,6 +604,62 @@ impl Roller {
             progress.ended = Some((at, "its process ended (reported at restart)".into()));
             progress.baseline_pending = true;
         }
+    }
+
+    /// Feed-back: the restart of `nodes` that the last decision asked for
+    /// was never issued (a run restored after a crash between "decided" and
+    /// "issued" found the decision stale). The roller forgets it: the nodes
+    /// are not counted as restarted and the next decision starts from a
+    /// fresh observation (and fresh safety checks). Ignored unless the
+    /// current action is a restart of exactly these nodes whose command has
+    /// not reported completion.
+    pub fn handle_restart_not_issued(&mut self, nodes: &[NodeId]) {
+        let matches = self.awaiting.as_ref().is_some_and(|a| {
+            a.kind == ActionKind::Restart
+                && a.nodes == nodes
+                && a.restarts.values().all(|p| p.done_at.is_none())
+        });
+        if matches {
+            self.awaiting = None;
+        }
+    }
+
+    /// A restored roller whose executor's incarnations do not survive the
+    /// executor (the restart witness numbers processes from zero in every
+    /// run): incarnations recorded before the restore cannot be compared with
+    /// new ones, so they are forgotten (a changed incarnation would otherwise
+    /// be false evidence of a restart).
+    pub fn forget_incarnations(&mut self) {
+        if let Some(a) = self.awaiting.as_mut() {
+            for p in a.restarts.values_mut() {
+                p.incarnation_before = None;
+            }
+        }
+    }
+
+    /// What is known about the restart of `node` in the current action
+    /// (`None` when the roller is not restarting it).
+    #[must_use]
+    pub fn restart_status(&self, node: NodeId) -> Option<RestartStatus> {
+        let a = self
+            .awaiting
+            .as_ref()
+            .filter(|a| a.kind == ActionKind::Restart)?;
+        let p = a.restarts.get(&node)?;
+        Some(RestartStatus {
+            done: p.done_at.is_some(),
+            process_ended: p.ended.is_some(),
+            back: p.back_at.is_some(),
+        })
+    }
+
+    /// Nodes of the current action (restart or reconfiguration), if any.
+    #[must_use]
+    pub fn acting_on(&self) -> Vec<NodeId> {
+        self.awaiting
+            .as_ref()
+            .map(|a| a.nodes.clone())
+            .unwrap_or_default()
     }
 
     fn restart_progress(&mut self, node: NodeId) -> Option<&mut RestartProgress> {
@@ -1592,9 +1671,13 @@ fn select_restart_batch(
                     node: c.id,
                     reason: reason_of(c.id),
                 }],
-                "the active pure controller restarts after the other controllers; the quorum \
-                 keeps a majority without it"
-                    .to_string(),
+                if single_voter(snapshot) {
+                    SINGLE_CONTROLLER.to_string()
+                } else {
+                    "the active pure controller restarts after the other controllers; the quorum \
+                     keeps a majority without it"
+                        .to_string()
+                },
             ),
             Err(e) => Selection::Blocked(vec![c.id], e),
         };
@@ -1688,9 +1771,16 @@ fn select_restart_batch(
                     node: c.id,
                     reason: reason_of(c.id),
                 }],
-                "the active combined controller restarts last; the quorum keeps a majority and \
-                 every partition stays at or above min.insync.replicas without it"
-                    .to_string(),
+                if single_voter(snapshot) {
+                    format!(
+                        "{SINGLE_CONTROLLER}; every partition stays at or above \
+                         min.insync.replicas without it"
+                    )
+                } else {
+                    "the active combined controller restarts last; the quorum keeps a majority \
+                     and every partition stays at or above min.insync.replicas without it"
+                        .to_string()
+                },
             ),
             Err(e) => Selection::Blocked(vec![c.id], e),
         };
