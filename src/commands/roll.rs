@@ -1282,14 +1282,14 @@ impl Progress for StderrProgress {
                         join(nodes)
                     ));
                 }
-                Decision::Wait { for_what, .. } => {
-                    if for_what.starts_with("blocked")
-                        && self.last_wait.as_deref() != Some(for_what)
-                    {
-                        self.say(&format!("    waiting: {for_what}"));
-                        self.last_wait = Some(for_what.clone());
+                Decision::Wait { for_what, .. } if for_what.is_blocked() => {
+                    let text = for_what.to_string();
+                    if self.last_wait.as_deref() != Some(text.as_str()) {
+                        self.say(&format!("    waiting: {text}"));
+                        self.last_wait = Some(text);
                     }
                 }
+                Decision::Wait { .. } => {}
                 Decision::Done { .. } | Decision::Abort { .. } => {}
             },
             Event::ObserveRetry { error, retry_until } => {

@@ -246,7 +246,7 @@ pub enum Decision {
         reason: String,
     },
     /// Observe again at `until` (or earlier).
-    Wait { until: Millis, for_what: String },
+    Wait { until: Millis, for_what: WaitReason },
     /// Finished normally.
     Done { summary: RollSummary },
     /// Finished abnormally; nothing more will be done.
@@ -264,8 +264,81 @@ impl Decision {
     }
 }
 
+/// What the roll waits for (the text is its `Display`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "wait", rename_all = "snake_case")]
+pub enum WaitReason {
+    /// A safety check (min ISR, quorum, log recovery, ...) holds the next
+    /// action back; the roll aborts with `error` if it lasts
+    /// `blocked_timeout_ms`.
+    Blocked { error: RollError },
+    /// Nodes of the current action are not serving (again) yet.
+    NotServing {
+        action: ActionKind,
+        nodes: Vec<WaitingNode>,
+        deadline: Millis,
+    },
+    /// The action's nodes serve but do not lead all their preferred
+    /// partitions yet.
+    Leadership {
+        nodes: Vec<NodeId>,
+        deadline: Millis,
+    },
+}
+
+/// A node waited for, with what is seen of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WaitingNode {
+    pub node: NodeId,
+    /// What is seen and still missing, in words.
+    pub detail: String,
+}
+
+impl WaitReason {
+    /// `true` for [`WaitReason::Blocked`].
+    #[must_use]
+    pub fn is_blocked(&self) -> bool {
+        matches!(self, WaitReason::Blocked { .. })
+    }
+}
+
+impl std::fmt::Display for WaitReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WaitReason::Blocked { error } => write!(f, "blocked: {error}"),
+            WaitReason::NotServing {
+                action,
+                nodes,
+                deadline,
+            } => {
+                let states: Vec<String> = nodes
+                    .iter()
+                    .map(|n| format!("{} ({})", n.node, n.detail))
+                    .collect();
+                let verb = match action {
+                    ActionKind::Restart => "restart",
+                    ActionKind::Reconfigure => "reconfiguration",
+                };
+                write!(
+                    f,
+                    "node(s) {} to become SERVING after {verb} (deadline {deadline})",
+                    states.join(", ")
+                )
+            }
+            WaitReason::Leadership { nodes, deadline } => write!(
+                f,
+                "node(s) {} to rejoin their ISRs and lead their preferred partitions \
+                 (deadline {deadline})",
+                join_ids(nodes)
+            ),
+        }
+    }
+}
+
+/// The kind of action the roller is waiting on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-enum ActionKind {
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
     Restart,
     Reconfigure,
 }
@@ -738,7 +811,7 @@ impl Roller {
                     .min(since.plus(self.config.blocked_timeout_ms));
                 Decision::Wait {
                     until,
-                    for_what: format!("blocked: {err}"),
+                    for_what: WaitReason::Blocked { error: err },
                 }
             }
             Selection::Abort(err) => self.finish(Decision::Abort { reason: err }),
@@ -1080,7 +1153,7 @@ impl Roller {
                     .map_or(aw.started, |p| p.done_at.unwrap_or(p.requested_at))
             };
             let mut deadline: Option<Millis> = None;
-            let mut states: Vec<String> = Vec::new();
+            let mut states: Vec<WaitingNode> = Vec::new();
             for n in &not_serving {
                 let ctx = self.nodes.get(n).ok_or_else(|| missing(n))?;
                 let d = since(n).plus(timeout);
@@ -1099,23 +1172,27 @@ impl Roller {
                     return Ok(Some(self.finish(Decision::Abort { reason })));
                 }
                 deadline = Some(deadline.map_or(d, |x| x.min(d)));
-                states.push(match aw.restarts.get(n) {
-                    Some(p) => format!(
-                        "{n} (seen {:?}{}; {})",
-                        ctx.observed,
-                        if ctx.reachable { "" } else { ", unreachable" },
-                        p.pending()
-                    ),
-                    None => format!("{n} ({})", ctx.describe_state()),
+                states.push(WaitingNode {
+                    node: *n,
+                    detail: match aw.restarts.get(n) {
+                        Some(p) => format!(
+                            "seen {:?}{}; {}",
+                            ctx.observed,
+                            if ctx.reachable { "" } else { ", unreachable" },
+                            p.pending()
+                        ),
+                        None => ctx.describe_state(),
+                    },
                 });
             }
             let deadline = deadline.unwrap_or(now);
             return Ok(Some(Decision::Wait {
                 until: now.plus(self.config.poll_interval_ms).min(deadline),
-                for_what: format!(
-                    "node(s) {} to become SERVING after {verb} (deadline {deadline})",
-                    states.join(", ")
-                ),
+                for_what: WaitReason::NotServing {
+                    action: aw.kind,
+                    nodes: states,
+                    deadline,
+                },
             }));
         }
         // All serving: wait for preferred leadership.
@@ -1164,11 +1241,10 @@ impl Roller {
             if now < deadline {
                 return Ok(Some(Decision::Wait {
                     until: now.plus(self.config.poll_interval_ms).min(deadline),
-                    for_what: format!(
-                        "node(s) {} to rejoin their ISRs and lead their preferred partitions \
-                         (deadline {deadline})",
-                        join_ids(&not_leading)
-                    ),
+                    for_what: WaitReason::Leadership {
+                        nodes: not_leading,
+                        deadline,
+                    },
                 }));
             }
             self.notes.push(format!(

@@ -87,7 +87,7 @@ fn select_only(ids: &[i32]) -> BTreeMap<NodeId, NodeRequest> {
 
 fn blocked_reason(d: &Decision) -> &str {
     match d {
-        Decision::Wait { for_what, .. } => for_what,
+        Decision::Wait { for_what, .. } => for_what.to_string(),
         other => panic!("expected a wait, got {other:?}"),
     }
 }
