@@ -9,12 +9,13 @@
 //! terminal); the plan and the summary are the data on stdout (`--output json` puts both in
 //! one document).
 //!
-//! What the IO adds to the Kafka observation:
-//! - the platform's view of fenced brokers (TCP probe of the listener): a fenced broker that is
-//!   alive reads `Unknown` (maybe in log recovery), a stopped one `NotRunning`;
-//! - each node's `incarnation` from the [`RestartWitness`], which watches a connection to each
-//!   node from just before its restart command runs: the engine counts a restart only once the
-//!   old process is seen to end, even when the command returns early (`kill -TERM`).
+//! The IO (Kafka adapter + platform, generic over [`crate::platform::Platform`]) is
+//! [`crate::driver::kafka_io::KafkaRollIo`]; this command only builds it, loops
+//! [`crate::driver::step`] and saves the run's state after every step (see [`crate::state`]):
+//! re-running the same roll after Ctrl-C, a crash or a lost terminal resumes it, and a roll
+//! for a different request is refused (exit 2) until the saved one is finished or discarded
+//! with `--discard-state`. A finished or aborted roll deletes its state; an interrupted one
+//! keeps it.
 //!
 //! The selection is the set of keys of the engine's requests: every selected node is there,
 //! and unhealthy nodes outside it are listed in the plan as not restarted unless
@@ -30,28 +31,25 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use anyhow::Context as _;
 use serde::Serialize;
 
 use super::Ctx;
 use crate::cli::roll::{RoleFilter, RollArgs};
+use crate::driver::kafka_io::{KafkaRollIo, process_status, set_incarnations, witness_idle_limit};
 use crate::driver::{
     self, ActionRecord, DriverOptions, Event, Outcome, Progress, RollIo, RunStore,
 };
-use crate::engine::model::{
-    ClusterSnapshot, Millis, NodeId, NodeSnapshot, ObservedState, TopicPartition,
-};
-use crate::engine::roll::{
-    ConfigChange, Decision, NodeRequest, NodeState, Plan, PlanStep, RollConfig, Roller,
-};
+use crate::engine::model::{ClusterSnapshot, Millis, NodeId, NodeSnapshot, ObservedState};
+use crate::engine::roll::{Decision, NodeRequest, NodeState, Plan, PlanStep, RollConfig, Roller};
 use crate::error::{CliError, CodedError, ExitCode};
-use crate::kafka::client::{ClusterObserver, KafkaAdmin, KafkaClient, missing_broker_state_ids};
+use crate::kafka::KafkaObservation;
+use crate::kafka::client::{ClusterObserver, KafkaClient, missing_broker_state_ids};
 use crate::kafka::config::ConnectionConfig;
 use crate::kafka::convert::to_snapshot;
 use crate::kafka::observation::{RolesSource, apply_process_status};
-use crate::kafka::{ConfigTarget, KafkaObservation};
 use crate::output::{Printer, confirm};
 use crate::platform::process::{ProcessPlatform, RestartMethod};
 use crate::platform::witness::RestartWitness;
@@ -107,7 +105,11 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     apply_process_status(&mut observation, &status);
     let witness = RestartWitness::new(Duration::from_secs(5), witness_idle_limit(&observation));
     let mut snapshot = to_snapshot(&observation);
-    set_incarnations(&mut snapshot, &platform, &witness);
+    set_incarnations(
+        &mut snapshot,
+        &platform.list_nodes().await.map_err(anyhow::Error::from)?,
+        &witness,
+    );
 
     let requests = requests(&snapshot, selection.as_ref(), &desired)?;
     let plan_notes = observation_notes(&observation, &snapshot, &requests, args.include_unhealthy);
@@ -214,13 +216,10 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         printer.interactive,
     )?;
 
-    let recovery = Arc::new(Mutex::new(BTreeMap::new()));
-    let io = KafkaIo {
-        client,
-        platform,
-        recovery: Arc::clone(&recovery),
-        witness: witness.clone(),
-    };
+    let io = KafkaRollIo::new(client, platform, witness.clone())
+        .await
+        .context("cannot list the platform's nodes")?;
+    let recovery = io.recovery();
     let mut store = crate::state::FileStore::new(state_path.clone(), cluster_key, request);
     let mut run = resumed.unwrap_or_else(|| driver::RollRun::new(roller, io.now()));
     store
@@ -536,61 +535,6 @@ fn platform_nodes(observation: &KafkaObservation) -> Vec<PlatformNode> {
             address: n.host.as_ref().zip(n.port).map(|(h, p)| format!("{h}:{p}")),
         })
         .collect()
-}
-
-/// Asks the platform whether each fenced broker's process runs (a fenced broker may be
-/// starting or in log recovery: alive, not to be restarted first).
-async fn process_status(
-    platform: &ProcessPlatform,
-    observation: &KafkaObservation,
-) -> BTreeMap<i32, Result<bool, String>> {
-    let mut asks = tokio::task::JoinSet::new();
-    for n in observation
-        .nodes
-        .iter()
-        .filter(|n| n.roles.broker && n.fenced == Some(true))
-    {
-        let (platform, id) = (platform.clone(), n.id);
-        asks.spawn(async move { (id, platform.is_running(id).await.map_err(|e| e.to_string())) });
-    }
-    let mut out = BTreeMap::new();
-    while let Some(joined) = asks.join_next().await {
-        if let Ok((id, r)) = joined {
-            out.insert(id, r);
-        }
-    }
-    out
-}
-
-/// How long a witness connection may stay silent before a close stops being evidence:
-/// 90% of the lowest `connections.max.idle.ms` the brokers report (Kafka's default, 10
-/// minutes, when none does): the broker closes idle connections itself after that long.
-fn witness_idle_limit(observation: &KafkaObservation) -> Duration {
-    let lowest = observation
-        .broker_configs
-        .values()
-        .filter_map(|c| {
-            c.iter()
-                .find(|e| e.name == "connections.max.idle.ms")
-                .and_then(|e| e.value.as_deref())
-                .and_then(|v| v.trim().parse::<u64>().ok())
-        })
-        .min()
-        .unwrap_or(600_000);
-    Duration::from_millis(lowest / 10 * 9)
-}
-
-/// Each node's witness generation as its incarnation (nodes with a known listener).
-fn set_incarnations(
-    snapshot: &mut ClusterSnapshot,
-    platform: &ProcessPlatform,
-    witness: &RestartWitness,
-) {
-    for n in &mut snapshot.nodes {
-        if platform.address(n.id.0).is_some() {
-            n.incarnation = Some(witness.incarnation(n.id.0));
-        }
-    }
 }
 
 fn state_word(n: &NodeSnapshot) -> &'static str {
@@ -1023,141 +967,6 @@ fn render_summary(r: &ResultDoc) -> String {
         out.push_str(&format!("  note: {n}\n"));
     }
     out
-}
-
-/// The roll's IO over the Kafka adapter and the process platform.
-struct KafkaIo {
-    client: KafkaClient,
-    platform: ProcessPlatform,
-    /// Logs left to recover per node, from the broker-state endpoint (for progress).
-    recovery: Arc<Mutex<BTreeMap<i32, i64>>>,
-    /// Sees each restarted node's old process end (its generation is the incarnation).
-    witness: RestartWitness,
-}
-
-impl KafkaIo {
-    /// The witness's evidence since the last call: nodes whose old process ended, with the
-    /// time (observations carry the same evidence as a changed `incarnation`).
-    fn witness_evidence(&self) -> Vec<(NodeId, Millis)> {
-        self.witness
-            .take_ended()
-            .into_iter()
-            .map(|e| (NodeId(e.node), Millis(e.at_ms)))
-            .collect()
-    }
-
-    fn note_recovery(&self, o: &KafkaObservation) {
-        let mut r = self.recovery.lock().unwrap_or_else(|e| e.into_inner());
-        r.clear();
-        for n in &o.nodes {
-            if let Some(p) = &n.recovery {
-                r.insert(n.id, p.remaining_logs);
-            }
-        }
-    }
-}
-
-impl RollIo for KafkaIo {
-    async fn observe(&self) -> anyhow::Result<ClusterSnapshot> {
-        let mut o = self.client.observe().await?;
-        let status = process_status(&self.platform, &o).await;
-        apply_process_status(&mut o, &status);
-        self.note_recovery(&o);
-        let mut s = to_snapshot(&o);
-        set_incarnations(&mut s, &self.platform, &self.witness);
-        Ok(s)
-    }
-
-    async fn restart(&self, nodes: &[NodeId]) -> Vec<(NodeId, anyhow::Result<()>)> {
-        let mut tasks = tokio::task::JoinSet::new();
-        for (i, n) in nodes.iter().enumerate() {
-            let platform = self.platform.clone();
-            let witness = self.witness.clone();
-            let id = n.0;
-            tasks.spawn(async move {
-                // Watch the running process just before the command that replaces it.
-                if let Some(address) = platform.address(id) {
-                    witness.watch(id, address).await;
-                }
-                (i, platform.restart_node(id).await)
-            });
-        }
-        let mut results: Vec<Option<anyhow::Result<()>>> = nodes.iter().map(|_| None).collect();
-        while let Some(joined) = tasks.join_next().await {
-            match joined {
-                Ok((i, r)) => results[i] = Some(r.map_err(anyhow::Error::from)),
-                Err(e) => tracing::error!("restart task failed: {e}"),
-            }
-        }
-        nodes
-            .iter()
-            .zip(results)
-            .map(|(n, r)| {
-                (
-                    *n,
-                    r.unwrap_or_else(|| {
-                        Err(anyhow::anyhow!("the restart task of node {n} failed"))
-                    }),
-                )
-            })
-            .collect()
-    }
-
-    async fn reconfigure(&self, node: NodeId, changes: &[ConfigChange]) -> anyhow::Result<()> {
-        let changes = changes
-            .iter()
-            .map(|c| crate::kafka::ConfigChange::set(c.key.clone(), c.to.clone()))
-            .collect();
-        self.client
-            .incremental_alter_configs(ConfigTarget::Broker(node.0), changes)
-            .await
-            .with_context(|| format!("IncrementalAlterConfigs on node {node}"))
-    }
-
-    async fn elect_preferred_leaders(&self, partitions: &[TopicPartition]) -> anyhow::Result<()> {
-        let list = partitions
-            .iter()
-            .map(|p| (p.topic.clone(), p.partition))
-            .collect();
-        let outcomes = self.client.elect_preferred_leaders(Some(list)).await?;
-        let failed: Vec<String> = outcomes
-            .iter()
-            .filter_map(|o| {
-                o.error
-                    .as_ref()
-                    .map(|(code, msg)| format!("{}-{}: {msg} ({code})", o.topic, o.partition))
-            })
-            .collect();
-        if failed.is_empty() {
-            Ok(())
-        } else {
-            anyhow::bail!("preferred leader election failed for {}", failed.join(", "))
-        }
-    }
-
-    fn process_ended(&self) -> Vec<(NodeId, Millis)> {
-        self.witness_evidence()
-    }
-
-    /// The witness numbers processes from zero in every run.
-    fn incarnations_survive_restore(&self) -> bool {
-        false
-    }
-
-    fn now(&self) -> Millis {
-        Millis(
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-        )
-    }
-
-    async fn sleep_until(&self, until: Millis) {
-        let ms = until.since(self.now());
-        if ms > 0 {
-            tokio::time::sleep(Duration::from_millis(ms)).await;
-        }
-    }
 }
 
 /// Progress on stderr: one line per action and per change of an acted-on node's state.
@@ -1686,7 +1495,7 @@ mod tests {
         let platform = ProcessPlatform::status_only(platform_nodes(&o), Duration::from_secs(1));
         let witness = RestartWitness::default();
         let mut s = s0.clone();
-        set_incarnations(&mut s, &platform, &witness);
+        set_incarnations(&mut s, &platform_nodes(&o), &witness);
         assert_eq!(s.nodes[0].incarnation.as_deref(), Some("witness-0"));
         assert_eq!(s.nodes[1].incarnation, None, "no listener known");
     }

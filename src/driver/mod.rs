@@ -33,6 +33,8 @@
 //!   has been restarted is waited for until it serves again (or the engine
 //!   aborts), then the loop returns [`Outcome::Interrupted`].
 
+pub mod kafka_io;
+
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 
