@@ -1492,7 +1492,6 @@ mod tests {
         let s0 = snapshot();
         let mut o = observation_of(&s0);
         o.nodes[1].port = None;
-        let platform = ProcessPlatform::status_only(platform_nodes(&o), Duration::from_secs(1));
         let witness = RestartWitness::default();
         let mut s = s0.clone();
         set_incarnations(&mut s, &platform_nodes(&o), &witness);

@@ -1124,10 +1124,10 @@ mod tests {
             self.rng ^= self.rng << 13;
             self.rng ^= self.rng >> 7;
             self.rng ^= self.rng << 17;
-            if self.crashes < 60 && self.rng % 4 == 0 {
+            if self.crashes < 60 && self.rng.is_multiple_of(4) {
                 self.crashes += 1;
                 // Half the crashes happen right after the write.
-                if self.rng % 8 == 0 {
+                if self.rng.is_multiple_of(8) {
                     self.last_good = Some(serde_json::to_string(run)?);
                 }
                 self.crashed = true;
