@@ -1259,4 +1259,73 @@ mod tests {
             );
         }
     }
+
+    /// A restored state that does not match the cluster or itself (edited by
+    /// hand, written by another version, a node gone) makes the engine
+    /// abort or go on, never panic.
+    #[test]
+    fn an_inconsistent_restored_state_never_panics() {
+        let mut sim = SimCluster::generate(&spec(), 23);
+        let roller = roll_all(&mut sim);
+        let io = SimIo::new(sim);
+        let mut run = RollRun::new(roller, io.now());
+        // Stop while the first restart is awaited.
+        for _ in 0..3 {
+            let _ = block_on(step(
+                &mut run,
+                &io,
+                &mut NoProgress,
+                &mut NoStore,
+                false,
+                &DriverOptions::default(),
+            ));
+        }
+        let base = serde_json::to_value(&run).unwrap();
+        let mutations: Vec<fn(&mut serde_json::Value)> = vec![
+            |v| v["roller"]["nodes"] = serde_json::json!({}),
+            |v| v["roller"]["awaiting"]["nodes"] = serde_json::json!([999, 1000]),
+            |v| v["roller"]["awaiting"]["restarts"] = serde_json::json!({}),
+            |v| v["roller"]["awaiting"]["kind"] = serde_json::json!("Reconfigure"),
+            |v| v["roller"]["config"]["max_batch_size"] = serde_json::json!(0),
+            |v| v["roller"]["config"]["poll_interval_ms"] = serde_json::json!(0),
+            |v| v["roller"]["requests"] = serde_json::json!({}),
+            |v| {
+                v["pending"] = serde_json::json!({
+                    "decision": {"decision": "restart", "nodes": [{"node": 4242, "reason": ""}], "reason": ""},
+                    "status": "issued",
+                    "decided_at": 0,
+                });
+            },
+            |v| {
+                v["pending"] = serde_json::json!({
+                    "decision": {"decision": "elect_preferred_leaders", "nodes": [], "partitions": [], "reason": ""},
+                    "status": "decided",
+                    "decided_at": 0,
+                });
+            },
+        ];
+        for (i, mutate) in mutations.iter().enumerate() {
+            let mut v = base.clone();
+            mutate(&mut v);
+            let Ok(mut restored) = serde_json::from_value::<RollRun>(v) else {
+                continue; // rejected by serde: also fine
+            };
+            for _ in 0..200 {
+                match block_on(step(
+                    &mut restored,
+                    &io,
+                    &mut NoProgress,
+                    &mut NoStore,
+                    false,
+                    &DriverOptions::default(),
+                )) {
+                    StepResult::Wake(at) => block_on(io.sleep_until(at)),
+                    StepResult::Finished(outcome) => {
+                        eprintln!("mutation {i}: {outcome:?}");
+                        break;
+                    }
+                }
+            }
+        }
+    }
 }
