@@ -979,11 +979,15 @@ struct StderrProgress {
     last_status: BTreeMap<NodeId, String>,
     last_wait: Option<String>,
     started: Option<Millis>,
+    /// Tests: lines are collected here instead of printed.
+    captured: Option<std::cell::RefCell<Vec<String>>>,
 }
 
 impl StderrProgress {
     fn say(&self, msg: &str) {
-        if !self.quiet {
+        if let Some(lines) = &self.captured {
+            lines.borrow_mut().push(msg.to_string());
+        } else if !self.quiet {
             eprintln!("{msg}");
         }
     }
@@ -1521,5 +1525,92 @@ mod tests {
         let s = to_snapshot(&o);
         assert_eq!(s.node(NodeId(1)).unwrap().state, ObservedState::Unknown);
         assert_eq!(s.node(NodeId(2)).unwrap().state, ObservedState::NotRunning);
+    }
+
+    /// A roll of a simulated cluster (3 controllers, 3 brokers), rendered as the user sees
+    /// it: the plan, the progress lines and the summary.
+    fn simulated_roll(controllers: usize) -> (String, String, String) {
+        use crate::driver::sim_io::SimIo;
+        use crate::engine::roll::sim::{ClusterSpec, Placement, SimCluster};
+        let spec = ClusterSpec {
+            brokers: 3,
+            combined: 0,
+            controllers,
+            topics: 2,
+            partitions_per_topic: 2,
+            replication_factor: 3,
+            min_isr_choices: vec![2],
+            racks: 3,
+            placement: Placement::RackAware,
+        };
+        let mut sim = SimCluster::generate(&spec, 5);
+        let ids: Vec<NodeId> = sim.nodes.keys().copied().collect();
+        for id in ids {
+            sim.restart_reasons
+                .insert(id, vec!["selected with --all".into()]);
+        }
+        let config = RollConfig {
+            poll_interval_ms: 1_000,
+            ..RollConfig::default()
+        };
+        sim.start_roll(config.clone());
+        let mut roller = Roller::new(config, sim.requests());
+        let snapshot = sim.snapshot();
+        let plan = roller.plan(&snapshot);
+        let mut plan_text = render_plan(&plan, &snapshot, &[]);
+        for w in plan_warnings(&plan, &snapshot) {
+            plan_text.push_str(&format!("warning: {w}\n"));
+        }
+        let io = SimIo::new(sim);
+        let mut progress = StderrProgress {
+            captured: Some(std::cell::RefCell::new(Vec::new())),
+            ..StderrProgress::default()
+        };
+        let stop = AtomicBool::new(false);
+        let report = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(driver::run(
+                &mut roller,
+                &io,
+                &mut progress,
+                &stop,
+                &DriverOptions::default(),
+            ));
+        let notes = match &report.outcome {
+            Outcome::Done(s) => s.notes.clone(),
+            other => panic!("{other:?}"),
+        };
+        let result = ResultDoc {
+            status: "done".into(),
+            exit_code: 0,
+            restarted: report.restarted(),
+            reconfigured: report.reconfigured(),
+            skipped: Vec::new(),
+            elapsed_ms: report.elapsed_ms,
+            actions: report.actions,
+            notes,
+            error: None,
+        };
+        let lines = progress.captured.take().unwrap().into_inner();
+        (plan_text, lines.join("\n"), render_summary(&result))
+    }
+
+    #[test]
+    fn roll_plan_progress_and_summary_snapshots() {
+        let (plan, progress, summary) = simulated_roll(3);
+        insta::assert_snapshot!("roll_plan", plan);
+        insta::assert_snapshot!("roll_progress", progress);
+        insta::assert_snapshot!("roll_summary", summary);
+    }
+
+    #[test]
+    fn a_single_controller_plan_says_the_quorum_is_unavailable() {
+        let (plan, _, _) = simulated_roll(1);
+        assert!(
+            plan.contains("metadata quorum is unavailable") && !plan.contains("keeps a majority"),
+            "{plan}"
+        );
+        insta::assert_snapshot!("roll_plan_single_controller", plan);
     }
 }
