@@ -421,11 +421,42 @@ fn saved_run(
         None => Ok(None),
         Some(s) if s.request == *request => Ok(Some(s.run)),
         Some(s) => Err(CliError::usage(format!(
-            "a saved roll of this cluster with a different request exists in {} ({}); re-run \
-             that roll to finish it, or pass --discard-state to delete it and start this one",
+            "a saved roll of this cluster for a different request exists in {} ({}, {} node(s) \
+             restarted so far); re-run that roll to finish it, or pass --discard-state to \
+             delete it and start this one",
             path.display(),
-            serde_json::to_string(&s.request).unwrap_or_default()
+            describe_request(&s.request),
+            s.run
+                .report(Outcome::Interrupted, s.run.started)
+                .restarted()
+                .len()
         ))),
+    }
+}
+
+/// A saved request in words (`--all`, `--nodes 1,2`, `--set KEY=...`).
+fn describe_request(request: &serde_json::Value) -> String {
+    let mut parts = Vec::new();
+    match &request["selection"] {
+        serde_json::Value::String(s) if s == "all" => parts.push("--all".to_string()),
+        serde_json::Value::Object(o) => {
+            if let Some(ids) = o.get("nodes").and_then(|v| v.as_array()) {
+                let ids: Vec<String> = ids.iter().map(ToString::to_string).collect();
+                parts.push(format!("--nodes {}", ids.join(",")));
+            }
+            if let Some(role) = o.get("role").and_then(|v| v.as_str()) {
+                parts.push(format!("--role {role}"));
+            }
+        }
+        _ => {}
+    }
+    if let Some(d) = request["desired_config"].as_object() {
+        parts.extend(d.keys().map(|k| format!("desired {k}")));
+    }
+    if parts.is_empty() {
+        "an unrecognised request".to_string()
+    } else {
+        parts.join(" ")
     }
 }
 
@@ -1612,5 +1643,28 @@ mod tests {
             "{plan}"
         );
         insta::assert_snapshot!("roll_plan_single_controller", plan);
+    }
+
+    #[test]
+    fn a_saved_request_is_described_in_flags() {
+        let args = <crate::cli::Cli as clap::Parser>::try_parse_from([
+            "kafkaops", "roll", "--nodes", "1,2", "--set", "a=b",
+        ]);
+        let Ok(crate::cli::Cli {
+            command: crate::cli::Command::Roll(args),
+            ..
+        }) = args
+        else {
+            panic!("parse");
+        };
+        let desired = desired_config(&args).unwrap();
+        let selection = Selection::from_args(&args).unwrap();
+        let r = roll_request(&args, selection.as_ref(), &desired, &RollConfig::default());
+        assert_eq!(describe_request(&r), "--nodes 1,2 desired a");
+        // The same arguments give the same request (a re-run resumes).
+        assert_eq!(
+            r,
+            roll_request(&args, selection.as_ref(), &desired, &RollConfig::default())
+        );
     }
 }
