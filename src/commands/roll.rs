@@ -1667,4 +1667,74 @@ mod tests {
             roll_request(&args, selection.as_ref(), &desired, &RollConfig::default())
         );
     }
+
+    #[test]
+    fn a_saved_roll_resumes_the_same_request_and_refuses_another() {
+        use crate::driver::{RollRun, RunStore};
+        let dir = tempfile::tempdir().unwrap();
+        let path = crate::state::roll_state_path(dir.path(), "cluster-1");
+        let parse = |argv: &[&str]| -> RollArgs {
+            let mut full = vec!["kafkaops", "roll"];
+            full.extend_from_slice(argv);
+            match <crate::cli::Cli as clap::Parser>::try_parse_from(full) {
+                Ok(crate::cli::Cli {
+                    command: crate::cli::Command::Roll(a),
+                    ..
+                }) => a,
+                other => panic!("{other:?}"),
+            }
+        };
+        let request_of = |args: &RollArgs| {
+            roll_request(
+                args,
+                Selection::from_args(args).unwrap().as_ref(),
+                &desired_config(args).unwrap(),
+                &RollConfig::default(),
+            )
+        };
+        let all = parse(&["--all"]);
+        // Nothing saved: a new run.
+        assert!(
+            saved_run(&all, &path, &request_of(&all), true)
+                .unwrap()
+                .is_none()
+        );
+        let run = RollRun::new(
+            Roller::new(RollConfig::default(), BTreeMap::new()),
+            Millis(1),
+        );
+        let mut store =
+            crate::state::FileStore::new(path.clone(), "cluster-1".into(), request_of(&all));
+        store.save(&run).unwrap();
+        // The same request resumes.
+        assert!(
+            saved_run(&all, &path, &request_of(&all), true)
+                .unwrap()
+                .is_some()
+        );
+        // Another is a usage error naming the file and --discard-state.
+        let other = parse(&["--nodes", "1"]);
+        let err = saved_run(&other, &path, &request_of(&other), true).unwrap_err();
+        assert_eq!(err.code, ExitCode::Usage);
+        let msg = err.to_string();
+        assert!(
+            msg.contains("--discard-state")
+                && msg.contains(&*path.to_string_lossy())
+                && msg.contains("--all"),
+            "{msg}"
+        );
+        // --discard-state deletes it and starts anew.
+        let discard = parse(&["--nodes", "1", "--discard-state"]);
+        assert!(
+            saved_run(&discard, &path, &request_of(&discard), true)
+                .unwrap()
+                .is_none()
+        );
+        assert!(!path.exists());
+        // An unreadable state file is a usage error too.
+        std::fs::write(&path, "{not json").unwrap();
+        let err = saved_run(&all, &path, &request_of(&all), true).unwrap_err();
+        assert_eq!(err.code, ExitCode::Usage);
+        assert!(err.to_string().contains("--discard-state"), "{err}");
+    }
 }
