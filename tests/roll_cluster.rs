@@ -376,9 +376,34 @@ fn mid_restart(saved: &serde_json::Value) -> Vec<i64> {
         .collect()
 }
 
+/// Runs `kafkaops roll ARGS` and kills it (SIGKILL) once its saved state satisfies `cond`.
+fn run_and_kill_when<T>(
+    conn: &[String],
+    args: &[&str],
+    what: &str,
+    cond: impl Fn(&serde_json::Value) -> Option<T>,
+) -> T {
+    let mut child = roll_command(conn, args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .expect("spawn kafkaops roll");
+    let found = wait_for(what, WAIT, || {
+        if let Some(status) = child.try_wait()? {
+            anyhow::bail!("kafkaops roll ended before it could be killed: {status}");
+        }
+        Ok(saved_roll().and_then(|(_, s)| cond(&s)))
+    });
+    child.kill().expect("SIGKILL kafkaops roll");
+    let status = child.wait().expect("wait for the killed roll");
+    eprintln!("kafkaops roll killed: {status}");
+    found.expect(what)
+}
+
 /// `kafkaops roll` killed with SIGKILL in the middle of a batch (its node down or coming
-/// back), then run again with the same arguments: the second run resumes from the saved
-/// state and finishes; each node is restarted once in total and no `acks=all` send fails.
+/// back), resumed and killed again while a restart command was in flight, then run again
+/// with the same arguments: the last run resumes from the saved state and finishes; each
+/// node is restarted once in total and no `acks=all` send fails.
 #[test]
 fn a_killed_roll_resumes_and_restarts_each_node_once() {
     let started = Instant::now();
@@ -405,25 +430,20 @@ fn a_killed_roll_resumes_and_restarts_each_node_once() {
         "--output",
         "json",
     ];
-    let mut child = roll_command(&conn, &args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::inherit())
-        .spawn()
-        .expect("spawn kafkaops roll");
-    // Kill it while the first restarted node is down or coming back, as saved.
-    let killed_during = wait_for("the roll to be mid-restart", WAIT, || {
-        if let Some(status) = child.try_wait()? {
-            anyhow::bail!("kafkaops roll ended before it could be killed: {status}");
-        }
-        Ok(saved_roll().and_then(|(_, s)| {
-            let nodes = mid_restart(&s);
-            (!nodes.is_empty()).then_some(nodes)
-        }))
-    })
-    .expect("mid-restart");
-    child.kill().expect("SIGKILL kafkaops roll");
-    let status = child.wait().expect("wait for the killed roll");
-    eprintln!("killed kafkaops roll ({status}) while node(s) {killed_during:?} restarted");
+    // 1. Kill it while the first restarted node is down or coming back, as saved.
+    let killed_during = run_and_kill_when(&conn, &args, "the roll to be mid-restart", |s| {
+        let nodes = mid_restart(s);
+        (!nodes.is_empty()).then_some(nodes)
+    });
+    eprintln!("killed kafkaops roll while node(s) {killed_during:?} restarted");
+    // 2. Resume it, and kill it again while the next restart command is in flight (saved as
+    //    issued, never confirmed): the next run must judge it from evidence, not re-issue it.
+    let in_flight = run_and_kill_when(&conn, &args, "a restart command in flight", |s| {
+        let p = &s["run"]["pending"];
+        (p["status"] == "issued" && p["decision"]["decision"] == "restart")
+            .then(|| p["decision"]["nodes"].clone())
+    });
+    eprintln!("killed kafkaops roll while the restart of {in_flight} was in flight");
     let restarts_before_resume = server.restarts().len();
     assert!(restarts_before_resume >= 1);
     let (path, _) = saved_roll().expect("the killed roll left its state");

@@ -1159,12 +1159,14 @@ impl Progress for StderrProgress {
                 let ids: Vec<NodeId> = nodes.to_vec();
                 if *happened {
                     self.say(&format!(
-                        "    node(s) {}: the restart issued before the resume happened                          (evidence seen); waiting for them to serve",
+                        "    node(s) {}: the restart issued before the resume happened (evidence seen); \
+                         waiting for them to serve",
                         join(&ids)
                     ));
                 } else {
                     self.say(&format!(
-                        "    node(s) {}: no evidence that the restart issued before the resume                          happened; deciding again",
+                        "    node(s) {}: no evidence that the restart issued before the resume happened; \
+                         deciding again",
                         join(&ids)
                     ));
                 }
