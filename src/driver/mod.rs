@@ -6,8 +6,18 @@
 //! keeps the loop itself testable with a fake IO built on the engine's
 //! simulator: the tests below inject exactly the faults a real cluster will not
 //! produce on demand (an observation that fails, a restart command that
-//! fails, Ctrl-C in the middle of a batch). `kafkaops roll` runs the loop to
-//! completion; `operate` is meant to run the same loop one step per reconcile.
+//! fails, Ctrl-C in the middle of a batch, a crash between any two saves).
+//!
+//! The loop is a step function over saved state: [`step`] takes a
+//! [`RollRun`] (the engine plus the pending action with its write-ahead
+//! status `decided` / `issued` / `done`, the actions record and timings),
+//! observes, decides, acts, feeds the result back, and returns
+//! [`StepResult::Wake`] (call again at that time) or
+//! [`StepResult::Finished`]. It saves the run through a [`RunStore`] before
+//! and after every command; the caller saves it after every step. `kafkaops
+//! roll` loops it (saving to a file, see [`crate::state`]); `operate` can call
+//! it once per reconcile. A deserialised run resumes by the rules on
+//! [`RollRun`]. [`run`] / [`run_with`] loop it to the end.
 //!
 //! Rules the loop adds to the engine's:
 //! - the first observation must succeed (otherwise nothing was touched and the
