@@ -63,44 +63,6 @@ pub fn roll_state_path(dir: &Path, cluster: &str) -> PathBuf {
     dir.join(format!("roll-{name}.json"))
 }
 
-/// An exclusive lock on a state file (`<file>.lock`), held while a roll runs: two
-/// `kafkaops roll` processes never drive the same cluster's saved roll at once. Released when
-/// dropped (or when the process dies: it is an OS file lock).
-#[derive(Debug)]
-pub struct StateLock {
-    _file: fs::File,
-    pub path: PathBuf,
-}
-
-/// Takes the lock of the state file `path` without waiting.
-///
-/// # Errors
-/// The lock file cannot be created, or another process holds the lock
-/// ([`std::fs::TryLockError::WouldBlock`] in the chain).
-pub fn lock_state(path: &Path) -> anyhow::Result<StateLock> {
-    let lock_path = path.with_extension("json.lock");
-    if let Some(dir) = lock_path.parent() {
-        fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create the state directory {}", dir.display()))?;
-    }
-    let file = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .with_context(|| format!("cannot open {}", lock_path.display()))?;
-    match file.try_lock() {
-        Ok(()) => Ok(StateLock {
-            _file: file,
-            path: lock_path,
-        }),
-        Err(e) => Err(anyhow::Error::new(e).context(format!(
-            "another kafkaops roll holds {}",
-            lock_path.display()
-        ))),
-    }
-}
-
 /// A saved roll.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SavedRoll {
@@ -208,15 +170,5 @@ mod tests {
     fn state_paths_are_one_file_per_cluster() {
         let p = roll_state_path(Path::new("/s"), "abc-DEF_1/x:9092");
         assert_eq!(p, PathBuf::from("/s/roll-abc-DEF_1_x_9092.json"));
-    }
-
-    #[test]
-    fn one_lock_per_state_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = roll_state_path(dir.path(), "c");
-        let held = lock_state(&path).unwrap();
-        assert!(lock_state(&path).is_err(), "a second lock was granted");
-        drop(held);
-        assert!(lock_state(&path).is_ok());
     }
 }

@@ -137,20 +137,6 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         &cluster_key,
     );
     let request = roll_request(&args, selection.as_ref(), &desired, &roll_config);
-    // One roll per cluster at a time (dry runs only read).
-    let _lock = if args.dry_run {
-        None
-    } else {
-        Some(crate::state::lock_state(&state_path).map_err(|e| {
-            CliError::new(
-                ExitCode::Busy,
-                CodedError::new(
-                    ExitCode::Busy,
-                    format!("{e:#}: another roll of this cluster is running; nothing was changed"),
-                ),
-            )
-        })?)
-    };
     let resumed = saved_run(&args, &state_path, &request, ctx.printer.quiet)?;
     let roller = match &resumed {
         Some(run) => run.roller.clone(),
