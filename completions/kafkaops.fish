@@ -281,6 +281,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l start-command
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l command-timeout -d 'Timeout of one restart command' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l poll-interval -d 'How often to observe the cluster while waiting' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l blocked-timeout -d 'How long a safety check (min ISR, quorum, log recovery) may hold the roll back mid-way before it aborts' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l state-dir -d 'Directory of the saved roll state (one file per cluster); a re-run of the same roll resumes from it [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
@@ -300,6 +301,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l all -d 'Roll 
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l include-unhealthy -d 'Also restart unhealthy nodes outside the selection (stopped, not ready, lagging); by default they are only reported and still count in the safety checks'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l dry-run -d 'Print the plan and exit'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l no-preferred-leader-election -d 'Do not restore preferred leaders after each restart'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l discard-state -d 'Delete a saved roll of this cluster (finished or not) before starting'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s y -l yes -d 'Do not ask for confirmation before destructive actions'

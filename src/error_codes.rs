@@ -119,3 +119,22 @@ pub fn prompt(e: &PromptError) -> ExitCode {
         PromptError::Declined { .. } | PromptError::Io(_) => ExitCode::Failed,
     }
 }
+
+/// The exit code of a finished roll, by its outcome (the roll's row of the exit-code table):
+/// 0 done; 1 aborted by the engine, a failed restart command, or the state could not be saved;
+/// 3 a node did not serve again in time; 130 stopped by Ctrl-C; an observation failure keeps
+/// the code of its cause (6 unreachable) and is 1 otherwise.
+#[must_use]
+pub fn roll_outcome_code(outcome: &crate::driver::Outcome) -> ExitCode {
+    use crate::driver::Outcome;
+    use crate::engine::roll::RollError;
+    match outcome {
+        Outcome::Done(_) => ExitCode::Ok,
+        Outcome::Aborted(RollError::NotServingInTime { .. }) => ExitCode::Timeout,
+        Outcome::Aborted(_) | Outcome::SaveFailed(_) => ExitCode::Failed,
+        Outcome::Interrupted => ExitCode::Interrupted,
+        Outcome::RestartFailed { error, .. } | Outcome::ObserveFailed(error) => {
+            error.chain().find_map(code_of).unwrap_or(ExitCode::Failed)
+        }
+    }
+}

@@ -49,12 +49,7 @@ fn kafkaops_roll(conn: &[String], args: &[&str]) -> Run {
         status,
         stdout,
         stderr,
-    } = Command::new(env!("CARGO_BIN_EXE_kafkaops"))
-        .args(conn)
-        .args(["--yes", "roll", "--poll-interval", "1s"])
-        .args(args)
-        .output()
-        .expect("run kafkaops");
+    } = roll_command(conn, args).output().expect("run kafkaops");
     let run = Run {
         code: status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
@@ -67,6 +62,23 @@ fn kafkaops_roll(conn: &[String], args: &[&str]) -> Run {
         run.stderr
     );
     run
+}
+
+/// The state directory of this test process (not the user's).
+fn state_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!(
+        "kafkaops-roll-cluster-state-{}",
+        std::process::id()
+    ))
+}
+
+fn roll_command(conn: &[String], args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kafkaops"));
+    cmd.args(conn)
+        .args(["--yes", "roll", "--poll-interval", "1s"])
+        .args(args)
+        .env("KAFKAOPS_STATE_DIR", state_dir());
+    cmd
 }
 
 fn ids(v: &serde_json::Value) -> Vec<i32> {
@@ -334,5 +346,156 @@ fn split_cluster_roll_reconfigure_bad_input_and_abort() {
 fn combined_cluster_roll_all() {
     let (cluster, server, conn) = start(ClusterSpec::combined(3));
     roll_all_with_producer(&cluster, &server, &conn);
+    drop(server);
+}
+
+/// The saved roll in the state directory, if any (path and JSON).
+fn saved_roll() -> Option<(std::path::PathBuf, serde_json::Value)> {
+    let dir = std::fs::read_dir(state_dir()).ok()?;
+    for entry in dir.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let text = std::fs::read_to_string(&path).ok()?;
+            let json = serde_json::from_str(&text).ok()?;
+            return Some((path, json));
+        }
+    }
+    None
+}
+
+/// Nodes the saved roll is restarting whose old process is known to have ended and that do not
+/// count as back yet (the roll is in the middle of a batch).
+fn mid_restart(saved: &serde_json::Value) -> Vec<i64> {
+    let Some(restarts) = saved["run"]["roller"]["awaiting"]["restarts"].as_object() else {
+        return Vec::new();
+    };
+    restarts
+        .iter()
+        .filter(|(_, p)| !p["ended"].is_null() && p["back_at"].is_null() && !p["done_at"].is_null())
+        .filter_map(|(id, _)| id.parse().ok())
+        .collect()
+}
+
+/// Runs `kafkaops roll ARGS` and kills it (SIGKILL) once its saved state satisfies `cond`.
+fn run_and_kill_when<T>(
+    conn: &[String],
+    args: &[&str],
+    what: &str,
+    cond: impl Fn(&serde_json::Value) -> Option<T>,
+) -> T {
+    let mut child = roll_command(conn, args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .expect("spawn kafkaops roll");
+    let found = wait_for(what, WAIT, || {
+        if let Some(status) = child.try_wait()? {
+            anyhow::bail!("kafkaops roll ended before it could be killed: {status}");
+        }
+        Ok(saved_roll().and_then(|(_, s)| cond(&s)))
+    });
+    child.kill().expect("SIGKILL kafkaops roll");
+    let status = child.wait().expect("wait for the killed roll");
+    eprintln!("kafkaops roll killed: {status}");
+    found.expect(what)
+}
+
+/// `kafkaops roll` killed with SIGKILL in the middle of a batch (its node down or coming
+/// back), resumed and killed again while a restart command was in flight, then run again
+/// with the same arguments: the last run resumes from the saved state and finishes; each
+/// node is restarted once in total and no `acks=all` send fails.
+#[test]
+fn a_killed_roll_resumes_and_restarts_each_node_once() {
+    let started = Instant::now();
+    let (cluster, server, conn) = start(ClusterSpec::combined(3));
+    let _ = std::fs::remove_dir_all(state_dir());
+    let (bootstrap, all_nodes) = {
+        let c = cluster.lock().unwrap();
+        let mut all: Vec<i32> = c.nodes().iter().map(|n| n.id).collect();
+        all.sort_unstable();
+        (c.bootstrap_servers(), all)
+    };
+    let producer = BackgroundProducer::start(&bootstrap, TOPIC).expect("producer");
+    wait_for("the producer to get going", WAIT, || {
+        Ok((producer.stats().sent > 50).then_some(()))
+    })
+    .expect("producer sends");
+    let cmd = server.restart_command();
+    // --command-timeout bounds how long an unconfirmed restart is looked for (1 min here).
+    let args = [
+        "--all",
+        "--restart-command",
+        &cmd,
+        "--command-timeout",
+        "30s",
+        "--post-restart-timeout",
+        "3m",
+        "--output",
+        "json",
+    ];
+    // 1. Kill it while the first restarted node is down or coming back, as saved.
+    let killed_during = run_and_kill_when(&conn, &args, "the roll to be mid-restart", |s| {
+        let nodes = mid_restart(s);
+        (!nodes.is_empty()).then_some(nodes)
+    });
+    eprintln!("killed kafkaops roll while node(s) {killed_during:?} restarted");
+    // 2. Resume it, and kill it again while the next restart command is in flight (saved as
+    //    issued, never confirmed): the next run must judge it from evidence, not re-issue it.
+    let in_flight = run_and_kill_when(&conn, &args, "a restart command in flight", |s| {
+        let p = &s["run"]["pending"];
+        (p["status"] == "issued" && p["decision"]["decision"] == "restart")
+            .then(|| p["decision"]["nodes"].clone())
+    });
+    eprintln!("killed kafkaops roll while the restart of {in_flight} was in flight");
+    let restarts_before_resume = server.restarts().len();
+    assert!(restarts_before_resume >= 1);
+    let (path, _) = saved_roll().expect("the killed roll left its state");
+
+    // A different request is refused while the saved roll exists.
+    // A node the killed run restarted: the refused run would restart it a second time.
+    let first_id = i32::try_from(killed_during[0]).unwrap();
+    let first = first_id.to_string();
+    let other = kafkaops_roll(&conn, &["--nodes", &first, "--restart-command", &cmd]);
+    assert_eq!(other.code, 2, "{}", other.stderr);
+    assert!(
+        other.stderr.contains("--discard-state") && other.stderr.contains(&*path.to_string_lossy()),
+        "{}",
+        other.stderr
+    );
+    // (The restart in flight may reach the control server only now: count node `first`'s.)
+    let restarts_of_first = server
+        .restarts()
+        .iter()
+        .filter(|r| r.node == first_id)
+        .count();
+    assert_eq!(restarts_of_first, 1, "the refused roll restarted a node");
+
+    // The same request resumes and finishes.
+    let run = kafkaops_roll(&conn, &args);
+    let stats = producer.stop();
+    eprintln!("producer: {stats:?}");
+    assert_eq!(run.code, 0, "resumed roll failed:\n{}", run.stderr);
+    assert!(
+        run.stderr.contains("Resuming the roll saved in"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.json()["result"]["status"], "done");
+    let mut restarted: Vec<i32> = server.restarts().iter().map(|r| r.node).collect();
+    restarted.sort_unstable();
+    assert_eq!(
+        restarted,
+        all_nodes,
+        "each node once in total: {:?}",
+        server.restarts()
+    );
+    assert_eq!(stats.failed(), 0, "failed sends: {stats:?}");
+    assert!(stats.sent > 0);
+    assert!(saved_roll().is_none(), "a finished roll removes its state");
+    let _ = std::fs::remove_dir_all(state_dir());
+    eprintln!(
+        "killed-and-resumed roll test took {:.1?}",
+        started.elapsed()
+    );
     drop(server);
 }

@@ -251,7 +251,9 @@ fn broker_in_log_recovery_blocks_restarts_until_recovered() {
     let mut roller = Roller::new(RollConfig::default(), sim.requests());
     let d = roller.decide(&sim.snapshot(), Millis(0));
     match &d {
-        Decision::Wait { for_what, .. } => assert!(for_what.contains("log recovery"), "{for_what}"),
+        Decision::Wait { for_what, .. } => {
+            assert!(for_what.to_string().contains("log recovery"), "{for_what}")
+        }
         other => panic!("expected a wait, got {other:?}"),
     }
     let plan = roller.plan(&sim.snapshot());
@@ -364,7 +366,8 @@ fn rf_not_above_min_isr_is_skipped_but_rf_above_min_isr_at_min_blocks() {
     match roller.decide(&snapshot, Millis(0)) {
         Decision::Wait { for_what, .. } => {
             assert!(
-                for_what.contains("rf3-0") && for_what.contains("min.insync.replicas"),
+                for_what.to_string().contains("rf3-0")
+                    && for_what.to_string().contains("min.insync.replicas"),
                 "{for_what}"
             );
         }
@@ -403,7 +406,9 @@ fn reassignment_in_flight_is_judged_after_completion() {
     };
     let mut roller = Roller::new(RollConfig::default(), restart_all(&[1]));
     match roller.decide(&snapshot, Millis(0)) {
-        Decision::Wait { for_what, .. } => assert!(for_what.contains("foo-0"), "{for_what}"),
+        Decision::Wait { for_what, .. } => {
+            assert!(for_what.to_string().contains("foo-0"), "{for_what}")
+        }
         other => panic!("expected a blocked wait, got {other:?}"),
     }
     // Node 2, the one leaving, may restart: the target ISR [1, 4] stays at 2.
@@ -431,7 +436,9 @@ fn quorum_check_uses_active_controller_timeout_and_assigned_roles() {
     // leave only the leader.
     let mut roller = Roller::new(RollConfig::default(), restart_all(&[1]));
     match roller.decide(&snapshot, Millis(0)) {
-        Decision::Wait { for_what, .. } => assert!(for_what.contains("controller"), "{for_what}"),
+        Decision::Wait { for_what, .. } => {
+            assert!(for_what.to_string().contains("controller"), "{for_what}")
+        }
         other => panic!("expected a blocked wait, got {other:?}"),
     }
     // The active controller runs with a 10 s timeout: now 2 counts.

@@ -316,7 +316,7 @@ fn run(s: &Scenario) -> Result<(Outcome, SimCluster, Roller), TestCaseError> {
                 reason, changes, ..
             } => !reason.is_empty() && !changes.is_empty(),
             Decision::ElectPreferredLeaders { reason, .. } => !reason.is_empty(),
-            Decision::Wait { for_what, .. } => !for_what.is_empty(),
+            Decision::Wait { for_what, .. } => !for_what.to_string().is_empty(),
             Decision::Done { .. } | Decision::Abort { .. } => true,
         };
         if !ok && bad_reason.is_none() {
@@ -451,7 +451,7 @@ fn fault_scenarios_exercise_the_roll() {
         let mut saw_blocked = false;
         let (outcome, _) = run_roll(&mut sim, &mut roller, 20_000, |_, d| {
             if let Decision::Wait { for_what, .. } = d {
-                saw_blocked |= for_what.starts_with("blocked");
+                saw_blocked |= for_what.is_blocked();
             }
         });
         assert!(sim.violations.is_empty(), "{:?}", sim.violations);

@@ -159,6 +159,7 @@ pub const ENV_VARS: &[(&str, &str)] = &[
         "KAFKAOPS_KAFKA_PASSWORD",
         "(environment only) Kafka SASL password",
     ),
+    ("KAFKAOPS_STATE_DIR", "roll --state-dir"),
 ];
 
 #[derive(Debug, Subcommand)]

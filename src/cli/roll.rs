@@ -78,4 +78,11 @@ pub struct RollArgs {
     /// mid-way before it aborts
     #[arg(long, default_value = "5m", value_parser = parse_duration)]
     pub blocked_timeout: Duration,
+    /// Directory of the saved roll state (one file per cluster); a re-run of the same roll
+    /// resumes from it [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]
+    #[arg(long, env = "KAFKAOPS_STATE_DIR", value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
+    /// Delete a saved roll of this cluster (finished or not) before starting
+    #[arg(long)]
+    pub discard_state: bool,
 }

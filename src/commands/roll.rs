@@ -9,12 +9,13 @@
 //! terminal); the plan and the summary are the data on stdout (`--output json` puts both in
 //! one document).
 //!
-//! What the IO adds to the Kafka observation:
-//! - the platform's view of fenced brokers (TCP probe of the listener): a fenced broker that is
-//!   alive reads `Unknown` (maybe in log recovery), a stopped one `NotRunning`;
-//! - each node's `incarnation` from the [`RestartWitness`], which watches a connection to each
-//!   node from just before its restart command runs: the engine counts a restart only once the
-//!   old process is seen to end, even when the command returns early (`kill -TERM`).
+//! The IO (Kafka adapter + platform, generic over [`crate::platform::Platform`]) is
+//! [`crate::driver::kafka_io::KafkaRollIo`]; this command only builds it, loops
+//! [`crate::driver::step`] and saves the run's state after every step (see [`crate::state`]):
+//! re-running the same roll after Ctrl-C, a crash or a lost terminal resumes it, and a roll
+//! for a different request is refused (exit 2) until the saved one is finished or discarded
+//! with `--discard-state`. A finished or aborted roll deletes its state; an interrupted one
+//! keeps it.
 //!
 //! The selection is the set of keys of the engine's requests: every selected node is there,
 //! and unhealthy nodes outside it are listed in the plan as not restarted unless
@@ -30,26 +31,25 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use anyhow::Context as _;
 use serde::Serialize;
 
 use super::Ctx;
 use crate::cli::roll::{RoleFilter, RollArgs};
-use crate::driver::{self, ActionRecord, DriverOptions, Event, Outcome, Progress, RollIo};
-use crate::engine::model::{
-    ClusterSnapshot, Millis, NodeId, NodeSnapshot, ObservedState, TopicPartition,
+use crate::driver::kafka_io::{KafkaRollIo, process_status, set_incarnations, witness_idle_limit};
+use crate::driver::{
+    self, ActionRecord, DriverOptions, Event, Outcome, Progress, RollIo, RunStore,
 };
-use crate::engine::roll::{
-    ConfigChange, Decision, NodeRequest, NodeState, Plan, PlanStep, RollConfig, RollError, Roller,
-};
+use crate::engine::model::{ClusterSnapshot, Millis, NodeId, NodeSnapshot, ObservedState};
+use crate::engine::roll::{Decision, NodeRequest, NodeState, Plan, PlanStep, RollConfig, Roller};
 use crate::error::{CliError, CodedError, ExitCode};
-use crate::kafka::client::{ClusterObserver, KafkaAdmin, KafkaClient, missing_broker_state_ids};
+use crate::kafka::KafkaObservation;
+use crate::kafka::client::{ClusterObserver, KafkaClient, missing_broker_state_ids};
 use crate::kafka::config::ConnectionConfig;
 use crate::kafka::convert::to_snapshot;
 use crate::kafka::observation::{RolesSource, apply_process_status};
-use crate::kafka::{ConfigTarget, KafkaObservation};
 use crate::output::{Printer, confirm};
 use crate::platform::process::{ProcessPlatform, RestartMethod};
 use crate::platform::witness::RestartWitness;
@@ -105,7 +105,11 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     apply_process_status(&mut observation, &status);
     let witness = RestartWitness::new(Duration::from_secs(5), witness_idle_limit(&observation));
     let mut snapshot = to_snapshot(&observation);
-    set_incarnations(&mut snapshot, &platform, &witness);
+    set_incarnations(
+        &mut snapshot,
+        &platform.list_nodes().await.map_err(anyhow::Error::from)?,
+        &witness,
+    );
 
     let requests = requests(&snapshot, selection.as_ref(), &desired)?;
     let plan_notes = observation_notes(&observation, &snapshot, &requests, args.include_unhealthy);
@@ -120,13 +124,40 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         restore_preferred_leaders: !args.no_preferred_leader_election,
         include_unhealthy: args.include_unhealthy,
     };
-    let mut roller = Roller::new(roll_config.clone(), requests);
+    // The saved state of an earlier run of this roll, if any.
+    let cluster_key = observation
+        .cluster_id
+        .clone()
+        .unwrap_or_else(|| client.config().bootstrap_servers.clone());
+    let state_path = crate::state::roll_state_path(
+        &args
+            .state_dir
+            .clone()
+            .unwrap_or_else(crate::state::default_state_dir),
+        &cluster_key,
+    );
+    let request = roll_request(&args, selection.as_ref(), &desired, &roll_config);
+    let resumed = saved_run(&args, &state_path, &request, ctx.printer.quiet)?;
+    let roller = match &resumed {
+        Some(run) => run.roller.clone(),
+        None => Roller::new(roll_config.clone(), requests),
+    };
     let plan = roller.plan(&snapshot);
     let printer = &ctx.printer;
     let blocked = plan.steps.iter().find_map(|s| match s {
         PlanStep::Blocked { nodes, reason } => Some((nodes.clone(), reason.clone())),
         _ => None,
     });
+    if let Some(run) = &resumed
+        && !printer.quiet
+    {
+        eprintln!(
+            "Resuming the roll saved in {} (restarted so far: {}; a node whose restart was \
+             in flight is judged from evidence, not restarted again)",
+            state_path.display(),
+            join_or_none(&run.report(Outcome::Interrupted, run.started).restarted())
+        );
+    }
     if printer.format == crate::output::OutputFormat::Table {
         crate::output::write_stdout(&render_plan(&plan, &snapshot, &plan_notes))?;
     }
@@ -145,59 +176,64 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         }
         return Ok(ExitCode::Ok);
     }
-    if let Some((nodes, reason)) = blocked {
-        let result = ResultDoc::refused(&plan, &reason);
-        emit_result(printer, &plan, &plan_notes, &result)?;
-        let who = if nodes.is_empty() {
-            String::new()
-        } else {
-            format!(" (node(s) {})", join(&nodes))
-        };
-        return Err(CliError::new(
-            ExitCode::Failed,
-            CodedError::new(
+    // A resumed run may be in the middle of a batch (a node down): the engine waits for it.
+    if resumed.is_none() {
+        if let Some((nodes, reason)) = blocked {
+            let result = ResultDoc::refused(&plan, &reason);
+            emit_result(printer, &plan, &plan_notes, &result)?;
+            let who = if nodes.is_empty() {
+                String::new()
+            } else {
+                format!(" (node(s) {})", join(&nodes))
+            };
+            return Err(CliError::new(
                 ExitCode::Failed,
-                format!("refusing to start the roll{who}: {reason}; nothing was changed"),
-            ),
-        ));
+                CodedError::new(
+                    ExitCode::Failed,
+                    format!("refusing to start the roll{who}: {reason}; nothing was changed"),
+                ),
+            ));
+        }
+        if plan.steps.is_empty() {
+            let result = ResultDoc::nothing(&plan);
+            emit_result(printer, &plan, &plan_notes, &result)?;
+            return Ok(ExitCode::Ok);
+        }
     }
-    if plan.steps.is_empty() {
-        let result = ResultDoc::nothing(&plan);
-        emit_result(printer, &plan, &plan_notes, &result)?;
-        return Ok(ExitCode::Ok);
+    for warning in plan_warnings(&plan, &snapshot) {
+        if !printer.quiet {
+            eprintln!("warning: {warning}");
+        }
     }
     let touched = plan.steps.len();
     confirm(
-        &format!("Roll the cluster ({touched} step(s) above)"),
+        &if resumed.is_some() {
+            format!("Resume the roll ({touched} step(s) left above)")
+        } else {
+            format!("Roll the cluster ({touched} step(s) above)")
+        },
         ctx.global.yes,
         printer.interactive,
     )?;
 
-    let recovery = Arc::new(Mutex::new(BTreeMap::new()));
-    let io = KafkaIo {
-        client,
-        platform,
-        recovery: Arc::clone(&recovery),
-        witness: witness.clone(),
-    };
+    let io = KafkaRollIo::new(client, platform, witness.clone())
+        .await
+        .context("cannot list the platform's nodes")?;
+    let recovery = io.recovery();
+    let mut store = crate::state::FileStore::new(state_path.clone(), cluster_key, request);
+    let mut run = resumed.unwrap_or_else(|| driver::RollRun::new(roller, io.now()));
+    store
+        .save(&run)
+        .with_context(|| "cannot save the roll state (see --state-dir)")?;
     let stop = Arc::new(AtomicBool::new(false));
-    let stop_on_signal = Arc::clone(&stop);
-    let quiet = printer.quiet;
-    let signals = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            stop_on_signal.store(true, Ordering::SeqCst);
-            if !quiet {
-                eprintln!(
-                    "Ctrl-C: stopping after the current batch is back in service \
-                     (Ctrl-C again to exit at once)"
-                );
-            }
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("second Ctrl-C: exiting now; a node being restarted may still be down");
-                std::process::exit(ExitCode::Interrupted.code());
-            }
-        }
-    });
+    let exit_after_command = Arc::new(AtomicBool::new(false));
+    let signals = spawn_signal_handler(
+        Arc::clone(&stop),
+        Arc::clone(&exit_after_command),
+        Arc::clone(&store.restart_in_flight),
+        printer.quiet,
+        state_path.clone(),
+    );
     let mut progress = StderrProgress {
         quiet: printer.quiet,
         recovery,
@@ -206,10 +242,53 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     let options = DriverOptions {
         observe_retry_ms: roll_config.post_restart_timeout_ms.max(60_000),
         settle_after_restart_ms: roll_config.poll_interval_ms.max(3_000),
+        unconfirmed_restart_grace_ms: millis(args.command_timeout).max(60_000),
     };
-    let report = driver::run(&mut roller, &io, &mut progress, &stop, &options).await;
+    // The CLI's loop over the step function: save after every step, sleep until its wake-up.
+    let outcome = loop {
+        let result = driver::step(
+            &mut run,
+            &io,
+            &mut progress,
+            &mut store,
+            stop.load(Ordering::SeqCst),
+            &options,
+        )
+        .await;
+        match result {
+            driver::StepResult::Wake(at) => {
+                if let Err(e) = store.save(&run) {
+                    progress.event(&Event::SaveFailed { error: &e });
+                }
+                if exit_after_command.load(Ordering::SeqCst) {
+                    break Outcome::Interrupted;
+                }
+                io.sleep_until(at).await;
+            }
+            driver::StepResult::Finished(outcome) => break outcome,
+        }
+    };
     signals.abort();
     witness.stop();
+    // A run the engine finished (done, aborted, failed restart) is over: its state goes. An
+    // interrupted one (Ctrl-C, observation or save failure) stays, to be resumed.
+    let keep_state = matches!(
+        outcome,
+        Outcome::Interrupted | Outcome::ObserveFailed(_) | Outcome::SaveFailed(_)
+    );
+    if keep_state {
+        if let Err(e) = store.save(&run) {
+            tracing::warn!("{e:#}");
+        }
+    } else if let Err(e) = crate::state::remove_roll(&state_path) {
+        tracing::warn!("{e:#}");
+    }
+    let report = run.report(outcome, io.now());
+    let resume_hint = format!(
+        "state saved in {}: re-run the same command to resume, or pass --discard-state to start \
+         over",
+        state_path.display()
+    );
 
     let all: Vec<NodeId> = snapshot.nodes.iter().map(|n| n.id).collect();
     let restarted = report.restarted();
@@ -219,54 +298,57 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         .filter(|n| !restarted.contains(n) && !reconfigured.contains(n))
         .copied()
         .collect();
-    let (status, code, error, notes): (&str, ExitCode, Option<CliError>, Vec<String>) =
-        match report.outcome {
-            Outcome::Done(summary) => ("done", ExitCode::Ok, None, summary.notes),
-            Outcome::Aborted(reason) => {
-                let code = match reason {
-                    RollError::NotServingInTime { .. } => ExitCode::Timeout,
-                    _ => ExitCode::Failed,
-                };
-                let msg = format!(
-                    "roll aborted: {reason}; nothing else was restarted (restarted so far: {})",
-                    join_or_none(&restarted)
-                );
-                (
-                    "aborted",
-                    code,
-                    Some(CliError::new(code, CodedError::new(code, msg))),
-                    Vec::new(),
-                )
-            }
-            Outcome::Interrupted => {
-                let msg = format!(
-                    "roll stopped by Ctrl-C between batches; restarted: {}; not yet rolled: {}",
-                    join_or_none(&restarted),
-                    join_or_none(&skipped)
-                );
-                (
-                    "interrupted",
-                    ExitCode::Interrupted,
-                    Some(CliError::new(
-                        ExitCode::Interrupted,
-                        CodedError::new(ExitCode::Interrupted, msg),
-                    )),
-                    Vec::new(),
-                )
-            }
-            Outcome::RestartFailed { node, error } => {
-                let err = CliError::from(error.context(format!(
-                    "restarting node {node} failed; the roll stopped and restarted no further node"
-                )));
-                ("restart-failed", err.code, Some(err), Vec::new())
-            }
-            Outcome::ObserveFailed(error) => {
-                let err = CliError::from(
-                    error.context("the cluster could not be observed; the roll stopped"),
-                );
-                ("observe-failed", err.code, Some(err), Vec::new())
-            }
-        };
+    let code = crate::error_codes::roll_outcome_code(&report.outcome);
+    let (status, error, notes): (&str, Option<CliError>, Vec<String>) = match report.outcome {
+        Outcome::Done(summary) => ("done", None, summary.notes),
+        Outcome::Aborted(reason) => {
+            let msg = format!(
+                "roll aborted: {reason}; nothing else was restarted (restarted so far: {})",
+                join_or_none(&restarted)
+            );
+            (
+                "aborted",
+                Some(CliError::new(code, CodedError::new(code, msg))),
+                Vec::new(),
+            )
+        }
+        Outcome::Interrupted => {
+            let msg = format!(
+                "roll stopped by Ctrl-C between batches; restarted: {}; not yet rolled: {}; \
+                 {resume_hint}",
+                join_or_none(&restarted),
+                join_or_none(&skipped)
+            );
+            (
+                "interrupted",
+                Some(CliError::new(code, CodedError::new(code, msg))),
+                Vec::new(),
+            )
+        }
+        Outcome::RestartFailed { node, error } => {
+            let err = CliError::from(error.context(format!(
+                "restarting node {node} failed; the roll stopped and restarted no further node"
+            )));
+            ("restart-failed", Some(err), Vec::new())
+        }
+        Outcome::ObserveFailed(error) => {
+            let err = CliError::from(error.context(format!(
+                "the cluster could not be observed; the roll stopped ({resume_hint})"
+            )));
+            ("observe-failed", Some(err), Vec::new())
+        }
+        Outcome::SaveFailed(error) => {
+            let msg = format!(
+                "the roll state could not be saved, so no further command was issued: {error:#}"
+            );
+            (
+                "save-failed",
+                Some(CliError::new(code, CodedError::new(code, msg))),
+                Vec::new(),
+            )
+        }
+    };
+    let code = error.as_ref().map_or(code, |e| e.code);
     let result = ResultDoc {
         status: status.to_string(),
         exit_code: code.code(),
@@ -283,6 +365,166 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         Some(e) => Err(e),
         None => Ok(code),
     }
+}
+
+/// What the user asked for, as saved with the state: a re-run with the same request resumes.
+fn roll_request(
+    args: &RollArgs,
+    selection: Option<&Selection>,
+    desired: &BTreeMap<String, String>,
+    config: &RollConfig,
+) -> serde_json::Value {
+    let selection = match selection {
+        None => serde_json::Value::Null,
+        Some(Selection::All) => serde_json::json!("all"),
+        Some(Selection::Nodes(ids)) => serde_json::json!({ "nodes": ids }),
+        Some(Selection::Role(RoleFilter::Broker)) => serde_json::json!({ "role": "broker" }),
+        Some(Selection::Role(RoleFilter::Controller)) => {
+            serde_json::json!({ "role": "controller" })
+        }
+    };
+    serde_json::json!({
+        "selection": selection,
+        "desired_config": desired,
+        "config": config,
+        "restart": {
+            "restart_command": args.restart_command,
+            "stop_command": args.stop_command,
+            "start_command": args.start_command,
+        },
+    })
+}
+
+/// The saved run to resume (`None`: start a new one). A saved run of a different request is
+/// a usage error naming the file and `--discard-state`.
+fn saved_run(
+    args: &RollArgs,
+    path: &Path,
+    request: &serde_json::Value,
+    quiet: bool,
+) -> Result<Option<driver::RollRun>, CliError> {
+    if args.discard_state {
+        if path.exists() && !args.dry_run {
+            crate::state::remove_roll(path)?;
+            if !quiet {
+                eprintln!("Discarded the saved roll state {}", path.display());
+            }
+        }
+        return Ok(None);
+    }
+    let saved = crate::state::load_roll(path).map_err(|e| {
+        CliError::usage(format!(
+            "{e:#}; pass --discard-state to delete it and start a new roll"
+        ))
+    })?;
+    match saved {
+        None => Ok(None),
+        Some(s) if s.request == *request => Ok(Some(s.run)),
+        Some(s) => Err(CliError::usage(format!(
+            "a saved roll of this cluster for a different request exists in {} ({}, {} node(s) \
+             restarted so far); re-run that roll to finish it, or pass --discard-state to \
+             delete it and start this one",
+            path.display(),
+            describe_request(&s.request),
+            s.run
+                .report(Outcome::Interrupted, s.run.started)
+                .restarted()
+                .len()
+        ))),
+    }
+}
+
+/// A saved request in words (`--all`, `--nodes 1,2`, `--set KEY=...`).
+fn describe_request(request: &serde_json::Value) -> String {
+    let mut parts = Vec::new();
+    match &request["selection"] {
+        serde_json::Value::String(s) if s == "all" => parts.push("--all".to_string()),
+        serde_json::Value::Object(o) => {
+            if let Some(ids) = o.get("nodes").and_then(|v| v.as_array()) {
+                let ids: Vec<String> = ids.iter().map(ToString::to_string).collect();
+                parts.push(format!("--nodes {}", ids.join(",")));
+            }
+            if let Some(role) = o.get("role").and_then(|v| v.as_str()) {
+                parts.push(format!("--role {role}"));
+            }
+        }
+        _ => {}
+    }
+    if let Some(d) = request["desired_config"].as_object() {
+        parts.extend(d.keys().map(|k| format!("desired {k}")));
+    }
+    if parts.is_empty() {
+        "an unrecognised request".to_string()
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// Warnings shown before asking: a restart that makes the metadata quorum unavailable.
+fn plan_warnings(plan: &Plan, snapshot: &ClusterSnapshot) -> Vec<String> {
+    let voters = snapshot.quorum.as_ref().map_or(0, |q| q.voters.len());
+    let mut out = Vec::new();
+    if voters == 1 {
+        let restarts_controller = plan.steps.iter().any(|s| match s {
+            PlanStep::Restart { nodes, .. } => nodes.iter().any(|n| {
+                snapshot
+                    .nodes
+                    .iter()
+                    .any(|x| x.id == n.node && x.roles.controller)
+            }),
+            _ => false,
+        });
+        if restarts_controller {
+            out.push(
+                "the cluster has a single controller: while it restarts the metadata quorum is \
+                 unavailable (no topic, partition or broker registration changes, no new \
+                 leaders until it is back)"
+                    .to_string(),
+            );
+        }
+    }
+    out
+}
+
+/// Ctrl-C once: stop between batches. Ctrl-C again: exit at once, unless a restart command is
+/// in flight: then the roll WAITS for that command (and its process group) to end, saves its
+/// state and exits (the command is not killed: a half-done restart could leave the node down).
+fn spawn_signal_handler(
+    stop: Arc<AtomicBool>,
+    exit_after_command: Arc<AtomicBool>,
+    in_flight: Arc<AtomicBool>,
+    quiet: bool,
+    state_path: std::path::PathBuf,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_err() {
+            return;
+        }
+        stop.store(true, Ordering::SeqCst);
+        if !quiet {
+            eprintln!(
+                "Ctrl-C: stopping after the current batch is back in service \
+                 (Ctrl-C again to exit sooner; the state is kept in {})",
+                state_path.display()
+            );
+        }
+        while tokio::signal::ctrl_c().await.is_ok() {
+            if in_flight.load(Ordering::SeqCst) {
+                exit_after_command.store(true, Ordering::SeqCst);
+                eprintln!(
+                    "Ctrl-C: a restart command is running; waiting for it to end (it is not \
+                     killed), then exiting; re-run the same command to resume"
+                );
+            } else {
+                eprintln!(
+                    "second Ctrl-C: exiting now; the state is saved in {}: re-run the same \
+                     command to resume (a node being restarted may still be down)",
+                    state_path.display()
+                );
+                std::process::exit(ExitCode::Interrupted.code());
+            }
+        }
+    })
 }
 
 /// A broker-state list (`ID=URL,...`) must cover every broker: a broker without an entry
@@ -324,61 +566,6 @@ fn platform_nodes(observation: &KafkaObservation) -> Vec<PlatformNode> {
             address: n.host.as_ref().zip(n.port).map(|(h, p)| format!("{h}:{p}")),
         })
         .collect()
-}
-
-/// Asks the platform whether each fenced broker's process runs (a fenced broker may be
-/// starting or in log recovery: alive, not to be restarted first).
-async fn process_status(
-    platform: &ProcessPlatform,
-    observation: &KafkaObservation,
-) -> BTreeMap<i32, Result<bool, String>> {
-    let mut asks = tokio::task::JoinSet::new();
-    for n in observation
-        .nodes
-        .iter()
-        .filter(|n| n.roles.broker && n.fenced == Some(true))
-    {
-        let (platform, id) = (platform.clone(), n.id);
-        asks.spawn(async move { (id, platform.is_running(id).await.map_err(|e| e.to_string())) });
-    }
-    let mut out = BTreeMap::new();
-    while let Some(joined) = asks.join_next().await {
-        if let Ok((id, r)) = joined {
-            out.insert(id, r);
-        }
-    }
-    out
-}
-
-/// How long a witness connection may stay silent before a close stops being evidence:
-/// 90% of the lowest `connections.max.idle.ms` the brokers report (Kafka's default, 10
-/// minutes, when none does): the broker closes idle connections itself after that long.
-fn witness_idle_limit(observation: &KafkaObservation) -> Duration {
-    let lowest = observation
-        .broker_configs
-        .values()
-        .filter_map(|c| {
-            c.iter()
-                .find(|e| e.name == "connections.max.idle.ms")
-                .and_then(|e| e.value.as_deref())
-                .and_then(|v| v.trim().parse::<u64>().ok())
-        })
-        .min()
-        .unwrap_or(600_000);
-    Duration::from_millis(lowest / 10 * 9)
-}
-
-/// Each node's witness generation as its incarnation (nodes with a known listener).
-fn set_incarnations(
-    snapshot: &mut ClusterSnapshot,
-    platform: &ProcessPlatform,
-    witness: &RestartWitness,
-) {
-    for n in &mut snapshot.nodes {
-        if platform.address(n.id.0).is_some() {
-            n.incarnation = Some(witness.incarnation(n.id.0));
-        }
-    }
 }
 
 fn state_word(n: &NodeSnapshot) -> &'static str {
@@ -806,136 +993,6 @@ fn render_summary(r: &ResultDoc) -> String {
     out
 }
 
-/// The roll's IO over the Kafka adapter and the process platform.
-struct KafkaIo {
-    client: KafkaClient,
-    platform: ProcessPlatform,
-    /// Logs left to recover per node, from the broker-state endpoint (for progress).
-    recovery: Arc<Mutex<BTreeMap<i32, i64>>>,
-    /// Sees each restarted node's old process end (its generation is the incarnation).
-    witness: RestartWitness,
-}
-
-impl KafkaIo {
-    /// The witness's evidence since the last call: nodes whose old process ended, with the
-    /// time (observations carry the same evidence as a changed `incarnation`).
-    fn witness_evidence(&self) -> Vec<(NodeId, Millis)> {
-        self.witness
-            .take_ended()
-            .into_iter()
-            .map(|e| (NodeId(e.node), Millis(e.at_ms)))
-            .collect()
-    }
-
-    fn note_recovery(&self, o: &KafkaObservation) {
-        let mut r = self.recovery.lock().unwrap_or_else(|e| e.into_inner());
-        r.clear();
-        for n in &o.nodes {
-            if let Some(p) = &n.recovery {
-                r.insert(n.id, p.remaining_logs);
-            }
-        }
-    }
-}
-
-impl RollIo for KafkaIo {
-    async fn observe(&self) -> anyhow::Result<ClusterSnapshot> {
-        let mut o = self.client.observe().await?;
-        let status = process_status(&self.platform, &o).await;
-        apply_process_status(&mut o, &status);
-        self.note_recovery(&o);
-        let mut s = to_snapshot(&o);
-        set_incarnations(&mut s, &self.platform, &self.witness);
-        Ok(s)
-    }
-
-    async fn restart(&self, nodes: &[NodeId]) -> Vec<(NodeId, anyhow::Result<()>)> {
-        let mut tasks = tokio::task::JoinSet::new();
-        for (i, n) in nodes.iter().enumerate() {
-            let platform = self.platform.clone();
-            let witness = self.witness.clone();
-            let id = n.0;
-            tasks.spawn(async move {
-                // Watch the running process just before the command that replaces it.
-                if let Some(address) = platform.address(id) {
-                    witness.watch(id, address).await;
-                }
-                (i, platform.restart_node(id).await)
-            });
-        }
-        let mut results: Vec<Option<anyhow::Result<()>>> = nodes.iter().map(|_| None).collect();
-        while let Some(joined) = tasks.join_next().await {
-            match joined {
-                Ok((i, r)) => results[i] = Some(r.map_err(anyhow::Error::from)),
-                Err(e) => tracing::error!("restart task failed: {e}"),
-            }
-        }
-        nodes
-            .iter()
-            .zip(results)
-            .map(|(n, r)| {
-                (
-                    *n,
-                    r.unwrap_or_else(|| {
-                        Err(anyhow::anyhow!("the restart task of node {n} failed"))
-                    }),
-                )
-            })
-            .collect()
-    }
-
-    async fn reconfigure(&self, node: NodeId, changes: &[ConfigChange]) -> anyhow::Result<()> {
-        let changes = changes
-            .iter()
-            .map(|c| crate::kafka::ConfigChange::set(c.key.clone(), c.to.clone()))
-            .collect();
-        self.client
-            .incremental_alter_configs(ConfigTarget::Broker(node.0), changes)
-            .await
-            .with_context(|| format!("IncrementalAlterConfigs on node {node}"))
-    }
-
-    async fn elect_preferred_leaders(&self, partitions: &[TopicPartition]) -> anyhow::Result<()> {
-        let list = partitions
-            .iter()
-            .map(|p| (p.topic.clone(), p.partition))
-            .collect();
-        let outcomes = self.client.elect_preferred_leaders(Some(list)).await?;
-        let failed: Vec<String> = outcomes
-            .iter()
-            .filter_map(|o| {
-                o.error
-                    .as_ref()
-                    .map(|(code, msg)| format!("{}-{}: {msg} ({code})", o.topic, o.partition))
-            })
-            .collect();
-        if failed.is_empty() {
-            Ok(())
-        } else {
-            anyhow::bail!("preferred leader election failed for {}", failed.join(", "))
-        }
-    }
-
-    fn process_ended(&self) -> Vec<(NodeId, Millis)> {
-        self.witness_evidence()
-    }
-
-    fn now(&self) -> Millis {
-        Millis(
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-        )
-    }
-
-    async fn sleep_until(&self, until: Millis) {
-        let ms = until.since(self.now());
-        if ms > 0 {
-            tokio::time::sleep(Duration::from_millis(ms)).await;
-        }
-    }
-}
-
 /// Progress on stderr: one line per action and per change of an acted-on node's state.
 #[derive(Default)]
 struct StderrProgress {
@@ -946,11 +1003,15 @@ struct StderrProgress {
     last_status: BTreeMap<NodeId, String>,
     last_wait: Option<String>,
     started: Option<Millis>,
+    /// Tests: lines are collected here instead of printed.
+    captured: Option<std::cell::RefCell<Vec<String>>>,
 }
 
 impl StderrProgress {
     fn say(&self, msg: &str) {
-        if !self.quiet {
+        if let Some(lines) = &self.captured {
+            lines.borrow_mut().push(msg.to_string());
+        } else if !self.quiet {
             eprintln!("{msg}");
         }
     }
@@ -1058,14 +1119,14 @@ impl Progress for StderrProgress {
                         join(nodes)
                     ));
                 }
-                Decision::Wait { for_what, .. } => {
-                    if for_what.starts_with("blocked")
-                        && self.last_wait.as_deref() != Some(for_what)
-                    {
-                        self.say(&format!("    waiting: {for_what}"));
-                        self.last_wait = Some(for_what.clone());
+                Decision::Wait { for_what, .. } if for_what.is_blocked() => {
+                    let text = for_what.to_string();
+                    if self.last_wait.as_deref() != Some(text.as_str()) {
+                        self.say(&format!("    waiting: {text}"));
+                        self.last_wait = Some(text);
                     }
                 }
+                Decision::Wait { .. } => {}
                 Decision::Done { .. } | Decision::Abort { .. } => {}
             },
             Event::ObserveRetry { error, retry_until } => {
@@ -1078,7 +1139,48 @@ impl Progress for StderrProgress {
             Event::StopRequested => {
                 self.say("    stop requested: finishing the current batch");
             }
+            Event::Resumed { pending } => {
+                if let Some(p) = pending {
+                    self.say(&format!(
+                        "    resumed with a pending {} ({:?})",
+                        decision_word(&p.decision),
+                        p.status
+                    ));
+                }
+            }
+            Event::UnconfirmedRestartJudged { nodes, happened } => {
+                let ids: Vec<NodeId> = nodes.to_vec();
+                if *happened {
+                    self.say(&format!(
+                        "    node(s) {}: the restart issued before the resume happened (evidence seen); \
+                         waiting for them to serve",
+                        join(&ids)
+                    ));
+                } else {
+                    self.say(&format!(
+                        "    node(s) {}: no evidence that the restart issued before the resume happened; \
+                         deciding again",
+                        join(&ids)
+                    ));
+                }
+            }
+            Event::SaveFailed { error } => {
+                self.say(&format!(
+                    "    warning: the roll state was not saved: {error:#}"
+                ));
+            }
         }
+    }
+}
+
+fn decision_word(d: &Decision) -> &'static str {
+    match d {
+        Decision::Restart { .. } => "restart",
+        Decision::Reconfigure { .. } => "reconfiguration",
+        Decision::ElectPreferredLeaders { .. } => "leader election",
+        Decision::Wait { .. } => "wait",
+        Decision::Done { .. } => "end",
+        Decision::Abort { .. } => "abort",
     }
 }
 
@@ -1430,10 +1532,9 @@ mod tests {
         let s0 = snapshot();
         let mut o = observation_of(&s0);
         o.nodes[1].port = None;
-        let platform = ProcessPlatform::status_only(platform_nodes(&o), Duration::from_secs(1));
         let witness = RestartWitness::default();
         let mut s = s0.clone();
-        set_incarnations(&mut s, &platform, &witness);
+        set_incarnations(&mut s, &platform_nodes(&o), &witness);
         assert_eq!(s.nodes[0].incarnation.as_deref(), Some("witness-0"));
         assert_eq!(s.nodes[1].incarnation, None, "no listener known");
     }
@@ -1460,5 +1561,185 @@ mod tests {
         let s = to_snapshot(&o);
         assert_eq!(s.node(NodeId(1)).unwrap().state, ObservedState::Unknown);
         assert_eq!(s.node(NodeId(2)).unwrap().state, ObservedState::NotRunning);
+    }
+
+    /// A roll of a simulated cluster (3 controllers, 3 brokers), rendered as the user sees
+    /// it: the plan, the progress lines and the summary.
+    fn simulated_roll(controllers: usize) -> (String, String, String) {
+        use crate::driver::sim_io::SimIo;
+        use crate::engine::roll::sim::{ClusterSpec, Placement, SimCluster};
+        let spec = ClusterSpec {
+            brokers: 3,
+            combined: 0,
+            controllers,
+            topics: 2,
+            partitions_per_topic: 2,
+            replication_factor: 3,
+            min_isr_choices: vec![2],
+            racks: 3,
+            placement: Placement::RackAware,
+        };
+        let mut sim = SimCluster::generate(&spec, 5);
+        let ids: Vec<NodeId> = sim.nodes.keys().copied().collect();
+        for id in ids {
+            sim.restart_reasons
+                .insert(id, vec!["selected with --all".into()]);
+        }
+        let config = RollConfig {
+            poll_interval_ms: 1_000,
+            ..RollConfig::default()
+        };
+        sim.start_roll(config.clone());
+        let mut roller = Roller::new(config, sim.requests());
+        let snapshot = sim.snapshot();
+        let plan = roller.plan(&snapshot);
+        let mut plan_text = render_plan(&plan, &snapshot, &[]);
+        for w in plan_warnings(&plan, &snapshot) {
+            plan_text.push_str(&format!("warning: {w}\n"));
+        }
+        let io = SimIo::new(sim);
+        let mut progress = StderrProgress {
+            captured: Some(std::cell::RefCell::new(Vec::new())),
+            ..StderrProgress::default()
+        };
+        let stop = AtomicBool::new(false);
+        let report = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(driver::run(
+                &mut roller,
+                &io,
+                &mut progress,
+                &stop,
+                &DriverOptions::default(),
+            ));
+        let notes = match &report.outcome {
+            Outcome::Done(s) => s.notes.clone(),
+            other => panic!("{other:?}"),
+        };
+        let result = ResultDoc {
+            status: "done".into(),
+            exit_code: 0,
+            restarted: report.restarted(),
+            reconfigured: report.reconfigured(),
+            skipped: Vec::new(),
+            elapsed_ms: report.elapsed_ms,
+            actions: report.actions,
+            notes,
+            error: None,
+        };
+        let lines = progress.captured.take().unwrap().into_inner();
+        (plan_text, lines.join("\n"), render_summary(&result))
+    }
+
+    #[test]
+    fn roll_plan_progress_and_summary_snapshots() {
+        let (plan, progress, summary) = simulated_roll(3);
+        insta::assert_snapshot!("roll_plan", plan);
+        insta::assert_snapshot!("roll_progress", progress);
+        insta::assert_snapshot!("roll_summary", summary);
+    }
+
+    #[test]
+    fn a_single_controller_plan_says_the_quorum_is_unavailable() {
+        let (plan, _, _) = simulated_roll(1);
+        assert!(
+            plan.contains("metadata quorum is unavailable") && !plan.contains("keeps a majority"),
+            "{plan}"
+        );
+        insta::assert_snapshot!("roll_plan_single_controller", plan);
+    }
+
+    #[test]
+    fn a_saved_request_is_described_in_flags() {
+        let args = <crate::cli::Cli as clap::Parser>::try_parse_from([
+            "kafkaops", "roll", "--nodes", "1,2", "--set", "a=b",
+        ]);
+        let Ok(crate::cli::Cli {
+            command: crate::cli::Command::Roll(args),
+            ..
+        }) = args
+        else {
+            panic!("parse");
+        };
+        let desired = desired_config(&args).unwrap();
+        let selection = Selection::from_args(&args).unwrap();
+        let r = roll_request(&args, selection.as_ref(), &desired, &RollConfig::default());
+        assert_eq!(describe_request(&r), "--nodes 1,2 desired a");
+        // The same arguments give the same request (a re-run resumes).
+        assert_eq!(
+            r,
+            roll_request(&args, selection.as_ref(), &desired, &RollConfig::default())
+        );
+    }
+
+    #[test]
+    fn a_saved_roll_resumes_the_same_request_and_refuses_another() {
+        use crate::driver::{RollRun, RunStore};
+        let dir = tempfile::tempdir().unwrap();
+        let path = crate::state::roll_state_path(dir.path(), "cluster-1");
+        let parse = |argv: &[&str]| -> RollArgs {
+            let mut full = vec!["kafkaops", "roll"];
+            full.extend_from_slice(argv);
+            match <crate::cli::Cli as clap::Parser>::try_parse_from(full) {
+                Ok(crate::cli::Cli {
+                    command: crate::cli::Command::Roll(a),
+                    ..
+                }) => a,
+                other => panic!("{other:?}"),
+            }
+        };
+        let request_of = |args: &RollArgs| {
+            roll_request(
+                args,
+                Selection::from_args(args).unwrap().as_ref(),
+                &desired_config(args).unwrap(),
+                &RollConfig::default(),
+            )
+        };
+        let all = parse(&["--all"]);
+        // Nothing saved: a new run.
+        assert!(
+            saved_run(&all, &path, &request_of(&all), true)
+                .unwrap()
+                .is_none()
+        );
+        let run = RollRun::new(
+            Roller::new(RollConfig::default(), BTreeMap::new()),
+            Millis(1),
+        );
+        let mut store =
+            crate::state::FileStore::new(path.clone(), "cluster-1".into(), request_of(&all));
+        store.save(&run).unwrap();
+        // The same request resumes.
+        assert!(
+            saved_run(&all, &path, &request_of(&all), true)
+                .unwrap()
+                .is_some()
+        );
+        // Another is a usage error naming the file and --discard-state.
+        let other = parse(&["--nodes", "1"]);
+        let err = saved_run(&other, &path, &request_of(&other), true).unwrap_err();
+        assert_eq!(err.code, ExitCode::Usage);
+        let msg = err.to_string();
+        assert!(
+            msg.contains("--discard-state")
+                && msg.contains(&*path.to_string_lossy())
+                && msg.contains("--all"),
+            "{msg}"
+        );
+        // --discard-state deletes it and starts anew.
+        let discard = parse(&["--nodes", "1", "--discard-state"]);
+        assert!(
+            saved_run(&discard, &path, &request_of(&discard), true)
+                .unwrap()
+                .is_none()
+        );
+        assert!(!path.exists());
+        // An unreadable state file is a usage error too.
+        std::fs::write(&path, "{not json").unwrap();
+        let err = saved_run(&all, &path, &request_of(&all), true).unwrap_err();
+        assert_eq!(err.code, ExitCode::Usage);
+        assert!(err.to_string().contains("--discard-state"), "{err}");
     }
 }

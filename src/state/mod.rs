@@ -8,6 +8,10 @@
 //! Files are replaced atomically (write to a temporary file, then rename), so a crash never
 //! leaves half a file. In the cluster, `operate` keeps the same data in a ConfigMap instead.
 
+pub mod roll;
+
+pub use roll::{FileStore, SavedRoll, default_state_dir, load_roll, remove_roll, roll_state_path};
+
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;

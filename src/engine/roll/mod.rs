@@ -250,7 +250,7 @@ pub enum Decision {
         reason: String,
     },
     /// Observe again at `until` (or earlier).
-    Wait { until: Millis, for_what: String },
+    Wait { until: Millis, for_what: WaitReason },
     /// Finished normally.
     Done { summary: RollSummary },
     /// Finished abnormally; nothing more will be done.
@@ -268,8 +268,81 @@ impl Decision {
     }
 }
 
+/// What the roll waits for (the text is its `Display`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "wait", rename_all = "snake_case")]
+pub enum WaitReason {
+    /// A safety check (min ISR, quorum, log recovery, ...) holds the next
+    /// action back; the roll aborts with `error` if it lasts
+    /// `blocked_timeout_ms`.
+    Blocked { error: RollError },
+    /// Nodes of the current action are not serving (again) yet.
+    NotServing {
+        action: ActionKind,
+        nodes: Vec<WaitingNode>,
+        deadline: Millis,
+    },
+    /// The action's nodes serve but do not lead all their preferred
+    /// partitions yet.
+    Leadership {
+        nodes: Vec<NodeId>,
+        deadline: Millis,
+    },
+}
+
+/// A node waited for, with what is seen of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WaitingNode {
+    pub node: NodeId,
+    /// What is seen and still missing, in words.
+    pub detail: String,
+}
+
+impl WaitReason {
+    /// `true` for [`WaitReason::Blocked`].
+    #[must_use]
+    pub fn is_blocked(&self) -> bool {
+        matches!(self, WaitReason::Blocked { .. })
+    }
+}
+
+impl std::fmt::Display for WaitReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WaitReason::Blocked { error } => write!(f, "blocked: {error}"),
+            WaitReason::NotServing {
+                action,
+                nodes,
+                deadline,
+            } => {
+                let states: Vec<String> = nodes
+                    .iter()
+                    .map(|n| format!("{} ({})", n.node, n.detail))
+                    .collect();
+                let verb = match action {
+                    ActionKind::Restart => "restart",
+                    ActionKind::Reconfigure => "reconfiguration",
+                };
+                write!(
+                    f,
+                    "node(s) {} to become SERVING after {verb} (deadline {deadline})",
+                    states.join(", ")
+                )
+            }
+            WaitReason::Leadership { nodes, deadline } => write!(
+                f,
+                "node(s) {} to rejoin their ISRs and lead their preferred partitions \
+                 (deadline {deadline})",
+                join_ids(nodes)
+            ),
+        }
+    }
+}
+
+/// The kind of action the roller is waiting on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-enum ActionKind {
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
     Restart,
     Reconfigure,
 }
@@ -389,6 +462,29 @@ fn caught_up_ts(snapshot: &ClusterSnapshot, id: NodeId) -> Option<i64> {
     quorum_member(snapshot, id)
         .and_then(|v| v.last_caught_up_ms)
         .filter(|t| *t >= 0)
+}
+
+/// What is known about one node's restart (see [`Roller::restart_status`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestartStatus {
+    /// The restart command reported success.
+    pub done: bool,
+    /// There is evidence that the process running at decision time ended.
+    pub process_ended: bool,
+    /// It counts as back (serving again after the evidence).
+    pub back: bool,
+}
+
+/// The reason given for restarting the only controller.
+const SINGLE_CONTROLLER: &str = "the only controller: the metadata quorum is unavailable while it \
+     restarts (allowed, as Strimzi does; no metadata changes until it is back)";
+
+/// The quorum has exactly one voter.
+fn single_voter(snapshot: &ClusterSnapshot) -> bool {
+    snapshot
+        .quorum
+        .as_ref()
+        .is_some_and(|q| q.voters.len() == 1)
 }
 
 /// One step of a [`Plan`].
@@ -586,6 +682,62 @@ impl Roller {
         }
     }
 
+    /// Feed-back: the restart of `nodes` that the last decision asked for
+    /// was never issued (a run restored after a crash between "decided" and
+    /// "issued" found the decision stale). The roller forgets it: the nodes
+    /// are not counted as restarted and the next decision starts from a
+    /// fresh observation (and fresh safety checks). Ignored unless the
+    /// current action is a restart of exactly these nodes whose command has
+    /// not reported completion.
+    pub fn handle_restart_not_issued(&mut self, nodes: &[NodeId]) {
+        let matches = self.awaiting.as_ref().is_some_and(|a| {
+            a.kind == ActionKind::Restart
+                && a.nodes == nodes
+                && a.restarts.values().all(|p| p.done_at.is_none())
+        });
+        if matches {
+            self.awaiting = None;
+        }
+    }
+
+    /// A restored roller whose executor's incarnations do not survive the
+    /// executor (the restart witness numbers processes from zero in every
+    /// run): incarnations recorded before the restore cannot be compared with
+    /// new ones, so they are forgotten (a changed incarnation would otherwise
+    /// be false evidence of a restart).
+    pub fn forget_incarnations(&mut self) {
+        if let Some(a) = self.awaiting.as_mut() {
+            for p in a.restarts.values_mut() {
+                p.incarnation_before = None;
+            }
+        }
+    }
+
+    /// What is known about the restart of `node` in the current action
+    /// (`None` when the roller is not restarting it).
+    #[must_use]
+    pub fn restart_status(&self, node: NodeId) -> Option<RestartStatus> {
+        let a = self
+            .awaiting
+            .as_ref()
+            .filter(|a| a.kind == ActionKind::Restart)?;
+        let p = a.restarts.get(&node)?;
+        Some(RestartStatus {
+            done: p.done_at.is_some(),
+            process_ended: p.ended.is_some(),
+            back: p.back_at.is_some(),
+        })
+    }
+
+    /// Nodes of the current action (restart or reconfiguration), if any.
+    #[must_use]
+    pub fn acting_on(&self) -> Vec<NodeId> {
+        self.awaiting
+            .as_ref()
+            .map(|a| a.nodes.clone())
+            .unwrap_or_default()
+    }
+
     fn restart_progress(&mut self, node: NodeId) -> Option<&mut RestartProgress> {
         self.awaiting
             .as_mut()
@@ -662,7 +814,7 @@ impl Roller {
                     .min(since.plus(self.config.blocked_timeout_ms));
                 Decision::Wait {
                     until,
-                    for_what: format!("blocked: {err}"),
+                    for_what: WaitReason::Blocked { error: err },
                 }
             }
             Selection::Abort(err) => self.finish(Decision::Abort { reason: err }),
@@ -1003,7 +1155,7 @@ impl Roller {
                     .map_or(aw.started, |p| p.done_at.unwrap_or(p.requested_at))
             };
             let mut deadline: Option<Millis> = None;
-            let mut states: Vec<String> = Vec::new();
+            let mut states: Vec<WaitingNode> = Vec::new();
             for n in &not_serving {
                 let ctx = self.nodes.get(n).ok_or_else(|| missing(n))?;
                 let d = since(n).plus(timeout);
@@ -1022,23 +1174,27 @@ impl Roller {
                     return Ok(Some(self.finish(Decision::Abort { reason })));
                 }
                 deadline = Some(deadline.map_or(d, |x| x.min(d)));
-                states.push(match aw.restarts.get(n) {
-                    Some(p) => format!(
-                        "{n} (seen {:?}{}; {})",
-                        ctx.observed,
-                        if ctx.reachable { "" } else { ", unreachable" },
-                        p.pending()
-                    ),
-                    None => format!("{n} ({})", ctx.describe_state()),
+                states.push(WaitingNode {
+                    node: *n,
+                    detail: match aw.restarts.get(n) {
+                        Some(p) => format!(
+                            "seen {:?}{}; {}",
+                            ctx.observed,
+                            if ctx.reachable { "" } else { ", unreachable" },
+                            p.pending()
+                        ),
+                        None => ctx.describe_state(),
+                    },
                 });
             }
             let deadline = deadline.unwrap_or(now);
             return Ok(Some(Decision::Wait {
                 until: now.plus(self.config.poll_interval_ms).min(deadline),
-                for_what: format!(
-                    "node(s) {} to become SERVING after {verb} (deadline {deadline})",
-                    states.join(", ")
-                ),
+                for_what: WaitReason::NotServing {
+                    action: aw.kind,
+                    nodes: states,
+                    deadline,
+                },
             }));
         }
         // All serving: wait for preferred leadership.
@@ -1087,11 +1243,10 @@ impl Roller {
             if now < deadline {
                 return Ok(Some(Decision::Wait {
                     until: now.plus(self.config.poll_interval_ms).min(deadline),
-                    for_what: format!(
-                        "node(s) {} to rejoin their ISRs and lead their preferred partitions \
-                         (deadline {deadline})",
-                        join_ids(&not_leading)
-                    ),
+                    for_what: WaitReason::Leadership {
+                        nodes: not_leading,
+                        deadline,
+                    },
                 }));
             }
             self.notes.push(format!(
@@ -1594,9 +1749,13 @@ fn select_restart_batch(
                     node: c.id,
                     reason: reason_of(c.id),
                 }],
-                "the active pure controller restarts after the other controllers; the quorum \
-                 keeps a majority without it"
-                    .to_string(),
+                if single_voter(snapshot) {
+                    SINGLE_CONTROLLER.to_string()
+                } else {
+                    "the active pure controller restarts after the other controllers; the quorum \
+                     keeps a majority without it"
+                        .to_string()
+                },
             ),
             Err(e) => Selection::Blocked(vec![c.id], e),
         };
@@ -1690,9 +1849,16 @@ fn select_restart_batch(
                     node: c.id,
                     reason: reason_of(c.id),
                 }],
-                "the active combined controller restarts last; the quorum keeps a majority and \
-                 every partition stays at or above min.insync.replicas without it"
-                    .to_string(),
+                if single_voter(snapshot) {
+                    format!(
+                        "{SINGLE_CONTROLLER}; every partition stays at or above \
+                         min.insync.replicas without it"
+                    )
+                } else {
+                    "the active combined controller restarts last; the quorum keeps a majority \
+                     and every partition stays at or above min.insync.replicas without it"
+                        .to_string()
+                },
             ),
             Err(e) => Selection::Blocked(vec![c.id], e),
         };

@@ -85,9 +85,9 @@ fn select_only(ids: &[i32]) -> BTreeMap<NodeId, NodeRequest> {
         .collect()
 }
 
-fn blocked_reason(d: &Decision) -> &str {
+fn blocked_reason(d: &Decision) -> String {
     match d {
-        Decision::Wait { for_what, .. } => for_what,
+        Decision::Wait { for_what, .. } => for_what.to_string(),
         other => panic!("expected a wait, got {other:?}"),
     }
 }
