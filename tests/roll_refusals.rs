@@ -23,6 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use kafkaops::kafka::{ConfigChange, ConfigTarget};
 use support::admin::Admin;
 use support::control::{ControlOptions, ControlServer, Restart, connection_args};
 use support::kafka::{
@@ -367,10 +368,10 @@ fn refuses_when_a_partition_is_already_under_min_isr() {
 // 2. A reassignment removing an in-sync replica
 // ---------------------------------------------------------------------------------------------
 
-/// Controller 101 and brokers 1-4. Topic `moving`: one partition on [1, 2], min ISR 2, 1 MB of
-/// data, an `acks=all` producer. `roll --all` restarts controller 101 first; right after that
-/// restart (the restart command has not returned yet) the partition starts moving to
-/// [1, 3, 4] with a replication throttle that keeps 3 and 4 out of the ISR: replicas
+/// Controller 101 and brokers 1-4. Topic `moving`: one partition on [1, 2], 1 MB of data, an
+/// `acks=all` producer. `roll --all` restarts controller 101 first; right after that restart
+/// (the restart command has not returned yet) the topic gets min ISR 2 and the partition starts
+/// moving to [1, 3, 4] with a replication throttle that keeps 3 and 4 out of the ISR: replicas
 /// [1, 3, 4, 2], adding [3, 4], removing [2], ISR [1, 2]. Restarting broker 2 now (it is being
 /// removed but is still in the ISR) takes the ISR to [1], below min ISR; broker 2 starts
 /// slowly (45 s, longer than the producer's 30 s delivery timeout), so that would fail sends.
@@ -384,11 +385,13 @@ fn reassignment_removing_an_in_sync_replica_keeps_acks_all_producing() {
         ClusterSpec::split(1, 4).with_broker_prop("replica.fetch.max.bytes", FETCH_MAX_BYTES),
     );
     let bootstrap = cluster.bootstrap_servers();
+    // min ISR 1 for now: with RF 2 / min ISR 2 the plan would depend on how the engine treats
+    // partitions that cannot be rolled without a gap at all. It becomes 2 with the move.
     create_topic(
         &bootstrap,
         TOPIC,
         &[vec![1, 2]],
-        &[("min.insync.replicas", "2")],
+        &[("min.insync.replicas", "1")],
     )
     .expect("create topic");
     wait_partition(&bootstrap, TOPIC, "ISR [1, 2]", |p| p.isr.len() == 2);
@@ -528,6 +531,10 @@ fn start_throttled_move(c: &mut KafkaCluster, bootstrap: &str, topic: &str) -> a
     c.wait_until_ready(WAIT)?;
     let admin = Admin::connect(c)?;
     admin.set_replication_throttle(topic, 0, &[1, 2], &[3, 4], &[1, 2, 3, 4], 1024)?;
+    admin.alter(
+        ConfigTarget::Topic(topic.to_string()),
+        vec![ConfigChange::set("min.insync.replicas", "2")],
+    )?;
     wait_for("the reassignment to start", WAIT, || {
         if admin.reassignments()?.iter().any(|r| r.0 == topic) {
             return Ok(Some(()));
