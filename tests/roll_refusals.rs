@@ -536,7 +536,7 @@ fn start_throttled_move(c: &mut KafkaCluster, bootstrap: &str, topic: &str) -> a
         vec![ConfigChange::set("min.insync.replicas", "2")],
     )?;
     wait_for("the reassignment to start", WAIT, || {
-        if admin.reassignments()?.iter().any(|r| r.0 == topic) {
+        if admin.reassignments()?.iter().any(|r| r.topic == topic) {
             return Ok(Some(()));
         }
         admin.reassign(topic, 0, &[1, 3, 4])?;

@@ -12,6 +12,7 @@ use std::time::Duration;
 use anyhow::{Result, anyhow};
 use kafkaops::kafka::client::{KafkaAdmin, KafkaClient};
 use kafkaops::kafka::config::ConnectionConfig;
+use kafkaops::kafka::observation::Reassignment;
 use kafkaops::kafka::{ConfigChange, ConfigTarget};
 
 use super::kafka::KafkaCluster;
@@ -61,16 +62,11 @@ impl Admin {
             .map_err(|e| anyhow!("reassign {topic}-{partition} to {replicas:?}: {e}"))
     }
 
-    /// Reassignments in flight: `(topic, partition, adding, removing)`.
-    pub fn reassignments(&self) -> Result<Vec<(String, i32, Vec<i32>, Vec<i32>)>> {
-        let list = self
-            .rt
+    /// Reassignments in flight.
+    pub fn reassignments(&self) -> Result<Vec<Reassignment>> {
+        self.rt
             .block_on(self.client.list_reassignments())
-            .map_err(|e| anyhow!("list reassignments: {e}"))?;
-        Ok(list
-            .into_iter()
-            .map(|r| (r.topic, r.partition, r.adding, r.removing))
-            .collect())
+            .map_err(|e| anyhow!("list reassignments: {e}"))
     }
 
     /// A replication throttle as `kafka-reassign-partitions --throttle` sets it: `rate`
