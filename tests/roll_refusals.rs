@@ -529,6 +529,11 @@ fn reassignment_removing_an_in_sync_replica_keeps_acks_all_producing() {
 /// [1, 3, 4] and waits until the move is in flight with 3 and 4 out of the ISR.
 fn start_throttled_move(c: &mut KafkaCluster, bootstrap: &str, topic: &str) -> anyhow::Result<()> {
     c.wait_until_ready(WAIT)?;
+    // Whatever was restarted first is back in the ISR.
+    wait_for("ISR [1, 2]", WAIT, || {
+        let p = placement(bootstrap, topic)?.remove(0);
+        Ok((sorted(p.isr) == [1, 2]).then_some(()))
+    })?;
     let admin = Admin::connect(c)?;
     admin.set_replication_throttle(topic, 0, &[1, 2], &[3, 4], &[1, 2, 3, 4], 1024)?;
     admin.alter(
