@@ -15,14 +15,20 @@
 //!   restart (a stopped broker times out, the quorum is briefly leaderless), so
 //!   they are retried until `observe_retry_ms` has passed since the last
 //!   success;
+//! - every restart result is fed back to the engine
+//!   ([`Roller::handle_restart_done`] / [`Roller::handle_restart_failed`]),
+//!   and so is the IO's evidence that old processes ended
+//!   ([`Roller::handle_process_ended`], before each decision): the engine
+//!   never assumes a restart happened because it asked for one;
 //! - a failed restart command ends the roll at once: no other node is touched;
 //! - a failed reconfiguration or election is reported and left to the engine,
 //!   which sees the unchanged cluster at the next observation (it retries a
 //!   reconfiguration and restarts the node after too many attempts);
 //! - after a restart the loop waits `settle_after_restart_ms` before observing
-//!   again, so a node that is still going down is not mistaken for a node
-//!   that is already back (a controller counts as caught up for
-//!   `controller.quorum.fetch.timeout.ms` after it stopped fetching);
+//!   again: the first observation is then likely to show the node down,
+//!   which is one of the engine's pieces of evidence that it restarted (the
+//!   engine does not rely on the pause for safety: without evidence, a node
+//!   that still looks SERVING is not counted as back);
 //! - a stop request (Ctrl-C) is honoured only between batches: a batch that
 //!   has been restarted is waited for until it serves again (or the engine
 //!   aborts), then the loop returns [`Outcome::Interrupted`].
@@ -57,6 +63,14 @@ pub trait RollIo {
     fn now(&self) -> Millis;
     /// Returns at `until` (at once if it has passed).
     fn sleep_until(&self, until: Millis) -> impl Future<Output = ()>;
+    /// Evidence gathered since the last call that the process a node ran
+    /// when its restart was decided has ended (e.g. a restart witness saw its
+    /// connection close), with the time. The default has none: the engine
+    /// then relies on what observations show (incarnation change, the node
+    /// seen down).
+    fn process_ended(&self) -> Vec<(NodeId, Millis)> {
+        Vec::new()
+    }
 }
 
 /// What the loop reports while it runs (progress display, logs).
@@ -238,6 +252,9 @@ pub async fn run<I: RollIo, P: Progress>(
                 }
             }
         };
+        for (node, at) in io.process_ended() {
+            roller.handle_process_ended(node, at);
+        }
         let now = io.now();
         let decision = roller.decide(&snapshot, now);
         progress.event(&Event::Observed {
@@ -259,9 +276,17 @@ pub async fn run<I: RollIo, P: Progress>(
                 }
                 let ids: Vec<NodeId> = nodes.iter().map(|n| n.node).collect();
                 let results = io.restart(&ids).await;
-                let failed = results
-                    .into_iter()
-                    .find_map(|(n, r)| r.err().map(|e| (n, e)));
+                let done_at = io.now();
+                let mut failed = None;
+                for (n, r) in results {
+                    match r {
+                        Ok(()) => roller.handle_restart_done(n, done_at),
+                        Err(e) => {
+                            roller.handle_restart_failed(n, done_at, format!("{e:#}"));
+                            failed.get_or_insert((n, e));
+                        }
+                    }
+                }
                 actions.push(ActionRecord::Restart {
                     nodes: ids,
                     at_ms,
@@ -428,6 +453,10 @@ mod tests {
 
         fn now(&self) -> Millis {
             self.sim.borrow().now
+        }
+
+        fn process_ended(&self) -> Vec<(NodeId, Millis)> {
+            std::mem::take(&mut self.sim.borrow_mut().process_ended)
         }
 
         async fn sleep_until(&self, until: Millis) {
@@ -628,6 +657,17 @@ mod tests {
         }
         assert_eq!(report.actions.len(), 1);
         assert!(io.sim.borrow().batches.is_empty());
+        // The failure was fed back: the engine itself has aborted.
+        let snapshot = io.sim.borrow().snapshot();
+        match roller.decide(&snapshot, io.now()) {
+            Decision::Abort {
+                reason: RollError::RestartFailed { node, error },
+            } => {
+                assert_eq!(Some(node), first);
+                assert!(error.contains("injected"), "{error}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

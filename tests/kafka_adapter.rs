@@ -338,7 +338,7 @@ fn observation_matches_the_cluster() {
         "{:?}",
         s.nodes
     );
-    assert_eq!(s.min_isr("observed"), 2);
+    assert_eq!(s.topic_min_isr("observed"), Some(2));
     assert_eq!(kafkaops::engine::roll::safety::fetch_timeout_ms(&s), 2000);
     assert_eq!(s.quorum.unwrap().leader, Some(NodeId(leader)));
 }

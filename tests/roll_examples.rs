@@ -24,6 +24,7 @@ fn node(id: i32, roles: NodeRoles, state: ObservedState) -> NodeSnapshot {
         reachable: state != ObservedState::NotRunning,
         rack: None,
         config: default_config(),
+        incarnation: None,
     }
 }
 
@@ -49,8 +50,10 @@ fn quorum(leader: i32, voters: &[(i32, i64)]) -> Option<QuorumSnapshot> {
             .map(|(id, ts)| VoterState {
                 id: n(*id),
                 last_caught_up_ms: Some(*ts),
+                last_fetch_ms: None,
             })
             .collect(),
+        observers: Vec::new(),
     })
 }
 
@@ -68,6 +71,13 @@ fn restart_all(ids: &[i32]) -> BTreeMap<NodeId, NodeRequest> {
         .collect()
 }
 
+/// The selection without restart reasons: restarted only if unhealthy.
+fn select_only(ids: &[i32]) -> BTreeMap<NodeId, NodeRequest> {
+    ids.iter()
+        .map(|id| (n(*id), NodeRequest::default()))
+        .collect()
+}
+
 fn topics(entries: &[(&str, u32)]) -> BTreeMap<String, TopicSettings> {
     entries
         .iter()
@@ -75,7 +85,7 @@ fn topics(entries: &[(&str, u32)]) -> BTreeMap<String, TopicSettings> {
             (
                 t.to_string(),
                 TopicSettings {
-                    min_insync_replicas: *m,
+                    min_insync_replicas: Some(*m),
                 },
             )
         })
@@ -140,7 +150,7 @@ fn one_combined_node_not_running_restarts_alone() {
         topics: BTreeMap::new(),
         quorum: quorum(1, &[(0, 0), (1, 10_000), (2, 10_000)]),
     };
-    let mut roller = Roller::new(RollConfig::default(), BTreeMap::new());
+    let mut roller = Roller::new(RollConfig::default(), select_only(&[0, 1, 2]));
     let d = roller.decide(&snapshot, Millis(0));
     assert_eq!(restarted(&d), vec![n(0)], "{d:?}");
 }
@@ -441,10 +451,12 @@ fn quorum_check_uses_active_controller_timeout_and_assigned_roles() {
         q.voters.push(VoterState {
             id: n(9),
             last_caught_up_ms: Some(0),
+            last_fetch_ms: None,
         });
         q.voters.push(VoterState {
             id: n(10),
             last_caught_up_ms: None,
+            last_fetch_ms: None,
         });
     }
     let mut roller = Roller::new(RollConfig::default(), restart_all(&[1]));
@@ -736,6 +748,7 @@ fn roller_survives_a_json_round_trip_mid_roll() {
         let d = roller.decide(&sim.snapshot(), sim.now);
         assert_eq!(&d, expected, "step {step}");
         sim.apply(&d);
+        sim.feed_back(&mut roller, &d);
         match &d {
             Decision::Wait { until, .. } => {
                 let to = (*until).max(sim.now.plus(1));

@@ -88,6 +88,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         poll_interval_ms: millis(args.poll_interval).max(100),
         blocked_timeout_ms: millis(args.blocked_timeout),
         restore_preferred_leaders: !args.no_preferred_leader_election,
+        include_unhealthy: false,
     };
     let mut roller = Roller::new(roll_config.clone(), requests);
     let plan = roller.plan(&snapshot);
@@ -894,6 +895,7 @@ mod tests {
             reachable: true,
             rack: None,
             config: BTreeMap::new(),
+            incarnation: None,
         };
         ClusterSnapshot {
             nodes: vec![
@@ -963,6 +965,7 @@ mod tests {
                 },
             ],
             untouched: vec![NodeId(101)],
+            ..Plan::default()
         };
         let text = render_plan(&plan, &s);
         assert!(
@@ -984,6 +987,7 @@ mod tests {
                 reason: "why now".into(),
             }],
             untouched: vec![NodeId(2)],
+            ..Plan::default()
         };
         let result = ResultDoc {
             status: "done".into(),

@@ -134,12 +134,16 @@ impl ObservedState {
     /// Maps Kafka's numeric `BrokerState` (`NOT_RUNNING=0, STARTING=1,
     /// RECOVERY=2, RUNNING=3, PENDING_CONTROLLED_SHUTDOWN=6,
     /// SHUTTING_DOWN=7, UNKNOWN=127`) of a running process.
+    ///
+    /// A broker going down (6, 7) is not serving: a restart command that
+    /// returns while the old process is still shutting down must not make the
+    /// node look back already.
     #[must_use]
     pub fn from_broker_state(code: u8) -> ObservedState {
         match code {
             0 => ObservedState::NotRunning,
             2 => ObservedState::Recovering,
-            3..=126 => ObservedState::Serving,
+            3..=5 | 8..=126 => ObservedState::Serving,
             _ => ObservedState::NotReady,
         }
     }
@@ -167,9 +171,30 @@ pub struct NodeSnapshot {
     /// Rack (`broker.rack`), informational.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rack: Option<String>,
-    /// Current configuration with read-only flags (empty when unknown).
+    /// Current configuration with read-only flags (empty when unknown). The
+    /// broker-level `min.insync.replicas` is read from here (key
+    /// [`MIN_ISR_KEY`]).
     #[serde(default)]
     pub config: BTreeMap<String, ConfigEntry>,
+    /// Identity of the running process that changes at every restart (pod
+    /// UID, or the restart witness's generation); `None` = unknown. A change
+    /// is evidence that the node really restarted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incarnation: Option<String>,
+}
+
+/// Config key of `min.insync.replicas` (topic and broker level).
+pub const MIN_ISR_KEY: &str = "min.insync.replicas";
+
+impl NodeSnapshot {
+    /// The broker-level `min.insync.replicas` this node reports, if any.
+    #[must_use]
+    pub fn broker_min_isr(&self) -> Option<u32> {
+        self.config
+            .get(MIN_ISR_KEY)
+            .and_then(|e| e.value.as_deref())
+            .and_then(|v| v.trim().parse::<u32>().ok())
+    }
 }
 
 /// One partition as observed (Metadata / DescribeTopicPartitions, plus
@@ -220,18 +245,23 @@ impl PartitionSnapshot {
 /// Topic settings the roll needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TopicSettings {
-    /// Effective `min.insync.replicas` of the topic (topic override, else the
-    /// broker/cluster default).
-    pub min_insync_replicas: u32,
+    /// Topic-level `min.insync.replicas` override (config source
+    /// `DYNAMIC_TOPIC_CONFIG`); `None` = no override, the broker-level values
+    /// apply (see [`ClusterSnapshot::effective_min_isr`]).
+    pub min_insync_replicas: Option<u32>,
 }
 
-/// One voter in DescribeQuorum.
+/// One voter (or observer) in DescribeQuorum.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VoterState {
     pub id: NodeId,
     /// `LastCaughtUpTimestamp` in the leader's wall clock (ms), `None` when
     /// unknown (-1 on the wire).
     pub last_caught_up_ms: Option<i64>,
+    /// `LastFetchTimestamp` in the leader's wall clock (ms), `None` when
+    /// unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_fetch_ms: Option<i64>,
 }
 
 /// KRaft quorum state from DescribeQuorum (v1+), asked of the controllers.
@@ -240,6 +270,21 @@ pub struct QuorumSnapshot {
     /// The active controller, `None` when there is no leader.
     pub leader: Option<NodeId>,
     pub voters: Vec<VoterState>,
+    /// Nodes that fetch the metadata log without voting (brokers, and
+    /// controllers that are not voters, KIP-853).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observers: Vec<VoterState>,
+}
+
+impl QuorumSnapshot {
+    /// The voter or observer entry of `id`.
+    #[must_use]
+    pub fn member(&self, id: NodeId) -> Option<&VoterState> {
+        self.voters
+            .iter()
+            .chain(&self.observers)
+            .find(|v| v.id == id)
+    }
 }
 
 /// Everything the roll engine decides on, observed at one moment.
@@ -247,8 +292,8 @@ pub struct QuorumSnapshot {
 pub struct ClusterSnapshot {
     pub nodes: Vec<NodeSnapshot>,
     pub partitions: Vec<PartitionSnapshot>,
-    /// Per-topic settings; a topic missing here is treated as
-    /// `min.insync.replicas = 1` (Kafka's default).
+    /// Per-topic settings; a topic missing here has unknown settings (the
+    /// roll refuses to restart a replica of it).
     #[serde(default)]
     pub topics: BTreeMap<String, TopicSettings>,
     /// `None` when the quorum could not be described.
@@ -261,11 +306,38 @@ impl ClusterSnapshot {
         self.nodes.iter().find(|n| n.id == id)
     }
 
-    /// Effective `min.insync.replicas` of a topic (1 when unknown).
+    /// The topic-level `min.insync.replicas` override of `topic`; `None` when
+    /// the topic has none or is unknown.
     #[must_use]
-    pub fn min_isr(&self, topic: &str) -> u32 {
-        self.topics.get(topic).map_or(1, |t| t.min_insync_replicas)
+    pub fn topic_min_isr(&self, topic: &str) -> Option<u32> {
+        self.topics.get(topic).and_then(|t| t.min_insync_replicas)
     }
+
+    /// Effective `min.insync.replicas` of a partition: the topic override if
+    /// any, otherwise the highest broker-level value among its replicas
+    /// (leadership can move to any of them during a roll, and the leader's
+    /// value is the one enforced). `None` when the topic is unknown or no
+    /// replica reports a value: the caller must fail safe.
+    #[must_use]
+    pub fn effective_min_isr(&self, p: &PartitionSnapshot) -> Option<u32> {
+        effective_min_isr_with(&self.topics, p, |id| {
+            self.node(id).and_then(NodeSnapshot::broker_min_isr)
+        })
+    }
+}
+
+/// [`ClusterSnapshot::effective_min_isr`] with the broker-level values looked
+/// up by `broker_min_isr` (lets a caller index the nodes once).
+pub fn effective_min_isr_with(
+    topics: &BTreeMap<String, TopicSettings>,
+    p: &PartitionSnapshot,
+    broker_min_isr: impl Fn(NodeId) -> Option<u32>,
+) -> Option<u32> {
+    let settings = topics.get(&p.tp.topic)?;
+    if let Some(m) = settings.min_insync_replicas {
+        return Some(m);
+    }
+    p.all_replicas().filter_map(broker_min_isr).max()
 }
 
 #[cfg(test)]
@@ -284,11 +356,83 @@ mod tests {
             ObservedState::Recovering
         );
         assert_eq!(ObservedState::from_broker_state(3), ObservedState::Serving);
-        assert_eq!(ObservedState::from_broker_state(6), ObservedState::Serving);
+        assert_eq!(ObservedState::from_broker_state(4), ObservedState::Serving);
         assert_eq!(
             ObservedState::from_broker_state(127),
             ObservedState::NotReady
         );
+    }
+
+    #[test]
+    fn shutting_down_broker_states_are_not_serving() {
+        // PENDING_CONTROLLED_SHUTDOWN and SHUTTING_DOWN: the process is going
+        // away, the restart has not happened yet.
+        assert_eq!(ObservedState::from_broker_state(6), ObservedState::NotReady);
+        assert_eq!(ObservedState::from_broker_state(7), ObservedState::NotReady);
+    }
+
+    fn with_min_isr(id: i32, value: Option<&str>) -> NodeSnapshot {
+        NodeSnapshot {
+            id: NodeId(id),
+            roles: NodeRoles::BROKER,
+            state: ObservedState::Serving,
+            reachable: true,
+            rack: None,
+            config: value
+                .map(|v| {
+                    (
+                        MIN_ISR_KEY.to_string(),
+                        ConfigEntry {
+                            value: Some(v.to_string()),
+                            read_only: false,
+                        },
+                    )
+                })
+                .into_iter()
+                .collect(),
+            incarnation: None,
+        }
+    }
+
+    #[test]
+    fn effective_min_isr_is_the_override_else_the_highest_replica_value() {
+        let p = PartitionSnapshot {
+            tp: TopicPartition {
+                topic: "t".into(),
+                partition: 0,
+            },
+            replicas: vec![NodeId(1), NodeId(2), NodeId(3)],
+            isr: vec![NodeId(1), NodeId(2), NodeId(3)],
+            leader: Some(NodeId(1)),
+            adding: vec![],
+            removing: vec![],
+        };
+        let mut s = ClusterSnapshot {
+            nodes: vec![
+                with_min_isr(1, Some("1")),
+                with_min_isr(2, Some("2")),
+                with_min_isr(3, None),
+            ],
+            partitions: vec![p.clone()],
+            ..ClusterSnapshot::default()
+        };
+        // Unknown topic: unknown.
+        assert_eq!(s.effective_min_isr(&p), None);
+        s.topics.insert(
+            "t".into(),
+            TopicSettings {
+                min_insync_replicas: None,
+            },
+        );
+        assert_eq!(s.effective_min_isr(&p), Some(2));
+        s.topics.get_mut("t").unwrap().min_insync_replicas = Some(1);
+        assert_eq!(s.effective_min_isr(&p), Some(1));
+        // No override and no replica reports a value: unknown.
+        s.topics.get_mut("t").unwrap().min_insync_replicas = None;
+        for n in &mut s.nodes {
+            n.config.clear();
+        }
+        assert_eq!(s.effective_min_isr(&p), None);
     }
 
     #[test]
@@ -325,6 +469,7 @@ mod tests {
                 reachable: true,
                 rack: None,
                 config: BTreeMap::new(),
+                incarnation: Some("uid-1".into()),
             }],
             partitions: vec![],
             topics: BTreeMap::new(),
@@ -333,6 +478,12 @@ mod tests {
                 voters: vec![VoterState {
                     id: NodeId(0),
                     last_caught_up_ms: Some(5),
+                    last_fetch_ms: Some(6),
+                }],
+                observers: vec![VoterState {
+                    id: NodeId(3),
+                    last_caught_up_ms: None,
+                    last_fetch_ms: None,
                 }],
             }),
         };

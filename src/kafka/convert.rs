@@ -112,6 +112,7 @@ pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
                 },
                 rack: n.rack.clone(),
                 config,
+                incarnation: None,
             }
         })
         .collect();
@@ -147,7 +148,7 @@ pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
             Some((
                 t.name.clone(),
                 TopicSettings {
-                    min_insync_replicas: min,
+                    min_insync_replicas: Some(min),
                 },
             ))
         })
@@ -161,8 +162,10 @@ pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
             .map(|v| VoterState {
                 id: NodeId(v.id),
                 last_caught_up_ms: v.last_caught_up_timestamp,
+                last_fetch_ms: None,
             })
             .collect(),
+        observers: Vec::new(),
     });
     ClusterSnapshot {
         nodes,
@@ -306,7 +309,7 @@ mod tests {
         assert_eq!(p.tp.to_string(), "t-0");
         assert_eq!(p.replicas, vec![NodeId(4), NodeId(5), NodeId(6)]);
         assert_eq!(p.removing, vec![NodeId(6)]);
-        assert_eq!(s.min_isr("t"), 2);
+        assert_eq!(s.topic_min_isr("t"), Some(2));
         let q = s.quorum.unwrap();
         assert_eq!(q.leader, Some(NodeId(1)));
         assert_eq!(q.voters[2].last_caught_up_ms, Some(5_000));

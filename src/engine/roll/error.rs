@@ -16,7 +16,7 @@ use crate::engine::model::{NodeId, ObservedState};
 pub enum RollError {
     #[error(
         "restarting node {node} would take {topic}-{partition} below min.insync.replicas \
-         (in-sync replicas once reassignments complete: {isr}, min.insync.replicas: {min_isr})"
+         (in-sync replicas now or once reassignments complete: {isr}, min.insync.replicas: {min_isr})"
     )]
     WouldBreakMinIsr {
         node: NodeId,
@@ -56,14 +56,46 @@ pub enum RollError {
         restarts: u32,
         max: u32,
     },
-    #[error("node {node} did not become SERVING within {waited_ms} ms (last seen {state:?})")]
+    #[error(
+        "node {node} did not become SERVING within {waited_ms} ms (last seen {state:?}){}",
+        detail_suffix(detail)
+    )]
     NotServingInTime {
         node: NodeId,
         state: ObservedState,
         waited_ms: u64,
+        /// Why it does not count as back (e.g. no evidence that it restarted).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        detail: String,
     },
+    #[error(
+        "min.insync.replicas of {topic}-{partition} is unknown (no topic override read and no \
+         replica reports a broker-level value), so restarting node {node} cannot be judged safe"
+    )]
+    MinIsrUnknown {
+        node: NodeId,
+        topic: String,
+        partition: i32,
+    },
+    #[error("the restart command of node {node} failed: {error}")]
+    RestartFailed { node: NodeId, error: String },
+    #[error(
+        "broker {node} is in an unknown state (it may be in log recovery); no restart until its \
+         state is known"
+    )]
+    NodeStateUnknown { node: NodeId },
+    #[error("the roll's saved state is inconsistent: {detail}")]
+    StateInconsistent { detail: String },
     #[error("node {node} went from healthy to {state:?} while the roll was in progress")]
     NodeBecameUnhealthy { node: NodeId, state: ObservedState },
     #[error("node {node} is unreachable but was healthy before")]
     NodeBecameUnreachable { node: NodeId },
+}
+
+fn detail_suffix(detail: &str) -> String {
+    if detail.is_empty() {
+        String::new()
+    } else {
+        format!(": {detail}")
+    }
 }

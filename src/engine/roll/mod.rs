@@ -4,15 +4,25 @@
 //! The driver calls [`Roller::decide`] with a fresh [`ClusterSnapshot`] and the
 //! current time; it answers with one [`Decision`] (restart a batch,
 //! reconfigure a node, elect preferred leaders, wait, done, abort), which the
-//! driver executes before observing again. Nothing here performs IO or reads a
-//! clock, so the whole algorithm runs unchanged against the simulator in
-//! [`sim`] under property tests.
+//! driver executes before observing again. What happened to a restart is fed
+//! back, never assumed: [`Roller::handle_restart_done`],
+//! [`Roller::handle_restart_failed`] and [`Roller::handle_process_ended`].
+//! Nothing here performs IO or reads a clock, so the whole algorithm runs
+//! unchanged against the simulator in [`sim`] under property tests.
+//!
+//! The selection is the keys of the requests given to [`Roller::new`]; only
+//! selected nodes are acted on. Unhealthy nodes outside it are reported and
+//! still count in every safety check, but are restarted only with
+//! [`RollConfig::include_unhealthy`] (a broker stopped for maintenance is not
+//! the roll's business).
 //!
 //! The algorithm is Strimzi's "KafkaRoller 2.0" proposal:
 //! 1. `RESTART_FIRST`: nodes that are not running, not ready or unreachable,
-//!    one at a time (pure controllers, combined, brokers), except that when
-//!    every controller is a combined node and none is running they restart
-//!    together so a quorum can form;
+//!    one at a time (pure controllers, combined, brokers), each passing the
+//!    availability check and, for controllers, the quorum rule (a lagging
+//!    controller may still be a needed vote); only when every controller is
+//!    a combined node, none is running and the quorum has no leader do they
+//!    restart together so a quorum can form;
 //! 2. `RESTART`: nodes with restart reasons or non-dynamic config changes, in
 //!    the order non-active pure controllers, the active pure controller,
 //!    brokers and non-active combined nodes (batched: no two share a
@@ -22,22 +32,35 @@
 //!    reconfigured one at a time; after `max_reconfig_attempts` failed
 //!    attempts they are restarted instead.
 //!
-//! After each action the roller waits for the nodes to become SERVING, asks
-//! for a preferred-leader election once they are back in their ISRs, and waits
+//! After a restart the roller waits until the restart really happened: the
+//! command reported success, there is evidence that the old process ended
+//! (reported by the executor, a changed incarnation, or the node seen down),
+//! a later observation shows it SERVING, and a restarted controller has
+//! fetched from the quorum leader since (a stopped controller looks caught up
+//! for `controller.quorum.fetch.timeout.ms`). A restart command that returns
+//! before the process exits must not let the next batch be judged against a
+//! cluster that still contains the dying node. Then it asks for a
+//! preferred-leader election once the nodes are back in their ISRs, and waits
 //! for them to lead their preferred partitions. It aborts (and never acts
-//! again) when a node does not come back in time, a healthy node turns
-//! unhealthy, a node would exceed `max_restart_attempts`, or a safety check has
-//! blocked progress for longer than `blocked_timeout_ms`.
+//! again) when a node does not come back in time, a restart command fails, a
+//! healthy node turns unhealthy, a node would exceed `max_restart_attempts`,
+//! or a safety check has blocked progress for longer than
+//! `blocked_timeout_ms`.
 //!
-//! Beyond the proposal: availability is judged on the ISR as it will be once
-//! ongoing reassignments complete, and nothing restarts while any other node
-//! is in log recovery.
+//! Beyond the proposal: availability is judged on the ISR both now and as it
+//! will be once ongoing reassignments complete, against each partition's
+//! effective `min.insync.replicas` (unknown refuses); nothing restarts while
+//! any other node is in log recovery or is a broker in an unknown state (it
+//! may be in log recovery); and state restored from JSON that does not match
+//! the cluster aborts the roll rather than panicking.
 
 pub mod batch;
 pub mod config_diff;
 pub mod error;
 pub mod safety;
 pub mod sim;
+#[cfg(test)]
+mod tests;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -77,6 +100,12 @@ pub struct RollConfig {
     /// leadership is left to Kafka's own `auto.leader.rebalance.enable`).
     #[serde(default = "default_true")]
     pub restore_preferred_leaders: bool,
+    /// Also restart unhealthy nodes outside the selection (the keys of the
+    /// requests). Off by default: such nodes are reported and count in every
+    /// safety check, but are never restarted (a broker stopped for
+    /// maintenance is not the roll's business).
+    #[serde(default)]
+    pub include_unhealthy: bool,
 }
 
 fn default_true() -> bool {
@@ -94,6 +123,7 @@ impl Default for RollConfig {
             poll_interval_ms: 5_000,
             blocked_timeout_ms: 300_000,
             restore_preferred_leaders: true,
+            include_unhealthy: false,
         }
     }
 }
@@ -138,6 +168,9 @@ pub struct NodeContext {
     pub last_transition: Millis,
     /// The state as last observed (before the engine's own labels).
     pub observed: ObservedState,
+    /// Part of the selection (listed in the roll's requests).
+    #[serde(default)]
+    pub selected: bool,
     /// Seen healthy (SERVING and reachable) at the last observation while the
     /// roll was not acting on it.
     was_healthy: bool,
@@ -151,12 +184,25 @@ impl NodeContext {
         )
     }
 
+    /// The proposal's `RESTART_FIRST`: not running, not ready, or
+    /// unreachable. `Unknown` is not unhealthy: a broker whose state cannot be
+    /// read may be in log recovery, and restarting it would start that over.
     fn is_unhealthy(&self) -> bool {
-        !self.reachable
-            || matches!(
-                self.state,
-                NodeState::Unknown | NodeState::NotRunning | NodeState::NotReady
-            )
+        !self.reachable || matches!(self.state, NodeState::NotRunning | NodeState::NotReady)
+    }
+
+    /// Restarted only when selected, or when unhealthy nodes outside the
+    /// selection may be restarted too.
+    fn eligible_when_unhealthy(&self, config: &RollConfig) -> bool {
+        self.selected || config.include_unhealthy
+    }
+
+    fn describe_state(&self) -> String {
+        if self.reachable {
+            format!("{:?}", self.state)
+        } else {
+            format!("{:?}, unreachable", self.state)
+        }
     }
 }
 
@@ -231,6 +277,114 @@ struct Awaiting {
     started: Millis,
     serving_since: BTreeMap<NodeId, Millis>,
     elected: BTreeSet<NodeId>,
+    /// Per restarted node: what is known about its restart.
+    #[serde(default)]
+    restarts: BTreeMap<NodeId, RestartProgress>,
+}
+
+/// What the roller knows about one node's restart, from the decision on.
+///
+/// A restart counts only once (1) the executor fed back that the command
+/// finished, (2) there is evidence that the process running at decision time
+/// has ended, (3) a later observation shows the node SERVING and reachable,
+/// and (4) for a controller in the quorum, its `LastCaughtUpTimestamp` has
+/// advanced since the evidence (a stopped controller keeps looking caught up
+/// for `controller.quorum.fetch.timeout.ms`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct RestartProgress {
+    requested_at: Millis,
+    /// The node's incarnation when the restart was decided.
+    #[serde(default)]
+    incarnation_before: Option<String>,
+    /// SERVING and reachable when the restart was decided.
+    serving_before: bool,
+    /// A member of the quorum (voter or observer) when the restart was
+    /// decided, and a controller: it must fetch again before it counts.
+    must_fetch: bool,
+    /// When the restart command reported success.
+    #[serde(default)]
+    done_at: Option<Millis>,
+    /// When evidence that the old process ended arrived, and which.
+    #[serde(default)]
+    ended: Option<(Millis, String)>,
+    /// A decision has seen the evidence: observations fed to later decisions
+    /// were made after it.
+    #[serde(default)]
+    evidence_seen: bool,
+    /// `LastCaughtUpTimestamp` first observed after the evidence.
+    #[serde(default)]
+    caught_up_baseline: Option<i64>,
+    /// The evidence was fed between decisions (not observed): the observation
+    /// of the next decision may predate it, and the old process may have
+    /// fetched after that observation, so the baseline is taken one decision
+    /// later.
+    #[serde(default)]
+    baseline_pending: bool,
+    /// When it counted as back.
+    #[serde(default)]
+    back_at: Option<Millis>,
+}
+
+impl RestartProgress {
+    fn new(
+        now: Millis,
+        ctx: &NodeContext,
+        snapshot: &ClusterSnapshot,
+        node: Option<&NodeSnapshot>,
+    ) -> Self {
+        let state = node.map_or(ObservedState::NotRunning, |n| n.state);
+        let mut p = RestartProgress {
+            requested_at: now,
+            incarnation_before: node.and_then(|n| n.incarnation.clone()),
+            serving_before: state == ObservedState::Serving && node.is_some_and(|n| n.reachable),
+            must_fetch: ctx.roles.controller && quorum_member(snapshot, ctx.id).is_some(),
+            done_at: None,
+            ended: None,
+            evidence_seen: false,
+            caught_up_baseline: None,
+            baseline_pending: false,
+            back_at: None,
+        };
+        if state == ObservedState::NotRunning {
+            p.ended = Some((
+                now,
+                "it was not running when the restart was decided".into(),
+            ));
+            p.evidence_seen = true;
+            p.caught_up_baseline = caught_up_ts(snapshot, ctx.id);
+        }
+        p
+    }
+
+    /// Why the node does not count as back yet (for waits and aborts).
+    fn pending(&self) -> &'static str {
+        if self.done_at.is_none() {
+            "the restart command has not reported completion"
+        } else if self.ended.is_none() {
+            "there is no evidence yet that the node restarted (never seen going down, same \
+             incarnation, no process end reported): its old process may still be running"
+        } else if !self.evidence_seen {
+            "waiting for an observation made after the old process ended"
+        } else {
+            "not yet SERVING and reachable again (a controller must also have fetched from the \
+             quorum leader since its restart)"
+        }
+    }
+}
+
+/// The quorum entry (voter or observer) of `id`.
+fn quorum_member(
+    snapshot: &ClusterSnapshot,
+    id: NodeId,
+) -> Option<&crate::engine::model::VoterState> {
+    snapshot.quorum.as_ref().and_then(|q| q.member(id))
+}
+
+/// `LastCaughtUpTimestamp` of `id` (`None`: unknown, -1 or not a member).
+fn caught_up_ts(snapshot: &ClusterSnapshot, id: NodeId) -> Option<i64> {
+    quorum_member(snapshot, id)
+        .and_then(|v| v.last_caught_up_ms)
+        .filter(|t| *t >= 0)
 }
 
 /// One step of a [`Plan`].
@@ -257,6 +411,10 @@ pub struct Plan {
     pub steps: Vec<PlanStep>,
     /// Nodes that need neither a restart nor a reconfiguration.
     pub untouched: Vec<NodeId>,
+    /// Unhealthy nodes outside the selection: left alone (unless
+    /// `include_unhealthy`), still counted by every safety check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unselected_unhealthy: Vec<NodeReason>,
 }
 
 impl Plan {
@@ -336,8 +494,11 @@ pub struct Roller {
 }
 
 impl Roller {
-    /// A roll of the nodes in the snapshots it will be given; `requests` says
-    /// what each node needs (nodes not listed need nothing).
+    /// A roll of the nodes in the snapshots it will be given. The keys of
+    /// `requests` are the selection: only they are restarted or reconfigured
+    /// (a selected node with an empty request is restarted only if
+    /// unhealthy); unhealthy nodes outside it are reported and left alone
+    /// unless [`RollConfig::include_unhealthy`].
     #[must_use]
     pub fn new(config: RollConfig, requests: BTreeMap<NodeId, NodeRequest>) -> Roller {
         Roller {
@@ -375,6 +536,60 @@ impl Roller {
         self.finished.is_some()
     }
 
+    /// Feed-back: the platform reports that the restart command of `node`
+    /// finished successfully at `at`. For `kill -TERM`-style commands this
+    /// can be before the old process exited, so it does not make the node
+    /// count as back by itself. Ignored for a node the roller is not
+    /// restarting.
+    pub fn handle_restart_done(&mut self, node: NodeId, at: Millis) {
+        let Some(progress) = self.restart_progress(node) else {
+            return;
+        };
+        if progress.done_at.is_some() {
+            return;
+        }
+        progress.done_at = Some(at);
+        if let Some(ctx) = self.nodes.get_mut(&node) {
+            ctx.num_restarts = ctx.num_restarts.saturating_add(1);
+            ctx.last_transition = at;
+        }
+    }
+
+    /// Feed-back: the restart command of `node` failed. The roll aborts with
+    /// [`RollError::RestartFailed`]; nothing else is restarted.
+    pub fn handle_restart_failed(&mut self, node: NodeId, at: Millis, error: String) {
+        if self.finished.is_some() {
+            return;
+        }
+        if let Some(ctx) = self.nodes.get_mut(&node) {
+            ctx.last_transition = at;
+        }
+        self.finish(Decision::Abort {
+            reason: RollError::RestartFailed { node, error },
+        });
+    }
+
+    /// Feed-back: evidence that the process `node` ran when its restart was
+    /// decided has ended (e.g. the restart witness saw its connection
+    /// close). Ignored for a node the roller is not restarting and for
+    /// evidence older than the decision.
+    pub fn handle_process_ended(&mut self, node: NodeId, at: Millis) {
+        let Some(progress) = self.restart_progress(node) else {
+            return;
+        };
+        if progress.ended.is_none() && at >= progress.requested_at {
+            progress.ended = Some((at, "its process ended (reported at restart)".into()));
+            progress.baseline_pending = true;
+        }
+    }
+
+    fn restart_progress(&mut self, node: NodeId) -> Option<&mut RestartProgress> {
+        self.awaiting
+            .as_mut()
+            .filter(|a| a.kind == ActionKind::Restart)
+            .and_then(|a| a.restarts.get_mut(&node))
+    }
+
     /// Decides the next step from an observation made at `now`.
     pub fn decide(&mut self, snapshot: &ClusterSnapshot, now: Millis) -> Decision {
         if let Some(done) = &self.finished {
@@ -384,33 +599,50 @@ impl Roller {
             return self.finish(Decision::Abort { reason: e });
         }
         let mut cache = Cache::default();
-        if self.awaiting.is_some()
-            && let Some(d) = self.await_step(snapshot, now, &mut cache)
-        {
-            return d;
+        if self.awaiting.is_some() {
+            match self.await_step(snapshot, now, &mut cache) {
+                Ok(Some(d)) => return d,
+                Ok(None) => {}
+                Err(e) => return self.finish(Decision::Abort { reason: e }),
+            }
         }
         let selection = select(&self.config, &self.nodes, snapshot, &mut cache);
         match selection {
             Selection::Restart(nodes, reason) => {
+                let mut restarts = BTreeMap::new();
                 for n in &nodes {
-                    let ctx = self.nodes.get_mut(&n.node).expect("selected from contexts");
-                    ctx.num_restarts += 1;
+                    let observed = cache.node(snapshot, n.node);
+                    let Some(ctx) = self.nodes.get_mut(&n.node) else {
+                        return self.finish(Decision::Abort {
+                            reason: RollError::StateInconsistent {
+                                detail: format!("node {} selected without a context", n.node),
+                            },
+                        });
+                    };
                     ctx.state = NodeState::Restarted;
                     ctx.last_transition = now;
+                    restarts.insert(n.node, RestartProgress::new(now, ctx, snapshot, observed));
                 }
                 self.start_await(
                     ActionKind::Restart,
                     nodes.iter().map(|n| n.node).collect(),
                     now,
+                    restarts,
                 );
                 Decision::Restart { nodes, reason }
             }
             Selection::Reconfigure(node, changes, reason) => {
-                let ctx = self.nodes.get_mut(&node).expect("selected from contexts");
+                let Some(ctx) = self.nodes.get_mut(&node) else {
+                    return self.finish(Decision::Abort {
+                        reason: RollError::StateInconsistent {
+                            detail: format!("node {node} selected without a context"),
+                        },
+                    });
+                };
                 ctx.num_reconfigs += 1;
                 ctx.state = NodeState::Reconfigured;
                 ctx.last_transition = now;
-                self.start_await(ActionKind::Reconfigure, vec![node], now);
+                self.start_await(ActionKind::Reconfigure, vec![node], now, BTreeMap::new());
                 Decision::Reconfigure {
                     node,
                     changes,
@@ -432,11 +664,19 @@ impl Roller {
             }
             Selection::Abort(err) => self.finish(Decision::Abort { reason: err }),
             Selection::Done => {
+                let mut notes = self.notes.clone();
+                let left = unselected_unhealthy(&self.config, &self.nodes);
+                if !left.is_empty() {
+                    notes.push(format!(
+                        "unhealthy node(s) outside the selection were left alone: {}",
+                        describe_reasons(&left)
+                    ));
+                }
                 let summary = RollSummary {
                     restarted: self.filter_ids(|c| c.num_restarts > 0),
                     reconfigured: self.filter_ids(|c| c.num_reconfigs > 0 && c.num_restarts == 0),
                     untouched: self.filter_ids(|c| c.num_reconfigs == 0 && c.num_restarts == 0),
-                    notes: self.notes.clone(),
+                    notes,
                 };
                 self.finish(Decision::Done { summary })
             }
@@ -449,17 +689,21 @@ impl Roller {
         let mut nodes = self.nodes.clone();
         merge_observation(&mut nodes, &self.requests, snapshot, Millis(0), None);
         let mut cache = Cache::default();
-        let mut plan = Plan::default();
+        let mut plan = Plan {
+            unselected_unhealthy: unselected_unhealthy(&self.config, &nodes),
+            ..Plan::default()
+        };
         // Each step changes one context; a bound keeps a bug from looping.
         for _ in 0..=4 * nodes.len() * (self.config.max_reconfig_attempts as usize + 2) {
             match select(&self.config, &nodes, snapshot, &mut cache) {
                 Selection::Restart(batch, reason) => {
                     for n in &batch {
-                        let ctx = nodes.get_mut(&n.node).expect("selected from contexts");
-                        ctx.num_restarts += 1;
-                        ctx.state = NodeState::Serving;
-                        ctx.reachable = true;
-                        ctx.was_healthy = true;
+                        if let Some(ctx) = nodes.get_mut(&n.node) {
+                            ctx.num_restarts += 1;
+                            ctx.state = NodeState::Serving;
+                            ctx.reachable = true;
+                            ctx.was_healthy = true;
+                        }
                     }
                     plan.steps.push(PlanStep::Restart {
                         nodes: batch,
@@ -467,10 +711,11 @@ impl Roller {
                     });
                 }
                 Selection::Reconfigure(node, changes, reason) => {
-                    let ctx = nodes.get_mut(&node).expect("selected from contexts");
-                    // Assume the change sticks: the node needs nothing more.
-                    ctx.desired_config.clear();
-                    ctx.num_reconfigs += 1;
+                    if let Some(ctx) = nodes.get_mut(&node) {
+                        // Assume the change sticks: the node needs nothing more.
+                        ctx.desired_config.clear();
+                        ctx.num_reconfigs += 1;
+                    }
                     plan.steps.push(PlanStep::Reconfigure {
                         node,
                         changes,
@@ -521,7 +766,13 @@ impl Roller {
         d
     }
 
-    fn start_await(&mut self, kind: ActionKind, nodes: Vec<NodeId>, now: Millis) {
+    fn start_await(
+        &mut self,
+        kind: ActionKind,
+        nodes: Vec<NodeId>,
+        now: Millis,
+        restarts: BTreeMap<NodeId, RestartProgress>,
+    ) {
         self.blocked_since = None;
         self.awaiting = Some(Awaiting {
             kind,
@@ -529,6 +780,7 @@ impl Roller {
             started: now,
             serving_since: BTreeMap::new(),
             elected: BTreeSet::new(),
+            restarts,
         });
     }
 
@@ -573,6 +825,121 @@ impl Roller {
         failure.map_or(Ok(()), Err)
     }
 
+    /// Folds one observation into the restart progress of every node of the
+    /// batch and marks the nodes that count as back.
+    fn track_restarts(
+        &mut self,
+        snapshot: &ClusterSnapshot,
+        now: Millis,
+        cache: &mut Cache,
+    ) -> Result<(), RollError> {
+        let Some(aw) = self.awaiting.as_mut() else {
+            return Ok(());
+        };
+        for &id in &aw.nodes {
+            let progress = aw.restarts.entry(id).or_insert_with(|| RestartProgress {
+                // Saved by a version without feed-back: the decision then
+                // implied the command's completion.
+                requested_at: aw.started,
+                incarnation_before: None,
+                serving_before: true,
+                must_fetch: false,
+                done_at: Some(aw.started),
+                ended: None,
+                evidence_seen: false,
+                caught_up_baseline: None,
+                baseline_pending: false,
+                back_at: None,
+            });
+            if progress.back_at.is_some() {
+                continue;
+            }
+            let observed = cache.node(snapshot, id);
+            if progress.ended.is_none() {
+                let evidence = match observed {
+                    None => Some("it vanished from the observation".to_string()),
+                    Some(n) if n.state == ObservedState::NotRunning => {
+                        Some("it was observed NOT_RUNNING after the restart was requested".into())
+                    }
+                    Some(n)
+                        if n.incarnation.is_some()
+                            && progress.incarnation_before.is_some()
+                            && n.incarnation != progress.incarnation_before =>
+                    {
+                        Some("its incarnation changed".into())
+                    }
+                    Some(n)
+                        if progress.serving_before
+                            && (n.state != ObservedState::Serving || !n.reachable) =>
+                    {
+                        Some(format!(
+                            "it was observed {:?}{} after the restart was requested",
+                            n.state,
+                            if n.reachable { "" } else { " and unreachable" }
+                        ))
+                    }
+                    Some(_) => None,
+                };
+                if let Some(e) = evidence {
+                    progress.ended = Some((now, e));
+                }
+            }
+            if progress.ended.is_none() {
+                continue;
+            }
+            if !progress.evidence_seen {
+                // The observation of this decision may predate the
+                // evidence: only later ones show the new process.
+                progress.evidence_seen = true;
+                if !progress.baseline_pending {
+                    progress.caught_up_baseline = caught_up_ts(snapshot, id);
+                }
+                continue;
+            }
+            if progress.baseline_pending {
+                progress.baseline_pending = false;
+                progress.caught_up_baseline = caught_up_ts(snapshot, id);
+                if progress.must_fetch {
+                    continue;
+                }
+            }
+            if progress.done_at.is_none() {
+                continue;
+            }
+            let serving =
+                observed.is_some_and(|n| n.state == ObservedState::Serving && n.reachable);
+            // Without a quorum leader nothing can fetch: requiring it would
+            // keep a leaderless quorum from ever being restarted back into
+            // shape, and every restart that could weaken the quorum is
+            // refused anyway until a leader is known (`check_quorum`).
+            let leaderless = snapshot.quorum.as_ref().is_some_and(|q| q.leader.is_none());
+            let fetched = !progress.must_fetch
+                || leaderless
+                || caught_up_ts(snapshot, id)
+                    .is_some_and(|t| progress.caught_up_baseline.is_none_or(|b| t > b));
+            if serving && fetched {
+                progress.back_at = Some(now);
+                let index = cache.index(snapshot);
+                let state = if observed.is_some_and(|n| n.roles.broker)
+                    && !leads_all_preferred(snapshot, index, id)
+                {
+                    NodeState::Serving
+                } else {
+                    NodeState::LeadingAllPreferred
+                };
+                let ctx = self
+                    .nodes
+                    .get_mut(&id)
+                    .ok_or_else(|| RollError::StateInconsistent {
+                        detail: format!("restarting node {id} has no context"),
+                    })?;
+                ctx.state = state;
+                ctx.last_transition = now;
+            }
+        }
+        Ok(())
+    }
+
     /// The wait after an action; `None` when the nodes are done and the next
     /// action may be selected.
     fn await_step(
@@ -580,8 +947,17 @@ impl Roller {
         snapshot: &ClusterSnapshot,
         now: Millis,
         cache: &mut Cache,
-    ) -> Option<Decision> {
-        let aw = self.awaiting.as_mut().expect("checked by caller");
+    ) -> Result<Option<Decision>, RollError> {
+        let kind = match &self.awaiting {
+            Some(aw) => aw.kind,
+            None => return Ok(None),
+        };
+        if kind == ActionKind::Restart {
+            self.track_restarts(snapshot, now, cache)?;
+        }
+        let Some(aw) = self.awaiting.as_mut() else {
+            return Ok(None);
+        };
         let timeout = match aw.kind {
             ActionKind::Restart => self.config.post_restart_timeout_ms,
             ActionKind::Reconfigure => self.config.post_reconfigure_timeout_ms,
@@ -590,9 +966,24 @@ impl Roller {
             ActionKind::Restart => "restart",
             ActionKind::Reconfigure => "reconfiguration",
         };
-        for n in &aw.nodes {
-            if self.nodes[n].is_serving() && self.nodes[n].reachable {
-                aw.serving_since.entry(*n).or_insert(now);
+        let missing = |id: &NodeId| RollError::StateInconsistent {
+            detail: format!("node {id} of the current action has no context"),
+        };
+        match aw.kind {
+            ActionKind::Restart => {
+                for (id, p) in &aw.restarts {
+                    if let Some(t) = p.back_at {
+                        aw.serving_since.entry(*id).or_insert(t);
+                    }
+                }
+            }
+            ActionKind::Reconfigure => {
+                for n in &aw.nodes {
+                    let ctx = self.nodes.get(n).ok_or_else(|| missing(n))?;
+                    if ctx.is_serving() && ctx.reachable {
+                        aw.serving_since.entry(*n).or_insert(now);
+                    }
+                }
             }
         }
         let not_serving: Vec<NodeId> = aw
@@ -601,41 +992,62 @@ impl Roller {
             .filter(|n| !aw.serving_since.contains_key(n))
             .copied()
             .collect();
-        if let Some(&first) = not_serving.first() {
-            let deadline = aw.started.plus(timeout);
-            if now >= deadline {
-                let state = self.nodes[&first].observed;
-                let waited_ms = now.since(aw.started);
-                return Some(self.finish(Decision::Abort {
-                    reason: RollError::NotServingInTime {
-                        node: first,
-                        state,
-                        waited_ms,
-                    },
-                }));
+        if !not_serving.is_empty() {
+            // Per node: deadline counted from the command's completion (or
+            // the decision when it never reported).
+            let since = |n: &NodeId| {
+                aw.restarts
+                    .get(n)
+                    .map_or(aw.started, |p| p.done_at.unwrap_or(p.requested_at))
+            };
+            let mut deadline: Option<Millis> = None;
+            let mut states: Vec<String> = Vec::new();
+            for n in &not_serving {
+                let ctx = self.nodes.get(n).ok_or_else(|| missing(n))?;
+                let d = since(n).plus(timeout);
+                if now >= d {
+                    let detail = aw
+                        .restarts
+                        .get(n)
+                        .map(|p| p.pending().to_string())
+                        .unwrap_or_default();
+                    let reason = RollError::NotServingInTime {
+                        node: *n,
+                        state: ctx.observed,
+                        waited_ms: now.since(since(n)),
+                        detail,
+                    };
+                    return Ok(Some(self.finish(Decision::Abort { reason })));
+                }
+                deadline = Some(deadline.map_or(d, |x| x.min(d)));
+                states.push(match aw.restarts.get(n) {
+                    Some(p) => format!(
+                        "{n} (seen {:?}{}; {})",
+                        ctx.observed,
+                        if ctx.reachable { "" } else { ", unreachable" },
+                        p.pending()
+                    ),
+                    None => format!("{n} ({})", ctx.describe_state()),
+                });
             }
-            let states: Vec<String> = not_serving
-                .iter()
-                .map(|n| format!("{n} ({:?})", self.nodes[n].state))
-                .collect();
-            return Some(Decision::Wait {
+            let deadline = deadline.unwrap_or(now);
+            return Ok(Some(Decision::Wait {
                 until: now.plus(self.config.poll_interval_ms).min(deadline),
                 for_what: format!(
                     "node(s) {} to become SERVING after {verb} (deadline {deadline})",
                     states.join(", ")
                 ),
-            });
+            }));
         }
         // All serving: wait for preferred leadership.
-        let not_leading: Vec<NodeId> = aw
-            .nodes
-            .iter()
-            .filter(|n| {
-                self.config.restore_preferred_leaders
-                    && self.nodes[n].state != NodeState::LeadingAllPreferred
-            })
-            .copied()
-            .collect();
+        let mut not_leading: Vec<NodeId> = Vec::new();
+        for n in &aw.nodes {
+            let ctx = self.nodes.get(n).ok_or_else(|| missing(n))?;
+            if self.config.restore_preferred_leaders && ctx.state != NodeState::LeadingAllPreferred
+            {
+                not_leading.push(*n);
+            }
+        }
         if !not_leading.is_empty() {
             let index = cache.index(snapshot);
             let to_elect: Vec<NodeId> = not_leading
@@ -648,7 +1060,9 @@ impl Roller {
                 for n in &to_elect {
                     aw.elected.insert(*n);
                     for &pi in index.of(*n) {
-                        let p = &snapshot.partitions[pi as usize];
+                        let Some(p) = snapshot.partitions.get(pi as usize) else {
+                            continue;
+                        };
                         if p.replicas.first() == Some(n) && p.leader != Some(*n) {
                             partitions.push(p.tp.clone());
                         }
@@ -656,7 +1070,7 @@ impl Roller {
                 }
                 partitions.sort();
                 partitions.dedup();
-                return Some(Decision::ElectPreferredLeaders {
+                return Ok(Some(Decision::ElectPreferredLeaders {
                     reason: format!(
                         "node(s) {} are back in every ISR they belong to but lead only part of \
                          their preferred partitions",
@@ -664,19 +1078,19 @@ impl Roller {
                     ),
                     nodes: to_elect,
                     partitions,
-                });
+                }));
             }
             let last_serving = aw.serving_since.values().max().copied().unwrap_or(now);
             let deadline = last_serving.plus(timeout);
             if now < deadline {
-                return Some(Decision::Wait {
+                return Ok(Some(Decision::Wait {
                     until: now.plus(self.config.poll_interval_ms).min(deadline),
                     for_what: format!(
                         "node(s) {} to rejoin their ISRs and lead their preferred partitions \
                          (deadline {deadline})",
                         join_ids(&not_leading)
                     ),
-                });
+                }));
             }
             self.notes.push(format!(
                 "node(s) {} did not lead all their preferred partitions within {timeout} ms after \
@@ -685,11 +1099,11 @@ impl Roller {
             ));
         }
         for n in &aw.nodes {
-            let ctx = self.nodes.get_mut(n).expect("awaited nodes have contexts");
+            let ctx = self.nodes.get_mut(n).ok_or_else(|| missing(n))?;
             ctx.was_healthy = ctx.is_serving() && ctx.reachable;
         }
         self.awaiting = None;
-        None
+        Ok(None)
     }
 }
 
@@ -739,14 +1153,23 @@ fn merge_observation(
                 num_reconfigs: 0,
                 last_transition: now,
                 observed: ObservedState::Unknown,
+                selected: false,
                 was_healthy: false,
             }
         });
         ctx.roles = n.roles;
         ctx.reachable = n.reachable;
         ctx.observed = n.state;
+        ctx.selected = requests.contains_key(&n.id);
         let acting = awaiting.filter(|a| a.nodes.contains(&n.id));
+        // A node being restarted stays RESTARTED until the restart counts
+        // (see `RestartProgress`), whatever it looks like meanwhile.
+        let restarting = acting.is_some_and(|a| {
+            a.kind == ActionKind::Restart
+                && a.restarts.get(&n.id).is_none_or(|p| p.back_at.is_none())
+        });
         let state = match n.state {
+            _ if restarting => NodeState::Restarted,
             ObservedState::Serving => {
                 if n.roles.broker && !leads_all_preferred(snapshot, &index, n.id) {
                     NodeState::Serving
@@ -762,7 +1185,8 @@ fn merge_observation(
                     ObservedState::NotRunning => NodeState::NotRunning,
                     ObservedState::NotReady => NodeState::NotReady,
                     ObservedState::Recovering => NodeState::Recovering,
-                    ObservedState::Serving => unreachable!("matched above"),
+                    // Matched above; kept total rather than panicking.
+                    ObservedState::Serving => NodeState::Serving,
                 },
             },
         };
@@ -773,6 +1197,7 @@ fn merge_observation(
     }
     // A node that vanished from the observation is no longer running.
     for ctx in nodes.values_mut() {
+        ctx.selected = requests.contains_key(&ctx.id);
         if !snapshot.nodes.iter().any(|n| n.id == ctx.id) && ctx.state != NodeState::NotRunning {
             ctx.state = NodeState::NotRunning;
             ctx.observed = ObservedState::NotRunning;
@@ -781,8 +1206,71 @@ fn merge_observation(
     }
 }
 
-/// The next action for the given contexts (the heart of the algorithm).
+/// Unhealthy nodes outside the selection that the roll leaves alone, with
+/// their state.
+fn unselected_unhealthy(
+    config: &RollConfig,
+    nodes: &BTreeMap<NodeId, NodeContext>,
+) -> Vec<NodeReason> {
+    nodes
+        .values()
+        .filter(|c| c.is_unhealthy() && !c.eligible_when_unhealthy(config))
+        .map(|c| NodeReason {
+            node: c.id,
+            reason: format!(
+                "{} node is {}; not selected, left alone (include unhealthy nodes to restart it)",
+                c.roles,
+                c.describe_state()
+            ),
+        })
+        .collect()
+}
+
+fn describe_reasons(nodes: &[NodeReason]) -> String {
+    nodes
+        .iter()
+        .map(|n| format!("{} ({})", n.node, n.reason))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What holds every restart back: a node in log recovery, or a broker whose
+/// state is unknown (it may be in log recovery).
+fn restart_blocker(nodes: &BTreeMap<NodeId, NodeContext>) -> Option<RollError> {
+    if let Some(c) = nodes.values().find(|c| c.state == NodeState::Recovering) {
+        return Some(RollError::NodeInLogRecovery { node: c.id });
+    }
+    nodes
+        .values()
+        .find(|c| c.roles.broker && c.state == NodeState::Unknown)
+        .map(|c| RollError::NodeStateUnknown { node: c.id })
+}
+
+/// The next action for the given contexts (the heart of the algorithm), with
+/// the unhealthy nodes left alone named in a restart's reason.
 fn select(
+    config: &RollConfig,
+    nodes: &BTreeMap<NodeId, NodeContext>,
+    snapshot: &ClusterSnapshot,
+    cache: &mut Cache,
+) -> Selection {
+    match select_inner(config, nodes, snapshot, cache) {
+        Selection::Restart(batch, mut reason) => {
+            let left = unselected_unhealthy(config, nodes);
+            if !left.is_empty() {
+                let _ = write!(
+                    reason,
+                    "; left alone (unhealthy, outside the selection): {}",
+                    describe_reasons(&left)
+                );
+            }
+            Selection::Restart(batch, reason)
+        }
+        other => other,
+    }
+}
+
+fn select_inner(
     config: &RollConfig,
     nodes: &BTreeMap<NodeId, NodeContext>,
     snapshot: &ClusterSnapshot,
@@ -793,13 +1281,18 @@ fn select(
         .filter(|c| c.state == NodeState::Recovering)
         .map(|c| c.id)
         .collect();
+    let blocker = restart_blocker(nodes);
     let leader = snapshot.quorum.as_ref().and_then(|q| q.leader);
 
-    // 1. RESTART_FIRST: not running, not ready, unreachable.
-    let mut first: Vec<&NodeContext> = nodes.values().filter(|c| c.is_unhealthy()).collect();
+    // 1. RESTART_FIRST: not running, not ready, unreachable; only selected
+    // nodes unless unhealthy ones outside the selection are included.
+    let mut first: Vec<&NodeContext> = nodes
+        .values()
+        .filter(|c| c.is_unhealthy() && c.eligible_when_unhealthy(config))
+        .collect();
     if !first.is_empty() {
-        if let Some(&r) = recovering.first() {
-            return Selection::Blocked(ids(&first), RollError::NodeInLogRecovery { node: r });
+        if let Some(err) = blocker {
+            return Selection::Blocked(ids(&first), err);
         }
         for c in &first {
             if c.num_restarts >= config.max_restart_attempts {
@@ -810,12 +1303,20 @@ fn select(
                 });
             }
         }
+        // The rescue of strimzi#9426: every controller is a combined node and
+        // none runs, so no quorum can form until a majority starts together.
+        // Only when the quorum really has no leader: with a leader, a
+        // controller that looks not running is not what it seems (e.g. a
+        // fenced broker side in log recovery).
         let controllers: Vec<&NodeContext> =
             nodes.values().filter(|c| c.roles.controller).collect();
-        if !controllers.is_empty()
-            && controllers
-                .iter()
-                .all(|c| c.roles.is_combined() && c.state == NodeState::NotRunning)
+        if leader.is_none()
+            && !controllers.is_empty()
+            && controllers.iter().all(|c| {
+                c.roles.is_combined()
+                    && c.state == NodeState::NotRunning
+                    && c.eligible_when_unhealthy(config)
+            })
         {
             let batch = controllers
                 .iter()
@@ -827,8 +1328,8 @@ fn select(
             return Selection::Restart(
                 batch,
                 format!(
-                    "all {} controllers are combined nodes and none is running: restarting them \
-                     together so that a quorum can form",
+                    "all {} controllers are combined nodes, none is running and the quorum has no \
+                     leader: restarting them together so that a quorum can form",
                     controllers.len()
                 ),
             );
@@ -851,9 +1352,13 @@ fn select(
                 )
             };
             let check = availability.and_then(|()| {
-                // Restarting a controller that does not count for the
-                // quorum cannot weaken it; one that does must pass.
-                if c.roles.controller && caught_up.contains(&c.id) {
+                // Unhealthy controllers pass the quorum rule too, caught up
+                // or not (as Strimzi does): a lagging controller may still
+                // be the vote that keeps the majority. Only a controller
+                // that is not running and not counted by the leader holds
+                // no vote its restart could take away.
+                let holds_no_vote = c.state == NodeState::NotRunning && !caught_up.contains(&c.id);
+                if c.roles.controller && !holds_no_vote {
                     safety::check_quorum(snapshot, &[c.id])
                 } else {
                     Ok(())
@@ -866,10 +1371,15 @@ fn select(
                     } else {
                         format!("{} node is unreachable via the Admin API", c.roles)
                     };
+                    let selection = if c.selected {
+                        ""
+                    } else {
+                        " (outside the selection; unhealthy nodes included)"
+                    };
                     return Selection::Restart(
                         vec![NodeReason {
                             node: c.id,
-                            reason: format!("{why}{}", reasons_suffix(c)),
+                            reason: format!("{why}{selection}{}", reasons_suffix(c)),
                         }],
                         format!(
                             "unhealthy nodes restart first, one at a time (pure controllers, \
@@ -883,7 +1393,7 @@ fn select(
                 }
             }
         }
-        return Selection::Blocked(ids(&first), first_err.expect("non-empty group"));
+        return blocked_or_inconsistent(ids(&first), first_err);
     }
 
     // 2. Split the healthy nodes into RESTART and RECONFIGURE.
@@ -929,8 +1439,8 @@ fn select(
 
     if !restart.is_empty() {
         let restart_ids: Vec<NodeId> = restart.iter().map(|(c, _)| c.id).collect();
-        if let Some(&r) = recovering.first() {
-            return Selection::Blocked(restart_ids, RollError::NodeInLogRecovery { node: r });
+        if let Some(err) = blocker {
+            return Selection::Blocked(restart_ids, err);
         }
         for (c, _) in &restart {
             if c.num_restarts >= config.max_restart_attempts {
@@ -973,6 +1483,17 @@ fn select(
         return Selection::Blocked(recovering.clone(), RollError::NodeInLogRecovery { node: r });
     }
     Selection::Done
+}
+
+/// `Blocked` by the first error of a non-empty group (a group without one
+/// is a bug: abort rather than panic).
+fn blocked_or_inconsistent(nodes: Vec<NodeId>, err: Option<RollError>) -> Selection {
+    match err {
+        Some(e) => Selection::Blocked(nodes, e),
+        None => Selection::Abort(RollError::StateInconsistent {
+            detail: format!("no node of {nodes:?} could restart and none was refused"),
+        }),
+    }
 }
 
 fn ids(nodes: &[&NodeContext]) -> Vec<NodeId> {
@@ -1062,7 +1583,7 @@ fn select_restart_batch(
                 }
             }
         }
-        return Selection::Blocked(ids(&non_active_pure), first_err.expect("non-empty group"));
+        return blocked_or_inconsistent(ids(&non_active_pure), first_err);
     }
     if let Some(c) = active_pure.first() {
         return match safety::check_quorum(snapshot, &[c.id]) {
@@ -1098,7 +1619,7 @@ fn select_restart_batch(
             }
         }
         if safe.is_empty() {
-            return Selection::Blocked(ids(&brokers), first_err.expect("non-empty group"));
+            return blocked_or_inconsistent(ids(&brokers), first_err);
         }
         let graph = cache.graph.get_or_insert_with(|| {
             let all_brokers: Vec<NodeId> = snapshot

@@ -1,14 +1,16 @@
 //! The two safety gates a restart must pass: partition availability
 //! (Strimzi's `KafkaAvailability.canRoll`, hardened against reassignments in
-//! flight) and KRaft quorum health (Strimzi's `KafkaQuorumCheck`, counting
-//! controllers from their assigned roles).
+//! flight: the ISR must hold both now and once they complete, against the
+//! partition's effective `min.insync.replicas`, and an unknown value refuses
+//! instead of defaulting to 1) and KRaft quorum health (Strimzi's
+//! `KafkaQuorumCheck`, counting controllers from their assigned roles).
 //!
 //! Both are pure functions of a [`ClusterSnapshot`], so the batching code, the
 //! plan preview and the property tests all ask the very same question.
 
 use std::collections::HashMap;
 
-use crate::engine::model::{ClusterSnapshot, NodeId};
+use crate::engine::model::{ClusterSnapshot, NodeId, effective_min_isr_with};
 
 use super::error::RollError;
 
@@ -20,31 +22,34 @@ pub const DEFAULT_FETCH_TIMEOUT_MS: i64 = 2000;
 
 /// Partitions per node: indices into `snapshot.partitions` of every partition
 /// a node holds or is about to hold a replica of, plus each partition's
-/// effective `min.insync.replicas`. Built once per decision in one pass.
+/// effective `min.insync.replicas` (`None` = unknown). Built once per decision
+/// in one pass.
 #[derive(Debug, Default)]
 pub struct PartitionIndex {
     by_node: HashMap<NodeId, Vec<u32>>,
-    min_isr: Vec<u32>,
+    min_isr: Vec<Option<u32>>,
 }
 
 impl PartitionIndex {
     #[must_use]
     pub fn build(snapshot: &ClusterSnapshot) -> PartitionIndex {
+        let broker_min: HashMap<NodeId, u32> = snapshot
+            .nodes
+            .iter()
+            .filter_map(|n| n.broker_min_isr().map(|m| (n.id, m)))
+            .collect();
         let mut by_node: HashMap<NodeId, Vec<u32>> = HashMap::new();
         let mut min_isr = Vec::with_capacity(snapshot.partitions.len());
-        let mut last: Option<(&str, u32)> = None;
         for (i, p) in snapshot.partitions.iter().enumerate() {
-            let i = u32::try_from(i).expect("fewer than 2^32 partitions");
+            // More than 2^32 partitions cannot be observed; saturate rather
+            // than panic.
+            let i = u32::try_from(i).unwrap_or(u32::MAX);
             for r in p.all_replicas() {
                 by_node.entry(r).or_default().push(i);
             }
-            // Partitions of a topic are usually adjacent: look up once.
-            let m = match last {
-                Some((t, m)) if t == p.tp.topic => m,
-                _ => snapshot.min_isr(&p.tp.topic),
-            };
-            last = Some((&p.tp.topic, m));
-            min_isr.push(m);
+            min_isr.push(effective_min_isr_with(&snapshot.topics, p, |id| {
+                broker_min.get(&id).copied()
+            }));
         }
         PartitionIndex { by_node, min_isr }
     }
@@ -55,10 +60,10 @@ impl PartitionIndex {
         self.by_node.get(&node).map_or(&[], Vec::as_slice)
     }
 
-    /// Effective `min.insync.replicas` of partition `pi`.
+    /// Effective `min.insync.replicas` of partition `pi` (`None`: unknown).
     #[must_use]
-    pub fn min_isr(&self, pi: u32) -> u32 {
-        self.min_isr[pi as usize]
+    pub fn min_isr(&self, pi: u32) -> Option<u32> {
+        self.min_isr.get(pi as usize).copied().flatten()
     }
 }
 
@@ -75,19 +80,46 @@ pub enum Strictness {
     Unhealthy,
 }
 
+/// One ISR judged for one node: how big it is and whether the node is in it.
+fn judge(
+    isr: impl Iterator<Item = NodeId>,
+    node: NodeId,
+    holds_replica: bool,
+    min_isr: usize,
+    strictness: Strictness,
+) -> Option<(usize, bool)> {
+    let mut size = 0usize;
+    let mut in_isr = false;
+    for r in isr {
+        size += 1;
+        in_isr |= r == node;
+    }
+    let blocked = if in_isr {
+        size <= min_isr
+    } else {
+        strictness == Strictness::Healthy && size < min_isr && holds_replica
+    };
+    blocked.then_some((size, in_isr))
+}
+
 /// Can `node` restart without taking a partition below `min.insync.replicas`?
 ///
-/// Rules, per partition the node holds:
+/// Rules, per partition the node holds or is about to hold:
+/// - refuse when the partition's effective min ISR is unknown (fail safe:
+///   treating it as 1 would allow any restart);
 /// - skip topics whose replication factor is not above `min.insync.replicas`
 ///   (Strimzi's `replicas.size() <= minIsr`: such partitions cannot be rolled
 ///   without a gap anyway, and refusing would block every roll forever);
-/// - judge the ISR as it will be once an ongoing reassignment completes
-///   (replicas being removed do not count), so a Cruise Control move racing the
-///   roll cannot take the partition below min ISR;
-/// - refuse if the node is in that ISR and the ISR minus the node is below
+/// - judge the ISR both as it is NOW (replicas being removed are still in it
+///   and still count: producers need them until the reassignment completes)
+///   and as it will be once an ongoing reassignment completes (replicas being
+///   removed do not count, replicas being added only once in sync), so a
+///   Cruise Control move racing the roll cannot take the partition below min
+///   ISR either way;
+/// - refuse if the node is in such an ISR and the ISR minus the node is below
 ///   min ISR;
-/// - with [`Strictness::Healthy`], also refuse if the ISR is already below min
-///   ISR and the node holds a replica.
+/// - with [`Strictness::Healthy`], also refuse if such an ISR is already below
+///   min ISR and the node holds a replica.
 ///
 /// # Errors
 /// The first partition that blocks the restart.
@@ -98,27 +130,39 @@ pub fn check_availability(
     strictness: Strictness,
 ) -> Result<(), RollError> {
     for &pi in index.of(node) {
-        let p = &snapshot.partitions[pi as usize];
-        let min_isr = index.min_isr(pi);
-        if p.replicas.len() <= min_isr as usize {
+        let Some(p) = snapshot.partitions.get(pi as usize) else {
+            continue;
+        };
+        let Some(min_isr) = index.min_isr(pi) else {
+            return Err(RollError::MinIsrUnknown {
+                node,
+                topic: p.tp.topic.clone(),
+                partition: p.tp.partition,
+            });
+        };
+        let min = min_isr as usize;
+        if p.replicas.len() <= min {
             continue;
         }
-        let mut isr = 0usize;
-        let mut in_isr = false;
-        for r in p.target_isr() {
-            isr += 1;
-            in_isr |= r == node;
-        }
-        let blocked = if in_isr {
-            isr <= min_isr as usize
-        } else {
-            strictness == Strictness::Healthy
-                && isr < min_isr as usize
-                && p.target_replicas().any(|r| r == node)
-        };
-        if blocked {
+        let now = judge(
+            p.isr.iter().copied(),
+            node,
+            p.replicas.contains(&node),
+            min,
+            strictness,
+        );
+        let blocked = now.or_else(|| {
+            judge(
+                p.target_isr(),
+                node,
+                p.target_replicas().any(|r| r == node),
+                min,
+                strictness,
+            )
+        });
+        if let Some((isr, in_isr)) = blocked {
             let (topic, partition) = (p.tp.topic.clone(), p.tp.partition);
-            return Err(if in_isr && isr == min_isr as usize {
+            return Err(if in_isr && isr == min {
                 RollError::WouldBreakMinIsr {
                     node,
                     topic,
@@ -271,7 +315,7 @@ mod tests {
             topics: [(
                 "t".to_string(),
                 TopicSettings {
-                    min_insync_replicas: min,
+                    min_insync_replicas: Some(min),
                 },
             )]
             .into(),
@@ -301,6 +345,32 @@ mod tests {
         assert!(can(&with_partition(&[1], &[1], 1), 1, Healthy));
     }
 
+    #[test]
+    fn isr_must_hold_now_and_after_reassignments_and_unknown_min_isr_refuses() {
+        use Strictness::Healthy;
+        // The example: replicas [1,4,2], adding [4] (not in sync),
+        // removing [2], ISR [1,2], min 2. Node 2 still holds an ISR place.
+        let mut s = with_partition(&[1, 4, 2], &[1, 2], 2);
+        s.partitions[0].adding = vec![NodeId(4)];
+        s.partitions[0].removing = vec![NodeId(2)];
+        assert!(matches!(
+            check_availability(&s, &PartitionIndex::build(&s), NodeId(2), Healthy),
+            Err(RollError::WouldBreakMinIsr { isr: 2, .. })
+        ));
+        // Node 1 stays the only target in-sync replica: refused too.
+        assert!(!can(&s, 1, Healthy));
+        // Unknown topic settings refuse, naming the partition.
+        s.topics.clear();
+        assert_eq!(
+            check_availability(&s, &PartitionIndex::build(&s), NodeId(4), Healthy),
+            Err(RollError::MinIsrUnknown {
+                node: NodeId(4),
+                topic: "t".into(),
+                partition: 0
+            })
+        );
+    }
+
     fn controller(id: i32) -> NodeSnapshot {
         NodeSnapshot {
             id: NodeId(id),
@@ -309,6 +379,7 @@ mod tests {
             reachable: true,
             rack: None,
             config: Default::default(),
+            incarnation: None,
         }
     }
 
@@ -322,8 +393,10 @@ mod tests {
                     .map(|(id, t)| VoterState {
                         id: NodeId(*id),
                         last_caught_up_ms: Some(*t),
+                        last_fetch_ms: None,
                     })
                     .collect(),
+                observers: vec![],
             }),
             ..ClusterSnapshot::default()
         }

@@ -5,7 +5,9 @@
 //! module models just enough: nodes with roles and a process phase (down,
 //! starting, log recovery, serving), partitions with replicas, ISR, leader and
 //! in-flight reassignments, per-topic `min.insync.replicas`, and a quorum with
-//! `LastCaughtUpTimestamp`s. It applies the engine's [`Decision`]s, advances
+//! `LastCaughtUpTimestamp`s. It applies the engine's [`Decision`]s, feeds
+//! the results back as an executor must ([`SimCluster::feed_back`]: restart
+//! done, process ended; every process start gets a new incarnation), advances
 //! time through its own event timeline, injects [`Fault`]s, and checks the
 //! roll's safety invariants on the true state at every restart, recording
 //! every breach in [`SimCluster::violations`].
@@ -151,6 +153,9 @@ pub struct SimNode {
     pub reconfigs_by_roll: u32,
     /// Down because of an injected fault (not the roll).
     pub crashed_by_fault: bool,
+    /// Process generation, bumped each time the process starts (reported as
+    /// the snapshot's `incarnation`, like a pod UID).
+    pub incarnation: u64,
 }
 
 impl SimNode {
@@ -238,6 +243,9 @@ pub struct SimCluster {
     pub restart_reasons: BTreeMap<NodeId, Vec<String>>,
     /// Safety rules the checker enforces.
     pub rules: RollConfig,
+    /// Processes taken down by roll restarts, not yet reported to the
+    /// roller (see [`SimCluster::feed_back`]).
+    pub process_ended: Vec<(NodeId, Millis)>,
 }
 
 #[derive(Debug, Clone)]
@@ -279,6 +287,7 @@ impl SimCluster {
                     restarts_by_roll: 0,
                     reconfigs_by_roll: 0,
                     crashed_by_fault: false,
+                    incarnation: 0,
                 },
             );
         }
@@ -304,7 +313,7 @@ impl SimCluster {
             topics.insert(
                 topic.clone(),
                 TopicSettings {
-                    min_insync_replicas: min_isr,
+                    min_insync_replicas: Some(min_isr),
                 },
             );
             if brokers.is_empty() {
@@ -366,6 +375,7 @@ impl SimCluster {
             batches: Vec::new(),
             restart_reasons: BTreeMap::new(),
             rules: RollConfig::default(),
+            process_ended: Vec::new(),
         }
     }
 
@@ -404,13 +414,17 @@ impl SimCluster {
         let voters = self
             .caught_up_at
             .iter()
-            .map(|(id, ts)| VoterState {
-                id: *id,
-                last_caught_up_ms: Some(if Some(*id) == self.quorum_leader {
+            .map(|(id, ts)| {
+                let ts = if Some(*id) == self.quorum_leader {
                     now
                 } else {
                     *ts
-                }),
+                };
+                VoterState {
+                    id: *id,
+                    last_caught_up_ms: Some(ts),
+                    last_fetch_ms: Some(ts),
+                }
             })
             .collect();
         ClusterSnapshot {
@@ -424,6 +438,7 @@ impl SimCluster {
                     reachable: n.reachable && n.is_running(),
                     rack: n.rack.clone(),
                     config: n.config.clone(),
+                    incarnation: Some(format!("sim-{}-{}", n.id, n.incarnation)),
                 })
                 .collect(),
             partitions: self.partitions.iter().map(|p| p.p.clone()).collect(),
@@ -431,6 +446,7 @@ impl SimCluster {
             quorum: Some(QuorumSnapshot {
                 leader: self.quorum_leader,
                 voters,
+                observers: Vec::new(),
             }),
         }
     }
@@ -513,6 +529,9 @@ impl SimCluster {
                     } else {
                         Some(self.now.plus(n.behaviour.down_ms))
                     };
+                    if n.is_running() {
+                        self.process_ended.push((*node, self.now));
+                    }
                     self.take_down(*node, until);
                 }
                 self.batches.push(batch);
@@ -639,6 +658,7 @@ impl SimCluster {
                     n.phase = Phase::Starting {
                         until: t.plus(n.behaviour.start_ms),
                     };
+                    n.incarnation += 1;
                     n.crashed_by_fault = false;
                 }
                 Phase::Starting { until } if until <= t => {
@@ -715,6 +735,26 @@ impl SimCluster {
         }
         for v in self.voting_controllers() {
             self.caught_up_at.insert(v, now);
+        }
+    }
+
+    /// Reports what happened to a decision the simulator just applied, as an
+    /// executor must: restart commands done, and the processes that ended
+    /// (here at once: a simulated restart takes the process down when
+    /// applied).
+    pub fn feed_back(&mut self, roller: &mut super::Roller, decision: &Decision) {
+        if let Decision::Restart { nodes, .. } = decision {
+            for n in nodes {
+                roller.handle_restart_done(n.node, self.now);
+            }
+        }
+        self.report_process_ended(roller);
+    }
+
+    /// Hands the processes that ended since the last call to the roller.
+    pub fn report_process_ended(&mut self, roller: &mut super::Roller) {
+        for (node, at) in std::mem::take(&mut self.process_ended) {
+            roller.handle_process_ended(node, at);
         }
     }
 
@@ -970,7 +1010,8 @@ impl SimCluster {
             let min = self
                 .topics
                 .get(&p.tp.topic)
-                .map_or(1, |t| t.min_insync_replicas) as usize;
+                .and_then(|t| t.min_insync_replicas)
+                .unwrap_or(1) as usize;
             if p.replicas.len() <= min {
                 continue;
             }
@@ -1094,7 +1135,8 @@ pub enum Outcome {
     Stuck,
 }
 
-/// Runs a roll against the simulator: observe, decide, apply, advance time.
+/// Runs a roll against the simulator: observe, decide, apply, feed back
+/// (restart done, processes ended), advance time.
 /// `on_step` sees every decision. Returns the outcome and the steps taken.
 pub fn run_roll(
     sim: &mut SimCluster,
@@ -1104,9 +1146,11 @@ pub fn run_roll(
 ) -> (Outcome, usize) {
     sim.start_roll(roller.config().clone());
     for step in 0..max_steps {
+        sim.report_process_ended(roller);
         let snapshot = sim.snapshot();
         let decision = roller.decide(&snapshot, sim.now);
         sim.apply(&decision);
+        sim.feed_back(roller, &decision);
         on_step(sim, &decision);
         match &decision {
             Decision::Done { .. } => return (Outcome::Done, step + 1),
