@@ -348,6 +348,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Roll every node')
+            [CompletionResult]::new('--include-unhealthy', '--include-unhealthy', [CompletionResultType]::ParameterName, 'Also restart unhealthy nodes outside the selection (stopped, not ready, lagging); by default they are only reported and still count in the safety checks')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan and exit')
             [CompletionResult]::new('--no-preferred-leader-election', '--no-preferred-leader-election', [CompletionResultType]::ParameterName, 'Do not restore preferred leaders after each restart')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')

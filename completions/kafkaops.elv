@@ -329,6 +329,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
             cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
             cand --all 'Roll every node'
+            cand --include-unhealthy 'Also restart unhealthy nodes outside the selection (stopped, not ready, lagging); by default they are only reported and still count in the safety checks'
             cand --dry-run 'Print the plan and exit'
             cand --no-preferred-leader-election 'Do not restore preferred leaders after each restart'
             cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'

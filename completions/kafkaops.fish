@@ -282,6 +282,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l cruise-contro
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l all -d 'Roll every node'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l include-unhealthy -d 'Also restart unhealthy nodes outside the selection (stopped, not ready, lagging); by default they are only reported and still count in the safety checks'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l dry-run -d 'Print the plan and exit'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l no-preferred-leader-election -d 'Do not restore preferred leaders after each restart'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'

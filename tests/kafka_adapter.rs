@@ -13,7 +13,7 @@
 
 mod support;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
@@ -25,14 +25,17 @@ use kafkaops::kafka::config::ConnectionConfig;
 use kafkaops::kafka::convert::to_snapshot;
 use kafkaops::kafka::observation::{
     BrokerState, BrokerStateSource, ConfigSource, FencingSource, FetchTimeoutSource,
-    KafkaObservation,
+    KafkaObservation, RolesSource, apply_process_status,
 };
 use kafkaops::kafka::{ConfigChange, ConfigTarget};
+use kafkaops::platform::process::ProcessPlatform;
+use kafkaops::platform::witness::RestartWitness;
+use kafkaops::platform::{Platform, PlatformNode};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement};
 
 const WAIT: Duration = Duration::from_secs(90);
 /// Tests in this file; the last one to finish stops the cluster.
-const TESTS: usize = 5;
+const TESTS: usize = 6;
 /// Brokers' `controller.quorum.fetch.timeout.ms`, different from the controllers' (default
 /// 2000) so a test can tell whose value the adapter read.
 const BROKER_FETCH_TIMEOUT: &str = "2500";
@@ -243,7 +246,18 @@ fn observation_matches_the_cluster() {
 
     // Partitions as the cluster's own metadata reports them, and min ISR.
     let t = o.topic("observed").unwrap();
-    assert_eq!(t.min_insync_replicas, Some(2));
+    assert_eq!((t.min_insync_replicas, t.configs_read), (Some(2), true));
+    // Partition metadata merged from every broker's view.
+    assert_eq!(
+        o.metadata_from.iter().copied().collect::<BTreeSet<i32>>(),
+        brokers
+    );
+    assert!(o.unknown_replica_ids.is_empty());
+    // Roles from process.roles: brokers via the brokers, controllers via
+    // bootstrap.controllers (KIP-919).
+    for n in &o.nodes {
+        assert_eq!(n.roles_source, RolesSource::ProcessRoles, "node {}", n.id);
+    }
     let real = placement(&bootstrap, "observed").unwrap();
     assert_eq!(t.partitions.len(), real.len());
     for (mine, theirs) in t.partitions.iter().zip(&real) {
@@ -256,14 +270,18 @@ fn observation_matches_the_cluster() {
         );
         assert!(mine.offline_replicas.is_empty());
     }
-    // No topic override: the broker default (1 in the harness unless configured otherwise).
+    // No topic override: none reported (the broker-level value is in each broker's config).
     let rf2 = o.topic("observed-rf2").unwrap();
+    assert_eq!((rf2.min_insync_replicas, rf2.configs_read), (None, true));
     let broker_default: Option<i32> = o.broker_configs[&1]
         .iter()
         .find(|e| e.name == "min.insync.replicas")
         .and_then(|e| e.value.as_deref())
         .and_then(|v| v.parse().ok());
-    assert_eq!(rf2.min_insync_replicas, broker_default);
+    assert!(
+        broker_default.is_some(),
+        "brokers report min.insync.replicas"
+    );
 
     // Broker configs with read-only flags: a static-only key and a dynamic one.
     let cfg = &o.broker_configs[&1];
@@ -329,6 +347,17 @@ fn observation_matches_the_cluster() {
         BrokerStateSource::InferredFromFencing
     );
     assert_eq!(o2.quorum.leader_id, Some(leader));
+    // Without bootstrap.controllers the controllers' roles are inferred, and said so; the
+    // brokers' still come from their process.roles.
+    for n in &o2.nodes {
+        assert_eq!(
+            n.roles_source.is_inferred(),
+            !n.roles.broker,
+            "node {}: {:?}",
+            n.id,
+            n.roles_source
+        );
+    }
 
     // The engine's view.
     let s = to_snapshot(&o);
@@ -338,7 +367,21 @@ fn observation_matches_the_cluster() {
         "{:?}",
         s.nodes
     );
-    assert_eq!(s.topic_min_isr("observed"), Some(2));
+    assert_eq!(s.topics["observed"].min_insync_replicas, Some(2));
+    assert_eq!(s.topics["observed-rf2"].min_insync_replicas, None);
+    for n in s.nodes.iter().filter(|n| n.roles.broker) {
+        assert_eq!(
+            n.config["min.insync.replicas"]
+                .value
+                .as_deref()
+                .map(str::parse::<i32>),
+            broker_default.map(Ok),
+            "broker {}",
+            n.id
+        );
+    }
+    let q = s.quorum.as_ref().unwrap();
+    assert!(q.observers.iter().any(|o| o.last_fetch_ms.is_some()));
     assert_eq!(kafkaops::engine::roll::safety::fetch_timeout_ms(&s), 2000);
     assert_eq!(s.quorum.unwrap().leader, Some(NodeId(leader)));
 }
@@ -554,7 +597,27 @@ fn killed_broker_shows_fenced_and_out_of_isr() {
     let rt = runtime();
     let endpoint = config(cluster, true, true);
     let inferred = config(cluster, false, false);
+    // The restart witness watches broker 3 (killed) and broker 2 (stays up).
+    let witness = RestartWitness::default();
+    let mut witnessed = witness.subscribe();
+    let address = |id: i32| cluster.node(id).unwrap().broker_address().unwrap();
+    let (a3, a2) = (address(3), address(2));
+    rt.block_on(async {
+        witness.watch(3, &a3).await;
+        witness.watch(2, &a2).await;
+    });
     cluster.kill_node(3).expect("kill -9 broker 3");
+    rt.block_on(async {
+        tokio::time::timeout(WAIT, witnessed.changed())
+            .await
+            .expect("the witness sees broker 3's process end")
+            .unwrap();
+    });
+    assert_eq!(
+        (witness.incarnation(3), witness.generation(2)),
+        ("witness-1".to_string(), 0)
+    );
+    witness.stop();
     rt.block_on(async {
         let client = KafkaClient::connect(endpoint).await.unwrap();
         let o = poll(
@@ -589,11 +652,35 @@ fn killed_broker_shows_fenced_and_out_of_isr() {
         assert_eq!(node.state, ObservedState::NotRunning);
         assert!(!node.reachable);
 
-        // Without an endpoint the state is inferred from fencing.
-        let o = observe(&KafkaClient::connect(inferred).await.unwrap()).await;
+        // Without an endpoint the state is inferred from fencing, and the platform's TCP
+        // probe tells a stopped broker (NOT_RUNNING) from a fenced live one (UNKNOWN).
+        let mut o = observe(&KafkaClient::connect(inferred).await.unwrap()).await;
         assert_eq!(
             o.node(3).unwrap().broker_state,
             Some(BrokerState::NotRunning)
+        );
+        let platform = ProcessPlatform::status_only(
+            o.nodes
+                .iter()
+                .map(|n| PlatformNode {
+                    id: n.id,
+                    host: n.host.clone().unwrap_or_default(),
+                    address: n.host.as_ref().zip(n.port).map(|(h, p)| format!("{h}:{p}")),
+                })
+                .collect(),
+            Duration::from_secs(5),
+        );
+        let running = platform.is_running(3).await.map_err(|e| e.to_string());
+        assert_eq!(running, Ok(false));
+        apply_process_status(&mut o, &BTreeMap::from([(3, running)]));
+        let n = o.node(3).unwrap();
+        assert_eq!(
+            (n.broker_state, n.process_running),
+            (Some(BrokerState::NotRunning), Some(false))
+        );
+        assert_eq!(
+            to_snapshot(&o).node(NodeId(3)).unwrap().state,
+            ObservedState::NotRunning
         );
     });
     cluster.start_node(3).expect("start broker 3");
@@ -694,6 +781,9 @@ fn combined_nodes_are_observed_with_both_roles() {
                     n.id
                 );
                 assert_eq!(n.fenced, Some(false));
+                // Combined nodes answer DescribeConfigs as brokers: process.roles is read
+                // with or without bootstrap.controllers.
+                assert_eq!(n.roles_source, RolesSource::ProcessRoles, "node {}", n.id);
             }
             let leader = o.quorum.leader_id.expect("leader");
             assert_eq!(
@@ -706,4 +796,88 @@ fn combined_nodes_are_observed_with_both_roles() {
             assert!(s.nodes.iter().all(|n| n.roles.is_combined()));
         }
     });
+}
+
+/// Runs the real binary's `roll` against the fixture cluster.
+fn kafkaops_roll(cluster: &KafkaCluster, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kafkaops"))
+        .env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .args(["--bootstrap-servers", &cluster.bootstrap_servers()])
+        .args([
+            "-X",
+            &format!("bootstrap.controllers={}", cluster.controller_bootstrap()),
+        ])
+        .args(["--yes", "roll"])
+        .args(args)
+        .output()
+        .expect("run kafkaops");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    eprintln!(
+        "roll {args:?} -> {:?}\n{stdout}\n{stderr}",
+        out.status.code()
+    );
+    (out.status.code().unwrap_or(-1), stdout, stderr)
+}
+
+#[test]
+fn roll_reports_unselected_unhealthy_nodes_and_refuses_an_incomplete_state_list() {
+    let mut fx = Fixture::acquire();
+    let cluster = fx.cluster();
+    // A broker-state list without broker 3: a usage error before anything runs (the restart
+    // command would leave a mark).
+    let marker = std::env::temp_dir().join(format!("kafkaops-roll-marker-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let partial = jolokia_urls(cluster)
+        .split(',')
+        .filter(|e| !e.starts_with("3="))
+        .collect::<Vec<_>>()
+        .join(",");
+    let restart = format!("touch {}", marker.display());
+    let (code, _, stderr) = kafkaops_roll(
+        cluster,
+        &[
+            "-X",
+            &format!("kafkaops.broker.state.url={partial}"),
+            "--all",
+            "--restart-command",
+            &restart,
+        ],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("broker(s) 3"), "{stderr}");
+    assert!(!marker.exists(), "nothing may be restarted");
+
+    // A stopped broker outside the selection is reported, not restarted.
+    cluster.kill_node(3).expect("kill broker 3");
+    let rt = runtime();
+    rt.block_on(async {
+        let client = KafkaClient::connect(config(cluster, false, false))
+            .await
+            .unwrap();
+        poll("broker 3 fenced", WAIT, &client, |client| async move {
+            let o = observe(&client).await;
+            let n = o.node(3).cloned();
+            (
+                n.as_ref()
+                    .is_some_and(|n| n.fenced == Some(true))
+                    .then_some(()),
+                n,
+            )
+        })
+        .await;
+    });
+    let (code, stdout, stderr) = kafkaops_roll(cluster, &["--nodes", "1", "--dry-run"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(
+            "node 3 (broker, not running): not restarted (outside the selection; \
+             --include-unhealthy)"
+        ),
+        "{stdout}"
+    );
+    cluster.start_node(3).expect("start broker 3");
+    cluster.wait_until_ready(WAIT).expect("cluster ready again");
 }

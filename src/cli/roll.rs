@@ -49,6 +49,10 @@ pub struct RollArgs {
     /// Failed dynamic reconfigurations before a node is restarted instead
     #[arg(long, default_value_t = 3)]
     pub max_reconfig_attempts: u32,
+    /// Also restart unhealthy nodes outside the selection (stopped, not ready, lagging);
+    /// by default they are only reported and still count in the safety checks
+    #[arg(long)]
+    pub include_unhealthy: bool,
     /// Print the plan and exit
     #[arg(long)]
     pub dry_run: bool,

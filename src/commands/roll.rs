@@ -9,8 +9,20 @@
 //! terminal); the plan and the summary are the data on stdout (`--output json` puts both in
 //! one document).
 //!
+//! What the IO adds to the Kafka observation:
+//! - the platform's view of fenced brokers (TCP probe of the listener): a fenced broker that is
+//!   alive reads `Unknown` (maybe in log recovery), a stopped one `NotRunning`;
+//! - each node's `incarnation` from the [`RestartWitness`], which watches a connection to each
+//!   node from just before its restart command runs: the engine counts a restart only once the
+//!   old process is seen to end, even when the command returns early (`kill -TERM`).
+//!
+//! The selection is the set of keys of the engine's requests: every selected node is there,
+//! and unhealthy nodes outside it are listed in the plan as not restarted unless
+//! `--include-unhealthy`.
+//!
 //! Exit codes: 0 done; 1 refused by a safety check, aborted by the engine or a failed restart
-//! command; 2 usage (unknown node ids, bad desired config, no restart command); 3 a node did
+//! command; 2 usage (unknown node ids, bad desired config, no restart command, a broker-state
+//! list `ID=URL,...` without an entry for a broker); 3 a node did
 //! not serve again in time (or a restart command timed out); 6 the cluster is unreachable;
 //! 130 stopped by Ctrl-C between batches.
 
@@ -26,17 +38,21 @@ use serde::Serialize;
 use super::Ctx;
 use crate::cli::roll::{RoleFilter, RollArgs};
 use crate::driver::{self, ActionRecord, DriverOptions, Event, Outcome, Progress, RollIo};
-use crate::engine::model::{ClusterSnapshot, Millis, NodeId, TopicPartition};
+use crate::engine::model::{
+    ClusterSnapshot, Millis, NodeId, NodeSnapshot, ObservedState, TopicPartition,
+};
 use crate::engine::roll::{
     ConfigChange, Decision, NodeRequest, NodeState, Plan, PlanStep, RollConfig, RollError, Roller,
 };
 use crate::error::{CliError, CodedError, ExitCode};
-use crate::kafka::client::{ClusterObserver, KafkaAdmin, KafkaClient};
+use crate::kafka::client::{ClusterObserver, KafkaAdmin, KafkaClient, missing_broker_state_ids};
 use crate::kafka::config::ConnectionConfig;
 use crate::kafka::convert::to_snapshot;
+use crate::kafka::observation::{RolesSource, apply_process_status};
 use crate::kafka::{ConfigTarget, KafkaObservation};
 use crate::output::{Printer, confirm};
 use crate::platform::process::{ProcessPlatform, RestartMethod};
+use crate::platform::witness::RestartWitness;
 use crate::platform::{Platform, PlatformNode};
 
 /// Runs `kafkaops roll`.
@@ -63,10 +79,11 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     let client = KafkaClient::connect(config)
         .await
         .context("cannot connect to the Kafka cluster")?;
-    let observation = client
+    let mut observation = client
         .observe()
         .await
         .context("cannot observe the cluster")?;
+    check_broker_state_list(client.config().broker_state_url.as_deref(), &observation)?;
     // Brokers that stop during the roll must stay in later observations.
     let client = client.with_known_brokers(
         observation
@@ -76,9 +93,22 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
             .map(|n| n.id)
             .collect(),
     );
-    let snapshot = to_snapshot(&observation);
+    let platform = match &restart_method {
+        Some(method) => ProcessPlatform::new(
+            platform_nodes(&observation),
+            method.clone(),
+            args.command_timeout,
+        ),
+        None => ProcessPlatform::status_only(platform_nodes(&observation), args.command_timeout),
+    };
+    let status = process_status(&platform, &observation).await;
+    apply_process_status(&mut observation, &status);
+    let witness = RestartWitness::new(Duration::from_secs(5), witness_idle_limit(&observation));
+    let mut snapshot = to_snapshot(&observation);
+    set_incarnations(&mut snapshot, &platform, &witness);
 
     let requests = requests(&snapshot, selection.as_ref(), &desired)?;
+    let plan_notes = observation_notes(&observation, &snapshot, &requests, args.include_unhealthy);
     let roll_config = RollConfig {
         max_restart_attempts: args.max_restart_attempts.max(1),
         max_reconfig_attempts: args.max_reconfig_attempts,
@@ -88,7 +118,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         poll_interval_ms: millis(args.poll_interval).max(100),
         blocked_timeout_ms: millis(args.blocked_timeout),
         restore_preferred_leaders: !args.no_preferred_leader_election,
-        include_unhealthy: false,
+        include_unhealthy: args.include_unhealthy,
     };
     let mut roller = Roller::new(roll_config.clone(), requests);
     let plan = roller.plan(&snapshot);
@@ -98,7 +128,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         _ => None,
     });
     if printer.format == crate::output::OutputFormat::Table {
-        crate::output::write_stdout(&render_plan(&plan, &snapshot))?;
+        crate::output::write_stdout(&render_plan(&plan, &snapshot, &plan_notes))?;
     }
 
     if args.dry_run {
@@ -106,6 +136,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
             printer.emit(
                 &Document {
                     plan: &plan,
+                    notes: &plan_notes,
                     dry_run: true,
                     result: None,
                 },
@@ -116,7 +147,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     }
     if let Some((nodes, reason)) = blocked {
         let result = ResultDoc::refused(&plan, &reason);
-        emit_result(printer, &plan, &result)?;
+        emit_result(printer, &plan, &plan_notes, &result)?;
         let who = if nodes.is_empty() {
             String::new()
         } else {
@@ -132,7 +163,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     }
     if plan.steps.is_empty() {
         let result = ResultDoc::nothing(&plan);
-        emit_result(printer, &plan, &result)?;
+        emit_result(printer, &plan, &plan_notes, &result)?;
         return Ok(ExitCode::Ok);
     }
     let touched = plan.steps.len();
@@ -142,25 +173,12 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         printer.interactive,
     )?;
 
-    let platform_nodes: Vec<PlatformNode> = observation
-        .nodes
-        .iter()
-        .map(|n| PlatformNode {
-            id: n.id,
-            host: n.host.clone().unwrap_or_default(),
-            address: n.host.as_ref().zip(n.port).map(|(h, p)| format!("{h}:{p}")),
-        })
-        .collect();
-    let platform = ProcessPlatform::new(
-        platform_nodes,
-        restart_method.expect("checked above"),
-        args.command_timeout,
-    );
     let recovery = Arc::new(Mutex::new(BTreeMap::new()));
     let io = KafkaIo {
         client,
         platform,
         recovery: Arc::clone(&recovery),
+        witness: witness.clone(),
     };
     let stop = Arc::new(AtomicBool::new(false));
     let stop_on_signal = Arc::clone(&stop);
@@ -191,6 +209,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     };
     let report = driver::run(&mut roller, &io, &mut progress, &stop, &options).await;
     signals.abort();
+    witness.stop();
 
     let all: Vec<NodeId> = snapshot.nodes.iter().map(|n| n.id).collect();
     let restarted = report.restarted();
@@ -259,11 +278,185 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         notes,
         error: error.as_ref().map(ToString::to_string),
     };
-    emit_result(printer, &plan, &result)?;
+    emit_result(printer, &plan, &plan_notes, &result)?;
     match error {
         Some(e) => Err(e),
         None => Ok(code),
     }
+}
+
+/// A broker-state list (`ID=URL,...`) must cover every broker: a broker without an entry
+/// would read UNKNOWN and be restarted, then waited for until the roll times out.
+fn check_broker_state_list(
+    setting: Option<&str>,
+    observation: &KafkaObservation,
+) -> Result<(), CliError> {
+    let Some(setting) = setting else {
+        return Ok(());
+    };
+    let brokers = observation
+        .nodes
+        .iter()
+        .filter(|n| n.roles.broker)
+        .map(|n| n.id);
+    let missing = missing_broker_state_ids(setting, brokers);
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<String> = missing.iter().map(ToString::to_string).collect();
+    Err(CliError::usage(format!(
+        "the broker-state list ({}) has no URL for broker(s) {}; add an entry ID=URL for each \
+         broker or use a template with {{host}} or {{id}}; nothing was changed",
+        crate::kafka::config::BROKER_STATE_URL,
+        ids.join(", ")
+    )))
+}
+
+/// The nodes as the process platform knows them (from the observation: advertised host and
+/// listener).
+fn platform_nodes(observation: &KafkaObservation) -> Vec<PlatformNode> {
+    observation
+        .nodes
+        .iter()
+        .map(|n| PlatformNode {
+            id: n.id,
+            host: n.host.clone().unwrap_or_default(),
+            address: n.host.as_ref().zip(n.port).map(|(h, p)| format!("{h}:{p}")),
+        })
+        .collect()
+}
+
+/// Asks the platform whether each fenced broker's process runs (a fenced broker may be
+/// starting or in log recovery: alive, not to be restarted first).
+async fn process_status(
+    platform: &ProcessPlatform,
+    observation: &KafkaObservation,
+) -> BTreeMap<i32, Result<bool, String>> {
+    let mut asks = tokio::task::JoinSet::new();
+    for n in observation
+        .nodes
+        .iter()
+        .filter(|n| n.roles.broker && n.fenced == Some(true))
+    {
+        let (platform, id) = (platform.clone(), n.id);
+        asks.spawn(async move { (id, platform.is_running(id).await.map_err(|e| e.to_string())) });
+    }
+    let mut out = BTreeMap::new();
+    while let Some(joined) = asks.join_next().await {
+        if let Ok((id, r)) = joined {
+            out.insert(id, r);
+        }
+    }
+    out
+}
+
+/// How long a witness connection may stay silent before a close stops being evidence:
+/// 90% of the lowest `connections.max.idle.ms` the brokers report (Kafka's default, 10
+/// minutes, when none does): the broker closes idle connections itself after that long.
+fn witness_idle_limit(observation: &KafkaObservation) -> Duration {
+    let lowest = observation
+        .broker_configs
+        .values()
+        .filter_map(|c| {
+            c.iter()
+                .find(|e| e.name == "connections.max.idle.ms")
+                .and_then(|e| e.value.as_deref())
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        })
+        .min()
+        .unwrap_or(600_000);
+    Duration::from_millis(lowest / 10 * 9)
+}
+
+/// Each node's witness generation as its incarnation (nodes with a known listener).
+fn set_incarnations(
+    snapshot: &mut ClusterSnapshot,
+    platform: &ProcessPlatform,
+    witness: &RestartWitness,
+) {
+    for n in &mut snapshot.nodes {
+        if platform.address(n.id.0).is_some() {
+            n.incarnation = Some(witness.incarnation(n.id.0));
+        }
+    }
+}
+
+fn state_word(n: &NodeSnapshot) -> &'static str {
+    match (n.state, n.reachable) {
+        (ObservedState::NotRunning, _) => "not running",
+        (ObservedState::NotReady, _) => "not ready",
+        (ObservedState::Unknown, _) => "state unknown",
+        (ObservedState::Recovering, _) => "recovering",
+        (ObservedState::Serving, false) => "unreachable",
+        (ObservedState::Serving, true) => "serving",
+    }
+}
+
+/// What the plan should say about the observation itself: unhealthy nodes left alone,
+/// roles that had to be inferred, replica ids that are no node.
+fn observation_notes(
+    observation: &KafkaObservation,
+    snapshot: &ClusterSnapshot,
+    requests: &BTreeMap<NodeId, NodeRequest>,
+    include_unhealthy: bool,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !include_unhealthy {
+        for n in &snapshot.nodes {
+            let unhealthy = !n.reachable
+                || matches!(
+                    n.state,
+                    ObservedState::Unknown | ObservedState::NotRunning | ObservedState::NotReady
+                );
+            if unhealthy && !requests.contains_key(&n.id) {
+                notes.push(format!(
+                    "node {} ({}, {}): not restarted (outside the selection; \
+                     --include-unhealthy)",
+                    n.id,
+                    n.roles,
+                    state_word(n)
+                ));
+            }
+        }
+    }
+    let mut inferred: BTreeMap<&str, Vec<NodeId>> = BTreeMap::new();
+    for n in &observation.nodes {
+        if let RolesSource::Inferred(why) = &n.roles_source {
+            inferred.entry(why.as_str()).or_default().push(NodeId(n.id));
+        }
+    }
+    for (why, ids) in inferred {
+        notes.push(format!(
+            "roles of node(s) {} inferred from the quorum and broker registrations ({why})",
+            join(&ids)
+        ));
+    }
+    let unread: Vec<&str> = observation
+        .topics
+        .iter()
+        .filter(|t| !t.configs_read)
+        .map(|t| t.name.as_str())
+        .collect();
+    if !unread.is_empty() {
+        notes.push(format!(
+            "the configs of topic(s) {} could not be read: their min.insync.replicas is \
+             unknown, so no replica of them is restarted",
+            unread.join(", ")
+        ));
+    }
+    if !observation.unknown_replica_ids.is_empty() {
+        let ids: Vec<NodeId> = observation
+            .unknown_replica_ids
+            .iter()
+            .map(|i| NodeId(*i))
+            .collect();
+        notes.push(format!(
+            "replica id(s) {} belong to no known node (not registered, not in the quorum): \
+             never restarted; their replicas count as out of sync",
+            join(&ids)
+        ));
+    }
+    notes
 }
 
 fn millis(d: Duration) -> u64 {
@@ -347,9 +540,11 @@ pub fn parse_properties(text: &str) -> Result<BTreeMap<String, String>, String> 
     Ok(out)
 }
 
-/// The engine's per-node requests. With a desired configuration, the selection (if any)
-/// only narrows which nodes it applies to; without one, the selected nodes restart.
-/// Desired settings apply to broker-role nodes (only their configs can be described).
+/// The engine's per-node requests: every selected node is a key (the engine's selection;
+/// unhealthy nodes outside it are left alone unless `--include-unhealthy`). With a desired
+/// configuration, the selection (if any) only narrows which nodes it applies to; without
+/// one, the selected nodes restart. Desired settings apply to broker-role nodes (only their
+/// configs can be described); selected controllers get an empty request.
 pub fn requests(
     snapshot: &ClusterSnapshot,
     selection: Option<&Selection>,
@@ -396,11 +591,15 @@ pub fn requests(
                 desired_config: desired.clone(),
             }
         } else {
-            continue;
+            // Selected, nothing to change: restarted only if unhealthy.
+            NodeRequest::default()
         };
         out.insert(n.id, request);
     }
-    if out.is_empty() {
+    if out
+        .values()
+        .all(|r| r.restart_reasons.is_empty() && r.desired_config.is_empty())
+    {
         return Err(CliError::usage(
             "the selection matches no node (desired settings apply to broker-role nodes only); \
              nothing was changed",
@@ -432,7 +631,7 @@ fn role_of(snapshot: &ClusterSnapshot, id: NodeId) -> String {
 
 /// The plan as text: batches in order, the reason for each node, what would block.
 #[must_use]
-pub fn render_plan(plan: &Plan, snapshot: &ClusterSnapshot) -> String {
+pub fn render_plan(plan: &Plan, snapshot: &ClusterSnapshot, notes: &[String]) -> String {
     let mut out = String::new();
     let reconfigs = plan
         .steps
@@ -500,6 +699,9 @@ pub fn render_plan(plan: &Plan, snapshot: &ClusterSnapshot) -> String {
     if !plan.untouched.is_empty() {
         out.push_str(&format!("Untouched: {}\n", join(&plan.untouched)));
     }
+    for n in notes {
+        out.push_str(&format!("Note: {n}\n"));
+    }
     out
 }
 
@@ -507,6 +709,9 @@ pub fn render_plan(plan: &Plan, snapshot: &ClusterSnapshot) -> String {
 #[derive(Serialize)]
 struct Document<'a> {
     plan: &'a Plan,
+    /// What the plan says about the observation (unhealthy nodes left alone, inferred roles).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
     dry_run: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     result: Option<&'a ResultDoc>,
@@ -573,10 +778,16 @@ fn planned_nodes(plan: &Plan) -> Vec<NodeId> {
     ids.into_iter().collect()
 }
 
-fn emit_result(printer: &Printer, plan: &Plan, result: &ResultDoc) -> anyhow::Result<()> {
+fn emit_result(
+    printer: &Printer,
+    plan: &Plan,
+    notes: &[String],
+    result: &ResultDoc,
+) -> anyhow::Result<()> {
     printer.emit(
         &Document {
             plan,
+            notes,
             dry_run: false,
             result: Some(result),
         },
@@ -608,9 +819,22 @@ struct KafkaIo {
     platform: ProcessPlatform,
     /// Logs left to recover per node, from the broker-state endpoint (for progress).
     recovery: Arc<Mutex<BTreeMap<i32, i64>>>,
+    /// Sees each restarted node's old process end (its generation is the incarnation).
+    witness: RestartWitness,
 }
 
 impl KafkaIo {
+    /// The witness's evidence since the last call: nodes whose old process ended, with the
+    /// time (fed to the engine through `RollIo::process_ended`). Observations carry the same
+    /// evidence as a changed `incarnation`.
+    fn witness_evidence(&self) -> Vec<(NodeId, Millis)> {
+        self.witness
+            .take_ended()
+            .into_iter()
+            .map(|e| (NodeId(e.node), Millis(e.at_ms)))
+            .collect()
+    }
+
     fn note_recovery(&self, o: &KafkaObservation) {
         let mut r = self.recovery.lock().unwrap_or_else(|e| e.into_inner());
         r.clear();
@@ -624,17 +848,28 @@ impl KafkaIo {
 
 impl RollIo for KafkaIo {
     async fn observe(&self) -> anyhow::Result<ClusterSnapshot> {
-        let o = self.client.observe().await?;
+        let mut o = self.client.observe().await?;
+        let status = process_status(&self.platform, &o).await;
+        apply_process_status(&mut o, &status);
         self.note_recovery(&o);
-        Ok(to_snapshot(&o))
+        let mut s = to_snapshot(&o);
+        set_incarnations(&mut s, &self.platform, &self.witness);
+        Ok(s)
     }
 
     async fn restart(&self, nodes: &[NodeId]) -> Vec<(NodeId, anyhow::Result<()>)> {
         let mut tasks = tokio::task::JoinSet::new();
         for (i, n) in nodes.iter().enumerate() {
             let platform = self.platform.clone();
+            let witness = self.witness.clone();
             let id = n.0;
-            tasks.spawn(async move { (i, platform.restart_node(id).await) });
+            tasks.spawn(async move {
+                // Watch the running process just before the command that replaces it.
+                if let Some(address) = platform.address(id) {
+                    witness.watch(id, address).await;
+                }
+                (i, platform.restart_node(id).await)
+            });
         }
         let mut results: Vec<Option<anyhow::Result<()>>> = nodes.iter().map(|_| None).collect();
         while let Some(joined) = tasks.join_next().await {
@@ -702,6 +937,10 @@ impl RollIo for KafkaIo {
         if ms > 0 {
             tokio::time::sleep(Duration::from_millis(ms)).await;
         }
+    }
+
+    fn process_ended(&self) -> Vec<(NodeId, Millis)> {
+        self.witness_evidence()
     }
 }
 
@@ -934,20 +1173,24 @@ mod tests {
         let err = requests(&s, Some(&Selection::Nodes(vec![2, 9])), &none).unwrap_err();
         assert_eq!(err.code, ExitCode::Usage);
         assert!(err.to_string().contains("unknown node id(s) 9"), "{err}");
-        // Desired settings: broker-role nodes, no forced restart.
+        // Desired settings: broker-role nodes, no forced restart; the controller is selected
+        // too (an empty request: restarted only if unhealthy).
         let desired = BTreeMap::from([("log.cleaner.threads".to_string(), "2".to_string())]);
         let r = requests(&s, None, &desired).unwrap();
         assert_eq!(
             r.keys().copied().collect::<Vec<_>>(),
-            vec![NodeId(1), NodeId(2)]
+            vec![NodeId(1), NodeId(2), NodeId(101)]
         );
         assert!(r.values().all(|q| q.restart_reasons.is_empty()));
+        assert!(r[&NodeId(101)].desired_config.is_empty());
+        assert_eq!(r[&NodeId(1)].desired_config, desired);
         let err =
             requests(&s, Some(&Selection::Role(RoleFilter::Controller)), &desired).unwrap_err();
         assert_eq!(err.code, ExitCode::Usage);
     }
 
     #[test]
+    #[allow(clippy::needless_update)]
     fn plan_text_names_nodes_reasons_and_blocks() {
         let s = snapshot();
         let plan = Plan {
@@ -965,18 +1208,24 @@ mod tests {
                 },
             ],
             untouched: vec![NodeId(101)],
+            // ENGINE's Plan has more fields (unselected_unhealthy).
             ..Plan::default()
         };
-        let text = render_plan(&plan, &s);
+        let text = render_plan(&plan, &s, &["roles of node(s) 101 inferred (why)".into()]);
         assert!(
             text.contains("node 1 (broker): selected with --all"),
             "{text}"
         );
         assert!(text.contains("BLOCKED (node(s) 2)"), "{text}");
         assert!(text.contains("Untouched: 101"), "{text}");
+        assert!(
+            text.contains("Note: roles of node(s) 101 inferred (why)"),
+            "{text}"
+        );
     }
 
     #[test]
+    #[allow(clippy::needless_update)]
     fn json_document_shape_is_stable() {
         let plan = Plan {
             steps: vec![PlanStep::Restart {
@@ -987,6 +1236,7 @@ mod tests {
                 reason: "why now".into(),
             }],
             untouched: vec![NodeId(2)],
+            // ENGINE's Plan has more fields (unselected_unhealthy).
             ..Plan::default()
         };
         let result = ResultDoc {
@@ -1006,6 +1256,7 @@ mod tests {
         };
         let doc = Document {
             plan: &plan,
+            notes: &[],
             dry_run: false,
             result: Some(&result),
         };
@@ -1032,5 +1283,180 @@ mod tests {
                 }
             })
         );
+    }
+
+    fn observation_of(snapshot: &ClusterSnapshot) -> KafkaObservation {
+        use crate::kafka::observation::{
+            BrokerStateSource, FencingSource, FetchTimeoutSource, NodeObservation,
+            QuorumObservation, Roles,
+        };
+        KafkaObservation {
+            cluster_id: None,
+            nodes: snapshot
+                .nodes
+                .iter()
+                .map(|n| NodeObservation {
+                    id: n.id.0,
+                    host: Some(format!("k{}", n.id)),
+                    port: Some(9092),
+                    rack: None,
+                    roles: Roles {
+                        controller: n.roles.controller,
+                        broker: n.roles.broker,
+                    },
+                    roles_source: RolesSource::ProcessRoles,
+                    fenced: None,
+                    in_sync: None,
+                    broker_state: None,
+                    recovery: None,
+                    broker_state_error: None,
+                    process_running: None,
+                    process_status_error: None,
+                })
+                .collect(),
+            topics: vec![],
+            broker_configs: BTreeMap::new(),
+            unreachable_brokers: BTreeMap::new(),
+            quorum: QuorumObservation {
+                leader_id: Some(101),
+                leader_epoch: 1,
+                high_watermark: 1,
+                voters: vec![],
+                observers: vec![],
+                fetch_timeout_ms: 2000,
+                fetch_timeout_source: FetchTimeoutSource::ActiveController(101),
+                answered_by: "x".into(),
+            },
+            reassignments: vec![],
+            broker_state_source: BrokerStateSource::InferredFromFencing,
+            fencing_source: FencingSource::Reported,
+            metadata_from: vec![1],
+            unknown_replica_ids: vec![],
+        }
+    }
+
+    #[test]
+    fn a_broker_state_list_missing_a_broker_is_a_usage_error() {
+        let o = observation_of(&snapshot());
+        let err = check_broker_state_list(Some("1=http://a:1/x"), &o).unwrap_err();
+        assert_eq!(err.code, ExitCode::Usage);
+        assert!(err.to_string().contains("broker(s) 2"), "{err}");
+        assert!(
+            !err.to_string().contains("101"),
+            "controllers need no entry: {err}"
+        );
+        assert!(check_broker_state_list(Some("1=http://a/x,2=http://b/x"), &o).is_ok());
+        assert!(check_broker_state_list(Some("http://{host}:8080/state"), &o).is_ok());
+        assert!(check_broker_state_list(None, &o).is_ok());
+    }
+
+    #[test]
+    fn unhealthy_nodes_outside_the_selection_are_reported_not_restarted() {
+        let mut s = snapshot();
+        s.nodes[1].state = ObservedState::NotRunning;
+        s.nodes[1].reachable = false;
+        s.nodes[2].state = ObservedState::NotReady;
+        let mut o = observation_of(&s);
+        o.nodes[2].roles_source = RolesSource::Inferred("no bootstrap.controllers".into());
+        o.unknown_replica_ids = vec![9];
+        let r = requests(&s, Some(&Selection::Nodes(vec![1])), &BTreeMap::new()).unwrap();
+        let notes = observation_notes(&o, &s, &r, false);
+        let text = render_plan(&Plan::default(), &s, &notes);
+        assert!(
+            text.contains(
+                "node 2 (broker, not running): not restarted (outside the selection; \
+                 --include-unhealthy)"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "node 101 (controller, not ready): not restarted (outside the selection; \
+                 --include-unhealthy)"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("roles of node(s) 101 inferred") && text.contains("bootstrap"),
+            "{text}"
+        );
+        assert!(
+            text.contains("replica id(s) 9 belong to no known node"),
+            "{text}"
+        );
+        o.topics.push(crate::kafka::observation::TopicObservation {
+            name: "secret".into(),
+            internal: false,
+            min_insync_replicas: None,
+            configs_read: false,
+            partitions: vec![],
+        });
+        let notes = observation_notes(&o, &s, &r, false);
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("topic(s) secret could not be read")),
+            "{notes:?}"
+        );
+        // Asked to include them: no such note.
+        let notes = observation_notes(&o, &s, &r, true);
+        assert!(!notes.iter().any(|n| n.contains("outside the selection")));
+        // A selected unhealthy node is not "outside the selection".
+        let r = requests(&s, Some(&Selection::Nodes(vec![2])), &BTreeMap::new()).unwrap();
+        let notes = observation_notes(&o, &s, &r, false);
+        assert!(!notes.iter().any(|n| n.starts_with("node 2 ")), "{notes:?}");
+    }
+
+    #[test]
+    fn the_witness_idle_limit_follows_the_brokers_idle_timeout() {
+        let mut o = observation_of(&snapshot());
+        assert_eq!(witness_idle_limit(&o), Duration::from_secs(540));
+        let entry = |v: &str| crate::kafka::observation::ConfigEntry {
+            name: "connections.max.idle.ms".into(),
+            value: Some(v.into()),
+            read_only: true,
+            source: crate::kafka::observation::ConfigSource::StaticBroker,
+            sensitive: false,
+        };
+        o.broker_configs.insert(1, vec![entry("60000")]);
+        o.broker_configs.insert(2, vec![entry("600000")]);
+        assert_eq!(witness_idle_limit(&o), Duration::from_secs(54));
+    }
+
+    #[test]
+    fn incarnations_come_from_the_witness_for_nodes_with_a_listener() {
+        let s0 = snapshot();
+        let mut o = observation_of(&s0);
+        o.nodes[1].port = None;
+        let platform = ProcessPlatform::status_only(platform_nodes(&o), Duration::from_secs(1));
+        let witness = RestartWitness::default();
+        let mut s = s0.clone();
+        set_incarnations(&mut s, &platform, &witness);
+        assert_eq!(s.nodes[0].incarnation.as_deref(), Some("witness-0"));
+        assert_eq!(s.nodes[1].incarnation, None, "no listener known");
+    }
+
+    #[tokio::test]
+    async fn fenced_brokers_are_probed_and_alive_ones_read_unknown() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let alive = listener.local_addr().unwrap();
+        let gone = {
+            let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            l.local_addr().unwrap()
+        };
+        let mut o = observation_of(&snapshot());
+        for (n, addr) in o.nodes.iter_mut().take(2).zip([alive, gone]) {
+            n.host = Some(addr.ip().to_string());
+            n.port = Some(addr.port());
+            n.fenced = Some(true);
+            n.broker_state = Some(crate::kafka::observation::BrokerState::NotRunning);
+        }
+        let platform = ProcessPlatform::status_only(platform_nodes(&o), Duration::from_secs(5));
+        let status = process_status(&platform, &o).await;
+        assert_eq!(status.len(), 2, "only fenced brokers are probed");
+        apply_process_status(&mut o, &status);
+        let s = to_snapshot(&o);
+        assert_eq!(s.node(NodeId(1)).unwrap().state, ObservedState::Unknown);
+        assert_eq!(s.node(NodeId(2)).unwrap().state, ObservedState::NotRunning);
     }
 }

@@ -19,8 +19,8 @@ use super::ffi::{
     self, Admin, ClusterDescription, ConfigChange, ConfigTarget, ElectionOutcome, TopicDescription,
 };
 use super::observation::{
-    BrokerState, ConfigEntry, ConfigSource, EndpointState, KafkaObservation, RawObservation,
-    Reassignment, RecoveryProgress, assemble,
+    BrokerState, ConfigEntry, ConfigSource, ControllerAddresses, EndpointState, KafkaObservation,
+    RawObservation, Reassignment, RecoveryProgress, assemble,
 };
 use super::wire::{Connection, connect_any};
 use super::wire_admin;
@@ -370,6 +370,19 @@ pub fn broker_state_url(setting: &str, id: i32, host: &str) -> Option<String> {
         .map(|(_, url)| url)
 }
 
+/// The broker ids a broker-state list (`ID=URL,ID=URL`) has no entry for; empty for a
+/// template (`{host}`, `{id}`) or a single URL, which cover every broker.
+#[must_use]
+pub fn missing_broker_state_ids(setting: &str, ids: impl IntoIterator<Item = i32>) -> Vec<i32> {
+    let mut missing: Vec<i32> = ids
+        .into_iter()
+        .filter(|id| broker_state_url(setting, *id, "").is_none())
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    missing
+}
+
 fn convert_entry(e: &rdkafka::admin::ConfigEntry) -> ConfigEntry {
     use rdkafka::admin::ConfigSource as S;
     ConfigEntry {
@@ -477,6 +490,135 @@ impl KafkaClient {
         Ok(out)
     }
 
+    /// Per topic whose configs could be read (asked of `broker`): its topic-level
+    /// `min.insync.replicas` override (config source DYNAMIC_TOPIC_CONFIG), `None` when the
+    /// topic has none. A topic whose configs could not be read is left out (unknown: the
+    /// roll refuses to restart its replicas), with the reason logged.
+    async fn topic_min_isr_overrides_via(
+        &self,
+        broker: i32,
+        topics: Vec<String>,
+    ) -> BTreeMap<String, Option<i32>> {
+        let mut out = BTreeMap::new();
+        let options = self.options().broker_id((broker >= 0).then_some(broker));
+        for chunk in topics.chunks(200) {
+            let specs: Vec<ResourceSpecifier<'_>> =
+                chunk.iter().map(|t| ResourceSpecifier::Topic(t)).collect();
+            let results = match self.admin.describe_configs(specs.iter(), &options).await {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::warn!(
+                        "DescribeConfigs of {} topic(s) failed: {e}; their min.insync.replicas \
+                         is unknown",
+                        chunk.len()
+                    );
+                    continue;
+                }
+            };
+            for (topic, result) in chunk.iter().zip(results) {
+                let resource = match result {
+                    Ok(r) => r,
+                    Err(code) => {
+                        tracing::warn!(
+                            "DescribeConfigs of topic {topic:?} failed: {code}; its \
+                             min.insync.replicas is unknown"
+                        );
+                        continue;
+                    }
+                };
+                let entry = resource.get("min.insync.replicas");
+                let value = match entry {
+                    Some(e) if e.source == rdkafka::admin::ConfigSource::DynamicTopic => {
+                        match e
+                            .value
+                            .as_deref()
+                            .and_then(|v| v.trim().parse::<i32>().ok())
+                        {
+                            Some(v) => Some(v),
+                            None => {
+                                tracing::warn!(
+                                    "topic {topic:?}: unreadable min.insync.replicas override \
+                                     {:?}; treated as unknown",
+                                    e.value
+                                );
+                                continue;
+                            }
+                        }
+                    }
+                    _ => None,
+                };
+                out.insert(topic.clone(), value);
+            }
+        }
+        out
+    }
+
+    /// Partition metadata as every unfenced broker other than `first` sees it (brokers that
+    /// fail to answer are skipped: the first view is always there).
+    async fn other_topic_views(
+        &self,
+        first: i32,
+        brokers: &[i32],
+        names: &[String],
+    ) -> Vec<(i32, Vec<TopicDescription>)> {
+        let mut asks = tokio::task::JoinSet::new();
+        for &id in brokers.iter().filter(|id| **id != first) {
+            let (client, names) = (self.clone(), names.to_vec());
+            asks.spawn(async move { (id, client.describe_topics_via(id, names).await) });
+        }
+        let mut views = Vec::new();
+        while let Some(joined) = asks.join_next().await {
+            match joined {
+                Ok((id, Ok(view))) => views.push((id, view)),
+                Ok((id, Err(e))) => {
+                    tracing::debug!("broker {id} did not describe the topics: {e}");
+                }
+                Err(e) => tracing::debug!("DescribeTopics task failed: {e}"),
+            }
+        }
+        views.sort_by_key(|(id, _)| *id);
+        views
+    }
+
+    /// `process.roles` of each controller, asked of that controller over
+    /// `bootstrap.controllers` security settings (KIP-919); empty without
+    /// `bootstrap.controllers`.
+    async fn controller_roles(
+        &self,
+        controllers: &ControllerAddresses,
+    ) -> BTreeMap<i32, std::result::Result<String, String>> {
+        if self.config.controller_addresses().is_empty() {
+            return BTreeMap::new();
+        }
+        let timeout = self.timeout().min(Duration::from_secs(5));
+        let mut asks = tokio::task::JoinSet::new();
+        for (&id, (host, port)) in controllers {
+            let address = format!("{host}:{port}");
+            let client = self.clone();
+            asks.spawn(async move {
+                let ask = async {
+                    let security = client.config.wire_security("reading process.roles")?;
+                    let mut conn = Connection::connect(&address, &security, timeout).await?;
+                    wire_admin::describe_node_config(&mut conn, id, "process.roles").await
+                };
+                let r = match tokio::time::timeout(timeout, ask).await {
+                    Ok(Ok(Some(v))) => Ok(v),
+                    Ok(Ok(None)) => Err(format!("{address} reported no process.roles")),
+                    Ok(Err(e)) => Err(e.to_string()),
+                    Err(_) => Err(format!("{address}: no answer within {timeout:?}")),
+                };
+                (id, r)
+            });
+        }
+        let mut out = BTreeMap::new();
+        while let Some(joined) = asks.join_next().await {
+            if let Ok((id, r)) = joined {
+                out.insert(id, r);
+            }
+        }
+        out
+    }
+
     async fn describe_cluster_via(&self, broker: i32) -> Result<ClusterDescription> {
         self.blocking("DescribeCluster", move |admin, timeout| {
             ffi::describe_cluster(admin, (broker >= 0).then_some(broker), timeout)
@@ -552,8 +694,15 @@ impl ClusterObserver for KafkaClient {
         // Everything the safety checks need; any failure fails the observation.
         let (live, names) = self.metadata().await?;
         let cluster = self.describe_cluster_via(live).await?;
-        let topics = self.describe_topics_via(live, names.clone()).await?;
-        let min_isr = self.min_insync_replicas_via(live, names).await?;
+        // The ISR as every reachable broker sees it (merged conservatively in `assemble`):
+        // one broker's metadata may be stale.
+        let first = self.describe_topics_via(live, names.clone()).await?;
+        let unfenced: Vec<i32> = cluster.nodes.iter().map(|n| n.id).collect();
+        let mut topic_views = vec![(live, first)];
+        // The other views and the topic configs are asked while the broker configs are
+        // (below): a broker that just died makes each of them wait for the request timeout.
+        let other_views = self.other_topic_views(live, &unfenced, &names);
+        let topic_configs = self.topic_min_isr_overrides_via(live, names.clone());
         // A broker that died moments ago is still registered until its session times out;
         // asking it times out. That must not hide the rest of the cluster: ask all brokers at
         // once and record who did not answer.
@@ -562,6 +711,8 @@ impl ClusterObserver for KafkaClient {
             let (client, id) = (self.clone(), n.id);
             asks.spawn(async move { (id, client.describe_broker_configs(id).await) });
         }
+        let (others, topic_min_isr) = tokio::join!(other_views, topic_configs);
+        topic_views.extend(others);
         let mut broker_configs = BTreeMap::new();
         let mut unreachable_brokers = BTreeMap::new();
         while let Some(joined) = asks.join_next().await {
@@ -619,12 +770,14 @@ impl ClusterObserver for KafkaClient {
                 Some((template.clone(), states))
             }
         };
+        let controller_roles = self.controller_roles(&listeners).await;
         let leader = quorum.leader_id;
         assemble(RawObservation {
             cluster,
             fenced_brokers,
-            topics,
-            min_isr,
+            topic_views,
+            topic_min_isr,
+            controller_roles,
             broker_configs,
             unreachable_brokers,
             quorum,
@@ -680,6 +833,8 @@ mod tests {
             Some("http://b:2/jolokia/read/kafka.server:type=KafkaServer,name=BrokerState/Value")
         );
         assert_eq!(broker_state_url(list, 3, "h"), None);
+        assert_eq!(missing_broker_state_ids(list, [3, 1, 2, 5]), vec![3, 5]);
+        assert!(missing_broker_state_ids("http://{host}:8080/", [1, 2]).is_empty());
     }
 
     #[tokio::test]

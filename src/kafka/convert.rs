@@ -5,15 +5,27 @@
 //! and is where the adapter's evidence turns into the engine's node states, so the rules
 //! are spelled out here and unit-tested:
 //!
-//! - Broker-role node: its broker state (measured or inferred, see
-//!   [`BrokerStateSource`](super::observation::BrokerStateSource)) maps with
-//!   [`ObservedState::from_broker_state`]. When the endpoint could not be read, a fenced
-//!   broker is `NotRunning` and an unfenced one `Unknown`.
-//! - Controller-only node: `Serving` when it leads the quorum or its
-//!   `LastCaughtUpTimestamp` is within the fetch timeout of the leader's, else `NotReady`
-//!   (the quorum cannot tell a stopped controller from a lagging one; the platform can).
-//! - The active controller's `controller.quorum.fetch.timeout.ms` is put into the leader's
-//!   config map, where the engine reads it, unless the leader reported its own value.
+//! - Broker-role node: a measured broker state maps with
+//!   [`ObservedState::from_broker_state`] (PENDING_CONTROLLED_SHUTDOWN and SHUTTING_DOWN are
+//!   not serving). Inferred from fencing (no endpoint): unfenced is `Serving`; fenced is
+//!   `NotRunning` only when the platform says the process does not run, else `Unknown`
+//!   (alive but fenced: starting or in log recovery; never restarted first). When the
+//!   endpoint could not be read, a fenced broker is `NotRunning` unless the platform says
+//!   its process runs, and an unfenced one `Unknown`.
+//! - Controller-only node (by `process.roles`, voter or observer): `Serving` when it leads
+//!   the quorum or its `LastCaughtUpTimestamp` is within the fetch timeout of the leader's,
+//!   else `NotReady` (the quorum cannot tell a stopped controller from a lagging one; the
+//!   platform can).
+//! - Config map: everything DescribeConfigs BROKER reported for the node, including its
+//!   effective broker-level `min.insync.replicas` (where the engine reads it). The active
+//!   controller's `controller.quorum.fetch.timeout.ms` is put into the leader's config map
+//!   unless the leader reported its own value.
+//! - Topics: a topic appears in `topics` only when its configs were read; its
+//!   `min_insync_replicas` is the topic-level override or `None`. A topic missing there is
+//!   unknown, and the engine refuses to restart its replicas.
+//! - Quorum: voters with `last_caught_up_ms` and `last_fetch_ms`, and the observers.
+//! - `incarnation` is left `None`: the caller that knows the processes (the restart
+//!   witness) fills it in.
 
 use std::collections::BTreeMap;
 
@@ -22,7 +34,9 @@ use crate::engine::model::{
     ObservedState, PartitionSnapshot, QuorumSnapshot, TopicPartition, TopicSettings, VoterState,
 };
 
-use super::observation::{BrokerState, KafkaObservation, NodeObservation, QuorumObservation};
+use super::observation::{
+    BrokerState, BrokerStateSource, KafkaObservation, NodeObservation, QuorumObservation,
+};
 
 /// The config key the engine reads the quorum fetch timeout from.
 pub const FETCH_TIMEOUT_KEY: &str = "controller.quorum.fetch.timeout.ms";
@@ -35,6 +49,7 @@ fn controller_caught_up(quorum: &QuorumObservation, id: i32) -> bool {
         quorum
             .voters
             .iter()
+            .chain(&quorum.observers)
             .find(|v| v.id == id)
             .and_then(|v| v.last_caught_up_timestamp)
     };
@@ -44,16 +59,22 @@ fn controller_caught_up(quorum: &QuorumObservation, id: i32) -> bool {
     }
 }
 
-fn node_state(node: &NodeObservation, quorum: &QuorumObservation) -> ObservedState {
+fn node_state(node: &NodeObservation, quorum: &QuorumObservation, inferred: bool) -> ObservedState {
     if node.roles.broker {
+        let fenced = node.fenced == Some(true);
+        // The platform was not asked (None, no error) or said "not running".
+        let not_known_alive = node.process_running == Some(false)
+            || (node.process_running.is_none() && node.process_status_error.is_none());
         match node.broker_state {
             Some(BrokerState::Unknown) if node.broker_state_error.is_some() => {
-                if node.fenced == Some(true) {
+                if fenced && not_known_alive {
                     ObservedState::NotRunning
                 } else {
                     ObservedState::Unknown
                 }
             }
+            // Inferred from fencing and the platform: alive (or cannot tell) but fenced.
+            Some(BrokerState::Unknown) if inferred => ObservedState::Unknown,
             Some(s) => ObservedState::from_broker_state(s.code()),
             None => ObservedState::Unknown,
         }
@@ -67,6 +88,7 @@ fn node_state(node: &NodeObservation, quorum: &QuorumObservation) -> ObservedSta
 /// Translates an observation into the engine's snapshot.
 #[must_use]
 pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
+    let inferred = o.broker_state_source == BrokerStateSource::InferredFromFencing;
     let nodes = o
         .nodes
         .iter()
@@ -97,7 +119,7 @@ pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
                         read_only: true,
                     });
             }
-            let state = node_state(n, &o.quorum);
+            let state = node_state(n, &o.quorum, inferred);
             NodeSnapshot {
                 id: NodeId(n.id),
                 roles: NodeRoles {
@@ -143,29 +165,30 @@ pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
     let topics = o
         .topics
         .iter()
+        .filter(|t| t.configs_read)
         .filter_map(|t| {
-            let min = u32::try_from(t.min_insync_replicas?).ok()?;
+            // A negative override is unreadable: leave the topic unknown.
+            let min = match t.min_insync_replicas {
+                None => None,
+                Some(v) => Some(u32::try_from(v).ok()?),
+            };
             Some((
                 t.name.clone(),
                 TopicSettings {
-                    min_insync_replicas: Some(min),
+                    min_insync_replicas: min,
                 },
             ))
         })
         .collect();
+    let member = |v: &super::observation::ReplicaObservation| VoterState {
+        id: NodeId(v.id),
+        last_caught_up_ms: v.last_caught_up_timestamp,
+        last_fetch_ms: v.last_fetch_timestamp,
+    };
     let quorum = Some(QuorumSnapshot {
         leader: o.quorum.leader_id.map(NodeId),
-        voters: o
-            .quorum
-            .voters
-            .iter()
-            .map(|v| VoterState {
-                id: NodeId(v.id),
-                last_caught_up_ms: v.last_caught_up_timestamp,
-                last_fetch_ms: None,
-            })
-            .collect(),
-        observers: Vec::new(),
+        voters: o.quorum.voters.iter().map(member).collect(),
+        observers: o.quorum.observers.iter().map(member).collect(),
     });
     ClusterSnapshot {
         nodes,
@@ -180,7 +203,8 @@ mod tests {
     use super::*;
     use crate::kafka::observation::{
         BrokerStateSource, ConfigEntry, ConfigSource, FencingSource, FetchTimeoutSource,
-        PartitionObservation, Reassignment, ReplicaObservation, Roles, TopicObservation,
+        PartitionObservation, Reassignment, ReplicaObservation, Roles, RolesSource,
+        TopicObservation,
     };
 
     fn node(id: i32, controller: bool, broker: bool) -> NodeObservation {
@@ -190,11 +214,14 @@ mod tests {
             port: Some(1),
             rack: None,
             roles: Roles { controller, broker },
+            roles_source: RolesSource::ProcessRoles,
             fenced: broker.then_some(false),
             in_sync: broker.then_some(true),
             broker_state: broker.then_some(BrokerState::Running),
             recovery: None,
             broker_state_error: None,
+            process_running: None,
+            process_status_error: None,
         }
     }
 
@@ -228,6 +255,7 @@ mod tests {
                 name: "t".into(),
                 internal: false,
                 min_insync_replicas: Some(2),
+                configs_read: true,
                 partitions: vec![PartitionObservation {
                     partition: 0,
                     leader: Some(4),
@@ -272,6 +300,8 @@ mod tests {
                 url_template: "u".into(),
             },
             fencing_source: FencingSource::Reported,
+            metadata_from: vec![4],
+            unknown_replica_ids: vec![],
         }
     }
 
@@ -309,11 +339,130 @@ mod tests {
         assert_eq!(p.tp.to_string(), "t-0");
         assert_eq!(p.replicas, vec![NodeId(4), NodeId(5), NodeId(6)]);
         assert_eq!(p.removing, vec![NodeId(6)]);
-        assert_eq!(s.topic_min_isr("t"), Some(2));
+        assert_eq!(s.topics["t"].min_insync_replicas, Some(2));
         let q = s.quorum.unwrap();
         assert_eq!(q.leader, Some(NodeId(1)));
         assert_eq!(q.voters[2].last_caught_up_ms, Some(5_000));
         let cfg = &s.nodes.iter().find(|n| n.id == NodeId(4)).unwrap().config;
         assert!(!cfg["log.cleaner.threads"].read_only);
+    }
+
+    fn broker_cfg(name: &str, value: &str) -> ConfigEntry {
+        ConfigEntry {
+            name: name.into(),
+            value: Some(value.into()),
+            read_only: false,
+            source: ConfigSource::StaticBroker,
+            sensitive: false,
+        }
+    }
+
+    #[test]
+    fn broker_level_min_isr_lands_in_each_brokers_config() {
+        let mut o = observation();
+        o.broker_configs
+            .insert(4, vec![broker_cfg("min.insync.replicas", "2")]);
+        o.broker_configs
+            .insert(5, vec![broker_cfg("min.insync.replicas", "3")]);
+        let s = to_snapshot(&o);
+        let value = |id| {
+            s.node(NodeId(id)).unwrap().config["min.insync.replicas"]
+                .value
+                .clone()
+        };
+        assert_eq!(value(4).as_deref(), Some("2"));
+        assert_eq!(value(5).as_deref(), Some("3"));
+    }
+
+    #[test]
+    fn topics_are_overrides_and_unreadable_topics_are_left_out() {
+        let mut o = observation();
+        let mut plain = o.topics[0].clone();
+        plain.name = "plain".into();
+        plain.min_insync_replicas = None;
+        let mut unreadable = plain.clone();
+        unreadable.name = "unreadable".into();
+        unreadable.configs_read = false;
+        let mut negative = plain.clone();
+        negative.name = "negative".into();
+        negative.min_insync_replicas = Some(-1);
+        o.topics.extend([plain, unreadable, negative]);
+        let s = to_snapshot(&o);
+        assert_eq!(s.topics["t"].min_insync_replicas, Some(2));
+        assert_eq!(s.topics["plain"].min_insync_replicas, None);
+        assert!(!s.topics.contains_key("unreadable"));
+        assert!(!s.topics.contains_key("negative"));
+        // Their partitions are still there for the safety checks.
+        assert_eq!(s.partitions.len(), 4);
+    }
+
+    #[test]
+    fn shutting_down_brokers_are_not_serving() {
+        for state in [
+            BrokerState::PendingControlledShutdown,
+            BrokerState::ShuttingDown,
+        ] {
+            let mut o = observation();
+            o.nodes[3].broker_state = Some(state);
+            let s = to_snapshot(&o);
+            assert_eq!(
+                s.node(NodeId(4)).unwrap().state,
+                ObservedState::NotReady,
+                "{state:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn fenced_brokers_without_an_endpoint_are_unknown_unless_known_stopped() {
+        let mut o = observation();
+        o.broker_state_source = BrokerStateSource::InferredFromFencing;
+        // 6: fenced, the platform says it runs (log recovery, say).
+        o.nodes[5].broker_state = Some(BrokerState::Unknown);
+        o.nodes[5].process_running = Some(true);
+        // 5: fenced, the platform says it does not run.
+        o.nodes[4].fenced = Some(true);
+        o.nodes[4].broker_state = Some(BrokerState::NotRunning);
+        o.nodes[4].broker_state_error = None;
+        o.nodes[4].process_running = Some(false);
+        let s = to_snapshot(&o);
+        assert_eq!(s.node(NodeId(6)).unwrap().state, ObservedState::Unknown);
+        assert_eq!(s.node(NodeId(5)).unwrap().state, ObservedState::NotRunning);
+        // With an endpoint that failed: fenced and running is unknown too.
+        let mut o = observation();
+        o.nodes[4].fenced = Some(true);
+        o.nodes[4].process_running = Some(true);
+        let s = to_snapshot(&o);
+        assert_eq!(s.node(NodeId(5)).unwrap().state, ObservedState::Unknown);
+        o.nodes[4].process_running = Some(false);
+        let s = to_snapshot(&o);
+        assert_eq!(s.node(NodeId(5)).unwrap().state, ObservedState::NotRunning);
+    }
+
+    #[test]
+    fn observer_controllers_and_fetch_times_reach_the_quorum_snapshot() {
+        let mut o = observation();
+        let mut c7 = node(7, true, false);
+        c7.roles_source = RolesSource::ProcessRoles;
+        o.nodes.push(c7);
+        o.quorum.observers = vec![ReplicaObservation {
+            id: 7,
+            log_end_offset: 1,
+            last_fetch_timestamp: Some(9_900),
+            last_caught_up_timestamp: Some(9_800),
+        }];
+        o.quorum.voters[1].last_fetch_timestamp = Some(9_500);
+        let s = to_snapshot(&o);
+        let n7 = s.node(NodeId(7)).unwrap();
+        assert_eq!(n7.roles, NodeRoles::CONTROLLER);
+        assert_eq!(n7.state, ObservedState::Serving, "caught up as an observer");
+        let q = s.quorum.unwrap();
+        assert_eq!(q.observers.len(), 1);
+        assert_eq!(
+            (q.observers[0].id, q.observers[0].last_fetch_ms),
+            (NodeId(7), Some(9_900))
+        );
+        assert_eq!(q.voters[1].last_fetch_ms, Some(9_500));
+        assert!(s.nodes.iter().all(|n| n.incarnation.is_none()));
     }
 }

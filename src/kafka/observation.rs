@@ -2,9 +2,23 @@
 //!
 //! The roller decides on these values only, so they say where each fact came from when
 //! that matters for a safety check (broker state measured or inferred, the quorum fetch
-//! timeout read from the active controller or from a broker). Assembling them from the
-//! raw answers ([`assemble`]) is pure so role, fencing, offline-replica and broker-state
-//! inference are unit-tested without a cluster.
+//! timeout read from the active controller or from a broker, roles read from `process.roles`
+//! or inferred). Assembling them from the raw answers ([`assemble`]) is pure so role,
+//! fencing, offline-replica, broker-state inference and the merge of several brokers'
+//! partition metadata are unit-tested without a cluster.
+//!
+//! Fail-safe rules kept here:
+//! - partition metadata is read from every reachable broker; per partition the ISR is the
+//!   intersection of the views (a broker with stale metadata cannot make a replica look in
+//!   sync);
+//! - a topic's `min.insync.replicas` override is only a topic-level value (config source
+//!   DYNAMIC_TOPIC_CONFIG); broker-level values stay in each broker's config; a topic whose
+//!   configs could not be read is marked unknown and the engine refuses to touch it;
+//! - roles come from each node's `process.roles`; when that cannot be read the old inference
+//!   (voters are controllers, registered brokers and replica holders are brokers) is used and
+//!   the node says so ([`RolesSource::Inferred`]);
+//! - replica ids of nodes neither Kafka (registration, quorum) nor the caller knows are not
+//!   nodes ([`KafkaObservation::unknown_replica_ids`]): nothing could restart them.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,6 +47,14 @@ pub struct KafkaObservation {
     pub broker_state_source: BrokerStateSource,
     /// How `NodeObservation::fenced` was obtained.
     pub fencing_source: FencingSource,
+    /// Brokers whose partition metadata was merged into `topics` (the first one answered
+    /// the topic listing).
+    #[serde(default)]
+    pub metadata_from: Vec<i32>,
+    /// Replica ids that no registration, quorum member or known node explains (e.g. a
+    /// decommissioned broker still in an assignment): not nodes, never restarted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown_replica_ids: Vec<i32>,
 }
 
 /// Where fencing comes from.
@@ -58,13 +80,51 @@ impl KafkaObservation {
     }
 }
 
-/// Roles of a node, from what the cluster reports.
+/// Roles of a node: its `process.roles`, or inferred (see [`RolesSource`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct Roles {
-    /// A quorum voter.
+    /// `controller` in `process.roles` (inferred: a quorum voter).
     pub controller: bool,
-    /// A registered broker, a replica holder or a non-voting quorum observer.
+    /// `broker` in `process.roles` (inferred: a registered broker, a replica holder or a
+    /// non-voting quorum observer).
     pub broker: bool,
+}
+
+impl Roles {
+    /// Parses a `process.roles` value (`broker`, `controller`, `broker,controller`).
+    #[must_use]
+    pub fn parse(process_roles: &str) -> Option<Roles> {
+        let mut roles = Roles::default();
+        for part in process_roles.split(',').map(str::trim) {
+            match part {
+                "broker" => roles.broker = true,
+                "controller" => roles.controller = true,
+                "" => {}
+                _ => return None,
+            }
+        }
+        (roles.broker || roles.controller).then_some(roles)
+    }
+}
+
+/// Where a node's roles come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "reason")]
+pub enum RolesSource {
+    /// The node's own `process.roles` (DescribeConfigs of the node: brokers via the
+    /// brokers, controllers via `bootstrap.controllers`).
+    ProcessRoles,
+    /// `process.roles` could not be read (the reason says why): voters are taken as
+    /// controllers, registered brokers, replica holders and non-voting observers as
+    /// brokers. A controller that is a quorum observer (KIP-853) then looks like a broker.
+    Inferred(String),
+}
+
+impl RolesSource {
+    #[must_use]
+    pub fn is_inferred(&self) -> bool {
+        matches!(self, RolesSource::Inferred(_))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,6 +135,8 @@ pub struct NodeObservation {
     pub port: Option<u16>,
     pub rack: Option<String>,
     pub roles: Roles,
+    /// Where `roles` comes from.
+    pub roles_source: RolesSource,
     /// Brokers: not registered as unfenced. `None` for controller-only nodes.
     pub fenced: Option<bool>,
     /// Brokers: every partition replica on it is in its ISR. `None` for controller-only nodes.
@@ -85,6 +147,14 @@ pub struct NodeObservation {
     pub recovery: Option<RecoveryProgress>,
     /// Why the endpoint could not be read, if it could not.
     pub broker_state_error: Option<String>,
+    /// Whether the platform (status command or TCP probe) says the node's process runs;
+    /// `None` when it was not asked (see [`apply_process_status`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process_running: Option<bool>,
+    /// Why the platform could not tell, if it could not (the process then counts as running:
+    /// a fenced broker is `UNKNOWN`, not restarted first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process_status_error: Option<String>,
 }
 
 /// Kafka's `BrokerState` (metadata/BrokerState.java); the numbers are Kafka's.
@@ -140,9 +210,10 @@ pub struct RecoveryProgress {
 pub enum BrokerStateSource {
     /// Read from each broker's broker-state endpoint (e.g. Strimzi's KafkaAgent).
     Endpoint { url_template: String },
-    /// No endpoint configured: an unfenced broker is RUNNING, a fenced one NOT_RUNNING
-    /// (it may really be STARTING or in RECOVERY: fencing cannot tell); `in_sync` says
-    /// whether its replicas are back in the ISR.
+    /// No endpoint configured: an unfenced broker is RUNNING; a fenced one is NOT_RUNNING
+    /// when the platform says its process does not run, else UNKNOWN (it may be STARTING
+    /// or in log RECOVERY: fencing cannot tell); `in_sync` says whether its replicas are
+    /// back in the ISR.
     InferredFromFencing,
 }
 
@@ -150,8 +221,11 @@ pub enum BrokerStateSource {
 pub struct TopicObservation {
     pub name: String,
     pub internal: bool,
-    /// Effective `min.insync.replicas` (topic override, else broker/cluster default).
+    /// Topic-level `min.insync.replicas` override (config source DYNAMIC_TOPIC_CONFIG);
+    /// `None` = no override (each broker's own value applies) or configs unknown.
     pub min_insync_replicas: Option<i32>,
+    /// `false` when the topic's configs could not be read: its min ISR is unknown.
+    pub configs_read: bool,
     pub partitions: Vec<PartitionObservation>,
 }
 
@@ -253,9 +327,14 @@ pub struct RawObservation {
     pub cluster: ClusterDescription,
     /// Registered but fenced brokers (DescribeCluster v2); `None` before Kafka 4.0.
     pub fenced_brokers: Option<Vec<super::ffi::NodeAddress>>,
-    pub topics: Vec<TopicDescription>,
-    /// Effective `min.insync.replicas` per topic.
-    pub min_isr: BTreeMap<String, i32>,
+    /// Each answering broker's partition metadata, by broker id; the first is the broker
+    /// that answered the topic listing.
+    pub topic_views: Vec<(i32, Vec<TopicDescription>)>,
+    /// Per topic whose configs were read: its topic-level `min.insync.replicas` override
+    /// (`None`: no override). A topic missing here could not be read.
+    pub topic_min_isr: BTreeMap<String, Option<i32>>,
+    /// Controllers' `process.roles` as read via `bootstrap.controllers` (or why not).
+    pub controller_roles: BTreeMap<i32, Result<String, String>>,
     pub broker_configs: BTreeMap<i32, Vec<ConfigEntry>>,
     pub unreachable_brokers: BTreeMap<i32, String>,
     /// Quorum without the fetch timeout (filled by `assemble`).
@@ -299,19 +378,73 @@ fn config_i64(entries: &[ConfigEntry], name: &str) -> Option<i64> {
         .and_then(|v| v.trim().parse().ok())
 }
 
+/// Merges the partition metadata of several brokers: per partition the ISR is the
+/// intersection of the views, replicas the first view's (plus any another view adds), the
+/// leader the first view's. Disagreements are logged at debug level.
+fn merge_views(views: &[(i32, Vec<TopicDescription>)]) -> Vec<TopicDescription> {
+    let mut merged: Vec<TopicDescription> = Vec::new();
+    for (broker, view) in views {
+        for t in view {
+            let Some(into) = merged.iter_mut().find(|m| m.name == t.name) else {
+                merged.push(t.clone());
+                continue;
+            };
+            for p in &t.partitions {
+                let Some(q) = into
+                    .partitions
+                    .iter_mut()
+                    .find(|q| q.partition == p.partition)
+                else {
+                    into.partitions.push(p.clone());
+                    continue;
+                };
+                if q.isr.iter().collect::<BTreeSet<_>>() != p.isr.iter().collect::<BTreeSet<_>>()
+                    || q.leader != p.leader
+                    || q.replicas != p.replicas
+                {
+                    tracing::debug!(
+                        "{}-{}: broker {broker} reports leader {:?}, replicas {:?}, ISR {:?}; \
+                         merged so far: leader {:?}, replicas {:?}, ISR {:?} (keeping the \
+                         intersection of the ISRs)",
+                        t.name,
+                        p.partition,
+                        p.leader,
+                        p.replicas,
+                        p.isr,
+                        q.leader,
+                        q.replicas,
+                        q.isr
+                    );
+                }
+                q.isr.retain(|r| p.isr.contains(r));
+                for r in &p.replicas {
+                    if !q.replicas.contains(r) {
+                        q.replicas.push(*r);
+                    }
+                }
+            }
+        }
+    }
+    for t in &mut merged {
+        t.partitions.sort_by_key(|p| p.partition);
+    }
+    merged
+}
+
 /// Puts the raw answers together (pure).
 pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> {
     let unfenced: BTreeSet<i32> = raw.cluster.nodes.iter().map(|n| n.id).collect();
     let voters: BTreeSet<i32> = raw.quorum.voters.iter().map(|v| v.id).collect();
+    let merged = merge_views(&raw.topic_views);
 
     // Partitions: offline = replicas not on a registered, unfenced broker.
-    let topics: Vec<TopicObservation> = raw
-        .topics
+    let topics: Vec<TopicObservation> = merged
         .iter()
         .map(|t| TopicObservation {
             name: t.name.clone(),
             internal: t.internal,
-            min_insync_replicas: raw.min_isr.get(&t.name).copied(),
+            min_insync_replicas: raw.topic_min_isr.get(&t.name).copied().flatten(),
+            configs_read: raw.topic_min_isr.contains_key(&t.name),
             partitions: t
                 .partitions
                 .iter()
@@ -331,33 +464,43 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
         })
         .collect();
 
-    // Broker ids: registered, replica holders, non-voting observers, known from elsewhere.
-    let mut brokers: BTreeSet<i32> = unfenced.clone();
-    for t in &topics {
-        for p in &t.partitions {
-            brokers.extend(p.replicas.iter().copied());
-        }
-    }
-    brokers.extend(
-        raw.quorum
-            .observers
-            .iter()
-            .map(|o| o.id)
-            .filter(|id| !voters.contains(id)),
-    );
-    brokers.extend(raw.extra_broker_ids.iter().copied());
+    // Nodes: registered brokers (fenced or not), quorum voters and observers, controllers
+    // that were found, ids known from elsewhere. Replica ids nothing else explains are not
+    // nodes.
     let fenced_registered: Vec<super::ffi::NodeAddress> =
         raw.fenced_brokers.clone().unwrap_or_default();
-    brokers.extend(fenced_registered.iter().map(|n| n.id));
+    let observers: BTreeSet<i32> = raw
+        .quorum
+        .observers
+        .iter()
+        .map(|o| o.id)
+        .filter(|id| !voters.contains(id))
+        .collect();
+    let mut known: BTreeSet<i32> = unfenced.clone();
+    known.extend(fenced_registered.iter().map(|n| n.id));
+    known.extend(voters.iter().copied());
+    known.extend(observers.iter().copied());
+    known.extend(raw.extra_broker_ids.iter().copied());
+    known.extend(raw.controller_addresses.keys().copied());
+    known.extend(raw.controller_roles.keys().copied());
+    let replica_holders: BTreeSet<i32> = topics
+        .iter()
+        .flat_map(|t| &t.partitions)
+        .flat_map(|p| p.replicas.iter().copied())
+        .collect();
+    let unknown_replica_ids: Vec<i32> = replica_holders.difference(&known).copied().collect();
 
-    let all: BTreeSet<i32> = brokers.union(&voters).copied().collect();
-    let nodes = all
+    // Inferred broker role (the fallback): registered, replica holder, observer, known.
+    let mut brokers: BTreeSet<i32> = unfenced.clone();
+    brokers.extend(fenced_registered.iter().map(|n| n.id));
+    brokers.extend(replica_holders.iter().copied());
+    brokers.extend(observers.iter().copied());
+    brokers.extend(raw.extra_broker_ids.iter().copied());
+
+    let nodes = known
         .into_iter()
         .map(|id| {
-            let roles = Roles {
-                controller: voters.contains(&id),
-                broker: brokers.contains(&id),
-            };
+            let (roles, roles_source) = node_roles(&raw, id, &voters, &brokers);
             let registered = raw
                 .cluster
                 .nodes
@@ -375,11 +518,14 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
                 port,
                 rack,
                 roles,
+                roles_source,
                 fenced: None,
                 in_sync: None,
                 broker_state: None,
                 recovery: None,
                 broker_state_error: None,
+                process_running: None,
+                process_status_error: None,
             };
             if roles.broker {
                 let fenced = !unfenced.contains(&id);
@@ -468,7 +614,89 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
             None => BrokerStateSource::InferredFromFencing,
             Some((url_template, _)) => BrokerStateSource::Endpoint { url_template },
         },
+        metadata_from: raw.topic_views.iter().map(|(id, _)| *id).collect(),
+        unknown_replica_ids,
     })
+}
+
+/// A node's roles: its `process.roles` when readable, else inferred (and why).
+fn node_roles(
+    raw: &RawObservation,
+    id: i32,
+    voters: &BTreeSet<i32>,
+    brokers: &BTreeSet<i32>,
+) -> (Roles, RolesSource) {
+    let from_broker = raw.broker_configs.get(&id).and_then(|c| {
+        c.iter()
+            .find(|e| e.name == "process.roles")
+            .and_then(|e| e.value.as_deref())
+    });
+    let from_controller = match raw.controller_roles.get(&id) {
+        Some(Ok(v)) => Some(Ok(v.as_str())),
+        Some(Err(e)) => Some(Err(e.as_str())),
+        None => None,
+    };
+    let reason = match (from_broker, from_controller) {
+        (Some(v), _) | (None, Some(Ok(v))) => match Roles::parse(v) {
+            Some(r) => return (r, RolesSource::ProcessRoles),
+            None => format!("process.roles is {v:?}"),
+        },
+        (None, Some(Err(e))) => format!("process.roles not readable: {e}"),
+        (None, None) => {
+            if raw.unreachable_brokers.contains_key(&id) {
+                "process.roles not readable: the broker did not answer DescribeConfigs".into()
+            } else if voters.contains(&id) || !brokers.contains(&id) {
+                "process.roles not readable: controllers are asked only via \
+                 bootstrap.controllers"
+                    .into()
+            } else {
+                "process.roles not readable: the broker is not registered and unfenced".into()
+            }
+        }
+    };
+    (
+        Roles {
+            controller: voters.contains(&id),
+            broker: brokers.contains(&id),
+        },
+        RolesSource::Inferred(reason),
+    )
+}
+
+/// Adds the platform's view of each process (status command or TCP probe) to an
+/// observation whose broker states were inferred from fencing: a fenced broker whose
+/// process runs, or whose status cannot be told, becomes `UNKNOWN` (it may be starting or
+/// in log recovery); a fenced broker whose process does not run stays `NOT_RUNNING`.
+/// With a broker-state endpoint, only a fenced broker whose endpoint failed is affected.
+pub fn apply_process_status(
+    o: &mut KafkaObservation,
+    running: &BTreeMap<i32, Result<bool, String>>,
+) {
+    let inferred = o.broker_state_source == BrokerStateSource::InferredFromFencing;
+    for n in &mut o.nodes {
+        let Some(status) = running.get(&n.id) else {
+            continue;
+        };
+        match status {
+            Ok(r) => n.process_running = Some(*r),
+            Err(e) => {
+                n.process_running = None;
+                n.process_status_error = Some(e.clone());
+            }
+        }
+        let alive_or_unknown = !matches!(status, Ok(false));
+        let fenced = n.fenced == Some(true);
+        if !n.roles.broker || !fenced {
+            continue;
+        }
+        if inferred {
+            n.broker_state = Some(if alive_or_unknown {
+                BrokerState::Unknown
+            } else {
+                BrokerState::NotRunning
+            });
+        }
+    }
 }
 
 #[cfg(test)]
@@ -513,25 +741,29 @@ mod tests {
                 nodes: vec![node(4), node(5)],
             },
             fenced_brokers: None,
-            topics: vec![TopicDescription {
-                name: "t".into(),
-                internal: false,
-                partitions: vec![
-                    PartitionDescription {
-                        partition: 0,
-                        leader: Some(4),
-                        replicas: vec![4, 5, 6],
-                        isr: vec![4, 5],
-                    },
-                    PartitionDescription {
-                        partition: 1,
-                        leader: Some(5),
-                        replicas: vec![5, 4],
-                        isr: vec![5, 4],
-                    },
-                ],
-            }],
-            min_isr: BTreeMap::from([("t".to_string(), 2)]),
+            topic_views: vec![(
+                4,
+                vec![TopicDescription {
+                    name: "t".into(),
+                    internal: false,
+                    partitions: vec![
+                        PartitionDescription {
+                            partition: 0,
+                            leader: Some(4),
+                            replicas: vec![4, 5, 6],
+                            isr: vec![4, 5],
+                        },
+                        PartitionDescription {
+                            partition: 1,
+                            leader: Some(5),
+                            replicas: vec![5, 4],
+                            isr: vec![5, 4],
+                        },
+                    ],
+                }],
+            )],
+            topic_min_isr: BTreeMap::from([("t".to_string(), Some(2))]),
+            controller_roles: BTreeMap::new(),
             broker_configs: BTreeMap::from([(
                 5,
                 vec![cfg("controller.quorum.fetch.timeout.ms", "3000")],
@@ -548,7 +780,8 @@ mod tests {
             controller_addresses: BTreeMap::from([(2, ("127.0.0.1".to_string(), 19092))]),
             leader_fetch_timeout_ms: None,
             reassignments: vec![],
-            extra_broker_ids: vec![],
+            // Broker 6 is down; the platform (or an earlier observation) knows it.
+            extra_broker_ids: vec![6],
             endpoint_states: None,
         }
     }
@@ -580,6 +813,190 @@ mod tests {
             o.broker_state_source,
             BrokerStateSource::InferredFromFencing
         );
+    }
+
+    /// (partition, leader, replicas, ISR)
+    type Part<'a> = (i32, Option<i32>, &'a [i32], &'a [i32]);
+
+    fn topic(name: &str, parts: &[Part<'_>]) -> TopicDescription {
+        TopicDescription {
+            name: name.into(),
+            internal: false,
+            partitions: parts
+                .iter()
+                .map(|(p, leader, replicas, isr)| PartitionDescription {
+                    partition: *p,
+                    leader: *leader,
+                    replicas: replicas.to_vec(),
+                    isr: isr.to_vec(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn isr_is_the_intersection_of_every_brokers_view() {
+        let mut r = raw();
+        // Broker 5's metadata is stale for t-1 (still lists 4 in the ISR, 4 says it left)
+        // and misses 5 in t-0's ISR; it also knows a topic broker 4 has not seen yet.
+        r.topic_views = vec![
+            (
+                4,
+                vec![topic(
+                    "t",
+                    &[
+                        (0, Some(4), &[4, 5, 6], &[4, 5]),
+                        (1, Some(5), &[5, 4], &[5]),
+                    ],
+                )],
+            ),
+            (
+                5,
+                vec![
+                    topic(
+                        "t",
+                        &[
+                            (0, Some(4), &[4, 5, 6], &[4]),
+                            (1, Some(5), &[5, 4], &[5, 4]),
+                        ],
+                    ),
+                    topic("new", &[(0, Some(5), &[5], &[5])]),
+                ],
+            ),
+        ];
+        let o = assemble(r).unwrap();
+        let t = o.topic("t").unwrap();
+        assert_eq!(t.partitions[0].isr, vec![4]);
+        assert_eq!(t.partitions[1].isr, vec![5]);
+        assert_eq!(t.partitions[0].replicas, vec![4, 5, 6]);
+        assert_eq!(o.topic("new").unwrap().partitions[0].isr, vec![5]);
+        assert_eq!(o.metadata_from, vec![4, 5]);
+        assert_eq!(o.node(4).unwrap().in_sync, Some(false), "out of t-1's ISR");
+    }
+
+    #[test]
+    fn topic_min_isr_is_an_override_or_unknown() {
+        let mut r = raw();
+        r.topic_views[0]
+            .1
+            .push(topic("no-override", &[(0, Some(4), &[4, 5], &[4, 5])]));
+        r.topic_views[0]
+            .1
+            .push(topic("unreadable", &[(0, Some(4), &[4, 5], &[4, 5])]));
+        r.topic_min_isr.insert("no-override".into(), None);
+        let o = assemble(r).unwrap();
+        let t = o.topic("t").unwrap();
+        assert_eq!((t.min_insync_replicas, t.configs_read), (Some(2), true));
+        let t = o.topic("no-override").unwrap();
+        assert_eq!((t.min_insync_replicas, t.configs_read), (None, true));
+        let t = o.topic("unreadable").unwrap();
+        assert_eq!((t.min_insync_replicas, t.configs_read), (None, false));
+    }
+
+    #[test]
+    fn replica_ids_nothing_else_knows_are_not_nodes() {
+        let mut r = raw();
+        r.extra_broker_ids.clear();
+        let o = assemble(r).unwrap();
+        assert!(o.node(6).is_none());
+        assert_eq!(o.unknown_replica_ids, vec![6]);
+        // Still an offline replica of t-0.
+        assert_eq!(
+            o.topic("t").unwrap().partitions[0].offline_replicas,
+            vec![6]
+        );
+    }
+
+    #[test]
+    fn roles_come_from_process_roles_and_say_when_inferred() {
+        let mut r = raw();
+        // Controller 7 is a quorum observer (KIP-853): not a voter, still a controller.
+        r.quorum.observers.push(replica(7, 1000));
+        r.controller_roles = BTreeMap::from([
+            (1, Ok("controller".to_string())),
+            (2, Ok("controller".to_string())),
+            (3, Err("connection refused".to_string())),
+            (7, Ok("controller".to_string())),
+        ]);
+        r.broker_configs
+            .insert(4, vec![cfg("process.roles", "broker")]);
+        let o = assemble(r).unwrap();
+        let n7 = o.node(7).unwrap();
+        assert_eq!(
+            (n7.roles, &n7.roles_source),
+            (
+                Roles {
+                    controller: true,
+                    broker: false
+                },
+                &RolesSource::ProcessRoles
+            )
+        );
+        assert_eq!(n7.fenced, None, "not a broker");
+        let n3 = o.node(3).unwrap();
+        assert!(n3.roles.controller && !n3.roles.broker);
+        match &n3.roles_source {
+            RolesSource::Inferred(why) => assert!(why.contains("refused"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(o.node(4).unwrap().roles_source, RolesSource::ProcessRoles);
+        // Broker 5 has a config but no process.roles entry; 6 did not answer at all.
+        assert!(o.node(5).unwrap().roles_source.is_inferred());
+        assert!(o.node(6).unwrap().roles.broker);
+        // Without process.roles, an observer controller looks like a broker (said so).
+        let mut r = raw();
+        r.quorum.observers.push(replica(7, 1000));
+        let o = assemble(r).unwrap();
+        let n7 = o.node(7).unwrap();
+        assert!(n7.roles.broker && !n7.roles.controller);
+        assert!(n7.roles_source.is_inferred());
+    }
+
+    #[test]
+    fn process_roles_values() {
+        assert_eq!(
+            Roles::parse("broker,controller"),
+            Some(Roles {
+                controller: true,
+                broker: true
+            })
+        );
+        assert_eq!(
+            Roles::parse(" controller "),
+            Some(Roles {
+                controller: true,
+                broker: false
+            })
+        );
+        assert_eq!(Roles::parse(""), None);
+        assert_eq!(Roles::parse("zookeeper"), None);
+    }
+
+    #[test]
+    fn a_fenced_broker_whose_process_runs_is_unknown_not_stopped() {
+        let mut o = assemble(raw()).unwrap();
+        assert_eq!(
+            o.node(6).unwrap().broker_state,
+            Some(BrokerState::NotRunning)
+        );
+        apply_process_status(&mut o, &BTreeMap::from([(4, Ok(true)), (6, Ok(true))]));
+        let n6 = o.node(6).unwrap();
+        assert_eq!(
+            (n6.broker_state, n6.process_running),
+            (Some(BrokerState::Unknown), Some(true))
+        );
+        assert_eq!(o.node(4).unwrap().broker_state, Some(BrokerState::Running));
+        let mut o = assemble(raw()).unwrap();
+        apply_process_status(&mut o, &BTreeMap::from([(6, Ok(false))]));
+        assert_eq!(
+            o.node(6).unwrap().broker_state,
+            Some(BrokerState::NotRunning)
+        );
+        let mut o = assemble(raw()).unwrap();
+        apply_process_status(&mut o, &BTreeMap::from([(6, Err("no probe".to_string()))]));
+        let n6 = o.node(6).unwrap();
+        assert_eq!(n6.broker_state, Some(BrokerState::Unknown));
+        assert_eq!(n6.process_status_error.as_deref(), Some("no probe"));
     }
 
     #[test]

@@ -4,9 +4,12 @@
 //! and VM clusters use [`process::ProcessPlatform`] (shell command templates such as
 //! `ssh {host} sudo systemctl restart kafka`); the Kubernetes implementation (delete the
 //! pod) comes separately. Kafka-level health after a restart is not the platform's
-//! business: the Kafka observer judges that.
+//! business: the Kafka observer judges that. Whether the *old* process really ended is
+//! (a restart command may return before it exits): [`witness::RestartWitness`] watches
+//! a connection to each node being restarted and reports its end.
 
 pub mod process;
+pub mod witness;
 
 use std::future::Future;
 use std::time::Duration;

@@ -31,7 +31,8 @@ pub enum RestartMethod {
 #[derive(Debug, Clone)]
 pub struct ProcessPlatform {
     nodes: Vec<PlatformNode>,
-    restart: RestartMethod,
+    /// `None`: status checks only (e.g. `--dry-run`); restarts fail.
+    restart: Option<RestartMethod>,
     /// Exit status 0 = running.
     status_command: Option<String>,
     timeout: Duration,
@@ -42,10 +43,30 @@ impl ProcessPlatform {
     pub fn new(nodes: Vec<PlatformNode>, restart: RestartMethod, timeout: Duration) -> Self {
         Self {
             nodes,
-            restart,
+            restart: Some(restart),
             status_command: None,
             timeout,
         }
+    }
+
+    /// A platform that only checks whether nodes run (no restart command configured).
+    #[must_use]
+    pub fn status_only(nodes: Vec<PlatformNode>, timeout: Duration) -> Self {
+        Self {
+            nodes,
+            restart: None,
+            status_command: None,
+            timeout,
+        }
+    }
+
+    /// `host:port` of node `id`'s Kafka listener, when known.
+    #[must_use]
+    pub fn address(&self, id: i32) -> Option<&str> {
+        self.nodes
+            .iter()
+            .find(|n| n.id == id)
+            .and_then(|n| n.address.as_deref())
     }
 
     /// A command whose exit status says whether the node runs (0 = running). Without one,
@@ -253,8 +274,13 @@ impl Platform for ProcessPlatform {
     async fn restart_node(&self, id: i32) -> Result<(), PlatformError> {
         let node = self.node(id)?.clone();
         match &self.restart {
-            RestartMethod::Restart(t) => self.run_checked(&node, t).await,
-            RestartMethod::StopStart { stop, start } => {
+            None => Err(PlatformError::Spawn {
+                node: id,
+                command: String::new(),
+                message: "no restart command is configured".into(),
+            }),
+            Some(RestartMethod::Restart(t)) => self.run_checked(&node, t).await,
+            Some(RestartMethod::StopStart { stop, start }) => {
                 self.run_checked(&node, stop).await?;
                 self.run_checked(&node, start).await
             }
