@@ -874,6 +874,17 @@ impl KafkaCluster {
         }
     }
 
+    /// SIGTERM to the node's process group without waiting (what `kill -TERM` or
+    /// `kubectl delete pod --wait=false` does): the node shuts down in the background;
+    /// [`KafkaCluster::is_running`] tells when it has exited.
+    pub fn signal_stop(&mut self, id: i32) -> Result<()> {
+        let node = self.get_mut(id)?;
+        if let Some(child) = node.child.as_ref() {
+            signal_group(child, libc::SIGTERM);
+        }
+        Ok(())
+    }
+
     /// `kill -9` the node and reap it.
     pub fn kill_node(&mut self, id: i32) -> Result<()> {
         let node = self.get_mut(id)?;
@@ -1456,6 +1467,56 @@ pub fn broker_config(bootstrap: &str, broker: i32, key: &str) -> Result<Option<S
         .ok_or_else(|| anyhow!("DescribeConfigs returned nothing"))?
         .map_err(|code| anyhow!("DescribeConfigs broker {broker}: {code:?}"))?;
     Ok(resource.get(key).and_then(|e| e.value.clone()))
+}
+
+/// Produces `count` records of `size` bytes to `topic` as fast as the cluster takes them
+/// (`acks=all`, batches of at most `batch_bytes`), waits for every acknowledgement and fails
+/// if any send failed. For preloading data a follower then has to fetch.
+pub fn produce_bulk(
+    bootstrap: &str,
+    topic: &str,
+    count: usize,
+    size: usize,
+    batch_bytes: usize,
+) -> Result<()> {
+    let stats = Arc::new(Mutex::new(ProducerStats::default()));
+    let mut cfg = client_config(bootstrap);
+    cfg.set("acks", "all")
+        .set("enable.idempotence", "true")
+        .set("message.timeout.ms", "60000")
+        .set("linger.ms", "5")
+        .set("batch.size", batch_bytes.to_string())
+        .set("compression.type", "none");
+    let producer: BaseProducer<CountingContext> = cfg
+        .create_with_context(CountingContext {
+            stats: Arc::clone(&stats),
+        })
+        .context("failed to create the bulk producer")?;
+    let payload = "x".repeat(size);
+    let mut n = 0;
+    while n < count {
+        let key = n.to_string();
+        match producer.send(BaseRecord::to(topic).key(&key).payload(&payload)) {
+            Ok(()) => n += 1,
+            Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), _)) => {
+                producer.poll(Duration::from_millis(50));
+            }
+            Err((e, _)) => bail!("bulk produce to {topic}: {e}"),
+        }
+        producer.poll(Duration::ZERO);
+    }
+    producer
+        .flush(Duration::from_secs(90))
+        .context("bulk produce: flush")?;
+    producer.poll(Duration::ZERO);
+    let s = stats.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    if s.sent != count as u64 {
+        bail!(
+            "bulk produce to {topic}: {} of {count} acknowledged: {s:?}",
+            s.sent
+        );
+    }
+    Ok(())
 }
 
 /// What a [`BackgroundProducer`] saw.

@@ -6,10 +6,12 @@
 //! `#[test]` functions and from `#[tokio::test]` alike (call it from `spawn_blocking` if a
 //! multi-threaded runtime must not block).
 //!
+//! - [`admin`]: replication throttles and partition reassignments (kafkaops' own client).
 //! - [`control`]: the HTTP control server `kafkaops roll --restart-command` restarts nodes through.
 //! - [`kafka`]: a real Apache Kafka 4.x KRaft cluster on 127.0.0.1 (jars from Maven Central, see
 //!   `tests/env/README.md`), node control and fault injection, topic/placement/producer helpers.
 
+pub mod admin;
 pub mod cc_double;
 pub mod control;
 pub mod kafka;
