@@ -288,11 +288,18 @@ pub fn check_quorum(snapshot: &ClusterSnapshot, restarting: &[NodeId]) -> Result
         });
     }
     // Only voters elect and commit: counting observer controllers above must never let the
-    // voters themselves drop below a caught-up majority.
+    // voters themselves drop below a caught-up majority. Voters are taken among the controllers
+    // by assigned role, so stale entries of a voters list (scaling, KIP-853) do not count.
     let voters: Vec<NodeId> = snapshot
         .quorum
         .as_ref()
-        .map(|q| q.voters.iter().map(|v| v.id).collect())
+        .map(|q| {
+            q.voters
+                .iter()
+                .map(|v| v.id)
+                .filter(|id| all.contains(id))
+                .collect()
+        })
         .unwrap_or_default();
     let restarting_voters = nodes.iter().filter(|n| voters.contains(n)).count();
     if voters.len() > 1 && restarting_voters > 0 {
