@@ -242,10 +242,10 @@ impl ConflictGraph {
         let global: Vec<Option<usize>> = ids.iter().map(|c| self.slot.get(c).copied()).collect();
         let mut rows = vec![BitSet::new(m); m];
         let mut lists = vec![Vec::new(); m];
-        for i in 0..m {
-            let Some(gi) = global[i] else { continue };
-            for j in 0..m {
-                if let Some(gj) = global[j]
+        for (i, gi) in global.iter().enumerate() {
+            let Some(gi) = *gi else { continue };
+            for (j, gj) in global.iter().enumerate() {
+                if let Some(gj) = *gj
                     && self.adjacency[gi].contains(gj)
                 {
                     rows[i].insert(j);
