@@ -206,9 +206,9 @@ impl ConflictGraph {
 
 /// Default local-search budget of [`ConflictGraph::plan_batches`], in work
 /// units (one per move evaluated and one per neighbour count updated): about
-/// half a second on one core. Small graphs get at most `500 n^2` of it, so a
+/// 0.3-0.5 s on one core when the search cannot save another batch. Small graphs get at most `500 n^2` of it, so a
 /// search that cannot succeed (a class too few) stays cheap there.
-pub const DEFAULT_SEARCH_BUDGET: usize = 500_000_000;
+pub const DEFAULT_SEARCH_BUDGET: usize = 300_000_000;
 
 /// A small deterministic generator (xorshift64*) for tie-breaking.
 struct Rng(u64);
