@@ -27,7 +27,11 @@
 //!    the order non-active pure controllers, the active pure controller,
 //!    brokers and non-active combined nodes (batched: no two share a
 //!    partition, each passes the availability check), the active combined
-//!    controller last;
+//!    controller last. The brokers' batches are planned for the whole roll
+//!    at once (a colouring of their conflict graph, see [`batch`]), so far
+//!    fewer restart cycles are needed than picking one greedy batch at a
+//!    time; each decision takes the next planned batch, filtered by the live
+//!    checks;
 //! 3. `MAYBE_RECONFIGURE`: nodes whose changed settings are all dynamic are
 //!    reconfigured one at a time; after `max_reconfig_attempts` failed
 //!    attempts they are restarted instead.
