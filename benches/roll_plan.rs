@@ -1,7 +1,10 @@
 //! Planning cost of the roll engine on large clusters.
 //!
 //! 1,000 brokers (+3 controllers), 100,000 partitions at RF 3, min ISR 2,
-//! rack-aware (3 racks) and random placements, every broker to restart.
+//! rack-aware (3 racks) and random placements, every broker to restart; and
+//! 2,000 brokers, 300,000 partitions, rack-aware, `min.insync.replicas` 1 or
+//! 2 per topic (`KAFKAOPS_BENCH_FIXTURE=large` runs only that one, so the
+//! process's peak RSS is that case's).
 //! Measures: time to compute the next batch (`Roller::decide` from a fresh
 //! roller, which includes building every index), time to preview the whole
 //! roll (`Roller::plan`), peak heap during each (counting allocator), and the
@@ -90,6 +93,16 @@ fn spec(placement: Placement) -> ClusterSpec {
     }
 }
 
+/// 2,000 brokers, 300,000 partitions, rack-aware, mixed min ISR.
+fn large_spec() -> ClusterSpec {
+    ClusterSpec {
+        brokers: 2 * broker_count(),
+        topics: 3_000 / scale(),
+        min_isr_choices: vec![1, 2],
+        ..spec(Placement::RackAware)
+    }
+}
+
 struct Fixture {
     name: &'static str,
     snapshot: ClusterSnapshot,
@@ -97,9 +110,8 @@ struct Fixture {
     snapshot_bytes: usize,
 }
 
-fn fixture(name: &'static str, placement: Placement) -> Fixture {
-    let (snapshot, snapshot_bytes) =
-        peak_during(|| SimCluster::generate(&spec(placement), 42).snapshot());
+fn fixture(name: &'static str, spec: &ClusterSpec) -> Fixture {
+    let (snapshot, snapshot_bytes) = peak_during(|| SimCluster::generate(spec, 42).snapshot());
     let requests = snapshot
         .nodes
         .iter()
@@ -172,18 +184,27 @@ fn report(f: &Fixture) {
         .collect();
     let graph = ConflictGraph::build(&f.snapshot, &brokers);
     let greedy_alpha = graph.greedy_batch(&brokers, usize::MAX, |_, _| true).len();
+    // The previous engine: one greedy batch after another.
+    let mut left = brokers.clone();
+    let mut greedy_batches = 0;
+    while !left.is_empty() {
+        let b = graph.greedy_batch(&left, usize::MAX, |_, _| true);
+        left.retain(|n| !b.contains(n));
+        greedy_batches += 1;
+    }
     let alpha_upper = independent_set_upper_bound(&f.snapshot, &graph, &brokers);
     let density = brokers.iter().map(|b| graph.degree(*b)).sum::<usize>() as f64
         / (brokers.len() * (brokers.len() - 1)) as f64;
     eprintln!(
         "\n[{}] snapshot: {} nodes, {} partitions, {:.1} MiB heap; largest set sharing no partition: \
-         greedy {greedy_alpha}, upper bound {alpha_upper}; conflict graph density {density:.2}",
+         greedy {greedy_alpha}, upper bound {alpha_upper}; conflict graph density {density:.2}; \
+         one greedy batch after another (uncapped): {greedy_batches} batches",
         f.name,
         f.snapshot.nodes.len(),
         f.snapshot.partitions.len(),
         mib(f.snapshot_bytes)
     );
-    for max_batch in [1_000usize, 100, 10] {
+    for max_batch in [2_000usize, 100, 10] {
         let config = RollConfig {
             max_batch_size: max_batch,
             ..RollConfig::default()
@@ -200,9 +221,10 @@ fn report(f: &Fixture) {
         let (plan, plan_peak) = peak_during(|| roller.plan(&f.snapshot));
         let plan_time = t.elapsed();
         let batches = plan.restart_batches();
-        let lower = broker_count()
+        let lower = brokers
+            .len()
             .div_ceil(alpha_upper)
-            .max(broker_count().div_ceil(max_batch));
+            .max(brokers.len().div_ceil(max_batch));
         eprintln!(
             "[{}] max_batch_size {max_batch:>4}: next batch {first:>4} brokers in {:>7.1} ms, peak +{:>6.1} MiB; \
              whole plan {batches:>4} batches (lower bound {lower}) in {:>8.1} ms, peak +{:>6.1} MiB",
@@ -224,10 +246,15 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn bench(c: &mut Criterion) {
-    let fixtures = [
-        fixture("rack-aware", Placement::RackAware),
-        fixture("random", Placement::Random),
-    ];
+    let fixtures = if std::env::var("KAFKAOPS_BENCH_FIXTURE").as_deref() == Ok("large") {
+        vec![fixture("rack-aware-2000-mixed", &large_spec())]
+    } else {
+        vec![
+            fixture("rack-aware", &spec(Placement::RackAware)),
+            fixture("random", &spec(Placement::Random)),
+            fixture("rack-aware-2000-mixed", &large_spec()),
+        ]
+    };
     for f in &fixtures {
         report(f);
     }
@@ -237,7 +264,7 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(10));
     for f in &fixtures {
         let config = RollConfig {
-            max_batch_size: 1_000,
+            max_batch_size: 2_000,
             ..RollConfig::default()
         };
         group.bench_function(format!("next_batch/{}", f.name), |b| {

@@ -1,4 +1,4 @@
-//! Which brokers may restart together.
+//! Which brokers may restart together, and in which order.
 //!
 //! Two brokers conflict when they hold a replica of the same partition
 //! (including replicas being added or removed). A batch is a set of
@@ -6,10 +6,31 @@
 //! graph; since no partition loses more than one replica to a batch, each
 //! member's own availability check is enough for the whole batch.
 //!
-//! Finding the largest independent set is NP-hard; we use the classic greedy
-//! (fewest conflicts first), which finds the racks of a rack-aware placement.
-//! The graph is stored as one bitset row per broker: at 1,000 brokers that is
-//! 125 KB, built in one pass over the partitions (O(partitions x RF^2)).
+//! Each batch is a restart cycle of minutes, so the roll wants as few
+//! batches as possible: a colouring of the conflict graph with few colours,
+//! every colour class capped at `max_batch_size`. Picking one greedy
+//! independent set after another (the first version) finds the racks of a
+//! rack-aware placement, but on a random placement it needs about twice the
+//! optimum, and on large rack-aware clusters whose racks do not conflict
+//! completely it mixes racks. So the whole roll is planned at once
+//! ([`ConflictGraph::plan_batches`]):
+//!
+//! 1. recursive largest first (RLF, Leighton 1979): build one class at a
+//!    time, each next member being the candidate that blocks the most
+//!    already-blocked vertices (so the class costs the rest of the graph
+//!    the least), capped and subject to the caller's veto (the quorum rule
+//!    for combined controllers);
+//! 2. a bounded local search (PartialCol, Blöchliger and Zufferey 2008):
+//!    dissolve the smallest class and move its members into the others,
+//!    evicting conflicting neighbours, with a tabu list, until every vertex
+//!    has a class again (one batch saved) or an iteration budget runs out.
+//!    It stops early at a lower bound (a clique found greedily, or
+//!    `ceil(n / max)`), so rack-aware placements cost no search at all.
+//!
+//! Everything is deterministic (a fixed-seed generator breaks ties), so
+//! the dry run and the roll compute the same plan from the same snapshot.
+//! The graph is stored as one bitset row per broker: at 2,000 brokers that
+//! is 500 KB, built in one pass over the partitions (O(partitions x RF^2)).
 
 use std::collections::HashMap;
 
@@ -47,6 +68,50 @@ impl BitSet {
     #[must_use]
     pub fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    pub fn remove(&mut self, i: usize) {
+        self.words[i / 64] &= !(1 << (i % 64));
+    }
+
+    /// `|self & other|`.
+    #[must_use]
+    pub fn count_and(&self, other: &BitSet) -> usize {
+        self.words
+            .iter()
+            .zip(&other.words)
+            .map(|(a, b)| (a & b).count_ones() as usize)
+            .sum()
+    }
+
+    /// `self &= !other`.
+    pub fn difference_with(&mut self, other: &BitSet) {
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a &= !*b;
+        }
+    }
+
+    /// `self |= a & b`.
+    pub fn union_with_and(&mut self, a: &BitSet, b: &BitSet) {
+        for ((x, y), z) in self.words.iter_mut().zip(&a.words).zip(&b.words) {
+            *x |= *y & *z;
+        }
+    }
+
+    /// Members in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    None
+                } else {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    Some(w * 64 + b)
+                }
+            })
+        })
     }
 }
 
@@ -139,6 +204,310 @@ impl ConflictGraph {
     }
 }
 
+/// Default local-search budget of [`ConflictGraph::plan_batches`], in work
+/// units (one per move evaluated and one per neighbour count updated): about
+/// 0.3-0.5 s on one core when the search cannot save another batch. Small graphs get at most `500 n^2` of it, so a
+/// search that cannot succeed (a class too few) stays cheap there.
+pub const DEFAULT_SEARCH_BUDGET: usize = 300_000_000;
+
+/// A small deterministic generator (xorshift64*) for tie-breaking.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// The candidates' induced subgraph, in local indices.
+struct Local {
+    ids: Vec<NodeId>,
+    rows: Vec<BitSet>,
+    lists: Vec<Vec<u32>>,
+}
+
+impl ConflictGraph {
+    fn local(&self, candidates: &[NodeId]) -> Local {
+        let mut ids = candidates.to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        let m = ids.len();
+        let global: Vec<Option<usize>> = ids.iter().map(|c| self.slot.get(c).copied()).collect();
+        let mut rows = vec![BitSet::new(m); m];
+        let mut lists = vec![Vec::new(); m];
+        for (i, gi) in global.iter().enumerate() {
+            let Some(gi) = *gi else { continue };
+            for (j, gj) in global.iter().enumerate() {
+                if let Some(gj) = *gj
+                    && self.adjacency[gi].contains(gj)
+                {
+                    rows[i].insert(j);
+                    lists[i].push(u32::try_from(j).unwrap_or(u32::MAX));
+                }
+            }
+        }
+        Local { ids, rows, lists }
+    }
+
+    /// Plans every batch of a roll at once: a colouring of the conflict graph
+    /// induced by `candidates`, each class at most `max` members, in restart
+    /// order. `accept(class, next)` may veto a member of a class (the quorum
+    /// check for combined nodes); vertices for which `movable` is false keep
+    /// the class the first phase gave them (their veto is not re-checked by
+    /// the local search). `budget` bounds the local search's moves.
+    /// Deterministic: the same inputs give the same classes.
+    pub fn plan_batches(
+        &self,
+        candidates: &[NodeId],
+        max: usize,
+        mut accept: impl FnMut(&[NodeId], NodeId) -> bool,
+        movable: impl Fn(NodeId) -> bool,
+        budget: usize,
+    ) -> Vec<Vec<NodeId>> {
+        let max = max.max(1);
+        let local = self.local(candidates);
+        let mut classes = rlf(&local, max, &mut accept);
+        let frozen: Vec<bool> = local.ids.iter().map(|&id| !movable(id)).collect();
+        let bound = lower_bound(&local, max);
+        let budget = budget.min(500 * local.ids.len() * local.ids.len());
+        if classes.len() > bound && budget > 0 {
+            classes = partial_col(&local, classes, max, &frozen, bound, budget);
+        }
+        classes
+            .into_iter()
+            .map(|c| {
+                let mut ids: Vec<NodeId> = c.into_iter().map(|v| local.ids[v]).collect();
+                ids.sort_unstable();
+                ids
+            })
+            .collect()
+    }
+}
+
+/// Recursive largest first, capped at `max` per class, honouring `accept`.
+fn rlf(
+    g: &Local,
+    max: usize,
+    accept: &mut impl FnMut(&[NodeId], NodeId) -> bool,
+) -> Vec<Vec<usize>> {
+    let m = g.ids.len();
+    let mut uncolored = BitSet::new(m);
+    for v in 0..m {
+        uncolored.insert(v);
+    }
+    let mut left = m;
+    let mut classes: Vec<Vec<usize>> = Vec::new();
+    while left > 0 {
+        let mut class: Vec<usize> = Vec::new();
+        let mut class_ids: Vec<NodeId> = Vec::new();
+        let mut open = uncolored.clone();
+        let mut blocked = BitSet::new(m);
+        while class.len() < max {
+            // First member: most conflicts among the uncoloured; then the
+            // one with most neighbours already blocked, fewest still open.
+            let mut best: Option<(usize, usize, usize)> = None;
+            for v in open.iter() {
+                let key = if class.is_empty() {
+                    (g.rows[v].count_and(&uncolored), usize::MAX, v)
+                } else {
+                    (
+                        g.rows[v].count_and(&blocked),
+                        usize::MAX - g.rows[v].count_and(&open),
+                        v,
+                    )
+                };
+                if best.is_none_or(|b| (key.0, key.1) > (b.0, b.1)) {
+                    best = Some(key);
+                }
+            }
+            let Some((_, _, v)) = best else { break };
+            open.remove(v);
+            if !accept(&class_ids, g.ids[v]) {
+                continue;
+            }
+            class.push(v);
+            class_ids.push(g.ids[v]);
+            open.difference_with(&g.rows[v]);
+            blocked.union_with_and(&g.rows[v], &uncolored);
+        }
+        if class.is_empty() {
+            // Every remaining vertex was vetoed even alone: give each its own
+            // batch rather than loop (the live checks hold them back).
+            for v in uncolored.iter() {
+                classes.push(vec![v]);
+            }
+            break;
+        }
+        for &v in &class {
+            uncolored.remove(v);
+        }
+        left -= class.len();
+        classes.push(class);
+    }
+    classes
+}
+
+/// A lower bound on the number of classes: a greedily grown clique, and
+/// the cap.
+fn lower_bound(g: &Local, max: usize) -> usize {
+    let m = g.ids.len();
+    if m == 0 {
+        return 0;
+    }
+    let mut best_clique = 1;
+    // Seeds: the few highest-degree vertices.
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by_key(|&v| (std::cmp::Reverse(g.lists[v].len()), v));
+    for &seed in order.iter().take(8) {
+        let mut common = g.rows[seed].clone();
+        let mut size = 1;
+        loop {
+            let next = common
+                .iter()
+                .max_by_key(|&u| (g.rows[u].count_and(&common), std::cmp::Reverse(u)));
+            let Some(u) = next else { break };
+            size += 1;
+            let row = &g.rows[u];
+            for (a, b) in common.words.iter_mut().zip(&row.words) {
+                *a &= *b;
+            }
+        }
+        best_clique = best_clique.max(size);
+    }
+    best_clique.max(m.div_ceil(max))
+}
+
+/// Removes classes while a tabu search (PartialCol) can re-home their
+/// members within `budget` work units in total; returns the best legal
+/// colouring.
+fn partial_col(
+    g: &Local,
+    mut classes: Vec<Vec<usize>>,
+    max: usize,
+    frozen: &[bool],
+    bound: usize,
+    budget: usize,
+) -> Vec<Vec<usize>> {
+    const NONE: usize = usize::MAX;
+    let m = g.ids.len();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut spent = 0usize;
+    while classes.len() > bound && spent < budget {
+        // Dissolve the smallest class without frozen members (the last such
+        // on ties: RLF builds its weakest classes last).
+        let Some(r) = (0..classes.len())
+            .filter(|&c| classes[c].iter().all(|&v| !frozen[v]))
+            .min_by_key(|&c| (classes[c].len(), std::cmp::Reverse(c)))
+        else {
+            break;
+        };
+        let k = classes.len() - 1;
+        let mut color = vec![NONE; m];
+        let mut size = vec![0usize; k];
+        let mut uncolored: Vec<usize> = classes[r].clone();
+        for (c, members) in classes.iter().enumerate() {
+            if c == r {
+                continue;
+            }
+            let nc = if c > r { c - 1 } else { c };
+            for &v in members {
+                color[v] = nc;
+            }
+            size[nc] = members.len();
+        }
+        // gamma[v * k + c]: neighbours of v in class c; fgamma: frozen ones.
+        let mut gamma = vec![0u32; m * k];
+        let mut fgamma = vec![0u32; m * k];
+        for v in 0..m {
+            if color[v] == NONE {
+                continue;
+            }
+            for &w in &g.lists[v] {
+                gamma[w as usize * k + color[v]] += 1;
+                if frozen[v] {
+                    fgamma[w as usize * k + color[v]] += 1;
+                }
+            }
+        }
+        let mut tabu = vec![0usize; m * k];
+        let mut best_left = uncolored.len();
+        let mut iter = 0usize;
+        while !uncolored.is_empty() && spent < budget {
+            iter += 1;
+            spent += uncolored.len() * k;
+            // Best move: put u into c, evicting its neighbours there.
+            let mut best: Option<(i64, usize, usize)> = None;
+            let mut ties = 0usize;
+            for (ui, &u) in uncolored.iter().enumerate() {
+                for c in 0..k {
+                    let gu = gamma[u * k + c] as usize;
+                    if fgamma[u * k + c] > 0 || size[c] + 1 - gu > max {
+                        continue;
+                    }
+                    let delta = gu as i64 - 1;
+                    let aspire = (uncolored.len() as i64 + delta) < best_left as i64;
+                    if tabu[u * k + c] > iter && !aspire {
+                        continue;
+                    }
+                    match best {
+                        Some((d, _, _)) if delta > d => {}
+                        Some((d, _, _)) if delta == d => {
+                            ties += 1;
+                            if rng.below(ties) == 0 {
+                                best = Some((delta, ui, c));
+                            }
+                        }
+                        _ => {
+                            ties = 1;
+                            best = Some((delta, ui, c));
+                        }
+                    }
+                }
+            }
+            let Some((_, ui, c)) = best else { continue };
+            let u = uncolored.swap_remove(ui);
+            let tenure = (uncolored.len() * 6) / 10 + rng.below(10);
+            let before = uncolored.len();
+            for &w in &g.lists[u] {
+                let w = w as usize;
+                if color[w] == c {
+                    color[w] = NONE;
+                    size[c] -= 1;
+                    uncolored.push(w);
+                    tabu[w * k + c] = iter + tenure;
+                    for &x in &g.lists[w] {
+                        gamma[x as usize * k + c] -= 1;
+                    }
+                }
+            }
+            spent += g.lists[u].len() * (1 + uncolored.len() - before);
+            color[u] = c;
+            size[c] += 1;
+            for &x in &g.lists[u] {
+                gamma[x as usize * k + c] += 1;
+            }
+            best_left = best_left.min(uncolored.len());
+        }
+        if !uncolored.is_empty() {
+            break;
+        }
+        let mut next = vec![Vec::new(); k];
+        for v in 0..m {
+            next[color[v]].push(v);
+        }
+        classes = next;
+    }
+    classes.retain(|c| !c.is_empty());
+    classes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,5 +565,134 @@ mod tests {
         let batch = g.greedy_batch(&nodes, 10, |_, n| n != NodeId(0));
         assert_eq!(batch.len(), 1);
         assert_ne!(batch[0], NodeId(0));
+    }
+
+    /// A snapshot whose conflict graph has exactly `edges` (one RF-2
+    /// partition per edge) over nodes `0..n`.
+    fn graph(n: i32, edges: &[(i32, i32)]) -> (ConflictGraph, Vec<NodeId>) {
+        let parts: Vec<[i32; 2]> = edges.iter().map(|&(a, b)| [a, b]).collect();
+        let refs: Vec<&[i32]> = parts.iter().map(|p| &p[..]).collect();
+        let nodes: Vec<NodeId> = (0..n).map(NodeId).collect();
+        (ConflictGraph::build(&snapshot(&refs), &nodes), nodes)
+    }
+
+    fn plan(g: &ConflictGraph, nodes: &[NodeId], max: usize) -> Vec<Vec<NodeId>> {
+        let classes = g.plan_batches(nodes, max, |_, _| true, |_| true, DEFAULT_SEARCH_BUDGET);
+        assert_valid(g, nodes, &classes, max);
+        classes
+    }
+
+    fn assert_valid(g: &ConflictGraph, nodes: &[NodeId], classes: &[Vec<NodeId>], max: usize) {
+        let mut all: Vec<NodeId> = classes.iter().flatten().copied().collect();
+        all.sort_unstable();
+        assert_eq!(all, nodes, "every node planned exactly once");
+        for c in classes {
+            assert!(!c.is_empty() && c.len() <= max, "{c:?}");
+            for (i, a) in c.iter().enumerate() {
+                for b in &c[i + 1..] {
+                    assert!(!g.conflicts(*a, *b), "{a:?} and {b:?} in {c:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_odd_cycle_needs_three_batches() {
+        let (g, nodes) = graph(7, &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 0)]);
+        assert_eq!(plan(&g, &nodes, 10).len(), 3);
+    }
+
+    #[test]
+    fn a_bipartite_graph_needs_two_batches() {
+        // An even cycle, and a crown graph (K_{4,4} minus a perfect matching),
+        // where a poor order needs 4 colours.
+        let (g, nodes) = graph(6, &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 0)]);
+        assert_eq!(plan(&g, &nodes, 10).len(), 2);
+        let mut crown = Vec::new();
+        for a in 0..4 {
+            for b in 0..4 {
+                if a != b {
+                    crown.push((a, 4 + b));
+                }
+            }
+        }
+        let (g, nodes) = graph(8, &crown);
+        assert_eq!(plan(&g, &nodes, 10).len(), 2);
+    }
+
+    #[test]
+    fn a_clique_needs_one_batch_per_node() {
+        let mut edges = Vec::new();
+        for a in 0..6 {
+            for b in a + 1..6 {
+                edges.push((a, b));
+            }
+        }
+        let (g, nodes) = graph(6, &edges);
+        assert_eq!(plan(&g, &nodes, 10).len(), 6);
+    }
+
+    #[test]
+    fn no_conflicts_fill_batches_up_to_the_cap() {
+        let (g, nodes) = graph(10, &[]);
+        assert_eq!(plan(&g, &nodes, 100).len(), 1);
+        let classes = plan(&g, &nodes, 3);
+        assert_eq!(classes.len(), 4);
+        assert_eq!(plan(&g, &nodes, 1).len(), 10);
+    }
+
+    #[test]
+    fn racks_are_found_as_batches() {
+        // Racks {0,3,6}, {1,4,7}, {2,5,8}; each partition spans the racks but
+        // not every pair of brokers on different racks shares one.
+        let s = snapshot(&[&[0, 1, 2], &[3, 4, 5], &[6, 7, 8], &[0, 4, 8], &[3, 7, 2]]);
+        let nodes: Vec<NodeId> = (0..9).map(NodeId).collect();
+        let g = ConflictGraph::build(&s, &nodes);
+        let classes = plan(&g, &nodes, 100);
+        assert_eq!(classes.len(), 3);
+    }
+
+    #[test]
+    fn a_veto_keeps_nodes_apart_and_the_plan_is_deterministic() {
+        let (g, nodes) = graph(6, &[(0, 1)]);
+        // Nodes 2 and 3 (say combined controllers) may not share a batch.
+        let veto = |chosen: &[NodeId], next: NodeId| {
+            !(next.0 == 2 || next.0 == 3) || chosen.iter().all(|c| c.0 != 2 && c.0 != 3)
+        };
+        let fixed = |n: NodeId| n.0 != 2 && n.0 != 3;
+        let a = g.plan_batches(&nodes, 10, veto, fixed, DEFAULT_SEARCH_BUDGET);
+        assert_valid(&g, &nodes, &a, 10);
+        assert_eq!(a.len(), 2);
+        for c in &a {
+            assert!(!(c.contains(&NodeId(2)) && c.contains(&NodeId(3))), "{a:?}");
+        }
+        let b = g.plan_batches(&nodes, 10, veto, fixed, DEFAULT_SEARCH_BUDGET);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn the_local_search_saves_batches_on_a_random_graph() {
+        // 60 nodes, 600 random RF-3 partitions: the search ends with fewer
+        // classes than RLF alone, and both plans are valid.
+        let mut rng = Rng(7);
+        let mut parts: Vec<[i32; 3]> = Vec::new();
+        while parts.len() < 600 {
+            let p = [0, 0, 0].map(|_| i32::try_from(rng.below(60)).unwrap());
+            if p[0] != p[1] && p[1] != p[2] && p[0] != p[2] {
+                parts.push(p);
+            }
+        }
+        let refs: Vec<&[i32]> = parts.iter().map(|p| &p[..]).collect();
+        let nodes: Vec<NodeId> = (0..60).map(NodeId).collect();
+        let g = ConflictGraph::build(&snapshot(&refs), &nodes);
+        let rlf_only = g.plan_batches(&nodes, 100, |_, _| true, |_| true, 0);
+        assert_valid(&g, &nodes, &rlf_only, 100);
+        let searched = plan(&g, &nodes, 100);
+        assert!(
+            searched.len() < rlf_only.len(),
+            "{} vs {}",
+            searched.len(),
+            rlf_only.len()
+        );
     }
 }

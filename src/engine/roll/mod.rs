@@ -27,7 +27,11 @@
 //!    the order non-active pure controllers, the active pure controller,
 //!    brokers and non-active combined nodes (batched: no two share a
 //!    partition, each passes the availability check), the active combined
-//!    controller last;
+//!    controller last. The brokers' batches are planned for the whole roll
+//!    at once (a colouring of their conflict graph, see [`batch`]), so far
+//!    fewer restart cycles are needed than picking one greedy batch at a
+//!    time; each decision takes the next planned batch, filtered by the live
+//!    checks;
 //! 3. `MAYBE_RECONFIGURE`: nodes whose changed settings are all dynamic are
 //!    reconfigured one at a time; after `max_reconfig_attempts` failed
 //!    attempts they are restarted instead.
@@ -543,6 +547,8 @@ enum Selection {
 struct Cache {
     index: Option<PartitionIndex>,
     graph: Option<ConflictGraph>,
+    /// The planned batches and the brokers they were planned for.
+    batches: Option<(Vec<NodeId>, Vec<Vec<NodeId>>)>,
     node_slot: Option<HashMap<NodeId, usize>>,
     healthy_availability: HashMap<NodeId, Result<(), RollError>>,
 }
@@ -1608,7 +1614,7 @@ fn select_inner(
                 });
             }
         }
-        return select_restart_batch(config, &restart, leader, snapshot, cache);
+        return select_restart_batch(config, nodes, &restart, leader, snapshot, cache);
     }
 
     if !reconfigure.is_empty()
@@ -1681,6 +1687,7 @@ fn first_rank(roles: NodeRoles) -> u8 {
 /// non-active combined nodes, the active combined controller last.
 fn select_restart_batch(
     config: &RollConfig,
+    nodes: &BTreeMap<NodeId, NodeContext>,
     restart: &[(&NodeContext, String)],
     leader: Option<NodeId>,
     snapshot: &ClusterSnapshot,
@@ -1792,7 +1799,7 @@ fn select_restart_batch(
             ConflictGraph::build(snapshot, &all_brokers)
         });
         let controllers = safety::controllers(snapshot);
-        let batch = graph.greedy_batch(&safe, config.max_batch_size.max(1), |chosen, next| {
+        let accept = |chosen: &[NodeId], next: NodeId| {
             if !controllers.contains(&next) {
                 return true;
             }
@@ -1803,13 +1810,67 @@ fn select_restart_batch(
                 .collect();
             set.push(next);
             safety::check_quorum(snapshot, &set).is_ok()
-        });
+        };
+        // The batches are planned for every broker of this phase, those
+        // already restarted included, so the plan stays the same while the
+        // roll works through it (and `plan()` shows what the roll does).
+        let planned_for: Vec<NodeId> = nodes
+            .values()
+            .filter(|c| {
+                c.roles.broker
+                    && Some(c.id) != leader
+                    && (c.num_restarts > 0 || brokers.iter().any(|b| b.id == c.id))
+            })
+            .map(|c| c.id)
+            .collect();
+        if cache
+            .batches
+            .as_ref()
+            .is_none_or(|(f, _)| *f != planned_for)
+        {
+            let classes = graph.plan_batches(
+                &planned_for,
+                config.max_batch_size,
+                accept,
+                |n| !controllers.contains(&n),
+                batch::DEFAULT_SEARCH_BUDGET,
+            );
+            cache.batches = Some((planned_for, classes));
+        }
+        let classes = cache
+            .batches
+            .as_ref()
+            .map_or(&[][..], |(_, c)| c.as_slice());
+        // The first planned batch with a member that may restart now; the
+        // live checks filter it, whatever they hold back waits for a later one.
+        let mut batch: Vec<NodeId> = Vec::new();
+        let mut planned = (0, classes.len());
+        for (i, class) in classes.iter().enumerate() {
+            for &n in class {
+                if batch.len() < config.max_batch_size.max(1)
+                    && safe.contains(&n)
+                    && accept(&batch, n)
+                {
+                    batch.push(n);
+                }
+            }
+            if !batch.is_empty() {
+                planned.0 = i + 1;
+                break;
+            }
+        }
+        if batch.is_empty() {
+            // Unreachable while every safe broker is planned; kept as a net.
+            batch = graph.greedy_batch(&safe, config.max_batch_size.max(1), accept);
+        }
         let mut reason = format!(
             "{} of {} broker(s) waiting to restart share no partition and each keeps every \
              partition at or above min.insync.replicas (ISR judged after ongoing \
-             reassignments)",
+             reassignments); planned batch {} of {}",
             batch.len(),
-            brokers.len()
+            brokers.len(),
+            planned.0,
+            planned.1
         );
         if batch.len() == config.max_batch_size && safe.len() > batch.len() {
             let _ = write!(
