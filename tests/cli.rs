@@ -377,3 +377,35 @@ fn roll_restart_methods_are_one_command_or_a_stop_start_pair() {
         .code(2)
         .stderr(predicate::str::contains("cannot be used with"));
 }
+
+/// What a new user hit: `examples/local-demo.sh` was silent for minutes during the cold build
+/// (`cargo build --quiet`) and printed install paths and raw escape codes on stdout. The demo's
+/// stdout is for its result: the install step prints nothing there, and the build shows progress.
+#[test]
+fn the_demo_keeps_stdout_for_its_result_and_shows_build_progress() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let demo = std::fs::read_to_string(root.join("examples/local-demo.sh")).unwrap();
+    let build = demo
+        .lines()
+        .find(|l| l.trim_start().starts_with("cargo build"))
+        .expect("the demo builds kafkaops");
+    assert!(
+        !build.contains("--quiet") && !build.contains(" -q"),
+        "{build}"
+    );
+    // Warm (the suite ran it first), so this only checks the caches.
+    let out = std::process::Command::new("bash")
+        .arg(root.join("tests/env/install.sh"))
+        .output()
+        .expect("run install.sh");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "install.sh wrote to stdout: {:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

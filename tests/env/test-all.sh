@@ -38,7 +38,7 @@ cargo test --all-targets --locked --no-run
 
 step "cargo test"
 # Integration tests that start Kafka clusters serialize themselves; test binaries run one after another.
-cargo test --all-targets --locked
+cargo test --all-targets --locked --no-fail-fast
 
 step "no orphan processes"
 left=$(ours | while read -r pid; do ps -o pid=,args= -p "$pid" 2>/dev/null | grep -E 'java|kafka' ; done || true)
