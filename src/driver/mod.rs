@@ -454,7 +454,16 @@ pub async fn step<I: RollIo, P: Progress, S: RunStore>(
         roller: &run.roller,
         at: now,
     });
-    progress.event(&Event::Decided(&decision));
+    // A restart or reconfiguration that a stop request holds back is never announced as
+    // happening ("==> restarting node(s) N" after Ctrl-C, when nothing is restarted).
+    let held_by_stop = stop
+        && matches!(
+            decision,
+            Decision::Restart { .. } | Decision::Reconfigure { .. }
+        );
+    if !held_by_stop {
+        progress.event(&Event::Decided(&decision));
+    }
     if let Some(wake) = judge_unconfirmed(run, progress, &decision, now, options) {
         save_or_report(run, store, progress);
         return wake;
@@ -959,16 +968,31 @@ mod tests {
         let mut io = SimIo::new(sim);
         // Ctrl-C arrives right after the second batch was restarted.
         io.stop_after_batches = Some((2, &STOP));
+        // Every restart the progress display announces.
+        struct Announced(Vec<Vec<NodeId>>);
+        impl Progress for Announced {
+            fn event(&mut self, event: &Event<'_>) {
+                if let Event::Decided(d @ Decision::Restart { .. }) = event {
+                    self.0.push(d.restarted_nodes());
+                }
+            }
+        }
+        let mut announced = Announced(Vec::new());
         let report = block_on(run(
             &mut roller,
             &io,
-            &mut NoProgress,
+            &mut announced,
             &STOP,
             &DriverOptions::default(),
         ));
         assert!(matches!(report.outcome, Outcome::Interrupted), "{report:?}");
         let sim = io.sim.borrow();
         assert_eq!(sim.batches.len(), 2);
+        // Regression: the restart held back by the stop was announced as if it happened.
+        assert_eq!(
+            announced.0, sim.batches,
+            "announced restarts that never ran"
+        );
         // The second batch was waited for: it serves again.
         for n in &sim.batches[1] {
             assert!(sim.nodes[n].is_serving(), "node {n} left down");
