@@ -1,0 +1,408 @@
+//! Restart-progress tracking: what the roller knows about each restart it
+//! asked for, and the wait after an action until the nodes count as back.
+//! Split out of the roller core (`mod.rs`) to keep both readable; no
+//! behaviour of its own beyond what the core calls.
+
+use super::*;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Awaiting {
+    pub(super) kind: ActionKind,
+    pub(super) nodes: Vec<NodeId>,
+    pub(super) started: Millis,
+    pub(super) serving_since: BTreeMap<NodeId, Millis>,
+    pub(super) elected: BTreeSet<NodeId>,
+    /// Per restarted node: what is known about its restart.
+    #[serde(default)]
+    pub(super) restarts: BTreeMap<NodeId, RestartProgress>,
+}
+
+/// What the roller knows about one node's restart, from the decision on.
+///
+/// A restart counts only once (1) the executor fed back that the command
+/// finished, (2) there is evidence that the process running at decision time
+/// has ended, (3) a later observation shows the node SERVING and reachable,
+/// and (4) for a controller in the quorum, its `LastCaughtUpTimestamp` has
+/// advanced since the evidence (a stopped controller keeps looking caught up
+/// for `controller.quorum.fetch.timeout.ms`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct RestartProgress {
+    pub(super) requested_at: Millis,
+    /// The node's incarnation when the restart was decided.
+    #[serde(default)]
+    pub(super) incarnation_before: Option<String>,
+    /// SERVING and reachable when the restart was decided.
+    pub(super) serving_before: bool,
+    /// A member of the quorum (voter or observer) when the restart was
+    /// decided, and a controller: it must fetch again before it counts.
+    pub(super) must_fetch: bool,
+    /// When the restart command reported success.
+    #[serde(default)]
+    pub(super) done_at: Option<Millis>,
+    /// When evidence that the old process ended arrived, and which.
+    #[serde(default)]
+    pub(super) ended: Option<(Millis, String)>,
+    /// A decision has seen the evidence: observations fed to later decisions
+    /// were made after it.
+    #[serde(default)]
+    pub(super) evidence_seen: bool,
+    /// `LastCaughtUpTimestamp` at the first observation, after the evidence,
+    /// that shows the node SERVING and reachable again. Only then is the old
+    /// process certainly gone (a combined node shutting down after an
+    /// early-returning command still fetches while it reports state 6/7), so
+    /// only a later, greater value proves a fetch by the new process.
+    #[serde(default)]
+    pub(super) caught_up_baseline: Option<i64>,
+    /// `caught_up_baseline` has been taken.
+    #[serde(default)]
+    pub(super) baseline_taken: bool,
+    /// When it counted as back.
+    #[serde(default)]
+    pub(super) back_at: Option<Millis>,
+}
+
+impl RestartProgress {
+    pub(super) fn new(
+        now: Millis,
+        ctx: &NodeContext,
+        snapshot: &ClusterSnapshot,
+        node: Option<&NodeSnapshot>,
+    ) -> Self {
+        let state = node.map_or(ObservedState::NotRunning, |n| n.state);
+        let mut p = RestartProgress {
+            requested_at: now,
+            incarnation_before: node.and_then(|n| n.incarnation.clone()),
+            serving_before: state == ObservedState::Serving && node.is_some_and(|n| n.reachable),
+            must_fetch: ctx.roles.controller && quorum_member(snapshot, ctx.id).is_some(),
+            done_at: None,
+            ended: None,
+            evidence_seen: false,
+            caught_up_baseline: None,
+            baseline_taken: false,
+            back_at: None,
+        };
+        if state == ObservedState::NotRunning {
+            p.ended = Some((
+                now,
+                "it was not running when the restart was decided".into(),
+            ));
+            p.evidence_seen = true;
+        }
+        p
+    }
+
+    /// Why the node does not count as back yet (for waits and aborts).
+    pub(super) fn pending(&self) -> &'static str {
+        if self.done_at.is_none() {
+            "the restart command has not reported completion"
+        } else if self.ended.is_none() {
+            "there is no evidence yet that the node restarted (never seen going down, same \
+             incarnation, no process end reported): its old process may still be running"
+        } else if !self.evidence_seen {
+            "waiting for an observation made after the old process ended"
+        } else {
+            "not yet SERVING and reachable again (a controller must also have fetched from the \
+             quorum leader since its restart)"
+        }
+    }
+}
+
+/// The quorum entry (voter or observer) of `id`.
+pub(super) fn quorum_member(
+    snapshot: &ClusterSnapshot,
+    id: NodeId,
+) -> Option<&crate::engine::model::VoterState> {
+    snapshot.quorum.as_ref().and_then(|q| q.member(id))
+}
+
+/// `LastCaughtUpTimestamp` of `id` (`None`: unknown, -1 or not a member).
+pub(super) fn caught_up_ts(snapshot: &ClusterSnapshot, id: NodeId) -> Option<i64> {
+    quorum_member(snapshot, id)
+        .and_then(|v| v.last_caught_up_ms)
+        .filter(|t| *t >= 0)
+}
+
+impl Roller {
+    /// Folds one observation into the restart progress of every node of the
+    /// batch and marks the nodes that count as back.
+    pub(super) fn track_restarts(
+        &mut self,
+        snapshot: &ClusterSnapshot,
+        now: Millis,
+        cache: &mut Cache,
+    ) -> Result<(), RollError> {
+        let Some(aw) = self.awaiting.as_mut() else {
+            return Ok(());
+        };
+        for &id in &aw.nodes {
+            let progress = aw.restarts.entry(id).or_insert_with(|| RestartProgress {
+                // Saved by a version without feed-back: the decision then
+                // implied the command's completion.
+                requested_at: aw.started,
+                incarnation_before: None,
+                serving_before: true,
+                must_fetch: false,
+                done_at: Some(aw.started),
+                ended: None,
+                evidence_seen: false,
+                caught_up_baseline: None,
+                baseline_taken: false,
+                back_at: None,
+            });
+            if progress.back_at.is_some() {
+                continue;
+            }
+            let observed = cache.node(snapshot, id);
+            if progress.ended.is_none() {
+                let evidence = match observed {
+                    None => Some("it vanished from the observation".to_string()),
+                    Some(n) if n.state == ObservedState::NotRunning => {
+                        Some("it was observed NOT_RUNNING after the restart was requested".into())
+                    }
+                    Some(n)
+                        if n.incarnation.is_some()
+                            && progress.incarnation_before.is_some()
+                            && n.incarnation != progress.incarnation_before =>
+                    {
+                        Some("its incarnation changed".into())
+                    }
+                    Some(n)
+                        if progress.serving_before
+                            && (n.state != ObservedState::Serving || !n.reachable) =>
+                    {
+                        Some(format!(
+                            "it was observed {:?}{} after the restart was requested",
+                            n.state,
+                            if n.reachable { "" } else { " and unreachable" }
+                        ))
+                    }
+                    Some(_) => None,
+                };
+                if let Some(e) = evidence {
+                    progress.ended = Some((now, e));
+                }
+            }
+            if progress.ended.is_none() {
+                continue;
+            }
+            if !progress.evidence_seen {
+                // The observation of this decision may predate the
+                // evidence: only later ones show the new process.
+                progress.evidence_seen = true;
+                continue;
+            }
+            if progress.done_at.is_none() {
+                continue;
+            }
+            let serving =
+                observed.is_some_and(|n| n.state == ObservedState::Serving && n.reachable);
+            if !serving {
+                continue;
+            }
+            // Without a quorum leader nothing can fetch: requiring it would
+            // keep a leaderless quorum from ever being restarted back into
+            // shape, and every restart that could weaken the quorum is
+            // refused anyway until a leader is known (`check_quorum`).
+            let leaderless = snapshot.quorum.as_ref().is_some_and(|q| q.leader.is_none());
+            let fetched = if !progress.must_fetch || leaderless {
+                true
+            } else if !progress.baseline_taken {
+                progress.baseline_taken = true;
+                progress.caught_up_baseline = caught_up_ts(snapshot, id);
+                false
+            } else {
+                caught_up_ts(snapshot, id)
+                    .is_some_and(|t| progress.caught_up_baseline.is_none_or(|b| t > b))
+            };
+            if serving && fetched {
+                progress.back_at = Some(now);
+                let index = cache.index(snapshot);
+                let state = if observed.is_some_and(|n| n.roles.broker)
+                    && !leads_all_preferred(snapshot, index, id)
+                {
+                    NodeState::Serving
+                } else {
+                    NodeState::LeadingAllPreferred
+                };
+                let ctx = self
+                    .nodes
+                    .get_mut(&id)
+                    .ok_or_else(|| RollError::StateInconsistent {
+                        detail: format!("restarting node {id} has no context"),
+                    })?;
+                ctx.state = state;
+                ctx.last_transition = now;
+            }
+        }
+        Ok(())
+    }
+
+    /// The wait after an action; `None` when the nodes are done and the next
+    /// action may be selected.
+    pub(super) fn await_step(
+        &mut self,
+        snapshot: &ClusterSnapshot,
+        now: Millis,
+        cache: &mut Cache,
+    ) -> Result<Option<Decision>, RollError> {
+        let kind = match &self.awaiting {
+            Some(aw) => aw.kind,
+            None => return Ok(None),
+        };
+        if kind == ActionKind::Restart {
+            self.track_restarts(snapshot, now, cache)?;
+        }
+        let Some(aw) = self.awaiting.as_mut() else {
+            return Ok(None);
+        };
+        let timeout = match aw.kind {
+            ActionKind::Restart => self.config.post_restart_timeout_ms,
+            ActionKind::Reconfigure => self.config.post_reconfigure_timeout_ms,
+        };
+        let verb = match aw.kind {
+            ActionKind::Restart => "restart",
+            ActionKind::Reconfigure => "reconfiguration",
+        };
+        let missing = |id: &NodeId| RollError::StateInconsistent {
+            detail: format!("node {id} of the current action has no context"),
+        };
+        match aw.kind {
+            ActionKind::Restart => {
+                for (id, p) in &aw.restarts {
+                    if let Some(t) = p.back_at {
+                        aw.serving_since.entry(*id).or_insert(t);
+                    }
+                }
+            }
+            ActionKind::Reconfigure => {
+                for n in &aw.nodes {
+                    let ctx = self.nodes.get(n).ok_or_else(|| missing(n))?;
+                    if ctx.is_serving() && ctx.reachable {
+                        aw.serving_since.entry(*n).or_insert(now);
+                    }
+                }
+            }
+        }
+        let not_serving: Vec<NodeId> = aw
+            .nodes
+            .iter()
+            .filter(|n| !aw.serving_since.contains_key(n))
+            .copied()
+            .collect();
+        if !not_serving.is_empty() {
+            // Per node: deadline counted from the command's completion (or
+            // the decision when it never reported).
+            let since = |n: &NodeId| {
+                aw.restarts
+                    .get(n)
+                    .map_or(aw.started, |p| p.done_at.unwrap_or(p.requested_at))
+            };
+            let mut deadline: Option<Millis> = None;
+            let mut states: Vec<WaitingNode> = Vec::new();
+            for n in &not_serving {
+                let ctx = self.nodes.get(n).ok_or_else(|| missing(n))?;
+                let d = since(n).plus(timeout);
+                if now >= d {
+                    let detail = aw
+                        .restarts
+                        .get(n)
+                        .map(|p| p.pending().to_string())
+                        .unwrap_or_default();
+                    let reason = RollError::NotServingInTime {
+                        node: *n,
+                        state: ctx.observed,
+                        waited_ms: now.since(since(n)),
+                        detail,
+                    };
+                    return Ok(Some(self.finish(Decision::Abort { reason })));
+                }
+                deadline = Some(deadline.map_or(d, |x| x.min(d)));
+                states.push(WaitingNode {
+                    node: *n,
+                    detail: match aw.restarts.get(n) {
+                        Some(p) => format!(
+                            "seen {:?}{}; {}",
+                            ctx.observed,
+                            if ctx.reachable { "" } else { ", unreachable" },
+                            p.pending()
+                        ),
+                        None => ctx.describe_state(),
+                    },
+                });
+            }
+            let deadline = deadline.unwrap_or(now);
+            return Ok(Some(Decision::Wait {
+                until: now.plus(self.config.poll_interval_ms).min(deadline),
+                for_what: WaitReason::NotServing {
+                    action: aw.kind,
+                    nodes: states,
+                    deadline,
+                },
+            }));
+        }
+        // All serving: wait for preferred leadership.
+        let mut not_leading: Vec<NodeId> = Vec::new();
+        for n in &aw.nodes {
+            let ctx = self.nodes.get(n).ok_or_else(|| missing(n))?;
+            if self.config.restore_preferred_leaders && ctx.state != NodeState::LeadingAllPreferred
+            {
+                not_leading.push(*n);
+            }
+        }
+        if !not_leading.is_empty() {
+            let index = cache.index(snapshot);
+            let to_elect: Vec<NodeId> = not_leading
+                .iter()
+                .filter(|n| !aw.elected.contains(n) && back_in_all_isrs(snapshot, index, **n))
+                .copied()
+                .collect();
+            if !to_elect.is_empty() {
+                let mut partitions: Vec<TopicPartition> = Vec::new();
+                for n in &to_elect {
+                    aw.elected.insert(*n);
+                    for &pi in index.of(*n) {
+                        let Some(p) = snapshot.partitions.get(pi as usize) else {
+                            continue;
+                        };
+                        if p.replicas.first() == Some(n) && p.leader != Some(*n) {
+                            partitions.push(p.tp.clone());
+                        }
+                    }
+                }
+                partitions.sort();
+                partitions.dedup();
+                return Ok(Some(Decision::ElectPreferredLeaders {
+                    reason: format!(
+                        "node(s) {} are back in every ISR they belong to but lead only part of \
+                         their preferred partitions",
+                        join_ids(&to_elect)
+                    ),
+                    nodes: to_elect,
+                    partitions,
+                }));
+            }
+            let last_serving = aw.serving_since.values().max().copied().unwrap_or(now);
+            let deadline = last_serving.plus(timeout);
+            if now < deadline {
+                return Ok(Some(Decision::Wait {
+                    until: now.plus(self.config.poll_interval_ms).min(deadline),
+                    for_what: WaitReason::Leadership {
+                        nodes: not_leading,
+                        deadline,
+                    },
+                }));
+            }
+            self.notes.push(format!(
+                "node(s) {} did not lead all their preferred partitions within {timeout} ms after \
+                 {verb}; continuing (leadership is restored by the next election)",
+                join_ids(&not_leading)
+            ));
+        }
+        for n in &aw.nodes {
+            let ctx = self.nodes.get_mut(n).ok_or_else(|| missing(n))?;
+            ctx.was_healthy = ctx.is_serving() && ctx.reachable;
+        }
+        self.awaiting = None;
+        Ok(None)
+    }
+}

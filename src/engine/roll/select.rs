@@ -1,0 +1,630 @@
+//! Selection of the next action: which batch or node the roll acts on next
+//! (the heart of the algorithm) and the per-snapshot cache it uses. Split
+//! out of the roller core (`mod.rs`) to keep both readable.
+
+use super::*;
+
+/// What to do next, before bookkeeping.
+pub(super) enum Selection {
+    Restart(Vec<NodeReason>, String),
+    Reconfigure(NodeId, Vec<ConfigChange>, String),
+    Blocked(Vec<NodeId>, RollError),
+    Abort(RollError),
+    Done,
+}
+
+/// Lazily built per-snapshot structures (one decision, or a whole plan: the
+/// snapshot does not change while a cache lives).
+#[derive(Default)]
+pub(super) struct Cache {
+    pub(super) index: Option<PartitionIndex>,
+    pub(super) graph: Option<ConflictGraph>,
+    /// The planned batches and the brokers they were planned for.
+    pub(super) batches: Option<(Vec<NodeId>, Vec<Vec<NodeId>>)>,
+    pub(super) node_slot: Option<HashMap<NodeId, usize>>,
+    pub(super) healthy_availability: HashMap<NodeId, Result<(), RollError>>,
+}
+
+impl Cache {
+    pub(super) fn index(&mut self, snapshot: &ClusterSnapshot) -> &PartitionIndex {
+        self.index
+            .get_or_insert_with(|| PartitionIndex::build(snapshot))
+    }
+
+    pub(super) fn node<'a>(
+        &mut self,
+        snapshot: &'a ClusterSnapshot,
+        id: NodeId,
+    ) -> Option<&'a NodeSnapshot> {
+        let slots = self.node_slot.get_or_insert_with(|| {
+            snapshot
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.id, i))
+                .collect()
+        });
+        slots.get(&id).map(|&i| &snapshot.nodes[i])
+    }
+
+    /// [`safety::check_availability`] with [`Strictness::Healthy`], memoised.
+    pub(super) fn healthy_availability(
+        &mut self,
+        snapshot: &ClusterSnapshot,
+        id: NodeId,
+    ) -> Result<(), RollError> {
+        if let Some(r) = self.healthy_availability.get(&id) {
+            return r.clone();
+        }
+        let r = safety::check_availability(snapshot, self.index(snapshot), id, Strictness::Healthy);
+        self.healthy_availability.insert(id, r.clone());
+        r
+    }
+}
+
+/// Unhealthy nodes outside the selection that the roll leaves alone, with
+/// their state.
+pub(super) fn unselected_unhealthy(
+    config: &RollConfig,
+    nodes: &BTreeMap<NodeId, NodeContext>,
+) -> Vec<NodeReason> {
+    nodes
+        .values()
+        .filter(|c| c.is_unhealthy() && !c.eligible_when_unhealthy(config))
+        .map(|c| NodeReason {
+            node: c.id,
+            reason: format!(
+                "{} node is {}; not selected, left alone (include unhealthy nodes to restart it)",
+                c.roles,
+                c.describe_state()
+            ),
+        })
+        .collect()
+}
+
+pub(super) fn describe_reasons(nodes: &[NodeReason]) -> String {
+    nodes
+        .iter()
+        .map(|n| format!("{} ({})", n.node, n.reason))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What holds every restart back: a node in log recovery, or a broker whose
+/// state is unknown (it may be in log recovery).
+pub(super) fn restart_blocker(nodes: &BTreeMap<NodeId, NodeContext>) -> Option<RollError> {
+    if let Some(c) = nodes.values().find(|c| c.state == NodeState::Recovering) {
+        return Some(RollError::NodeInLogRecovery { node: c.id });
+    }
+    nodes
+        .values()
+        .find(|c| c.roles.broker && c.state == NodeState::Unknown)
+        .map(|c| RollError::NodeStateUnknown { node: c.id })
+}
+
+/// The next action for the given contexts (the heart of the algorithm), with
+/// the unhealthy nodes left alone named in a restart's reason.
+pub(super) fn select(
+    config: &RollConfig,
+    nodes: &BTreeMap<NodeId, NodeContext>,
+    snapshot: &ClusterSnapshot,
+    cache: &mut Cache,
+) -> Selection {
+    match select_inner(config, nodes, snapshot, cache) {
+        Selection::Restart(batch, mut reason) => {
+            let left = unselected_unhealthy(config, nodes);
+            if !left.is_empty() {
+                let _ = write!(
+                    reason,
+                    "; left alone (unhealthy, outside the selection): {}",
+                    describe_reasons(&left)
+                );
+            }
+            Selection::Restart(batch, reason)
+        }
+        other => other,
+    }
+}
+
+pub(super) fn select_inner(
+    config: &RollConfig,
+    nodes: &BTreeMap<NodeId, NodeContext>,
+    snapshot: &ClusterSnapshot,
+    cache: &mut Cache,
+) -> Selection {
+    let recovering: Vec<NodeId> = nodes
+        .values()
+        .filter(|c| c.state == NodeState::Recovering)
+        .map(|c| c.id)
+        .collect();
+    let blocker = restart_blocker(nodes);
+    let leader = snapshot.quorum.as_ref().and_then(|q| q.leader);
+
+    // 1. RESTART_FIRST: not running, not ready, unreachable; only selected
+    // nodes unless unhealthy ones outside the selection are included.
+    let mut first: Vec<&NodeContext> = nodes
+        .values()
+        .filter(|c| c.is_unhealthy() && c.eligible_when_unhealthy(config))
+        .collect();
+    if !first.is_empty() {
+        if let Some(err) = blocker {
+            return Selection::Blocked(ids(&first), err);
+        }
+        for c in &first {
+            if c.num_restarts >= config.max_restart_attempts {
+                return Selection::Abort(RollError::MaxRestartsExceeded {
+                    node: c.id,
+                    restarts: c.num_restarts,
+                    max: config.max_restart_attempts,
+                });
+            }
+        }
+        // The rescue of strimzi#9426: every controller is a combined node and
+        // none runs, so no quorum can form until a majority starts together.
+        // Only when the quorum really has no leader: with a leader, a
+        // controller that looks not running is not what it seems (e.g. a
+        // fenced broker side in log recovery).
+        let controllers: Vec<&NodeContext> =
+            nodes.values().filter(|c| c.roles.controller).collect();
+        if leader.is_none()
+            && !controllers.is_empty()
+            && controllers.iter().all(|c| {
+                c.roles.is_combined()
+                    && c.state == NodeState::NotRunning
+                    && c.eligible_when_unhealthy(config)
+            })
+        {
+            let batch = controllers
+                .iter()
+                .map(|c| NodeReason {
+                    node: c.id,
+                    reason: format!("combined node is NOT_RUNNING{}", reasons_suffix(c)),
+                })
+                .collect();
+            return Selection::Restart(
+                batch,
+                format!(
+                    "all {} controllers are combined nodes, none is running and the quorum has no \
+                     leader: restarting them together so that a quorum can form",
+                    controllers.len()
+                ),
+            );
+        }
+        first.sort_by_key(|c| (first_rank(c.roles), c.id));
+        let mut first_err = None;
+        let caught_up = safety::caught_up_controllers(snapshot).unwrap_or_default();
+        for c in &first {
+            // A process that is not running holds no ISR place its restart
+            // could take away (Kafka keeps a dead sole replica in the ISR of
+            // an offline partition; restarting it is the cure).
+            let availability = if c.state == NodeState::NotRunning {
+                Ok(())
+            } else {
+                safety::check_availability(
+                    snapshot,
+                    cache.index(snapshot),
+                    c.id,
+                    Strictness::Unhealthy,
+                )
+            };
+            let check = availability.and_then(|()| {
+                // Unhealthy controllers pass the quorum rule too, caught up
+                // or not (as Strimzi does): a lagging controller may still
+                // be the vote that keeps the majority. Only a controller
+                // that is not running and not counted by the leader holds
+                // no vote its restart could take away.
+                let holds_no_vote = c.state == NodeState::NotRunning && !caught_up.contains(&c.id);
+                if c.roles.controller && !holds_no_vote {
+                    safety::check_quorum(snapshot, &[c.id])
+                } else {
+                    Ok(())
+                }
+            });
+            match check {
+                Ok(()) => {
+                    let why = if c.reachable {
+                        format!("{} node is {:?}", c.roles, c.state)
+                    } else {
+                        format!("{} node is unreachable via the Admin API", c.roles)
+                    };
+                    let selection = if c.selected {
+                        ""
+                    } else {
+                        " (outside the selection; unhealthy nodes included)"
+                    };
+                    return Selection::Restart(
+                        vec![NodeReason {
+                            node: c.id,
+                            reason: format!("{why}{selection}{}", reasons_suffix(c)),
+                        }],
+                        format!(
+                            "unhealthy nodes restart first, one at a time (pure controllers, \
+                             combined, brokers); {} unhealthy node(s) left",
+                            first.len()
+                        ),
+                    );
+                }
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        return blocked_or_inconsistent(ids(&first), first_err);
+    }
+
+    // 2. Split the healthy nodes into RESTART and RECONFIGURE.
+    let mut restart: Vec<(&NodeContext, String)> = Vec::new();
+    let mut reconfigure: Vec<(&NodeContext, Vec<ConfigChange>)> = Vec::new();
+    for c in nodes.values() {
+        if c.num_restarts > 0 {
+            continue;
+        }
+        if !c.restart_reasons.is_empty() {
+            restart.push((c, c.restart_reasons.join("; ")));
+            continue;
+        }
+        let current = cache.node(snapshot, c.id).map(|n| &n.config);
+        let diff = ConfigDiff::compute(&c.desired_config, current);
+        if !diff.static_keys.is_empty() {
+            restart.push((
+                c,
+                format!(
+                    "changed setting(s) {} cannot be updated dynamically",
+                    diff.static_keys.join(", ")
+                ),
+            ));
+        } else if !diff.dynamic.is_empty() {
+            if c.num_reconfigs >= config.max_reconfig_attempts {
+                restart.push((
+                    c,
+                    format!(
+                        "{} reconfiguration attempt(s) did not apply {}",
+                        c.num_reconfigs,
+                        diff.dynamic
+                            .iter()
+                            .map(|d| d.key.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            } else {
+                reconfigure.push((c, diff.dynamic));
+            }
+        }
+    }
+
+    if !restart.is_empty() {
+        let restart_ids: Vec<NodeId> = restart.iter().map(|(c, _)| c.id).collect();
+        if let Some(err) = blocker {
+            return Selection::Blocked(restart_ids, err);
+        }
+        for (c, _) in &restart {
+            if c.num_restarts >= config.max_restart_attempts {
+                return Selection::Abort(RollError::MaxRestartsExceeded {
+                    node: c.id,
+                    restarts: c.num_restarts,
+                    max: config.max_restart_attempts,
+                });
+            }
+        }
+        return select_restart_batch(config, nodes, &restart, leader, snapshot, cache);
+    }
+
+    if !reconfigure.is_empty()
+        && reconfigure
+            .iter()
+            .all(|(c, _)| c.state == NodeState::Recovering)
+    {
+        let waiting: Vec<NodeId> = reconfigure.iter().map(|(c, _)| c.id).collect();
+        return Selection::Blocked(
+            waiting.clone(),
+            RollError::NodeInLogRecovery { node: waiting[0] },
+        );
+    }
+    if let Some((c, changes)) = reconfigure
+        .into_iter()
+        .find(|(c, _)| c.state != NodeState::Recovering)
+    {
+        let keys: Vec<&str> = changes.iter().map(|d| d.key.as_str()).collect();
+        let reason = format!(
+            "every changed setting is dynamic ({}); attempt {} of {}",
+            keys.join(", "),
+            c.num_reconfigs + 1,
+            config.max_reconfig_attempts
+        );
+        return Selection::Reconfigure(c.id, changes, reason);
+    }
+
+    if let Some(&r) = recovering.first() {
+        return Selection::Blocked(recovering.clone(), RollError::NodeInLogRecovery { node: r });
+    }
+    Selection::Done
+}
+
+/// `Blocked` by the first error of a non-empty group (a group without one
+/// is a bug: abort rather than panic).
+pub(super) fn blocked_or_inconsistent(nodes: Vec<NodeId>, err: Option<RollError>) -> Selection {
+    match err {
+        Some(e) => Selection::Blocked(nodes, e),
+        None => Selection::Abort(RollError::StateInconsistent {
+            detail: format!("no node of {nodes:?} could restart and none was refused"),
+        }),
+    }
+}
+
+pub(super) fn ids(nodes: &[&NodeContext]) -> Vec<NodeId> {
+    nodes.iter().map(|c| c.id).collect()
+}
+
+pub(super) fn reasons_suffix(c: &NodeContext) -> String {
+    if c.restart_reasons.is_empty() {
+        String::new()
+    } else {
+        format!(" (also: {})", c.restart_reasons.join("; "))
+    }
+}
+
+/// Order inside `RESTART_FIRST`: pure controllers, combined, brokers.
+pub(super) fn first_rank(roles: NodeRoles) -> u8 {
+    if roles.is_pure_controller() {
+        0
+    } else if roles.is_combined() {
+        1
+    } else {
+        2
+    }
+}
+
+/// Picks the next batch from the `RESTART` group: non-active pure controllers
+/// one at a time, then the active pure controller, then a batch of brokers and
+/// non-active combined nodes, the active combined controller last.
+pub(super) fn select_restart_batch(
+    config: &RollConfig,
+    nodes: &BTreeMap<NodeId, NodeContext>,
+    restart: &[(&NodeContext, String)],
+    leader: Option<NodeId>,
+    snapshot: &ClusterSnapshot,
+    cache: &mut Cache,
+) -> Selection {
+    let reason_of = |id: NodeId| {
+        restart
+            .iter()
+            .find(|(c, _)| c.id == id)
+            .map(|(_, r)| r.clone())
+            .unwrap_or_default()
+    };
+    let is_active = |c: &NodeContext| Some(c.id) == leader;
+    let pure: Vec<&NodeContext> = restart
+        .iter()
+        .map(|(c, _)| *c)
+        .filter(|c| c.roles.is_pure_controller())
+        .collect();
+    let non_active_pure: Vec<&NodeContext> =
+        pure.iter().copied().filter(|c| !is_active(c)).collect();
+    let active_pure: Vec<&NodeContext> = pure.iter().copied().filter(|c| is_active(c)).collect();
+    let brokers: Vec<&NodeContext> = restart
+        .iter()
+        .map(|(c, _)| *c)
+        .filter(|c| c.roles.broker && !is_active(c))
+        .collect();
+    let active_combined: Vec<&NodeContext> = restart
+        .iter()
+        .map(|(c, _)| *c)
+        .filter(|c| c.roles.broker && is_active(c))
+        .collect();
+    let others: Vec<&NodeContext> = restart
+        .iter()
+        .map(|(c, _)| *c)
+        .filter(|c| !c.roles.broker && !c.roles.controller)
+        .collect();
+
+    if !non_active_pure.is_empty() {
+        let mut first_err = None;
+        for c in &non_active_pure {
+            match safety::check_quorum(snapshot, &[c.id]) {
+                Ok(()) => {
+                    return Selection::Restart(
+                        vec![NodeReason {
+                            node: c.id,
+                            reason: reason_of(c.id),
+                        }],
+                        format!(
+                            "pure controllers that are not the active controller restart first, \
+                             one at a time; the quorum keeps a majority without node {}",
+                            c.id
+                        ),
+                    );
+                }
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        return blocked_or_inconsistent(ids(&non_active_pure), first_err);
+    }
+    if let Some(c) = active_pure.first() {
+        return match safety::check_quorum(snapshot, &[c.id]) {
+            Ok(()) => Selection::Restart(
+                vec![NodeReason {
+                    node: c.id,
+                    reason: reason_of(c.id),
+                }],
+                if single_voter(snapshot) {
+                    SINGLE_CONTROLLER.to_string()
+                } else {
+                    "the active pure controller restarts after the other controllers; the quorum \
+                     keeps a majority without it"
+                        .to_string()
+                },
+            ),
+            Err(e) => Selection::Blocked(vec![c.id], e),
+        };
+    }
+    if !brokers.is_empty() {
+        // Individually safe candidates first.
+        let mut safe: Vec<NodeId> = Vec::new();
+        let mut first_err = None;
+        for c in &brokers {
+            let check = cache.healthy_availability(snapshot, c.id).and_then(|()| {
+                if c.roles.controller {
+                    safety::check_quorum(snapshot, &[c.id])
+                } else {
+                    Ok(())
+                }
+            });
+            match check {
+                Ok(()) => safe.push(c.id),
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        if safe.is_empty() {
+            return blocked_or_inconsistent(ids(&brokers), first_err);
+        }
+        let graph = cache.graph.get_or_insert_with(|| {
+            let all_brokers: Vec<NodeId> = snapshot
+                .nodes
+                .iter()
+                .filter(|n| n.roles.broker)
+                .map(|n| n.id)
+                .collect();
+            ConflictGraph::build(snapshot, &all_brokers)
+        });
+        let controllers = safety::controllers(snapshot);
+        let accept = |chosen: &[NodeId], next: NodeId| {
+            if !controllers.contains(&next) {
+                return true;
+            }
+            let mut set: Vec<NodeId> = chosen
+                .iter()
+                .copied()
+                .filter(|n| controllers.contains(n))
+                .collect();
+            set.push(next);
+            safety::check_quorum(snapshot, &set).is_ok()
+        };
+        // The batches are planned for every broker of this phase, those
+        // already restarted included, so the plan stays the same while the
+        // roll works through it (and `plan()` shows what the roll does).
+        let planned_for: Vec<NodeId> = nodes
+            .values()
+            .filter(|c| {
+                c.roles.broker
+                    && Some(c.id) != leader
+                    && (c.num_restarts > 0 || brokers.iter().any(|b| b.id == c.id))
+            })
+            .map(|c| c.id)
+            .collect();
+        if cache
+            .batches
+            .as_ref()
+            .is_none_or(|(f, _)| *f != planned_for)
+        {
+            let classes = graph.plan_batches(
+                &planned_for,
+                config.max_batch_size,
+                accept,
+                |n| !controllers.contains(&n),
+                batch::DEFAULT_SEARCH_BUDGET,
+            );
+            cache.batches = Some((planned_for, classes));
+        }
+        let classes = cache
+            .batches
+            .as_ref()
+            .map_or(&[][..], |(_, c)| c.as_slice());
+        // The first planned batch with a member that may restart now; the
+        // live checks filter it, whatever they hold back waits for a later one.
+        let mut batch: Vec<NodeId> = Vec::new();
+        let mut planned = (0, classes.len());
+        for (i, class) in classes.iter().enumerate() {
+            for &n in class {
+                if batch.len() < config.max_batch_size.max(1)
+                    && safe.contains(&n)
+                    && accept(&batch, n)
+                {
+                    batch.push(n);
+                }
+            }
+            if !batch.is_empty() {
+                planned.0 = i + 1;
+                break;
+            }
+        }
+        if batch.is_empty() {
+            // Unreachable while every safe broker is planned; kept as a net.
+            batch = graph.greedy_batch(&safe, config.max_batch_size.max(1), accept);
+        }
+        let mut reason = format!(
+            "{} of {} broker(s) waiting to restart share no partition and each keeps every \
+             partition at or above min.insync.replicas (ISR judged after ongoing \
+             reassignments); planned batch {} of {}",
+            batch.len(),
+            brokers.len(),
+            planned.0,
+            planned.1
+        );
+        if batch.len() == config.max_batch_size && safe.len() > batch.len() {
+            let _ = write!(
+                reason,
+                "; capped at max batch size {}",
+                config.max_batch_size
+            );
+        }
+        if safe.len() < brokers.len()
+            && let Some(e) = &first_err
+        {
+            let _ = write!(
+                reason,
+                "; {} held back, e.g. {e}",
+                brokers.len() - safe.len()
+            );
+        }
+        if !active_combined.is_empty() {
+            reason.push_str("; the active combined controller waits until last");
+        }
+        let nodes = batch
+            .into_iter()
+            .map(|id| NodeReason {
+                node: id,
+                reason: reason_of(id),
+            })
+            .collect();
+        return Selection::Restart(nodes, reason);
+    }
+    if let Some(c) = active_combined.first() {
+        let check = cache
+            .healthy_availability(snapshot, c.id)
+            .and_then(|()| safety::check_quorum(snapshot, &[c.id]));
+        return match check {
+            Ok(()) => Selection::Restart(
+                vec![NodeReason {
+                    node: c.id,
+                    reason: reason_of(c.id),
+                }],
+                if single_voter(snapshot) {
+                    format!(
+                        "{SINGLE_CONTROLLER}; every partition stays at or above \
+                         min.insync.replicas without it"
+                    )
+                } else {
+                    "the active combined controller restarts last; the quorum keeps a majority \
+                     and every partition stays at or above min.insync.replicas without it"
+                        .to_string()
+                },
+            ),
+            Err(e) => Selection::Blocked(vec![c.id], e),
+        };
+    }
+    if let Some(c) = others.first() {
+        return Selection::Restart(
+            vec![NodeReason {
+                node: c.id,
+                reason: reason_of(c.id),
+            }],
+            "node has neither role; restarting it affects no partition or quorum".to_string(),
+        );
+    }
+    Selection::Done
+}
