@@ -8,6 +8,8 @@ cd "$root"
 export KAFKAOPS_TESTENV_CACHE="${KAFKAOPS_TESTENV_CACHE:-$HOME/.cache/kafkaops-testenv}"
 # Compiled dependencies (librdkafka above all) are cached with the rest of the test environment.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$KAFKAOPS_TESTENV_CACHE/target}"
+# shellcheck source=tests/env/target-checkout.sh
+. "$root/tests/env/target-checkout.sh"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 start=$(date +%s)
@@ -26,6 +28,7 @@ step() { echo; echo "==> $* (+$(( $(date +%s) - start ))s)"; }
 
 step "install and prepare the test environment"
 tests/env/install.sh
+kafkaops_target_for_checkout "$root"
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
