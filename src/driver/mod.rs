@@ -790,19 +790,24 @@ mod tests {
             .block_on(f)
     }
 
+    /// Runs the roll with no stop request and default options.
+    fn run_to_end(roller: &mut Roller, io: &SimIo) -> RunReport {
+        let stop = AtomicBool::new(false);
+        block_on(run(
+            roller,
+            io,
+            &mut NoProgress,
+            &stop,
+            &DriverOptions::default(),
+        ))
+    }
+
     #[test]
     fn rolls_every_node_once_and_finishes() {
         let mut sim = SimCluster::generate(&spec(), 7);
         let mut roller = roll_all(&mut sim);
         let io = SimIo::new(sim);
-        let stop = AtomicBool::new(false);
-        let report = block_on(run(
-            &mut roller,
-            &io,
-            &mut NoProgress,
-            &stop,
-            &DriverOptions::default(),
-        ));
+        let report = run_to_end(&mut roller, &io);
         assert!(matches!(report.outcome, Outcome::Done(_)), "{report:?}");
         let sim = io.sim.borrow();
         assert!(sim.violations.is_empty(), "{:?}", sim.violations);
@@ -829,14 +834,7 @@ mod tests {
         sim.start_roll(config.clone());
         let mut roller = Roller::new(config, sim.requests());
         let io = SimIo::new(sim);
-        let stop = AtomicBool::new(false);
-        let report = block_on(run(
-            &mut roller,
-            &io,
-            &mut NoProgress,
-            &stop,
-            &DriverOptions::default(),
-        ));
+        let report = run_to_end(&mut roller, &io);
         assert!(matches!(report.outcome, Outcome::Done(_)), "{report:?}");
         assert!(
             !report
@@ -850,13 +848,7 @@ mod tests {
         let mut sim = SimCluster::generate(&spec(), 7);
         let mut roller = roll_all(&mut sim);
         let io = SimIo::new(sim);
-        let report = block_on(run(
-            &mut roller,
-            &io,
-            &mut NoProgress,
-            &stop,
-            &DriverOptions::default(),
-        ));
+        let report = run_to_end(&mut roller, &io);
         assert!(
             report
                 .actions
@@ -873,14 +865,7 @@ mod tests {
         let mut roller = roll_all(&mut sim);
         let io = SimIo::new(sim);
         io.failing_observations.replace(vec![2, 3, 4]);
-        let stop = AtomicBool::new(false);
-        let report = block_on(run(
-            &mut roller,
-            &io,
-            &mut NoProgress,
-            &stop,
-            &DriverOptions::default(),
-        ));
+        let report = run_to_end(&mut roller, &io);
         assert!(matches!(report.outcome, Outcome::Done(_)), "{report:?}");
     }
 
@@ -890,14 +875,7 @@ mod tests {
         let mut roller = roll_all(&mut sim);
         let io = SimIo::new(sim);
         io.failing_observations.replace(vec![0]);
-        let stop = AtomicBool::new(false);
-        let report = block_on(run(
-            &mut roller,
-            &io,
-            &mut NoProgress,
-            &stop,
-            &DriverOptions::default(),
-        ));
+        let report = run_to_end(&mut roller, &io);
         assert!(matches!(report.outcome, Outcome::ObserveFailed(_)));
         assert!(report.actions.is_empty());
         assert!(io.sim.borrow().batches.is_empty());
@@ -933,14 +911,7 @@ mod tests {
         });
         let mut io = SimIo::new(sim);
         io.failing_restart = first;
-        let stop = AtomicBool::new(false);
-        let report = block_on(run(
-            &mut roller,
-            &io,
-            &mut NoProgress,
-            &stop,
-            &DriverOptions::default(),
-        ));
+        let report = run_to_end(&mut roller, &io);
         match report.outcome {
             Outcome::RestartFailed { node, .. } => assert_eq!(Some(node), first),
             other => panic!("{other:?}"),
@@ -1007,14 +978,7 @@ mod tests {
         let first = sim.controllers()[0];
         sim.nodes.get_mut(&first).unwrap().behaviour.never_returns = true;
         let io = SimIo::new(sim);
-        let stop = AtomicBool::new(false);
-        let report = block_on(run(
-            &mut roller,
-            &io,
-            &mut NoProgress,
-            &stop,
-            &DriverOptions::default(),
-        ));
+        let report = run_to_end(&mut roller, &io);
         let sim = io.sim.borrow();
         match report.outcome {
             Outcome::Aborted(RollError::NotServingInTime { node, .. }) => {
