@@ -12,6 +12,7 @@ use crate::error::ExitCode;
 use crate::kafka::KafkaError;
 use crate::output::PromptError;
 use crate::platform::PlatformError;
+use crate::platform::kube::KubeFailure;
 
 /// The exit code a known error type stands for, if `cause` is one.
 pub fn code_of(cause: &(dyn std::error::Error + 'static)) -> Option<ExitCode> {
@@ -107,7 +108,17 @@ pub fn platform(e: &PlatformError) -> ExitCode {
         | PlatformError::InvalidNodes { .. }
         | PlatformError::NoStatusProbe { .. } => ExitCode::Usage,
         PlatformError::Spawn { .. } | PlatformError::CommandFailed { .. } => ExitCode::Failed,
-        PlatformError::CommandTimeout { .. } => ExitCode::Timeout,
+        PlatformError::CommandTimeout { .. } | PlatformError::PodTimeout { .. } => {
+            ExitCode::Timeout
+        }
+        PlatformError::KubeConfig { .. } | PlatformError::NoPods { .. } => ExitCode::Usage,
+        PlatformError::LeaseHeld { .. } => ExitCode::Busy,
+        PlatformError::Kube { reason, .. } => match reason {
+            KubeFailure::Forbidden | KubeFailure::Unreachable => ExitCode::Unreachable,
+            KubeFailure::NotFound => ExitCode::Usage,
+            KubeFailure::Conflict => ExitCode::Busy,
+            KubeFailure::Other => ExitCode::Failed,
+        },
     }
 }
 

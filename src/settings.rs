@@ -41,6 +41,8 @@ pub enum Source {
     ConfigFile,
     Environment,
     Flag,
+    /// Discovered from Kubernetes resources (`--strimzi CLUSTER`).
+    Kubernetes,
 }
 
 impl std::fmt::Display for Source {
@@ -50,6 +52,7 @@ impl std::fmt::Display for Source {
             Source::ConfigFile => "config file",
             Source::Environment => "environment",
             Source::Flag => "flag",
+            Source::Kubernetes => "kubernetes",
         })
     }
 }

@@ -129,6 +129,38 @@ pub struct ConnectionArgs {
     pub request_timeout: Option<Duration>,
 }
 
+/// Where the Kubernetes API is (`--strimzi`, `--pod-selector`).
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Kubernetes")]
+pub struct KubeArgs {
+    /// Namespace of the Kafka cluster's pods and resources [default: the kubeconfig context's]
+    #[arg(
+        short = 'n',
+        long,
+        env = "KAFKAOPS_NAMESPACE",
+        value_name = "NAMESPACE"
+    )]
+    pub namespace: Option<String>,
+    /// kubeconfig context [default: the kubeconfig's current context] (`--context` is
+    /// kafkaops' own config-file context)
+    #[arg(long, env = "KAFKAOPS_KUBE_CONTEXT", value_name = "NAME")]
+    pub kube_context: Option<String>,
+    /// kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+}
+
+impl KubeArgs {
+    #[must_use]
+    pub fn target(&self) -> crate::platform::kube::KubeTarget {
+        crate::platform::kube::KubeTarget {
+            kubeconfig: self.kubeconfig.clone(),
+            context: self.kube_context.clone(),
+            namespace: self.namespace.clone(),
+        }
+    }
+}
+
 /// Environment twins of the flags, plus the secret-only variables (for docs and `config view`).
 pub const ENV_VARS: &[(&str, &str)] = &[
     ("KAFKAOPS_CONFIG", "--config"),

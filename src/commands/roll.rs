@@ -51,9 +51,13 @@ use crate::kafka::config::ConnectionConfig;
 use crate::kafka::convert::to_snapshot;
 use crate::kafka::observation::{RolesSource, apply_process_status};
 use crate::output::{Printer, confirm};
+use crate::platform::kube::KubePlatform;
 use crate::platform::process::{ProcessPlatform, RestartMethod};
 use crate::platform::witness::RestartWitness;
-use crate::platform::{Platform, PlatformNode};
+use crate::platform::{AnyPlatform, Platform, PlatformNode};
+
+/// How long a roll's Kubernetes lease lives without renewal (renewed every third of it).
+const LEASE_DURATION: Duration = Duration::from_secs(30);
 
 mod render;
 
@@ -66,7 +70,8 @@ pub use render::{ResultDoc, render_plan};
 pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     let desired = desired_config(&args)?;
     let selection = Selection::from_args(&args)?;
-    if selection.is_none() && desired.is_empty() {
+    let pod_selector = args.pod_selector();
+    if selection.is_none() && desired.is_empty() && pod_selector.is_none() {
         return Err(CliError::usage(
             "nothing selected: pass --all, --nodes IDS, --role broker|controller, \
              --desired-config FILE or --set KEY=VALUE",
@@ -75,14 +80,42 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     if args.max_batch_size == 0 {
         return Err(CliError::usage("--max-batch-size must be at least 1"));
     }
-    let restart_method = restart_method(&args)?;
+    let restart_method = if pod_selector.is_some() {
+        None
+    } else {
+        restart_method(&args)?
+    };
+    // Kubernetes: connect, and find the bootstrap address of a Strimzi cluster when none is
+    // configured.
+    let kube = match &pod_selector {
+        Some(_) => Some(
+            args.kube
+                .target()
+                .connect()
+                .await
+                .map_err(anyhow::Error::from)?,
+        ),
+        None => None,
+    };
+    let mut kafka_settings = ctx.settings.kafka.clone();
+    if let (Some(conn), Some(cluster)) = (&kube, &args.strimzi)
+        && kafka_settings.bootstrap_servers.is_none()
+    {
+        let bootstrap = crate::platform::kube::strimzi_bootstrap(conn, cluster)
+            .await
+            .map_err(anyhow::Error::from)?;
+        kafka_settings.bootstrap_servers = Some(crate::settings::Sourced::new(
+            bootstrap,
+            crate::settings::Source::Kubernetes,
+        ));
+    }
 
     let timeout = ctx
         .global
         .connection
         .request_timeout
         .unwrap_or(Duration::from_secs(30));
-    let config = ConnectionConfig::from_settings(&ctx.settings.kafka, timeout)?;
+    let config = ConnectionConfig::from_settings(&kafka_settings, timeout)?;
     let client = KafkaClient::connect(config)
         .await
         .context("cannot connect to the Kafka cluster")?;
@@ -100,13 +133,42 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
             .map(|n| n.id)
             .collect(),
     );
-    let platform = match &restart_method {
-        Some(method) => ProcessPlatform::new(
+    let platform = match (&kube, &pod_selector, &restart_method) {
+        (Some(conn), Some(sel), _) => AnyPlatform::Kube(
+            KubePlatform::new(conn.clone(), sel.clone(), args.command_timeout).with_addresses(
+                platform_nodes(&observation)
+                    .into_iter()
+                    .filter_map(|n| n.address.map(|a| (n.id, a)))
+                    .collect(),
+            ),
+        ),
+        (_, _, Some(method)) => AnyPlatform::Process(ProcessPlatform::new(
             platform_nodes(&observation),
             method.clone(),
             args.command_timeout,
-        ),
-        None => ProcessPlatform::status_only(platform_nodes(&observation), args.command_timeout),
+        )),
+        _ => AnyPlatform::Process(ProcessPlatform::status_only(
+            platform_nodes(&observation),
+            args.command_timeout,
+        )),
+    };
+    // The pods' own restart reasons (annotated, stuck, old revision), read before the first
+    // observation so that stuck pods already read as not running.
+    let pod_reasons: BTreeMap<NodeId, Vec<String>> = match &platform {
+        AnyPlatform::Kube(k) => k
+            .discover()
+            .await
+            .map_err(anyhow::Error::from)?
+            .iter()
+            .map(|p| {
+                (
+                    NodeId(p.id),
+                    p.restart_reasons().into_iter().map(|(_, r)| r).collect(),
+                )
+            })
+            .filter(|(_, r): &(NodeId, Vec<String>)| !r.is_empty())
+            .collect(),
+        AnyPlatform::Process(_) => BTreeMap::new(),
     };
     let status = process_status(&platform, &observation).await;
     apply_process_status(&mut observation, &status);
@@ -118,7 +180,13 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         &witness,
     );
 
-    let requests = requests(&snapshot, selection.as_ref(), &desired)?;
+    let requests = if selection.is_none() && desired.is_empty() {
+        // Kubernetes without a selection: the pods Kubernetes gives a reason for.
+        BTreeMap::new()
+    } else {
+        requests(&snapshot, selection.as_ref(), &desired)?
+    };
+    let requests = with_platform_reasons(requests, &snapshot, &pod_reasons);
     let plan_notes = observation_notes(&observation, &snapshot, &requests, args.include_unhealthy);
     let roll_config = RollConfig {
         max_restart_attempts: args.max_restart_attempts.max(1),
@@ -143,7 +211,10 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
             .unwrap_or_else(crate::state::default_state_dir),
         &cluster_key,
     );
-    let request = roll_request(&args, selection.as_ref(), &desired, &roll_config);
+    let mut request = roll_request(&args, selection.as_ref(), &desired, &roll_config);
+    if let Some(sel) = &pod_selector {
+        request["pods"] = serde_json::json!(sel.labels);
+    }
     let resumed = saved_run(&args, &state_path, &request, ctx.printer.quiet)?;
     let roller = match &resumed {
         Some(run) => run.roller.clone(),
@@ -223,6 +294,15 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         printer.interactive,
     )?;
 
+    // One roll per cluster: the lease is held (and renewed) until the roll ends.
+    let lease = match &platform {
+        AnyPlatform::Kube(k) => Some(
+            k.take_lease(LEASE_DURATION)
+                .await
+                .map_err(anyhow::Error::from)?,
+        ),
+        AnyPlatform::Process(_) => None,
+    };
     let io = KafkaRollIo::new(client, platform, witness.clone())
         .await
         .context("cannot list the platform's nodes")?;
@@ -277,6 +357,9 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     };
     signals.abort();
     witness.stop();
+    if let Some(lease) = lease {
+        lease.release().await;
+    }
     // A run the engine finished (done, aborted, failed restart) is over: its state goes. An
     // interrupted one (Ctrl-C, observation or save failure) stays, to be resumed.
     let keep_state = matches!(
@@ -793,6 +876,27 @@ pub fn requests(
         ));
     }
     Ok(out)
+}
+
+/// Adds the platform's restart reasons (Kubernetes: annotated, stuck, old-revision pods) to the
+/// requests: a node with a reason restarts whether selected or not.
+pub fn with_platform_reasons(
+    mut requests: BTreeMap<NodeId, NodeRequest>,
+    snapshot: &ClusterSnapshot,
+    reasons: &BTreeMap<NodeId, Vec<String>>,
+) -> BTreeMap<NodeId, NodeRequest> {
+    for (id, why) in reasons {
+        if snapshot.node(*id).is_none() {
+            continue;
+        }
+        let r = requests.entry(*id).or_default();
+        for w in why {
+            if !r.restart_reasons.contains(w) {
+                r.restart_reasons.push(w.clone());
+            }
+        }
+    }
+    requests
 }
 
 fn join(ids: &[NodeId]) -> String {

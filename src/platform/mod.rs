@@ -2,12 +2,13 @@
 //!
 //! The roll engine decides *which* node to restart; a [`Platform`] knows *how*. Bare-metal
 //! and VM clusters use [`process::ProcessPlatform`] (shell command templates such as
-//! `ssh {host} sudo systemctl restart kafka`); the Kubernetes implementation (delete the
-//! pod) comes separately. Kafka-level health after a restart is not the platform's
+//! `ssh {host} sudo systemctl restart kafka`); [`kube::KubePlatform`] deletes pods and waits
+//! for their controller to recreate them. Kafka-level health after a restart is not the platform's
 //! business: the Kafka observer judges that. Whether the *old* process really ended is
 //! (a restart command may return before it exits): [`witness::RestartWitness`] watches
 //! a connection to each node being restarted and reports its end.
 
+pub mod kube;
 pub mod process;
 pub mod witness;
 
@@ -34,6 +35,36 @@ pub trait Platform: Send + Sync {
     fn restart_node(&self, id: i32) -> impl Future<Output = Result<(), PlatformError>> + Send;
     /// Whether node `id`'s Kafka process is running.
     fn is_running(&self, id: i32) -> impl Future<Output = Result<bool, PlatformError>> + Send;
+}
+
+/// The platform a command runs with: commands or pods.
+#[derive(Debug, Clone)]
+pub enum AnyPlatform {
+    Process(process::ProcessPlatform),
+    Kube(kube::KubePlatform),
+}
+
+impl Platform for AnyPlatform {
+    async fn list_nodes(&self) -> Result<Vec<PlatformNode>, PlatformError> {
+        match self {
+            AnyPlatform::Process(p) => p.list_nodes().await,
+            AnyPlatform::Kube(p) => p.list_nodes().await,
+        }
+    }
+
+    async fn restart_node(&self, id: i32) -> Result<(), PlatformError> {
+        match self {
+            AnyPlatform::Process(p) => p.restart_node(id).await,
+            AnyPlatform::Kube(p) => p.restart_node(id).await,
+        }
+    }
+
+    async fn is_running(&self, id: i32) -> Result<bool, PlatformError> {
+        match self {
+            AnyPlatform::Process(p) => p.is_running(id).await,
+            AnyPlatform::Kube(p) => p.is_running(id).await,
+        }
+    }
 }
 
 /// A failure of the platform.
@@ -65,6 +96,30 @@ pub enum PlatformError {
     },
     #[error("cannot tell whether node {node} runs: {message}")]
     NoStatusProbe { node: i32, message: String },
+    #[error("Kubernetes configuration: {message}")]
+    KubeConfig { message: String },
+    /// A Kubernetes call failed: the verb and object say which RBAC rule is missing.
+    #[error("cannot {verb} {object} in namespace {namespace}: {reason}: {message}")]
+    Kube {
+        verb: String,
+        object: String,
+        namespace: String,
+        reason: kube::KubeFailure,
+        message: String,
+    },
+    #[error("no pod matches the selector {selector:?} in namespace {namespace}")]
+    NoPods { selector: String, namespace: String },
+    #[error("pod {pod} was not recreated and Ready within {after:?} after its deletion")]
+    PodTimeout { pod: String, after: Duration },
+    #[error(
+        "another roll holds the lease {lease}: holder {holder}, last renewed {renewed}; \
+             wait for it to finish (or delete the lease if its holder is gone)"
+    )]
+    LeaseHeld {
+        lease: String,
+        holder: String,
+        renewed: String,
+    },
 }
 
 fn output_block(output: &str) -> String {

@@ -1,0 +1,997 @@
+//! Nodes that are Kubernetes pods: Strimzi clusters (`--strimzi CLUSTER`) or any pods picked by
+//! a label selector.
+//!
+//! A restart deletes the pod and waits for its controller (a StrimziPodSet or a StatefulSet) to
+//! recreate it: the same name with a new UID, Ready. Whether Kafka serves again is judged by the
+//! roll engine from Kafka itself, as for any platform. Deleting a pod bypasses Strimzi's own
+//! KafkaRoller, which is the point: kafkaops does the ISR and quorum checks instead.
+//!
+//! Kubernetes also gives restart reasons the roll does not see in Kafka: a pod annotated
+//! `strimzi.io/manual-rolling-update=true`, a pod stuck (CrashLoopBackOff, ImagePullBackOff,
+//! ContainerCreating, Pending/Unschedulable), a pod not on its controller's current revision
+//! (Strimzi's `strimzi.io/revision` against the StrimziPodSet's pod template, a StatefulSet's
+//! `controller-revision-hash` against its `updateRevision`). They feed the engine's per-node
+//! restart reasons; stuck pods also read as not running, so the engine restarts them first.
+//!
+//! Every restart publishes an `events.k8s.io/v1` Event on the pod with its reason, so
+//! `kubectl describe pod` says why it was restarted. Only one roll per cluster: a
+//! `coordination.k8s.io/v1` Lease `kafkaops-roll-<cluster>` is taken before anything is touched,
+//! renewed while the roll runs and deleted at the end; a second roll reads its holder and stops
+//! (exit 5). Every Kubernetes failure names the verb, the resource and the object, so a missing
+//! RBAC rule can be added from the message alone (`examples/kafkaops-rbac.yaml` is the Role).
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use k8s_openapi::api::apps::v1::StatefulSet;
+use k8s_openapi::api::coordination::v1::Lease;
+use k8s_openapi::api::core::v1::Pod;
+use kube::api::{Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams};
+use kube::core::{ApiResource, GroupVersionKind};
+use kube::{Client, Config};
+use serde_json::json;
+
+use super::{Platform, PlatformError, PlatformNode};
+
+/// Strimzi's annotation asking for a pod (or all pods of a StrimziPodSet) to be rolled.
+pub const MANUAL_ROLLING_UPDATE: &str = "strimzi.io/manual-rolling-update";
+const STRIMZI_REVISION: &str = "strimzi.io/revision";
+/// The field manager and event reporter name.
+pub const MANAGER: &str = "kafkaops";
+
+/// Where the Kubernetes API is and who we are there.
+#[derive(Debug, Clone, Default)]
+pub struct KubeTarget {
+    /// kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else in-cluster].
+    pub kubeconfig: Option<std::path::PathBuf>,
+    /// kubeconfig context [default: the file's current context].
+    pub context: Option<String>,
+    /// Namespace [default: the context's, else `default`].
+    pub namespace: Option<String>,
+}
+
+/// A connected client and the namespace everything lives in.
+#[derive(Clone)]
+pub struct KubeConn {
+    pub client: Client,
+    pub namespace: String,
+}
+
+impl KubeTarget {
+    /// Connects (reads the kubeconfig or the in-cluster service account).
+    ///
+    /// # Errors
+    /// No usable configuration.
+    pub async fn connect(&self) -> Result<KubeConn, PlatformError> {
+        let config_err = |message: String| PlatformError::KubeConfig { message };
+        let options = kube::config::KubeConfigOptions {
+            context: self.context.clone(),
+            ..Default::default()
+        };
+        let config = match &self.kubeconfig {
+            Some(path) => {
+                let file = kube::config::Kubeconfig::read_from(path)
+                    .map_err(|e| config_err(format!("{}: {e}", path.display())))?;
+                Config::from_custom_kubeconfig(file, &options)
+                    .await
+                    .map_err(|e| config_err(format!("{}: {e}", path.display())))?
+            }
+            None if self.context.is_some() => Config::from_kubeconfig(&options)
+                .await
+                .map_err(|e| config_err(e.to_string()))?,
+            None => Config::infer()
+                .await
+                .map_err(|e| config_err(e.to_string()))?,
+        };
+        let namespace = self
+            .namespace
+            .clone()
+            .unwrap_or_else(|| config.default_namespace.clone());
+        let client = Client::try_from(config).map_err(|e| config_err(e.to_string()))?;
+        Ok(KubeConn { client, namespace })
+    }
+}
+
+/// A Kubernetes call that failed, with the verb and object for the message.
+pub(crate) fn kube_error(
+    verb: &str,
+    resource: &str,
+    name: Option<&str>,
+    namespace: &str,
+    e: &kube::Error,
+) -> PlatformError {
+    let (reason, message) = match e {
+        kube::Error::Api(s) if s.is_forbidden() => (KubeFailure::Forbidden, s.message.clone()),
+        kube::Error::Api(s) if s.is_not_found() => (KubeFailure::NotFound, s.message.clone()),
+        kube::Error::Api(s) if s.is_conflict() => (KubeFailure::Conflict, s.message.clone()),
+        kube::Error::Api(s) => (KubeFailure::Other, format!("{} ({})", s.message, s.code)),
+        other => (KubeFailure::Unreachable, other.to_string()),
+    };
+    PlatformError::Kube {
+        verb: verb.to_string(),
+        object: match name {
+            Some(n) => format!("{resource} {n}"),
+            None => resource.to_string(),
+        },
+        namespace: namespace.to_string(),
+        reason,
+        message,
+    }
+}
+
+/// How a Kubernetes call failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KubeFailure {
+    Forbidden,
+    NotFound,
+    Conflict,
+    Unreachable,
+    Other,
+}
+
+impl std::fmt::Display for KubeFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            KubeFailure::Forbidden => "forbidden (RBAC: see examples/kafkaops-rbac.yaml)",
+            KubeFailure::NotFound => "not found",
+            KubeFailure::Conflict => "conflict",
+            KubeFailure::Unreachable => "the API server is unreachable",
+            KubeFailure::Other => "failed",
+        })
+    }
+}
+
+/// How a pod's node id is found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NodeIdRule {
+    /// The number after the last `-` of the pod name (Strimzi `<cluster>-<pool>-<id>`,
+    /// StatefulSet ordinals).
+    NameSuffix,
+    /// The value of this pod label.
+    Label(String),
+}
+
+/// Which pods are the cluster's nodes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodSelector {
+    /// A label selector (`strimzi.io/cluster=X,strimzi.io/kind=Kafka` for Strimzi).
+    pub labels: String,
+    pub id_rule: NodeIdRule,
+    /// The Strimzi cluster name, when the pods are Strimzi's (StrimziPodSet revisions, the
+    /// Kafka resource as the lease name and event subject).
+    pub strimzi_cluster: Option<String>,
+}
+
+impl PodSelector {
+    #[must_use]
+    pub fn strimzi(cluster: &str) -> Self {
+        PodSelector {
+            labels: format!("strimzi.io/cluster={cluster},strimzi.io/kind=Kafka"),
+            id_rule: NodeIdRule::NameSuffix,
+            strimzi_cluster: Some(cluster.to_string()),
+        }
+    }
+
+    /// The lease's name: per Strimzi cluster, else per selector.
+    #[must_use]
+    pub fn lease_name(&self) -> String {
+        match &self.strimzi_cluster {
+            Some(c) => format!("kafkaops-roll-{c}"),
+            None => {
+                let clean: String = self
+                    .labels
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            '-'
+                        }
+                    })
+                    .collect();
+                let mut name = format!("kafkaops-roll-{}", clean.trim_matches('-'));
+                name.truncate(63);
+                name.trim_end_matches('-').to_string()
+            }
+        }
+    }
+}
+
+/// What kafkaops reads of one pod.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodView {
+    pub id: i32,
+    pub name: String,
+    pub uid: String,
+    pub ready: bool,
+    /// Why the pod is stuck (`CrashLoopBackOff`, `Pending/Unschedulable`, ...).
+    pub stuck: Option<String>,
+    pub manual_rolling_update: bool,
+    /// `(pod's revision, controller's current revision)` when they differ.
+    pub old_revision: Option<(String, String)>,
+}
+
+impl PodView {
+    /// The pod's restart reasons, with the Event reason word for each.
+    #[must_use]
+    pub fn restart_reasons(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if let Some(why) = &self.stuck {
+            out.push(("PodStuck", format!("pod {} is stuck ({why})", self.name)));
+        }
+        if self.manual_rolling_update {
+            out.push((
+                "ManualRollingUpdate",
+                format!(
+                    "pod {} is annotated {MANUAL_ROLLING_UPDATE}=true",
+                    self.name
+                ),
+            ));
+        }
+        if let Some((has, current)) = &self.old_revision {
+            out.push((
+                "PodHasOldRevision",
+                format!(
+                    "pod {} has revision {has}, its controller's is {current}",
+                    self.name
+                ),
+            ));
+        }
+        out
+    }
+}
+
+/// Why a pod is stuck, from its status (None: not stuck).
+#[must_use]
+pub fn stuck_reason(pod: &Pod) -> Option<String> {
+    let status = pod.status.as_ref()?;
+    for cs in status
+        .init_container_statuses
+        .iter()
+        .flatten()
+        .chain(status.container_statuses.iter().flatten())
+    {
+        if let Some(reason) = cs
+            .state
+            .as_ref()
+            .and_then(|s| s.waiting.as_ref())
+            .and_then(|w| w.reason.as_deref())
+            && matches!(
+                reason,
+                "CrashLoopBackOff"
+                    | "ImagePullBackOff"
+                    | "ErrImagePull"
+                    | "ContainerCreating"
+                    | "CreateContainerConfigError"
+                    | "CreateContainerError"
+            )
+        {
+            return Some(reason.to_string());
+        }
+    }
+    if status.phase.as_deref() == Some("Pending") {
+        let unschedulable = status.conditions.iter().flatten().any(|c| {
+            c.type_ == "PodScheduled"
+                && c.status == "False"
+                && c.reason.as_deref() == Some("Unschedulable")
+        });
+        return Some(if unschedulable {
+            "Pending/Unschedulable".into()
+        } else {
+            "Pending".into()
+        });
+    }
+    None
+}
+
+fn pod_ready(pod: &Pod) -> bool {
+    pod.metadata.deletion_timestamp.is_none()
+        && pod.status.as_ref().is_some_and(|s| {
+            s.phase.as_deref() == Some("Running")
+                && s.conditions
+                    .iter()
+                    .flatten()
+                    .any(|c| c.type_ == "Ready" && c.status == "True")
+        })
+}
+
+/// The node id of a pod by the rule (None: the pod has none).
+#[must_use]
+pub fn node_id(
+    pod_name: &str,
+    labels: &BTreeMap<String, String>,
+    rule: &NodeIdRule,
+) -> Option<i32> {
+    match rule {
+        NodeIdRule::NameSuffix => pod_name.rsplit_once('-')?.1.parse().ok(),
+        NodeIdRule::Label(l) => labels.get(l)?.trim().parse().ok(),
+    }
+}
+
+/// The Strimzi `kafka.strimzi.io/v1` kinds kafkaops reads.
+#[must_use]
+pub fn strimzi_resource(kind: &str) -> ApiResource {
+    let plural = format!("{}s", kind.to_ascii_lowercase());
+    ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk("kafka.strimzi.io", "v1", kind),
+        &plural,
+    )
+}
+
+/// The Kafka bootstrap address of a Strimzi cluster, from its `Kafka` resource's status
+/// (listener `plain` if present, else the first listed).
+///
+/// # Errors
+/// The Kafka resource is missing or unreadable, or its status lists no listener.
+pub async fn strimzi_bootstrap(conn: &KubeConn, cluster: &str) -> Result<String, PlatformError> {
+    let api: Api<DynamicObject> = Api::namespaced_with(
+        conn.client.clone(),
+        &conn.namespace,
+        &strimzi_resource("Kafka"),
+    );
+    let kafka = api.get(cluster).await.map_err(|e| {
+        kube_error(
+            "get",
+            "kafkas.kafka.strimzi.io",
+            Some(cluster),
+            &conn.namespace,
+            &e,
+        )
+    })?;
+    let listeners = kafka.data["status"]["listeners"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let pick = listeners
+        .iter()
+        .find(|l| l["name"] == "plain")
+        .or_else(|| listeners.first())
+        .and_then(|l| l["bootstrapServers"].as_str());
+    pick.map(str::to_string)
+        .ok_or_else(|| PlatformError::KubeConfig {
+            message: format!(
+                "kafkas.kafka.strimzi.io {cluster} in namespace {} has no status.listeners with \
+             bootstrapServers (is the cluster ready?); pass --bootstrap-servers",
+                conn.namespace
+            ),
+        })
+}
+
+struct Inner {
+    conn: KubeConn,
+    selector: PodSelector,
+    /// Kafka listener address per node id (for the restart witness).
+    addresses: BTreeMap<i32, String>,
+    /// How long a deleted pod may take to come back Ready.
+    timeout: Duration,
+    /// Pod name per node id, as discovered.
+    names: Mutex<BTreeMap<i32, String>>,
+    /// The restart reason words per node id (for the Events).
+    reasons: Mutex<BTreeMap<i32, Vec<(&'static str, String)>>>,
+    /// The lease holder identity (also the Event reporting instance).
+    identity: String,
+    poll: Duration,
+}
+
+/// Pods as nodes. Cheap to clone.
+#[derive(Clone)]
+pub struct KubePlatform {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for KubePlatform {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KubePlatform")
+            .field("namespace", &self.inner.conn.namespace)
+            .field("selector", &self.inner.selector)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Who this roll is, for the lease and the events: `kafkaops@HOST/PID`.
+#[must_use]
+pub fn identity() -> String {
+    let host = std::env::var("HOSTNAME")
+        .ok()
+        .filter(|h| !h.is_empty())
+        .or_else(|| {
+            std::fs::read_to_string("/etc/hostname")
+                .ok()
+                .map(|s| s.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown-host".into());
+    format!("kafkaops@{host}/{}", std::process::id())
+}
+
+impl KubePlatform {
+    #[must_use]
+    pub fn new(conn: KubeConn, selector: PodSelector, timeout: Duration) -> Self {
+        KubePlatform {
+            inner: Arc::new(Inner {
+                conn,
+                selector,
+                addresses: BTreeMap::new(),
+                timeout,
+                names: Mutex::new(BTreeMap::new()),
+                reasons: Mutex::new(BTreeMap::new()),
+                identity: identity(),
+                poll: Duration::from_millis(500),
+            }),
+        }
+    }
+
+    /// The Kafka listener address of each node (host:port), used to see the old process end.
+    #[must_use]
+    pub fn with_addresses(self, addresses: BTreeMap<i32, String>) -> Self {
+        let inner = Arc::try_unwrap(self.inner).unwrap_or_else(|a| Inner {
+            conn: a.conn.clone(),
+            selector: a.selector.clone(),
+            addresses: BTreeMap::new(),
+            timeout: a.timeout,
+            names: Mutex::new(BTreeMap::new()),
+            reasons: Mutex::new(BTreeMap::new()),
+            identity: a.identity.clone(),
+            poll: a.poll,
+        });
+        KubePlatform {
+            inner: Arc::new(Inner { addresses, ..inner }),
+        }
+    }
+
+    #[must_use]
+    pub fn namespace(&self) -> &str {
+        &self.inner.conn.namespace
+    }
+
+    #[must_use]
+    pub fn identity(&self) -> &str {
+        &self.inner.identity
+    }
+
+    fn pods(&self) -> Api<Pod> {
+        Api::namespaced(self.inner.conn.client.clone(), &self.inner.conn.namespace)
+    }
+
+    fn err(
+        &self,
+        verb: &str,
+        resource: &str,
+        name: Option<&str>,
+        e: &kube::Error,
+    ) -> PlatformError {
+        kube_error(verb, resource, name, &self.inner.conn.namespace, e)
+    }
+
+    /// Lists the cluster's pods with what kafkaops reads of them (stuck, annotated, revision),
+    /// and remembers their names and restart reasons.
+    ///
+    /// # Errors
+    /// A Kubernetes call fails, no pod matches, or a pod has no node id.
+    pub async fn discover(&self) -> Result<Vec<PodView>, PlatformError> {
+        let sel = &self.inner.selector;
+        let list = self
+            .pods()
+            .list(&ListParams::default().labels(&sel.labels))
+            .await
+            .map_err(|e| self.err("list", "pods", None, &e))?;
+        if list.items.is_empty() {
+            return Err(PlatformError::NoPods {
+                selector: sel.labels.clone(),
+                namespace: self.inner.conn.namespace.clone(),
+            });
+        }
+        let revisions = self.current_revisions(&list.items).await?;
+        let mut out = Vec::new();
+        for pod in &list.items {
+            let name = pod.metadata.name.clone().unwrap_or_default();
+            let labels = pod.metadata.labels.clone().unwrap_or_default();
+            let annotations = pod.metadata.annotations.clone().unwrap_or_default();
+            let id = node_id(&name, &labels, &sel.id_rule).ok_or_else(|| {
+                PlatformError::InvalidNodes {
+                    value: name.clone(),
+                    message: match &sel.id_rule {
+                        NodeIdRule::NameSuffix => {
+                            "the pod name does not end in -<node id>".to_string()
+                        }
+                        NodeIdRule::Label(l) => format!("the pod has no numeric label {l}"),
+                    },
+                }
+            })?;
+            let has = annotations
+                .get(STRIMZI_REVISION)
+                .or_else(|| labels.get("controller-revision-hash"))
+                .cloned();
+            let old_revision = match (has, revisions.get(&name)) {
+                (Some(h), Some(c)) if &h != c => Some((h, c.clone())),
+                _ => None,
+            };
+            out.push(PodView {
+                id,
+                name,
+                uid: pod.metadata.uid.clone().unwrap_or_default(),
+                ready: pod_ready(pod),
+                stuck: stuck_reason(pod),
+                manual_rolling_update: annotations
+                    .get(MANUAL_ROLLING_UPDATE)
+                    .is_some_and(|v| v.eq_ignore_ascii_case("true")),
+                old_revision,
+            });
+        }
+        out.sort_by_key(|p| p.id);
+        if let Some(w) = out.windows(2).find(|w| w[0].id == w[1].id) {
+            return Err(PlatformError::InvalidNodes {
+                value: format!("{}, {}", w[0].name, w[1].name),
+                message: format!("both pods map to node id {}", w[0].id),
+            });
+        }
+        *self.inner.names.lock().unwrap_or_else(|e| e.into_inner()) =
+            out.iter().map(|p| (p.id, p.name.clone())).collect();
+        *self.inner.reasons.lock().unwrap_or_else(|e| e.into_inner()) = out
+            .iter()
+            .map(|p| (p.id, p.restart_reasons()))
+            .filter(|(_, r)| !r.is_empty())
+            .collect();
+        Ok(out)
+    }
+
+    /// The current revision per pod name: Strimzi's from the StrimziPodSets' pod templates,
+    /// otherwise a StatefulSet's `updateRevision` for the pods it owns.
+    async fn current_revisions(
+        &self,
+        pods: &[Pod],
+    ) -> Result<BTreeMap<String, String>, PlatformError> {
+        let mut out = BTreeMap::new();
+        let ns = &self.inner.conn.namespace;
+        if let Some(cluster) = &self.inner.selector.strimzi_cluster {
+            let api: Api<DynamicObject> = Api::namespaced_with(
+                self.inner.conn.client.clone(),
+                ns,
+                &strimzi_resource("StrimziPodSet"),
+            );
+            let sets = api
+                .list(&ListParams::default().labels(&format!("strimzi.io/cluster={cluster}")))
+                .await
+                .map_err(|e| self.err("list", "strimzipodsets.kafka.strimzi.io", None, &e))?;
+            for set in sets.items {
+                for p in set.data["spec"]["pods"].as_array().into_iter().flatten() {
+                    let name = p["metadata"]["name"].as_str();
+                    let rev = p["metadata"]["annotations"][STRIMZI_REVISION].as_str();
+                    if let (Some(n), Some(r)) = (name, rev) {
+                        out.insert(n.to_string(), r.to_string());
+                    }
+                }
+            }
+            return Ok(out);
+        }
+        let sets: Api<StatefulSet> = Api::namespaced(self.inner.conn.client.clone(), ns);
+        let mut cache: BTreeMap<String, Option<String>> = BTreeMap::new();
+        for pod in pods {
+            let Some(owner) = pod
+                .metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .find(|o| o.kind == "StatefulSet")
+            else {
+                continue;
+            };
+            if !cache.contains_key(&owner.name) {
+                let sts = sets
+                    .get(&owner.name)
+                    .await
+                    .map_err(|e| self.err("get", "statefulsets.apps", Some(&owner.name), &e))?;
+                cache.insert(
+                    owner.name.clone(),
+                    sts.status.and_then(|s| s.update_revision),
+                );
+            }
+            if let (Some(Some(rev)), Some(name)) = (cache.get(&owner.name), &pod.metadata.name) {
+                out.insert(name.clone(), rev.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    fn pod_name(&self, id: i32) -> Result<String, PlatformError> {
+        let names = self.inner.names.lock().unwrap_or_else(|e| e.into_inner());
+        names
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| PlatformError::UnknownNode {
+                id,
+                known: names
+                    .keys()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+
+    /// Publishes an `events.k8s.io/v1` Event about the pod.
+    async fn publish(&self, pod: &Pod, reason: &str, note: &str) -> Result<(), PlatformError> {
+        let ns = &self.inner.conn.namespace;
+        let api: Api<k8s_openapi::api::events::v1::Event> =
+            Api::namespaced(self.inner.conn.client.clone(), ns);
+        let name = pod.metadata.name.clone().unwrap_or_default();
+        let mut note = note.to_string();
+        note.truncate(1000);
+        let event: k8s_openapi::api::events::v1::Event = serde_json::from_value(json!({
+            "metadata": { "generateName": format!("{name}.kafkaops-"), "namespace": ns },
+            "eventTime": now_micros(),
+            "reportingController": "kafkaops.io/roll",
+            "reportingInstance": truncate(&self.inner.identity, 128),
+            "action": "RestartPod",
+            "reason": reason,
+            "note": note,
+            "type": "Normal",
+            "regarding": {
+                "apiVersion": "v1", "kind": "Pod", "name": name, "namespace": ns,
+                "uid": pod.metadata.uid,
+            },
+        }))
+        .map_err(|e| PlatformError::KubeConfig {
+            message: format!("cannot build an Event: {e}"),
+        })?;
+        api.create(&PostParams::default(), &event)
+            .await
+            .map_err(|e| self.err("create", "events.events.k8s.io", None, &e))?;
+        Ok(())
+    }
+
+    /// Removes `strimzi.io/manual-rolling-update` from a pod that still carries it.
+    async fn clear_annotation(&self, name: &str) -> Result<(), PlatformError> {
+        let patch = json!({ "metadata": { "annotations": { MANUAL_ROLLING_UPDATE: null } } });
+        self.pods()
+            .patch(name, &PatchParams::default(), &Patch::Merge(&patch))
+            .await
+            .map_err(|e| self.err("patch", "pods", Some(name), &e))?;
+        Ok(())
+    }
+
+    /// Takes the roll lease for this cluster; fails with [`PlatformError::LeaseHeld`] when a
+    /// live holder other than us has it. The returned guard renews it until released.
+    ///
+    /// # Errors
+    /// The lease is held, or a Kubernetes call fails.
+    pub async fn take_lease(&self, duration: Duration) -> Result<LeaseGuard, PlatformError> {
+        let name = self.inner.selector.lease_name();
+        let api: Api<Lease> =
+            Api::namespaced(self.inner.conn.client.clone(), &self.inner.conn.namespace);
+        let me = self.inner.identity.clone();
+        let secs = i32::try_from(duration.as_secs().max(1)).unwrap_or(i32::MAX);
+        let body = |rv: Option<String>, acquire: String| -> Result<Lease, PlatformError> {
+            serde_json::from_value(json!({
+                "metadata": { "name": name, "resourceVersion": rv,
+                              "labels": { "app.kubernetes.io/managed-by": MANAGER } },
+                "spec": { "holderIdentity": me, "leaseDurationSeconds": secs,
+                          "acquireTime": acquire, "renewTime": now_micros() },
+            }))
+            .map_err(|e| PlatformError::KubeConfig {
+                message: format!("cannot build the Lease: {e}"),
+            })
+        };
+        let lerr = |verb: &str, e: &kube::Error| {
+            kube_error(
+                verb,
+                "leases.coordination.k8s.io",
+                Some(&name),
+                &self.inner.conn.namespace,
+                e,
+            )
+        };
+        match api.get_opt(&name).await.map_err(|e| lerr("get", &e))? {
+            None => {
+                api.create(&PostParams::default(), &body(None, now_micros())?)
+                    .await
+                    .map_err(|e| match &e {
+                        kube::Error::Api(s) if s.is_already_exists() => PlatformError::LeaseHeld {
+                            lease: name.clone(),
+                            holder: "another kafkaops roll (it took the lease just now)".into(),
+                            renewed: "just now".into(),
+                        },
+                        _ => lerr("create", &e),
+                    })?;
+            }
+            Some(current) => {
+                let spec = current.spec.clone().unwrap_or_default();
+                let holder = spec.holder_identity.clone().unwrap_or_default();
+                let renewed = serde_json::to_value(&spec.renew_time)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string));
+                let live_for = spec.lease_duration_seconds.unwrap_or(0);
+                let expired = renewed
+                    .as_deref()
+                    .and_then(|r| humantime::parse_rfc3339_weak(r.trim_end_matches('Z')).ok())
+                    .is_none_or(|t| {
+                        t + Duration::from_secs(u64::try_from(live_for).unwrap_or(0))
+                            < SystemTime::now()
+                    });
+                if !holder.is_empty() && holder != me && !expired {
+                    return Err(PlatformError::LeaseHeld {
+                        lease: name.clone(),
+                        holder,
+                        renewed: renewed.unwrap_or_else(|| "never".into()),
+                    });
+                }
+                api.replace(
+                    &name,
+                    &PostParams::default(),
+                    &body(current.metadata.resource_version.clone(), now_micros())?,
+                )
+                .await
+                .map_err(|e| match &e {
+                    kube::Error::Api(s) if s.is_conflict() => PlatformError::LeaseHeld {
+                        lease: name.clone(),
+                        holder: "another kafkaops roll (it took the lease just now)".into(),
+                        renewed: "just now".into(),
+                    },
+                    _ => lerr("update", &e),
+                })?;
+            }
+        }
+        let stop = Arc::new(tokio::sync::Notify::new());
+        let renew = {
+            let (api, name, me, stop) = (api.clone(), name.clone(), me.clone(), Arc::clone(&stop));
+            let every = (duration / 3).max(Duration::from_secs(1));
+            tokio::spawn(async move {
+                loop {
+                    tokio::select! {
+                        () = stop.notified() => return,
+                        () = tokio::time::sleep(every) => {}
+                    }
+                    let patch =
+                        json!({ "spec": { "renewTime": now_micros(), "holderIdentity": me } });
+                    if let Err(e) = api
+                        .patch(&name, &PatchParams::default(), &Patch::Merge(&patch))
+                        .await
+                    {
+                        tracing::warn!("cannot renew the roll lease {name}: {e}");
+                    }
+                }
+            })
+        };
+        Ok(LeaseGuard {
+            api,
+            name,
+            identity: me,
+            stop,
+            renew: Some(renew),
+        })
+    }
+}
+
+/// A held roll lease; [`LeaseGuard::release`] deletes it (dropping only stops renewing).
+pub struct LeaseGuard {
+    api: Api<Lease>,
+    name: String,
+    identity: String,
+    stop: Arc<tokio::sync::Notify>,
+    renew: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl LeaseGuard {
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Stops renewing and deletes the lease if we still hold it.
+    pub async fn release(mut self) {
+        self.stop.notify_one();
+        if let Some(h) = self.renew.take() {
+            h.abort();
+        }
+        match self.api.get_opt(&self.name).await {
+            Ok(Some(l))
+                if l.spec.as_ref().and_then(|s| s.holder_identity.as_deref())
+                    == Some(self.identity.as_str()) =>
+            {
+                let dp = DeleteParams {
+                    preconditions: Some(kube::api::Preconditions {
+                        uid: l.metadata.uid.clone(),
+                        resource_version: l.metadata.resource_version.clone(),
+                    }),
+                    ..DeleteParams::default()
+                };
+                if let Err(e) = self.api.delete(&self.name, &dp).await {
+                    tracing::warn!("cannot release the roll lease {}: {e}", self.name);
+                }
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("cannot read the roll lease {}: {e}", self.name),
+        }
+    }
+}
+
+impl Drop for LeaseGuard {
+    fn drop(&mut self) {
+        if let Some(h) = self.renew.take() {
+            h.abort();
+        }
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+/// Now as a Kubernetes MicroTime (`2026-11-23T04:00:00.123456Z`).
+fn now_micros() -> String {
+    humantime::format_rfc3339_micros(SystemTime::now()).to_string()
+}
+
+impl Platform for KubePlatform {
+    async fn list_nodes(&self) -> Result<Vec<PlatformNode>, PlatformError> {
+        let pods = self.discover().await?;
+        Ok(pods
+            .into_iter()
+            .map(|p| PlatformNode {
+                id: p.id,
+                address: self.inner.addresses.get(&p.id).cloned(),
+                host: p.name,
+            })
+            .collect())
+    }
+
+    /// Deletes the pod and waits until its controller has recreated it (new UID) and it is
+    /// Ready; publishes an Event with the reason first.
+    async fn restart_node(&self, id: i32) -> Result<(), PlatformError> {
+        let name = self.pod_name(id)?;
+        let pods = self.pods();
+        let pod = pods
+            .get(&name)
+            .await
+            .map_err(|e| self.err("get", "pods", Some(&name), &e))?;
+        let old_uid = pod.metadata.uid.clone().unwrap_or_default();
+        let reasons = self
+            .inner
+            .reasons
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+            .cloned()
+            .unwrap_or_default();
+        let (reason, note) = match reasons.first() {
+            Some((word, _)) => (
+                *word,
+                reasons
+                    .iter()
+                    .map(|(_, n)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
+            None => (
+                "RollingRestart",
+                format!("pod {name} selected for the roll"),
+            ),
+        };
+        self.publish(
+            &pod,
+            reason,
+            &format!("kafkaops rolling pod {name} (node {id}): {note}"),
+        )
+        .await?;
+        let dp = DeleteParams {
+            preconditions: Some(kube::api::Preconditions {
+                uid: Some(old_uid.clone()),
+                resource_version: None,
+            }),
+            ..DeleteParams::default()
+        };
+        pods.delete(&name, &dp)
+            .await
+            .map_err(|e| self.err("delete", "pods", Some(&name), &e))?;
+        let deadline = tokio::time::Instant::now() + self.inner.timeout;
+        loop {
+            match pods.get_opt(&name).await {
+                Ok(Some(p)) if p.metadata.uid.as_deref() != Some(old_uid.as_str()) => {
+                    if pod_ready(&p) {
+                        break;
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => return Err(self.err("get", "pods", Some(&name), &e)),
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(PlatformError::PodTimeout {
+                    pod: name,
+                    after: self.inner.timeout,
+                });
+            }
+            tokio::time::sleep(self.inner.poll).await;
+        }
+        // A recreated pod normally comes from the template without the annotation; one that
+        // still has it (a controller copying it) would be rolled again by the next run.
+        let recreated = pods
+            .get(&name)
+            .await
+            .map_err(|e| self.err("get", "pods", Some(&name), &e))?;
+        if recreated
+            .metadata
+            .annotations
+            .as_ref()
+            .is_some_and(|a| a.contains_key(MANUAL_ROLLING_UPDATE))
+        {
+            self.clear_annotation(&name).await?;
+        }
+        self.inner
+            .reasons
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+        Ok(())
+    }
+
+    /// A node runs when its pod exists, is Running and not stuck.
+    async fn is_running(&self, id: i32) -> Result<bool, PlatformError> {
+        let name = self.pod_name(id)?;
+        let pod = self
+            .pods()
+            .get_opt(&name)
+            .await
+            .map_err(|e| self.err("get", "pods", Some(&name), &e))?;
+        Ok(pod.is_some_and(|p| {
+            stuck_reason(&p).is_none()
+                && p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running")
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pod(v: serde_json::Value) -> Pod {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn stuck_pods() {
+        let crash = pod(
+            json!({"metadata":{"name":"c-k-1"},"status":{"phase":"Running",
+            "containerStatuses":[{"name":"kafka","ready":false,"restartCount":4,"image":"x","imageID":"",
+              "state":{"waiting":{"reason":"CrashLoopBackOff"}}}]}}),
+        );
+        assert_eq!(stuck_reason(&crash).as_deref(), Some("CrashLoopBackOff"));
+        let pending = pod(
+            json!({"metadata":{"name":"c-k-1"},"status":{"phase":"Pending",
+            "conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable"}]}}),
+        );
+        assert_eq!(
+            stuck_reason(&pending).as_deref(),
+            Some("Pending/Unschedulable")
+        );
+        let ok = pod(
+            json!({"metadata":{"name":"c-k-1"},"status":{"phase":"Running",
+            "conditions":[{"type":"Ready","status":"True"}]}}),
+        );
+        assert_eq!(stuck_reason(&ok), None);
+        assert!(pod_ready(&ok));
+    }
+
+    #[test]
+    fn node_ids_and_lease_names() {
+        let none = BTreeMap::new();
+        assert_eq!(
+            node_id("my-cluster-brokers-12", &none, &NodeIdRule::NameSuffix),
+            Some(12)
+        );
+        assert_eq!(node_id("kafka", &none, &NodeIdRule::NameSuffix), None);
+        let labels = BTreeMap::from([("id".to_string(), "7".to_string())]);
+        assert_eq!(
+            node_id("x", &labels, &NodeIdRule::Label("id".into())),
+            Some(7)
+        );
+        assert_eq!(
+            PodSelector::strimzi("my-cluster").lease_name(),
+            "kafkaops-roll-my-cluster"
+        );
+        let s = PodSelector {
+            labels: "app=Kafka,tier=data".into(),
+            id_rule: NodeIdRule::NameSuffix,
+            strimzi_cluster: None,
+        };
+        assert_eq!(s.lease_name(), "kafkaops-roll-app-kafka-tier-data");
+    }
+}
