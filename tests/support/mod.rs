@@ -15,3 +15,4 @@ pub mod admin;
 pub mod cc_double;
 pub mod control;
 pub mod kafka;
+pub mod kube;

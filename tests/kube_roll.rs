@@ -1,0 +1,224 @@
+//! `kafkaops roll --strimzi` against a real kube-apiserver (tests/support/kube.rs) whose
+//! Strimzi-shaped pods are bound to a real 5-node Kafka cluster by the harness's fake Strimzi
+//! and kubelet. Ground truth comes from the harness (which pods it replaced and when, Kafka's
+//! own metadata, the producer's delivery reports) and from the apiserver (pod UIDs, Events,
+//! the Lease), never from kafkaops' output alone.
+//!
+//! One test runs every scenario in order on one cluster (starting five Kafka nodes and an
+//! apiserver is the expensive part): pods Kubernetes gives a reason for (a stuck pod, an
+//! annotated pod) rolled without any selection, stuck first; a missing RBAC permission reported
+//! by verb and object; a full roll under an `acks=all` producer while a second roll is refused
+//! by the Lease.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::process::{Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use support::kafka::{
+    BackgroundProducer, ClusterSpec, KafkaCluster, create_topic, placement, wait_for,
+};
+use support::kube::{FakeStrimzi, KubeEnv, NAMESPACE};
+
+const CLUSTER: &str = "my-cluster";
+const POOL: &str = "kafka";
+const TOPIC: &str = "rolled";
+const LEASE: &str = "kafkaops-roll-my-cluster";
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn roll_command(env: &KubeEnv, context: &str, state: &std::path::Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kafkaops"));
+    cmd.args([
+        "--yes",
+        "roll",
+        "--poll-interval",
+        "1s",
+        "--strimzi",
+        CLUSTER,
+    ])
+    .args(["-n", NAMESPACE, "--kube-context", context])
+    .arg("--kubeconfig")
+    .arg(&env.kubeconfig)
+    .arg("--state-dir")
+    .arg(state)
+    .args(args)
+    .env_remove("KUBECONFIG")
+    .env_remove("KAFKAOPS_BOOTSTRAP_SERVERS");
+    cmd
+}
+
+fn finish(what: &str, start: Instant, out: Output) -> Run {
+    let run = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    eprintln!(
+        "{what} -> exit {} in {:.1?}\n--- stderr ---\n{}",
+        run.code,
+        start.elapsed(),
+        run.stderr
+    );
+    run
+}
+
+fn roll(env: &KubeEnv, context: &str, state: &std::path::Path, args: &[&str]) -> Run {
+    let start = Instant::now();
+    let out = roll_command(env, context, state, args)
+        .output()
+        .expect("run kafkaops");
+    finish(&format!("kafkaops roll {args:?} as {context}"), start, out)
+}
+
+#[test]
+fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
+    let env = KubeEnv::start().expect("start the apiserver");
+    eprintln!("apiserver ready {:.1?} after start", env.ready_after);
+    let kafka = KafkaCluster::start(ClusterSpec::combined(5)).expect("start Kafka");
+    let bootstrap = kafka.bootstrap_servers();
+    let ids = kafka.broker_ids();
+    let assignment: Vec<Vec<i32>> = (0..ids.len() * 2)
+        .map(|p| (0..3).map(|r| ids[(p + r) % ids.len()]).collect())
+        .collect();
+    create_topic(
+        &bootstrap,
+        TOPIC,
+        &assignment,
+        &[("min.insync.replicas", "2")],
+    )
+    .expect("create topic");
+    let kafka = Arc::new(Mutex::new(kafka));
+    let strimzi = FakeStrimzi::install(&env, CLUSTER, POOL, Arc::clone(&kafka)).expect("strimzi");
+    let state = tempfile::tempdir().unwrap();
+    let full_isr = |what: &str| {
+        wait_for(what, Duration::from_secs(120), || {
+            let p = placement(&bootstrap, TOPIC)?;
+            Ok(p.iter().all(|p| p.isr.len() == 3).then_some(()))
+        })
+        .expect("full ISRs");
+    };
+    full_isr("full ISRs at the start");
+
+    // 1. No selection: the pods Kubernetes gives a reason for, the stuck one first.
+    strimzi
+        .annotate(2, "strimzi.io/manual-rolling-update", "true")
+        .unwrap();
+    strimzi.crash_loop(4).unwrap();
+    let before = strimzi.uids().unwrap();
+    let run = roll(&env, "kafkaops", state.path(), &["--output", "json"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let restarted: Vec<(i32, Option<String>)> = strimzi
+        .restarts()
+        .iter()
+        .map(|r| (r.node, r.stuck.clone()))
+        .collect();
+    assert_eq!(
+        restarted,
+        vec![(4, Some("CrashLoopBackOff".into())), (2, None)],
+        "the stuck pod first, then the annotated one, nothing else"
+    );
+    let after = strimzi.uids().unwrap();
+    for id in &ids {
+        assert_eq!(
+            before[id] != after[id],
+            *id == 2 || *id == 4,
+            "pod {id} UID changed iff it was rolled"
+        );
+    }
+    assert!(
+        !strimzi
+            .annotations(2)
+            .unwrap()
+            .contains_key("strimzi.io/manual-rolling-update"),
+        "the annotation is gone after the restart"
+    );
+    let events = env.events().unwrap();
+    let reasons: BTreeSet<(String, String)> = events
+        .iter()
+        .map(|(pod, reason, _)| (pod.clone(), reason.clone()))
+        .collect();
+    assert!(
+        reasons.contains(&(strimzi.pod_name(4), "PodStuck".into()))
+            && reasons.contains(&(strimzi.pod_name(2), "ManualRollingUpdate".into())),
+        "an Event per restart with its reason: {events:?}"
+    );
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(env.lease_holder(LEASE).unwrap(), None, "lease released");
+    full_isr("full ISRs after the first roll");
+
+    // 2. A Role without `create` on leases: refused by name, nothing restarted.
+    env.limit("leases", "create").unwrap();
+    let n = strimzi.restarts().len();
+    let run = roll(&env, "limited", state.path(), &["--all"]);
+    assert_eq!(run.code, 6, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("cannot create leases.coordination.k8s.io kafkaops-roll-my-cluster in namespace kafka: forbidden"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(strimzi.restarts().len(), n, "nothing restarted");
+
+    // 3. Every pod, with an acks=all producer running; a second roll meanwhile is refused by
+    // the Lease.
+    let producer = BackgroundProducer::start(&bootstrap, TOPIC).expect("producer");
+    wait_for("the producer to send", Duration::from_secs(30), || {
+        Ok((producer.stats().sent > 100).then_some(()))
+    })
+    .unwrap();
+    let before = strimzi.uids().unwrap();
+    let first_state = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let first = roll_command(
+        &env,
+        "kafkaops",
+        first_state.path(),
+        &["--all", "--output", "json"],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("spawn the first roll");
+    let holder = wait_for(
+        "the first roll to take the lease",
+        Duration::from_secs(120),
+        || env.lease_holder(LEASE),
+    )
+    .unwrap();
+    assert!(holder.starts_with("kafkaops@"), "{holder}");
+    let second = roll(&env, "kafkaops", state.path(), &["--all"]);
+    assert_eq!(second.code, 5, "{}", second.stderr);
+    assert!(
+        second.stderr.contains(LEASE) && second.stderr.contains(&holder),
+        "names the lease and its holder: {}",
+        second.stderr
+    );
+    let first = finish("first roll --all", start, first.wait_with_output().unwrap());
+    assert_eq!(first.code, 0, "{}\n{}", first.stdout, first.stderr);
+    let stats = producer.stop();
+    assert!(stats.sent > 0, "{stats:?}");
+    assert_eq!(stats.failed(), 0, "zero failed sends: {stats:?}");
+    let rolled: Vec<i32> = strimzi.restarts()[n..].iter().map(|r| r.node).collect();
+    let mut sorted = rolled.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, ids, "every pod replaced exactly once: {rolled:?}");
+    let after = strimzi.uids().unwrap();
+    assert!(
+        ids.iter().all(|id| before[id] != after[id]),
+        "every pod has a new UID"
+    );
+    assert_eq!(env.lease_holder(LEASE).unwrap(), None, "lease released");
+    assert_eq!(env.events().unwrap().len(), 2 + ids.len());
+    assert_eq!(strimzi.error(), None);
+    full_isr("full ISRs at the end");
+    let json: serde_json::Value = serde_json::from_str(&first.stdout).expect("json output");
+    assert_eq!(json["result"]["status"], "done", "{json}");
+    drop(strimzi);
+}
