@@ -22,3 +22,4 @@ pub mod platform;
 pub mod secret;
 pub mod settings;
 pub mod state;
+pub mod strimzi;

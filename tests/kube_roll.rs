@@ -17,6 +17,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::kafka::{
     BackgroundProducer, ClusterSpec, KafkaCluster, create_topic, placement, wait_for,
 };
@@ -69,6 +70,35 @@ fn finish(what: &str, start: Instant, out: Output) -> Run {
     run
 }
 
+/// `kafkaops --strimzi CLUSTER ... ARGS` with only the kubeconfig: no Kafka or Cruise Control
+/// setting at all.
+fn kafkaops(env: &KubeEnv, cluster: &str, args: &[&str]) -> Run {
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_kafkaops"))
+        .args([
+            "--strimzi",
+            cluster,
+            "-n",
+            NAMESPACE,
+            "--kube-context",
+            "kafkaops",
+        ])
+        .arg("--kubeconfig")
+        .arg(&env.kubeconfig)
+        .args(args)
+        .env_remove("KUBECONFIG")
+        .env_remove("KAFKAOPS_BOOTSTRAP_SERVERS")
+        .env_remove("KAFKAOPS_CRUISE_CONTROL_URL")
+        .env_remove("KAFKAOPS_CRUISE_CONTROL_PASSWORD")
+        .output()
+        .expect("run kafkaops");
+    finish(
+        &format!("kafkaops --strimzi {cluster} {args:?}"),
+        start,
+        out,
+    )
+}
+
 fn roll(env: &KubeEnv, context: &str, state: &std::path::Path, args: &[&str]) -> Run {
     let start = Instant::now();
     let out = roll_command(env, context, state, args)
@@ -81,6 +111,15 @@ fn roll(env: &KubeEnv, context: &str, state: &std::path::Path, args: &[&str]) ->
 fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
     let env = KubeEnv::start().expect("start the apiserver");
     eprintln!("apiserver ready {:.1?} after start", env.ready_after);
+    // A missing Kafka resource is named with the verb.
+    let run = kafkaops(&env, "nope", &["rebalance", "full"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("cannot get kafkas.kafka.strimzi.io nope in namespace kafka: not found"),
+        "{}",
+        run.stderr
+    );
     let kafka = KafkaCluster::start(ClusterSpec::combined(5)).expect("start Kafka");
     let bootstrap = kafka.bootstrap_servers();
     let ids = kafka.broker_ids();
@@ -220,5 +259,40 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
     full_isr("full ISRs at the end");
     let json: serde_json::Value = serde_json::from_str(&first.stdout).expect("json output");
     assert_eq!(json["result"]["status"], "done", "{json}");
+
+    // 4. Discovery: a rebalance dry run finds Cruise Control (HTTPS + Basic auth), its
+    // credentials and CA from the Strimzi resources alone.
+    let password = "discovered-password";
+    let cc = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            basic_auth: Some(("rebalance-operator".into(), password.into())),
+            tls: true,
+            ..CcDoubleOptions::default()
+        },
+    )
+    .expect("start the Cruise Control double");
+    strimzi
+        .cruise_control_service(cc.port())
+        .expect("cruise control service");
+    let run = kafkaops(&env, CLUSTER, &["rebalance", "full", "--output", "json"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "cannot get secrets my-cluster-cruise-control-api in namespace kafka: not found"
+        ),
+        "a missing Secret is named: {}",
+        run.stderr
+    );
+    let ca = std::fs::read_to_string(cc.ca_pem_path().expect("tls")).unwrap();
+    strimzi
+        .cruise_control_secrets(password, &ca)
+        .expect("secrets");
+    let run = kafkaops(&env, CLUSTER, &["rebalance", "full", "--output", "json"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains(password) && !run.stderr.contains(password));
+    let proposal: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert!(proposal.is_object(), "{proposal}");
+    drop(cc);
     drop(strimzi);
 }

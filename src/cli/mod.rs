@@ -74,6 +74,8 @@ pub struct GlobalArgs {
     pub yes: bool,
     #[command(flatten)]
     pub connection: ConnectionArgs,
+    #[command(flatten)]
+    pub kube: KubeArgs,
 }
 
 /// Where the cluster and Cruise Control are.
@@ -129,24 +131,35 @@ pub struct ConnectionArgs {
     pub request_timeout: Option<Duration>,
 }
 
-/// Where the Kubernetes API is (`--strimzi`, `--pod-selector`).
+/// Where the Kubernetes API is and which Strimzi cluster (`--strimzi`, `roll --pod-selector`).
 #[derive(Debug, Args, Clone, Default)]
 #[command(next_help_heading = "Kubernetes")]
 pub struct KubeArgs {
-    /// Namespace of the Kafka cluster's pods and resources [default: the kubeconfig context's]
+    /// Strimzi Kafka cluster (the Kafka resource's name): the Kafka bootstrap address, Cruise
+    /// Control's address, credentials and CA come from its Kubernetes resources unless given
+    /// by flags; `roll` restarts its pods
+    #[arg(long, global = true, env = "KAFKAOPS_STRIMZI", value_name = "CLUSTER")]
+    pub strimzi: Option<String>,
+    /// Kubernetes namespace [default: the kubeconfig context's]
     #[arg(
         short = 'n',
         long,
+        global = true,
         env = "KAFKAOPS_NAMESPACE",
         value_name = "NAMESPACE"
     )]
     pub namespace: Option<String>,
     /// kubeconfig context [default: the kubeconfig's current context] (`--context` is
     /// kafkaops' own config-file context)
-    #[arg(long, env = "KAFKAOPS_KUBE_CONTEXT", value_name = "NAME")]
+    #[arg(
+        long,
+        global = true,
+        env = "KAFKAOPS_KUBE_CONTEXT",
+        value_name = "NAME"
+    )]
     pub kube_context: Option<String>,
     /// kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, global = true, value_name = "FILE")]
     pub kubeconfig: Option<PathBuf>,
 }
 
@@ -183,6 +196,9 @@ pub const ENV_VARS: &[(&str, &str)] = &[
         "--cruise-control-ca-file",
     ),
     ("KAFKAOPS_REQUEST_TIMEOUT", "--request-timeout"),
+    ("KAFKAOPS_STRIMZI", "--strimzi"),
+    ("KAFKAOPS_NAMESPACE", "--namespace"),
+    ("KAFKAOPS_KUBE_CONTEXT", "--kube-context"),
     (
         "KAFKAOPS_CRUISE_CONTROL_PASSWORD",
         "(environment only) Cruise Control password",

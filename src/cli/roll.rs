@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::{IdList, KubeArgs, parse_duration, parse_key_value};
+use super::{IdList, parse_duration, parse_key_value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RoleFilter {
@@ -85,12 +85,6 @@ pub struct RollArgs {
     /// Delete a saved roll of this cluster (finished or not) before starting
     #[arg(long)]
     pub discard_state: bool,
-    /// Kubernetes: roll the pods of this Strimzi Kafka cluster (restart = delete the pod; the
-    /// bootstrap address comes from the Kafka resource unless given). Without --all/--nodes/
-    /// --role, rolls the pods Kubernetes gives a reason for: annotated
-    /// strimzi.io/manual-rolling-update=true, stuck, or on an old revision
-    #[arg(long, value_name = "CLUSTER", conflicts_with_all = ["restart_command", "stop_command", "start_command", "pod_selector"])]
-    pub strimzi: Option<String>,
     /// Kubernetes: roll the pods matching this label selector (restart = delete the pod)
     #[arg(long, value_name = "SELECTOR", conflicts_with_all = ["restart_command", "stop_command", "start_command"])]
     pub pod_selector: Option<String>,
@@ -98,16 +92,19 @@ pub struct RollArgs {
     /// ending the pod name, e.g. a StatefulSet ordinal]
     #[arg(long, value_name = "LABEL", requires = "pod_selector")]
     pub node_id_label: Option<String>,
-    #[command(flatten)]
-    pub kube: KubeArgs,
 }
 
 impl RollArgs {
-    /// The pods to roll, when the nodes are Kubernetes pods.
+    /// The pods to roll, when the nodes are Kubernetes pods. With `--strimzi CLUSTER` (global), the cluster's pods; without a selection (`--all`,
+    /// `--nodes`, `--role`) the roll restarts the pods Kubernetes gives a reason for:
+    /// annotated `strimzi.io/manual-rolling-update=true`, stuck, or on an old revision.
     #[must_use]
-    pub fn pod_selector(&self) -> Option<crate::platform::kube::PodSelector> {
+    pub fn pod_selector(
+        &self,
+        strimzi: Option<&str>,
+    ) -> Option<crate::platform::kube::PodSelector> {
         use crate::platform::kube::{NodeIdRule, PodSelector};
-        if let Some(c) = &self.strimzi {
+        if let Some(c) = strimzi {
             return Some(PodSelector::strimzi(c));
         }
         self.pod_selector.as_ref().map(|labels| PodSelector {

@@ -29,7 +29,18 @@ pub struct Ctx {
 /// Runs the parsed command.
 pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
     let overrides = overrides_from(&cli.global, matches);
-    let settings = settings::resolve(&overrides, &|k| std::env::var(k).ok())?;
+    let mut settings = settings::resolve(&overrides, &|k| std::env::var(k).ok())?;
+    // --strimzi: fill what no flag, variable or config file gave from the cluster's resources.
+    if let Some(cluster) = &cli.global.kube.strimzi
+        && !matches!(
+            cli.command,
+            Command::Completions { .. } | Command::Config(_) | Command::Operate(_)
+        )
+    {
+        let conn = cli.global.kube.target().connect().await?;
+        let cruise_control = !matches!(cli.command, Command::Roll(_));
+        crate::strimzi::discover(&conn, cluster, &mut settings, cruise_control).await?;
+    }
     let printer = Printer::new(cli.global.output, cli.global.color, cli.global.quiet);
     let ctx = Ctx {
         global: cli.global,

@@ -70,7 +70,22 @@ pub use render::{ResultDoc, render_plan};
 pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     let desired = desired_config(&args)?;
     let selection = Selection::from_args(&args)?;
-    let pod_selector = args.pod_selector();
+    let pod_selector = args.pod_selector(ctx.global.kube.strimzi.as_deref());
+    if pod_selector.is_some()
+        && (args.restart_command.is_some()
+            || args.stop_command.is_some()
+            || args.start_command.is_some())
+    {
+        return Err(CliError::usage(
+            "--strimzi and --pod-selector restart pods by deleting them: drop \
+             --restart-command/--stop-command/--start-command",
+        ));
+    }
+    if ctx.global.kube.strimzi.is_some() && args.pod_selector.is_some() {
+        return Err(CliError::usage(
+            "--strimzi selects the cluster's pods itself: drop --pod-selector",
+        ));
+    }
     if selection.is_none() && desired.is_empty() && pod_selector.is_none() {
         return Err(CliError::usage(
             "nothing selected: pass --all, --nodes IDS, --role broker|controller, \
@@ -85,11 +100,11 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     } else {
         restart_method(&args)?
     };
-    // Kubernetes: connect, and find the bootstrap address of a Strimzi cluster when none is
-    // configured.
+    // Kubernetes (the bootstrap address of a Strimzi cluster is already in the settings).
     let kube = match &pod_selector {
         Some(_) => Some(
-            args.kube
+            ctx.global
+                .kube
                 .target()
                 .connect()
                 .await
@@ -97,25 +112,13 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         ),
         None => None,
     };
-    let mut kafka_settings = ctx.settings.kafka.clone();
-    if let (Some(conn), Some(cluster)) = (&kube, &args.strimzi)
-        && kafka_settings.bootstrap_servers.is_none()
-    {
-        let bootstrap = crate::platform::kube::strimzi_bootstrap(conn, cluster)
-            .await
-            .map_err(anyhow::Error::from)?;
-        kafka_settings.bootstrap_servers = Some(crate::settings::Sourced::new(
-            bootstrap,
-            crate::settings::Source::Kubernetes,
-        ));
-    }
 
     let timeout = ctx
         .global
         .connection
         .request_timeout
         .unwrap_or(Duration::from_secs(30));
-    let config = ConnectionConfig::from_settings(&kafka_settings, timeout)?;
+    let config = ConnectionConfig::from_settings(&ctx.settings.kafka, timeout)?;
     let client = KafkaClient::connect(config)
         .await
         .context("cannot connect to the Kafka cluster")?;

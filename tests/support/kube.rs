@@ -805,6 +805,58 @@ impl FakeStrimzi {
         Ok(())
     }
 
+    /// The Service `<cluster>-cruise-control` (port `rest-api`) with a LoadBalancer address of
+    /// 127.0.0.1, where the Cruise Control double listens on `port`.
+    pub fn cruise_control_service(&self, port: u16) -> Result<()> {
+        let api: Api<k8s_openapi::api::core::v1::Service> =
+            Api::namespaced(self.admin.clone(), NAMESPACE);
+        let name = format!("{}-cruise-control", self.cluster_name);
+        let svc = serde_json::from_value(json!({
+            "metadata": { "name": name, "labels": { "strimzi.io/cluster": self.cluster_name } },
+            "spec": { "type": "LoadBalancer",
+                      "selector": { "strimzi.io/name": name },
+                      "ports": [{ "name": "rest-api", "port": port, "targetPort": 9090, "protocol": "TCP" }] },
+        }))?;
+        self.handle.block_on(async {
+            api.create(&PostParams::default(), &svc).await?;
+            api.patch_status(
+                &name,
+                &PatchParams::default(),
+                &Patch::Merge(
+                    json!({ "status": { "loadBalancer": { "ingress": [{ "ip": "127.0.0.1" }] } } }),
+                ),
+            )
+            .await?;
+            anyhow::Ok(())
+        })
+    }
+
+    /// The Secrets `<cluster>-cruise-control-api` (the rebalance-operator password) and
+    /// `<cluster>-cluster-ca-cert` (`ca.crt`).
+    pub fn cruise_control_secrets(&self, password: &str, ca_pem: &str) -> Result<()> {
+        use base64::Engine as _;
+        let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+        let api: Api<k8s_openapi::api::core::v1::Secret> =
+            Api::namespaced(self.admin.clone(), NAMESPACE);
+        let c = &self.cluster_name;
+        for (name, key, value) in [
+            (
+                format!("{c}-cruise-control-api"),
+                "rebalance-operator.password",
+                password,
+            ),
+            (format!("{c}-cluster-ca-cert"), "ca.crt", ca_pem),
+        ] {
+            let secret = serde_json::from_value(json!({
+                "metadata": { "name": name, "labels": { "strimzi.io/cluster": c } },
+                "data": { key: b64(value) },
+            }))?;
+            self.handle
+                .block_on(api.create(&PostParams::default(), &secret))?;
+        }
+        Ok(())
+    }
+
     /// The first error the controller met, if any.
     pub fn error(&self) -> Option<String> {
         self.shared

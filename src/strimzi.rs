@@ -1,0 +1,144 @@
+//! Strimzi discovery: connection settings from a Strimzi cluster's Kubernetes resources.
+//!
+//! With `--strimzi CLUSTER`, a user with a kubeconfig needs no other flag: the Kafka bootstrap
+//! address comes from the `Kafka` resource's status, Cruise Control's address from the Service
+//! `<cluster>-cruise-control` (port `rest-api`), its credentials from the Secret
+//! `<cluster>-cruise-control-api` (user `rebalance-operator`) and its CA from the Secret
+//! `<cluster>-cluster-ca-cert` (`ca.crt`). Flags, environment and the config file still win:
+//! discovery only fills what none of them gave.
+//!
+//! Reaching the Service: inside the cluster (a pod, `KUBERNETES_SERVICE_HOST` set) its DNS name;
+//! outside, its external address (LoadBalancer ingress or `spec.externalIPs`). A port-forward
+//! opened by kafkaops itself is not implemented: without an external address the error says
+//! which `kubectl port-forward` to run and to pass `--cruise-control-url`; the credentials and
+//! the CA are still discovered.
+
+use std::path::PathBuf;
+
+use k8s_openapi::api::core::v1::{Secret as KubeSecret, Service};
+use kube::api::Api;
+
+use crate::platform::PlatformError;
+use crate::platform::kube::{KubeConn, kube_error, strimzi_bootstrap};
+use crate::secret::Secret;
+use crate::settings::{Settings, Source, Sourced};
+
+/// The user Strimzi creates for the operator's Cruise Control calls.
+pub const CC_USER: &str = "rebalance-operator";
+
+/// Fills the settings none of the flags, environment or config file gave. `cruise_control`:
+/// also Cruise Control's (commands that do not use it need not read its Secrets).
+///
+/// # Errors
+/// A resource is missing or cannot be read (the error names the verb and the object).
+pub async fn discover(
+    conn: &KubeConn,
+    cluster: &str,
+    settings: &mut Settings,
+    cruise_control: bool,
+) -> Result<(), PlatformError> {
+    let found = |v| Sourced::new(v, Source::Kubernetes);
+    if settings.kafka.bootstrap_servers.is_none() {
+        settings.kafka.bootstrap_servers = Some(found(strimzi_bootstrap(conn, cluster).await?));
+    }
+    if !cruise_control {
+        return Ok(());
+    }
+    let cc = &mut settings.cruise_control;
+    let ns = conn.namespace.as_str();
+    if cc.url.is_none() {
+        cc.url = Some(found(cc_url(conn, cluster).await?));
+    }
+    let https = cc
+        .url
+        .as_ref()
+        .is_some_and(|u| u.value.starts_with("https://"));
+    let secrets: Api<KubeSecret> = Api::namespaced(conn.client.clone(), ns);
+    if cc.username.is_none() && cc.password.is_none() {
+        let name = format!("{cluster}-cruise-control-api");
+        let key = format!("{CC_USER}.password");
+        let secret = secrets
+            .get(&name)
+            .await
+            .map_err(|e| kube_error("get", "secrets", Some(&name), ns, &e))?;
+        let password = secret_value(&secret, &key).ok_or_else(|| PlatformError::KubeConfig {
+            message: format!("secret {name} in namespace {ns} has no key {key}"),
+        })?;
+        cc.username = Some(Sourced::new(CC_USER.to_string(), Source::Kubernetes));
+        cc.password = Some(Sourced::new(Secret::new(password), Source::Kubernetes));
+    }
+    if https && cc.ca_file.is_none() {
+        let name = format!("{cluster}-cluster-ca-cert");
+        let secret = secrets
+            .get(&name)
+            .await
+            .map_err(|e| kube_error("get", "secrets", Some(&name), ns, &e))?;
+        let pem = secret_value(&secret, "ca.crt").ok_or_else(|| PlatformError::KubeConfig {
+            message: format!("secret {name} in namespace {ns} has no key ca.crt"),
+        })?;
+        cc.ca_file = Some(Sourced::new(
+            write_ca(ns, cluster, &pem)?,
+            Source::Kubernetes,
+        ));
+    }
+    Ok(())
+}
+
+fn secret_value(secret: &KubeSecret, key: &str) -> Option<String> {
+    let bytes = secret.data.as_ref()?.get(key)?;
+    String::from_utf8(bytes.0.clone()).ok()
+}
+
+/// The cluster CA (public) in a file, for the Cruise Control client.
+fn write_ca(ns: &str, cluster: &str, pem: &str) -> Result<PathBuf, PlatformError> {
+    let path = std::env::temp_dir().join(format!(
+        "kafkaops-{}-{ns}-{cluster}-cluster-ca.crt",
+        std::process::id()
+    ));
+    std::fs::write(&path, pem).map_err(|e| PlatformError::KubeConfig {
+        message: format!("cannot write the cluster CA to {}: {e}", path.display()),
+    })?;
+    Ok(path)
+}
+
+/// Cruise Control's URL from its Service.
+async fn cc_url(conn: &KubeConn, cluster: &str) -> Result<String, PlatformError> {
+    let ns = conn.namespace.as_str();
+    let name = format!("{cluster}-cruise-control");
+    let svc: Api<Service> = Api::namespaced(conn.client.clone(), ns);
+    let service = svc
+        .get(&name)
+        .await
+        .map_err(|e| kube_error("get", "services", Some(&name), ns, &e))?;
+    let spec = service.spec.clone().unwrap_or_default();
+    let ports = spec.ports.clone().unwrap_or_default();
+    let port = ports
+        .iter()
+        .find(|p| p.name.as_deref() == Some("rest-api"))
+        .or_else(|| ports.first())
+        .map_or(9090, |p| p.port);
+    let inside = std::env::var_os("KUBERNETES_SERVICE_HOST").is_some();
+    let host = if inside {
+        Some(format!("{name}.{ns}.svc"))
+    } else {
+        service
+            .status
+            .as_ref()
+            .and_then(|s| s.load_balancer.as_ref())
+            .and_then(|lb| lb.ingress.as_ref())
+            .and_then(|i| i.first())
+            .and_then(|i| i.ip.clone().or_else(|| i.hostname.clone()))
+            .or_else(|| spec.external_ips.as_ref().and_then(|e| e.first().cloned()))
+    };
+    match host {
+        Some(h) => Ok(format!("https://{h}:{port}")),
+        None => Err(PlatformError::KubeConfig {
+            message: format!(
+                "kafkaops runs outside the cluster and service {name} in namespace {ns} has no \
+                 external address (kafkaops does not open port-forwards itself): run `kubectl -n \
+                 {ns} port-forward svc/{name} {port}` and pass --cruise-control-url \
+                 https://127.0.0.1:{port} (credentials and CA still come from Strimzi)"
+            ),
+        }),
+    }
+}
