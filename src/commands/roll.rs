@@ -155,6 +155,18 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
             args.command_timeout,
         )),
     };
+    // One roll per cluster (Kubernetes): the lease is taken before the cluster is looked at
+    // (a second roll says who holds it instead of judging a cluster the first one is rolling),
+    // held and renewed until the roll ends, and released on every way out.
+    let lease = match &platform {
+        AnyPlatform::Kube(k) if !args.dry_run => Some(
+            k.take_lease(LEASE_DURATION)
+                .await
+                .map_err(anyhow::Error::from)?,
+        ),
+        _ => None,
+    };
+    let result: Result<ExitCode, CliError> = async {
     // The pods' own restart reasons (annotated, stuck, old revision), read before the first
     // observation so that stuck pods already read as not running.
     let pod_reasons: BTreeMap<NodeId, Vec<String>> = match &platform {
@@ -297,15 +309,6 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         printer.interactive,
     )?;
 
-    // One roll per cluster: the lease is held (and renewed) until the roll ends.
-    let lease = match &platform {
-        AnyPlatform::Kube(k) => Some(
-            k.take_lease(LEASE_DURATION)
-                .await
-                .map_err(anyhow::Error::from)?,
-        ),
-        AnyPlatform::Process(_) => None,
-    };
     let io = KafkaRollIo::new(client, platform, witness.clone())
         .await
         .context("cannot list the platform's nodes")?;
@@ -360,9 +363,6 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     };
     signals.abort();
     witness.stop();
-    if let Some(lease) = lease {
-        lease.release().await;
-    }
     // A run the engine finished (done, aborted, failed restart) is over: its state goes. An
     // interrupted one (Ctrl-C, observation or save failure) stays, to be resumed.
     let keep_state = matches!(
@@ -458,6 +458,12 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         Some(e) => Err(e),
         None => Ok(code),
     }
+    }
+    .await;
+    if let Some(lease) = lease {
+        lease.release().await;
+    }
+    result
 }
 
 /// What the user asked for, as saved with the state: a re-run with the same request resumes.

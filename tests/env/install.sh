@@ -40,3 +40,11 @@ fi
 # examples/local-demo.sh keep for results.)
 "$here/setup.sh" >&2
 "$here/cc-double/build.sh" >&2
+# kube-apiserver and etcd for the Kubernetes tests (tests/kube_roll.rs), built from the Go module
+# proxy and cached by the hash of their wrapper modules (cold ~19 min on a shared 2-core host,
+# warm 0.02 s). Needs Go >= 1.26 on the PATH; without it the Kubernetes tests fail and say so.
+if command -v go >/dev/null; then
+  "$here/kube/build.sh" >&2
+else
+  echo "install.sh: go not found: the Kubernetes tests need Go >= 1.26 to build kube-apiserver (tests/env/kube/build.sh)" >&2
+fi

@@ -245,6 +245,7 @@ impl KubeEnv {
             .worker_threads(2)
             .enable_all()
             .build()?;
+        let admin = rt.block_on(client_for(&kubeconfig, "admin"))?;
         let mut env = KubeEnv {
             rt,
             dir,
@@ -252,10 +253,9 @@ impl KubeEnv {
             apiserver: env_children.1.take(),
             server,
             kubeconfig: kubeconfig.clone(),
-            admin: Client::try_from(Config::new("http://127.0.0.1:1".parse()?))?,
+            admin,
             ready_after: Duration::ZERO,
         };
-        env.admin = env.rt.block_on(client_for(&kubeconfig, "admin"))?;
         env.wait_ready(started)?;
         env.ready_after = started.elapsed();
         env.rt.block_on(env.install())?;
@@ -1001,7 +1001,9 @@ impl Controller {
                                 k.start_node(id)?;
                                 return Ok(false);
                             }
-                            Ok(k.broker_state(id)? == BrokerState::Running)
+                            // A JVM still starting has no BrokerState MBean yet: not ready,
+                            // as a failing readiness probe.
+                            Ok(matches!(k.broker_state(id), Ok(BrokerState::Running)))
                         })
                         .await?
                         && tokio::task::spawn_blocking(move || unfenced_brokers(&bootstrap))
