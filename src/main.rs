@@ -7,7 +7,9 @@ use kafkaops::cli::Cli;
 use kafkaops::error::ExitCode;
 
 fn main() {
-    let matches = match Cli::command().try_get_matches() {
+    // Usage shows the name kafkaops was called by (`kubectl kafkaops` as a kubectl plugin).
+    let name = kafkaops::cli::usage_name(&kafkaops::cli::invoked_name());
+    let matches = match Cli::command().bin_name(name).try_get_matches() {
         Ok(m) => m,
         Err(e) => {
             // --help/--version print and exit 0; real usage errors exit 2.

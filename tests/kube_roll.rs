@@ -107,6 +107,32 @@ fn roll(env: &KubeEnv, context: &str, state: &std::path::Path, args: &[&str]) ->
     finish(&format!("kafkaops roll {args:?} as {context}"), start, out)
 }
 
+/// Installed as `kubectl-kafkaops`, usage and completions show the name it was called by.
+#[test]
+fn kubectl_plugin_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = dir.path().join("kubectl-kafkaops");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kafkaops"), &plugin).unwrap();
+    let help = Command::new(&plugin)
+        .args(["roll", "--help"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(text.contains("Usage: kubectl kafkaops roll"), "{text}");
+    assert!(text.contains("--strimzi <CLUSTER>"), "{text}");
+    let bash = Command::new(&plugin)
+        .args(["completions", "bash"])
+        .output()
+        .unwrap();
+    let script = String::from_utf8_lossy(&bash.stdout);
+    assert!(script.contains("-o default kubectl-kafkaops"), "{script}");
+    let plain = Command::new(env!("CARGO_BIN_EXE_kafkaops"))
+        .args(["roll", "--help"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&plain.stdout).contains("Usage: kafkaops roll"));
+}
+
 #[test]
 fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
     let env = KubeEnv::start().expect("start the apiserver");

@@ -131,6 +131,30 @@ pub struct ConnectionArgs {
     pub request_timeout: Option<Duration>,
 }
 
+/// The name kafkaops was called by (argv[0]'s file name): `kubectl-kafkaops` when installed as
+/// a kubectl plugin, so that `kubectl kafkaops ...` works.
+#[must_use]
+pub fn invoked_name() -> String {
+    std::env::args_os()
+        .next()
+        .and_then(|a| {
+            std::path::Path::new(&a)
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+        })
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "kafkaops".into())
+}
+
+/// How usage lines show the command: `kubectl kafkaops` for the kubectl plugin.
+#[must_use]
+pub fn usage_name(invoked: &str) -> String {
+    match invoked.strip_prefix("kubectl-") {
+        Some(rest) => format!("kubectl {rest}"),
+        None => invoked.to_string(),
+    }
+}
+
 /// Where the Kubernetes API is and which Strimzi cluster (`--strimzi`, `roll --pod-selector`).
 #[derive(Debug, Args, Clone, Default)]
 #[command(next_help_heading = "Kubernetes")]

@@ -8,16 +8,24 @@ use clap_complete::Shell;
 use crate::cli::Cli;
 use crate::error::{CliError, ExitCode};
 
+/// Prints the script for the name kafkaops was called by (`kubectl-kafkaops` as a kubectl
+/// plugin completes that command).
 pub fn run(shell: Shell) -> Result<ExitCode, CliError> {
-    crate::output::write_stdout(&completion_script(shell))?;
+    crate::output::write_stdout(&completion_script_for(shell, &crate::cli::invoked_name()))?;
     Ok(ExitCode::Ok)
 }
 
-/// The completion script for `shell`.
+/// The completion script for `shell` (for the command `kafkaops`).
 #[must_use]
 pub fn completion_script(shell: Shell) -> String {
+    completion_script_for(shell, "kafkaops")
+}
+
+/// The completion script for `shell` and the command `name`.
+#[must_use]
+pub fn completion_script_for(shell: Shell, name: &str) -> String {
     let mut buf = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "kafkaops", &mut buf);
+    clap_complete::generate(shell, &mut Cli::command(), name, &mut buf);
     String::from_utf8_lossy(&buf).into_owned()
 }
 
