@@ -229,6 +229,46 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
     assert_eq!(env.lease_holder(LEASE).unwrap(), None, "lease released");
     full_isr("full ISRs after the first roll");
 
+    // 1b. A pod Pending/Unschedulable (its process stopped), then one on an old revision: each
+    // restarted alone, with its reason in the Event.
+    let n = strimzi.restarts().len();
+    strimzi.unschedulable(3).unwrap();
+    let run = roll(&env, "kafkaops", state.path(), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rolled: Vec<(i32, Option<String>)> = strimzi.restarts()[n..]
+        .iter()
+        .map(|r| (r.node, r.stuck.clone()))
+        .collect();
+    assert_eq!(rolled, vec![(3, Some("Pending/Unschedulable".into()))]);
+    full_isr("full ISRs after the unschedulable pod");
+    strimzi.old_revision(5).unwrap();
+    let run = roll(&env, "kafkaops", state.path(), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rolled: Vec<i32> = strimzi.restarts()[n + 1..].iter().map(|r| r.node).collect();
+    assert_eq!(rolled, vec![5]);
+    assert_eq!(
+        strimzi.annotations(5).unwrap()["strimzi.io/revision"],
+        "rev-1",
+        "recreated from the current template"
+    );
+    let events = env.events().unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|(pod, reason, note)| pod == &strimzi.pod_name(3)
+                && reason == "PodStuck"
+                && note.contains("Pending/Unschedulable"))
+            && events.iter().any(
+                |(pod, reason, _)| pod == &strimzi.pod_name(5) && reason == "PodHasOldRevision"
+            ),
+        "{events:?}"
+    );
+    // Nothing left to do: a roll without selection changes nothing.
+    let run = roll(&env, "kafkaops", state.path(), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(strimzi.restarts().len(), n + 2);
+    full_isr("full ISRs after the old revision");
+
     // 2. A Role without `create` on leases: refused by name, nothing restarted.
     env.limit("leases", "create").unwrap();
     let n = strimzi.restarts().len();
@@ -291,7 +331,7 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
         "every pod has a new UID"
     );
     assert_eq!(env.lease_holder(LEASE).unwrap(), None, "lease released");
-    assert_eq!(env.events().unwrap().len(), 2 + ids.len());
+    assert_eq!(env.events().unwrap().len(), 4 + ids.len());
     assert_eq!(strimzi.error(), None);
     full_isr("full ISRs at the end");
     let json: serde_json::Value = serde_json::from_str(&first.stdout).expect("json output");

@@ -755,6 +755,12 @@ impl FakeStrimzi {
         Ok(p.metadata.annotations.unwrap_or_default())
     }
 
+    /// Marks a pod as made from an older pod template (`strimzi.io/revision` differs from the
+    /// StrimziPodSet's).
+    pub fn old_revision(&self, id: i32) -> Result<()> {
+        self.annotate(id, "strimzi.io/revision", "rev-0")
+    }
+
     /// Stops the node's Kafka process and shows its pod in CrashLoopBackOff until it is deleted.
     pub fn crash_loop(&self, id: i32) -> Result<()> {
         self.make_stuck(
