@@ -87,6 +87,7 @@ fn kafkaops(env: &KubeEnv, cluster: &str, args: &[&str]) -> Run {
         .arg(&env.kubeconfig)
         .args(args)
         .env_remove("KUBECONFIG")
+        .env_remove("KAFKAOPS_KUBECONFIG")
         .env_remove("KAFKAOPS_BOOTSTRAP_SERVERS")
         .env_remove("KAFKAOPS_CRUISE_CONTROL_URL")
         .env_remove("KAFKAOPS_CRUISE_CONTROL_PASSWORD")

@@ -183,7 +183,7 @@ pub struct KubeArgs {
     )]
     pub kube_context: Option<String>,
     /// kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, global = true, env = "KAFKAOPS_KUBECONFIG", value_name = "FILE")]
     pub kubeconfig: Option<PathBuf>,
 }
 
@@ -223,6 +223,7 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ("KAFKAOPS_STRIMZI", "--strimzi"),
     ("KAFKAOPS_NAMESPACE", "--namespace"),
     ("KAFKAOPS_KUBE_CONTEXT", "--kube-context"),
+    ("KAFKAOPS_KUBECONFIG", "--kubeconfig"),
     (
         "KAFKAOPS_CRUISE_CONTROL_PASSWORD",
         "(environment only) Cruise Control password",
