@@ -338,6 +338,43 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
     let json: serde_json::Value = serde_json::from_str(&first.stdout).expect("json output");
     assert_eq!(json["result"]["status"], "done", "{json}");
 
+    // 3b. Any pods by label selector (no Strimzi discovery): a dry run plans the annotated pod
+    // with its Kubernetes reason and touches nothing.
+    strimzi
+        .annotate(1, "strimzi.io/manual-rolling-update", "true")
+        .unwrap();
+    let n = strimzi.restarts().len();
+    let out = Command::new(env!("CARGO_BIN_EXE_kafkaops"))
+        .args(["--bootstrap-servers", &bootstrap, "-n", NAMESPACE])
+        .arg("--kubeconfig")
+        .arg(&env.kubeconfig)
+        .args(["roll", "--dry-run", "--output", "json", "--pod-selector"])
+        .arg(format!("strimzi.io/cluster={CLUSTER}"))
+        .arg("--state-dir")
+        .arg(state.path())
+        .env_remove("KAFKAOPS_STRIMZI")
+        .output()
+        .unwrap();
+    let run = finish("roll --pod-selector --dry-run", Instant::now(), out);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let plan: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let steps = plan["plan"]["steps"].as_array().expect("steps").clone();
+    assert_eq!(steps.len(), 1, "{plan}");
+    assert_eq!(steps[0]["nodes"][0]["node"], 1, "{plan}");
+    assert!(
+        steps[0]["nodes"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("annotated strimzi.io/manual-rolling-update=true"),
+        "{plan}"
+    );
+    assert_eq!(strimzi.restarts().len(), n, "a dry run restarts nothing");
+    assert_eq!(
+        env.lease_holder(LEASE).unwrap(),
+        None,
+        "a dry run takes no lease"
+    );
+
     // 4. Discovery: a rebalance dry run finds Cruise Control (HTTPS + Basic auth), its
     // credentials and CA from the Strimzi resources alone.
     let password = "discovered-password";
