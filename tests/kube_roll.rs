@@ -317,6 +317,18 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
         "names the lease and its holder: {}",
         second.stderr
     );
+    // The lease is renewed while the roll runs, and still refuses a second roll.
+    let renewed = env.lease_renew_time(LEASE).unwrap();
+    wait_for("the lease to be renewed", Duration::from_secs(60), || {
+        Ok((env.lease_renew_time(LEASE)? != renewed).then_some(()))
+    })
+    .unwrap();
+    assert_eq!(
+        env.lease_holder(LEASE).unwrap().as_deref(),
+        Some(holder.as_str())
+    );
+    let again = roll(&env, "kafkaops", state.path(), &["--all"]);
+    assert_eq!(again.code, 5, "{}", again.stderr);
     let first = finish("first roll --all", start, first.wait_with_output().unwrap());
     assert_eq!(first.code, 0, "{}\n{}", first.stdout, first.stderr);
     let stats = producer.stop();

@@ -421,6 +421,16 @@ impl KubeEnv {
             .collect())
     }
 
+    /// A Lease's `spec.renewTime` as written (None: no Lease or never renewed).
+    pub fn lease_renew_time(&self, name: &str) -> Result<Option<String>> {
+        let api: Api<k8s_openapi::api::coordination::v1::Lease> =
+            Api::namespaced(self.admin.clone(), NAMESPACE);
+        let l = self.rt.block_on(api.get_opt(name))?;
+        Ok(l.and_then(|l| l.spec)
+            .and_then(|s| serde_json::to_value(s.renew_time).ok())
+            .and_then(|v| v.as_str().map(str::to_string)))
+    }
+
     /// The holder of a Lease in the namespace, if the Lease exists.
     pub fn lease_holder(&self, name: &str) -> Result<Option<String>> {
         let api: Api<k8s_openapi::api::coordination::v1::Lease> =
