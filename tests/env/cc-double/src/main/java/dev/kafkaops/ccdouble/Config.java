@@ -24,6 +24,9 @@ final class Config {
     boolean selfHealing = false;                // self.healing.goal.violation.enabled
     java.util.List<String> anomalyDetectionGoals = AnomalyDetector.DEFAULT_DETECTION_GOALS; // anomaly.detection.goals
     long executionPollMillis = 250;             // how often the executor re-reads reassignment state
+    // Kafka client settings of the double's admin client (security.protocol, sasl.*, ssl.*), as Cruise
+    // Control passes its own Kafka client properties through to its AdminClient.
+    java.util.Map<String, String> kafkaProperties = new java.util.LinkedHashMap<>();
 
     static Config parse(String[] args) {
         Config c = new Config();
@@ -57,6 +60,13 @@ final class Config {
                 case "--anomaly-detection-goals" -> {
                     c.anomalyDetectionGoals = java.util.Arrays.stream(need(a, v).split(","))
                         .map(String::trim).filter(g -> !g.isEmpty()).toList();
+                    i++;
+                }
+                case "--kafka-property" -> {
+                    String kv = need(a, v);
+                    int eq = kv.indexOf('=');
+                    if (eq <= 0) throw new IllegalArgumentException("--kafka-property wants key=value");
+                    c.kafkaProperties.put(kv.substring(0, eq), kv.substring(eq + 1));
                     i++;
                 }
                 case "--execution-poll-millis" -> { c.executionPollMillis = Long.parseLong(need(a, v)); i++; }

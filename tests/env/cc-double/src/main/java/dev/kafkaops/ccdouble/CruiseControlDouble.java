@@ -126,6 +126,7 @@ final class CruiseControlDouble {
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000");
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000");
         p.put(AdminClientConfig.METADATA_MAX_AGE_CONFIG, "2000");
+        p.putAll(config.kafkaProperties);
         admin = Admin.create(p);
         executor = new Executor(admin, config.executionPollMillis);
         tasks = new UserTasks(config.maxActiveTasks, config.taskRetentionMs, config.maxCachedCompletedTasks);
