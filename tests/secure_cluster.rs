@@ -14,7 +14,9 @@
 //!   stdout or stderr, even at `-vvv`;
 //! - the Cruise Control double connects to Kafka over SASL_SSL (its AdminClient gets the same
 //!   SCRAM user and CA) and `kafkaops rebalance add` gets a dry-run proposal built from the
-//!   real cluster's placement.
+//!   real cluster's placement;
+//! - kafkaops' client moves a partition with AlterPartitionReassignments and lists
+//!   reassignments over the controllers' SASL_SSL listener, judged by Kafka's metadata.
 //!
 //! Run with `cargo test --test secure_cluster -- --nocapture` (about two minutes on 2 cores).
 
@@ -24,6 +26,8 @@ use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use kafkaops::kafka::config::ConnectionConfig;
+use support::admin::Admin;
 use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::control::{ControlServer, Restart};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, wait_for};
@@ -420,6 +424,36 @@ fn cruise_control_over_sasl_ssl(cluster: &Arc<Mutex<KafkaCluster>>) {
     );
 }
 
+/// kafkaops' own client moves a partition over the controllers' SASL_SSL listener
+/// (AlterPartitionReassignments and ListPartitionReassignments on the kafka-protocol path, SCRAM);
+/// judged by Kafka's metadata read over PLAINTEXT.
+fn reassignment_over_sasl_ssl(cluster: &Arc<Mutex<KafkaCluster>>) {
+    eprintln!("step: a partition reassignment through kafkaops' client over SASL_SSL");
+    let (config, bootstrap) = {
+        let c = cluster.lock().unwrap();
+        let mut config = ConnectionConfig::new(c.secure_bootstrap_servers())
+            .with_property("bootstrap.controllers", c.secure_controller_bootstrap())
+            .with_property("security.protocol", "SASL_SSL")
+            .with_property("sasl.mechanism", "SCRAM-SHA-512")
+            .with_property("sasl.username", USER)
+            .with_property("sasl.password", PASSWORD)
+            .with_property("ssl.ca.location", c.ca_pem_path().display().to_string());
+        config.request_timeout = Duration::from_secs(15);
+        (config, c.bootstrap_servers())
+    };
+    create_topic(&bootstrap, "moved", &[vec![1, 2]], &[]).expect("create topic");
+    let admin = Admin::connect_with(config).expect("connect over SASL_SSL");
+    admin
+        .reassign("moved", 0, &[2, 3])
+        .expect("reassign over SASL_SSL");
+    wait_for("the reassignment to complete", WAIT, || {
+        let p = placement(&bootstrap, "moved")?;
+        let listed = admin.reassignments()?;
+        Ok((p[0].replicas == [2, 3] && listed.is_empty()).then_some(()))
+    })
+    .expect("the partition moved to [2, 3] and no reassignment is listed any more");
+}
+
 #[test]
 fn sasl_ssl_roll_refusals_and_cruise_control() {
     let cluster = KafkaCluster::start(ClusterSpec::combined(3).with_sasl_ssl([(USER, PASSWORD)]))
@@ -438,6 +472,7 @@ fn sasl_ssl_roll_refusals_and_cruise_control() {
     refusals(&conn, &other_ca, &server);
     roll_over_sasl_ssl(&cluster, &server, &conn);
     cruise_control_over_sasl_ssl(&cluster);
+    reassignment_over_sasl_ssl(&cluster);
     drop(server);
     let _ = std::fs::remove_dir_all(state_dir());
 }
