@@ -71,7 +71,7 @@ async fn run(url: &str, args: &[&str]) -> Run {
 fn filters() -> insta::Settings {
     let mut s = insta::Settings::clone_current();
     s.add_filter(r"127\.0\.0\.1:\d+", "[CC]");
-    s.add_filter(r"sampling for [0-9a-z ]+", "sampling for [DURATION]");
+    s.add_filter(r"started [0-9a-z ]+ ago", "started [DURATION] ago");
     s.add_filter(r"after [0-9a-z. ]+ waiting", "after [DURATION] waiting");
     s.set_snapshot_path("snapshots");
     s.set_prepend_module_to_snapshot(false);
@@ -553,7 +553,11 @@ async fn every_exit_code() {
         .await;
     let r = run(&sampling.uri(), &["rebalance", "add", "--brokers", "4"]).await;
     assert_eq!(r.code, 4);
-    assert!(r.stderr.contains("sampling for"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("oldest metric window started"),
+        "{}",
+        r.stderr
+    );
     report += &case("still sampling", &r);
     // 4: the monitor looked ready but the proposal says not enough windows.
     let windows = ready_cc().await;

@@ -97,6 +97,16 @@ pub fn classify(status: u16, message: &str) -> ErrorClass {
     if m.contains("active user tasks") && m.contains("servlet capacity") {
         return R(Transient::ActiveTaskLimit);
     }
+    // A real CC answers 400 with the bare message, which may name a parameter such as
+    // `stop_ongoing_execution` (reference section 13): a bad request, whatever its words.
+    if status == 400 {
+        return P(Permanent::BadRequest);
+    }
+    // After a restart with stored samples add_broker answers 500 "Unable to generate proposal
+    // since load monitor is in LOADING state." (reference section 13): not ready yet.
+    if m.contains("load monitor is in loading state") {
+        return R(Transient::PleaseRetry);
+    }
     if m.contains("ongoingexecutionexception")
         || m.contains("ongoing execution")
         || m.contains("stop_ongoing_execution")

@@ -501,7 +501,7 @@ where
         self.error = Some(if explain {
             explain_not_ready(e, self.monitor.as_ref())
         } else {
-            e.into()
+            explain_goals(e)
         });
         self.flow.handle_error(f)
     }
@@ -596,7 +596,7 @@ pub fn not_ready_message(monitor: &MonitorState, reason: &str, now_ms: i64) -> S
     if let Some(since) = monitor.sampling_since_ms() {
         let secs = u64::try_from((now_ms - since).max(0) / 1000).unwrap_or(0);
         msg.push_str(&format!(
-            "; it has been sampling for {}",
+            "; its oldest metric window started {} ago",
             humantime::format_duration(Duration::from_secs(secs))
         ));
     } else if let Some(w) = monitor.num_monitored_windows {
@@ -635,7 +635,77 @@ fn explain_not_ready<E: From<CcError> + From<CodedError>>(
             "its load model does not have enough valid metric windows yet (NotEnoughValidWindowsException)",
         );
     }
-    e.into()
+    if e.to_string()
+        .to_ascii_lowercase()
+        .contains("load monitor is in loading state")
+    {
+        tracing::debug!("{e}");
+        return not_ready(
+            monitor,
+            "its load monitor is still LOADING its stored metric samples",
+        );
+    }
+    explain_goals(e)
+}
+
+/// Says which goal Cruise Control could not satisfy and its hint, for an
+/// `OptimizationFailureException` (exit 12): it proposed nothing, so nothing was changed.
+fn explain_goals<E: From<CcError> + From<CodedError>>(e: CcError) -> E {
+    if !matches!(
+        e.class(),
+        ErrorClass::Permanent(super::error::Permanent::OptimizationFailure)
+    ) {
+        return e.into();
+    }
+    tracing::debug!("{e}");
+    CodedError::new(
+        crate::error_codes::cruise_control(&e),
+        goals_unsatisfiable_message(&e.to_string()),
+    )
+    .into()
+}
+
+/// "Cruise Control could not satisfy the goals: <goal> ..." from the exception text, e.g.
+/// `OptimizationFailureException: [RackAwareGoal] Cannot move Replica[...] ... Add at least 1
+/// broker to a rack other than [a].` (pure).
+#[must_use]
+pub fn goals_unsatisfiable_message(text: &str) -> String {
+    let after = text
+        .split_once("OptimizationFailureException:")
+        .map_or(text, |(_, rest)| rest)
+        .trim();
+    let goal = after
+        .strip_prefix('[')
+        .and_then(|r| r.split_once(']'))
+        .map(|(g, _)| g.to_string());
+    let detail = after
+        .split_once(']')
+        .filter(|_| goal.is_some())
+        .map_or(after, |(_, rest)| rest)
+        .trim()
+        .trim_end_matches(['\'', '.'])
+        .trim_end_matches('\'')
+        .to_string();
+    let hint = detail
+        .find("Add at least")
+        .map(|i| detail[i..].trim_end_matches('.').to_string());
+    let mut msg = format!(
+        "Cruise Control could not satisfy the goals: {} cannot be met",
+        goal.as_deref().unwrap_or("a goal")
+    );
+    match hint {
+        Some(h) => {
+            let cause = detail[..detail.find("Add at least").unwrap_or(0)].trim();
+            if !cause.is_empty() {
+                msg.push_str(&format!(" ({})", cause.trim_end_matches('.')));
+            }
+            msg.push_str(&format!(". Cruise Control's hint: {h}"));
+        }
+        None if !detail.is_empty() => msg.push_str(&format!(" ({detail})")),
+        None => {}
+    }
+    msg.push_str(". It proposed nothing and nothing was changed");
+    msg
 }
 
 fn task_suffix(task_id: Option<&str>) -> String {
@@ -730,7 +800,10 @@ mod tests {
         )
         .unwrap();
         let msg = not_ready_message(&m, "no windows", 1_700_000_192_000);
-        assert!(msg.contains("sampling for 3m 12s"), "{msg}");
+        assert!(
+            msg.contains("oldest metric window started 3m 12s ago"),
+            "{msg}"
+        );
         assert!(
             msg.contains("12% of partitions") || msg.contains("13% of partitions"),
             "{msg}"

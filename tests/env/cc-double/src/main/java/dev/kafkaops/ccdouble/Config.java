@@ -24,6 +24,8 @@ final class Config {
     boolean selfHealing = false;                // self.healing.goal.violation.enabled
     java.util.List<String> anomalyDetectionGoals = AnomalyDetector.DEFAULT_DETECTION_GOALS; // anomaly.detection.goals
     long executionPollMillis = 250;             // how often the executor re-reads reassignment state
+    int loadingSeconds = 0;                     // restart with stored samples: MonitorState LOADING this long
+    long progressStepMillis = 0;                // ExecutorState counters refresh only this often (real CC: ~10 s jumps)
 
     static Config parse(String[] args) {
         Config c = new Config();
@@ -60,6 +62,8 @@ final class Config {
                     i++;
                 }
                 case "--execution-poll-millis" -> { c.executionPollMillis = Long.parseLong(need(a, v)); i++; }
+                case "--loading-seconds" -> { c.loadingSeconds = Integer.parseInt(need(a, v)); i++; }
+                case "--progress-step-millis" -> { c.progressStepMillis = Long.parseLong(need(a, v)); i++; }
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
