@@ -421,7 +421,7 @@ async fn permanent_errors_are_not_retried() {
             "error_optimization_failure.json",
             500,
             Permanent::OptimizationFailure,
-            ExitCode::Failed,
+            ExitCode::GoalsUnsatisfiable,
         ),
         (
             "error_bad_parameter.json",

@@ -404,7 +404,7 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
         s.replica_movements.to_string(),
     ]);
     t.add_row(vec![
-        "leader movements".into(),
+        "leadership-only moves".into(),
         s.leader_movements.to_string(),
     ]);
     t.add_row(vec!["data to move (MB)".into(), num(s.data_to_move_mb, 0)]);
@@ -502,27 +502,88 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
     out
 }
 
+/// The summary of a completed execution (pure): the highest counters kafkaops saw; when it saw
+/// no partition counters at all (a short execution between two polls, or only the leader phase
+/// observed), the executed proposal's replica movements, all of which Cruise Control reported
+/// done by completing the task. Never "0/0" after replicas moved.
+fn completed_progress(
+    seen: Option<ExecutionProgress>,
+    executed: &SummaryView,
+) -> Option<ExecutionProgress> {
+    if executed.replica_movements == 0 && executed.leader_movements == 0 {
+        return seen;
+    }
+    let mut p = seen.unwrap_or_else(|| ExecutionProgress {
+        state: "NO_TASK_IN_PROGRESS".into(),
+        ..ExecutionProgress::default()
+    });
+    if p.partitions_total == 0 {
+        p.partitions_total = executed.replica_movements;
+        p.partitions_finished = executed.replica_movements;
+        p.partitions_in_progress = 0;
+        p.partitions_pending = 0;
+    }
+    if p.leaders_total == 0 {
+        p.leaders_total = executed.leader_movements;
+        p.leaders_finished = executed.leader_movements;
+    }
+    Some(p)
+}
+
+/// The progress bar's message: what is known, an ETA only when the data counters allow one
+/// (pure). Cruise Control's counters are coarse (reference section 13): in the leader phase only
+/// leadership counts exist, and data figures are 0 when it has no disk load for the partitions.
+fn follow_message(p: &ExecutionProgress, moved_since_start_mb: f64, elapsed_secs: f64) -> String {
+    if p.state == "LEADER_MOVEMENT_TASK_IN_PROGRESS" {
+        return format!(
+            "partitions; moving leadership {}/{}",
+            p.leaders_finished, p.leaders_total
+        );
+    }
+    if p.data_total_mb <= 0.0 {
+        return "partitions (Cruise Control reports no data size for them)".into();
+    }
+    let (rate, eta) = p.rate_and_eta(moved_since_start_mb, elapsed_secs);
+    format!(
+        "partitions, {:.0}/{:.0} MB{}",
+        p.data_finished_mb,
+        p.data_total_mb,
+        eta.map(|s| format!(
+            ", {rate:.1} MB/s, ~{} left",
+            humantime::format_duration(Duration::from_secs(s.round() as u64))
+        ))
+        .unwrap_or_default()
+    )
+}
+
 fn render_progress(p: &ExecutionProgress, color: bool) -> String {
     let mut t = crate::output::new_table(color);
     t.set_header(vec!["", "value"]);
     t.add_row(vec!["executor state".into(), p.state.clone()]);
+    // Only what is known: no "0 in progress" when Cruise Control reported none.
+    let mut moved = if p.partitions_total == 0 && p.state == "LEADER_MOVEMENT_TASK_IN_PROGRESS" {
+        "replica phase over (Cruise Control reports no partition counters now)".to_string()
+    } else {
+        format!("{}/{}", p.partitions_finished, p.partitions_total)
+    };
+    if p.partitions_in_progress + p.partitions_pending > 0 {
+        moved.push_str(&format!(
+            " ({} in progress, {} pending)",
+            p.partitions_in_progress, p.partitions_pending
+        ));
+    }
+    t.add_row(vec!["partitions moved".into(), moved]);
     t.add_row(vec![
-        "partitions moved".into(),
-        format!(
-            "{}/{} ({} in progress, {} pending)",
-            p.partitions_finished,
-            p.partitions_total,
-            p.partitions_in_progress,
-            p.partitions_pending
-        ),
-    ]);
-    t.add_row(vec![
-        "leaders moved".into(),
+        "leadership moves (executor's count)".into(),
         format!("{}/{}", p.leaders_finished, p.leaders_total),
     ]);
     t.add_row(vec![
         "data moved (MB)".into(),
-        format!("{:.0}/{:.0}", p.data_finished_mb, p.data_total_mb),
+        if p.data_total_mb > 0.0 {
+            format!("{:.0}/{:.0}", p.data_finished_mb, p.data_total_mb)
+        } else {
+            "not reported".into()
+        },
     ]);
     format!("{t}\n")
 }
@@ -541,6 +602,11 @@ fn render_execution(v: &ExecutionView, color: bool) -> String {
     });
     if let Some(p) = &e.progress {
         out.push_str(&render_progress(p, color));
+        if e.status == "completed" && p.leaders_total > 0 {
+            out.push_str(
+                "Leadership moves are the executor's own count: it includes leaders that change together with their replicas, which the proposal counts as replica movements.\n",
+            );
+        }
     }
     out
 }
@@ -752,16 +818,17 @@ pub(crate) async fn run_flow(
         _ => None,
     };
     if let Some((status, Some(proposal))) = status {
+        let progress = match status {
+            "started" => None,
+            "completed" => completed_progress(report.flow.progress().cloned(), &proposal.summary),
+            _ => report.flow.progress().cloned(),
+        };
         output = Some(FlowOutput::Execution(ExecutionView {
             proposal,
             execution: ExecutionOutcome {
                 status,
                 task_id: report.outcome.task_id().map(str::to_string),
-                progress: if status == "started" {
-                    None
-                } else {
-                    report.flow.progress().cloned()
-                },
+                progress,
             },
         }));
     }
@@ -782,6 +849,9 @@ struct FollowDisplay {
     pb: indicatif::ProgressBar,
     started: Instant,
     first_mb: Option<f64>,
+    /// The highest counters seen so far ([`ExecutionProgress::observe`]): a real Cruise Control
+    /// drops them in the leader phase and moves them in jumps.
+    seen: Option<ExecutionProgress>,
 }
 
 impl FlowHooks for RebalanceHooks<'_> {
@@ -842,28 +912,28 @@ impl FlowHooks for RebalanceHooks<'_> {
             pb: progress_bar(self.printer, 0, "moving"),
             started: Instant::now(),
             first_mb: None,
+            seen: None,
         });
     }
 
     fn progress(&self, executor: &ExecutorState) {
-        let p = executor.progress();
+        let mut p = executor.progress();
         let mut follow = self.follow.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(f) = follow.as_mut() {
+            match f.seen.as_mut() {
+                Some(seen) => seen.observe(&p),
+                None => f.seen = Some(p.clone()),
+            }
+            if let Some(seen) = &f.seen {
+                p = seen.clone();
+            }
             let base = *f.first_mb.get_or_insert(p.data_finished_mb);
-            let (rate, eta) =
-                p.rate_and_eta(p.data_finished_mb - base, f.started.elapsed().as_secs_f64());
             f.pb.set_length(p.partitions_total.max(1));
             f.pb.set_position(p.partitions_finished);
-            f.pb.set_message(format!(
-                "partitions, {:.0}/{:.0} MB, {:.1} MB/s{}",
-                p.data_finished_mb,
-                p.data_total_mb,
-                rate,
-                eta.map(|s| format!(
-                    ", ~{} left",
-                    humantime::format_duration(Duration::from_secs(s.round() as u64))
-                ))
-                .unwrap_or_default()
+            f.pb.set_message(follow_message(
+                &p,
+                p.data_finished_mb - base,
+                f.started.elapsed().as_secs_f64(),
             ));
         }
         tracing::info!(

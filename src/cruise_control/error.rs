@@ -324,7 +324,22 @@ mod tests {
         );
         assert_eq!(
             crate::error_codes::cruise_control(&api(500, "OptimizationFailureException: x")),
-            ExitCode::Failed
+            ExitCode::GoalsUnsatisfiable
+        );
+        assert_eq!(
+            crate::error_codes::cruise_control(&api(
+                400,
+                "stop_ongoing_execution and dryrun cannot both be set to true."
+            )),
+            ExitCode::Usage,
+            "a bare 400 text naming stop_ongoing_execution is a bad request, not busy"
+        );
+        assert_eq!(
+            crate::error_codes::cruise_control(&api(
+                500,
+                "Error processing POST request '/add_broker' due to: 'java.lang.IllegalStateException: Unable to generate proposal since load monitor is in LOADING state.'."
+            )),
+            ExitCode::NotReady
         );
         let auth = CcError::Auth {
             url: "u".into(),

@@ -559,8 +559,14 @@ async fn observe_progress<H: FlowHooks>(
     if !executor.is_idle() {
         hooks.progress(&executor);
     }
+    // Every request holds one of Cruise Control's few user-task slots for about 5 s (reference
+    // section 13): while the executor says it runs our task, that answer is enough and the task
+    // list is not asked for.
     let task = match flow.task_id() {
         None => TaskView::NoId,
+        Some(id) if !executor.is_idle() && executor.running_task() == Some(id) => {
+            TaskView::Status(super::model::TaskStatus::InExecution)
+        }
         Some(id) => match cc.user_task(id, deadline, obs).await {
             Ok(t) => TaskView::Status(t.status),
             Err(CcError::TaskLost { .. }) => TaskView::Lost,
@@ -789,6 +795,32 @@ fn outcome_error<E: From<CcError> + From<CodedError>>(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_unsatisfiable_goal_is_named_with_its_hint() {
+        // The text recorded from a real Cruise Control (reference section 13), as the client sees it.
+        let text = "Cruise Control at http://cc answered 500: Error processing POST request '/remove_broker' due to: 'com.linkedin.kafka.cruisecontrol.exception.KafkaCruiseControlException: com.linkedin.kafka.cruisecontrol.exception.OptimizationFailureException: [RackAwareGoal] Cannot move Replica[isLeader=false,rack=b,broker=2,TopicPartition=orders-0,origPos=1,newPos=1] to a broker in a rack other than [a, c]. Add at least 1 broker to a rack other than [a, c].'.";
+        let msg = super::goals_unsatisfiable_message(text);
+        assert!(
+            msg.starts_with(
+                "Cruise Control could not satisfy the goals: RackAwareGoal cannot be met"
+            ),
+            "{msg}"
+        );
+        assert!(
+            msg.contains(
+                "Cruise Control's hint: Add at least 1 broker to a rack other than [a, c]"
+            ),
+            "{msg}"
+        );
+        assert!(msg.ends_with("nothing was changed"), "{msg}");
+        let bare =
+            super::goals_unsatisfiable_message("OptimizationFailureException: something odd");
+        assert!(
+            bare.contains("a goal cannot be met (something odd)"),
+            "{bare}"
+        );
+    }
+
     use super::*;
     use crate::cruise_control::lenient::from_str;
 
