@@ -153,7 +153,7 @@ pub enum CcError {
         "Cruise Control at {url} refused the credentials (HTTP {status}); check --cruise-control-user and the password"
     )]
     Auth { url: String, status: u16 },
-    #[error("Cruise Control {endpoint} failed (HTTP {status}): {message}")]
+    #[error("{}", api_message(endpoint, *status, message, *class))]
     Api {
         endpoint: String,
         status: u16,
@@ -184,6 +184,24 @@ pub enum CcError {
     },
     #[error("{0}")]
     Config(String),
+}
+
+/// How an error answer reads: the server's text, except for a full user-task table, which a
+/// real Cruise Control reports as an HTTP 500 with an exception dump (reference section 13) and
+/// which is one plain sentence here (exit 5).
+fn api_message(endpoint: &str, status: u16, message: &str, class: ErrorClass) -> String {
+    if class == ErrorClass::Retryable(Transient::ActiveTaskLimit) {
+        let slots = message
+            .split("There are already ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|n| n.parse::<u32>().ok());
+        return format!(
+            "Cruise Control is busy: all {}of its user-task slots (max.active.user.tasks) are taken by other requests; each frees a few seconds after its request ends, so retry shortly",
+            slots.map(|n| format!("{n} ")).unwrap_or_default()
+        );
+    }
+    format!("Cruise Control {endpoint} failed (HTTP {status}): {message}")
 }
 
 impl CcError {
