@@ -863,7 +863,10 @@ impl FlowHooks for RebalanceHooks<'_> {
         deadline: Instant,
         obs: &dyn Observer,
     ) -> Result<Result<(), CliError>, CcError> {
-        if matches!(self.kind, RebalanceKind::Full) {
+        // A dry run changes nothing and Cruise Control checks the ids itself ("Broker [9] does
+        // not exist.", exit 2): asking kafka_cluster_state first would only take one more of its
+        // few user-task slots (reference section 13). An execution is checked first.
+        if matches!(self.kind, RebalanceKind::Full) || !self.execute {
             return Ok(Ok(()));
         }
         let cluster = cc.kafka_cluster_state(deadline, obs).await?;
