@@ -222,6 +222,10 @@ pub struct ProposalView {
     pub goals: Vec<GoalView>,
     pub broker_load: Vec<BrokerLoadView>,
     pub movements: Vec<MovementView>,
+    /// List internal topics' movements one by one in the table (`--show-internal`); JSON always
+    /// lists every movement.
+    #[serde(skip)]
+    pub show_internal: bool,
 }
 
 impl ProposalView {
@@ -310,6 +314,7 @@ impl ProposalView {
                 .collect(),
             broker_load: loads.into_values().collect(),
             movements,
+            show_internal: false,
         }
     }
 }
@@ -478,19 +483,38 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
         out.push_str("\nMovements\n");
         let mut m = new_table(color);
         m.set_header(vec!["partition", "replicas", "leader"]);
-        for mv in p.movements.iter().take(MAX_MOVEMENT_ROWS) {
+        // Internal topics (Cruise Control's own sample topics among them) are moved like any
+        // other (reference section 13) but rarely what people look for: one line by default.
+        let (internal, shown): (Vec<&MovementView>, Vec<&MovementView>) = p
+            .movements
+            .iter()
+            .partition(|mv| !p.show_internal && mv.topic.starts_with("__"));
+        for mv in shown.iter().take(MAX_MOVEMENT_ROWS) {
             m.add_row(vec![
                 format!("{}-{}", mv.topic, mv.partition),
                 format!("{} -> {}", list(&mv.old_replicas), list(&mv.new_replicas)),
                 format!("{} -> {}", opt(mv.old_leader), opt(mv.new_leader)),
             ]);
         }
+        if !internal.is_empty() {
+            let topics: std::collections::BTreeSet<&str> =
+                internal.iter().map(|mv| mv.topic.as_str()).collect();
+            m.add_row(vec![
+                format!(
+                    "{} internal partition(s) of {} topic(s) (__*)",
+                    internal.len(),
+                    topics.len()
+                ),
+                "--show-internal lists them".into(),
+                String::new(),
+            ]);
+        }
         out.push_str(&m.to_string());
         out.push('\n');
-        if p.movements.len() > MAX_MOVEMENT_ROWS {
+        if shown.len() > MAX_MOVEMENT_ROWS {
             out.push_str(&format!(
                 "... and {} more (use --output json for all)\n",
-                p.movements.len() - MAX_MOVEMENT_ROWS
+                shown.len() - MAX_MOVEMENT_ROWS
             ));
         }
     }
@@ -789,6 +813,7 @@ pub(crate) async fn run_flow(
         kind,
         printer: &printer,
         execute: a.execute,
+        show_internal: a.show_internal,
         url: cc.url().to_string(),
         follow: Mutex::new(None),
     };
@@ -799,9 +824,10 @@ pub(crate) async fn run_flow(
     let report = flow::run(&cc, request, config, &hooks, &obs, interrupt).await;
 
     let proposal_of = |answer: &Option<Answer<OptimizationResult>>, dry_run: bool| {
-        answer
-            .as_ref()
-            .map(|a| ProposalView::new(kind, &a.value, dry_run))
+        answer.as_ref().map(|answer| ProposalView {
+            show_internal: a.show_internal,
+            ..ProposalView::new(kind, &answer.value, dry_run)
+        })
     };
     let mut output = None;
     let status = match &report.outcome {
@@ -840,6 +866,7 @@ struct RebalanceHooks<'a> {
     kind: &'a RebalanceKind,
     printer: &'a Printer,
     execute: bool,
+    show_internal: bool,
     url: String,
     follow: Mutex<Option<FollowDisplay>>,
 }
@@ -882,7 +909,10 @@ impl FlowHooks for RebalanceHooks<'_> {
         // With --execute the proposal is shown once, as what is about to run; a dry run is
         // printed with the outcome.
         if self.execute && self.printer.format == crate::output::OutputFormat::Table {
-            let view = ProposalView::new(self.kind, &dry_run.value, true);
+            let view = ProposalView {
+                show_internal: self.show_internal,
+                ..ProposalView::new(self.kind, &dry_run.value, true)
+            };
             if let Err(e) =
                 crate::output::write_stdout(&render_proposal(&view, self.printer.color, true))
             {
@@ -1166,6 +1196,43 @@ mod tests {
         assert_eq!(v.reason, None);
         assert_eq!(v.progress.unwrap().leaders_total, 3);
         assert_eq!(v.monitor_state, None);
+    }
+
+    #[test]
+    fn internal_topics_are_folded_into_one_line_unless_asked() {
+        let r: OptimizationResult = from_str(
+            r#"{"summary":{"numReplicaMovements":3,"numLeaderMovements":0,"dataToMoveMB":0},
+               "proposals":[{"topicPartition":"orders-0","oldLeader":1,"oldReplicas":[1,2],"newReplicas":[4,2]},
+                            {"topicPartition":"__KafkaCruiseControlPartitionMetricSamples-0","oldLeader":1,"oldReplicas":[1,2],"newReplicas":[4,2]},
+                            {"topicPartition":"__KafkaCruiseControlModelTrainingSamples-3","oldLeader":2,"oldReplicas":[2,3],"newReplicas":[2,4]}]}"#,
+        )
+        .unwrap();
+        let v = ProposalView::new(&RebalanceKind::AddBrokers(vec![4]), &r, true);
+        let text = render_proposal(&v, false, false);
+        assert!(text.contains("orders-0"), "{text}");
+        assert!(
+            !text.contains("__KafkaCruiseControlPartitionMetricSamples-0"),
+            "{text}"
+        );
+        assert!(
+            text.contains("2 internal partition(s) of 2 topic(s)"),
+            "{text}"
+        );
+        let v = ProposalView {
+            show_internal: true,
+            ..v
+        };
+        let text = render_proposal(&v, false, false);
+        assert!(
+            text.contains("__KafkaCruiseControlPartitionMetricSamples-0"),
+            "{text}"
+        );
+        assert!(!text.contains("internal partition(s)"), "{text}");
+        assert_eq!(
+            v.movements.len(),
+            3,
+            "the view (and JSON) keeps every movement"
+        );
     }
 
     #[test]
