@@ -449,7 +449,8 @@ fn no_capacity_error(out: &Out) {
 /// leader phase, RackAwareGoal enforced. A dry run, `--execute`, `status` and `stop` back to back
 /// never hit the slot limit, and the summary's numbers are the ones Kafka shows moved; then a
 /// removal that would break the rack goal exits 12 naming the goal and Cruise Control's hint, and
-/// nothing moves. 4 combined nodes on racks a,b,c,a.
+/// nothing moves; a LOADING Cruise Control is asked (its proposal answers) and its LOADING refusal
+/// is exit 4. 4 combined nodes on racks a,b,c,a.
 #[test]
 fn back_to_back_commands_and_an_unsatisfiable_rack_goal() {
     let _ = kafkaops_bin();
@@ -573,5 +574,29 @@ fn back_to_back_commands_and_an_unsatisfiable_rack_goal() {
         "{}",
         r.stderr
     );
+    assert_eq!(placement_map(&bootstrap, &topics), before, "nothing moved");
+    drop(cc);
+
+    eprintln!("step: LOADING after a restart with stored samples: ask, do not refuse early");
+    let loading = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            extra_args: vec!["--loading-seconds".into(), "120".into()],
+            ..Default::default()
+        },
+    )
+    .expect("cc-double");
+    // MonitorState says LOADING with 0 valid of 0 partitions, yet a rebalance proposal answers.
+    let r = kafkaops(&loading, &["rebalance", "full"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("Dry run: nothing was changed"),
+        "{}",
+        r.stdout
+    );
+    // add_broker answers with the LOADING error: that answer is "not ready" (exit 4).
+    let r = kafkaops(&loading, &["rebalance", "add", "--brokers", "4"]);
+    assert_eq!(r.code, 4, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("LOADING"), "{}", r.stderr);
     assert_eq!(placement_map(&bootstrap, &topics), before, "nothing moved");
 }

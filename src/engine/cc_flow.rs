@@ -2,12 +2,19 @@
 //!
 //! `rebalance add|remove|full` today, `topic set-rf` (topic_configuration), `rebalance imbalance`
 //! and the `operate` controller next all run the same conversation with Cruise Control: observe
-//! that its load model is ready and nothing else executes, check the input, ask for a dry-run
+//! (before an execution) that nothing else executes, check the input, ask for a dry-run
 //! proposal, stop if it moves nothing, ask the operator, start the execution once, follow it
 //! until it ends, and on Ctrl-C either stop it or leave it running. Kept in one place, that
 //! conversation gets one set of guarantees (never an execution without a confirmation unless
 //! `--yes`, never a second execution request, never a started task's id lost) that property
 //! tests check on random event sequences.
+//!
+//! Whether Cruise Control can answer is judged by its answer, not by its `MonitorState`
+//! counters: a real server answers proposals while the monitor still reports 0 valid of 0
+//! partitions (LOADING after a restart), and its own not-ready answers (NotEnoughValidWindows,
+//! LOADING) end the flow as "not ready" (reference section 13). The monitor is still read before
+//! an execution (with the executor) to word that message; a dry run sends its proposal request
+//! first, so it takes as few of Cruise Control's user-task slots as possible.
 //!
 //! [`CcFlow`] does no IO and reads no clock (STYLE.md §1): the driver
 //! (`crate::cruise_control::flow`) executes each [`Command`], feeds what happened back through a
