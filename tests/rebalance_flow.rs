@@ -503,6 +503,8 @@ fn back_to_back_commands_and_an_unsatisfiable_rack_goal() {
             "--yes",
             "--concurrent-leader-movements",
             "1",
+            "--bootstrap-servers",
+            &bootstrap,
             "-o",
             "json",
         ],
@@ -545,6 +547,10 @@ fn back_to_back_commands_and_an_unsatisfiable_rack_goal() {
     assert_eq!(p["partitions_finished"].as_u64(), Some(moved), "{p}");
     assert_eq!(p["leaders_total"].as_u64(), Some(leaders_changed), "{p}");
     assert_eq!(p["leaders_finished"].as_u64(), Some(leaders_changed), "{p}");
+    // What kafkaops itself read from Kafka before and after.
+    let k = &v["execution"]["placement_in_kafka"];
+    assert_eq!(k["partitions_moved"].as_u64(), Some(moved), "{v}");
+    assert_eq!(k["leaders_changed"].as_u64(), Some(leaders_changed), "{v}");
 
     eprintln!(
         "step: removing rack b's only broker cannot satisfy RackAwareGoal: exit 12, nothing moves"

@@ -325,6 +325,10 @@ pub struct ExecutionOutcome {
     pub status: &'static str,
     pub task_id: Option<String>,
     pub progress: Option<ExecutionProgress>,
+    /// What kafkaops saw change in Kafka's metadata between before and after the execution
+    /// (only with `--bootstrap-servers`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement_in_kafka: Option<super::placement::PlacementChange>,
 }
 
 /// `--execute` output: the proposal and what became of it.
@@ -624,6 +628,12 @@ fn render_execution(v: &ExecutionView, color: bool) -> String {
         "nothing-to-do" => "Nothing to execute.\n".to_string(),
         _ => format!("Execution ended with an error or was stopped (task {task}).\n"),
     });
+    if let Some(k) = &e.placement_in_kafka {
+        out.push_str(&format!(
+            "Kafka shows {} partition(s) with new replicas and {} with a new leader.\n",
+            k.partitions_moved, k.leaders_changed
+        ));
+    }
     if let Some(p) = &e.progress {
         out.push_str(&render_progress(p, color));
         if e.status == "completed" && p.leaders_total > 0 {
@@ -821,7 +831,18 @@ pub(crate) async fn run_flow(
         // An error registering the handler counts as an interrupt, as it always did.
         let _ = tokio::signal::ctrl_c().await;
     };
+    let placement_before = if a.execute && !a.no_wait {
+        super::placement::read(ctx).await
+    } else {
+        None
+    };
     let report = flow::run(&cc, request, config, &hooks, &obs, interrupt).await;
+    let placement_in_kafka = match (&placement_before, report.flow.execution_started()) {
+        (Some(before), true) => super::placement::read(ctx)
+            .await
+            .map(|after| super::placement::changes(before, &after)),
+        _ => None,
+    };
 
     let proposal_of = |answer: &Option<Answer<OptimizationResult>>, dry_run: bool| {
         answer.as_ref().map(|answer| ProposalView {
@@ -855,6 +876,7 @@ pub(crate) async fn run_flow(
                 status,
                 task_id: report.outcome.task_id().map(str::to_string),
                 progress,
+                placement_in_kafka,
             },
         }));
     }
