@@ -89,15 +89,21 @@ fn secret_value(secret: &KubeSecret, key: &str) -> Option<String> {
     String::from_utf8(bytes.0.clone()).ok()
 }
 
-/// The cluster CA (public) in a file, for the Cruise Control client.
+/// The cluster CA (public) in a file, for the Cruise Control client: one file per namespace and
+/// cluster in the temp directory, replaced atomically (concurrent runs never read half a file,
+/// and runs do not leave one file each behind).
 fn write_ca(ns: &str, cluster: &str, pem: &str) -> Result<PathBuf, PlatformError> {
-    let path = std::env::temp_dir().join(format!(
-        "kafkaops-{}-{ns}-{cluster}-cluster-ca.crt",
+    let dir = std::env::temp_dir();
+    let path = dir.join(format!("kafkaops-{ns}-{cluster}-cluster-ca.crt"));
+    let tmp = dir.join(format!(
+        "kafkaops-{ns}-{cluster}-cluster-ca.crt.{}",
         std::process::id()
     ));
-    std::fs::write(&path, pem).map_err(|e| PlatformError::KubeConfig {
+    let failed = |e: std::io::Error| PlatformError::KubeConfig {
         message: format!("cannot write the cluster CA to {}: {e}", path.display()),
-    })?;
+    };
+    std::fs::write(&tmp, pem).map_err(failed)?;
+    std::fs::rename(&tmp, &path).map_err(failed)?;
     Ok(path)
 }
 
