@@ -283,8 +283,9 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
     );
     assert_eq!(strimzi.restarts().len(), n, "nothing restarted");
 
-    // 3. Every pod, with an acks=all producer running; a second roll meanwhile is refused by
-    // the Lease.
+    // 3. Every pod (the StrimziPodSet annotated for a manual rolling update, `roll` without a
+    // selection), with an acks=all producer running; a second roll meanwhile is refused by the
+    // Lease.
     let producer = BackgroundProducer::start(&bootstrap, TOPIC).expect("producer");
     wait_for("the producer to send", Duration::from_secs(30), || {
         Ok((producer.stats().sent > 100).then_some(()))
@@ -293,16 +294,14 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
     let before = strimzi.uids().unwrap();
     let first_state = tempfile::tempdir().unwrap();
     let start = Instant::now();
-    let first = roll_command(
-        &env,
-        "kafkaops",
-        first_state.path(),
-        &["--all", "--output", "json"],
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("spawn the first roll");
+    strimzi
+        .annotate_pod_set("strimzi.io/manual-rolling-update", "true")
+        .unwrap();
+    let first = roll_command(&env, "kafkaops", first_state.path(), &["--output", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the first roll");
     let holder = wait_for(
         "the first roll to take the lease",
         Duration::from_secs(120),
@@ -329,7 +328,11 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
     );
     let again = roll(&env, "kafkaops", state.path(), &["--all"]);
     assert_eq!(again.code, 5, "{}", again.stderr);
-    let first = finish("first roll --all", start, first.wait_with_output().unwrap());
+    let first = finish(
+        "first roll (StrimziPodSet annotated)",
+        start,
+        first.wait_with_output().unwrap(),
+    );
     assert_eq!(first.code, 0, "{}\n{}", first.stdout, first.stderr);
     let stats = producer.stop();
     assert!(stats.sent > 0, "{stats:?}");
@@ -344,7 +347,24 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
         "every pod has a new UID"
     );
     assert_eq!(env.lease_holder(LEASE).unwrap(), None, "lease released");
-    assert_eq!(env.events().unwrap().len(), 4 + ids.len());
+    let events = env.events().unwrap();
+    assert_eq!(events.len(), 4 + ids.len());
+    assert_eq!(
+        events
+            .iter()
+            .filter(|(_, reason, note)| reason == "ManualRollingUpdate"
+                && note.contains("StrimziPodSet my-cluster-kafka is annotated"))
+            .count(),
+        ids.len(),
+        "{events:?}"
+    );
+    assert!(
+        !strimzi
+            .pod_set_annotations()
+            .unwrap()
+            .contains_key("strimzi.io/manual-rolling-update"),
+        "the StrimziPodSet's annotation is removed once all its pods were restarted"
+    );
     assert_eq!(strimzi.error(), None);
     full_isr("full ISRs at the end");
     let json: serde_json::Value = serde_json::from_str(&first.stdout).expect("json output");
@@ -356,6 +376,7 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
         .annotate(1, "strimzi.io/manual-rolling-update", "true")
         .unwrap();
     let n = strimzi.restarts().len();
+    let start = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_kafkaops"))
         .args(["--bootstrap-servers", &bootstrap, "-n", NAMESPACE])
         .arg("--kubeconfig")
@@ -367,7 +388,7 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
         .env_remove("KAFKAOPS_STRIMZI")
         .output()
         .unwrap();
-    let run = finish("roll --pod-selector --dry-run", Instant::now(), out);
+    let run = finish("roll --pod-selector --dry-run", start, out);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let plan: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     let steps = plan["plan"]["steps"].as_array().expect("steps").clone();

@@ -6,8 +6,8 @@
 //! roll engine from Kafka itself, as for any platform. Deleting a pod bypasses Strimzi's own
 //! KafkaRoller, which is the point: kafkaops does the ISR and quorum checks instead.
 //!
-//! Kubernetes also gives restart reasons the roll does not see in Kafka: a pod annotated
-//! `strimzi.io/manual-rolling-update=true`, a pod stuck (CrashLoopBackOff, ImagePullBackOff,
+//! Kubernetes also gives restart reasons the roll does not see in Kafka: a pod (or its
+//! StrimziPodSet, for all its pods) annotated `strimzi.io/manual-rolling-update=true`, a pod stuck (CrashLoopBackOff, ImagePullBackOff,
 //! ContainerCreating, Pending/Unschedulable), a pod not on its controller's current revision
 //! (Strimzi's `strimzi.io/revision` against the StrimziPodSet's pod template, a StatefulSet's
 //! `controller-revision-hash` against its `updateRevision`). They feed the engine's per-node
@@ -20,7 +20,7 @@
 //! (exit 5). Every Kubernetes failure names the verb, the resource and the object, so a missing
 //! RBAC rule can be added from the message alone (`examples/kafkaops-rbac.yaml` is the Role).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -208,6 +208,8 @@ pub struct PodView {
     /// Why the pod is stuck (`CrashLoopBackOff`, `Pending/Unschedulable`, ...).
     pub stuck: Option<String>,
     pub manual_rolling_update: bool,
+    /// The StrimziPodSet annotated `strimzi.io/manual-rolling-update=true` this pod belongs to.
+    pub annotated_set: Option<String>,
     /// `(pod's revision, controller's current revision)` when they differ.
     pub old_revision: Option<(String, String)>,
 }
@@ -227,6 +229,12 @@ impl PodView {
                     "pod {} is annotated {MANUAL_ROLLING_UPDATE}=true",
                     self.name
                 ),
+            ));
+        }
+        if let Some(set) = &self.annotated_set {
+            out.push((
+                "ManualRollingUpdate",
+                format!("StrimziPodSet {set} is annotated {MANUAL_ROLLING_UPDATE}=true"),
             ));
         }
         if let Some((has, current)) = &self.old_revision {
@@ -369,6 +377,9 @@ struct Inner {
     names: Mutex<BTreeMap<i32, String>>,
     /// The restart reason words per node id (for the Events).
     reasons: Mutex<BTreeMap<i32, Vec<(&'static str, String)>>>,
+    /// StrimziPodSets annotated for a manual rolling update, with their pods not restarted yet:
+    /// the annotation is removed once every one of them has been.
+    set_rolls: Mutex<BTreeMap<String, BTreeSet<String>>>,
     /// The lease holder identity (also the Event reporting instance).
     identity: String,
     poll: Duration,
@@ -415,6 +426,7 @@ impl KubePlatform {
                 timeout,
                 names: Mutex::new(BTreeMap::new()),
                 reasons: Mutex::new(BTreeMap::new()),
+                set_rolls: Mutex::new(BTreeMap::new()),
                 identity: identity(),
                 poll: Duration::from_millis(500),
             }),
@@ -431,6 +443,7 @@ impl KubePlatform {
             timeout: a.timeout,
             names: Mutex::new(BTreeMap::new()),
             reasons: Mutex::new(BTreeMap::new()),
+            set_rolls: Mutex::new(BTreeMap::new()),
             identity: a.identity.clone(),
             poll: a.poll,
         });
@@ -481,7 +494,7 @@ impl KubePlatform {
                 namespace: self.inner.conn.namespace.clone(),
             });
         }
-        let revisions = self.current_revisions(&list.items).await?;
+        let (revisions, annotated_sets) = self.current_revisions(&list.items).await?;
         let mut out = Vec::new();
         for pod in &list.items {
             let name = pod.metadata.name.clone().unwrap_or_default();
@@ -506,6 +519,10 @@ impl KubePlatform {
                 (Some(h), Some(c)) if &h != c => Some((h, c.clone())),
                 _ => None,
             };
+            let annotated_set = annotated_sets
+                .iter()
+                .find(|(_, pods)| pods.contains(&name))
+                .map(|(set, _)| set.clone());
             out.push(PodView {
                 id,
                 name,
@@ -515,6 +532,7 @@ impl KubePlatform {
                 manual_rolling_update: annotations
                     .get(MANUAL_ROLLING_UPDATE)
                     .is_some_and(|v| v.eq_ignore_ascii_case("true")),
+                annotated_set,
                 old_revision,
             });
         }
@@ -532,16 +550,24 @@ impl KubePlatform {
             .map(|p| (p.id, p.restart_reasons()))
             .filter(|(_, r)| !r.is_empty())
             .collect();
+        *self
+            .inner
+            .set_rolls
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = annotated_sets;
         Ok(out)
     }
 
     /// The current revision per pod name: Strimzi's from the StrimziPodSets' pod templates,
-    /// otherwise a StatefulSet's `updateRevision` for the pods it owns.
+    /// otherwise a StatefulSet's `updateRevision` for the pods it owns. Also the StrimziPodSets
+    /// annotated for a manual rolling update, with their pod names.
+    #[allow(clippy::type_complexity)]
     async fn current_revisions(
         &self,
         pods: &[Pod],
-    ) -> Result<BTreeMap<String, String>, PlatformError> {
+    ) -> Result<(BTreeMap<String, String>, BTreeMap<String, BTreeSet<String>>), PlatformError> {
         let mut out = BTreeMap::new();
+        let mut annotated = BTreeMap::new();
         let ns = &self.inner.conn.namespace;
         if let Some(cluster) = &self.inner.selector.strimzi_cluster {
             let api: Api<DynamicObject> = Api::namespaced_with(
@@ -554,15 +580,28 @@ impl KubePlatform {
                 .await
                 .map_err(|e| self.err("list", "strimzipodsets.kafka.strimzi.io", None, &e))?;
             for set in sets.items {
+                let rolls = set
+                    .metadata
+                    .annotations
+                    .as_ref()
+                    .and_then(|a| a.get(MANUAL_ROLLING_UPDATE))
+                    .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+                let mut names = BTreeSet::new();
                 for p in set.data["spec"]["pods"].as_array().into_iter().flatten() {
                     let name = p["metadata"]["name"].as_str();
                     let rev = p["metadata"]["annotations"][STRIMZI_REVISION].as_str();
+                    if let Some(n) = name {
+                        names.insert(n.to_string());
+                    }
                     if let (Some(n), Some(r)) = (name, rev) {
                         out.insert(n.to_string(), r.to_string());
                     }
                 }
+                if rolls && let Some(set_name) = set.metadata.name.clone() {
+                    annotated.insert(set_name, names);
+                }
             }
-            return Ok(out);
+            return Ok((out, annotated));
         }
         let sets: Api<StatefulSet> = Api::namespaced(self.inner.conn.client.clone(), ns);
         let mut cache: BTreeMap<String, Option<String>> = BTreeMap::new();
@@ -590,7 +629,7 @@ impl KubePlatform {
                 out.insert(name.clone(), rev.clone());
             }
         }
-        Ok(out)
+        Ok((out, annotated))
     }
 
     fn pod_name(&self, id: i32) -> Result<String, PlatformError> {
@@ -920,6 +959,37 @@ impl Platform for KubePlatform {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&id);
+        // A StrimziPodSet annotated for a rolling update whose pods have all been restarted.
+        let done: Vec<String> = {
+            let mut rolls = self
+                .inner
+                .set_rolls
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            for pods in rolls.values_mut() {
+                pods.remove(&name);
+            }
+            let done = rolls
+                .iter()
+                .filter(|(_, pods)| pods.is_empty())
+                .map(|(set, _)| set.clone())
+                .collect();
+            rolls.retain(|_, pods| !pods.is_empty());
+            done
+        };
+        for set in done {
+            let api: Api<DynamicObject> = Api::namespaced_with(
+                self.inner.conn.client.clone(),
+                &self.inner.conn.namespace,
+                &strimzi_resource("StrimziPodSet"),
+            );
+            let patch = json!({ "metadata": { "annotations": { MANUAL_ROLLING_UPDATE: null } } });
+            api.patch(&set, &PatchParams::default(), &Patch::Merge(&patch))
+                .await
+                .map_err(|e| {
+                    self.err("patch", "strimzipodsets.kafka.strimzi.io", Some(&set), &e)
+                })?;
+        }
         Ok(())
     }
 

@@ -759,6 +759,34 @@ impl FakeStrimzi {
         Ok(())
     }
 
+    /// The StrimziPodSet `<cluster>-<pool>`: sets an annotation (admin).
+    pub fn annotate_pod_set(&self, key: &str, value: &str) -> Result<()> {
+        let patch = json!({ "metadata": { "annotations": { key: value } } });
+        self.handle.block_on(self.sets().patch(
+            &format!("{}-{}", self.cluster_name, self.pool),
+            &PatchParams::default(),
+            &Patch::Merge(&patch),
+        ))?;
+        Ok(())
+    }
+
+    /// The StrimziPodSet's annotations.
+    pub fn pod_set_annotations(&self) -> Result<BTreeMap<String, String>> {
+        let set = self.handle.block_on(
+            self.sets()
+                .get(&format!("{}-{}", self.cluster_name, self.pool)),
+        )?;
+        Ok(set.metadata.annotations.unwrap_or_default())
+    }
+
+    fn sets(&self) -> Api<DynamicObject> {
+        Api::namespaced_with(
+            self.admin.clone(),
+            NAMESPACE,
+            &strimzi_resource("StrimziPodSet"),
+        )
+    }
+
     /// A pod's annotations.
     pub fn annotations(&self, id: i32) -> Result<BTreeMap<String, String>> {
         let p = self.handle.block_on(self.pods().get(&self.pod_name(id)))?;
