@@ -13,10 +13,35 @@ if [ -x "$out/kube-apiserver" ] && [ -x "$out/etcd" ]; then
   echo "$out"
   exit 0
 fi
-if ! command -v go >/dev/null; then
-  echo "kube/build.sh: go not found; install Go >= 1.26 (https://go.dev/dl/) to build the test apiserver" >&2
-  exit 2
+# Go >= 1.26: the one on the PATH when it is new enough, else the toolchain the Go module proxy serves
+# (golang.org/toolchain, the same zip `GOTOOLCHAIN` downloads), unpacked once into the cache. A fresh
+# machine without Go therefore needs nothing but curl and unzip.
+go_ok() { "$1" version 2>/dev/null | grep -Eq 'go1\.(2[6-9]|[3-9][0-9])'; }
+if command -v go >/dev/null && go_ok go; then
+  :
+else
+  toolchain=go1.26.8
+  arch=$(uname -m); case "$arch" in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; esac
+  gohome="$cache/go-toolchain/$toolchain"
+  if ! go_ok "$gohome/bin/go"; then
+    mkdir -p "$cache/go-toolchain"
+    zip="$cache/go-toolchain/$toolchain.zip"
+    url="${GOPROXY_URL:-https://proxy.golang.org}/golang.org/toolchain/@v/v0.0.1-$toolchain.linux-$arch.zip"
+    echo "kube/build.sh: no Go >= 1.26 on the PATH; fetching $toolchain from the Go module proxy" >&2
+    curl -fsSL --retry 3 -o "$zip.part" "$url"
+    mv "$zip.part" "$zip"
+    rm -rf "$gohome.tmp"
+    mkdir -p "$gohome.tmp"
+    (cd "$gohome.tmp" && unzip -q "$zip")
+    # The module zip holds golang.org/toolchain@v0.0.1-<version>/ with the Go tree inside.
+    rm -rf "$gohome"
+    mv "$gohome.tmp"/golang.org/toolchain@*/ "$gohome"
+    rm -rf "$gohome.tmp" "$zip"
+    chmod +x "$gohome"/bin/* "$gohome"/pkg/tool/*/* 2>/dev/null || true
+  fi
+  export GOROOT="$gohome" PATH="$gohome/bin:$PATH"
 fi
+export GOTOOLCHAIN=local
 mkdir -p "$cache/kube"
 exec 9>"$cache/kube/build.lock"
 flock 9
