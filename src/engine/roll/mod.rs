@@ -78,7 +78,8 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::model::{
-    ClusterSnapshot, Millis, NodeId, NodeRoles, NodeSnapshot, ObservedState, TopicPartition,
+    ClusterSnapshot, Millis, NodeId, NodeRoles, NodeSnapshot, ObservedState, PartitionSnapshot,
+    TopicPartition,
 };
 
 use batch::ConflictGraph;
@@ -682,6 +683,11 @@ impl Roller {
     pub fn plan(&self, snapshot: &ClusterSnapshot) -> Plan {
         let mut nodes = self.nodes.clone();
         merge_observation(&mut nodes, &self.requests, snapshot, Millis(0), None);
+        // The preview's own picture of the cluster: a node it restarts is assumed to come back and
+        // rejoin the ISR of its partitions. Without this, a down node restarted first still looked
+        // out of sync to every later step, and the preview reported a block the real roll does not
+        // meet (it re-observes after each batch).
+        let mut assumed = std::borrow::Cow::Borrowed(snapshot);
         let mut cache = Cache::default();
         let mut plan = Plan {
             unselected_unhealthy: unselected_unhealthy(&self.config, &nodes),
@@ -689,7 +695,7 @@ impl Roller {
         };
         // Each step changes one context; a bound keeps a bug from looping.
         for _ in 0..=4 * nodes.len() * (self.config.max_reconfig_attempts as usize + 2) {
-            match select(&self.config, &nodes, snapshot, &mut cache) {
+            match select(&self.config, &nodes, &assumed, &mut cache) {
                 Selection::Restart(batch, reason) => {
                     for n in &batch {
                         if let Some(ctx) = nodes.get_mut(&n.node) {
@@ -698,6 +704,10 @@ impl Roller {
                             ctx.reachable = true;
                             ctx.was_healthy = true;
                         }
+                    }
+                    let ids: Vec<NodeId> = batch.iter().map(|n| n.node).collect();
+                    if assume_back_in_sync(&mut assumed, &ids) {
+                        cache = Cache::default();
                     }
                     plan.steps.push(PlanStep::Restart {
                         nodes: batch,
@@ -818,6 +828,41 @@ impl Roller {
         }
         failure.map_or(Ok(()), Err)
     }
+}
+
+/// The preview's assumption after restarting `ids`: each serves again and is back in the ISR of
+/// every partition it is an assigned (not an adding) replica of; an offline partition gets it as
+/// leader. Returns whether anything changed (then per-snapshot caches are stale).
+fn assume_back_in_sync(
+    snapshot: &mut std::borrow::Cow<'_, ClusterSnapshot>,
+    ids: &[NodeId],
+) -> bool {
+    let stale_node = |n: &NodeSnapshot| {
+        ids.contains(&n.id) && (n.state != ObservedState::Serving || !n.reachable)
+    };
+    let stale_partition = |p: &PartitionSnapshot| {
+        ids.iter()
+            .any(|id| p.replicas.contains(id) && !p.adding.contains(id) && !p.isr.contains(id))
+    };
+    if !snapshot.nodes.iter().any(stale_node) && !snapshot.partitions.iter().any(stale_partition) {
+        return false;
+    }
+    let owned = snapshot.to_mut();
+    for n in owned.nodes.iter_mut().filter(|n| ids.contains(&n.id)) {
+        n.state = ObservedState::Serving;
+        n.reachable = true;
+    }
+    for p in &mut owned.partitions {
+        for id in ids {
+            if p.replicas.contains(id) && !p.adding.contains(id) && !p.isr.contains(id) {
+                p.isr.push(*id);
+                if p.leader.is_none() {
+                    p.leader = Some(*id);
+                }
+            }
+        }
+    }
+    true
 }
 
 fn join_ids(ids: &[NodeId]) -> String {
