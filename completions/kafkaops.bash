@@ -31,6 +31,9 @@ _kafkaops() {
             kafkaops,operate)
                 cmd="kafkaops__subcmd__operate"
                 ;;
+            kafkaops,reassignments)
+                cmd="kafkaops__subcmd__reassignments"
+                ;;
             kafkaops,rebalance)
                 cmd="kafkaops__subcmd__rebalance"
                 ;;
@@ -79,6 +82,9 @@ _kafkaops() {
             kafkaops__subcmd__help,operate)
                 cmd="kafkaops__subcmd__help__subcmd__operate"
                 ;;
+            kafkaops__subcmd__help,reassignments)
+                cmd="kafkaops__subcmd__help__subcmd__reassignments"
+                ;;
             kafkaops__subcmd__help,rebalance)
                 cmd="kafkaops__subcmd__help__subcmd__rebalance"
                 ;;
@@ -93,6 +99,12 @@ _kafkaops() {
                 ;;
             kafkaops__subcmd__help__subcmd__config,view)
                 cmd="kafkaops__subcmd__help__subcmd__config__subcmd__view"
+                ;;
+            kafkaops__subcmd__help__subcmd__reassignments,cancel)
+                cmd="kafkaops__subcmd__help__subcmd__reassignments__subcmd__cancel"
+                ;;
+            kafkaops__subcmd__help__subcmd__reassignments,list)
+                cmd="kafkaops__subcmd__help__subcmd__reassignments__subcmd__list"
                 ;;
             kafkaops__subcmd__help__subcmd__rebalance,add)
                 cmd="kafkaops__subcmd__help__subcmd__rebalance__subcmd__add"
@@ -114,6 +126,24 @@ _kafkaops() {
                 ;;
             kafkaops__subcmd__help__subcmd__topic,set-rf)
                 cmd="kafkaops__subcmd__help__subcmd__topic__subcmd__set__subcmd__rf"
+                ;;
+            kafkaops__subcmd__reassignments,cancel)
+                cmd="kafkaops__subcmd__reassignments__subcmd__cancel"
+                ;;
+            kafkaops__subcmd__reassignments,help)
+                cmd="kafkaops__subcmd__reassignments__subcmd__help"
+                ;;
+            kafkaops__subcmd__reassignments,list)
+                cmd="kafkaops__subcmd__reassignments__subcmd__list"
+                ;;
+            kafkaops__subcmd__reassignments__subcmd__help,cancel)
+                cmd="kafkaops__subcmd__reassignments__subcmd__help__subcmd__cancel"
+                ;;
+            kafkaops__subcmd__reassignments__subcmd__help,help)
+                cmd="kafkaops__subcmd__reassignments__subcmd__help__subcmd__help"
+                ;;
+            kafkaops__subcmd__reassignments__subcmd__help,list)
+                cmd="kafkaops__subcmd__reassignments__subcmd__help__subcmd__list"
                 ;;
             kafkaops__subcmd__rebalance,add)
                 cmd="kafkaops__subcmd__rebalance__subcmd__add"
@@ -176,7 +206,7 @@ _kafkaops() {
 
     case "${cmd}" in
         kafkaops)
-            opts="-o -v -q -y -X -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version rebalance roll topic anomalies operate config completions help"
+            opts="-o -v -q -y -X -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version rebalance roll topic anomalies reassignments operate config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -676,7 +706,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__help)
-            opts="rebalance roll topic anomalies operate config completions help"
+            opts="rebalance roll topic anomalies reassignments operate config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -776,6 +806,48 @@ _kafkaops() {
         kafkaops__subcmd__help__subcmd__operate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__reassignments)
+            opts="list cancel"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__reassignments__subcmd__cancel)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__reassignments__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1001,6 +1073,260 @@ _kafkaops() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kafkaops__subcmd__reassignments)
+            opts="-o -v -q -y -X -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version list cancel help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__reassignments__subcmd__cancel)
+            opts="-o -v -q -y -X -h -V --all --execute --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__reassignments__subcmd__help)
+            opts="list cancel help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__reassignments__subcmd__help__subcmd__cancel)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__reassignments__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__reassignments__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__reassignments__subcmd__list)
+            opts="-o -v -q -y -X -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kafkaops__subcmd__rebalance)
             opts="-o -v -q -y -X -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version add remove full imbalance status stop help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1068,7 +1394,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__add)
-            opts="-o -v -q -y -X -h -V --brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1111,6 +1437,10 @@ _kafkaops() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-for-reassignments)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1174,7 +1504,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__full)
-            opts="-o -v -q -y -X -h -V --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1213,6 +1543,10 @@ _kafkaops() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-for-reassignments)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1388,7 +1722,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__imbalance)
-            opts="-o -v -q -y -X -h -V --template --state-dir --watch --interval --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --template --state-dir --watch --interval --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1439,6 +1773,10 @@ _kafkaops() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-for-reassignments)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1502,7 +1840,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__remove)
-            opts="-o -v -q -y -X -h -V --brokers --destination-brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --brokers --destination-brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1549,6 +1887,10 @@ _kafkaops() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-for-reassignments)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1998,7 +2340,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__topic__subcmd__set__subcmd__rf)
-            opts="-r -o -v -q -y -X -h -V --topics --replication-factor --from-file --status --execute --no-wait --allow-below-min-isr --state-dir --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --reason --timeout --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-r -o -v -q -y -X -h -V --topics --replication-factor --from-file --status --execute --no-wait --allow-below-min-isr --state-dir --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --reason --timeout --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2049,6 +2391,10 @@ _kafkaops() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-for-reassignments)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -45,6 +45,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
             cand topic 'Topic operations: replication-factor changes through Cruise Control'
             cand anomalies 'Watch the anomalies Cruise Control detects'
+            cand reassignments 'Partition reassignments in flight, whoever started them: list or cancel'
             cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
@@ -93,6 +94,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --reason 'Reason recorded by Cruise Control for the request'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
             cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
+            cand --wait-for-reassignments 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -132,6 +134,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --reason 'Reason recorded by Cruise Control for the request'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
             cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
+            cand --wait-for-reassignments 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -169,6 +172,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --reason 'Reason recorded by Cruise Control for the request'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
             cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
+            cand --wait-for-reassignments 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -209,6 +213,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --reason 'Reason recorded by Cruise Control for the request'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
             cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
+            cand --wait-for-reassignments 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -400,6 +405,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --timeout 'Give up waiting (for another execution to end, for the change to finish) after this long'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
             cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
+            cand --wait-for-reassignments 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -501,6 +507,97 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;anomalies;help;watch'= {
         }
         &'kafkaops;anomalies;help;help'= {
+        }
+        &'kafkaops;reassignments'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the partition reassignments in flight (adding, removing, progress, who started them)'
+            cand cancel 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;reassignments;list'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;reassignments;cancel'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --all 'Cancel every reassignment in flight'
+            cand --execute 'Cancel them (default: dry run, show what would be cancelled)'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;reassignments;help'= {
+            cand list 'List the partition reassignments in flight (adding, removing, progress, who started them)'
+            cand cancel 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;reassignments;help;list'= {
+        }
+        &'kafkaops;reassignments;help;cancel'= {
+        }
+        &'kafkaops;reassignments;help;help'= {
         }
         &'kafkaops;operate'= {
             cand --interval 'Time between reconcile loops, e.g. 30s, 2m'
@@ -619,6 +716,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
             cand topic 'Topic operations: replication-factor changes through Cruise Control'
             cand anomalies 'Watch the anomalies Cruise Control detects'
+            cand reassignments 'Partition reassignments in flight, whoever started them: list or cancel'
             cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
@@ -655,6 +753,14 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand watch 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
         }
         &'kafkaops;help;anomalies;watch'= {
+        }
+        &'kafkaops;help;reassignments'= {
+            cand list 'List the partition reassignments in flight (adding, removing, progress, who started them)'
+            cand cancel 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
+        }
+        &'kafkaops;help;reassignments;list'= {
+        }
+        &'kafkaops;help;reassignments;cancel'= {
         }
         &'kafkaops;help;operate'= {
         }

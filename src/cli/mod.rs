@@ -7,6 +7,7 @@
 //! `KAFKAOPS_*` environment twin, listed in [`ENV_VARS`].
 
 pub mod anomalies;
+pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
 pub mod topic;
@@ -175,6 +176,9 @@ pub enum Command {
     /// Watch the anomalies Cruise Control detects
     #[command(subcommand)]
     Anomalies(anomalies::AnomaliesCommand),
+    /// Partition reassignments in flight, whoever started them: list or cancel
+    #[command(subcommand)]
+    Reassignments(reassignments::ReassignmentsCommand),
     /// Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned:
     /// not implemented yet)
     Operate(OperateArgs),

@@ -7,6 +7,7 @@ pub mod anomalies;
 pub mod completions;
 pub mod config;
 pub mod imbalance;
+pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
 pub mod topic;
@@ -43,6 +44,7 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Roll(args) => roll::run(&ctx, args).await,
         Command::Topic(cmd) => topic::run(&ctx, cmd).await,
         Command::Anomalies(cmd) => anomalies::run(&ctx, cmd).await,
+        Command::Reassignments(cmd) => reassignments::run(&ctx, cmd).await,
         Command::Operate(_) => not_yet("operate", 0),
     }
 }

@@ -707,6 +707,15 @@ pub(crate) async fn run_flow(
     a: &ProposalArgs,
 ) -> Result<FlowRun, CliError> {
     let printer = ctx.printer.clone();
+    if a.execute {
+        super::reassignments::check_before_execution(
+            ctx,
+            &printer,
+            a.wait_for_reassignments,
+            a.poll_interval,
+        )
+        .await?;
+    }
     let obs = CliObserver {
         printer: printer.clone(),
     };

@@ -5,6 +5,7 @@
 pub mod anomalies;
 pub mod cc_flow;
 pub mod model;
+pub mod movers;
 pub mod rebalance;
 pub mod replicas;
 pub mod roll;

@@ -586,6 +586,7 @@ final class CruiseControlDouble {
 
         return new Operation(opName, task -> {
             if (!dryrun && !stopOngoing && executor.hasOngoingExecution()) throw CcException.ongoingExecution();
+            if (!dryrun && !executor.hasOngoingExecution()) ExternalAgent.sanityCheck(admin, config.autoStopExternalAgent);
             if (!goals.isEmpty() && !skipHard && !leadersOnly) {
                 List<String> missing = new ArrayList<>();
                 for (String h : Json.HARD_GOALS) if (!goals.contains(h)) missing.add(h);

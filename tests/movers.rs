@@ -1,0 +1,361 @@
+//! Playing well with other movers (issue #17), on a real 3-node KRaft cluster with the Cruise
+//! Control double (`tests/env/cc-double`, `auto.stop.external.agent=false`), judged by Kafka's own
+//! metadata (ListPartitionReassignments, replica placement) and the double's own state:
+//!
+//! - a slow reassignment started with the Admin API (replication throttle 1 KB/s) is listed by
+//!   `reassignments list` as external, with adding/removing and progress;
+//! - it blocks `rebalance add --execute` and `topic set-rf --execute` (exit 5, listed; nothing
+//!   moves); `reassignments cancel` is a dry run by default, asks for confirmation, and with
+//!   `--execute --yes` ends it (the partition is back on its original replicas);
+//! - `--wait-for-reassignments` waits one out (the throttle is lifted while it waits) and then
+//!   executes;
+//! - without Kafka bootstrap servers kafkaops cannot look, and the double refuses like Cruise
+//!   Control with its own message (exit 5).
+//!
+//! Run with `cargo test --test movers -- --nocapture` to see the steps.
+
+mod support;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::admin::Admin;
+use support::cc_double::{CcDouble, CcDoubleOptions};
+use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, produce_bulk, wait_for};
+
+const WAIT: Duration = Duration::from_secs(180);
+
+/// A private copy of the binary under test (the target directory may be rebuilt meanwhile).
+fn kafkaops_bin() -> &'static Path {
+    static BIN: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();
+    &BIN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kafkaops");
+        let source = std::env::var_os("KAFKAOPS_TEST_BIN")
+            .map_or_else(|| env!("CARGO_BIN_EXE_kafkaops").into(), PathBuf::from);
+        std::fs::copy(&source, &path).unwrap();
+        (dir, path)
+    })
+    .1
+}
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Out {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
+    }
+}
+
+struct Env {
+    bootstrap: Option<String>,
+    cc_url: String,
+}
+
+fn command(env: &Env, args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(kafkaops_bin());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("KAFKAOPS_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .env("NO_COLOR", "1")
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", &env.cc_url)
+        .env(
+            "KAFKAOPS_STATE_DIR",
+            std::env::temp_dir().join("kafkaops-movers-test"),
+        )
+        .stdin(Stdio::null())
+        .args(args);
+    if let Some(b) = &env.bootstrap {
+        cmd.env("KAFKAOPS_BOOTSTRAP_SERVERS", b);
+    }
+    cmd
+}
+
+fn kafkaops(env: &Env, args: &[&str]) -> Out {
+    let started = Instant::now();
+    let out = assert_cmd::Command::from_std(command(env, args))
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let o = Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    eprintln!(
+        "$ kafkaops {} -> exit {} in {:.1?}\n{}",
+        args.join(" "),
+        o.code,
+        started.elapsed(),
+        o.stderr
+    );
+    o
+}
+
+fn in_flight(admin: &Admin) -> Vec<(String, i32)> {
+    admin
+        .reassignments()
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.topic, r.partition))
+        .collect()
+}
+
+fn replicas(bootstrap: &str, topic: &str, partition: i32) -> Vec<i32> {
+    placement(bootstrap, topic)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.partition == partition)
+        .map(|p| p.replicas)
+        .unwrap()
+}
+
+/// Starts moving `ext`-0 from broker 1 onto 1 and 2 under a 1 KB/s throttle, so it stays in flight.
+fn slow_reassignment(admin: &Admin) {
+    admin
+        .set_replication_throttle("ext", 0, &[1], &[2], &[1, 2], 1024)
+        .unwrap();
+    admin.reassign("ext", 0, &[1, 2]).unwrap();
+    wait_for("the reassignment of ext-0 to show", WAIT, || {
+        Ok(in_flight(admin)
+            .contains(&("ext".to_string(), 0))
+            .then_some(()))
+    })
+    .unwrap();
+}
+
+fn replicas_on(bootstrap: &str, topic: &str, broker: i32) -> usize {
+    placement(bootstrap, topic)
+        .unwrap()
+        .iter()
+        .filter(|p| p.replicas.contains(&broker))
+        .count()
+}
+
+#[test]
+fn external_reassignments_block_wait_and_cancel() {
+    let _ = kafkaops_bin();
+    let cluster = KafkaCluster::start(ClusterSpec::combined(3)).expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    let admin = Admin::connect(&cluster).unwrap();
+    // 8 MB on broker 1 only: at 1 KB/s its copy to broker 2 takes hours unless unthrottled.
+    create_topic(&bootstrap, "ext", &[vec![1]], &[]).unwrap();
+    produce_bulk(&bootstrap, "ext", 800, 10_000, 1_000_000).unwrap();
+    // Replicas on brokers 1 and 2 only, for add_broker 3 to move.
+    let load: Vec<Vec<i32>> = (0..6)
+        .map(|p| if p % 2 == 0 { vec![1, 2] } else { vec![2, 1] })
+        .collect();
+    create_topic(&bootstrap, "load", &load, &[]).unwrap();
+    let cc = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            extra_args: vec!["--auto-stop-external-agent".into(), "false".into()],
+            ..CcDoubleOptions::default()
+        },
+    )
+    .unwrap();
+    let env = Env {
+        bootstrap: Some(bootstrap.clone()),
+        cc_url: cc.url(),
+    };
+
+    eprintln!("== nothing in flight");
+    let o = kafkaops(&env, &["reassignments", "list", "-o", "json"]);
+    assert_eq!(o.code, 0);
+    assert_eq!(o.json()["reassignments"], Value::Array(vec![]));
+
+    eprintln!("== a slow external reassignment is listed");
+    slow_reassignment(&admin);
+    let o = kafkaops(&env, &["reassignments", "list", "-o", "json"]);
+    assert_eq!(o.code, 0);
+    let list = o.json()["reassignments"].as_array().unwrap().clone();
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["topic"], "ext");
+    assert_eq!(list[0]["partition"], 0);
+    assert_eq!(list[0]["adding"], serde_json::json!([2]));
+    assert_eq!(list[0]["removing"], serde_json::json!([]));
+    assert_eq!(list[0]["owner"], "external");
+    assert_eq!(list[0]["progress"], "0/1 new replicas in sync");
+    let table = kafkaops(&env, &["reassignments", "list"]);
+    assert!(
+        table.stdout.contains("ext-0") && table.stdout.contains("external"),
+        "{}",
+        table.stdout
+    );
+
+    eprintln!("== it blocks rebalance add --execute and topic set-rf --execute");
+    let o = kafkaops(
+        &env,
+        &["rebalance", "add", "--brokers", "3", "--execute", "--yes"],
+    );
+    assert_eq!(o.code, 5, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("ext-0 (adding 2, removing none"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stderr.contains("--wait-for-reassignments"),
+        "{}",
+        o.stderr
+    );
+    let o = kafkaops(
+        &env,
+        &[
+            "topic",
+            "set-rf",
+            "--topics",
+            "load",
+            "-r",
+            "3",
+            "--execute",
+            "--yes",
+        ],
+    );
+    assert_eq!(o.code, 5, "{}", o.stderr);
+    assert!(o.stderr.contains("ext-0"), "{}", o.stderr);
+    assert_eq!(
+        replicas_on(&bootstrap, "load", 3),
+        0,
+        "nothing may have moved"
+    );
+    assert_eq!(in_flight(&admin), vec![("ext".to_string(), 0)]);
+
+    eprintln!("== cancel: dry run, then no confirmation without a terminal, then --yes");
+    let o = kafkaops(&env, &["reassignments", "cancel", "ext-0", "nope-1"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("Dry run"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("nope-1: no reassignment in flight"),
+        "{}",
+        o.stdout
+    );
+    assert_eq!(in_flight(&admin), vec![("ext".to_string(), 0)]);
+    let o = kafkaops(&env, &["reassignments", "cancel", "--all", "--execute"]);
+    assert_ne!(
+        o.code, 0,
+        "no confirmation without a terminal: {}",
+        o.stdout
+    );
+    assert_eq!(in_flight(&admin), vec![("ext".to_string(), 0)]);
+    let o = kafkaops(
+        &env,
+        &[
+            "reassignments",
+            "cancel",
+            "ext-0",
+            "--execute",
+            "--yes",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.json()["cancelled"][0]["topic"], "ext");
+    wait_for("the cancelled reassignment to end", WAIT, || {
+        Ok(in_flight(&admin).is_empty().then_some(()))
+    })
+    .unwrap();
+    assert_eq!(
+        replicas(&bootstrap, "ext", 0),
+        vec![1],
+        "back on its original replica"
+    );
+    let o = kafkaops(&env, &["reassignments", "cancel", "--all"]);
+    assert_eq!(o.code, 0);
+    assert!(o.stdout.contains("Nothing to cancel"), "{}", o.stdout);
+
+    eprintln!("== without bootstrap servers the double refuses like Cruise Control");
+    slow_reassignment(&admin);
+    let no_kafka = Env {
+        bootstrap: None,
+        cc_url: cc.url(),
+    };
+    let o = kafkaops(
+        &no_kafka,
+        &["rebalance", "add", "--brokers", "3", "--execute", "--yes"],
+    );
+    assert_eq!(o.code, 5, "{}", o.stderr);
+    assert!(
+        o.stderr.contains(
+            "Cannot execute new proposals while there are ongoing partition reassignments initiated by external agent: [ext-0]"
+        ),
+        "{}",
+        o.stderr
+    );
+    assert_eq!(
+        replicas_on(&bootstrap, "load", 3),
+        0,
+        "nothing may have moved"
+    );
+
+    eprintln!("== --wait-for-reassignments waits it out, then executes");
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let mut child = command(
+        &env,
+        &[
+            "rebalance",
+            "add",
+            "--brokers",
+            "3",
+            "--execute",
+            "--yes",
+            "--wait-for-reassignments",
+            "5m",
+            "--poll-interval",
+            "1s",
+        ],
+    )
+    .stdout(Stdio::null())
+    .stderr(log.reopen().unwrap())
+    .spawn()
+    .unwrap();
+    let stderr = || {
+        let mut s = String::new();
+        log.reopen().unwrap().read_to_string(&mut s).unwrap();
+        s
+    };
+    wait_for("kafkaops to say it waits", WAIT, || {
+        Ok(stderr()
+            .contains("Waiting up to 5m for 1 partition reassignment")
+            .then_some(()))
+    })
+    .unwrap();
+    assert_eq!(
+        replicas_on(&bootstrap, "load", 3),
+        0,
+        "it must wait before moving"
+    );
+    admin.clear_replication_throttle("ext", &[1, 2]).unwrap();
+    let status = wait_for(
+        "the waiting rebalance to finish",
+        Duration::from_secs(300),
+        || Ok(child.try_wait()?),
+    )
+    .unwrap();
+    eprintln!("{}", stderr());
+    assert!(status.success(), "{status:?}\n{}", stderr());
+    assert!(stderr().contains("have ended; going on"), "{}", stderr());
+    // The external move finished (two replicas; add_broker may then have moved one onto 3).
+    assert_eq!(
+        replicas(&bootstrap, "ext", 0).len(),
+        2,
+        "the external move finished"
+    );
+    assert!(
+        replicas_on(&bootstrap, "load", 3) > 0,
+        "the rebalance moved replicas onto 3"
+    );
+    drop(cc);
+}
