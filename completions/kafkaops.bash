@@ -2102,7 +2102,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__roll)
-            opts="-o -v -q -y -X -h -V --all --nodes --role --desired-config --set --max-batch-size --post-restart-timeout --post-reconfigure-timeout --max-restart-attempts --max-reconfig-attempts --include-unhealthy --dry-run --no-preferred-leader-election --restart-command --stop-command --start-command --command-timeout --poll-interval --blocked-timeout --state-dir --discard-state --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --all --nodes --role --desired-config --set --max-batch-size --post-restart-timeout --post-reconfigure-timeout --max-restart-attempts --max-reconfig-attempts --include-unhealthy --dry-run --no-preferred-leader-election --restart-command --stop-command --start-command --command-timeout --poll-interval --blocked-timeout --state-dir --discard-state --strict --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -354,6 +354,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --dry-run 'Print the plan and exit'
             cand --no-preferred-leader-election 'Do not restore preferred leaders after each restart'
             cand --discard-state 'Delete a saved roll of this cluster (finished or not) before starting'
+            cand --strict 'Refuse to roll (exit 1, nothing restarted; a dry run exits 1 too) while any topic on the nodes to restart cannot stay available: replication factor 1, factor at or below min.insync.replicas, partitions already under min ISR or offline'
             cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
             cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
             cand -q 'Only data on stdout and errors on stderr'

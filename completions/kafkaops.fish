@@ -307,6 +307,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l include-unhea
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l dry-run -d 'Print the plan and exit'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l no-preferred-leader-election -d 'Do not restore preferred leaders after each restart'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l discard-state -d 'Delete a saved roll of this cluster (finished or not) before starting'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l strict -d 'Refuse to roll (exit 1, nothing restarted; a dry run exits 1 too) while any topic on the nodes to restart cannot stay available: replication factor 1, factor at or below min.insync.replicas, partitions already under min ISR or offline'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s y -l yes -d 'Do not ask for confirmation before destructive actions'

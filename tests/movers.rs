@@ -12,6 +12,10 @@
 //! - without Kafka bootstrap servers kafkaops cannot look, and the double refuses like Cruise
 //!   Control with its own message (exit 5).
 //!
+//! - `roll` lists the topics it cannot keep available on the nodes it restarts (RF 1, RF = min
+//!   ISR), `--strict` refuses (no node restarted, per the control server's record), and the
+//!   summary of a real roll names the risky topics it touched.
+//!
 //! Run with `cargo test --test movers -- --nocapture` to see the steps.
 
 mod support;
@@ -24,6 +28,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use support::admin::Admin;
 use support::cc_double::{CcDouble, CcDoubleOptions};
+use support::control::{ControlServer, connection_args};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, produce_bulk, wait_for};
 
 const WAIT: Duration = Duration::from_secs(180);
@@ -358,4 +363,203 @@ fn external_reassignments_block_wait_and_cancel() {
         "the rebalance moved replicas onto 3"
     );
     drop(cc);
+}
+
+fn roll(conn: &[String], args: &[&str]) -> Out {
+    let started = Instant::now();
+    let out = std::process::Command::new(kafkaops_bin())
+        .env("NO_COLOR", "1")
+        .env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .env(
+            "KAFKAOPS_STATE_DIR",
+            std::env::temp_dir().join(format!("kafkaops-movers-roll-{}", std::process::id())),
+        )
+        .args(conn)
+        .args(["--yes", "roll", "--poll-interval", "1s"])
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let o = Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    eprintln!(
+        "$ kafkaops roll {} -> exit {} in {:.1?}\n{}",
+        args.join(" "),
+        o.code,
+        started.elapsed(),
+        o.stderr
+    );
+    o
+}
+
+fn notes(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| a.iter().map(|n| n.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn risky_topics_before_a_roll() {
+    let _ = kafkaops_bin();
+    let cluster = KafkaCluster::start(ClusterSpec::combined(3)).expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    create_topic(&bootstrap, "single", &[vec![2]], &[]).unwrap();
+    create_topic(
+        &bootstrap,
+        "tight",
+        &[vec![2, 3]],
+        &[("min.insync.replicas", "2")],
+    )
+    .unwrap();
+    create_topic(
+        &bootstrap,
+        "safe",
+        &[vec![1, 2, 3]],
+        &[("min.insync.replicas", "2")],
+    )
+    .unwrap();
+    create_topic(&bootstrap, "far", &[vec![3]], &[]).unwrap();
+    wait_for("full ISRs", WAIT, || {
+        Ok(["tight", "safe"]
+            .iter()
+            .all(|t| {
+                placement(&bootstrap, t)
+                    .unwrap()
+                    .iter()
+                    .all(|p| p.isr.len() == p.replicas.len())
+            })
+            .then_some(()))
+    })
+    .unwrap();
+    let conn = connection_args(&cluster);
+    let cluster = std::sync::Arc::new(std::sync::Mutex::new(cluster));
+    let server = ControlServer::start(std::sync::Arc::clone(&cluster));
+    let cmd = server.restart_command();
+
+    eprintln!("== dry run of node 2 lists single and tight, not safe or far");
+    let o = roll(
+        &conn,
+        &[
+            "--nodes",
+            "2",
+            "--restart-command",
+            &cmd,
+            "--dry-run",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let n = notes(&o.json()["notes"]);
+    let about = |t: &str| {
+        n.iter()
+            .find(|x| x.starts_with(&format!("topic {t}:")))
+            .cloned()
+    };
+    let single = about("single").unwrap_or_else(|| panic!("{n:#?}"));
+    assert!(
+        single.contains("replication factor 1 (on node(s) 2)"),
+        "{single}"
+    );
+    let tight = about("tight").unwrap_or_else(|| panic!("{n:#?}"));
+    assert!(
+        tight.contains("replication factor 2 <= min.insync.replicas 2"),
+        "{tight}"
+    );
+    assert!(about("safe").is_none() && about("far").is_none(), "{n:#?}");
+    let text = roll(
+        &conn,
+        &["--nodes", "2", "--restart-command", &cmd, "--dry-run"],
+    );
+    assert!(
+        text.stdout
+            .contains("Note: topic single: replication factor 1"),
+        "{}",
+        text.stdout
+    );
+
+    eprintln!("== a roll of node 1 touches none of them");
+    let o = roll(
+        &conn,
+        &[
+            "--nodes",
+            "1",
+            "--restart-command",
+            &cmd,
+            "--dry-run",
+            "-o",
+            "json",
+        ],
+    );
+    let n = notes(&o.json()["notes"]);
+    assert!(
+        !n.iter()
+            .any(|x| x.starts_with("topic single:") || x.starts_with("topic tight:")),
+        "{n:#?}"
+    );
+
+    eprintln!("== --strict refuses, dry run and real, and restarts nothing");
+    let o = roll(
+        &conn,
+        &[
+            "--nodes",
+            "2",
+            "--restart-command",
+            &cmd,
+            "--dry-run",
+            "--strict",
+        ],
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(o.stderr.contains("--strict: "), "{}", o.stderr);
+    let o = roll(
+        &conn,
+        &[
+            "--nodes",
+            "2",
+            "--restart-command",
+            &cmd,
+            "--strict",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(o.json()["result"]["status"], "refused");
+    assert!(server.restarts().is_empty(), "{:?}", server.restarts());
+
+    eprintln!("== a real roll names the risky topics it touched");
+    let o = roll(
+        &conn,
+        &[
+            "--nodes",
+            "2",
+            "--restart-command",
+            &cmd,
+            "--post-restart-timeout",
+            "3m",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let doc = o.json();
+    assert_eq!(doc["result"]["status"], "done", "{doc:#}");
+    assert_eq!(
+        server.restarts().iter().map(|r| r.node).collect::<Vec<_>>(),
+        vec![2]
+    );
+    let n = notes(&doc["result"]["notes"]);
+    for t in ["single", "tight"] {
+        assert!(
+            n.iter()
+                .any(|x| x.starts_with(&format!("affected risky topic {t}:"))),
+            "{n:#?}"
+        );
+    }
+    assert!(!n.iter().any(|x| x.contains("topic far:")), "{n:#?}");
+    drop(server);
 }

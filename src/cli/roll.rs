@@ -85,4 +85,9 @@ pub struct RollArgs {
     /// Delete a saved roll of this cluster (finished or not) before starting
     #[arg(long)]
     pub discard_state: bool,
+    /// Refuse to roll (exit 1, nothing restarted; a dry run exits 1 too) while any topic on
+    /// the nodes to restart cannot stay available: replication factor 1, factor at or below
+    /// min.insync.replicas, partitions already under min ISR or offline
+    #[arg(long)]
+    pub strict: bool,
 }

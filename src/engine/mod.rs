@@ -8,4 +8,5 @@ pub mod model;
 pub mod movers;
 pub mod rebalance;
 pub mod replicas;
+pub mod risk;
 pub mod roll;
