@@ -85,6 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
+            [CompletionResult]::new('pace', 'pace', [CompletionResultType]::ParameterValue, 'Change the pace of the running execution live (Cruise Control''s admin endpoint)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -307,6 +308,36 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kafkaops;rebalance;pace' {
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker from now on')
+            [CompletionResult]::new('--leader-concurrency', '--leader-concurrency', [CompletionResultType]::ParameterName, 'Concurrent leader movements from now on')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control after this long')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kafkaops;rebalance;help' {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
@@ -314,6 +345,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
+            [CompletionResult]::new('pace', 'pace', [CompletionResultType]::ParameterValue, 'Change the pace of the running execution live (Cruise Control''s admin endpoint)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -333,6 +365,9 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;rebalance;help;stop' {
+            break
+        }
+        'kafkaops;rebalance;help;pace' {
             break
         }
         'kafkaops;rebalance;help;help' {
@@ -775,6 +810,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
+            [CompletionResult]::new('pace', 'pace', [CompletionResultType]::ParameterValue, 'Change the pace of the running execution live (Cruise Control''s admin endpoint)')
             break
         }
         'kafkaops;help;rebalance;add' {
@@ -793,6 +829,9 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;help;rebalance;stop' {
+            break
+        }
+        'kafkaops;help;rebalance;pace' {
             break
         }
         'kafkaops;help;roll' {

@@ -115,6 +115,9 @@ _kafkaops() {
             kafkaops__subcmd__help__subcmd__rebalance,imbalance)
                 cmd="kafkaops__subcmd__help__subcmd__rebalance__subcmd__imbalance"
                 ;;
+            kafkaops__subcmd__help__subcmd__rebalance,pace)
+                cmd="kafkaops__subcmd__help__subcmd__rebalance__subcmd__pace"
+                ;;
             kafkaops__subcmd__help__subcmd__rebalance,remove)
                 cmd="kafkaops__subcmd__help__subcmd__rebalance__subcmd__remove"
                 ;;
@@ -157,6 +160,9 @@ _kafkaops() {
             kafkaops__subcmd__rebalance,imbalance)
                 cmd="kafkaops__subcmd__rebalance__subcmd__imbalance"
                 ;;
+            kafkaops__subcmd__rebalance,pace)
+                cmd="kafkaops__subcmd__rebalance__subcmd__pace"
+                ;;
             kafkaops__subcmd__rebalance,remove)
                 cmd="kafkaops__subcmd__rebalance__subcmd__remove"
                 ;;
@@ -177,6 +183,9 @@ _kafkaops() {
                 ;;
             kafkaops__subcmd__rebalance__subcmd__help,imbalance)
                 cmd="kafkaops__subcmd__rebalance__subcmd__help__subcmd__imbalance"
+                ;;
+            kafkaops__subcmd__rebalance__subcmd__help,pace)
+                cmd="kafkaops__subcmd__rebalance__subcmd__help__subcmd__pace"
                 ;;
             kafkaops__subcmd__rebalance__subcmd__help,remove)
                 cmd="kafkaops__subcmd__rebalance__subcmd__help__subcmd__remove"
@@ -860,7 +869,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__help__subcmd__rebalance)
-            opts="add remove full imbalance status stop"
+            opts="add remove full imbalance status stop pace"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -902,6 +911,20 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__help__subcmd__rebalance__subcmd__imbalance)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__rebalance__subcmd__pace)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1328,7 +1351,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance)
-            opts="-o -v -q -y -X -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version add remove full imbalance status stop help"
+            opts="-o -v -q -y -X -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version add remove full imbalance status stop pace help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1610,7 +1633,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__help)
-            opts="add remove full imbalance status stop help"
+            opts="add remove full imbalance status stop pace help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1666,6 +1689,20 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__help__subcmd__imbalance)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__rebalance__subcmd__help__subcmd__pace)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1777,6 +1814,88 @@ _kafkaops() {
                     return 0
                     ;;
                 --wait-for-reassignments)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__rebalance__subcmd__pace)
+            opts="-o -v -q -y -X -h -V --concurrency --leader-concurrency --reason --timeout --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --leader-concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

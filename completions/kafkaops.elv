@@ -81,6 +81,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand imbalance 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
+            cand pace 'Change the pace of the running execution live (Cruise Control''s admin endpoint)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;rebalance;add'= {
@@ -296,6 +297,35 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kafkaops;rebalance;pace'= {
+            cand --concurrency 'Concurrent inter-broker partition movements per broker from now on'
+            cand --leader-concurrency 'Concurrent leader movements from now on'
+            cand --reason 'Reason recorded by Cruise Control for the request'
+            cand --timeout 'Give up waiting for Cruise Control after this long'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kafkaops;rebalance;help'= {
             cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
             cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
@@ -303,6 +333,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand imbalance 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
+            cand pace 'Change the pace of the running execution live (Cruise Control''s admin endpoint)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;rebalance;help;add'= {
@@ -316,6 +347,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;rebalance;help;status'= {
         }
         &'kafkaops;rebalance;help;stop'= {
+        }
+        &'kafkaops;rebalance;help;pace'= {
         }
         &'kafkaops;rebalance;help;help'= {
         }
@@ -730,6 +763,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand imbalance 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
+            cand pace 'Change the pace of the running execution live (Cruise Control''s admin endpoint)'
         }
         &'kafkaops;help;rebalance;add'= {
         }
@@ -742,6 +776,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;help;rebalance;status'= {
         }
         &'kafkaops;help;rebalance;stop'= {
+        }
+        &'kafkaops;help;rebalance;pace'= {
         }
         &'kafkaops;help;roll'= {
         }

@@ -53,33 +53,34 @@ complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "operate" -d 'Run 
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "config" -d 'Inspect the resolved configuration'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
 json\t''
 yaml\t''"
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s h -l help -d 'Print help'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "imbalance" -d 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template\'s goals and options (dry run unless --execute)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "status" -d 'Show what Cruise Control is executing'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "stop" -d 'Stop the ongoing Cruise Control execution'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "imbalance" -d 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template\'s goals and options (dry run unless --execute)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "status" -d 'Show what Cruise Control is executing'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "stop" -d 'Stop the ongoing Cruise Control execution'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "pace" -d 'Change the pace of the running execution live (Cruise Control\'s admin endpoint)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l brokers -d 'The new brokers (comma-separated ids); replicas move only onto these' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l goals -d 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control\'s]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l excluded-topics -d 'Topics (regular expression) whose replicas must not move' -r
@@ -263,12 +264,37 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l concurrency -d 'Concurrent inter-broker partition movements per broker from now on' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l leader-concurrency -d 'Concurrent leader movements from now on' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l reason -d 'Reason recorded by Cruise Control for the request' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l timeout -d 'Give up waiting for Cruise Control after this long' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "imbalance" -d 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template\'s goals and options (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show what Cruise Control is executing'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "stop" -d 'Stop the ongoing Cruise Control execution'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "pace" -d 'Change the pace of the running execution live (Cruise Control\'s admin endpoint)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l nodes -d 'Roll these nodes (comma-separated ids)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l role -d 'Roll the nodes with this role' -r -f -a "broker\t''
@@ -602,6 +628,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "imbalance" -d 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template\'s goals and options (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "status" -d 'Show what Cruise Control is executing'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "stop" -d 'Stop the ongoing Cruise Control execution'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "pace" -d 'Change the pace of the running execution live (Cruise Control\'s admin endpoint)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from topic" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from anomalies" -f -a "watch" -d 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from reassignments" -f -a "list" -d 'List the partition reassignments in flight (adding, removing, progress, who started them)'

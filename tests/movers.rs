@@ -16,6 +16,10 @@
 //!   ISR), `--strict` refuses (no node restarted, per the control server's record), and the
 //!   summary of a real roll names the risky topics it touched.
 //!
+//! - `rebalance pace` changes a running execution's concurrency live through `POST /admin`: the
+//!   request on the wire (wiremock), and on the double the number of reassignments Kafka has in
+//!   flight at once goes from 1 to 3 while the double's executor reports the new limit.
+//!
 //! Run with `cargo test --test movers -- --nocapture` to see the steps.
 
 mod support;
@@ -562,4 +566,193 @@ fn risky_topics_before_a_roll() {
     }
     assert!(!n.iter().any(|x| x.contains("topic far:")), "{n:#?}");
     drop(server);
+}
+
+#[tokio::test]
+async fn pace_sends_the_concurrency_to_the_admin_endpoint() {
+    use kafkaops::cruise_control::params::ConcurrencyChange;
+    use kafkaops::cruise_control::{ClientConfig, CruiseControlClient, LogObserver};
+    use wiremock::matchers::{method, path, query_param, query_param_is_missing};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/admin"))
+        .and(query_param("json", "true"))
+        .and(query_param("concurrent_partition_movements_per_broker", "3"))
+        .and(query_param("concurrent_leader_movements", "7"))
+        .and(query_param("reason", "why"))
+        .and(query_param_is_missing("dryrun"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(
+            r#"{"ongoingConcurrencyChangeRequest":"Inter-broker partition movement concurrency is set to 3\nLeadership movement concurrency is set to 7\n","version":1}"#,
+        ))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let cc = CruiseControlClient::new(ClientConfig {
+        url: server.uri().parse().unwrap(),
+        username: None,
+        password: None,
+        ca_pem: None,
+        timeout: Duration::from_secs(5),
+        poll_interval: Duration::from_millis(10),
+        backoff: kafkaops::cruise_control::retry::Backoff {
+            initial: Duration::from_millis(10),
+            max: Duration::from_millis(50),
+            task_limit_pause: Duration::from_millis(10),
+        },
+    })
+    .unwrap();
+    let change = ConcurrencyChange {
+        partition_movements_per_broker: Some(3),
+        leader_movements: Some(7),
+    };
+    let r = cc
+        .change_concurrency(
+            &change,
+            "why",
+            Instant::now() + Duration::from_secs(5),
+            &LogObserver,
+        )
+        .await
+        .unwrap();
+    assert!(
+        r.ongoing_concurrency_change_request
+            .unwrap()
+            .contains("Leadership movement concurrency is set to 7")
+    );
+}
+
+/// The double's own ExecutorState (`GET /state?substates=executor`).
+fn executor_state(cc_url: &str) -> Value {
+    let url = format!("{cc_url}/state?json=true&substates=executor");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let body = rt
+        .block_on(async { reqwest::get(&url).await?.text().await })
+        .unwrap();
+    serde_json::from_str::<Value>(&body).unwrap()["ExecutorState"].clone()
+}
+
+#[test]
+fn pace_changes_the_running_execution_live() {
+    use kafkaops::kafka::{ConfigChange, ConfigTarget};
+
+    let _ = kafkaops_bin();
+    let cluster = KafkaCluster::start(ClusterSpec::combined(3)).expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    let admin = Admin::connect(&cluster).unwrap();
+    // 8 partitions on brokers 1 and 2 with data; every move onto 3 is throttled to 1 KB/s,
+    // so reassignments stay in flight and the number in flight at once is the concurrency.
+    let assignment: Vec<Vec<i32>> = (0..8)
+        .map(|p| if p % 2 == 0 { vec![1, 2] } else { vec![2, 1] })
+        .collect();
+    create_topic(&bootstrap, "paced", &assignment, &[]).unwrap();
+    // 2 MB a partition: a follower's first fetch (replica.fetch.max.bytes, 1 MB) is not
+    // throttled yet, the rest is.
+    produce_bulk(&bootstrap, "paced", 3200, 5_000, 1_000_000).unwrap();
+    admin
+        .alter(
+            ConfigTarget::Topic("paced".into()),
+            vec![
+                ConfigChange::set("leader.replication.throttled.replicas", "*"),
+                ConfigChange::set("follower.replication.throttled.replicas", "*"),
+            ],
+        )
+        .unwrap();
+    for b in [1, 2, 3] {
+        admin
+            .alter(
+                ConfigTarget::Broker(b),
+                vec![
+                    ConfigChange::set("leader.replication.throttled.rate", "1024"),
+                    ConfigChange::set("follower.replication.throttled.rate", "1024"),
+                ],
+            )
+            .unwrap();
+    }
+    let cc = CcDouble::start(&bootstrap, CcDoubleOptions::default()).unwrap();
+    let env = Env {
+        bootstrap: Some(bootstrap.clone()),
+        cc_url: cc.url(),
+    };
+
+    eprintln!("== nothing executing: pace changes nothing");
+    let o = kafkaops(&env, &["rebalance", "pace", "--concurrency", "3"]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(o.stderr.contains("not executing anything"), "{}", o.stderr);
+
+    eprintln!("== an execution one partition at a time");
+    let o = kafkaops(
+        &env,
+        &[
+            "rebalance",
+            "add",
+            "--brokers",
+            "3",
+            "--execute",
+            "--yes",
+            "--no-wait",
+            "--concurrent-partition-movements-per-broker",
+            "1",
+        ],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    wait_for("one reassignment in flight", WAIT, || {
+        Ok((in_flight(&admin).len() == 1).then_some(()))
+    })
+    .unwrap();
+    let e = executor_state(&cc.url());
+    assert_eq!(e["maximumConcurrentPartitionMovementsPerBroker"], 1, "{e}");
+    let pending = e["numPendingPartitionMovements"].as_u64().unwrap();
+    assert!(pending >= 2, "enough moves left to see the change: {e}");
+    // Held at 1 for a while: the limit, not chance.
+    for _ in 0..5 {
+        let now = in_flight(&admin);
+        assert_eq!(
+            now.len(),
+            1,
+            "{now:?}\n{}\n{:?}",
+            executor_state(&cc.url()),
+            placement(&bootstrap, "paced").unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+
+    eprintln!("== pace --concurrency 3 --leader-concurrency 7");
+    let o = kafkaops(
+        &env,
+        &[
+            "rebalance",
+            "pace",
+            "--concurrency",
+            "3",
+            "--leader-concurrency",
+            "7",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = o.json();
+    assert_eq!(v["concurrency"], 3);
+    assert!(
+        v["cruise_control_says"]
+            .as_str()
+            .unwrap()
+            .contains("Inter-broker partition movement concurrency is set to 3"),
+        "{v}"
+    );
+    wait_for("three reassignments in flight", WAIT, || {
+        Ok((in_flight(&admin).len() == 3).then_some(()))
+    })
+    .unwrap();
+    let e = executor_state(&cc.url());
+    assert_eq!(e["maximumConcurrentPartitionMovementsPerBroker"], 3, "{e}");
+
+    let o = kafkaops(&env, &["rebalance", "stop"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    drop(cc);
 }

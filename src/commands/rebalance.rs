@@ -85,6 +85,7 @@ pub async fn run(ctx: &Ctx, cmd: RebalanceCommand) -> Result<ExitCode, CliError>
         RebalanceCommand::Imbalance(a) => super::imbalance::run(ctx, a).await,
         RebalanceCommand::Status(a) => status(ctx, &a).await,
         RebalanceCommand::Stop(a) => stop(ctx, &a).await,
+        RebalanceCommand::Pace(a) => super::pace::run(ctx, &a).await,
     }
 }
 

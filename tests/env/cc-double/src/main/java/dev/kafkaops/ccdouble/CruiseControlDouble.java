@@ -97,12 +97,13 @@ final class CruiseControlDouble {
             "exclude_recently_removed_brokers", "exclude_recently_demoted_brokers", "allow_capacity_estimation", "verbose",
             "fast_mode")));
         def("stop_proposal_execution", "POST", Kind.SYNC, List.of("force_stop", "stop_external_agent", "review_id"));
+        def("admin", "POST", Kind.SYNC, AdminEndpoint.PARAMS);
     }
 
     /** Endpoints real CC has that the double does not model: answered with a clear 500. */
     private static final Set<String> UNMODELLED_GET = Set.of("bootstrap", "train", "load", "partition_load", "review_board", "permissions");
     private static final Set<String> UNMODELLED_POST = Set.of("fix_offline_replicas", "pause_sampling", "resume_sampling",
-        "demote_broker", "admin", "review", "rightsize", "remove_disks");
+        "demote_broker", "review", "rightsize", "remove_disks");
 
     private static final Set<String> MOVEMENT_STRATEGIES = Set.of("BaseReplicaMovementStrategy",
         "PostponeUrpReplicaMovementStrategy", "PrioritizeLargeReplicaMovementStrategy", "PrioritizeSmallReplicaMovementStrategy",
@@ -360,6 +361,7 @@ final class CruiseControlDouble {
             case "kafka_cluster_state" -> clusterStateOp(p);
             case "user_tasks" -> userTasksOp(p);
             case "stop_proposal_execution" -> stopOp(p);
+            case "admin" -> AdminEndpoint.op(p, executor);
             case "proposals" -> goalBasedOp(ctx, "GetProposals", Planner.Mode.REBALANCE, true);
             case "rebalance" -> goalBasedOp(ctx, "Rebalance", Planner.Mode.REBALANCE, false);
             case "add_broker" -> goalBasedOp(ctx, "AddBroker", Planner.Mode.ADD_BROKER, false);
