@@ -45,6 +45,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
             cand topic 'Topic operations: replication-factor changes through Cruise Control'
             cand anomalies 'Watch the anomalies Cruise Control detects'
+            cand broker 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
             cand reassignments 'Partition reassignments in flight, whoever started them: list or cancel'
             cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
@@ -542,6 +543,97 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         }
         &'kafkaops;anomalies;help;help'= {
         }
+        &'kafkaops;broker'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand cordon 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+            cand uncordon 'Uncordon brokers: they take new partitions again'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;broker;cordon'= {
+            cand --brokers 'The brokers (comma-separated ids)'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;broker;uncordon'= {
+            cand --brokers 'The brokers (comma-separated ids)'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;broker;help'= {
+            cand cordon 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+            cand uncordon 'Uncordon brokers: they take new partitions again'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;broker;help;cordon'= {
+        }
+        &'kafkaops;broker;help;uncordon'= {
+        }
+        &'kafkaops;broker;help;help'= {
+        }
         &'kafkaops;reassignments'= {
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
@@ -750,6 +842,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
             cand topic 'Topic operations: replication-factor changes through Cruise Control'
             cand anomalies 'Watch the anomalies Cruise Control detects'
+            cand broker 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
             cand reassignments 'Partition reassignments in flight, whoever started them: list or cancel'
             cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
@@ -790,6 +883,14 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand watch 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
         }
         &'kafkaops;help;anomalies;watch'= {
+        }
+        &'kafkaops;help;broker'= {
+            cand cordon 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+            cand uncordon 'Uncordon brokers: they take new partitions again'
+        }
+        &'kafkaops;help;broker;cordon'= {
+        }
+        &'kafkaops;help;broker;uncordon'= {
         }
         &'kafkaops;help;reassignments'= {
             cand list 'List the partition reassignments in flight (adding, removing, progress, who started them)'

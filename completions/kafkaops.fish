@@ -48,6 +48,7 @@ complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "rebalance" -d 'Mo
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "broker" -d 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "operate" -d 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "config" -d 'Inspect the resolved configuration'
@@ -459,6 +460,74 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from help" -f -a "watch" -d 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l brokers -d 'The brokers (comma-separated ids)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l brokers -d 'The brokers (comma-separated ids)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
@@ -613,15 +682,16 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s q -l q
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies reassignments operate config completions help" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies reassignments operate config completions help" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies reassignments operate config completions help" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies reassignments operate config completions help" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies reassignments operate config completions help" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies reassignments operate config completions help" -f -a "operate" -d 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies reassignments operate config completions help" -f -a "config" -d 'Inspect the resolved configuration'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies reassignments operate config completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies reassignments operate config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "broker" -d 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "operate" -d 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "config" -d 'Inspect the resolved configuration'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
@@ -631,6 +701,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "pace" -d 'Change the pace of the running execution live (Cruise Control\'s admin endpoint)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from topic" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from anomalies" -f -a "watch" -d 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from broker" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from broker" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from reassignments" -f -a "list" -d 'List the partition reassignments in flight (adding, removing, progress, who started them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from reassignments" -f -a "cancel" -d 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'

@@ -20,6 +20,11 @@
 //!   request on the wire (wiremock), and on the double the number of reassignments Kafka has in
 //!   flight at once goes from 1 to 3 while the double's executor reports the new limit.
 //!
+//! - Cordoning (KIP-1066, Kafka 4.4 here): `broker cordon` keeps a topic Kafka places itself off
+//!   the cordoned broker, `rebalance status` shows it; `rebalance remove --execute` cordons the
+//!   leaving broker before anything moves, a topic created during the removal stays off it, and
+//!   after `rebalance stop` the broker is uncordoned (its `cordoned.log.dirs` read back).
+//!
 //! Run with `cargo test --test movers -- --nocapture` to see the steps.
 
 mod support;
@@ -33,7 +38,10 @@ use serde_json::Value;
 use support::admin::Admin;
 use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::control::{ControlServer, connection_args};
-use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, produce_bulk, wait_for};
+use support::kafka::{
+    ClusterSpec, KafkaCluster, broker_config, create_topic, create_topic_placed_by_kafka,
+    placement, produce_bulk, wait_for,
+};
 
 const WAIT: Duration = Duration::from_secs(180);
 
@@ -754,5 +762,134 @@ fn pace_changes_the_running_execution_live() {
 
     let o = kafkaops(&env, &["rebalance", "stop"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
+    drop(cc);
+}
+
+/// Throttles every replica move of `topic` to 1 KB/s on `brokers`.
+fn throttle_all(admin: &Admin, topic: &str, brokers: &[i32]) {
+    use kafkaops::kafka::{ConfigChange, ConfigTarget};
+    admin
+        .alter(
+            ConfigTarget::Topic(topic.into()),
+            vec![
+                ConfigChange::set("leader.replication.throttled.replicas", "*"),
+                ConfigChange::set("follower.replication.throttled.replicas", "*"),
+            ],
+        )
+        .unwrap();
+    for &b in brokers {
+        admin
+            .alter(
+                ConfigTarget::Broker(b),
+                vec![
+                    ConfigChange::set("leader.replication.throttled.rate", "1024"),
+                    ConfigChange::set("follower.replication.throttled.rate", "1024"),
+                ],
+            )
+            .unwrap();
+    }
+}
+
+#[test]
+fn cordoned_brokers_take_no_new_partitions() {
+    let _ = kafkaops_bin();
+    let cluster = KafkaCluster::start(ClusterSpec::combined(3)).expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    let admin = Admin::connect(&cluster).unwrap();
+    let cc = CcDouble::start(&bootstrap, CcDoubleOptions::default()).unwrap();
+    let env = Env {
+        bootstrap: Some(bootstrap.clone()),
+        cc_url: cc.url(),
+    };
+    let cordon = |b: i32| broker_config(&bootstrap, b, "cordoned.log.dirs").unwrap();
+
+    eprintln!("== broker cordon: a new topic stays off broker 2");
+    let o = kafkaops(&env, &["broker", "cordon", "--brokers", "2"]);
+    assert_ne!(o.code, 0, "no confirmation without a terminal");
+    assert_eq!(cordon(2).filter(|v| !v.is_empty()), None);
+    let o = kafkaops(&env, &["broker", "cordon", "--brokers", "2", "--yes"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(cordon(2).as_deref(), Some("*"));
+    let o = kafkaops(&env, &["rebalance", "status", "-o", "json"]);
+    assert_eq!(
+        o.json()["cordoned_brokers"],
+        serde_json::json!([2]),
+        "{}",
+        o.stdout
+    );
+    create_topic_placed_by_kafka(&bootstrap, "after-cordon", 12, 1).unwrap();
+    assert_eq!(replicas_on(&bootstrap, "after-cordon", 2), 0);
+    let o = kafkaops(&env, &["broker", "uncordon", "--brokers", "2", "--yes"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(cordon(2).filter(|v| !v.is_empty()), None);
+    let o = kafkaops(&env, &["rebalance", "status", "-o", "json"]);
+    assert_eq!(
+        o.json()["cordoned_brokers"],
+        serde_json::json!([]),
+        "{}",
+        o.stdout
+    );
+
+    eprintln!("== rebalance remove cordons the leaving broker, stop uncordons it");
+    let leaving: Vec<Vec<i32>> = (0..6).map(|_| vec![3]).collect();
+    create_topic(&bootstrap, "leaving", &leaving, &[]).unwrap();
+    produce_bulk(&bootstrap, "leaving", 2400, 5_000, 1_000_000).unwrap();
+    throttle_all(&admin, "leaving", &[1, 2, 3]);
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let mut child = command(
+        &env,
+        &[
+            "rebalance",
+            "remove",
+            "--brokers",
+            "3",
+            "--execute",
+            "--yes",
+            "--poll-interval",
+            "1s",
+        ],
+    )
+    .stdout(Stdio::null())
+    .stderr(log.reopen().unwrap())
+    .spawn()
+    .unwrap();
+    let stderr = || {
+        let mut s = String::new();
+        log.reopen().unwrap().read_to_string(&mut s).unwrap();
+        s
+    };
+    wait_for("the removal to move replicas", WAIT, || {
+        Ok((!in_flight(&admin).is_empty()).then_some(()))
+    })
+    .unwrap();
+    assert_eq!(cordon(3).as_deref(), Some("*"), "{}", stderr());
+    create_topic_placed_by_kafka(&bootstrap, "during-removal", 12, 1).unwrap();
+    assert_eq!(
+        replicas_on(&bootstrap, "during-removal", 3),
+        0,
+        "a topic created during the removal must stay off the leaving broker"
+    );
+    let o = kafkaops(&env, &["rebalance", "status", "-o", "json"]);
+    assert_eq!(
+        o.json()["cordoned_brokers"],
+        serde_json::json!([3]),
+        "{}",
+        o.stdout
+    );
+    let o = kafkaops(&env, &["rebalance", "stop"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let status = wait_for("the removal to end", WAIT, || Ok(child.try_wait()?)).unwrap();
+    eprintln!("{}", stderr());
+    assert!(
+        !status.success(),
+        "a stopped removal does not succeed: {status:?}"
+    );
+    assert_eq!(
+        cordon(3).filter(|v| !v.is_empty()),
+        None,
+        "uncordoned after the stop:\n{}",
+        stderr()
+    );
+    assert!(stderr().contains("Uncordoned broker(s) 3"), "{}", stderr());
     drop(cc);
 }

@@ -7,6 +7,7 @@
 //! `KAFKAOPS_*` environment twin, listed in [`ENV_VARS`].
 
 pub mod anomalies;
+pub mod broker;
 pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
@@ -176,6 +177,9 @@ pub enum Command {
     /// Watch the anomalies Cruise Control detects
     #[command(subcommand)]
     Anomalies(anomalies::AnomaliesCommand),
+    /// Broker cordoning (KIP-1066): cordon or uncordon brokers
+    #[command(subcommand)]
+    Broker(broker::BrokerCommand),
     /// Partition reassignments in flight, whoever started them: list or cancel
     #[command(subcommand)]
     Reassignments(reassignments::ReassignmentsCommand),

@@ -6,6 +6,7 @@
 pub mod anomalies;
 pub mod completions;
 pub mod config;
+pub mod cordon;
 pub mod imbalance;
 pub mod pace;
 pub mod reassignments;
@@ -46,6 +47,7 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Topic(cmd) => topic::run(&ctx, cmd).await,
         Command::Anomalies(cmd) => anomalies::run(&ctx, cmd).await,
         Command::Reassignments(cmd) => reassignments::run(&ctx, cmd).await,
+        Command::Broker(cmd) => cordon::run(&ctx, cmd).await,
         Command::Operate(_) => not_yet("operate", 0),
     }
 }

@@ -629,7 +629,21 @@ fn millis(d: Duration) -> u64 {
 async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<ExitCode, CliError> {
     validate_args(&kind).map_err(usage)?;
     let request = proposal_request(&kind, &a);
-    let run = run_flow(ctx, &kind, &request, &a).await?;
+    // Leaving brokers are cordoned before anything moves (KIP-1066; see commands::cordon).
+    let cordon = match &kind {
+        RebalanceKind::RemoveBrokers { brokers, .. } if a.execute => {
+            super::cordon::before_removal(ctx, &ctx.printer, brokers).await?
+        }
+        _ => None,
+    };
+    let run = run_flow(ctx, &kind, &request, &a).await;
+    if let Some(c) = cordon {
+        match &run {
+            Ok(r) => c.after(&ctx.printer, &r.report.outcome).await,
+            Err(_) => c.after(&ctx.printer, &Outcome::Declined).await,
+        }
+    }
+    let run = run?;
     if let Some(out) = &run.output {
         emit_flow_output(&ctx.printer, out)?;
     }
@@ -941,7 +955,28 @@ async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {
         )
         .await?;
     let view = status_view(&state);
-    printer.emit(&view, |v| render_status(v, printer.color))?;
+    // Cordoned brokers (KIP-1066) come from Kafka, when it is configured and supports them.
+    #[derive(Serialize)]
+    struct WithCordons<'a> {
+        #[serde(flatten)]
+        view: &'a StatusView,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cordoned_brokers: Option<Vec<i32>>,
+    }
+    let out = WithCordons {
+        view: &view,
+        cordoned_brokers: super::cordon::cordoned_brokers(ctx).await,
+    };
+    printer.emit(&out, |o| {
+        let mut s = render_status(o.view, printer.color);
+        if let Some(c) = &o.cordoned_brokers {
+            s.push_str(&format!(
+                "Cordoned brokers: {}\n",
+                if c.is_empty() { "none".into() } else { ids(c) }
+            ));
+        }
+        s
+    })?;
     Ok(ExitCode::Ok)
 }
 

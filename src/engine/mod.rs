@@ -4,6 +4,7 @@
 
 pub mod anomalies;
 pub mod cc_flow;
+pub mod cordon;
 pub mod model;
 pub mod movers;
 pub mod rebalance;

@@ -1,0 +1,270 @@
+//! Broker cordoning (KIP-1066): `kafkaops broker cordon|uncordon`, the cordon around
+//! `rebalance remove`, and the cordoned brokers `rebalance status` shows.
+//!
+//! Why: while Cruise Control drains brokers that are about to leave, a topic created meanwhile
+//! may get replicas on them, and the removal ends with replicas left behind. Kafka 4.3+ lets a
+//! broker refuse new partitions (`cordoned.log.dirs=*`, a dynamic broker config changed with
+//! IncrementalAlterConfigs). kafkaops cordons the leaving brokers before anything moves and
+//! uncordons them when the removal does not happen (stopped, failed, declined). Older clusters
+//! do not know the key: kafkaops says so and the removal goes on as before. The decisions are
+//! in [`crate::engine::cordon`].
+
+use std::time::Duration;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use super::Ctx;
+use crate::cli::broker::{BrokerCommand, CordonArgs};
+use crate::engine::cc_flow::Outcome;
+use crate::engine::cordon::{CORDON_ALL, CORDON_KEY, CordonState, cordon_state, uncordon_after};
+use crate::error::{CliError, CodedError, ExitCode};
+use crate::kafka::{ConfigChange, ConfigTarget, ConnectionConfig, KafkaAdmin, KafkaClient};
+use crate::output::{Printer, confirm};
+
+fn request_timeout(ctx: &Ctx) -> Duration {
+    ctx.global
+        .connection
+        .request_timeout
+        .unwrap_or(Duration::from_secs(30))
+}
+
+async fn kafka(ctx: &Ctx) -> Result<KafkaClient, CliError> {
+    let config = ConnectionConfig::from_settings(&ctx.settings.kafka, request_timeout(ctx))?;
+    Ok(KafkaClient::connect(config)
+        .await
+        .context("cannot connect to the Kafka cluster")?)
+}
+
+/// The cordon state of each broker.
+async fn states(kafka: &KafkaClient, brokers: &[i32]) -> Result<Vec<(i32, CordonState)>, CliError> {
+    let mut out = Vec::new();
+    for &b in brokers {
+        let entries = kafka
+            .describe_broker_configs(b)
+            .await
+            .with_context(|| format!("cannot read the configs of broker {b}"))?;
+        out.push((b, cordon_state(&entries)));
+    }
+    Ok(out)
+}
+
+async fn set(kafka: &KafkaClient, broker: i32, cordon: bool) -> Result<(), CliError> {
+    let change = if cordon {
+        ConfigChange::set(CORDON_KEY, CORDON_ALL)
+    } else {
+        ConfigChange::delete(CORDON_KEY)
+    };
+    kafka
+        .incremental_alter_configs(ConfigTarget::Broker(broker), vec![change])
+        .await
+        .with_context(|| {
+            format!(
+                "cannot {} broker {broker}",
+                if cordon { "cordon" } else { "uncordon" }
+            )
+        })?;
+    Ok(())
+}
+
+fn unsupported(brokers: &[i32]) -> String {
+    format!(
+        "broker(s) {} do not support cordoning (`{CORDON_KEY}`, KIP-1066, Kafka 4.3+)",
+        join(brokers)
+    )
+}
+
+fn join(v: &[i32]) -> String {
+    v.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// `broker cordon|uncordon` output.
+#[derive(Debug, Serialize)]
+struct CordonView {
+    cordoned: bool,
+    changed: Vec<i32>,
+    unchanged: Vec<i32>,
+}
+
+/// Runs a `broker` subcommand.
+pub async fn run(ctx: &Ctx, cmd: BrokerCommand) -> Result<ExitCode, CliError> {
+    let (cordon, a): (bool, CordonArgs) = match cmd {
+        BrokerCommand::Cordon(a) => (true, a),
+        BrokerCommand::Uncordon(a) => (false, a),
+    };
+    let kafka = kafka(ctx).await?;
+    let brokers = a.brokers.0;
+    let before = states(&kafka, &brokers).await?;
+    let missing: Vec<i32> = before
+        .iter()
+        .filter(|(_, s)| *s == CordonState::Unsupported)
+        .map(|(b, _)| *b)
+        .collect();
+    if !missing.is_empty() {
+        return Err(CliError::new(
+            ExitCode::Failed,
+            CodedError::new(
+                ExitCode::Failed,
+                format!("{}; nothing was changed", unsupported(&missing)),
+            ),
+        ));
+    }
+    let mut todo = Vec::new();
+    let mut unchanged = Vec::new();
+    for (b, state) in &before {
+        if matches!(state, CordonState::Cordoned(_)) == cordon {
+            unchanged.push(*b);
+        } else {
+            todo.push(*b);
+        }
+    }
+    if !todo.is_empty() {
+        confirm(
+            &format!(
+                "{} broker(s) {}",
+                if cordon { "Cordon" } else { "Uncordon" },
+                join(&todo)
+            ),
+            ctx.global.yes,
+            ctx.printer.interactive,
+        )?;
+        for &b in &todo {
+            set(&kafka, b, cordon).await?;
+        }
+    }
+    let view = CordonView {
+        cordoned: cordon,
+        changed: todo,
+        unchanged,
+    };
+    ctx.printer.emit(&view, |v| {
+        let verb = if v.cordoned { "cordoned" } else { "uncordoned" };
+        let mut s = String::new();
+        if !v.changed.is_empty() {
+            s.push_str(&format!("Broker(s) {} {verb}.\n", join(&v.changed)));
+        }
+        if !v.unchanged.is_empty() {
+            s.push_str(&format!(
+                "Broker(s) {} already {verb}.\n",
+                join(&v.unchanged)
+            ));
+        }
+        s
+    })?;
+    Ok(ExitCode::Ok)
+}
+
+/// The cordon kafkaops put on the leaving brokers of a `rebalance remove`.
+pub struct RemovalCordon {
+    kafka: KafkaClient,
+    /// The brokers kafkaops cordoned (not those that were cordoned already).
+    ours: Vec<i32>,
+}
+
+/// Before `rebalance remove --execute`: cordons the leaving brokers that are not cordoned yet.
+/// `None` (with a warning) without Kafka bootstrap servers or on a cluster without KIP-1066.
+pub async fn before_removal(
+    ctx: &Ctx,
+    printer: &Printer,
+    brokers: &[i32],
+) -> Result<Option<RemovalCordon>, CliError> {
+    if ctx.settings.kafka.bootstrap_servers.is_none() {
+        printer.note(
+            "Warning: no Kafka bootstrap servers given: the leaving brokers are not cordoned, so \
+             topics created during the removal may still get replicas on them",
+        );
+        return Ok(None);
+    }
+    let kafka = kafka(ctx).await?;
+    let before = states(&kafka, brokers).await?;
+    let missing: Vec<i32> = before
+        .iter()
+        .filter(|(_, s)| *s == CordonState::Unsupported)
+        .map(|(b, _)| *b)
+        .collect();
+    if !missing.is_empty() {
+        printer.note(format!(
+            "Warning: {}: topics created during the removal may still get replicas on the leaving brokers",
+            unsupported(&missing)
+        ));
+        return Ok(None);
+    }
+    let ours: Vec<i32> = before
+        .iter()
+        .filter(|(_, s)| *s == CordonState::NotCordoned)
+        .map(|(b, _)| *b)
+        .collect();
+    for &b in &ours {
+        set(&kafka, b, true).await?;
+    }
+    if !ours.is_empty() {
+        printer.note(format!(
+            "Cordoned broker(s) {} so that no new partition lands on them during the removal",
+            join(&ours)
+        ));
+    }
+    Ok(Some(RemovalCordon { kafka, ours }))
+}
+
+impl RemovalCordon {
+    /// After the removal's flow: uncordons what kafkaops cordoned when the removal did not
+    /// happen; otherwise the brokers stay cordoned (they are leaving).
+    pub async fn after(self, printer: &Printer, outcome: &Outcome) {
+        if self.ours.is_empty() {
+            return;
+        }
+        if !uncordon_after(outcome) {
+            printer.note(format!(
+                "Broker(s) {} stay cordoned (`kafkaops broker uncordon --brokers {}` if they stay)",
+                join(&self.ours),
+                join(&self.ours)
+            ));
+            return;
+        }
+        let mut failed = Vec::new();
+        for &b in &self.ours {
+            if let Err(e) = set(&self.kafka, b, false).await {
+                tracing::warn!("{e}");
+                failed.push(b);
+            }
+        }
+        if failed.is_empty() {
+            printer.note(format!(
+                "Uncordoned broker(s) {}: the removal did not complete",
+                join(&self.ours)
+            ));
+        } else {
+            printer.note(format!(
+                "Warning: broker(s) {} are still cordoned: `kafkaops broker uncordon --brokers {}`",
+                join(&failed),
+                join(&failed)
+            ));
+        }
+    }
+}
+
+/// The cordoned brokers among `brokers`, for `rebalance status` (`None`: unknown, e.g. no Kafka
+/// bootstrap servers or a cluster without KIP-1066).
+pub async fn cordoned_brokers(ctx: &Ctx) -> Option<Vec<i32>> {
+    ctx.settings.kafka.bootstrap_servers.as_ref()?;
+    let kafka = kafka(ctx).await.ok()?;
+    let brokers: Vec<i32> = kafka
+        .describe_cluster()
+        .await
+        .ok()?
+        .nodes
+        .iter()
+        .map(|b| b.id)
+        .collect();
+    let states = states(&kafka, &brokers).await.ok()?;
+    if states.iter().all(|(_, s)| *s == CordonState::Unsupported) {
+        return None;
+    }
+    Some(
+        states
+            .into_iter()
+            .filter(|(_, s)| matches!(s, CordonState::Cordoned(_)))
+            .map(|(b, _)| b)
+            .collect(),
+    )
+}
