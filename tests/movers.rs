@@ -89,7 +89,7 @@ fn command(env: &Env, args: &[&str]) -> std::process::Command {
         .env("KAFKAOPS_CRUISE_CONTROL_URL", &env.cc_url)
         .env(
             "KAFKAOPS_STATE_DIR",
-            std::env::temp_dir().join("kafkaops-movers-test"),
+            std::env::temp_dir().join(format!("kafkaops-movers-test-{}", std::process::id())),
         )
         .stdin(Stdio::null())
         .args(args);
@@ -891,5 +891,30 @@ fn cordoned_brokers_take_no_new_partitions() {
         stderr()
     );
     assert!(stderr().contains("Uncordoned broker(s) 3"), "{}", stderr());
+
+    eprintln!("== --no-wait: the broker stays cordoned until `rebalance stop` stops that removal");
+    wait_for("the stopped moves to be cancelled", WAIT, || {
+        Ok(in_flight(&admin).is_empty().then_some(()))
+    })
+    .unwrap();
+    let o = kafkaops(
+        &env,
+        &[
+            "rebalance",
+            "remove",
+            "--brokers",
+            "3",
+            "--execute",
+            "--yes",
+            "--no-wait",
+        ],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("stay cordoned"), "{}", o.stderr);
+    assert_eq!(cordon(3).as_deref(), Some("*"));
+    let o = kafkaops(&env, &["rebalance", "stop"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("Uncordoned broker(s) 3"), "{}", o.stderr);
+    assert_eq!(cordon(3).filter(|v| !v.is_empty()), None);
     drop(cc);
 }

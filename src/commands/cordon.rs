@@ -154,6 +154,64 @@ pub async fn run(ctx: &Ctx, cmd: BrokerCommand) -> Result<ExitCode, CliError> {
     Ok(ExitCode::Ok)
 }
 
+/// Brokers kafkaops cordoned for a removal that runs on without a kafkaops process following
+/// it (`--no-wait`, Ctrl-C leaving it running, a timeout): `rebalance stop` uncordons them when
+/// it stops that task.
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
+struct CordonRecords {
+    /// Task id -> brokers kafkaops cordoned for it.
+    removals: std::collections::BTreeMap<String, Vec<i32>>,
+}
+
+fn records_path(ctx: &Ctx) -> Option<std::path::PathBuf> {
+    let servers = ctx.settings.kafka.bootstrap_servers.as_ref()?;
+    let dir = std::env::var_os("KAFKAOPS_STATE_DIR")
+        .filter(|d| !d.is_empty())
+        .map_or_else(crate::state::default_state_dir, std::path::PathBuf::from);
+    Some(dir.join(crate::state::file_name("cordons", &servers.value)))
+}
+
+/// After `rebalance stop` stopped `task_id`: uncordons the brokers kafkaops cordoned for it.
+pub async fn after_stop(ctx: &Ctx, printer: &Printer, task_id: &str) {
+    let Some(path) = records_path(ctx) else {
+        return;
+    };
+    let mut records: CordonRecords = match crate::state::load(&path) {
+        Ok(Some(r)) => r,
+        Ok(None) => return,
+        Err(e) => {
+            tracing::warn!("{e:#}");
+            return;
+        }
+    };
+    let Some(brokers) = records.removals.remove(task_id) else {
+        return;
+    };
+    let Ok(kafka) = kafka(ctx).await else {
+        printer.note(format!(
+            "Warning: cannot reach Kafka to uncordon broker(s) {}: `kafkaops broker uncordon --brokers {}`",
+            join(&brokers),
+            join(&brokers)
+        ));
+        return;
+    };
+    let cordon = RemovalCordon {
+        kafka,
+        ours: brokers,
+    };
+    cordon
+        .after(
+            printer,
+            &Outcome::Failed {
+                task_id: Some(task_id.to_string()),
+            },
+        )
+        .await;
+    if let Err(e) = crate::state::save(&path, &records) {
+        tracing::warn!("{e:#}");
+    }
+}
+
 /// The cordon kafkaops put on the leaving brokers of a `rebalance remove`.
 pub struct RemovalCordon {
     kafka: KafkaClient,
@@ -210,10 +268,36 @@ impl RemovalCordon {
     /// After the removal's flow: uncordons what kafkaops cordoned when the removal did not
     /// happen; otherwise the brokers stay cordoned (they are leaving).
     pub async fn after(self, printer: &Printer, outcome: &Outcome) {
+        self.after_with(None, printer, outcome).await;
+    }
+
+    /// [`Self::after`], recording the cordon for `rebalance stop` when the removal runs on
+    /// without this process.
+    pub async fn after_run(self, ctx: &Ctx, printer: &Printer, outcome: &Outcome) {
+        self.after_with(Some(ctx), printer, outcome).await;
+    }
+
+    async fn after_with(self, ctx: Option<&Ctx>, printer: &Printer, outcome: &Outcome) {
         if self.ours.is_empty() {
             return;
         }
         if !uncordon_after(outcome) {
+            let running_on = match outcome {
+                Outcome::Started { task_id }
+                | Outcome::TimedOut { task_id }
+                | Outcome::Interrupted { task_id, .. } => task_id.clone(),
+                _ => None,
+            };
+            if let (Some(ctx), Some(task)) = (ctx, running_on)
+                && let Some(path) = records_path(ctx)
+            {
+                let mut records: CordonRecords =
+                    crate::state::load(&path).ok().flatten().unwrap_or_default();
+                records.removals.insert(task, self.ours.clone());
+                if let Err(e) = crate::state::save(&path, &records) {
+                    tracing::warn!("{e:#}");
+                }
+            }
             printer.note(format!(
                 "Broker(s) {} stay cordoned (`kafkaops broker uncordon --brokers {}` if they stay)",
                 join(&self.ours),

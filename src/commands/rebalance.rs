@@ -639,7 +639,7 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
     let run = run_flow(ctx, &kind, &request, &a).await;
     if let Some(c) = cordon {
         match &run {
-            Ok(r) => c.after(&ctx.printer, &r.report.outcome).await,
+            Ok(r) => c.after_run(ctx, &ctx.printer, &r.report.outcome).await,
             Err(_) => c.after(&ctx.printer, &Outcome::Declined).await,
         }
     }
@@ -1052,6 +1052,9 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
                     .into(),
             };
             printer.emit(&view, |v| format!("{}\n", v.message))?;
+            if let Some(t) = &view.task_id {
+                super::cordon::after_stop(ctx, &printer, t).await;
+            }
             return Ok(ExitCode::Ok);
         }
         if Instant::now() + a.poll_interval > deadline {
