@@ -801,6 +801,7 @@ fn cordoned_brokers_take_no_new_partitions() {
         bootstrap: Some(bootstrap.clone()),
         cc_url: cc.url(),
     };
+    // What broker `b` itself says; kafkaops returns only once the broker shows its change.
     let cordon = |b: i32| broker_config(&bootstrap, b, "cordoned.log.dirs").unwrap();
 
     eprintln!("== broker cordon: a new topic stays off broker 2");

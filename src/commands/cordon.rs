@@ -64,7 +64,24 @@ async fn set(kafka: &KafkaClient, broker: i32, cordon: bool) -> Result<(), CliEr
                 if cordon { "cordon" } else { "uncordon" }
             )
         })?;
-    Ok(())
+    // The controller commits the change at once; the broker applies it (and reports it to the
+    // controller's placement) a moment later. Read it back so the caller acts on a cordon that
+    // is in effect.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let entries = kafka
+            .describe_broker_configs(broker)
+            .await
+            .with_context(|| format!("cannot read the configs of broker {broker}"))?;
+        if matches!(cordon_state(&entries), CordonState::Cordoned(_)) == cordon {
+            return Ok(());
+        }
+        if std::time::Instant::now() > deadline {
+            tracing::warn!("broker {broker} does not show the change of {CORDON_KEY} yet");
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }
 
 fn unsupported(brokers: &[i32]) -> String {
