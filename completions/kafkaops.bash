@@ -1751,7 +1751,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__add)
-            opts="-o -v -q -y -X -h -V --brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --show-internal --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1861,7 +1861,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__full)
-            opts="-o -v -q -y -X -h -V --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --show-internal --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2093,7 +2093,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__imbalance)
-            opts="-o -v -q -y -X -h -V --template --state-dir --watch --interval --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --template --state-dir --watch --interval --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --show-internal --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2293,7 +2293,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__remove)
-            opts="-o -v -q -y -X -h -V --brokers --destination-brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --brokers --destination-brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --show-internal --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -109,6 +109,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l show-internal -d 'List internal topics (`__*`, e.g. Cruise Control\'s own sample topics) one by one in the movements table (default: one line for all of them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l execute -d 'Execute the proposal (default: dry run, show it only)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
@@ -144,6 +145,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l show-internal -d 'List internal topics (`__*`, e.g. Cruise Control\'s own sample topics) one by one in the movements table (default: one line for all of them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l execute -d 'Execute the proposal (default: dry run, show it only)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
@@ -177,6 +179,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l show-internal -d 'List internal topics (`__*`, e.g. Cruise Control\'s own sample topics) one by one in the movements table (default: one line for all of them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l execute -d 'Execute the proposal (default: dry run, show it only)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
@@ -214,6 +217,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l watch -d 'Keep watching and rebalance on every new goal violation until stopped (Ctrl-C)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l show-internal -d 'List internal topics (`__*`, e.g. Cruise Control\'s own sample topics) one by one in the movements table (default: one line for all of them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l execute -d 'Execute the proposal (default: dry run, show it only)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'

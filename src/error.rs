@@ -32,6 +32,9 @@ pub enum ExitCode {
     Interrupted,
     /// `anomalies watch --exit-on`: an anomaly of a watched-for type appeared.
     AnomalyFound,
+    /// Cruise Control could not satisfy the goals (`OptimizationFailureException`, a hard goal
+    /// such as `RackAwareGoal`): it proposed nothing and nothing was changed.
+    GoalsUnsatisfiable,
 }
 
 impl ExitCode {
@@ -48,12 +51,13 @@ impl ExitCode {
             ExitCode::Unreachable => 6,
             ExitCode::Incomplete => 7,
             ExitCode::AnomalyFound => 10,
+            ExitCode::GoalsUnsatisfiable => 12,
             ExitCode::Interrupted => 130,
         }
     }
 
     /// Every code, in table order (used by the README test).
-    pub const ALL: [ExitCode; 10] = [
+    pub const ALL: [ExitCode; 11] = [
         ExitCode::Ok,
         ExitCode::Failed,
         ExitCode::Usage,
@@ -63,6 +67,7 @@ impl ExitCode {
         ExitCode::Unreachable,
         ExitCode::Incomplete,
         ExitCode::AnomalyFound,
+        ExitCode::GoalsUnsatisfiable,
         ExitCode::Interrupted,
     ];
 }

@@ -86,6 +86,9 @@ pub struct ProposalArgs {
     /// Concurrent leader movements
     #[arg(long, value_name = "N")]
     pub concurrent_leader_movements: Option<u32>,
+    /// List internal topics (`__*`, e.g. Cruise Control's own sample topics) one by one in the movements table (default: one line for all of them)
+    #[arg(long)]
+    pub show_internal: bool,
     /// Execute the proposal (default: dry run, show it only)
     #[arg(long)]
     pub execute: bool,

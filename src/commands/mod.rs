@@ -9,6 +9,7 @@ pub mod config;
 pub mod cordon;
 pub mod imbalance;
 pub mod pace;
+pub mod placement;
 pub mod reassignments;
 pub mod rebalance;
 pub mod roll;

@@ -28,6 +28,8 @@ final class Config {
     // Kafka client settings of the double's admin client (security.protocol, sasl.*, ssl.*), as Cruise
     // Control passes its own Kafka client properties through to its AdminClient.
     java.util.Map<String, String> kafkaProperties = new java.util.LinkedHashMap<>();
+    int loadingSeconds = 0;                     // restart with stored samples: MonitorState LOADING this long
+    long progressStepMillis = 0;                // ExecutorState counters refresh only this often (real CC: ~10 s jumps)
 
     static Config parse(String[] args) {
         Config c = new Config();
@@ -72,6 +74,8 @@ final class Config {
                 }
                 case "--execution-poll-millis" -> { c.executionPollMillis = Long.parseLong(need(a, v)); i++; }
                 case "--auto-stop-external-agent" -> { c.autoStopExternalAgent = Boolean.parseBoolean(need(a, v)); i++; }
+                case "--loading-seconds" -> { c.loadingSeconds = Integer.parseInt(need(a, v)); i++; }
+                case "--progress-step-millis" -> { c.progressStepMillis = Long.parseLong(need(a, v)); i++; }
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
