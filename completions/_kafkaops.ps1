@@ -53,6 +53,8 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('roll', 'roll', [CompletionResultType]::ParameterValue, 'Safe rolling restart / dynamic reconfiguration of Kafka nodes')
             [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations: replication-factor changes through Cruise Control')
             [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Watch the anomalies Cruise Control detects')
+            [CompletionResult]::new('broker', 'broker', [CompletionResultType]::ParameterValue, 'Broker cordoning (KIP-1066): cordon or uncordon brokers')
+            [CompletionResult]::new('reassignments', 'reassignments', [CompletionResultType]::ParameterValue, 'Partition reassignments in flight, whoever started them: list or cancel')
             [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the resolved configuration')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -94,6 +96,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
+            [CompletionResult]::new('pace', 'pace', [CompletionResultType]::ParameterValue, 'Change the pace of the running execution live (Cruise Control''s admin endpoint)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -108,6 +111,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
             [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
+            [CompletionResult]::new('--wait-for-reassignments', '--wait-for-reassignments', [CompletionResultType]::ParameterName, 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
@@ -154,6 +158,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
             [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
+            [CompletionResult]::new('--wait-for-reassignments', '--wait-for-reassignments', [CompletionResultType]::ParameterName, 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
@@ -198,6 +203,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
             [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
+            [CompletionResult]::new('--wait-for-reassignments', '--wait-for-reassignments', [CompletionResultType]::ParameterName, 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
@@ -245,6 +251,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
             [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
+            [CompletionResult]::new('--wait-for-reassignments', '--wait-for-reassignments', [CompletionResultType]::ParameterName, 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
@@ -346,6 +353,41 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kafkaops;rebalance;pace' {
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker from now on')
+            [CompletionResult]::new('--leader-concurrency', '--leader-concurrency', [CompletionResultType]::ParameterName, 'Concurrent leader movements from now on')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control after this long')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kafkaops;rebalance;help' {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
@@ -353,6 +395,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
+            [CompletionResult]::new('pace', 'pace', [CompletionResultType]::ParameterValue, 'Change the pace of the running execution live (Cruise Control''s admin endpoint)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -372,6 +415,9 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;rebalance;help;stop' {
+            break
+        }
+        'kafkaops;rebalance;help;pace' {
             break
         }
         'kafkaops;rebalance;help;help' {
@@ -419,6 +465,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan and exit')
             [CompletionResult]::new('--no-preferred-leader-election', '--no-preferred-leader-election', [CompletionResultType]::ParameterName, 'Do not restore preferred leaders after each restart')
             [CompletionResult]::new('--discard-state', '--discard-state', [CompletionResultType]::ParameterName, 'Delete a saved roll of this cluster (finished or not) before starting')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse to roll (exit 1, nothing restarted; a dry run exits 1 too) while any topic on the nodes to restart cannot stay available: replication factor 1, factor at or below min.insync.replicas, partitions already under min ISR or offline')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
@@ -477,6 +524,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting (for another execution to end, for the change to finish) after this long')
             [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
+            [CompletionResult]::new('--wait-for-reassignments', '--wait-for-reassignments', [CompletionResultType]::ParameterName, 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
@@ -601,6 +649,232 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;anomalies;help;help' {
+            break
+        }
+        'kafkaops;broker' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('cordon', 'cordon', [CompletionResultType]::ParameterValue, 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them')
+            [CompletionResult]::new('uncordon', 'uncordon', [CompletionResultType]::ParameterValue, 'Uncordon brokers: they take new partitions again')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;broker;cordon' {
+            [CompletionResult]::new('--brokers', '--brokers', [CompletionResultType]::ParameterName, 'The brokers (comma-separated ids)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;broker;uncordon' {
+            [CompletionResult]::new('--brokers', '--brokers', [CompletionResultType]::ParameterName, 'The brokers (comma-separated ids)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;broker;help' {
+            [CompletionResult]::new('cordon', 'cordon', [CompletionResultType]::ParameterValue, 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them')
+            [CompletionResult]::new('uncordon', 'uncordon', [CompletionResultType]::ParameterValue, 'Uncordon brokers: they take new partitions again')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;broker;help;cordon' {
+            break
+        }
+        'kafkaops;broker;help;uncordon' {
+            break
+        }
+        'kafkaops;broker;help;help' {
+            break
+        }
+        'kafkaops;reassignments' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the partition reassignments in flight (adding, removing, progress, who started them)')
+            [CompletionResult]::new('cancel', 'cancel', [CompletionResultType]::ParameterValue, 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;reassignments;list' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;reassignments;cancel' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Cancel every reassignment in flight')
+            [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Cancel them (default: dry run, show what would be cancelled)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;reassignments;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the partition reassignments in flight (adding, removing, progress, who started them)')
+            [CompletionResult]::new('cancel', 'cancel', [CompletionResultType]::ParameterValue, 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;reassignments;help;list' {
+            break
+        }
+        'kafkaops;reassignments;help;cancel' {
+            break
+        }
+        'kafkaops;reassignments;help;help' {
             break
         }
         'kafkaops;operate' {
@@ -745,6 +1019,8 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('roll', 'roll', [CompletionResultType]::ParameterValue, 'Safe rolling restart / dynamic reconfiguration of Kafka nodes')
             [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations: replication-factor changes through Cruise Control')
             [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Watch the anomalies Cruise Control detects')
+            [CompletionResult]::new('broker', 'broker', [CompletionResultType]::ParameterValue, 'Broker cordoning (KIP-1066): cordon or uncordon brokers')
+            [CompletionResult]::new('reassignments', 'reassignments', [CompletionResultType]::ParameterValue, 'Partition reassignments in flight, whoever started them: list or cancel')
             [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the resolved configuration')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -758,6 +1034,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
+            [CompletionResult]::new('pace', 'pace', [CompletionResultType]::ParameterValue, 'Change the pace of the running execution live (Cruise Control''s admin endpoint)')
             break
         }
         'kafkaops;help;rebalance;add' {
@@ -778,6 +1055,9 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
         'kafkaops;help;rebalance;stop' {
             break
         }
+        'kafkaops;help;rebalance;pace' {
+            break
+        }
         'kafkaops;help;roll' {
             break
         }
@@ -793,6 +1073,28 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;help;anomalies;watch' {
+            break
+        }
+        'kafkaops;help;broker' {
+            [CompletionResult]::new('cordon', 'cordon', [CompletionResultType]::ParameterValue, 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them')
+            [CompletionResult]::new('uncordon', 'uncordon', [CompletionResultType]::ParameterValue, 'Uncordon brokers: they take new partitions again')
+            break
+        }
+        'kafkaops;help;broker;cordon' {
+            break
+        }
+        'kafkaops;help;broker;uncordon' {
+            break
+        }
+        'kafkaops;help;reassignments' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the partition reassignments in flight (adding, removing, progress, who started them)')
+            [CompletionResult]::new('cancel', 'cancel', [CompletionResultType]::ParameterValue, 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)')
+            break
+        }
+        'kafkaops;help;reassignments;list' {
+            break
+        }
+        'kafkaops;help;reassignments;cancel' {
             break
         }
         'kafkaops;help;operate' {

@@ -19,6 +19,9 @@ _kafkaops() {
             kafkaops,anomalies)
                 cmd="kafkaops__subcmd__anomalies"
                 ;;
+            kafkaops,broker)
+                cmd="kafkaops__subcmd__broker"
+                ;;
             kafkaops,completions)
                 cmd="kafkaops__subcmd__completions"
                 ;;
@@ -30,6 +33,9 @@ _kafkaops() {
                 ;;
             kafkaops,operate)
                 cmd="kafkaops__subcmd__operate"
+                ;;
+            kafkaops,reassignments)
+                cmd="kafkaops__subcmd__reassignments"
                 ;;
             kafkaops,rebalance)
                 cmd="kafkaops__subcmd__rebalance"
@@ -52,6 +58,24 @@ _kafkaops() {
             kafkaops__subcmd__anomalies__subcmd__help,watch)
                 cmd="kafkaops__subcmd__anomalies__subcmd__help__subcmd__watch"
                 ;;
+            kafkaops__subcmd__broker,cordon)
+                cmd="kafkaops__subcmd__broker__subcmd__cordon"
+                ;;
+            kafkaops__subcmd__broker,help)
+                cmd="kafkaops__subcmd__broker__subcmd__help"
+                ;;
+            kafkaops__subcmd__broker,uncordon)
+                cmd="kafkaops__subcmd__broker__subcmd__uncordon"
+                ;;
+            kafkaops__subcmd__broker__subcmd__help,cordon)
+                cmd="kafkaops__subcmd__broker__subcmd__help__subcmd__cordon"
+                ;;
+            kafkaops__subcmd__broker__subcmd__help,help)
+                cmd="kafkaops__subcmd__broker__subcmd__help__subcmd__help"
+                ;;
+            kafkaops__subcmd__broker__subcmd__help,uncordon)
+                cmd="kafkaops__subcmd__broker__subcmd__help__subcmd__uncordon"
+                ;;
             kafkaops__subcmd__config,help)
                 cmd="kafkaops__subcmd__config__subcmd__help"
                 ;;
@@ -67,6 +91,9 @@ _kafkaops() {
             kafkaops__subcmd__help,anomalies)
                 cmd="kafkaops__subcmd__help__subcmd__anomalies"
                 ;;
+            kafkaops__subcmd__help,broker)
+                cmd="kafkaops__subcmd__help__subcmd__broker"
+                ;;
             kafkaops__subcmd__help,completions)
                 cmd="kafkaops__subcmd__help__subcmd__completions"
                 ;;
@@ -78,6 +105,9 @@ _kafkaops() {
                 ;;
             kafkaops__subcmd__help,operate)
                 cmd="kafkaops__subcmd__help__subcmd__operate"
+                ;;
+            kafkaops__subcmd__help,reassignments)
+                cmd="kafkaops__subcmd__help__subcmd__reassignments"
                 ;;
             kafkaops__subcmd__help,rebalance)
                 cmd="kafkaops__subcmd__help__subcmd__rebalance"
@@ -91,8 +121,20 @@ _kafkaops() {
             kafkaops__subcmd__help__subcmd__anomalies,watch)
                 cmd="kafkaops__subcmd__help__subcmd__anomalies__subcmd__watch"
                 ;;
+            kafkaops__subcmd__help__subcmd__broker,cordon)
+                cmd="kafkaops__subcmd__help__subcmd__broker__subcmd__cordon"
+                ;;
+            kafkaops__subcmd__help__subcmd__broker,uncordon)
+                cmd="kafkaops__subcmd__help__subcmd__broker__subcmd__uncordon"
+                ;;
             kafkaops__subcmd__help__subcmd__config,view)
                 cmd="kafkaops__subcmd__help__subcmd__config__subcmd__view"
+                ;;
+            kafkaops__subcmd__help__subcmd__reassignments,cancel)
+                cmd="kafkaops__subcmd__help__subcmd__reassignments__subcmd__cancel"
+                ;;
+            kafkaops__subcmd__help__subcmd__reassignments,list)
+                cmd="kafkaops__subcmd__help__subcmd__reassignments__subcmd__list"
                 ;;
             kafkaops__subcmd__help__subcmd__rebalance,add)
                 cmd="kafkaops__subcmd__help__subcmd__rebalance__subcmd__add"
@@ -102,6 +144,9 @@ _kafkaops() {
                 ;;
             kafkaops__subcmd__help__subcmd__rebalance,imbalance)
                 cmd="kafkaops__subcmd__help__subcmd__rebalance__subcmd__imbalance"
+                ;;
+            kafkaops__subcmd__help__subcmd__rebalance,pace)
+                cmd="kafkaops__subcmd__help__subcmd__rebalance__subcmd__pace"
                 ;;
             kafkaops__subcmd__help__subcmd__rebalance,remove)
                 cmd="kafkaops__subcmd__help__subcmd__rebalance__subcmd__remove"
@@ -115,6 +160,24 @@ _kafkaops() {
             kafkaops__subcmd__help__subcmd__topic,set-rf)
                 cmd="kafkaops__subcmd__help__subcmd__topic__subcmd__set__subcmd__rf"
                 ;;
+            kafkaops__subcmd__reassignments,cancel)
+                cmd="kafkaops__subcmd__reassignments__subcmd__cancel"
+                ;;
+            kafkaops__subcmd__reassignments,help)
+                cmd="kafkaops__subcmd__reassignments__subcmd__help"
+                ;;
+            kafkaops__subcmd__reassignments,list)
+                cmd="kafkaops__subcmd__reassignments__subcmd__list"
+                ;;
+            kafkaops__subcmd__reassignments__subcmd__help,cancel)
+                cmd="kafkaops__subcmd__reassignments__subcmd__help__subcmd__cancel"
+                ;;
+            kafkaops__subcmd__reassignments__subcmd__help,help)
+                cmd="kafkaops__subcmd__reassignments__subcmd__help__subcmd__help"
+                ;;
+            kafkaops__subcmd__reassignments__subcmd__help,list)
+                cmd="kafkaops__subcmd__reassignments__subcmd__help__subcmd__list"
+                ;;
             kafkaops__subcmd__rebalance,add)
                 cmd="kafkaops__subcmd__rebalance__subcmd__add"
                 ;;
@@ -126,6 +189,9 @@ _kafkaops() {
                 ;;
             kafkaops__subcmd__rebalance,imbalance)
                 cmd="kafkaops__subcmd__rebalance__subcmd__imbalance"
+                ;;
+            kafkaops__subcmd__rebalance,pace)
+                cmd="kafkaops__subcmd__rebalance__subcmd__pace"
                 ;;
             kafkaops__subcmd__rebalance,remove)
                 cmd="kafkaops__subcmd__rebalance__subcmd__remove"
@@ -147,6 +213,9 @@ _kafkaops() {
                 ;;
             kafkaops__subcmd__rebalance__subcmd__help,imbalance)
                 cmd="kafkaops__subcmd__rebalance__subcmd__help__subcmd__imbalance"
+                ;;
+            kafkaops__subcmd__rebalance__subcmd__help,pace)
+                cmd="kafkaops__subcmd__rebalance__subcmd__help__subcmd__pace"
                 ;;
             kafkaops__subcmd__rebalance__subcmd__help,remove)
                 cmd="kafkaops__subcmd__rebalance__subcmd__help__subcmd__remove"
@@ -176,7 +245,7 @@ _kafkaops() {
 
     case "${cmd}" in
         kafkaops)
-            opts="-o -v -q -y -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version rebalance roll topic anomalies operate config completions help"
+            opts="-o -v -q -y -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version rebalance roll topic anomalies broker reassignments operate config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -413,6 +482,328 @@ _kafkaops() {
                     return 0
                     ;;
                 --max-backoff)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__broker)
+            opts="-o -v -q -y -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version cordon uncordon help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__broker__subcmd__cordon)
+            opts="-o -v -q -y -X -n -h -V --brokers --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --brokers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__broker__subcmd__help)
+            opts="cordon uncordon help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__broker__subcmd__help__subcmd__cordon)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__broker__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__broker__subcmd__help__subcmd__uncordon)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__broker__subcmd__uncordon)
+            opts="-o -v -q -y -X -n -h -V --brokers --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --brokers)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -796,7 +1187,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__help)
-            opts="rebalance roll topic anomalies operate config completions help"
+            opts="rebalance roll topic anomalies broker reassignments operate config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -824,6 +1215,48 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__help__subcmd__anomalies__subcmd__watch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__broker)
+            opts="cordon uncordon"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__broker__subcmd__cordon)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__broker__subcmd__uncordon)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -907,8 +1340,50 @@ _kafkaops() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kafkaops__subcmd__help__subcmd__reassignments)
+            opts="list cancel"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__reassignments__subcmd__cancel)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__reassignments__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kafkaops__subcmd__help__subcmd__rebalance)
-            opts="add remove full imbalance status stop"
+            opts="add remove full imbalance status stop pace"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -950,6 +1425,20 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__help__subcmd__rebalance__subcmd__imbalance)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__rebalance__subcmd__pace)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1133,8 +1622,322 @@ _kafkaops() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kafkaops__subcmd__reassignments)
+            opts="-o -v -q -y -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version list cancel help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__reassignments__subcmd__cancel)
+            opts="-o -v -q -y -X -n -h -V --all --execute --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__reassignments__subcmd__help)
+            opts="list cancel help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__reassignments__subcmd__help__subcmd__cancel)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__reassignments__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__reassignments__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__reassignments__subcmd__list)
+            opts="-o -v -q -y -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kafkaops__subcmd__rebalance)
-            opts="-o -v -q -y -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version add remove full imbalance status stop help"
+            opts="-o -v -q -y -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version add remove full imbalance status stop pace help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1220,7 +2023,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__add)
-            opts="-o -v -q -y -X -n -h -V --brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --show-internal --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -X -n -h -V --brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --show-internal --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1263,6 +2066,10 @@ _kafkaops() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-for-reassignments)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1346,7 +2153,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__full)
-            opts="-o -v -q -y -X -n -h -V --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --show-internal --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -X -n -h -V --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --show-internal --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1385,6 +2192,10 @@ _kafkaops() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-for-reassignments)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1468,7 +2279,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__help)
-            opts="add remove full imbalance status stop help"
+            opts="add remove full imbalance status stop pace help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1537,6 +2348,20 @@ _kafkaops() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kafkaops__subcmd__rebalance__subcmd__help__subcmd__pace)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kafkaops__subcmd__rebalance__subcmd__help__subcmd__remove)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -1580,7 +2405,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__imbalance)
-            opts="-o -v -q -y -X -n -h -V --template --state-dir --watch --interval --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --show-internal --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -X -n -h -V --template --state-dir --watch --interval --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --show-internal --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1631,6 +2456,112 @@ _kafkaops() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-for-reassignments)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__rebalance__subcmd__pace)
+            opts="-o -v -q -y -X -n -h -V --concurrency --leader-concurrency --reason --timeout --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --leader-concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1714,7 +2645,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__remove)
-            opts="-o -v -q -y -X -n -h -V --brokers --destination-brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --show-internal --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -X -n -h -V --brokers --destination-brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --show-internal --execute --no-wait --timeout --reason --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1761,6 +2692,10 @@ _kafkaops() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-for-reassignments)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2032,7 +2967,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__roll)
-            opts="-o -v -q -y -X -n -h -V --all --nodes --role --desired-config --set --max-batch-size --post-restart-timeout --post-reconfigure-timeout --max-restart-attempts --max-reconfig-attempts --include-unhealthy --dry-run --no-preferred-leader-election --restart-command --stop-command --start-command --command-timeout --poll-interval --blocked-timeout --state-dir --discard-state --pod-selector --node-id-label --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -X -n -h -V --all --nodes --role --desired-config --set --max-batch-size --post-restart-timeout --post-reconfigure-timeout --max-restart-attempts --max-reconfig-attempts --include-unhealthy --dry-run --no-preferred-leader-election --restart-command --stop-command --start-command --command-timeout --poll-interval --blocked-timeout --state-dir --discard-state --pod-selector --node-id-label --strict --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2318,7 +3253,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__topic__subcmd__set__subcmd__rf)
-            opts="-r -o -v -q -y -X -n -h -V --topics --replication-factor --from-file --status --execute --no-wait --allow-below-min-isr --state-dir --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --reason --timeout --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-r -o -v -q -y -X -n -h -V --topics --replication-factor --from-file --status --execute --no-wait --allow-below-min-isr --state-dir --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --reason --timeout --wait-for-ready --poll-interval --wait-for-reassignments --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2369,6 +3304,10 @@ _kafkaops() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait-for-reassignments)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -50,6 +50,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
             cand topic 'Topic operations: replication-factor changes through Cruise Control'
             cand anomalies 'Watch the anomalies Cruise Control detects'
+            cand broker 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
+            cand reassignments 'Partition reassignments in flight, whoever started them: list or cancel'
             cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
@@ -90,6 +92,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand imbalance 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
+            cand pace 'Change the pace of the running execution live (Cruise Control''s admin endpoint)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;rebalance;add'= {
@@ -103,6 +106,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --reason 'Reason recorded by Cruise Control for the request'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
             cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
+            cand --wait-for-reassignments 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -148,6 +152,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --reason 'Reason recorded by Cruise Control for the request'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
             cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
+            cand --wait-for-reassignments 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -191,6 +196,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --reason 'Reason recorded by Cruise Control for the request'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
             cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
+            cand --wait-for-reassignments 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -237,6 +243,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --reason 'Reason recorded by Cruise Control for the request'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
             cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
+            cand --wait-for-reassignments 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -335,6 +342,40 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kafkaops;rebalance;pace'= {
+            cand --concurrency 'Concurrent inter-broker partition movements per broker from now on'
+            cand --leader-concurrency 'Concurrent leader movements from now on'
+            cand --reason 'Reason recorded by Cruise Control for the request'
+            cand --timeout 'Give up waiting for Cruise Control after this long'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kafkaops;rebalance;help'= {
             cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
             cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
@@ -342,6 +383,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand imbalance 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
+            cand pace 'Change the pace of the running execution live (Cruise Control''s admin endpoint)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;rebalance;help;add'= {
@@ -355,6 +397,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;rebalance;help;status'= {
         }
         &'kafkaops;rebalance;help;stop'= {
+        }
+        &'kafkaops;rebalance;help;pace'= {
         }
         &'kafkaops;rebalance;help;help'= {
         }
@@ -400,6 +444,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --dry-run 'Print the plan and exit'
             cand --no-preferred-leader-election 'Do not restore preferred leaders after each restart'
             cand --discard-state 'Delete a saved roll of this cluster (finished or not) before starting'
+            cand --strict 'Refuse to roll (exit 1, nothing restarted; a dry run exits 1 too) while any topic on the nodes to restart cannot stay available: replication factor 1, factor at or below min.insync.replicas, partitions already under min ISR or offline'
             cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
             cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
             cand -q 'Only data on stdout and errors on stderr'
@@ -456,6 +501,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --timeout 'Give up waiting (for another execution to end, for the change to finish) after this long'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
             cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
+            cand --wait-for-reassignments 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -572,6 +618,218 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;anomalies;help;watch'= {
         }
         &'kafkaops;anomalies;help;help'= {
+        }
+        &'kafkaops;broker'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand cordon 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+            cand uncordon 'Uncordon brokers: they take new partitions again'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;broker;cordon'= {
+            cand --brokers 'The brokers (comma-separated ids)'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;broker;uncordon'= {
+            cand --brokers 'The brokers (comma-separated ids)'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;broker;help'= {
+            cand cordon 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+            cand uncordon 'Uncordon brokers: they take new partitions again'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;broker;help;cordon'= {
+        }
+        &'kafkaops;broker;help;uncordon'= {
+        }
+        &'kafkaops;broker;help;help'= {
+        }
+        &'kafkaops;reassignments'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the partition reassignments in flight (adding, removing, progress, who started them)'
+            cand cancel 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;reassignments;list'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;reassignments;cancel'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand --all 'Cancel every reassignment in flight'
+            cand --execute 'Cancel them (default: dry run, show what would be cancelled)'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;reassignments;help'= {
+            cand list 'List the partition reassignments in flight (adding, removing, progress, who started them)'
+            cand cancel 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;reassignments;help;list'= {
+        }
+        &'kafkaops;reassignments;help;cancel'= {
+        }
+        &'kafkaops;reassignments;help;help'= {
         }
         &'kafkaops;operate'= {
             cand --interval 'Time between reconcile loops, e.g. 30s, 2m'
@@ -708,6 +966,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand roll 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
             cand topic 'Topic operations: replication-factor changes through Cruise Control'
             cand anomalies 'Watch the anomalies Cruise Control detects'
+            cand broker 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
+            cand reassignments 'Partition reassignments in flight, whoever started them: list or cancel'
             cand operate 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
@@ -720,6 +980,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand imbalance 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
+            cand pace 'Change the pace of the running execution live (Cruise Control''s admin endpoint)'
         }
         &'kafkaops;help;rebalance;add'= {
         }
@@ -733,6 +994,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         }
         &'kafkaops;help;rebalance;stop'= {
         }
+        &'kafkaops;help;rebalance;pace'= {
+        }
         &'kafkaops;help;roll'= {
         }
         &'kafkaops;help;topic'= {
@@ -744,6 +1007,22 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand watch 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
         }
         &'kafkaops;help;anomalies;watch'= {
+        }
+        &'kafkaops;help;broker'= {
+            cand cordon 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+            cand uncordon 'Uncordon brokers: they take new partitions again'
+        }
+        &'kafkaops;help;broker;cordon'= {
+        }
+        &'kafkaops;help;broker;uncordon'= {
+        }
+        &'kafkaops;help;reassignments'= {
+            cand list 'List the partition reassignments in flight (adding, removing, progress, who started them)'
+            cand cancel 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
+        }
+        &'kafkaops;help;reassignments;list'= {
+        }
+        &'kafkaops;help;reassignments;cancel'= {
         }
         &'kafkaops;help;operate'= {
         }

@@ -52,41 +52,44 @@ complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "rebalance" -d 'Mo
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "broker" -d 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "operate" -d 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "config" -d 'Inspect the resolved configuration'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
 json\t''
 yaml\t''"
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s h -l help -d 'Print help'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "imbalance" -d 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template\'s goals and options (dry run unless --execute)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "status" -d 'Show what Cruise Control is executing'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "stop" -d 'Stop the ongoing Cruise Control execution'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "imbalance" -d 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template\'s goals and options (dry run unless --execute)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "status" -d 'Show what Cruise Control is executing'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "stop" -d 'Stop the ongoing Cruise Control execution'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "pace" -d 'Change the pace of the running execution live (Cruise Control\'s admin endpoint)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full imbalance status stop pace help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l brokers -d 'The new brokers (comma-separated ids); replicas move only onto these' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l goals -d 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control\'s]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l excluded-topics -d 'Topics (regular expression) whose replicas must not move' -r
@@ -97,6 +100,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l reason -d 'Reason recorded by Cruise Control for the request' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l wait-for-ready -d 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l wait-for-reassignments -d 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
@@ -136,6 +140,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l reason -d 'Reason recorded by Cruise Control for the request' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l wait-for-ready -d 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l wait-for-reassignments -d 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
@@ -173,6 +178,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l reason -d 'Reason recorded by Cruise Control for the request' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l wait-for-ready -d 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l wait-for-reassignments -d 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
@@ -213,6 +219,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l reason -d 'Reason recorded by Cruise Control for the request' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l wait-for-ready -d 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l wait-for-reassignments -d 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
@@ -294,12 +301,41 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l concurrency -d 'Concurrent inter-broker partition movements per broker from now on' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l leader-concurrency -d 'Concurrent leader movements from now on' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l reason -d 'Reason recorded by Cruise Control for the request' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l timeout -d 'Give up waiting for Cruise Control after this long' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "imbalance" -d 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template\'s goals and options (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show what Cruise Control is executing'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "stop" -d 'Stop the ongoing Cruise Control execution'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "pace" -d 'Change the pace of the running execution live (Cruise Control\'s admin endpoint)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l nodes -d 'Roll these nodes (comma-separated ids)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l role -d 'Roll the nodes with this role' -r -f -a "broker\t''
@@ -344,6 +380,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l include-unhea
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l dry-run -d 'Print the plan and exit'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l no-preferred-leader-election -d 'Do not restore preferred leaders after each restart'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l discard-state -d 'Delete a saved roll of this cluster (finished or not) before starting'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l strict -d 'Refuse to roll (exit 1, nothing restarted; a dry run exits 1 too) while any topic on the nodes to restart cannot stay available: replication factor 1, factor at or below min.insync.replicas, partitions already under min ISR or offline'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
@@ -386,6 +423,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l timeout -d 'Give up waiting (for another execution to end, for the change to finish) after this long' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l wait-for-ready -d 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l wait-for-reassignments -d 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
@@ -484,6 +522,166 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from help" -f -a "watch" -d 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l brokers -d 'The brokers (comma-separated ids)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l brokers -d 'The brokers (comma-separated ids)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -f -a "list" -d 'List the partition reassignments in flight (adding, removing, progress, who started them)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -f -a "cancel" -d 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l all -d 'Cancel every reassignment in flight'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l execute -d 'Cancel them (default: dry run, show what would be cancelled)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the partition reassignments in flight (adding, removing, progress, who started them)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from help" -f -a "cancel" -d 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l interval -d 'Time between reconcile loops, e.g. 30s, 2m' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l namespace -d 'Kubernetes namespace of the Kafka cluster' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
@@ -585,20 +783,27 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s q -l q
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "operate" -d 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "config" -d 'Inspect the resolved configuration'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies operate config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "broker" -d 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "operate" -d 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "config" -d 'Inspect the resolved configuration'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "imbalance" -d 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template\'s goals and options (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "status" -d 'Show what Cruise Control is executing'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "stop" -d 'Stop the ongoing Cruise Control execution'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "pace" -d 'Change the pace of the running execution live (Cruise Control\'s admin endpoint)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from topic" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from anomalies" -f -a "watch" -d 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from broker" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from broker" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from reassignments" -f -a "list" -d 'List the partition reassignments in flight (adding, removing, progress, who started them)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from reassignments" -f -a "cancel" -d 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'

@@ -34,6 +34,13 @@ pub fn code_of(cause: &(dyn std::error::Error + 'static)) -> Option<ExitCode> {
     if let Some(e) = cause.downcast_ref::<PlatformError>() {
         return Some(platform(e));
     }
+    if cause
+        .downcast_ref::<crate::engine::movers::ExternalReassignments>()
+        .is_some()
+    {
+        // Someone else is moving data: busy, like another Cruise Control execution.
+        return Some(ExitCode::Busy);
+    }
     None
 }
 

@@ -7,6 +7,8 @@
 //! `KAFKAOPS_*` environment twin, listed in [`ENV_VARS`].
 
 pub mod anomalies;
+pub mod broker;
+pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
 pub mod topic;
@@ -248,6 +250,12 @@ pub enum Command {
     /// Watch the anomalies Cruise Control detects
     #[command(subcommand)]
     Anomalies(anomalies::AnomaliesCommand),
+    /// Broker cordoning (KIP-1066): cordon or uncordon brokers
+    #[command(subcommand)]
+    Broker(broker::BrokerCommand),
+    /// Partition reassignments in flight, whoever started them: list or cancel
+    #[command(subcommand)]
+    Reassignments(reassignments::ReassignmentsCommand),
     /// Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned:
     /// not implemented yet)
     Operate(OperateArgs),

@@ -22,6 +22,25 @@ pub enum RebalanceCommand {
     Status(StatusArgs),
     /// Stop the ongoing Cruise Control execution
     Stop(StopArgs),
+    /// Change the pace of the running execution live (Cruise Control's admin endpoint)
+    Pace(PaceArgs),
+}
+
+/// Options of `rebalance pace`.
+#[derive(Debug, Args, Clone)]
+pub struct PaceArgs {
+    /// Concurrent inter-broker partition movements per broker from now on
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub concurrency: u32,
+    /// Concurrent leader movements from now on
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
+    pub leader_concurrency: Option<u32>,
+    /// Reason recorded by Cruise Control for the request
+    #[arg(long, default_value = "kafkaops rebalance pace")]
+    pub reason: String,
+    /// Give up waiting for Cruise Control after this long
+    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    pub timeout: Duration,
 }
 
 /// Options of `rebalance status`.
@@ -88,6 +107,10 @@ pub struct ProposalArgs {
     /// Pause between polls of Cruise Control (it advises at least 5s)
     #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
     pub poll_interval: Duration,
+    /// With --execute: if partition reassignments not started by Cruise Control are in flight,
+    /// wait up to this long for them to end (default: refuse at once with exit code 5)
+    #[arg(long, value_name = "DURATION", default_value = "0s", value_parser = parse_duration)]
+    pub wait_for_reassignments: Duration,
 }
 
 #[derive(Debug, Args, Clone)]

@@ -92,6 +92,11 @@ pub struct RollArgs {
     /// ending the pod name, e.g. a StatefulSet ordinal]
     #[arg(long, value_name = "LABEL", requires = "pod_selector")]
     pub node_id_label: Option<String>,
+    /// Refuse to roll (exit 1, nothing restarted; a dry run exits 1 too) while any topic on
+    /// the nodes to restart cannot stay available: replication factor 1, factor at or below
+    /// min.insync.replicas, partitions already under min ISR or offline
+    #[arg(long)]
+    pub strict: bool,
 }
 
 impl RollArgs {

@@ -62,4 +62,8 @@ pub struct SetRfArgs {
     /// Pause between polls of Cruise Control (it advises at least 5s)
     #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
     pub poll_interval: Duration,
+    /// With --execute: if partition reassignments not started by Cruise Control are in flight,
+    /// wait up to this long for them to end (default: refuse at once with exit code 5)
+    #[arg(long, value_name = "DURATION", default_value = "0s", value_parser = parse_duration)]
+    pub wait_for_reassignments: Duration,
 }

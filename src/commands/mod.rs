@@ -6,8 +6,11 @@
 pub mod anomalies;
 pub mod completions;
 pub mod config;
+pub mod cordon;
 pub mod imbalance;
+pub mod pace;
 pub mod placement;
+pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
 pub mod topic;
@@ -55,6 +58,8 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Roll(args) => roll::run(&ctx, args).await,
         Command::Topic(cmd) => topic::run(&ctx, cmd).await,
         Command::Anomalies(cmd) => anomalies::run(&ctx, cmd).await,
+        Command::Reassignments(cmd) => reassignments::run(&ctx, cmd).await,
+        Command::Broker(cmd) => cordon::run(&ctx, cmd).await,
         Command::Operate(_) => not_yet("operate", 0),
     }
 }

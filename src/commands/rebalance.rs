@@ -85,6 +85,7 @@ pub async fn run(ctx: &Ctx, cmd: RebalanceCommand) -> Result<ExitCode, CliError>
         RebalanceCommand::Imbalance(a) => super::imbalance::run(ctx, a).await,
         RebalanceCommand::Status(a) => status(ctx, &a).await,
         RebalanceCommand::Stop(a) => stop(ctx, &a).await,
+        RebalanceCommand::Pace(a) => super::pace::run(ctx, &a).await,
     }
 }
 
@@ -728,7 +729,21 @@ fn millis(d: Duration) -> u64 {
 async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<ExitCode, CliError> {
     validate_args(&kind).map_err(usage)?;
     let request = proposal_request(&kind, &a);
-    let run = run_flow(ctx, &kind, &request, &a).await?;
+    // Leaving brokers are cordoned before anything moves (KIP-1066; see commands::cordon).
+    let cordon = match &kind {
+        RebalanceKind::RemoveBrokers { brokers, .. } if a.execute => {
+            super::cordon::before_removal(ctx, &ctx.printer, brokers).await?
+        }
+        _ => None,
+    };
+    let run = run_flow(ctx, &kind, &request, &a).await;
+    if let Some(c) = cordon {
+        match &run {
+            Ok(r) => c.after_run(ctx, &ctx.printer, &r.report.outcome).await,
+            Err(_) => c.after(&ctx.printer, &Outcome::Declined).await,
+        }
+    }
+    let run = run?;
     if let Some(out) = &run.output {
         emit_flow_output(&ctx.printer, out)?;
     }
@@ -807,6 +822,15 @@ pub(crate) async fn run_flow(
     a: &ProposalArgs,
 ) -> Result<FlowRun, CliError> {
     let printer = ctx.printer.clone();
+    if a.execute {
+        super::reassignments::check_before_execution(
+            ctx,
+            &printer,
+            a.wait_for_reassignments,
+            a.poll_interval,
+        )
+        .await?;
+    }
     let obs = CliObserver {
         printer: printer.clone(),
     };
@@ -1056,7 +1080,28 @@ async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {
         )
         .await?;
     let view = status_view(&state);
-    printer.emit(&view, |v| render_status(v, printer.color))?;
+    // Cordoned brokers (KIP-1066) come from Kafka, when it is configured and supports them.
+    #[derive(Serialize)]
+    struct WithCordons<'a> {
+        #[serde(flatten)]
+        view: &'a StatusView,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cordoned_brokers: Option<Vec<i32>>,
+    }
+    let out = WithCordons {
+        view: &view,
+        cordoned_brokers: super::cordon::cordoned_brokers(ctx).await,
+    };
+    printer.emit(&out, |o| {
+        let mut s = render_status(o.view, printer.color);
+        if let Some(c) = &o.cordoned_brokers {
+            s.push_str(&format!(
+                "Cordoned brokers: {}\n",
+                if c.is_empty() { "none".into() } else { ids(c) }
+            ));
+        }
+        s
+    })?;
     Ok(ExitCode::Ok)
 }
 
@@ -1132,6 +1177,9 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
                     .into(),
             };
             printer.emit(&view, |v| format!("{}\n", v.message))?;
+            if let Some(t) = &view.task_id {
+                super::cordon::after_stop(ctx, &printer, t).await;
+            }
             return Ok(ExitCode::Ok);
         }
         if Instant::now() + a.poll_interval > deadline {

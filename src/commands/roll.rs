@@ -236,6 +236,16 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         None => Roller::new(roll_config.clone(), requests),
     };
     let plan = roller.plan(&snapshot);
+    // Topics no order of restarts can keep available (engine::risk): listed before anything
+    // restarts, refused with --strict, and named again in the summary if the roll touched them.
+    let risky = crate::engine::risk::risky_topics(&snapshot, &restarting_nodes(&plan));
+    let mut plan_notes = plan_notes;
+    plan_notes.extend(risky.iter().map(|t| {
+        format!(
+            "topic {} cannot stay available during this roll",
+            t.describe()
+        )
+    }));
     let printer = &ctx.printer;
     let blocked = plan.steps.iter().find_map(|s| match s {
         PlanStep::Blocked { nodes, reason } => Some((nodes.clone(), reason.clone())),
@@ -255,6 +265,17 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         crate::output::write_stdout(&render_plan(&plan, &snapshot, &plan_notes))?;
     }
 
+    let strict_refusal = (args.strict && !risky.is_empty()).then(|| {
+        format!(
+            "--strict: {} topic(s) cannot stay available during this roll: {}",
+            risky.len(),
+            risky
+                .iter()
+                .map(|t| t.topic.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    });
     if args.dry_run {
         if printer.format != crate::output::OutputFormat::Table {
             printer.emit(
@@ -267,7 +288,26 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
                 |_| String::new(),
             )?;
         }
+        if let Some(reason) = strict_refusal {
+            return Err(CliError::new(
+                ExitCode::Failed,
+                CodedError::new(ExitCode::Failed, format!("refusing the roll: {reason}")),
+            ));
+        }
         return Ok(ExitCode::Ok);
+    }
+    if resumed.is_none()
+        && let Some(reason) = &strict_refusal
+    {
+        let result = ResultDoc::refused(&plan, reason);
+        emit_result(printer, &plan, &plan_notes, &result)?;
+        return Err(CliError::new(
+            ExitCode::Failed,
+            CodedError::new(
+                ExitCode::Failed,
+                format!("refusing to start the roll: {reason}; nothing was changed"),
+            ),
+        ));
     }
     // A resumed run may be in the middle of a batch (a node down): the engine waits for it.
     if resumed.is_none() {
@@ -442,6 +482,12 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         }
     };
     let code = error.as_ref().map_or(code, |e| e.code);
+    let mut notes = notes;
+    notes.extend(
+        crate::engine::risk::affected(&risky, &restarted)
+            .iter()
+            .map(|t| format!("affected risky topic {}", t.describe())),
+    );
     let result = ResultDoc {
         status: status.to_string(),
         exit_code: code.code(),
@@ -464,6 +510,17 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         lease.release().await;
     }
     result
+}
+
+/// The nodes the plan restarts (reconfigured nodes stay up).
+fn restarting_nodes(plan: &Plan) -> BTreeSet<NodeId> {
+    plan.steps
+        .iter()
+        .flat_map(|s| match s {
+            PlanStep::Restart { nodes, .. } => nodes.iter().map(|n| n.node).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
 }
 
 /// What the user asked for, as saved with the state: a re-run with the same request resumes.

@@ -472,6 +472,14 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::Ok);
     }
 
+    super::reassignments::check_before_execution(
+        ctx,
+        &printer,
+        args.wait_for_reassignments,
+        args.poll_interval,
+    )
+    .await?;
+
     // The flow of another topics' ongoing change, kept for that command's re-run.
     let ours = |f: &CcFlow| {
         f.task_id().is_some_and(|t| {

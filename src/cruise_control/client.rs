@@ -569,6 +569,21 @@ impl CruiseControlClient {
         .await
     }
 
+    /// `POST /admin` with concurrency parameters: changes the running execution's pace live.
+    pub async fn change_concurrency(
+        &self,
+        change: &params::ConcurrencyChange,
+        reason: &str,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<super::model::AdminResult, CcError> {
+        let q = change.query(reason);
+        let reply = self
+            .send(Endpoint::Admin, &q, &self.policy(deadline), obs)
+            .await?;
+        parse(Endpoint::Admin, &reply.body)
+    }
+
     /// `POST /stop_proposal_execution`.
     pub async fn stop_proposal_execution(
         &self,

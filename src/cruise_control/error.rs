@@ -111,6 +111,7 @@ pub fn classify(status: u16, message: &str) -> ErrorClass {
         || m.contains("ongoing execution")
         || m.contains("stop_ongoing_execution")
         || m.contains("ongoing inter-broker partition movements")
+        || m.contains("initiated by external agent")
     {
         return R(Transient::OngoingExecution);
     }
@@ -266,6 +267,11 @@ mod tests {
             (
                 500,
                 "IllegalStateException: Cannot start a new execution while there is an ongoing execution. Please use stop_ongoing_execution=true to stop ongoing execution and start a new one.",
+                Retryable(Transient::OngoingExecution),
+            ),
+            (
+                500,
+                "java.lang.IllegalStateException: Cannot execute new proposals while there are ongoing partition reassignments initiated by external agent: [orders-0]",
                 Retryable(Transient::OngoingExecution),
             ),
             (

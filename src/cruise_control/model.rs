@@ -621,6 +621,15 @@ pub struct StopResult {
     pub message: String,
 }
 
+/// `POST /admin` answer (`AdminResult`); only what kafkaops reads.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminResult {
+    /// What changed, as CC's sentences ("Inter-broker partition movement concurrency is set to 3").
+    #[serde(default)]
+    pub ongoing_concurrency_change_request: Option<String>,
+}
+
 /// A Cruise Control error body.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]

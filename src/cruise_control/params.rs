@@ -19,6 +19,8 @@ pub enum Endpoint {
     StopProposalExecution,
     KafkaClusterState,
     Load,
+    /// `POST /admin`: live changes to the running execution (concurrency) and CC's settings.
+    Admin,
 }
 
 impl Endpoint {
@@ -35,6 +37,7 @@ impl Endpoint {
             Endpoint::StopProposalExecution => "stop_proposal_execution",
             Endpoint::KafkaClusterState => "kafka_cluster_state",
             Endpoint::Load => "load",
+            Endpoint::Admin => "admin",
         }
     }
 
@@ -47,6 +50,7 @@ impl Endpoint {
                 | Endpoint::RemoveBroker
                 | Endpoint::TopicConfiguration
                 | Endpoint::StopProposalExecution
+                | Endpoint::Admin
         )
     }
 }
@@ -141,6 +145,22 @@ pub fn accepted(endpoint: Endpoint) -> Vec<&'static str> {
             v.extend(["force_stop", "stop_external_agent", "review_id"]);
         }
         Endpoint::KafkaClusterState => v.extend(["topic", "verbose"]),
+        Endpoint::Admin => v.extend([
+            "concurrent_partition_movements_per_broker",
+            "max_partition_movements_in_cluster",
+            "concurrent_intra_broker_partition_movements",
+            "concurrent_leader_movements",
+            "broker_concurrent_leader_movements",
+            "execution_progress_check_interval_ms",
+            "enable_self_healing_for",
+            "disable_self_healing_for",
+            "drop_recently_removed_brokers",
+            "drop_recently_demoted_brokers",
+            "enable_concurrency_adjuster_for",
+            "disable_concurrency_adjuster_for",
+            "min_isr_based_concurrency_adjustment",
+            "review_id",
+        ]),
         Endpoint::Load => v.extend([
             "start",
             "end",
@@ -448,6 +468,30 @@ pub fn user_tasks_query(ids: &[String], fetch_completed_task: bool) -> Query {
 #[must_use]
 pub fn stop_query(reason: &str) -> Query {
     vec![("reason", reason.to_string())]
+}
+
+/// A live change of the running execution's concurrency (`POST /admin`); `None` keeps a value.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ConcurrencyChange {
+    /// `concurrent_partition_movements_per_broker`.
+    pub partition_movements_per_broker: Option<u32>,
+    /// `concurrent_leader_movements`.
+    pub leader_movements: Option<u32>,
+}
+
+impl ConcurrencyChange {
+    #[must_use]
+    pub fn query(&self, reason: &str) -> Query {
+        let mut q: Query = Vec::new();
+        if let Some(n) = self.partition_movements_per_broker {
+            q.push(("concurrent_partition_movements_per_broker", n.to_string()));
+        }
+        if let Some(n) = self.leader_movements {
+            q.push(("concurrent_leader_movements", n.to_string()));
+        }
+        q.push(("reason", reason.to_string()));
+        q
+    }
 }
 
 /// `GET /kafka_cluster_state`.

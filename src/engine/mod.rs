@@ -4,7 +4,10 @@
 
 pub mod anomalies;
 pub mod cc_flow;
+pub mod cordon;
 pub mod model;
+pub mod movers;
 pub mod rebalance;
 pub mod replicas;
+pub mod risk;
 pub mod roll;

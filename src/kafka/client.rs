@@ -331,6 +331,16 @@ impl KafkaClient {
         .await
     }
 
+    /// Cancels the ongoing reassignments of `partitions` (see
+    /// [`wire_admin::cancel_reassignments`]).
+    pub async fn cancel_reassignments(
+        &self,
+        partitions: &[(String, i32)],
+    ) -> Result<Vec<((String, i32), Option<String>)>> {
+        let mut conn = self.quorum_connection().await?.conn;
+        wire_admin::cancel_reassignments(&mut conn, partitions, millis(self.timeout())).await
+    }
+
     /// Ongoing partition reassignments.
     pub async fn list_reassignments(&self) -> Result<Vec<Reassignment>> {
         let mut conn = self.quorum_connection().await?.conn;

@@ -329,6 +329,68 @@ pub async fn alter_partition_reassignment(
     Ok(())
 }
 
+/// Cancels the ongoing reassignments of `partitions` (AlterPartitionReassignments with null
+/// replicas): each partition goes back to its original replica set. Returns, per partition,
+/// the error Kafka gave (NO_REASSIGNMENT_IN_PROGRESS when it had finished meanwhile).
+pub async fn cancel_reassignments(
+    conn: &mut Connection,
+    partitions: &[(String, i32)],
+    timeout_ms: i32,
+) -> Result<Vec<((String, i32), Option<String>)>> {
+    let mut by_topic: std::collections::BTreeMap<&str, Vec<i32>> =
+        std::collections::BTreeMap::new();
+    for (t, p) in partitions {
+        by_topic.entry(t.as_str()).or_default().push(*p);
+    }
+    let request = AlterPartitionReassignmentsRequest::default()
+        .with_timeout_ms(timeout_ms)
+        .with_topics(
+            by_topic
+                .into_iter()
+                .map(|(t, ps)| {
+                    ReassignableTopic::default()
+                        .with_name(TopicName(StrBytes::from_string(t.to_string())))
+                        .with_partitions(
+                            ps.into_iter()
+                                .map(|p| {
+                                    ReassignablePartition::default()
+                                        .with_partition_index(p)
+                                        .with_replicas(None)
+                                })
+                                .collect(),
+                        )
+                })
+                .collect(),
+        );
+    let v = conn
+        .version::<AlterPartitionReassignmentsRequest>("cancelling reassignments")?
+        .min(0);
+    let response = conn.send_at(&request, v).await?;
+    if response.error_code != 0 {
+        return Err(api_err(
+            "AlterPartitionReassignments",
+            conn.address(),
+            response.error_code,
+            response.error_message.as_ref(),
+        ));
+    }
+    let mut out = Vec::new();
+    for t in &response.responses {
+        for p in &t.partitions {
+            let err = (p.error_code != 0).then(|| {
+                let name = error_name(p.error_code);
+                match p.error_message.as_ref() {
+                    Some(m) => format!("{name}: {}", m.as_str()),
+                    None => name.to_string(),
+                }
+            });
+            out.push(((t.name.0.as_str().to_string(), p.partition_index), err));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1611,6 +1611,34 @@ pub fn create_topic(
     )
 }
 
+/// Creates `name` with `partitions` partitions of `rf` replicas placed by Kafka itself (no
+/// assignment given), then waits until every partition has a leader.
+pub fn create_topic_placed_by_kafka(
+    bootstrap: &str,
+    name: &str,
+    partitions: i32,
+    rf: i32,
+) -> Result<()> {
+    let admin: AdminClient<DefaultClientContext> = client_config(bootstrap)
+        .create()
+        .context("failed to create an admin client")?;
+    let topic = NewTopic::new(name, partitions, TopicReplication::Fixed(rf));
+    let opts = AdminOptions::new().operation_timeout(Some(CLIENT_TIMEOUT));
+    let results = futures::executor::block_on(admin.create_topics([&topic], &opts))
+        .with_context(|| format!("CreateTopics {name} failed"))?;
+    for r in results {
+        r.map_err(|(t, code)| anyhow!("CreateTopics {t} failed: {code:?}"))?;
+    }
+    wait_for(
+        &format!("topic {name} to have leaders"),
+        Duration::from_secs(60),
+        || {
+            let p = placement(bootstrap, name)?;
+            Ok((p.len() == partitions as usize && p.iter().all(|p| p.leader >= 0)).then_some(()))
+        },
+    )
+}
+
 /// A broker's current value of a config key (DescribeConfigs), `None` if unset.
 pub fn broker_config(bootstrap: &str, broker: i32, key: &str) -> Result<Option<String>> {
     let admin: AdminClient<DefaultClientContext> = client_config(bootstrap)

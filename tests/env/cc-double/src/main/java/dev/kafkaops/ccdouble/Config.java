@@ -24,6 +24,7 @@ final class Config {
     boolean selfHealing = false;                // self.healing.goal.violation.enabled
     java.util.List<String> anomalyDetectionGoals = AnomalyDetector.DEFAULT_DETECTION_GOALS; // anomaly.detection.goals
     long executionPollMillis = 250;             // how often the executor re-reads reassignment state
+    boolean autoStopExternalAgent = true;       // auto.stop.external.agent
     // Kafka client settings of the double's admin client (security.protocol, sasl.*, ssl.*), as Cruise
     // Control passes its own Kafka client properties through to its AdminClient.
     java.util.Map<String, String> kafkaProperties = new java.util.LinkedHashMap<>();
@@ -72,6 +73,7 @@ final class Config {
                     i++;
                 }
                 case "--execution-poll-millis" -> { c.executionPollMillis = Long.parseLong(need(a, v)); i++; }
+                case "--auto-stop-external-agent" -> { c.autoStopExternalAgent = Boolean.parseBoolean(need(a, v)); i++; }
                 case "--loading-seconds" -> { c.loadingSeconds = Integer.parseInt(need(a, v)); i++; }
                 case "--progress-step-millis" -> { c.progressStepMillis = Long.parseLong(need(a, v)); i++; }
                 default -> throw new IllegalArgumentException("unknown option " + a);

@@ -97,6 +97,7 @@ final class CruiseControlDouble {
             "exclude_recently_removed_brokers", "exclude_recently_demoted_brokers", "allow_capacity_estimation", "verbose",
             "fast_mode")));
         def("stop_proposal_execution", "POST", Kind.SYNC, List.of("force_stop", "stop_external_agent", "review_id"));
+        def("admin", "POST", Kind.SYNC, AdminEndpoint.PARAMS);
         def("load", "GET", Kind.ASYNC, List.of("start", "end", "time", "allow_capacity_estimation", "populate_disk_info",
             "capacity_only", "brokerid", "verbose"));
     }
@@ -104,7 +105,7 @@ final class CruiseControlDouble {
     /** Endpoints real CC has that the double does not model: answered with a clear 500. */
     private static final Set<String> UNMODELLED_GET = Set.of("bootstrap", "train", "partition_load", "review_board", "permissions");
     private static final Set<String> UNMODELLED_POST = Set.of("fix_offline_replicas", "pause_sampling", "resume_sampling",
-        "demote_broker", "admin", "review", "rightsize", "remove_disks");
+        "demote_broker", "review", "rightsize", "remove_disks");
 
     private static final Set<String> MOVEMENT_STRATEGIES = Set.of("BaseReplicaMovementStrategy",
         "PostponeUrpReplicaMovementStrategy", "PrioritizeLargeReplicaMovementStrategy", "PrioritizeSmallReplicaMovementStrategy",
@@ -364,6 +365,7 @@ final class CruiseControlDouble {
             case "kafka_cluster_state" -> clusterStateOp(p);
             case "user_tasks" -> userTasksOp(p);
             case "stop_proposal_execution" -> stopOp(p);
+            case "admin" -> AdminEndpoint.op(p, executor);
             case "load" -> loadOp();
             case "proposals" -> goalBasedOp(ctx, "GetProposals", Planner.Mode.REBALANCE, true);
             case "rebalance" -> goalBasedOp(ctx, "Rebalance", Planner.Mode.REBALANCE, false);
@@ -628,6 +630,7 @@ final class CruiseControlDouble {
                     + " are not supported. Supported: " + Json.SUPPORTED_GOALS);
             }
             if (!dryrun && !stopOngoing && executor.hasOngoingExecution()) throw CcException.ongoingExecution();
+            if (!dryrun && !executor.hasOngoingExecution()) ExternalAgent.sanityCheck(admin, config.autoStopExternalAgent);
             if (!goals.isEmpty() && !skipHard && !leadersOnly) {
                 List<String> missing = new ArrayList<>();
                 for (String h : Json.HARD_GOALS) if (!goals.contains(h)) missing.add(h);

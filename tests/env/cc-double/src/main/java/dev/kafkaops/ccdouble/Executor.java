@@ -59,9 +59,10 @@ final class Executor {
         final String userTaskId;
         final boolean selfHealing;
         final String reason;
-        final int perBroker;
-        final int maxInCluster;
-        final int leaderConcurrency;
+        // Volatile, not final: POST /admin changes them while the execution runs.
+        volatile int perBroker;
+        volatile int maxInCluster;
+        volatile int leaderConcurrency;
         final List<Task> replicaTasks = new ArrayList<>();
         final List<Task> leaderTasks = new ArrayList<>();
         final Set<Integer> removedBrokers = new TreeSet<>();
@@ -124,6 +125,15 @@ final class Executor {
         Thread t = new Thread(() -> run(e), "cc-double-executor");
         t.setDaemon(true);
         t.start();
+    }
+
+    /** POST /admin: new concurrency for the running execution (null keeps a value); false when idle. */
+    synchronized boolean changeConcurrency(Integer perBroker, Integer inCluster, Integer leader) {
+        if (current == null) return false;
+        if (perBroker != null) current.perBroker = perBroker;
+        if (inCluster != null) current.maxInCluster = inCluster;
+        if (leader != null) current.leaderConcurrency = leader;
+        return true;
     }
 
     /** Asks the running execution to stop; returns at once (CC does not wait for the in-flight batch). */
