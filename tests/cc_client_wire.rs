@@ -848,6 +848,7 @@ mod flow_driver {
             timeout_ms: 20_000,
             wait_for_ready_ms: 0,
             poll_interval_ms: 20,
+            recheck: false,
         }
     }
 

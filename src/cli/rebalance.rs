@@ -70,6 +70,19 @@ pub struct ProposalArgs {
     /// Execute the proposal (default: dry run, show it only)
     #[arg(long)]
     pub execute: bool,
+    /// With --execute: how much the proposal may change between its approval and the
+    /// execution (share of changed replica movements, leader movements or data to move); past
+    /// it nothing runs: the new proposal is shown and asked about again, --yes refuses
+    #[arg(long, value_name = "PERCENT", default_value = "10%", value_parser = parse_percent)]
+    pub max_drift: u32,
+    /// With --execute: largest change of the data to move between the approval and the
+    /// execution, in MB (default: no absolute cap)
+    #[arg(long, value_name = "MB")]
+    pub max_data_mb: Option<u64>,
+    /// With --execute: the proposal approved beforehand (the `--output json` of a dry run); the
+    /// execution must match it within --max-drift / --max-data-mb
+    #[arg(long, value_name = "FILE", requires = "execute")]
+    pub approved_plan: Option<PathBuf>,
     /// With --execute: return once the execution started, printing the task id
     #[arg(long, requires = "execute")]
     pub no_wait: bool,
@@ -133,4 +146,13 @@ pub struct ImbalanceArgs {
     pub interval: Duration,
     #[command(flatten)]
     pub proposal: ProposalArgs,
+}
+
+/// `10%` or `10` -> 10.
+fn parse_percent(s: &str) -> Result<u32, String> {
+    s.trim()
+        .trim_end_matches('%')
+        .trim()
+        .parse::<u32>()
+        .map_err(|e| format!("not a percentage (e.g. 10%): {e}"))
 }

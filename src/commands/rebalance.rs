@@ -24,8 +24,9 @@
 //!   "disk_mb_before","disk_mb_after"}],"movements":[{"topic","partition","old_replicas",
 //!   "new_replicas","old_leader","new_leader"}]}`; numbers Cruise Control sent as `NaN` are `null`.
 //!
-//! With `--execute`: one [`ExecutionView`] `{"proposal":<ProposalView>,"execution":{"status":
-//! "completed"|"started"|"failed"|"nothing-to-do","task_id":str|null,"progress":{"state",
+//! With `--execute`: one [`ExecutionView`] `{"proposal":<ProposalView>,"approved_proposal":
+//! <ProposalView>|null,"drift":<DriftReport>|null,"execution":{"status":
+//! "completed"|"started"|"failed"|"nothing-to-do"|"drifted","task_id":str|null,"progress":{"state",
 //! "partitions_total","partitions_finished","partitions_in_progress","partitions_pending",
 //! "leaders_total","leaders_finished","data_total_mb","data_finished_mb"}|null}}`.
 //!
@@ -35,9 +36,15 @@
 //! str|null,"executor_state":str,"message":str}`.
 //!
 //! The execution is started with a second, non-dry-run request (as Strimzi does), so Cruise
-//! Control recomputes the proposal; the `proposal` of an execution is that second answer. After a
+//! Control recomputes the proposal; the `proposal` of an execution is that second answer. Before
+//! it is sent, the proposal is asked for once more as a dry run and compared with the approved one
+//! (`approved_proposal`: the dry run shown, or `--approved-plan`); past `--max-drift` /
+//! `--max-data-mb` nothing runs (`drifted`, exit 1 under `--yes`; a person is asked again). See
+//! [`crate::engine::drift`] for why the check happens before, not after, the execution request. After a
 //! completed execution the executor reports no counters any more, so the final `progress` is the
 //! last observation with every movement counted as finished.
+
+mod drift;
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, PoisonError};
@@ -59,6 +66,7 @@ use crate::cruise_control::params::{
 };
 use crate::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
 use crate::engine::cc_flow::{FlowConfig, InterruptChoice, Outcome};
+use crate::engine::drift::{DriftReport, Plan, Tolerance};
 use crate::error::{CliError, ExitCode};
 use crate::output::{Printer, confirm, progress_bar};
 
@@ -325,7 +333,13 @@ pub struct ExecutionOutcome {
 /// `--execute` output: the proposal and what became of it.
 #[derive(Debug, Clone, Serialize)]
 pub struct ExecutionView {
+    /// What Cruise Control executed (its answer to the execution request), or, when the
+    /// proposal changed past the tolerance, the re-checked proposal that was refused.
     pub proposal: ProposalView,
+    /// The dry run that was shown and approved (`null` when nothing was executed).
+    pub approved_proposal: Option<Box<ProposalView>>,
+    /// The last comparison of the proposal before the execution with the approved one.
+    pub drift: Option<Box<DriftReport>>,
     pub execution: ExecutionOutcome,
 }
 
@@ -537,6 +551,9 @@ fn render_execution(v: &ExecutionView, color: bool) -> String {
             "Execution started (task {task}); follow it with `kafkaops rebalance status`.\n"
         ),
         "nothing-to-do" => "Nothing to execute.\n".to_string(),
+        "drifted" => {
+            "Nothing was executed: the proposal changed since it was approved.\n".to_string()
+        }
         _ => format!("Execution ended with an error or was stopped (task {task}).\n"),
     });
     if let Some(p) = &e.progress {
@@ -718,6 +735,12 @@ pub(crate) async fn run_flow(
         timeout_ms: millis(a.timeout),
         wait_for_ready_ms: millis(a.wait_for_ready),
         poll_interval_ms: millis(a.poll_interval),
+        // The approved plan is the executed plan: re-checked as a dry run before it runs.
+        recheck: a.execute,
+    };
+    let approved_plan = match &a.approved_plan {
+        Some(path) => Some(drift::load_approved_plan(path, kind)?),
+        None => None,
     };
     let hooks = RebalanceHooks {
         kind,
@@ -725,6 +748,11 @@ pub(crate) async fn run_flow(
         execute: a.execute,
         url: cc.url().to_string(),
         follow: Mutex::new(None),
+        approved_plan,
+        tolerance: Tolerance {
+            max_drift_pct: a.max_drift,
+            max_data_mb: a.max_data_mb,
+        },
     };
     let interrupt = async {
         // An error registering the handler counts as an interrupt, as it always did.
@@ -749,11 +777,18 @@ pub(crate) async fn run_flow(
         Outcome::Failed { .. } | Outcome::TaskLost { .. } => {
             Some(("failed", proposal_of(&report.execution, false)))
         }
+        Outcome::Drifted { .. } => Some(("drifted", proposal_of(&report.recheck, true))),
         _ => None,
     };
     if let Some((status, Some(proposal))) = status {
+        let approved_proposal = match status {
+            "nothing-to-do" => None,
+            _ => proposal_of(&report.proposal, true).map(Box::new),
+        };
         output = Some(FlowOutput::Execution(ExecutionView {
             proposal,
+            approved_proposal,
+            drift: report.drift.clone().map(Box::new),
             execution: ExecutionOutcome {
                 status,
                 task_id: report.outcome.task_id().map(str::to_string),
@@ -775,6 +810,9 @@ struct RebalanceHooks<'a> {
     execute: bool,
     url: String,
     follow: Mutex<Option<FollowDisplay>>,
+    /// `--approved-plan`: what a `--yes` execution must match.
+    approved_plan: Option<Plan>,
+    tolerance: Tolerance,
 }
 
 /// The progress bar while following, and what its rate is computed from.
@@ -808,12 +846,44 @@ impl FlowHooks for RebalanceHooks<'_> {
     fn proposal(&self, dry_run: &Answer<OptimizationResult>) {
         // With --execute the proposal is shown once, as what is about to run; a dry run is
         // printed with the outcome.
-        if self.execute && self.printer.format == crate::output::OutputFormat::Table {
-            let view = ProposalView::new(self.kind, &dry_run.value, true);
-            if let Err(e) =
-                crate::output::write_stdout(&render_proposal(&view, self.printer.color, true))
-            {
+        if !self.execute {
+            return;
+        }
+        let view = ProposalView::new(self.kind, &dry_run.value, true);
+        let text = render_proposal(&view, self.printer.color, true);
+        if self.printer.format == crate::output::OutputFormat::Table {
+            if let Err(e) = crate::output::write_stdout(&text) {
                 tracing::warn!("cannot print the proposal: {e:#}");
+            }
+        } else if self.printer.interactive {
+            // JSON or YAML on a terminal: stdout carries the document at the end, but the
+            // person about to be asked must see what they approve first (on stderr).
+            eprint!("{text}");
+        }
+    }
+
+    fn approved_plan(&self) -> Option<Plan> {
+        self.approved_plan.clone()
+    }
+
+    fn tolerance(&self) -> Tolerance {
+        self.tolerance
+    }
+
+    fn drifted(&self, report: &DriftReport, new: &Answer<OptimizationResult>) {
+        self.printer
+            .note(drift::render_drift(report).trim_end().to_string());
+        if self.printer.interactive {
+            let view = ProposalView::new(self.kind, &new.value, true);
+            let text = render_proposal(&view, self.printer.color, true).replacen(
+                "Proposal to execute:",
+                "New proposal:",
+                1,
+            );
+            if self.printer.format == crate::output::OutputFormat::Table {
+                let _ = crate::output::write_stdout(&text);
+            } else {
+                eprint!("{text}");
             }
         }
     }

@@ -724,6 +724,7 @@ fn flow_config(args: &SetRfArgs, confirmed: bool, timeout: Duration) -> FlowConf
         timeout_ms: millis(timeout),
         wait_for_ready_ms: millis(args.wait_for_ready),
         poll_interval_ms: millis(args.poll_interval),
+        recheck: false,
     }
 }
 

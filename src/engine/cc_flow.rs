@@ -44,6 +44,11 @@ pub struct FlowConfig {
     pub wait_for_ready_ms: u64,
     /// Pause between observations.
     pub poll_interval_ms: u64,
+    /// Before executing, ask for the proposal once more as a dry run and execute only if it
+    /// matches the approved one (see [`crate::engine::drift`]); past the tolerance the operator
+    /// is asked again, `--yes` refuses.
+    #[serde(default)]
+    pub recheck: bool,
 }
 
 /// What a [`Command::Wait`] waits for.
@@ -68,6 +73,9 @@ pub enum Command {
     RequestProposal,
     /// Ask the operator; answer with [`CcFlow::handle_confirmation`].
     AskConfirmation,
+    /// Ask for the proposal again as a dry run and compare it with the approved one; answer
+    /// with [`CcFlow::handle_recheck`] (or [`CcFlow::handle_error`]).
+    RecheckProposal,
     /// Send the (one) execution request; answer with [`CcFlow::handle_execution_started`].
     StartExecution,
     /// Read the executor and the user task; answer with [`CcFlow::handle_progress`].
@@ -157,6 +165,9 @@ pub enum Outcome {
     Rejected { reason: String },
     /// The operator did not confirm (or could not be asked).
     Declined,
+    /// The proposal changed past the tolerance between the approval and the execution, and
+    /// `--yes` (or too many rounds) did not allow asking again: nothing was executed.
+    Drifted { reasons: Vec<String> },
     /// `--no-wait`: the execution started.
     Started { task_id: Option<String> },
     /// The execution finished.
@@ -193,9 +204,10 @@ impl Outcome {
             Outcome::NotReady { .. } => ExitCode::NotReady,
             Outcome::Busy { .. } => ExitCode::Busy,
             Outcome::Rejected { .. } => ExitCode::Usage,
-            Outcome::Declined | Outcome::Failed { .. } | Outcome::TaskLost { .. } => {
-                ExitCode::Failed
-            }
+            Outcome::Declined
+            | Outcome::Drifted { .. }
+            | Outcome::Failed { .. }
+            | Outcome::TaskLost { .. } => ExitCode::Failed,
             Outcome::TimedOut { .. } => ExitCode::Timeout,
             Outcome::Interrupted { .. } => ExitCode::Interrupted,
             Outcome::Error { failure, .. } => failure.exit,
@@ -279,6 +291,8 @@ pub enum Phase {
     CheckingInput,
     Proposing,
     Confirming,
+    /// The re-check dry run before the execution is in flight.
+    Rechecking,
     /// The execution request is in flight.
     Starting,
     /// Waiting for a progress observation.
@@ -309,7 +323,13 @@ pub struct CcFlow {
     task_id: Option<String>,
     /// The last progress seen while the executor was busy.
     last_progress: Option<ExecutionProgress>,
+    /// Re-checks that found the proposal changed (each one asks the operator again).
+    #[serde(default)]
+    drift_rounds: u32,
 }
+
+/// How many times a changed proposal is shown and asked about again before giving up.
+pub const MAX_DRIFT_ROUNDS: u32 = 3;
 
 impl CcFlow {
     #[must_use]
@@ -323,6 +343,7 @@ impl CcFlow {
             execution_started: false,
             task_id: None,
             last_progress: None,
+            drift_rounds: 0,
         }
     }
 
@@ -382,6 +403,7 @@ impl CcFlow {
             Phase::CheckingInput => Command::CheckInput,
             Phase::Proposing => Command::RequestProposal,
             Phase::Confirming => Command::AskConfirmation,
+            Phase::Rechecking => Command::RecheckProposal,
             Phase::Starting => self.finish(Outcome::Interrupted {
                 task_id: self.task_id.clone(),
                 after: AfterInterrupt::LeftRunning,
@@ -499,7 +521,35 @@ impl CcFlow {
         }
         if self.config.assume_yes {
             self.confirmed = true;
+            return self.recheck_or_execute();
+        }
+        self.phase = Phase::Confirming;
+        Command::AskConfirmation
+    }
+
+    /// Confirmed: re-check the proposal first when configured, else execute.
+    fn recheck_or_execute(&mut self) -> Command {
+        if self.config.recheck && self.confirmed && !self.execution_requested {
+            self.phase = Phase::Rechecking;
+            return Command::RecheckProposal;
+        }
+        self.request_execution()
+    }
+
+    /// The re-check dry run compared with the approved proposal: `within` the tolerance, or
+    /// not (with the reasons). Past the tolerance nothing is executed: the operator is asked
+    /// about the new proposal (which becomes the approved one if confirmed), `--yes` refuses.
+    pub fn handle_recheck(&mut self, within: bool, reasons: Vec<String>) -> Command {
+        if self.phase != Phase::Rechecking {
+            return Command::Nothing;
+        }
+        if within {
             return self.request_execution();
+        }
+        self.drift_rounds += 1;
+        self.confirmed = false;
+        if self.config.assume_yes || self.drift_rounds >= MAX_DRIFT_ROUNDS {
+            return self.finish(Outcome::Drifted { reasons });
         }
         self.phase = Phase::Confirming;
         Command::AskConfirmation
@@ -524,7 +574,7 @@ impl CcFlow {
             return self.finish(Outcome::Declined);
         }
         self.confirmed = true;
-        self.request_execution()
+        self.recheck_or_execute()
     }
 
     /// Cruise Control accepted the execution request (with the user task id it returned).
@@ -620,10 +670,10 @@ impl CcFlow {
         let stage = match self.phase {
             Phase::ObservingReadiness => Stage::Readiness,
             Phase::CheckingInput => Stage::Input,
-            Phase::Proposing if failure.class == FailureClass::NoOp => {
+            Phase::Proposing | Phase::Rechecking if failure.class == FailureClass::NoOp => {
                 return self.finish(Outcome::NothingToDo);
             }
-            Phase::Proposing => Stage::Proposal,
+            Phase::Proposing | Phase::Rechecking => Stage::Proposal,
             Phase::Starting => Stage::Start,
             Phase::Observing => Stage::Follow,
             Phase::Stopping => return self.handle_stop_answered(false),
@@ -644,7 +694,8 @@ impl CcFlow {
             | Phase::WaitingForReadiness
             | Phase::CheckingInput
             | Phase::Proposing
-            | Phase::Confirming => self.finish(Outcome::Interrupted {
+            | Phase::Confirming
+            | Phase::Rechecking => self.finish(Outcome::Interrupted {
                 task_id: None,
                 after: AfterInterrupt::NothingStarted,
             }),
@@ -709,6 +760,7 @@ mod tests {
             timeout_ms: 60_000,
             wait_for_ready_ms: 0,
             poll_interval_ms: 1_000,
+            recheck: false,
         }
     }
 
@@ -1159,5 +1211,60 @@ mod tests {
             follow_step(&TaskView::Lost, &busy("other"), Some("t1")),
             FollowStep::Unknown
         );
+    }
+
+    fn rechecking(yes: bool) -> CcFlow {
+        let mut cfg = config(true, yes, false);
+        cfg.recheck = true;
+        let mut f = proposing(cfg);
+        if yes {
+            assert_eq!(f.handle_proposal(false), Command::RecheckProposal);
+        } else {
+            assert_eq!(f.handle_proposal(false), Command::AskConfirmation);
+            assert_eq!(f.handle_confirmation(true), Command::RecheckProposal);
+        }
+        assert!(!f.execution_requested());
+        f
+    }
+
+    #[test]
+    fn an_unchanged_recheck_executes() {
+        let mut f = rechecking(true);
+        assert_eq!(f.handle_recheck(true, vec![]), Command::StartExecution);
+        assert!(f.execution_requested());
+    }
+
+    #[test]
+    fn a_drifted_recheck_refuses_under_yes_and_asks_again_otherwise() {
+        let mut f = rechecking(true);
+        assert_eq!(
+            f.handle_recheck(false, vec!["moved".into()]),
+            Command::Finish(Outcome::Drifted {
+                reasons: vec!["moved".into()]
+            })
+        );
+        assert!(!f.execution_requested());
+        assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::Failed);
+
+        let mut f = rechecking(false);
+        assert_eq!(f.handle_recheck(false, vec![]), Command::AskConfirmation);
+        assert!(!f.confirmed());
+        // Asked again and confirmed: checked again before anything runs.
+        assert_eq!(f.handle_confirmation(true), Command::RecheckProposal);
+        assert_eq!(f.handle_recheck(true, vec![]), Command::StartExecution);
+    }
+
+    #[test]
+    fn a_proposal_that_keeps_changing_is_given_up() {
+        let mut f = rechecking(false);
+        for _ in 1..MAX_DRIFT_ROUNDS {
+            assert_eq!(f.handle_recheck(false, vec![]), Command::AskConfirmation);
+            assert_eq!(f.handle_confirmation(true), Command::RecheckProposal);
+        }
+        assert!(matches!(
+            f.handle_recheck(false, vec![]),
+            Command::Finish(Outcome::Drifted { .. })
+        ));
+        assert!(!f.execution_requested());
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod anomalies;
 pub mod cc_flow;
+pub mod drift;
 pub mod model;
 pub mod rebalance;
 pub mod replicas;
