@@ -1,0 +1,224 @@
+//! Rebalances you can trust with production (issue #16), against the Cruise Control test double
+//! (`tests/env/cc-double`) on a real 1-controller + 4-broker KRaft cluster. Every oracle is
+//! ground truth: the real replica placement from Kafka metadata and the double's own user tasks
+//! (what it was really asked to execute), never kafkaops' own report alone.
+//!
+//! One cluster for the whole binary (one test, steps in order); run with
+//! `cargo test --test rebalance_trust -- --nocapture` to see the steps.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use support::admin::Admin;
+use support::cc_double::{CcDouble, CcDoubleOptions};
+use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, wait_for};
+
+const WAIT: Duration = Duration::from_secs(120);
+
+/// A private copy of the binary under test (the shared target dir may be rebuilt meanwhile).
+fn kafkaops_bin() -> &'static std::path::Path {
+    static BIN: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    &BIN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kafkaops");
+        let source = std::env::var_os("KAFKAOPS_TEST_BIN").map_or_else(
+            || env!("CARGO_BIN_EXE_kafkaops").into(),
+            std::path::PathBuf::from,
+        );
+        std::fs::copy(&source, &path).unwrap();
+        (dir, path)
+    })
+    .1
+}
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Out {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
+    }
+}
+
+fn command(url: &str) -> Command {
+    let mut cmd = Command::new(kafkaops_bin());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("KAFKAOPS_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .env("NO_COLOR", "1")
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", url)
+        .timeout(Duration::from_secs(300));
+    cmd
+}
+
+fn kafkaops(cc: &CcDouble, args: &[&str]) -> Out {
+    let out = command(&cc.url()).args(args).output().unwrap();
+    let o = Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    eprintln!("$ kafkaops {} -> exit {}", args.join(" "), o.code);
+    o
+}
+
+/// The replica lists of `topic`, from the real cluster metadata.
+fn assignment(bootstrap: &str, topic: &str) -> BTreeMap<i32, Vec<i32>> {
+    placement(bootstrap, topic)
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.partition, p.replicas))
+        .collect()
+}
+
+/// GET an endpoint of the double (ground truth about what it was asked).
+fn cc_get(cc: &CcDouble, path_and_query: &str) -> Value {
+    let url = format!("{}/{path_and_query}", cc.url());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let r = reqwest::get(&url).await.unwrap();
+        let text = r.text().await.unwrap();
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{url}: {e}: {text}"))
+    })
+}
+
+/// The request URLs of every user task the double knows (executions say `dryrun=false`).
+fn executions_requested(cc: &CcDouble) -> Vec<String> {
+    let tasks = cc_get(cc, "user_tasks?json=true");
+    tasks["userTasks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("user_tasks: {tasks}"))
+        .iter()
+        .filter_map(|t| t["RequestURL"].as_str())
+        .filter(|u| u.contains("dryrun=false"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Waits until no partition reassignment is in flight.
+fn wait_reassignments_done(admin: &Admin) {
+    wait_for("reassignments to finish", WAIT, || {
+        Ok(admin.reassignments()?.is_empty().then_some(()))
+    })
+    .unwrap();
+}
+
+fn double(bootstrap: &str, extra: &[&str]) -> CcDouble {
+    CcDouble::start(
+        bootstrap,
+        CcDoubleOptions {
+            task_scan_millis: Some(200),
+            max_active_tasks: Some(50),
+            extra_args: extra.iter().map(|s| (*s).to_string()).collect(),
+            ..Default::default()
+        },
+    )
+    .expect("cc-double")
+}
+
+#[test]
+fn rebalances_you_can_trust() {
+    let _ = kafkaops_bin(); // copy it now, before anything else can rebuild it
+    let cluster = KafkaCluster::start(ClusterSpec::split(1, 4)).expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    let admin = Admin::connect(&cluster).expect("admin");
+    // 12 partitions, RF 2, only on brokers 1-3: broker 4 is the "new" broker.
+    let on_123: Vec<Vec<i32>> = (0..12)
+        .map(|i| {
+            let a = [1, 2, 3];
+            vec![a[i % 3], a[(i + 1) % 3]]
+        })
+        .collect();
+    create_topic(&bootstrap, "orders", &on_123, &[]).unwrap();
+    let cc = double(&bootstrap, &[]);
+    let fast = ["--poll-interval", "200ms"];
+    let dir = tempfile::tempdir().unwrap();
+
+    eprintln!(
+        "step: a proposal that changed between approval and execution is stopped before anything moves"
+    );
+    let dry = kafkaops(&cc, &["rebalance", "add", "--brokers", "4", "-o", "json"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let plan_path = dir.path().join("plan.json");
+    std::fs::write(&plan_path, &dry.stdout).unwrap();
+    let approved = dry.json();
+    assert!(approved["summary"]["replica_movements"].as_u64().unwrap() >= 4);
+    // Meanwhile someone moves partitions 0-3 onto broker 4 by hand: the proposal the double
+    // computes now differs from the approved one.
+    for p in 0..4 {
+        let mut r = on_123[p as usize].clone();
+        r[1] = 4;
+        admin.reassign("orders", p, &r).unwrap();
+    }
+    wait_reassignments_done(&admin);
+    let before = assignment(&bootstrap, "orders");
+    let mut args = vec![
+        "rebalance",
+        "add",
+        "--brokers",
+        "4",
+        "--execute",
+        "--yes",
+        "-o",
+        "json",
+        "--approved-plan",
+        plan_path.to_str().unwrap(),
+    ];
+    args.extend(fast);
+    let r = kafkaops(&cc, &args);
+    assert_eq!(r.code, 1, "refused: {}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("changed since it was approved"),
+        "{}",
+        r.stderr
+    );
+    let v = r.json();
+    assert_eq!(v["execution"]["status"], "drifted", "{v}");
+    assert_eq!(v["drift"]["within_tolerance"], false, "{v}");
+    assert!(v["approved_proposal"]["summary"].is_object(), "{v}");
+    assert!(v["proposal"]["summary"].is_object(), "{v}");
+    // Ground truth: nothing moved, and the double was never asked to execute.
+    assert_eq!(assignment(&bootstrap, "orders"), before);
+    assert!(admin.reassignments().unwrap().is_empty());
+    assert_eq!(executions_requested(&cc), Vec::<String>::new());
+
+    eprintln!("step: an unchanged proposal executes, and the JSON keeps both proposals");
+    let mut args = vec![
+        "rebalance",
+        "add",
+        "--brokers",
+        "4",
+        "--execute",
+        "--yes",
+        "-o",
+        "json",
+    ];
+    args.extend(fast);
+    let r = kafkaops(&cc, &args);
+    assert_eq!(r.code, 0, "{}\n{}", r.stderr, cc.log());
+    let v = r.json();
+    assert_eq!(v["execution"]["status"], "completed", "{v}");
+    assert_eq!(v["drift"]["within_tolerance"], true, "{v}");
+    assert!(v["approved_proposal"]["summary"].is_object(), "{v}");
+    assert_eq!(executions_requested(&cc).len(), 1);
+    let after = assignment(&bootstrap, "orders");
+    assert!(
+        after.values().filter(|r| r.contains(&4)).count() >= 6,
+        "broker 4 got its replicas: {after:?}"
+    );
+}
