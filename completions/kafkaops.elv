@@ -80,6 +80,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand imbalance 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
+            cand review 'Cruise Control''s two-step verification: list, approve or discard held requests'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;rebalance;add'= {
@@ -92,6 +93,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --max-drift 'With --execute: how much the proposal may change between its approval and the execution (share of changed replica movements, leader movements or data to move); past it nothing runs: the new proposal is shown and asked about again, --yes refuses'
             cand --max-data-mb 'With --execute: largest change of the data to move between the approval and the execution, in MB (default: no absolute cap)'
             cand --approved-plan 'With --execute: the proposal approved beforehand (the `--output json` of a dry run); the execution must match it within --max-drift / --max-data-mb'
+            cand --review-id 'Run the request Cruise Control''s two-step verification approved under this id (see `kafkaops rebalance review`): an approved dry run shows its proposal (then, with --execute, the execution request is held for review in turn); an approved execution needs --execute and is followed like any execution'
             cand --timeout 'Give up waiting for Cruise Control (proposal or execution) after this long'
             cand --reason 'Reason recorded by Cruise Control for the request'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
@@ -134,6 +136,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --max-drift 'With --execute: how much the proposal may change between its approval and the execution (share of changed replica movements, leader movements or data to move); past it nothing runs: the new proposal is shown and asked about again, --yes refuses'
             cand --max-data-mb 'With --execute: largest change of the data to move between the approval and the execution, in MB (default: no absolute cap)'
             cand --approved-plan 'With --execute: the proposal approved beforehand (the `--output json` of a dry run); the execution must match it within --max-drift / --max-data-mb'
+            cand --review-id 'Run the request Cruise Control''s two-step verification approved under this id (see `kafkaops rebalance review`): an approved dry run shows its proposal (then, with --execute, the execution request is held for review in turn); an approved execution needs --execute and is followed like any execution'
             cand --timeout 'Give up waiting for Cruise Control (proposal or execution) after this long'
             cand --reason 'Reason recorded by Cruise Control for the request'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
@@ -174,6 +177,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --max-drift 'With --execute: how much the proposal may change between its approval and the execution (share of changed replica movements, leader movements or data to move); past it nothing runs: the new proposal is shown and asked about again, --yes refuses'
             cand --max-data-mb 'With --execute: largest change of the data to move between the approval and the execution, in MB (default: no absolute cap)'
             cand --approved-plan 'With --execute: the proposal approved beforehand (the `--output json` of a dry run); the execution must match it within --max-drift / --max-data-mb'
+            cand --review-id 'Run the request Cruise Control''s two-step verification approved under this id (see `kafkaops rebalance review`): an approved dry run shows its proposal (then, with --execute, the execution request is held for review in turn); an approved execution needs --execute and is followed like any execution'
             cand --timeout 'Give up waiting for Cruise Control (proposal or execution) after this long'
             cand --reason 'Reason recorded by Cruise Control for the request'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
@@ -217,6 +221,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --max-drift 'With --execute: how much the proposal may change between its approval and the execution (share of changed replica movements, leader movements or data to move); past it nothing runs: the new proposal is shown and asked about again, --yes refuses'
             cand --max-data-mb 'With --execute: largest change of the data to move between the approval and the execution, in MB (default: no absolute cap)'
             cand --approved-plan 'With --execute: the proposal approved beforehand (the `--output json` of a dry run); the execution must match it within --max-drift / --max-data-mb'
+            cand --review-id 'Run the request Cruise Control''s two-step verification approved under this id (see `kafkaops rebalance review`): an approved dry run shows its proposal (then, with --execute, the execution request is held for review in turn); an approved execution needs --execute and is followed like any execution'
             cand --timeout 'Give up waiting for Cruise Control (proposal or execution) after this long'
             cand --reason 'Reason recorded by Cruise Control for the request'
             cand --wait-for-ready 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)'
@@ -303,6 +308,130 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kafkaops;rebalance;review'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the requests Cruise Control holds for review (review_board)'
+            cand approve 'Approve held requests; run one with the same command plus `--review-id ID`'
+            cand discard 'Discard held requests'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;rebalance;review;list'= {
+            cand --ids 'Only these review ids (comma-separated)'
+            cand --timeout 'Give up waiting for Cruise Control after this long'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;rebalance;review;approve'= {
+            cand --reason 'Reason recorded by Cruise Control for the review'
+            cand --timeout 'Give up waiting for Cruise Control after this long'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;rebalance;review;discard'= {
+            cand --reason 'Reason recorded by Cruise Control for the review'
+            cand --timeout 'Give up waiting for Cruise Control after this long'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;rebalance;review;help'= {
+            cand list 'List the requests Cruise Control holds for review (review_board)'
+            cand approve 'Approve held requests; run one with the same command plus `--review-id ID`'
+            cand discard 'Discard held requests'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;rebalance;review;help;list'= {
+        }
+        &'kafkaops;rebalance;review;help;approve'= {
+        }
+        &'kafkaops;rebalance;review;help;discard'= {
+        }
+        &'kafkaops;rebalance;review;help;help'= {
+        }
         &'kafkaops;rebalance;help'= {
             cand add 'Move replicas onto newly added brokers (Cruise Control add_broker)'
             cand remove 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
@@ -310,6 +439,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand imbalance 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
+            cand review 'Cruise Control''s two-step verification: list, approve or discard held requests'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;rebalance;help;add'= {
@@ -323,6 +453,17 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;rebalance;help;status'= {
         }
         &'kafkaops;rebalance;help;stop'= {
+        }
+        &'kafkaops;rebalance;help;review'= {
+            cand list 'List the requests Cruise Control holds for review (review_board)'
+            cand approve 'Approve held requests; run one with the same command plus `--review-id ID`'
+            cand discard 'Discard held requests'
+        }
+        &'kafkaops;rebalance;help;review;list'= {
+        }
+        &'kafkaops;rebalance;help;review;approve'= {
+        }
+        &'kafkaops;rebalance;help;review;discard'= {
         }
         &'kafkaops;rebalance;help;help'= {
         }
@@ -643,6 +784,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand imbalance 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)'
             cand status 'Show what Cruise Control is executing'
             cand stop 'Stop the ongoing Cruise Control execution'
+            cand review 'Cruise Control''s two-step verification: list, approve or discard held requests'
         }
         &'kafkaops;help;rebalance;add'= {
         }
@@ -655,6 +797,17 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;help;rebalance;status'= {
         }
         &'kafkaops;help;rebalance;stop'= {
+        }
+        &'kafkaops;help;rebalance;review'= {
+            cand list 'List the requests Cruise Control holds for review (review_board)'
+            cand approve 'Approve held requests; run one with the same command plus `--review-id ID`'
+            cand discard 'Discard held requests'
+        }
+        &'kafkaops;help;rebalance;review;list'= {
+        }
+        &'kafkaops;help;rebalance;review;approve'= {
+        }
+        &'kafkaops;help;rebalance;review;discard'= {
         }
         &'kafkaops;help;roll'= {
         }

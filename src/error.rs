@@ -32,6 +32,14 @@ pub enum ExitCode {
     Interrupted,
     /// `anomalies watch --exit-on`: an anomaly of a watched-for type appeared.
     AnomalyFound,
+    /// Cruise Control holds the request for review (two-step verification); nothing ran.
+    ReviewPending,
+    /// The execution was stopped (by a user or a stop request).
+    Stopped,
+    /// A scale-down left replicas on the leaving brokers.
+    ReplicasLeft,
+    /// Terminated by SIGTERM; a started execution was left running.
+    Terminated,
 }
 
 impl ExitCode {
@@ -47,13 +55,17 @@ impl ExitCode {
             ExitCode::Busy => 5,
             ExitCode::Unreachable => 6,
             ExitCode::Incomplete => 7,
+            ExitCode::ReviewPending => 8,
+            ExitCode::Stopped => 9,
             ExitCode::AnomalyFound => 10,
+            ExitCode::ReplicasLeft => 11,
+            ExitCode::Terminated => 143,
             ExitCode::Interrupted => 130,
         }
     }
 
     /// Every code, in table order (used by the README test).
-    pub const ALL: [ExitCode; 10] = [
+    pub const ALL: [ExitCode; 11] = [
         ExitCode::Ok,
         ExitCode::Failed,
         ExitCode::Usage,
@@ -62,6 +74,7 @@ impl ExitCode {
         ExitCode::Busy,
         ExitCode::Unreachable,
         ExitCode::Incomplete,
+        ExitCode::ReviewPending,
         ExitCode::AnomalyFound,
         ExitCode::Interrupted,
     ];

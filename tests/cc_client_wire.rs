@@ -68,6 +68,7 @@ fn add_broker(dryrun: bool) -> RebalanceRequest {
         },
         reason: "scale up".into(),
         verbose: true,
+        review_id: None,
     }
 }
 

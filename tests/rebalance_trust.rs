@@ -221,4 +221,88 @@ fn rebalances_you_can_trust() {
         after.values().filter(|r| r.contains(&4)).count() >= 6,
         "broker 4 got its replicas: {after:?}"
     );
+
+    eprintln!(
+        "step: two-step verification end to end (held dry run, held execution, approved execution)"
+    );
+    let reviewed = double(&bootstrap, &["--two-step-verification"]);
+    let before = assignment(&bootstrap, "orders");
+    assert!(before.values().any(|r| r.contains(&4)));
+    let remove = [
+        "rebalance",
+        "remove",
+        "--brokers",
+        "4",
+        "--execute",
+        "-o",
+        "json",
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        remove
+            .iter()
+            .chain(extra)
+            .chain(fast.iter())
+            .map(|s| (*s).to_string())
+            .collect()
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        kafkaops(&reviewed, &args)
+    };
+    let r = run(with(&["--yes"]));
+    assert_eq!(r.code, 8, "the dry run is held: {}\n{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("review id 0"), "{}", r.stderr);
+    assert!(!r.stdout.contains("nothing-to-do"), "{}", r.stdout);
+    let board = kafkaops(&reviewed, &["rebalance", "review", "list", "-o", "json"]).json();
+    assert_eq!(board[0]["status"], "PENDING_REVIEW", "{board}");
+    assert_eq!(board[0]["execution"], false, "{board}");
+    let ok = kafkaops(
+        &reviewed,
+        &["rebalance", "review", "approve", "0", "-o", "json"],
+    );
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    assert_eq!(ok.json()[0]["status"], "APPROVED");
+    let r = run(with(&["--yes", "--review-id", "0"]));
+    assert_eq!(
+        r.code, 8,
+        "the execution is held in turn: {}\n{}",
+        r.stdout, r.stderr
+    );
+    assert!(r.stderr.contains("review id 1"), "{}", r.stderr);
+    assert!(r.stderr.contains("execution"), "{}", r.stderr);
+    // Ground truth: nothing moved so far, nothing was executed.
+    assert_eq!(assignment(&bootstrap, "orders"), before);
+    assert_eq!(executions_requested(&reviewed), Vec::<String>::new());
+    let board = cc_get(&reviewed, "review_board?json=true");
+    let statuses: Vec<&str> = board["RequestInfo"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["Status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, vec!["SUBMITTED", "PENDING_REVIEW"], "{board}");
+    // An execution that was not approved does not run.
+    let r = run(with(&["--review-id", "1"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let ok = kafkaops(&reviewed, &["rebalance", "review", "approve", "1"]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    let r = run(with(&["--review-id", "1"]));
+    assert_eq!(
+        r.code,
+        0,
+        "the approved execution runs: {}\n{}",
+        r.stderr,
+        reviewed.log()
+    );
+    assert_eq!(r.json()["execution"]["status"], "completed", "{}", r.stdout);
+    let after = assignment(&bootstrap, "orders");
+    assert!(
+        after.values().all(|r| !r.contains(&4)),
+        "broker 4 emptied: {after:?}"
+    );
+    assert_eq!(executions_requested(&reviewed).len(), 1);
+    // Submitted once: never again.
+    let r = run(with(&["--review-id", "1"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    drop(reviewed);
 }

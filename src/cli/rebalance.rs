@@ -22,6 +22,45 @@ pub enum RebalanceCommand {
     Status(StatusArgs),
     /// Stop the ongoing Cruise Control execution
     Stop(StopArgs),
+    /// Cruise Control's two-step verification: list, approve or discard held requests
+    #[command(subcommand)]
+    Review(ReviewCommand),
+}
+
+/// `rebalance review ...`
+#[derive(Debug, Subcommand)]
+pub enum ReviewCommand {
+    /// List the requests Cruise Control holds for review (review_board)
+    List(ReviewListArgs),
+    /// Approve held requests; run one with the same command plus `--review-id ID`
+    Approve(ReviewDecisionArgs),
+    /// Discard held requests
+    Discard(ReviewDecisionArgs),
+}
+
+/// Options of `rebalance review list`.
+#[derive(Debug, Args, Clone)]
+pub struct ReviewListArgs {
+    /// Only these review ids (comma-separated)
+    #[arg(long, value_delimiter = ',')]
+    pub ids: Vec<i64>,
+    /// Give up waiting for Cruise Control after this long
+    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    pub timeout: Duration,
+}
+
+/// Options of `rebalance review approve|discard`.
+#[derive(Debug, Args, Clone)]
+pub struct ReviewDecisionArgs {
+    /// Review ids (comma-separated)
+    #[arg(required = true, value_delimiter = ',')]
+    pub ids: Vec<i64>,
+    /// Reason recorded by Cruise Control for the review
+    #[arg(long, default_value = "kafkaops")]
+    pub reason: String,
+    /// Give up waiting for Cruise Control after this long
+    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    pub timeout: Duration,
 }
 
 /// Options of `rebalance status`.
@@ -83,6 +122,12 @@ pub struct ProposalArgs {
     /// execution must match it within --max-drift / --max-data-mb
     #[arg(long, value_name = "FILE", requires = "execute")]
     pub approved_plan: Option<PathBuf>,
+    /// Run the request Cruise Control's two-step verification approved under this id (see
+    /// `kafkaops rebalance review`): an approved dry run shows its proposal (then, with
+    /// --execute, the execution request is held for review in turn); an approved execution
+    /// needs --execute and is followed like any execution
+    #[arg(long, value_name = "ID", conflicts_with = "approved_plan")]
+    pub review_id: Option<i64>,
     /// With --execute: return once the execution started, printing the task id
     #[arg(long, requires = "execute")]
     pub no_wait: bool,

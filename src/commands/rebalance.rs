@@ -45,6 +45,7 @@
 //! last observation with every movement counted as finished.
 
 mod drift;
+mod review;
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, PoisonError};
@@ -93,6 +94,7 @@ pub async fn run(ctx: &Ctx, cmd: RebalanceCommand) -> Result<ExitCode, CliError>
         RebalanceCommand::Imbalance(a) => super::imbalance::run(ctx, a).await,
         RebalanceCommand::Status(a) => status(ctx, &a).await,
         RebalanceCommand::Stop(a) => stop(ctx, &a).await,
+        RebalanceCommand::Review(c) => review::run(ctx, c).await,
     }
 }
 
@@ -669,6 +671,7 @@ pub(crate) fn proposal_request(kind: &RebalanceKind, a: &ProposalArgs) -> Rebala
         },
         reason: a.reason.clone(),
         verbose: true,
+        review_id: None,
     }
 }
 
@@ -728,7 +731,7 @@ pub(crate) async fn run_flow(
         printer: printer.clone(),
     };
     let cc = client(ctx, a.poll_interval)?;
-    let config = FlowConfig {
+    let mut config = FlowConfig {
         execute: a.execute,
         assume_yes: ctx.global.yes,
         no_wait: a.no_wait,
@@ -758,7 +761,25 @@ pub(crate) async fn run_flow(
         // An error registering the handler counts as an interrupt, as it always did.
         let _ = tokio::signal::ctrl_c().await;
     };
-    let report = flow::run(&cc, request, config, &hooks, &obs, interrupt).await;
+    let report = match a.review_id {
+        Some(id) => {
+            let op = review::Reviewed::prepare(
+                &cc,
+                request,
+                id,
+                a.execute,
+                Instant::now() + a.timeout,
+                &obs,
+            )
+            .await?;
+            // Cruise Control's reviewer approved this request: no second dry run (it would be
+            // held too), and an approved execution needs no second confirmation.
+            config.recheck = false;
+            config.assume_yes |= op.execution;
+            flow::run(&cc, &op, config, &hooks, &obs, interrupt).await
+        }
+        None => flow::run(&cc, request, config, &hooks, &obs, interrupt).await,
+    };
 
     let proposal_of = |answer: &Option<Answer<OptimizationResult>>, dry_run: bool| {
         answer

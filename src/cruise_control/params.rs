@@ -19,6 +19,10 @@ pub enum Endpoint {
     StopProposalExecution,
     KafkaClusterState,
     Load,
+    /// `GET /review_board` (two-step verification).
+    ReviewBoard,
+    /// `POST /review` (two-step verification).
+    Review,
 }
 
 impl Endpoint {
@@ -35,6 +39,8 @@ impl Endpoint {
             Endpoint::StopProposalExecution => "stop_proposal_execution",
             Endpoint::KafkaClusterState => "kafka_cluster_state",
             Endpoint::Load => "load",
+            Endpoint::ReviewBoard => "review_board",
+            Endpoint::Review => "review",
         }
     }
 
@@ -47,6 +53,7 @@ impl Endpoint {
                 | Endpoint::RemoveBroker
                 | Endpoint::TopicConfiguration
                 | Endpoint::StopProposalExecution
+                | Endpoint::Review
         )
     }
 }
@@ -141,6 +148,8 @@ pub fn accepted(endpoint: Endpoint) -> Vec<&'static str> {
             v.extend(["force_stop", "stop_external_agent", "review_id"]);
         }
         Endpoint::KafkaClusterState => v.extend(["topic", "verbose"]),
+        Endpoint::ReviewBoard => v.push("review_ids"),
+        Endpoint::Review => v.extend(["approve", "discard"]),
         Endpoint::Load => v.extend([
             "start",
             "end",
@@ -215,12 +224,18 @@ pub struct RebalanceRequest {
     pub reason: String,
     /// Ask for the per-partition movements and the load before.
     pub verbose: bool,
+    /// Run the request Cruise Control's review approved under this id instead (two-step
+    /// verification): `review_id` is then the only parameter sent (reference §3.10).
+    pub review_id: Option<i64>,
 }
 
 impl RebalanceRequest {
     /// The query for this request: only names the endpoint accepts; zero/empty values omitted.
     #[must_use]
     pub fn query(&self) -> Query {
+        if let Some(id) = self.review_id {
+            return vec![("review_id", id.to_string())];
+        }
         let mut q: Query = Vec::new();
         match &self.kind {
             RebalanceKind::AddBrokers(b) => {
@@ -516,6 +531,7 @@ mod tests {
                 execution: full_exec(),
                 reason: "why".into(),
                 verbose: true,
+                review_id: None,
             };
             let q = r.query();
             assert_accepted(kind.endpoint(), &q);
@@ -588,6 +604,7 @@ mod tests {
             },
             reason: "r".into(),
             verbose: false,
+            review_id: None,
         };
         let names: Vec<_> = r.query().into_iter().map(|(k, _)| k).collect();
         assert_eq!(

@@ -24,6 +24,7 @@ final class Config {
     boolean selfHealing = false;                // self.healing.goal.violation.enabled
     java.util.List<String> anomalyDetectionGoals = AnomalyDetector.DEFAULT_DETECTION_GOALS; // anomaly.detection.goals
     long executionPollMillis = 250;             // how often the executor re-reads reassignment state
+    boolean twoStepVerification = false;        // two.step.verification.enabled
 
     static Config parse(String[] args) {
         Config c = new Config();
@@ -54,6 +55,7 @@ final class Config {
                 case "--anomaly-skew-threshold" -> { c.anomalySkewThreshold = Double.parseDouble(need(a, v)); i++; }
                 case "--anomaly-interval-seconds" -> { c.anomalyIntervalSeconds = Integer.parseInt(need(a, v)); i++; }
                 case "--self-healing" -> c.selfHealing = true;
+                case "--two-step-verification" -> c.twoStepVerification = true;
                 case "--anomaly-detection-goals" -> {
                     c.anomalyDetectionGoals = java.util.Arrays.stream(need(a, v).split(","))
                         .map(String::trim).filter(g -> !g.isEmpty()).toList();
