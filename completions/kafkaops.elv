@@ -256,6 +256,9 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         }
         &'kafkaops;rebalance;status'= {
             cand --timeout 'Give up waiting for Cruise Control after this long'
+            cand --task 'Report what became of this Cruise Control user task (the task id `--no-wait`, a timeout or an interrupt printed): running, completed (exit 0), failed (exit 1) or stopped (exit 9)'
+            cand --follow-timeout 'With --follow: give up following after this long (default: follow while it runs)'
+            cand --poll-interval 'Pause between polls of Cruise Control (it advises at least 5s)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people, json or yaml for scripts'
@@ -269,6 +272,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --cruise-control-password-file 'File holding the Cruise Control password'
             cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
             cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --follow 'With --task: re-attach and follow the execution until it ends'
             cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
             cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
             cand -q 'Only data on stdout and errors on stderr'

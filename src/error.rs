@@ -65,7 +65,7 @@ impl ExitCode {
     }
 
     /// Every code, in table order (used by the README test).
-    pub const ALL: [ExitCode; 11] = [
+    pub const ALL: [ExitCode; 12] = [
         ExitCode::Ok,
         ExitCode::Failed,
         ExitCode::Usage,
@@ -75,6 +75,7 @@ impl ExitCode {
         ExitCode::Unreachable,
         ExitCode::Incomplete,
         ExitCode::ReviewPending,
+        ExitCode::Stopped,
         ExitCode::AnomalyFound,
         ExitCode::Interrupted,
     ];

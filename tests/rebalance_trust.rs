@@ -12,10 +12,11 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use assert_cmd::Command;
+use kafkaops::kafka::{ConfigChange, ConfigTarget};
 use serde_json::Value;
 use support::admin::Admin;
 use support::cc_double::{CcDouble, CcDoubleOptions};
-use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, wait_for};
+use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, produce_bulk, wait_for};
 
 const WAIT: Duration = Duration::from_secs(120);
 
@@ -305,4 +306,113 @@ fn rebalances_you_can_trust() {
     let r = run(with(&["--review-id", "1"]));
     assert_eq!(r.code, 2, "{}", r.stderr);
     drop(reviewed);
+
+    eprintln!("step: status --task after --no-wait re-attaches and reports completion");
+    let r = kafkaops(
+        &cc,
+        &[
+            "rebalance",
+            "add",
+            "--brokers",
+            "4",
+            "--execute",
+            "--yes",
+            "--no-wait",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let task = r.json()["execution"]["task_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let s = kafkaops(
+        &cc,
+        &[
+            "rebalance",
+            "status",
+            "--task",
+            &task,
+            "--follow",
+            "-o",
+            "json",
+            "--poll-interval",
+            "200ms",
+        ],
+    );
+    assert_eq!(s.code, 0, "{}\n{}", s.stdout, s.stderr);
+    assert_eq!(s.json()["status"], "completed", "{}", s.stdout);
+    // Ground truth: the double's own task record, and the replicas on broker 4.
+    let t = cc_get(&cc, &format!("user_tasks?json=true&user_task_ids={task}"));
+    assert_eq!(t["userTasks"][0]["Status"], "Completed", "{t}");
+    assert!(
+        assignment(&bootstrap, "orders")
+            .values()
+            .any(|r| r.contains(&4))
+    );
+    let s = kafkaops(&cc, &["rebalance", "status", "--task", &task, "-o", "json"]);
+    assert_eq!(s.code, 0, "{}", s.stderr);
+    assert_eq!(s.json()["status"], "completed");
+
+    eprintln!("step: status --task after stop reports stopped (exit 9)");
+    // A topic with data whose partitions all lead on broker 4; moving them off is throttled.
+    create_topic(
+        &bootstrap,
+        "big",
+        &[vec![4, 1], vec![4, 2], vec![4, 3]],
+        &[
+            ("leader.replication.throttled.replicas", "*"),
+            ("follower.replication.throttled.replicas", "*"),
+        ],
+    )
+    .unwrap();
+    produce_bulk(&bootstrap, "big", 300, 10_000, 100_000).unwrap();
+    for b in 1..=4 {
+        admin
+            .alter(
+                ConfigTarget::Broker(b),
+                vec![
+                    ConfigChange::set("leader.replication.throttled.rate", "20000"),
+                    ConfigChange::set("follower.replication.throttled.rate", "20000"),
+                ],
+            )
+            .unwrap();
+    }
+    let slow_remove = [
+        "rebalance",
+        "remove",
+        "--brokers",
+        "4",
+        "--concurrent-partition-movements-per-broker",
+        "1",
+        "--replication-throttle",
+        "20000",
+        "--execute",
+        "--yes",
+        "-o",
+        "json",
+    ];
+    let mut args = slow_remove.to_vec();
+    args.push("--no-wait");
+    let r = kafkaops(&cc, &args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let task = r.json()["execution"]["task_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let st = kafkaops(&cc, &["rebalance", "stop", "--poll-interval", "200ms"]);
+    assert_eq!(st.code, 0, "{}", st.stderr);
+    let s = kafkaops(&cc, &["rebalance", "status", "--task", &task, "-o", "json"]);
+    assert_eq!(s.code, 9, "stopped: {}\n{}", s.stdout, s.stderr);
+    assert_eq!(s.json()["status"], "stopped", "{}", s.stdout);
+    let t = cc_get(&cc, &format!("user_tasks?json=true&user_task_ids={task}"));
+    assert_eq!(t["userTasks"][0]["Status"], "CompletedWithError", "{t}");
+    assert!(
+        assignment(&bootstrap, "big")
+            .values()
+            .any(|r| r.contains(&4)),
+        "the stopped removal left replicas on broker 4"
+    );
+    wait_reassignments_done(&admin);
 }

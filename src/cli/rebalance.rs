@@ -69,6 +69,19 @@ pub struct StatusArgs {
     /// Give up waiting for Cruise Control after this long
     #[arg(long, default_value = "2m", value_parser = parse_duration)]
     pub timeout: Duration,
+    /// Report what became of this Cruise Control user task (the task id `--no-wait`, a timeout or
+    /// an interrupt printed): running, completed (exit 0), failed (exit 1) or stopped (exit 9)
+    #[arg(long, value_name = "TASK_ID")]
+    pub task: Option<String>,
+    /// With --task: re-attach and follow the execution until it ends
+    #[arg(long, requires = "task")]
+    pub follow: bool,
+    /// With --follow: give up following after this long (default: follow while it runs)
+    #[arg(long, value_name = "DURATION", requires = "follow", value_parser = parse_duration)]
+    pub follow_timeout: Option<Duration>,
+    /// Pause between polls of Cruise Control (it advises at least 5s)
+    #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
+    pub poll_interval: Duration,
 }
 
 /// Options of `rebalance stop`.

@@ -46,6 +46,7 @@
 
 mod drift;
 mod review;
+mod task;
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, PoisonError};
@@ -757,10 +758,7 @@ pub(crate) async fn run_flow(
             max_data_mb: a.max_data_mb,
         },
     };
-    let interrupt = async {
-        // An error registering the handler counts as an interrupt, as it always did.
-        let _ = tokio::signal::ctrl_c().await;
-    };
+    let interrupt = interrupt_signal();
     let report = match a.review_id {
         Some(id) => {
             let op = review::Reviewed::prepare(
@@ -1006,7 +1004,16 @@ fn emit_execution(printer: &Printer, out: &ExecutionView) -> Result<(), CliError
     Ok(())
 }
 
+/// Resolves on Ctrl-C (an error registering the handler counts as an interrupt, as it always
+/// did).
+pub(crate) async fn interrupt_signal() {
+    let _ = tokio::signal::ctrl_c().await;
+}
+
 async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {
+    if let Some(task_id) = &a.task {
+        return task::status_task(ctx, a, task_id).await;
+    }
     let printer = ctx.printer.clone();
     let obs = CliObserver {
         printer: printer.clone(),

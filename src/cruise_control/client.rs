@@ -474,6 +474,27 @@ impl CruiseControlClient {
         parse(Endpoint::UserTasks, &reply.body)
     }
 
+    /// The `stop_proposal_execution` requests Cruise Control still remembers (user tasks of
+    /// that endpoint): how a stopped execution is told from a failed one, since both end
+    /// `CompletedWithError`.
+    pub async fn stop_requests(
+        &self,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<Vec<UserTask>, CcError> {
+        let q: Query = vec![
+            (
+                "endpoints",
+                Endpoint::StopProposalExecution.path().to_string(),
+            ),
+            ("fetch_completed_task", "false".to_string()),
+        ];
+        let reply = self
+            .send(Endpoint::UserTasks, &q, &self.policy(deadline), obs)
+            .await?;
+        Ok(parse::<UserTasks>(Endpoint::UserTasks, &reply.body)?.user_tasks)
+    }
+
     /// `GET /state` with the given substates (all when empty).
     pub async fn state(
         &self,

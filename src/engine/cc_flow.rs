@@ -347,6 +347,22 @@ impl CcFlow {
         }
     }
 
+    /// A flow that follows an execution started earlier, by another run (`--no-wait`, a timed-out
+    /// or cancelled run, a lost terminal): `rebalance status --task ID --follow`. It is in the
+    /// phase after the execution request, so it never asks for a proposal or an execution;
+    /// continue it with [`CcFlow::resume`], which observes the task.
+    #[must_use]
+    pub fn attach(config: FlowConfig, task_id: String, now: Millis) -> CcFlow {
+        let mut f = CcFlow::new(config);
+        f.started_at = now;
+        f.confirmed = true;
+        f.execution_requested = true;
+        f.execution_started = true;
+        f.task_id = Some(task_id);
+        f.phase = Phase::Observing;
+        f
+    }
+
     #[must_use]
     pub fn config(&self) -> &FlowConfig {
         &self.config
