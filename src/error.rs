@@ -65,7 +65,7 @@ impl ExitCode {
     }
 
     /// Every code, in table order (used by the README test).
-    pub const ALL: [ExitCode; 12] = [
+    pub const ALL: [ExitCode; 14] = [
         ExitCode::Ok,
         ExitCode::Failed,
         ExitCode::Usage,
@@ -77,7 +77,9 @@ impl ExitCode {
         ExitCode::ReviewPending,
         ExitCode::Stopped,
         ExitCode::AnomalyFound,
+        ExitCode::ReplicasLeft,
         ExitCode::Interrupted,
+        ExitCode::Terminated,
     ];
 }
 

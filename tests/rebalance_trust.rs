@@ -50,8 +50,8 @@ impl Out {
     }
 }
 
-fn command(url: &str) -> Command {
-    let mut cmd = Command::new(kafkaops_bin());
+fn command(url: &str) -> std::process::Command {
+    let mut cmd = std::process::Command::new(kafkaops_bin());
     for (k, _) in std::env::vars() {
         if k.starts_with("KAFKAOPS_") {
             cmd.env_remove(k);
@@ -59,13 +59,16 @@ fn command(url: &str) -> Command {
     }
     cmd.env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
         .env("NO_COLOR", "1")
-        .env("KAFKAOPS_CRUISE_CONTROL_URL", url)
-        .timeout(Duration::from_secs(300));
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", url);
     cmd
 }
 
 fn kafkaops(cc: &CcDouble, args: &[&str]) -> Out {
-    let out = command(&cc.url()).args(args).output().unwrap();
+    let out = Command::from_std(command(&cc.url()))
+        .args(args)
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
     let o = Out {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -82,6 +85,103 @@ fn assignment(bootstrap: &str, topic: &str) -> BTreeMap<i32, Vec<i32>> {
         .into_iter()
         .map(|p| (p.partition, p.replicas))
         .collect()
+}
+
+/// A kafkaops running in the background; its stderr is collected as it comes.
+struct Bg {
+    child: std::process::Child,
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+    reader: std::thread::JoinHandle<()>,
+}
+
+/// Starts `kafkaops <args>` in the background (stdout and stderr piped).
+fn spawn_kafkaops(cc: &CcDouble, args: &[&str]) -> Bg {
+    use std::io::BufRead;
+    eprintln!("$ kafkaops {} &", args.join(" "));
+    let mut child = command(&cc.url())
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let pipe = child.stderr.take().unwrap();
+    let sink = std::sync::Arc::clone(&stderr);
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(pipe).lines().map_while(Result::ok) {
+            let mut s = sink.lock().unwrap();
+            s.push_str(&line);
+            s.push('\n');
+        }
+    });
+    Bg {
+        child,
+        stderr,
+        reader,
+    }
+}
+
+impl Bg {
+    /// Waits until its stderr contains `needle` (bounded by `WAIT`).
+    fn wait_stderr(&self, needle: &str) {
+        wait_for(&format!("kafkaops to say {needle:?}"), WAIT, || {
+            Ok(self.stderr.lock().unwrap().contains(needle).then_some(()))
+        })
+        .unwrap_or_else(|e| panic!("{e}: {}", self.stderr.lock().unwrap()));
+    }
+}
+
+/// Waits for a background kafkaops (bounded by `WAIT`).
+fn finish(bg: Bg) -> Out {
+    let Bg {
+        child,
+        stderr,
+        reader,
+    } = bg;
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let out = match rx.recv_timeout(WAIT) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            // SAFETY: kill(2) on a child we started.
+            unsafe { libc::kill(i32::try_from(pid).unwrap(), libc::SIGKILL) };
+            panic!("kafkaops (pid {pid}) did not end within {WAIT:?}");
+        }
+    };
+    reader.join().unwrap();
+    let o = Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: stderr.lock().unwrap().clone(),
+    };
+    eprintln!("  -> exit {}", o.code);
+    o
+}
+
+/// The double's executor state and the task it runs.
+fn executor(cc: &CcDouble) -> (String, Option<String>) {
+    let s = cc_get(cc, "state?json=true&substates=executor");
+    let e = &s["ExecutorState"];
+    (
+        e["state"].as_str().unwrap_or("").to_string(),
+        e["triggeredUserTaskId"]
+            .as_str()
+            .filter(|t| !t.is_empty())
+            .map(str::to_string),
+    )
+}
+
+/// Waits until the double executes something; returns its task id.
+fn wait_executing(cc: &CcDouble) -> String {
+    wait_for("the double to execute", WAIT, || {
+        let (state, task) = executor(cc);
+        Ok((state != "NO_TASK_IN_PROGRESS").then_some(task).flatten())
+    })
+    .unwrap()
 }
 
 /// GET an endpoint of the double (ground truth about what it was asked).
@@ -415,4 +515,65 @@ fn rebalances_you_can_trust() {
         "the stopped removal left replicas on broker 4"
     );
     wait_reassignments_done(&admin);
+
+    eprintln!("step: SIGTERM mid-follow leaves the execution running, names the task, exits 143");
+    let mut args = slow_remove.to_vec();
+    args.extend(fast);
+    let bg = spawn_kafkaops(&cc, &args);
+    let task = wait_executing(&cc);
+    // Mid-follow: kafkaops has the task id and follows it.
+    bg.wait_stderr("following it");
+    // SAFETY: kill(2) on a child we started.
+    assert_eq!(
+        unsafe { libc::kill(i32::try_from(bg.child.id()).unwrap(), libc::SIGTERM) },
+        0
+    );
+    let r = finish(bg);
+    assert_eq!(r.code, 143, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains(&task), "names the task: {}", r.stderr);
+    assert!(r.stderr.contains("keeps running"), "{}", r.stderr);
+    // Ground truth: the double still executes that task.
+    let (state, running) = executor(&cc);
+    assert_ne!(state, "NO_TASK_IN_PROGRESS");
+    assert_eq!(running.as_deref(), Some(task.as_str()));
+    let st = kafkaops(&cc, &["rebalance", "stop", "--poll-interval", "200ms"]);
+    assert_eq!(st.code, 0, "{}", st.stderr);
+    wait_reassignments_done(&admin);
+
+    eprintln!(
+        "step: a remove that leaves replicas behind (a topic created meanwhile) fails with 11"
+    );
+    let mut args = vec!["--bootstrap-servers", bootstrap.as_str()];
+    args.extend(slow_remove);
+    args.extend(fast);
+    let bg = spawn_kafkaops(&cc, &args);
+    wait_executing(&cc);
+    create_topic(&bootstrap, "late", &[vec![4, 1]], &[]).unwrap();
+    for b in 1..=4 {
+        admin
+            .alter(
+                ConfigTarget::Broker(b),
+                vec![
+                    ConfigChange::delete("leader.replication.throttled.rate"),
+                    ConfigChange::delete("follower.replication.throttled.rate"),
+                ],
+            )
+            .unwrap();
+    }
+    let r = finish(bg);
+    assert_eq!(r.code, 11, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("late-0"),
+        "names what is left: {}",
+        r.stderr
+    );
+    assert_eq!(r.json()["execution"]["status"], "completed", "{}", r.stdout);
+    // Ground truth: Kafka still has late-0 on broker 4, and nothing else is there.
+    assert!(assignment(&bootstrap, "late")[&0].contains(&4));
+    for t in ["orders", "big"] {
+        assert!(
+            assignment(&bootstrap, t).values().all(|r| !r.contains(&4)),
+            "{t} moved off broker 4"
+        );
+    }
 }

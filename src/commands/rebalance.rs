@@ -45,6 +45,7 @@
 //! last observation with every movement counted as finished.
 
 mod drift;
+mod leaving;
 mod review;
 mod task;
 
@@ -652,6 +653,19 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
     if let Some(out) = &run.output {
         emit_flow_output(&ctx.printer, out)?;
     }
+    if let (RebalanceKind::RemoveBrokers { brokers, .. }, Outcome::Completed { .. }) =
+        (&kind, &run.report.outcome)
+    {
+        let leaving = ids(brokers);
+        let now = if leaving::verify_empty(ctx, brokers).await? {
+            "hold no replicas now (Kafka metadata)"
+        } else {
+            "were not checked: no Kafka connection is configured (--bootstrap-servers); check them before shutting them down"
+        };
+        ctx.printer.note(format!(
+            "Broker(s) {leaving} {now}. Topics created from now on may still be placed on them (Kafka uses any live broker): shut them down soon, or run `kafkaops rebalance remove` again if new replicas appear"
+        ));
+    }
     run.finish()
 }
 
@@ -778,6 +792,10 @@ pub(crate) async fn run_flow(
         }
         None => flow::run(&cc, request, config, &hooks, &obs, interrupt).await,
     };
+    let mut report = report;
+    if let Some(e) = terminated_error(&report.outcome) {
+        report.error = Some(e);
+    }
 
     let proposal_of = |answer: &Option<Answer<OptimizationResult>>, dry_run: bool| {
         answer
@@ -863,12 +881,24 @@ impl FlowHooks for RebalanceHooks<'_> {
     }
 
     fn proposal(&self, dry_run: &Answer<OptimizationResult>) {
+        let view = ProposalView::new(self.kind, &dry_run.value, true);
+        if let RebalanceKind::RemoveBrokers { brokers, .. } = self.kind {
+            let left = leaving::left_in_proposal(&view, brokers);
+            if !left.is_empty() {
+                self.printer.note(format!(
+                    "Warning: this proposal leaves replicas on leaving broker(s): {}; they would not be empty after it",
+                    left.iter()
+                        .map(|(b, n)| format!("broker {b}: {n} replica(s)"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
         // With --execute the proposal is shown once, as what is about to run; a dry run is
         // printed with the outcome.
         if !self.execute {
             return;
         }
-        let view = ProposalView::new(self.kind, &dry_run.value, true);
         let text = render_proposal(&view, self.printer.color, true);
         if self.printer.format == crate::output::OutputFormat::Table {
             if let Err(e) = crate::output::write_stdout(&text) {
@@ -973,7 +1003,9 @@ impl FlowHooks for RebalanceHooks<'_> {
     }
 
     async fn choose_after_interrupt(&self, _task_id: Option<&str>) -> InterruptChoice {
-        if !self.printer.interactive {
+        // SIGTERM is a CI job or a pod being cancelled, not a person: like Ctrl-C without a
+        // terminal, the execution is left running.
+        if !self.printer.interactive || terminated() {
             return InterruptChoice::LeaveRunning;
         }
         let stop = tokio::task::spawn_blocking(|| {
@@ -1004,10 +1036,51 @@ fn emit_execution(printer: &Printer, out: &ExecutionView) -> Result<(), CliError
     Ok(())
 }
 
-/// Resolves on Ctrl-C (an error registering the handler counts as an interrupt, as it always
-/// did).
+/// Set when SIGTERM (not Ctrl-C) interrupted the flow.
+static TERMINATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether SIGTERM interrupted the flow.
+pub(crate) fn terminated() -> bool {
+    TERMINATED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Resolves on Ctrl-C or SIGTERM (an error registering the handler counts as an interrupt, as
+/// it always did). SIGTERM (a cancelled CI job, a pod being deleted) is handled like Ctrl-C
+/// without a terminal: a started execution keeps running, kafkaops says so with the task id
+/// and exits 143 ([`terminated_error`]). The handlers are installed when the flow first listens
+/// (once the execution request is being sent); before that nothing has changed and the
+/// default signal handling stays.
 pub(crate) async fn interrupt_signal() {
+    #[cfg(unix)]
+    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+    {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => TERMINATED.store(true, std::sync::atomic::Ordering::SeqCst),
+        }
+        return;
+    }
     let _ = tokio::signal::ctrl_c().await;
+}
+
+/// The error for a flow that SIGTERM interrupted (exit 143), or `None` if it was not SIGTERM.
+pub(crate) fn terminated_error(outcome: &Outcome) -> Option<CliError> {
+    if !terminated() {
+        return None;
+    }
+    let Outcome::Interrupted { task_id, after } = outcome else {
+        return None;
+    };
+    let msg = match (task_id, after) {
+        (_, crate::engine::cc_flow::AfterInterrupt::NothingStarted) => {
+            "terminated (SIGTERM) before anything was executed; nothing was changed".to_string()
+        }
+        (Some(t), _) => format!(
+            "terminated (SIGTERM): the execution (task {t}) keeps running on Cruise Control; follow it with `kafkaops rebalance status --task {t} --follow`, stop it with `kafkaops rebalance stop`"
+        ),
+        (None, _) => "terminated (SIGTERM) while the execution was being started: it may be running on Cruise Control; see `kafkaops rebalance status`".to_string(),
+    };
+    Some(CliError::new(ExitCode::Terminated, anyhow::anyhow!(msg)))
 }
 
 async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {

@@ -168,7 +168,10 @@ pub(crate) async fn status_task(
         };
         let interrupt = super::interrupt_signal();
         let driver = FlowDriver::resume(&cc, &op, flow, &hooks, &obs);
-        let report = flow::run_driver(driver, interrupt, |_| {}).await;
+        let mut report = flow::run_driver(driver, interrupt, |_| {}).await;
+        if let Some(e) = super::terminated_error(&report.outcome) {
+            report.error = Some(e);
+        }
         match &report.outcome {
             Outcome::Completed { .. } | Outcome::Failed { .. } => {
                 let (_, after) = look(&cc, task_id, Instant::now() + a.timeout, &obs).await?;
