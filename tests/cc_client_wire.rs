@@ -850,6 +850,7 @@ mod flow_driver {
             wait_for_ready_ms: 0,
             poll_interval_ms: 20,
             recheck: false,
+            follow_timeout_ms: None,
         }
     }
 

@@ -176,6 +176,7 @@ fn any_config() -> impl Strategy<Value = FlowConfig> {
         0u64..5_000,
         100u64..2_000,
         any::<bool>(),
+        proptest::option::of(1_000u64..30_000),
     )
         .prop_map(
             |(
@@ -186,6 +187,7 @@ fn any_config() -> impl Strategy<Value = FlowConfig> {
                 wait_for_ready_ms,
                 poll_interval_ms,
                 recheck,
+                follow_timeout_ms,
             )| {
                 FlowConfig {
                     execute,
@@ -195,6 +197,7 @@ fn any_config() -> impl Strategy<Value = FlowConfig> {
                     wait_for_ready_ms,
                     poll_interval_ms,
                     recheck,
+                    follow_timeout_ms,
                 }
             },
         )

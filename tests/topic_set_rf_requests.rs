@@ -134,6 +134,7 @@ async fn a_thousand_topics_take_one_execution_request() {
         wait_for_ready_ms: 0,
         poll_interval_ms: 10,
         recheck: false,
+        follow_timeout_ms: None,
     };
     let report = flow::run(
         &cc,

@@ -144,9 +144,14 @@ pub struct ProposalArgs {
     /// With --execute: return once the execution started, printing the task id
     #[arg(long, requires = "execute")]
     pub no_wait: bool,
-    /// Give up waiting for Cruise Control (proposal or execution) after this long
+    /// Give up waiting for Cruise Control's proposal (and the start of the execution) after
+    /// this long
     #[arg(long, default_value = "30m", value_parser = parse_duration)]
     pub timeout: Duration,
+    /// Give up following the execution after this long, counted from its start (it keeps
+    /// running; exit 3) [default: follow as long as it runs]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub follow_timeout: Option<Duration>,
     /// Reason recorded by Cruise Control for the request
     #[arg(long, default_value = "kafkaops")]
     pub reason: String,

@@ -755,6 +755,9 @@ pub(crate) async fn run_flow(
         poll_interval_ms: millis(a.poll_interval),
         // The approved plan is the executed plan: re-checked as a dry run before it runs.
         recheck: a.execute,
+        // The proposal has --timeout; a running execution is followed as long as it runs
+        // (or --follow-timeout), so a long one that progresses never ends in "timed out".
+        follow_timeout_ms: Some(a.follow_timeout.map_or(u64::MAX, millis)),
     };
     let approved_plan = match &a.approved_plan {
         Some(path) => Some(drift::load_approved_plan(path, kind)?),

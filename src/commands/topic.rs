@@ -725,6 +725,7 @@ fn flow_config(args: &SetRfArgs, confirmed: bool, timeout: Duration) -> FlowConf
         wait_for_ready_ms: millis(args.wait_for_ready),
         poll_interval_ms: millis(args.poll_interval),
         recheck: false,
+        follow_timeout_ms: None,
     }
 }
 

@@ -309,6 +309,10 @@ where
             origin + Duration::from_millis(config.wait_for_ready_ms.min(config.timeout_ms));
         let next = flow.resume(Millis(0));
         let following = flow.execution_started() && flow.outcome().is_none();
+        let deadline = match follow_deadline(&config) {
+            Some(d) if following => d,
+            _ => deadline,
+        };
         if following {
             hooks.following(flow.task_id());
         }
@@ -486,6 +490,9 @@ where
                     Some(Ok(answer)) => {
                         let task_id = answer.task_id.clone();
                         self.execution = Some(answer);
+                        if let Some(d) = follow_deadline(self.flow.config()) {
+                            self.deadline = d;
+                        }
                         let next = self.flow.handle_execution_started(task_id, self.now());
                         if !matches!(next, Command::Finish(Outcome::Started { .. })) {
                             self.follow_started = Some(Instant::now());
@@ -608,6 +615,14 @@ where
             error,
         }
     }
+}
+
+/// The requests' deadline while following, when following has its own (capped for `Instant`).
+fn follow_deadline(config: &FlowConfig) -> Option<Instant> {
+    const FAR: u64 = 10 * 365 * 24 * 3600 * 1000;
+    config
+        .follow_timeout_ms
+        .map(|ms| Instant::now() + Duration::from_millis(ms.min(FAR)))
 }
 
 /// One look at the running execution: the executor, then the user task.

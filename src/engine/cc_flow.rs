@@ -38,7 +38,8 @@ pub struct FlowConfig {
     pub assume_yes: bool,
     /// Return once the execution started instead of following it.
     pub no_wait: bool,
-    /// The whole flow (proposal and execution) must end within this long.
+    /// The whole flow (proposal and execution) must end within this long; with
+    /// `follow_timeout_ms`, only up to the start of the execution.
     pub timeout_ms: u64,
     /// How long to wait for Cruise Control's load model (0: fail at once when it is not ready).
     pub wait_for_ready_ms: u64,
@@ -49,6 +50,10 @@ pub struct FlowConfig {
     /// is asked again, `--yes` refuses.
     #[serde(default)]
     pub recheck: bool,
+    /// Following the execution has its own deadline, counted from its start (`u64::MAX`: follow
+    /// as long as it runs). `None`: `timeout_ms` covers the whole flow.
+    #[serde(default)]
+    pub follow_timeout_ms: Option<u64>,
 }
 
 /// What a [`Command::Wait`] waits for.
@@ -326,6 +331,9 @@ pub struct CcFlow {
     /// Re-checks that found the proposal changed (each one asks the operator again).
     #[serde(default)]
     drift_rounds: u32,
+    /// When the execution started (the follow deadline counts from here).
+    #[serde(default)]
+    follow_started_at: Option<Millis>,
 }
 
 /// How many times a changed proposal is shown and asked about again before giving up.
@@ -344,6 +352,7 @@ impl CcFlow {
             task_id: None,
             last_progress: None,
             drift_rounds: 0,
+            follow_started_at: None,
         }
     }
 
@@ -359,6 +368,7 @@ impl CcFlow {
         f.execution_requested = true;
         f.execution_started = true;
         f.task_id = Some(task_id);
+        f.follow_started_at = Some(now);
         f.phase = Phase::Observing;
         f
     }
@@ -458,6 +468,14 @@ impl CcFlow {
 
     fn deadline(&self) -> Millis {
         self.started_at.plus(self.config.timeout_ms)
+    }
+
+    /// The deadline while following: from the execution's start when it has its own.
+    fn follow_deadline(&self) -> Millis {
+        match (self.config.follow_timeout_ms, self.follow_started_at) {
+            (Some(ms), Some(start)) => start.plus(ms),
+            _ => self.deadline(),
+        }
     }
 
     fn ready_deadline(&self) -> Millis {
@@ -599,6 +617,7 @@ impl CcFlow {
             return Command::Nothing;
         }
         self.execution_started = true;
+        self.follow_started_at = Some(now);
         if self.task_id.is_none() {
             self.task_id = task_id;
         }
@@ -612,7 +631,7 @@ impl CcFlow {
 
     fn follow_or_time_out(&mut self, now: Millis) -> Command {
         let next = now.plus(self.config.poll_interval_ms);
-        if next > self.deadline() {
+        if next > self.follow_deadline() {
             return self.finish(Outcome::TimedOut {
                 task_id: self.task_id.clone(),
             });
@@ -777,6 +796,7 @@ mod tests {
             wait_for_ready_ms: 0,
             poll_interval_ms: 1_000,
             recheck: false,
+            follow_timeout_ms: None,
         }
     }
 
@@ -1282,5 +1302,54 @@ mod tests {
             Command::Finish(Outcome::Drifted { .. })
         ));
         assert!(!f.execution_requested());
+    }
+
+    #[test]
+    fn a_separate_follow_deadline_counts_from_the_start_of_the_execution() {
+        let mut cfg = config(true, true, false);
+        cfg.follow_timeout_ms = Some(u64::MAX);
+        let mut f = proposing(cfg);
+        assert_eq!(f.handle_proposal(false), Command::StartExecution);
+        // The execution starts after most of the flow's 60 s.
+        assert!(matches!(
+            f.handle_execution_started(Some("t".into()), Millis(59_000)),
+            Command::Wait { .. }
+        ));
+        // Far past the flow's timeout, still progressing: no "timed out".
+        for now in [120_000u64, 3_600_000, 86_400_000] {
+            assert_eq!(f.handle_wait_over(Millis(now)), Command::ObserveProgress);
+            assert!(matches!(
+                f.handle_progress(
+                    &busy("t"),
+                    &TaskView::Status(TaskStatus::InExecution),
+                    Millis(now)
+                ),
+                Command::Wait { .. }
+            ));
+        }
+        // A bounded follow deadline counts from the start.
+        let mut cfg = config(true, true, false);
+        cfg.follow_timeout_ms = Some(10_000);
+        let mut f = proposing(cfg);
+        assert_eq!(f.handle_proposal(false), Command::StartExecution);
+        f.handle_execution_started(Some("t".into()), Millis(59_000));
+        assert_eq!(f.handle_wait_over(Millis(65_000)), Command::ObserveProgress);
+        assert!(matches!(
+            f.handle_progress(
+                &busy("t"),
+                &TaskView::Status(TaskStatus::InExecution),
+                Millis(65_000)
+            ),
+            Command::Wait { .. }
+        ));
+        assert_eq!(f.handle_wait_over(Millis(69_500)), Command::ObserveProgress);
+        assert!(matches!(
+            f.handle_progress(
+                &busy("t"),
+                &TaskView::Status(TaskStatus::InExecution),
+                Millis(69_500)
+            ),
+            Command::Finish(Outcome::TimedOut { .. })
+        ));
     }
 }

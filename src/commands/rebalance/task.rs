@@ -146,6 +146,7 @@ pub(crate) async fn status_task(
             wait_for_ready_ms: 0,
             poll_interval_ms: millis(a.poll_interval),
             recheck: false,
+            follow_timeout_ms: None,
         };
         let flow = CcFlow::attach(config, task_id.to_string(), Millis(0));
         // Never sent: an attached flow is past the execution request.
