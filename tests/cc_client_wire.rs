@@ -69,6 +69,7 @@ fn add_broker(dryrun: bool) -> RebalanceRequest {
         reason: "scale up".into(),
         verbose: true,
         review_id: None,
+        extra: Vec::new(),
     }
 }
 

@@ -904,3 +904,212 @@ async fn imbalance_dry_run_uses_the_template_and_records_nothing() {
         "nothing asked of Cruise Control"
     );
 }
+
+/// The query pairs of the one POST to `endpoint`.
+async fn post_query(server: &MockServer, endpoint: &str) -> Vec<(String, String)> {
+    let reqs = server.received_requests().await.unwrap_or_default();
+    let posts: Vec<_> = reqs
+        .iter()
+        .filter(|r| r.method.as_str() == "POST" && r.url.path().ends_with(endpoint))
+        .collect();
+    assert_eq!(posts.len(), 1, "one POST to {endpoint}");
+    posts[0]
+        .url
+        .query_pairs()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+}
+
+fn has(q: &[(String, String)], k: &str, v: &str) -> bool {
+    q.iter().any(|(a, b)| a == k && b == v)
+}
+
+/// Each option users have elsewhere reaches Cruise Control as the parameter of its endpoint.
+#[tokio::test(flavor = "multi_thread")]
+async fn each_option_reaches_cruise_control() {
+    let strategies = "PrioritizeSmallReplicaMovementStrategy,BaseReplicaMovementStrategy";
+    // full: destinations, disk rebalance with intra-broker concurrency, cluster-wide cap,
+    // strategies, recently demoted brokers, a pass-through parameter.
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "rebalance", &fixture("add_broker_verbose.json")).await;
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "full",
+            "--destination-brokers",
+            "1,2",
+            "--rebalance-disk",
+            "--concurrent-intra-broker-partition-movements",
+            "3",
+            "--max-partition-movements-in-cluster",
+            "7",
+            "--replica-movement-strategies",
+            strategies,
+            "--exclude-recently-demoted-brokers",
+            "--cc-param",
+            "fast_mode=false",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let q = post_query(&cc, "/rebalance").await;
+    for (k, v) in [
+        ("destination_broker_ids", "1,2"),
+        ("rebalance_disk", "true"),
+        ("concurrent_intra_broker_partition_movements", "3"),
+        ("max_partition_movements_in_cluster", "7"),
+        ("replica_movement_strategies", strategies),
+        ("exclude_recently_demoted_brokers", "true"),
+        ("fast_mode", "false"),
+        ("dryrun", "true"),
+    ] {
+        assert!(has(&q, k, v), "{k}={v} in {q:?}");
+    }
+
+    // add: the options add_broker accepts.
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "add_broker", &fixture("add_broker_verbose.json")).await;
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "add",
+            "--brokers",
+            "4",
+            "--max-partition-movements-in-cluster",
+            "7",
+            "--replica-movement-strategies",
+            strategies,
+            "--cc-param",
+            "data_from=VALID_PARTITIONS",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let q = post_query(&cc, "/add_broker").await;
+    assert!(has(&q, "max_partition_movements_in_cluster", "7"), "{q:?}");
+    assert!(has(&q, "replica_movement_strategies", strategies), "{q:?}");
+    assert!(has(&q, "data_from", "VALID_PARTITIONS"), "{q:?}");
+
+    // demote: demote_broker with its own parameters, and no goal parameters.
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "demote_broker", &fixture("add_broker_verbose.json")).await;
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "demote",
+            "--brokers",
+            "2",
+            "--concurrent-leader-movements",
+            "5",
+            "--replica-movement-strategies",
+            strategies,
+            "--exclude-recently-demoted-brokers",
+            "--cc-param",
+            "skip_urp_demotion=false",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("Proposal: demote brokers 2"),
+        "{}",
+        r.stdout
+    );
+    let q = post_query(&cc, "/demote_broker").await;
+    for (k, v) in [
+        ("brokerid", "2"),
+        ("concurrent_leader_movements", "5"),
+        ("replica_movement_strategies", strategies),
+        ("exclude_recently_demoted_brokers", "true"),
+        ("skip_urp_demotion", "false"),
+        ("dryrun", "true"),
+    ] {
+        assert!(has(&q, k, v), "{k}={v} in {q:?}");
+    }
+    assert!(
+        !q.iter()
+            .any(|(k, _)| k == "goals" || k == "excluded_topics")
+    );
+
+    // remove-disks: remove_disks takes only the volumes, dryrun and reason.
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "remove_disks", &fixture("add_broker_verbose.json")).await;
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "remove-disks",
+            "--brokers-and-logdirs",
+            "1-/data/a,1-/data/b",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let q = post_query(&cc, "/remove_disks").await;
+    let mut names: Vec<&str> = q.iter().map(|(k, _)| k.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["brokerid_and_logdirs", "dryrun", "json", "reason"]);
+    assert!(
+        has(&q, "brokerid_and_logdirs", "1-/data/a,1-/data/b"),
+        "{q:?}"
+    );
+}
+
+/// Options an endpoint cannot take, and pass-through names kafkaops sets itself, are refused
+/// with exit 2 before anything is sent.
+#[tokio::test(flavor = "multi_thread")]
+async fn options_an_endpoint_cannot_take_are_refused_before_anything_is_sent() {
+    let cc = ready_cc().await;
+    for args in [
+        &[
+            "rebalance",
+            "demote",
+            "--brokers",
+            "2",
+            "--goals",
+            "RackAwareGoal",
+        ][..],
+        &[
+            "rebalance",
+            "full",
+            "--cc-param",
+            "dryrun=false",
+            "--execute",
+            "--yes",
+        ][..],
+        &[
+            "rebalance",
+            "add",
+            "--brokers",
+            "4",
+            "--cc-param",
+            "destination_broker_ids=1",
+        ][..],
+        &[
+            "rebalance",
+            "remove-disks",
+            "--brokers-and-logdirs",
+            "1-/a",
+            "--replication-throttle",
+            "5",
+        ][..],
+    ] {
+        let r = run(&cc.uri(), args).await;
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+    }
+    let reqs = cc.received_requests().await.unwrap_or_default();
+    assert!(
+        reqs.iter().all(|r| r.method.as_str() != "POST"),
+        "nothing was sent"
+    );
+    let help = run(&cc.uri(), &["rebalance", "remove", "--help"]).await;
+    assert!(
+        help.stdout
+            .contains("still moves their replicas off the leaving brokers"),
+        "{}",
+        help.stdout
+    );
+}

@@ -15,6 +15,10 @@ pub enum RebalanceCommand {
     Remove(RemoveArgs),
     /// Rebalance the whole cluster (Cruise Control rebalance)
     Full(FullArgs),
+    /// Move leadership off brokers, e.g. before maintenance (Cruise Control demote_broker)
+    Demote(DemoteArgs),
+    /// Move replicas off JBOD volumes of a broker (Cruise Control remove_disks)
+    RemoveDisks(RemoveDisksArgs),
     /// Fix the goal violations Cruise Control reports that no rebalance handled yet: a full
     /// rebalance with a template's goals and options (dry run unless --execute)
     Imbalance(ImbalanceArgs),
@@ -107,7 +111,9 @@ pub struct ProposalArgs {
     /// Allow goals that leave out some hard goals
     #[arg(long)]
     pub skip_hard_goal_check: bool,
-    /// Topics (regular expression) whose replicas must not move
+    /// Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control
+    /// still moves their replicas off the leaving brokers (only moves among the others are
+    /// excluded)
     #[arg(long, value_name = "REGEX")]
     pub excluded_topics: Option<String>,
     /// Replication throttle during execution, bytes per second
@@ -119,6 +125,20 @@ pub struct ProposalArgs {
     /// Concurrent leader movements
     #[arg(long, value_name = "N")]
     pub concurrent_leader_movements: Option<u32>,
+    /// Concurrent inter-broker partition movements in the whole cluster
+    #[arg(long, value_name = "N")]
+    pub max_partition_movements_in_cluster: Option<u32>,
+    /// Order of the replica movements: strategies from Cruise Control's
+    /// replica.movement.strategies, comma-separated (e.g. PrioritizeSmallReplicaMovementStrategy)
+    #[arg(long, value_name = "STRATEGY", value_delimiter = ',')]
+    pub replica_movement_strategies: Vec<String>,
+    /// Do not move leadership onto recently demoted brokers
+    #[arg(long)]
+    pub exclude_recently_demoted_brokers: bool,
+    /// Any other Cruise Control parameter of the endpoint, passed through (repeatable; names
+    /// the endpoint does not accept and names kafkaops sets itself are refused)
+    #[arg(long = "cc-param", value_name = "KEY=VALUE")]
+    pub cc_params: Vec<String>,
     /// Execute the proposal (default: dry run, show it only)
     #[arg(long)]
     pub execute: bool,
@@ -186,6 +206,40 @@ pub struct RemoveArgs {
 
 #[derive(Debug, Args, Clone)]
 pub struct FullArgs {
+    /// Move replicas only onto these brokers (comma-separated ids)
+    #[arg(long, value_parser = IdList::parse)]
+    pub destination_brokers: Option<IdList>,
+    /// Balance the disks within each broker instead (JBOD; Cruise Control's intra-broker goals;
+    /// no --goals)
+    #[arg(long, conflicts_with = "goals")]
+    pub rebalance_disk: bool,
+    /// Concurrent intra-broker (between disks) partition movements
+    #[arg(long, value_name = "N")]
+    pub concurrent_intra_broker_partition_movements: Option<u32>,
+    #[command(flatten)]
+    pub proposal: ProposalArgs,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct DemoteArgs {
+    /// The brokers to demote (comma-separated ids): their replicas become the least preferred
+    /// leaders and leadership moves away
+    #[arg(long, required = true, value_parser = IdList::parse)]
+    pub brokers: IdList,
+    #[command(flatten)]
+    pub proposal: ProposalArgs,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct RemoveDisksArgs {
+    /// Volumes to empty, as BROKER-LOGDIR (comma-separated), e.g. 1-/var/lib/kafka/data-1
+    #[arg(
+        long = "brokers-and-logdirs",
+        required = true,
+        value_name = "ID-LOGDIR",
+        value_delimiter = ','
+    )]
+    pub brokers_and_logdirs: Vec<String>,
     #[command(flatten)]
     pub proposal: ProposalArgs,
 }

@@ -46,6 +46,7 @@
 
 mod drift;
 mod leaving;
+mod options;
 mod review;
 mod task;
 
@@ -57,7 +58,8 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::cli::rebalance::{
-    AddArgs, FullArgs, ProposalArgs, RebalanceCommand, RemoveArgs, StatusArgs, StopArgs,
+    AddArgs, DemoteArgs, FullArgs, ProposalArgs, RebalanceCommand, RemoveArgs, RemoveDisksArgs,
+    StatusArgs, StopArgs,
 };
 use crate::cruise_control::flow::{self, FlowHooks};
 use crate::cruise_control::model::{
@@ -77,7 +79,7 @@ use crate::output::{Printer, confirm, progress_bar};
 pub async fn run(ctx: &Ctx, cmd: RebalanceCommand) -> Result<ExitCode, CliError> {
     match cmd {
         RebalanceCommand::Add(AddArgs { brokers, proposal }) => {
-            propose(ctx, RebalanceKind::AddBrokers(brokers.0), proposal).await
+            propose(ctx, RebalanceKind::AddBrokers(brokers.0), proposal, None).await
         }
         RebalanceCommand::Remove(RemoveArgs {
             brokers,
@@ -88,10 +90,30 @@ pub async fn run(ctx: &Ctx, cmd: RebalanceCommand) -> Result<ExitCode, CliError>
                 brokers: brokers.0,
                 destinations: destination_brokers.map(|d| d.0).unwrap_or_default(),
             };
-            propose(ctx, kind, proposal).await
+            propose(ctx, kind, proposal, None).await
         }
-        RebalanceCommand::Full(FullArgs { proposal }) => {
-            propose(ctx, RebalanceKind::Full, proposal).await
+        RebalanceCommand::Full(FullArgs {
+            destination_brokers,
+            rebalance_disk,
+            concurrent_intra_broker_partition_movements,
+            proposal,
+        }) => {
+            let full = options::FullOptions {
+                destination_brokers: destination_brokers.map(|d| d.0).unwrap_or_default(),
+                rebalance_disk,
+                concurrent_intra_broker_partition_movements,
+            };
+            propose(ctx, RebalanceKind::Full, proposal, Some(full)).await
+        }
+        RebalanceCommand::Demote(DemoteArgs { brokers, proposal }) => {
+            propose(ctx, RebalanceKind::Demote(brokers.0), proposal, None).await
+        }
+        RebalanceCommand::RemoveDisks(RemoveDisksArgs {
+            brokers_and_logdirs,
+            proposal,
+        }) => {
+            let kind = RebalanceKind::RemoveDisks(brokers_and_logdirs);
+            propose(ctx, kind, proposal, None).await
         }
         RebalanceCommand::Imbalance(a) => super::imbalance::run(ctx, a).await,
         RebalanceCommand::Status(a) => status(ctx, &a).await,
@@ -156,7 +178,7 @@ pub fn validate_against_cluster(kind: &RebalanceKind, known: &[i32]) -> Result<(
             brokers,
             destinations,
         } => brokers.iter().chain(destinations).copied().collect(),
-        RebalanceKind::Full => Vec::new(),
+        other => other.named_brokers(),
     };
     let mut unknown: Vec<i32> = given.into_iter().filter(|b| !known.contains(b)).collect();
     unknown.sort_unstable();
@@ -245,7 +267,7 @@ impl ProposalView {
                 brokers,
                 destinations,
             } => (brokers.clone(), destinations.clone()),
-            RebalanceKind::Full => (Vec::new(), Vec::new()),
+            other => (other.named_brokers(), Vec::new()),
         };
         let s = &r.summary;
         let mut loads: BTreeMap<i64, BrokerLoadView> = BTreeMap::new();
@@ -405,6 +427,8 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
             ids(&p.brokers),
             ids(&p.destination_brokers)
         ),
+        "demote_broker" => format!("Proposal: demote brokers {}", ids(&p.brokers)),
+        "remove_disks" => format!("Proposal: remove disks of brokers {}", ids(&p.brokers)),
         _ => "Proposal: full rebalance".to_string(),
     };
     // With --execute the proposal is shown once, as what is about to run (not as a dry run).
@@ -646,9 +670,14 @@ fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<ExitCode, CliError> {
+async fn propose(
+    ctx: &Ctx,
+    kind: RebalanceKind,
+    a: ProposalArgs,
+    full: Option<options::FullOptions>,
+) -> Result<ExitCode, CliError> {
     validate_args(&kind).map_err(usage)?;
-    let request = proposal_request(&kind, &a);
+    let request = checked_request(&kind, &a, full.as_ref())?;
     let run = run_flow(ctx, &kind, &request, &a).await?;
     if let Some(out) = &run.output {
         emit_flow_output(&ctx.printer, out)?;
@@ -670,6 +699,33 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
 }
 
 /// The request of `add`, `remove`, `full` (and `imbalance`, with its template merged in).
+/// The request for `kind` with every option, refused (exit 2, nothing sent) when an option does
+/// not reach the endpoint (see [`options`]).
+pub(crate) fn checked_request(
+    kind: &RebalanceKind,
+    a: &ProposalArgs,
+    full: Option<&options::FullOptions>,
+) -> Result<RebalanceRequest, CliError> {
+    let bad = options::unsupported(kind, a);
+    if !bad.is_empty() {
+        return Err(CliError::new(
+            ExitCode::Usage,
+            anyhow::anyhow!(
+                "{} cannot be used with Cruise Control's {} endpoint; nothing was changed",
+                bad.join(", "),
+                kind.endpoint()
+            ),
+        ));
+    }
+    let mut request = proposal_request(kind, a);
+    if let Some(full) = full {
+        options::apply_full(&mut request, full);
+    }
+    request.extra = options::cc_params(&request, &a.cc_params)
+        .map_err(|e| CliError::new(ExitCode::Usage, anyhow::anyhow!("{e}; nothing was changed")))?;
+    Ok(request)
+}
+
 pub(crate) fn proposal_request(kind: &RebalanceKind, a: &ProposalArgs) -> RebalanceRequest {
     RebalanceRequest {
         kind: kind.clone(),
@@ -677,16 +733,22 @@ pub(crate) fn proposal_request(kind: &RebalanceKind, a: &ProposalArgs) -> Rebala
             goals: a.goals.clone(),
             excluded_topics: a.excluded_topics.clone(),
             skip_hard_goal_check: a.skip_hard_goal_check,
+            exclude_recently_demoted_brokers: a.exclude_recently_demoted_brokers,
+            ..GoalOptions::default()
         },
         execution: ExecutionOptions {
             dryrun: true,
             replication_throttle: a.replication_throttle,
             concurrent_partition_movements_per_broker: a.concurrent_partition_movements_per_broker,
             concurrent_leader_movements: a.concurrent_leader_movements,
+            max_partition_movements_in_cluster: a.max_partition_movements_in_cluster,
+            replica_movement_strategies: a.replica_movement_strategies.clone(),
+            concurrent_intra_broker_partition_movements: None,
         },
         reason: a.reason.clone(),
         verbose: true,
         review_id: None,
+        extra: Vec::new(),
     }
 }
 

@@ -702,6 +702,7 @@ fn base_request(args: &SetRfArgs, facts: &ClusterFacts) -> TopicConfigurationReq
             concurrent_partition_movements_per_broker: args
                 .concurrent_partition_movements_per_broker,
             concurrent_leader_movements: args.concurrent_leader_movements,
+            ..ExecutionOptions::default()
         },
         goals: GoalOptions::default(),
         reason: args.reason.clone(),

@@ -65,11 +65,7 @@ pub fn plan_of_json(doc: &Value, kind: &RebalanceKind) -> Result<Plan, String> {
         out.sort_unstable();
         out
     };
-    let mut want = match kind {
-        RebalanceKind::AddBrokers(b) => b.clone(),
-        RebalanceKind::RemoveBrokers { brokers, .. } => brokers.clone(),
-        RebalanceKind::Full => Vec::new(),
-    };
+    let mut want = kind.named_brokers();
     want.sort_unstable();
     let have = ids(p.get("brokers"));
     if have != want {

@@ -157,6 +157,7 @@ pub(crate) async fn status_task(
             reason: String::new(),
             verbose: false,
             review_id: None,
+            extra: Vec::new(),
         };
         let hooks = RebalanceHooks {
             kind: &RebalanceKind::Full,
