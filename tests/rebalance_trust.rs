@@ -501,6 +501,31 @@ fn rebalances_you_can_trust() {
         .as_str()
         .unwrap()
         .to_string();
+    // status shows the throttle in force (read from the brokers), the task kind and timing.
+    let s = kafkaops(
+        &cc,
+        &[
+            "--bootstrap-servers",
+            &bootstrap,
+            "rebalance",
+            "status",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(s.code, 0, "{}", s.stderr);
+    let s = s.json();
+    assert_eq!(s["executing"], true, "{s}");
+    assert_eq!(s["details"]["task_kind"], "user", "{s}");
+    assert!(s["details"]["elapsed_seconds"].is_u64(), "{s}");
+    let throttled: Vec<i64> = s["throttles"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{s}"))
+        .iter()
+        .filter(|t| t["follower_rate"] == 20000 && t["leader_rate"] == 20000)
+        .map(|t| t["broker"].as_i64().unwrap())
+        .collect();
+    assert_eq!(throttled, vec![1, 2, 3, 4], "{s}");
     let st = kafkaops(&cc, &["rebalance", "stop", "--poll-interval", "200ms"]);
     assert_eq!(st.code, 0, "{}", st.stderr);
     let s = kafkaops(&cc, &["rebalance", "status", "--task", &task, "-o", "json"]);

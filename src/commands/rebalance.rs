@@ -48,6 +48,7 @@ mod drift;
 mod leaving;
 mod options;
 mod review;
+mod status_extra;
 mod task;
 
 use std::collections::BTreeMap;
@@ -381,6 +382,11 @@ pub struct StatusView {
     pub ready: bool,
     pub not_ready_reason: Option<String>,
     pub proposal_ready: Option<bool>,
+    /// Task kind, elapsed time and ETA, intra-broker and aborting counters, concurrency caps
+    /// (while executing).
+    pub details: Option<status_extra::ExecutionDetails>,
+    /// Replication throttles set on the brokers (`null` without a Kafka connection).
+    pub throttles: Option<Vec<status_extra::ThrottleView>>,
 }
 
 /// `rebalance stop` output.
@@ -607,8 +613,52 @@ fn render_status(s: &StatusView, color: bool) -> String {
         if let Some(p) = &s.progress {
             out.push_str(&render_progress(p, color));
         }
+        if let Some(d) = &s.details {
+            let dur = |secs: u64| humantime::format_duration(Duration::from_secs(secs)).to_string();
+            out.push_str(&format!(
+                "Task: {}; running for {}; {}\n",
+                d.task_kind.unwrap_or("unknown kind"),
+                d.elapsed_seconds.map_or_else(|| "-".into(), dur),
+                d.eta_seconds
+                    .map_or_else(|| "no ETA yet".into(), |s| format!("about {} left", dur(s)))
+            ));
+            if d.intra_broker_movements_total > 0 || d.aborting_partitions > 0 {
+                out.push_str(&format!(
+                    "Intra-broker movements {}/{}, aborting partitions {}\n",
+                    d.intra_broker_movements_finished,
+                    d.intra_broker_movements_total,
+                    d.aborting_partitions
+                ));
+            }
+            if !d.concurrency.is_empty() {
+                out.push_str(&format!(
+                    "Concurrency caps: {}\n",
+                    d.concurrency
+                        .iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
     } else {
         out.push_str("Cruise Control is not executing anything.\n");
+    }
+    match &s.throttles {
+        Some(t) if t.is_empty() => out.push_str("Replication throttle: none set on the brokers\n"),
+        Some(t) => out.push_str(&format!(
+            "Replication throttle in force: {}\n",
+            t.iter()
+                .map(|t| format!(
+                    "broker {} leader {} follower {} B/s",
+                    t.broker,
+                    opt(t.leader_rate),
+                    opt(t.follower_rate)
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )),
+        None => {}
     }
     let mut t = crate::output::new_table(color);
     t.set_header(vec!["", "value"]);
@@ -1166,7 +1216,15 @@ async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {
             &obs,
         )
         .await?;
-    let view = status_view(&state);
+    let mut view = status_view(&state);
+    if view.executing {
+        let executor = state.executor.clone().unwrap_or_default();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        view.details = Some(status_extra::details(&executor, now));
+    }
+    view.throttles = status_extra::throttles(ctx).await;
     printer.emit(&view, |v| render_status(v, printer.color))?;
     Ok(ExitCode::Ok)
 }
@@ -1197,6 +1255,8 @@ pub fn status_view(state: &CruiseControlState) -> StatusView {
             _ => None,
         },
         proposal_ready: state.analyzer.as_ref().map(|a| a.is_proposal_ready),
+        details: None,
+        throttles: None,
     }
 }
 
