@@ -73,6 +73,12 @@ fn filters() -> insta::Settings {
     s.add_filter(r"127\.0\.0\.1:\d+", "[CC]");
     s.add_filter(r"sampling for [0-9a-z ]+", "sampling for [DURATION]");
     s.add_filter(r"after [0-9a-z. ]+ waiting", "after [DURATION] waiting");
+    // Elapsed time and ETA of a running execution count from the fixture's date to now.
+    s.add_filter(
+        r"running for [0-9a-z ]+; (about [0-9a-z ]+ left|no ETA yet)",
+        "running for [ELAPSED]; [ETA]",
+    );
+    s.add_filter(r#""(elapsed_seconds|eta_seconds)": \d+"#, r#""$1": [SECONDS]"#);
     s.set_snapshot_path("snapshots");
     s.set_prepend_module_to_snapshot(false);
     s
