@@ -78,7 +78,10 @@ fn filters() -> insta::Settings {
         r"running for [0-9a-z ]+; (about [0-9a-z ]+ left|no ETA yet)",
         "running for [ELAPSED]; [ETA]",
     );
-    s.add_filter(r#""(elapsed_seconds|eta_seconds)": \d+"#, r#""$1": [SECONDS]"#);
+    s.add_filter(
+        r#""(elapsed_seconds|eta_seconds)": \d+"#,
+        r#""$1": [SECONDS]"#,
+    );
     s.set_snapshot_path("snapshots");
     s.set_prepend_module_to_snapshot(false);
     s

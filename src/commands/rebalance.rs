@@ -32,8 +32,15 @@
 //!
 //! `status`: [`StatusView`] `{"executing":bool,"executor_state":str,"task_id":str|null,"reason":
 //! str|null,"progress":<progress>|null,"monitor_state":str|null,"ready":bool,"not_ready_reason":
-//! str|null,"proposal_ready":bool|null}`; `stop`: [`StopView`] `{"stop_requested":bool,"task_id":
-//! str|null,"executor_state":str,"message":str}`.
+//! str|null,"proposal_ready":bool|null,"details":{"task_kind":"user"|"self-healing"|null,
+//! "started_ms","elapsed_seconds","eta_seconds","intra_broker_movements_total",
+//! "intra_broker_movements_finished","aborting_partitions","concurrency":{name:number}}|null,
+//! "throttles":[{"broker","leader_rate","follower_rate"}]|null}`; `status --task`:
+//! `{"task_id","status":"running"|"completed"|"failed"|"stopped","cruise_control_status","request",
+//! "started_ms","progress"}`; `stop`: [`StopView`] `{"stop_requested":bool,"task_id":
+//! str|null,"executor_state":str,"message":str}`; `review list|approve|discard`: `[{"id","status",
+//! "endpoint","execution","request","submitter","submitted_ms","reason"}]`. An execution ended by
+//! a stop request is `"status":"stopped"` (exit 9), distinct from `"failed"` (exit 1).
 //!
 //! The execution is started with a second, non-dry-run request (as Strimzi does), so Cruise
 //! Control recomputes the proposal; the `proposal` of an execution is that second answer. Before
@@ -588,6 +595,7 @@ fn render_execution(v: &ExecutionView, color: bool) -> String {
         "drifted" => {
             "Nothing was executed: the proposal changed since it was approved.\n".to_string()
         }
+        "stopped" => format!("Execution stopped by a stop request (task {task}).\n"),
         _ => format!("Execution ended with an error or was stopped (task {task}).\n"),
     });
     if let Some(p) = &e.progress {
@@ -911,6 +919,20 @@ pub(crate) async fn run_flow(
     if let Some(e) = terminated_error(&report.outcome) {
         report.error = Some(e);
     }
+    // A stop and a failure both end CompletedWithError: tell them apart (see `task`).
+    let mut stopped = false;
+    if let Outcome::Failed { task_id: Some(t) } = &report.outcome {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        if let Ok((_, task::Verdict::Stopped)) = task::look(&cc, t, deadline, &obs).await {
+            stopped = true;
+            report.error = Some(CliError::new(
+                ExitCode::Stopped,
+                anyhow::anyhow!(
+                    "the execution (task {t}) was stopped by a stop request (stop_proposal_execution); replicas already moved stay where they are"
+                ),
+            ));
+        }
+    }
 
     let proposal_of = |answer: &Option<Answer<OptimizationResult>>, dry_run: bool| {
         answer
@@ -926,6 +948,9 @@ pub(crate) async fn run_flow(
         Outcome::NothingToDo => Some(("nothing-to-do", proposal_of(&report.proposal, true))),
         Outcome::Started { .. } => Some(("started", proposal_of(&report.execution, false))),
         Outcome::Completed { .. } => Some(("completed", proposal_of(&report.execution, false))),
+        Outcome::Failed { .. } if stopped => {
+            Some(("stopped", proposal_of(&report.execution, false)))
+        }
         Outcome::Failed { .. } | Outcome::TaskLost { .. } => {
             Some(("failed", proposal_of(&report.execution, false)))
         }

@@ -100,7 +100,7 @@ fn render(v: &TaskView) -> String {
     out
 }
 
-async fn look(
+pub(super) async fn look(
     cc: &CruiseControlClient,
     task_id: &str,
     deadline: Instant,
