@@ -530,6 +530,31 @@ async fn every_exit_code() {
     let r = run(&bad.uri(), &args).await;
     assert_eq!(r.code, 1);
     report += &case("execution ended with an error", &r);
+    // 9: the execution was ended by a stop request (Cruise Control remembers a
+    // stop_proposal_execution task started after the execution's).
+    let stopped = ready_cc().await;
+    let stop_task = serde_json::json!({"userTasks": [{
+        "UserTaskId": "5a4b2c1d-0000-4000-8000-00000000aaaa",
+        "RequestURL": "POST /kafkacruisecontrol/stop_proposal_execution?json=true",
+        "ClientIdentity": "127.0.0.1",
+        "StartMs": "1579874399999",
+        "Status": "Completed"}], "version": 1});
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/user_tasks"))
+        .and(query_param("endpoints", "stop_proposal_execution"))
+        .respond_with(json(200, &stop_task.to_string()))
+        .with_priority(1)
+        .mount(&stopped)
+        .await;
+    mount_execution(&stopped, "CompletedWithError").await;
+    let r = run(&stopped.uri(), &args).await;
+    assert_eq!(r.code, 9, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("stopped by a stop request"),
+        "{}",
+        r.stderr
+    );
+    report += &case("execution stopped by a stop request", &r);
 
     // 3: Cruise Control too slow.
     let slow = MockServer::start().await;

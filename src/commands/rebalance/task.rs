@@ -111,6 +111,10 @@ pub(super) async fn look(
         cc.stop_requests(deadline, obs)
             .await?
             .into_iter()
+            // The endpoints filter already asks for stop requests only; do not trust it blindly.
+            .filter(|t| {
+                t.user_task_id != task_id && t.request_url.contains("stop_proposal_execution")
+            })
             .filter_map(|t| t.start_ms)
             .collect()
     } else {
