@@ -1147,3 +1147,31 @@ async fn options_an_endpoint_cannot_take_are_refused_before_anything_is_sent() {
         help.stdout
     );
 }
+
+/// With two-step verification every POST answers `{"RequestInfo": ...}` (an object in the yaml,
+/// an array in the code): never "nothing to move", always exit 8 with the review id.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_request_held_for_review_is_never_nothing_to_move() {
+    for body in [
+        r#"{"RequestInfo":[{"Id":7,"SubmitterAddress":"127.0.0.1","SubmissionTimeMs":1,"Status":"PENDING_REVIEW","EndpointWithParams":"POST /kafkacruisecontrol/rebalance?dryrun=true&json=true","Reason":"kafkaops"}],"version":1}"#,
+        r#"{"RequestInfo":{"Id":7,"Status":"PENDING_REVIEW","EndpointWithParams":"POST /kafkacruisecontrol/rebalance?json=true"},"version":1}"#,
+    ] {
+        let cc = ready_cc().await;
+        Mock::given(method("POST"))
+            .and(path("/kafkacruisecontrol/rebalance"))
+            .respond_with(json(200, body))
+            .mount(&cc)
+            .await;
+        for args in [
+            &["rebalance", "full"][..],
+            &["rebalance", "full", "--execute", "--yes", "-o", "json"][..],
+        ] {
+            let r = run(&cc.uri(), args).await;
+            assert_eq!(r.code, 8, "{args:?}: {}", r.stderr);
+            assert!(r.stderr.contains("review id 7"), "{}", r.stderr);
+            assert!(!r.stdout.contains("Nothing to move"), "{}", r.stdout);
+            assert!(!r.stdout.contains("nothing-to-do"), "{}", r.stdout);
+        }
+        assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
+    }
+}
