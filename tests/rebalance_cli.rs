@@ -1175,3 +1175,84 @@ async fn a_request_held_for_review_is_never_nothing_to_move() {
         assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
     }
 }
+
+/// In JSON mode on a terminal, the proposal is shown (on the terminal, stderr) before the
+/// confirmation prompt; stdout stays for the JSON document. Runs kafkaops on a pseudo-terminal.
+#[tokio::test(flavor = "multi_thread")]
+async fn json_mode_on_a_terminal_shows_the_proposal_before_the_prompt() {
+    use std::io::{Read, Write};
+    use std::os::fd::FromRawFd;
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "add_broker", &fixture("add_broker_verbose.json")).await;
+    let (mut master, slave) = unsafe {
+        let (mut m, mut s) = (0, 0);
+        // SAFETY: openpty(3) fills two descriptors we then own.
+        let rc = libc::openpty(
+            &mut m,
+            &mut s,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        );
+        assert_eq!(rc, 0, "openpty");
+        (std::fs::File::from_raw_fd(m), std::fs::File::from_raw_fd(s))
+    };
+    let mut cmd = base_command(&cc.uri());
+    cmd.args([
+        "rebalance",
+        "add",
+        "--brokers",
+        "4",
+        "--execute",
+        "-o",
+        "json",
+    ])
+    .env("TERM", "dumb")
+    .stdin(slave.try_clone().unwrap())
+    .stderr(slave)
+    .stdout(Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    drop(cmd); // the parent's copies of the slave end
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = std::sync::Arc::clone(&seen);
+    let mut reader = master.try_clone().unwrap();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !seen.lock().unwrap().contains("Execute this proposal") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no prompt: {}",
+            seen.lock().unwrap()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let text = seen.lock().unwrap().clone();
+    let shown = text
+        .find("Proposal to execute: add brokers 4")
+        .expect(&text);
+    let prompt = text.find("Execute this proposal").unwrap();
+    assert!(
+        shown < prompt,
+        "the proposal comes before the prompt: {text}"
+    );
+    master.write_all(b"n").unwrap();
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "declined");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("Proposal to execute"),
+        "stdout keeps only JSON"
+    );
+    assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
+}
