@@ -315,6 +315,7 @@ fn rebalances_you_can_trust() {
     let v = r.json();
     assert_eq!(v["execution"]["status"], "completed", "{v}");
     assert_eq!(v["drift"]["within_tolerance"], true, "{v}");
+    assert_eq!(v["execution_drift"]["within_tolerance"], true, "{v}");
     assert!(v["approved_proposal"]["summary"].is_object(), "{v}");
     assert_eq!(executions_requested(&cc).len(), 1);
     let after = assignment(&bootstrap, "orders");

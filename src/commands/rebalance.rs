@@ -25,7 +25,8 @@
 //!   "new_replicas","old_leader","new_leader"}]}`; numbers Cruise Control sent as `NaN` are `null`.
 //!
 //! With `--execute`: one [`ExecutionView`] `{"proposal":<ProposalView>,"approved_proposal":
-//! <ProposalView>|null,"drift":<DriftReport>|null,"execution":{"status":
+//! <ProposalView>|null,"drift":<DriftReport>|null,"execution_drift":<DriftReport>|null,
+//! "execution":{"status":
 //! "completed"|"started"|"failed"|"nothing-to-do"|"drifted","task_id":str|null,"progress":{"state",
 //! "partitions_total","partitions_finished","partitions_in_progress","partitions_pending",
 //! "leaders_total","leaders_finished","data_total_mb","data_finished_mb"}|null}}`.
@@ -374,6 +375,8 @@ pub struct ExecutionView {
     pub approved_proposal: Option<Box<ProposalView>>,
     /// The last comparison of the proposal before the execution with the approved one.
     pub drift: Option<Box<DriftReport>>,
+    /// The execution's own proposal compared with the approved one (it already runs).
+    pub execution_drift: Option<Box<DriftReport>>,
     pub execution: ExecutionOutcome,
 }
 
@@ -966,6 +969,7 @@ pub(crate) async fn run_flow(
             proposal,
             approved_proposal,
             drift: report.drift.clone().map(Box::new),
+            execution_drift: report.execution_drift.clone().map(Box::new),
             execution: ExecutionOutcome {
                 status,
                 task_id: report.outcome.task_id().map(str::to_string),
@@ -1049,6 +1053,14 @@ impl FlowHooks for RebalanceHooks<'_> {
             // person about to be asked must see what they approve first (on stderr).
             eprint!("{text}");
         }
+    }
+
+    fn execution_drifted(&self, report: &DriftReport, task_id: Option<&str>) {
+        self.printer.note(format!(
+            "Warning: Cruise Control recomputed the proposal for the execution{} and it differs from the approved one ({}); it is running. Stop it with `kafkaops rebalance stop` if that is not acceptable",
+            task_id.map(|t| format!(" (task {t})")).unwrap_or_default(),
+            report.reasons.join("; ")
+        ));
     }
 
     fn approved_plan(&self) -> Option<Plan> {

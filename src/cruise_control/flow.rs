@@ -119,6 +119,10 @@ pub trait FlowHooks {
     /// The re-check found the proposal changed past the tolerance: nothing was executed. Shown
     /// before the operator is asked again (or before `--yes` refuses).
     fn drifted(&self, _report: &DriftReport, _new: &Answer<OptimizationResult>) {}
+    /// The execution's own proposal (Cruise Control recomputes it once more for the execution)
+    /// differs past the tolerance from the approved one: the execution is already running, so
+    /// this can only be told (the re-check before it is what prevents it).
+    fn execution_drifted(&self, _report: &DriftReport, _task_id: Option<&str>) {}
 }
 
 /// What the flow did.
@@ -137,6 +141,8 @@ pub struct FlowReport<E> {
     pub recheck: Option<Answer<OptimizationResult>>,
     /// The last comparison of a re-check with the approved plan.
     pub drift: Option<DriftReport>,
+    /// The execution's own answer compared with the approved plan (when re-checked).
+    pub execution_drift: Option<DriftReport>,
     /// Why the flow failed, worded for people, for every outcome whose exit code is not 0.
     pub error: Option<E>,
 }
@@ -239,6 +245,7 @@ pub struct FlowDriver<'a, O, H: FlowHooks> {
     /// The plan the execution must match (set when the operator or `--yes` approves).
     approved: Option<Plan>,
     drift: Option<DriftReport>,
+    execution_drift: Option<DriftReport>,
     error: Option<H::Error>,
     follow_started: Option<Instant>,
     stop_error: Option<CcError>,
@@ -284,6 +291,7 @@ where
             recheck: None,
             approved: None,
             drift: None,
+            execution_drift: None,
             error: None,
             follow_started: None,
             stop_error: None,
@@ -333,6 +341,7 @@ where
             recheck: None,
             approved: None,
             drift: None,
+            execution_drift: None,
             error: None,
             follow_started: following.then(Instant::now),
             stop_error: None,
@@ -489,6 +498,19 @@ where
                     }
                     Some(Ok(answer)) => {
                         let task_id = answer.task_id.clone();
+                        if let (true, Some(approved)) =
+                            (self.flow.config().recheck, self.approved.as_ref())
+                        {
+                            let d = drift::compare(
+                                approved,
+                                &Plan::of(&answer.value),
+                                &hooks.tolerance(),
+                            );
+                            if !d.within_tolerance {
+                                hooks.execution_drifted(&d, task_id.as_deref());
+                            }
+                            self.execution_drift = Some(d);
+                        }
                         self.execution = Some(answer);
                         if let Some(d) = follow_deadline(self.flow.config()) {
                             self.deadline = d;
@@ -612,6 +634,7 @@ where
             execution: self.execution,
             recheck: self.recheck,
             drift: self.drift,
+            execution_drift: self.execution_drift,
             error,
         }
     }
