@@ -40,7 +40,7 @@ pub struct Movement {
     pub new_replicas: Vec<i32>,
 }
 
-/// What a proposal would do, as far as the comparison cares.
+/// What a proposal would do, as far as the comparison cares (inter- and intra-broker together).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
     pub replica_movements: u64,
@@ -54,14 +54,15 @@ impl Plan {
     /// The plan of a Cruise Control optimization result.
     #[must_use]
     pub fn of(r: &OptimizationResult) -> Plan {
+        let mb = |v: Option<f64>| v.filter(|d| d.is_finite()).unwrap_or(0.0);
         Plan {
-            replica_movements: r.summary.num_replica_movements,
+            // Intra-broker (between disks) movements count too: `remove-disks` and
+            // `--rebalance-disk` move only those.
+            replica_movements: r.summary.num_replica_movements
+                + r.summary.num_intra_broker_replica_movements,
             leader_movements: r.summary.num_leader_movements,
-            data_to_move_mb: r
-                .summary
-                .data_to_move_mb
-                .filter(|d| d.is_finite())
-                .unwrap_or(0.0),
+            data_to_move_mb: mb(r.summary.data_to_move_mb)
+                + mb(r.summary.intra_broker_data_to_move_mb),
             movements: r
                 .proposals
                 .iter()

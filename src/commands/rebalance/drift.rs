@@ -90,13 +90,12 @@ pub fn plan_of_json(doc: &Value, kind: &RebalanceKind) -> Result<Plan, String> {
                 .collect()
         })
         .unwrap_or_default();
+    let mb = |k: &str| summary.get(k).and_then(Value::as_f64).unwrap_or(0.0);
+    // As `Plan::of`: inter- and intra-broker movements together.
     Ok(Plan {
-        replica_movements: count("replica_movements"),
+        replica_movements: count("replica_movements") + count("intra_broker_replica_movements"),
         leader_movements: count("leader_movements"),
-        data_to_move_mb: summary
-            .get("data_to_move_mb")
-            .and_then(Value::as_f64)
-            .unwrap_or(0.0),
+        data_to_move_mb: mb("data_to_move_mb") + mb("intra_broker_data_to_move_mb"),
         movements,
     })
 }
