@@ -1221,7 +1221,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__add)
-            opts="-o -v -q -y -X -h -V --brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --max-partition-movements-in-cluster --replica-movement-strategies --exclude-recently-demoted-brokers --cc-param --execute --max-drift --max-data-mb --approved-plan --review-id --no-wait --timeout --follow-timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --max-partition-movements-in-cluster --replica-movement-strategies --exclude-recently-demoted-brokers --cc-param --show-internal --execute --max-drift --max-data-mb --approved-plan --review-id --no-wait --timeout --follow-timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1359,7 +1359,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__demote)
-            opts="-o -v -q -y -X -h -V --brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --max-partition-movements-in-cluster --replica-movement-strategies --exclude-recently-demoted-brokers --cc-param --execute --max-drift --max-data-mb --approved-plan --review-id --no-wait --timeout --follow-timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --max-partition-movements-in-cluster --replica-movement-strategies --exclude-recently-demoted-brokers --cc-param --show-internal --execute --max-drift --max-data-mb --approved-plan --review-id --no-wait --timeout --follow-timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1497,7 +1497,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__full)
-            opts="-o -v -q -y -X -h -V --destination-brokers --rebalance-disk --concurrent-intra-broker-partition-movements --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --max-partition-movements-in-cluster --replica-movement-strategies --exclude-recently-demoted-brokers --cc-param --execute --max-drift --max-data-mb --approved-plan --review-id --no-wait --timeout --follow-timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --destination-brokers --rebalance-disk --concurrent-intra-broker-partition-movements --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --max-partition-movements-in-cluster --replica-movement-strategies --exclude-recently-demoted-brokers --cc-param --show-internal --execute --max-drift --max-data-mb --approved-plan --review-id --no-wait --timeout --follow-timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1835,7 +1835,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__imbalance)
-            opts="-o -v -q -y -X -h -V --template --state-dir --watch --interval --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --max-partition-movements-in-cluster --replica-movement-strategies --exclude-recently-demoted-brokers --cc-param --execute --max-drift --max-data-mb --approved-plan --review-id --no-wait --timeout --follow-timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --template --state-dir --watch --interval --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --max-partition-movements-in-cluster --replica-movement-strategies --exclude-recently-demoted-brokers --cc-param --show-internal --execute --max-drift --max-data-mb --approved-plan --review-id --no-wait --timeout --follow-timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1981,7 +1981,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__remove)
-            opts="-o -v -q -y -X -h -V --brokers --destination-brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --max-partition-movements-in-cluster --replica-movement-strategies --exclude-recently-demoted-brokers --cc-param --execute --max-drift --max-data-mb --approved-plan --review-id --no-wait --timeout --follow-timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --brokers --destination-brokers --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --max-partition-movements-in-cluster --replica-movement-strategies --exclude-recently-demoted-brokers --cc-param --show-internal --execute --max-drift --max-data-mb --approved-plan --review-id --no-wait --timeout --follow-timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2123,7 +2123,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__remove__subcmd__disks)
-            opts="-o -v -q -y -X -h -V --brokers-and-logdirs --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --max-partition-movements-in-cluster --replica-movement-strategies --exclude-recently-demoted-brokers --cc-param --execute --max-drift --max-data-mb --approved-plan --review-id --no-wait --timeout --follow-timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
+            opts="-o -v -q -y -X -h -V --brokers-and-logdirs --goals --skip-hard-goal-check --excluded-topics --replication-throttle --concurrent-partition-movements-per-broker --concurrent-leader-movements --max-partition-movements-in-cluster --replica-movement-strategies --exclude-recently-demoted-brokers --cc-param --show-internal --execute --max-drift --max-data-mb --approved-plan --review-id --no-wait --timeout --follow-timeout --reason --wait-for-ready --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

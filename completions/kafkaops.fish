@@ -117,6 +117,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l exclude-recently-demoted-brokers -d 'Do not move leadership onto recently demoted brokers'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l show-internal -d 'List internal topics (`__*`, e.g. Cruise Control\'s own sample topics) one by one in the movements table (default: one line for all of them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l execute -d 'Execute the proposal (default: dry run, show it only)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
@@ -160,6 +161,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l exclude-recently-demoted-brokers -d 'Do not move leadership onto recently demoted brokers'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l show-internal -d 'List internal topics (`__*`, e.g. Cruise Control\'s own sample topics) one by one in the movements table (default: one line for all of them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l execute -d 'Execute the proposal (default: dry run, show it only)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
@@ -204,6 +206,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l rebalance-disk -d 'Balance the disks within each broker instead (JBOD; Cruise Control\'s intra-broker goals; no --goals)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l exclude-recently-demoted-brokers -d 'Do not move leadership onto recently demoted brokers'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l show-internal -d 'List internal topics (`__*`, e.g. Cruise Control\'s own sample topics) one by one in the movements table (default: one line for all of them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l execute -d 'Execute the proposal (default: dry run, show it only)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
@@ -246,6 +249,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l exclude-recently-demoted-brokers -d 'Do not move leadership onto recently demoted brokers'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l show-internal -d 'List internal topics (`__*`, e.g. Cruise Control\'s own sample topics) one by one in the movements table (default: one line for all of them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l execute -d 'Execute the proposal (default: dry run, show it only)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
@@ -288,6 +292,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l exclude-recently-demoted-brokers -d 'Do not move leadership onto recently demoted brokers'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l show-internal -d 'List internal topics (`__*`, e.g. Cruise Control\'s own sample topics) one by one in the movements table (default: one line for all of them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l execute -d 'Execute the proposal (default: dry run, show it only)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
@@ -333,6 +338,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l watch -d 'Keep watching and rebalance on every new goal violation until stopped (Ctrl-C)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l skip-hard-goal-check -d 'Allow goals that leave out some hard goals'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l exclude-recently-demoted-brokers -d 'Do not move leadership onto recently demoted brokers'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l show-internal -d 'List internal topics (`__*`, e.g. Cruise Control\'s own sample topics) one by one in the movements table (default: one line for all of them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l execute -d 'Execute the proposal (default: dry run, show it only)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l no-wait -d 'With --execute: return once the execution started, printing the task id'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'

@@ -32,6 +32,9 @@ pub enum ExitCode {
     Interrupted,
     /// `anomalies watch --exit-on`: an anomaly of a watched-for type appeared.
     AnomalyFound,
+    /// Cruise Control could not satisfy the goals (`OptimizationFailureException`, a hard goal
+    /// such as `RackAwareGoal`): it proposed nothing and nothing was changed.
+    GoalsUnsatisfiable,
     /// Cruise Control holds the request for review (two-step verification); nothing ran.
     ReviewPending,
     /// The execution was stopped (by a user or a stop request).
@@ -59,13 +62,14 @@ impl ExitCode {
             ExitCode::Stopped => 9,
             ExitCode::AnomalyFound => 10,
             ExitCode::ReplicasLeft => 11,
+            ExitCode::GoalsUnsatisfiable => 12,
             ExitCode::Terminated => 143,
             ExitCode::Interrupted => 130,
         }
     }
 
     /// Every code, in table order (used by the README test).
-    pub const ALL: [ExitCode; 14] = [
+    pub const ALL: [ExitCode; 15] = [
         ExitCode::Ok,
         ExitCode::Failed,
         ExitCode::Usage,
@@ -78,6 +82,7 @@ impl ExitCode {
         ExitCode::Stopped,
         ExitCode::AnomalyFound,
         ExitCode::ReplicasLeft,
+        ExitCode::GoalsUnsatisfiable,
         ExitCode::Interrupted,
         ExitCode::Terminated,
     ];

@@ -97,7 +97,8 @@ pub fn cruise_control(e: &CcError) -> ExitCode {
                 ExitCode::Usage
             }
             Permanent::Unauthorized | Permanent::Tls | Permanent::NotFound => ExitCode::Unreachable,
-            Permanent::OptimizationFailure | Permanent::Other => ExitCode::Failed,
+            Permanent::OptimizationFailure => ExitCode::GoalsUnsatisfiable,
+            Permanent::Other => ExitCode::Failed,
         },
     }
 }

@@ -423,7 +423,7 @@ async fn permanent_errors_are_not_retried() {
             "error_optimization_failure.json",
             500,
             Permanent::OptimizationFailure,
-            ExitCode::Failed,
+            ExitCode::GoalsUnsatisfiable,
         ),
         (
             "error_bad_parameter.json",
@@ -1008,5 +1008,73 @@ mod flow_driver {
         assert!(report.error.is_none());
         assert_eq!(posts(&server, "dryrun=false").await, 0);
         assert_eq!(posts(&server, "dryrun=true").await, 1);
+    }
+}
+
+/// `dryrun` values other than `true` are read as false by a real Cruise Control (`dryrun=maybe`
+/// executes, reference section 13): every mutating request kafkaops sends carries an explicit
+/// `dryrun=true` or `dryrun=false`, exactly once, matching what was asked.
+#[tokio::test]
+async fn every_mutating_request_sends_dryrun_explicitly() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(with_task(json(200, &fixture("add_broker_verbose.json"))))
+        .mount(&server)
+        .await;
+    let cc = client(&server.uri());
+    let kinds = [
+        RebalanceKind::Full,
+        RebalanceKind::AddBrokers(vec![4]),
+        RebalanceKind::RemoveBrokers {
+            brokers: vec![4],
+            destinations: vec![],
+        },
+    ];
+    for dryrun in [true, false] {
+        for kind in &kinds {
+            let mut req = add_broker(dryrun);
+            req.kind = kind.clone();
+            cc.rebalance(&req, &fast_policy(5), &LogObserver)
+                .await
+                .unwrap();
+        }
+        cc.topic_configuration(
+            &TopicConfigurationRequest {
+                topic: "orders".into(),
+                replication_factor: 3,
+                by_factor: Default::default(),
+                skip_rack_awareness_check: false,
+                execution: ExecutionOptions {
+                    dryrun,
+                    ..ExecutionOptions::default()
+                },
+                goals: GoalOptions::default(),
+                reason: "rf".into(),
+            },
+            &fast_policy(5),
+            &LogObserver,
+        )
+        .await
+        .unwrap();
+    }
+    let requests = server.received_requests().await.unwrap();
+    let posts: Vec<_> = requests
+        .iter()
+        .filter(|r| r.method.as_str() == "POST")
+        .collect();
+    assert_eq!(
+        posts.len(),
+        8,
+        "3 rebalance kinds + topic_configuration, twice"
+    );
+    for (i, r) in posts.iter().enumerate() {
+        let values: Vec<String> = r
+            .url
+            .query_pairs()
+            .filter(|(k, _)| k == "dryrun")
+            .map(|(_, v)| v.into_owned())
+            .collect();
+        let want = if i < 4 { "true" } else { "false" };
+        assert_eq!(values, vec![want.to_string()], "{}", r.url);
     }
 }

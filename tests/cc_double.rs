@@ -956,3 +956,392 @@ fn topic_configuration_answers_as_recorded_from_a_real_cruise_control() {
         assert_eq!(p.replicas.len(), 3, "the look-alike is untouched: {p:?}");
     }
 }
+
+/// Placement of `topics` from Kafka: (topic, partition) -> replicas.
+fn placement_of(bootstrap: &str, topics: &[&str]) -> BTreeMap<(String, i32), Vec<i32>> {
+    let mut m = BTreeMap::new();
+    for t in topics {
+        let parts = wait_for(&format!("placement of {t}"), WAIT, || {
+            placement(bootstrap, t).map(Some)
+        })
+        .unwrap();
+        for p in parts {
+            m.insert(((*t).to_string(), p.partition), p.replicas);
+        }
+    }
+    m
+}
+
+fn keys(v: &Value) -> BTreeSet<String> {
+    v.as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// Each point of reference section 13 ("Observed on a real Cruise Control server") as one step, so
+/// the double cannot drift back: MonitorState while warming up / running / LOADING, empty per-broker
+/// maps, `load`, host capacity fields, number types, `excludedBrokersForLeadership`, the 202
+/// `operation` sentence, balancedness from the model, the real error statuses and bare 400 texts,
+/// hard goals enforced without a partial proposal, and the executor's counters (steps, gone in the
+/// leader phase, only `state` when idle). 4 combined nodes on racks a,b,c,a.
+#[test]
+fn fidelity_to_a_real_cruise_control_section_13() {
+    let cluster = KafkaCluster::start(ClusterSpec::combined(4).with_racks(["a", "b", "c", "a"]))
+        .expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    // RF 3 on racks a,b,c (brokers 1,2,3): broker 2 is rack b's only broker.
+    let rf3: Vec<Vec<i32>> = (0..6)
+        .map(|i| {
+            let a = [1, 2, 3];
+            vec![a[i % 3], a[(i + 1) % 3], a[(i + 2) % 3]]
+        })
+        .collect();
+    create_topic(&bootstrap, "orders", &rf3, &[]).unwrap();
+    // Skewed RF 1 topic: every replica and leader on broker 1.
+    let skew: Vec<Vec<i32>> = (0..24).map(|_| vec![1]).collect();
+    create_topic(&bootstrap, "skew", &skew, &[]).unwrap();
+    let topics = ["orders", "skew"];
+
+    let cc = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            warmup_seconds: 4,
+            task_scan_millis: Some(300),
+            max_active_tasks: Some(50),
+            extra_args: vec!["--progress-step-millis".into(), "1500".into()],
+            ..Default::default()
+        },
+    )
+    .expect("cc-double");
+    let http = Http::new(&cc);
+
+    eprintln!(
+        "step 13.1: MonitorState while warming up: numTotalPartitions 0, no progress percentages"
+    );
+    let m = http.get("state?json=true&substates=monitor").json()["MonitorState"].clone();
+    assert_eq!(m["state"], "RUNNING", "{m}");
+    assert_eq!(m["numTotalPartitions"], 0, "{m}");
+    assert_eq!(m["numValidPartitions"], 0, "{m}");
+    wait_for("proposal readiness", WAIT, || {
+        let s = http.get("state?json=true&substates=analyzer").json();
+        Ok((s["AnalyzerState"]["isProposalReady"] == true).then_some(()))
+    })
+    .unwrap();
+    eprintln!(
+        "step 13.2: MonitorState when RUNNING: no bootstrap/loading percentages; verbose windows"
+    );
+    let m = http
+        .get("state?json=true&substates=monitor&verbose=true")
+        .json()["MonitorState"]
+        .clone();
+    assert_eq!(m["numTotalPartitions"], 30, "6 + 24 partitions: {m}");
+    assert!(m.get("bootstrapProgressPct").is_none(), "{m}");
+    assert!(m.get("loadingProgressPct").is_none(), "{m}");
+    let windows = m["monitoredWindows"]
+        .as_object()
+        .expect("monitoredWindows map");
+    assert!(!windows.is_empty(), "{m}");
+    for (start, cov) in windows {
+        assert!(start.parse::<u64>().is_ok() && cov.is_f64(), "{m}");
+    }
+
+    eprintln!("step 13.3: kafka_cluster_state: per-broker zero counts are absent ({{}})");
+    let k = http.get("kafka_cluster_state?json=true").json();
+    assert_eq!(
+        k["KafkaBrokerState"]["OfflineReplicaCountByBrokerId"],
+        serde_json::json!({})
+    );
+    assert_eq!(
+        k["KafkaBrokerState"]["OutOfSyncCountByBrokerId"],
+        serde_json::json!({})
+    );
+
+    eprintln!(
+        "step 13.4: load answers 200 with brokers and hosts (capacity fields, NumCore float)"
+    );
+    let r = http.get("load?json=true");
+    assert_eq!(r.status, 200, "{}", r.text);
+    let load = r.json();
+    assert_eq!(load["brokers"].as_array().unwrap().len(), 4, "{load}");
+    let check_hosts = |stats: &Value| {
+        let hosts = stats["hosts"].as_array().expect("hosts[]");
+        assert!(!hosts.is_empty(), "{stats}");
+        for h in hosts {
+            for f in [
+                "NumCore",
+                "DiskCapacityMB",
+                "NetworkInCapacity",
+                "NetworkOutCapacity",
+            ] {
+                assert!(h[f].is_f64(), "hosts[].{f} in {h}");
+            }
+            assert!(h["Rack"].is_string(), "{h}");
+        }
+        for b in stats["brokers"].as_array().unwrap() {
+            assert!(b["NumCore"].is_f64(), "brokers[].NumCore is a float: {b}");
+        }
+    };
+    check_hosts(&load);
+    let leaders_on_1 = load["brokers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["Broker"] == 1)
+        .unwrap()["Leaders"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        leaders_on_1 >= 24,
+        "load reflects the real placement: {load}"
+    );
+
+    eprintln!("step 13.5: optimization results: number types, balancedness from the model");
+    let p = http.get("proposals?json=true&verbose=true").json();
+    check_hosts(&p["loadAfterOptimization"]);
+    check_hosts(&p["loadBeforeOptimization"]);
+    for g in p["goalSummary"].as_array().unwrap() {
+        let st = &g["clusterModelStats"]["statistics"];
+        for kind in ["MIN", "MAX"] {
+            for f in ["replicas", "leaderReplicas", "topicReplicas"] {
+                assert!(st[kind][f].is_u64(), "{kind}.{f} is an integer: {st}");
+            }
+        }
+        assert!(st["AVG"]["replicas"].is_f64(), "{st}");
+    }
+    let before = p["summary"]["onDemandBalancednessScoreBefore"]
+        .as_f64()
+        .unwrap();
+    let after = p["summary"]["onDemandBalancednessScoreAfter"]
+        .as_f64()
+        .unwrap();
+    // Ground truth: broker 1 holds all of "skew" (Kafka metadata), so the cluster is not balanced.
+    let counts = replicas_per_broker(&bootstrap, &topics);
+    assert!(
+        counts[&1] > counts.get(&4).copied().unwrap_or(0) + 20,
+        "{counts:?}"
+    );
+    assert!(
+        before < 100.0 && before > 0.0,
+        "a skewed cluster is not 100 balanced: {before}"
+    );
+    assert!(
+        after > before,
+        "the proposal improves the score: {before} -> {after}"
+    );
+
+    eprintln!("step 13.6: remove_broker: excludedBrokersForLeadership is [] unless asked");
+    let r = http.post("remove_broker?json=true&brokerid=4&dryrun=true");
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["summary"]["excludedBrokersForLeadership"],
+        serde_json::json!([])
+    );
+
+    eprintln!("step 13.7: errors: statuses and bare texts");
+    let r = http.post("rebalance?json=true&dryrun=true&goals=NoSuchGoal");
+    assert_eq!(r.status, 500, "{}", r.text);
+    assert!(r.task_id.is_some(), "an invalid goal gets a User-Task-ID");
+    assert!(
+        r.error_message()
+            .contains("Goals [NoSuchGoal] are not supported. Supported: ["),
+        "{}",
+        r.text
+    );
+    let bare = |path: &str, method: &str, want: &str| {
+        let r = http.send(method, path, None, None).unwrap();
+        assert_eq!(r.status, 400, "{path}: {}", r.text);
+        assert_eq!(
+            r.text.trim(),
+            want,
+            "{path}: the 400 body is the bare message"
+        );
+    };
+    bare(
+        "rebalance?dryrun=true&concurrent_partition_movements_per_broker=abc",
+        "POST",
+        "For input string: \"abc\"",
+    );
+    bare(
+        "add_broker?dryrun=true",
+        "POST",
+        "Target broker ID is not provided for ADD_BROKER request",
+    );
+    bare(
+        "rebalance?dryrun=true&stop_ongoing_execution=true",
+        "POST",
+        "stop_ongoing_execution and dryrun cannot both be set to true.",
+    );
+    bare(
+        "rebalance?dryrun=true&concurrent_partition_movements_per_broker=0",
+        "POST",
+        "The requested movement concurrency must be positive (Requested: 0).",
+    );
+    let r = http.get("state?substates=nope");
+    assert_eq!(r.status, 400);
+    assert!(
+        r.text.starts_with("Unsupported substates in [nope]"),
+        "{}",
+        r.text
+    );
+    let r = http.post("remove_broker?json=true&brokerid=99&dryrun=true");
+    assert_eq!(r.status, 500);
+    assert!(
+        r.error_message().contains("Broker 99 does not exist."),
+        "{}",
+        r.text
+    );
+    let r = http.post("add_broker?json=true&brokerid=99&dryrun=true");
+    assert_eq!(r.status, 500);
+    assert!(
+        r.error_message().contains("Broker [99] does not exist."),
+        "{}",
+        r.text
+    );
+
+    eprintln!(
+        "step 13.8: a hard goal that cannot be met fails, no partial proposal, nothing moves"
+    );
+    let placed = placement_of(&bootstrap, &topics);
+    for dryrun in ["true", "false"] {
+        let r = http.post(&format!(
+            "remove_broker?json=true&brokerid=2&dryrun={dryrun}"
+        ));
+        assert_eq!(r.status, 500, "{}", r.text);
+        let msg = r.error_message();
+        assert!(
+            msg.contains("OptimizationFailureException: [RackAwareGoal] Cannot move Replica[")
+                && msg.contains("Add at least 1 broker to a rack other than"),
+            "{msg}"
+        );
+        assert!(
+            r.json().get("summary").is_none(),
+            "no partial proposal: {}",
+            r.text
+        );
+    }
+    let s = http.get("state?json=true&substates=executor").json();
+    assert_eq!(s["ExecutorState"]["state"], "NO_TASK_IN_PROGRESS");
+    assert_eq!(placement_of(&bootstrap, &topics), placed, "nothing moved");
+
+    eprintln!(
+        "step 13.9: executor: counters in steps, gone in the leader phase, only state when idle"
+    );
+    let r = http.post(
+        "rebalance?json=true&dryrun=false&concurrent_partition_movements_per_broker=2&concurrent_leader_movements=1",
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let exec_id = r.task_id.clone().unwrap();
+    let started = std::time::Instant::now();
+    let mut replica_samples: Vec<Value> = Vec::new();
+    let mut leader_samples: Vec<Value> = Vec::new();
+    let idle = wait_for("the execution to end", WAIT, || {
+        let ex = http.get("state?json=true&substates=executor").json()["ExecutorState"].clone();
+        match ex["state"].as_str().unwrap_or("") {
+            "NO_TASK_IN_PROGRESS" => return Ok(Some(ex)),
+            "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS" => replica_samples.push(ex),
+            "LEADER_MOVEMENT_TASK_IN_PROGRESS" => leader_samples.push(ex),
+            _ => {}
+        }
+        std::thread::sleep(Duration::from_millis(40));
+        Ok(None)
+    })
+    .unwrap();
+    let elapsed = started.elapsed();
+    assert_eq!(
+        keys(&idle),
+        BTreeSet::from(["state".to_string()]),
+        "idle: only state: {idle}"
+    );
+    assert!(
+        !replica_samples.is_empty(),
+        "replica phase observed\n{}",
+        cc.log()
+    );
+    assert!(
+        !leader_samples.is_empty(),
+        "leader phase observed\n{}",
+        cc.log()
+    );
+    for ex in &leader_samples {
+        assert!(
+            ex.get("numTotalPartitionMovements").is_none()
+                && ex.get("numFinishedPartitionMovements").is_none(),
+            "partition counters disappear in the leader phase: {ex}"
+        );
+    }
+    let counter = |ex: &Value| {
+        (
+            ex["numFinishedPartitionMovements"].as_u64(),
+            ex["numPendingPartitionMovements"].as_u64(),
+            ex["numInProgressPartitionMovements"].as_u64(),
+        )
+    };
+    let changes = replica_samples
+        .windows(2)
+        .filter(|w| counter(&w[0]) != counter(&w[1]))
+        .count();
+    // Counters refresh every 1.5 s: they cannot change more often than that, however often asked.
+    let bound = (elapsed.as_millis() / 1500) as usize + 1;
+    assert!(
+        changes <= bound && replica_samples.len() > changes + 1,
+        "counters move in steps: {changes} changes over {} samples in {elapsed:?}",
+        replica_samples.len()
+    );
+    let t = http.wait_task(&exec_id, &["Completed", "CompletedWithError"]);
+    assert_eq!(t["Status"], "Completed", "{t}");
+    drop(cc);
+
+    eprintln!("step 13.10: 202 bodies name the operation as a sentence");
+    let slow = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            min_compute_millis: Some(2000),
+            max_block_millis: Some(200),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let http = Http::new(&slow);
+    let r = http.post("add_broker?json=true&brokerid=4&dryrun=true");
+    assert_eq!(r.status, 202, "{}", r.text);
+    assert_eq!(r.json()["progress"][0]["operation"], "Add brokers");
+    drop(slow);
+
+    eprintln!("step 13.11: LOADING after a restart with stored samples");
+    let loading = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            extra_args: vec!["--loading-seconds".into(), "60".into()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let http = Http::new(&loading);
+    let m = http.get("state?json=true&substates=monitor").json()["MonitorState"].clone();
+    assert_eq!(m["state"], "LOADING", "{m}");
+    assert!(m["loadingProgressPct"].is_f64(), "{m}");
+    assert_eq!(
+        (
+            m["numValidPartitions"].clone(),
+            m["numTotalPartitions"].clone()
+        ),
+        (0.into(), 0.into()),
+        "{m}"
+    );
+    let r = http.get("proposals?json=true");
+    assert_eq!(r.status, 200, "proposals answer while LOADING: {}", r.text);
+    let r = http.post("rebalance?json=true&dryrun=true");
+    assert_eq!(
+        r.status, 200,
+        "dry-run rebalance answers while LOADING: {}",
+        r.text
+    );
+    let r = http.post("add_broker?json=true&brokerid=4&dryrun=true");
+    assert_eq!(r.status, 500, "{}", r.text);
+    assert!(
+        r.error_message()
+            .contains("Unable to generate proposal since load monitor is in LOADING state."),
+        "{}",
+        r.text
+    );
+}

@@ -71,7 +71,7 @@ async fn run(url: &str, args: &[&str]) -> Run {
 fn filters() -> insta::Settings {
     let mut s = insta::Settings::clone_current();
     s.add_filter(r"127\.0\.0\.1:\d+", "[CC]");
-    s.add_filter(r"sampling for [0-9a-z ]+", "sampling for [DURATION]");
+    s.add_filter(r"started [0-9a-z ]+ ago", "started [DURATION] ago");
     s.add_filter(r"after [0-9a-z. ]+ waiting", "after [DURATION] waiting");
     // Elapsed time and ETA of a running execution count from the fixture's date to now.
     s.add_filter(
@@ -512,7 +512,7 @@ async fn every_exit_code() {
     assert_eq!(r.code, 2);
     report += &case("missing hard goals", &r);
 
-    // 1: optimisation failure.
+    // 12: Cruise Control could not satisfy the goals (optimisation failure).
     let fail = ready_cc().await;
     Mock::given(method("POST"))
         .and(path("/kafkacruisecontrol/rebalance"))
@@ -520,7 +520,13 @@ async fn every_exit_code() {
         .mount(&fail)
         .await;
     let r = run(&fail.uri(), &["rebalance", "full"]).await;
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 12);
+    assert!(
+        r.stderr
+            .contains("Cruise Control could not satisfy the goals"),
+        "{}",
+        r.stderr
+    );
     report += &case("optimization failure", &r);
     // 1: the execution ended with an error.
     let bad = ready_cc().await;
@@ -578,16 +584,34 @@ async fn every_exit_code() {
     assert_eq!(r.code, 3);
     report += &case("timeout", &r);
 
-    // 4: still sampling, said up front.
+    // 4: still sampling: Cruise Control is asked, and its own not-ready answer decides.
     let sampling = MockServer::start().await;
     Mock::given(method("GET"))
         .and(path("/kafkacruisecontrol/state"))
         .respond_with(json(200, &fixture("state_sampling.json")))
         .mount(&sampling)
         .await;
-    let r = run(&sampling.uri(), &["rebalance", "add", "--brokers", "4"]).await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/kafka_cluster_state"))
+        .respond_with(json(200, &fixture("kafka_cluster_state.json")))
+        .mount(&sampling)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/add_broker"))
+        .respond_with(json(500, &fixture("error_not_enough_windows.json")))
+        .mount(&sampling)
+        .await;
+    let r = run(
+        &sampling.uri(),
+        &["rebalance", "add", "--brokers", "4", "--execute", "--yes"],
+    )
+    .await;
     assert_eq!(r.code, 4);
-    assert!(r.stderr.contains("sampling for"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("oldest metric window started"),
+        "{}",
+        r.stderr
+    );
     report += &case("still sampling", &r);
     // 4: the monitor looked ready but the proposal says not enough windows.
     let windows = ready_cc().await;
@@ -771,11 +795,11 @@ async fn the_user_sees_what_is_waited_for() {
         r.stderr
     );
 
-    // --wait-for-ready: waits while Cruise Control samples, then proposes.
+    // --wait-for-ready: waits while Cruise Control answers "not enough windows", then proposes.
     let cc = MockServer::start().await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/state"))
-        .respond_with(json(200, &fixture("state_sampling.json")))
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/add_broker"))
+        .respond_with(json(500, &fixture("error_not_enough_windows.json")))
         .up_to_n_times(2)
         .with_priority(1)
         .mount(&cc)
@@ -794,7 +818,8 @@ async fn the_user_sees_what_is_waited_for() {
     let r = run(&cc.uri(), &args).await;
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stderr.contains("Waiting for Cruise Control's load model"),
+        r.stderr
+            .contains("Waiting for Cruise Control to collect enough metric windows"),
         "{}",
         r.stderr
     );

@@ -421,3 +421,188 @@ fn rebalance_flow_on_a_real_cluster() {
     assert_eq!(untrusted.status.code(), Some(6));
     assert!(String::from_utf8_lossy(&untrusted.stderr).contains("TLS"));
 }
+
+/// (topic, partition) -> (leader, replicas), from the real cluster metadata.
+fn placement_map(bootstrap: &str, topics: &[&str]) -> BTreeMap<(String, i32), (i32, Vec<i32>)> {
+    let mut m = BTreeMap::new();
+    for t in topics {
+        for p in placement(bootstrap, t).unwrap() {
+            m.insert(((*t).to_string(), p.partition), (p.leader, p.replicas));
+        }
+    }
+    m
+}
+
+fn no_capacity_error(out: &Out) {
+    for needle in ["active user tasks", "user-task slot", "servlet capacity"] {
+        assert!(
+            !out.stderr.contains(needle) && !out.stdout.contains(needle),
+            "capacity trouble ({needle}):\n{}\n{}",
+            out.stdout,
+            out.stderr
+        );
+    }
+}
+
+/// Against a double that behaves like the real server in what matters here (reference section
+/// 13): 5 user-task slots freed by a 5 s scanner, coarse executor counters that vanish in the
+/// leader phase, RackAwareGoal enforced. A dry run, `--execute`, `status` and `stop` back to back
+/// never hit the slot limit, and the summary's numbers are the ones Kafka shows moved; then a
+/// removal that would break the rack goal exits 12 naming the goal and Cruise Control's hint, and
+/// nothing moves; a LOADING Cruise Control is asked (its proposal answers) and its LOADING refusal
+/// is exit 4. 4 combined nodes on racks a,b,c,a.
+#[test]
+fn back_to_back_commands_and_an_unsatisfiable_rack_goal() {
+    let _ = kafkaops_bin();
+    let cluster = KafkaCluster::start(ClusterSpec::combined(4).with_racks(["a", "b", "c", "a"]))
+        .expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    // RF 3 on racks a,b,c (broker 2 is rack b's only broker); RF 2 "skew" only on brokers 1,2.
+    let rf3: Vec<Vec<i32>> = (0..6)
+        .map(|i| {
+            let a = [1, 2, 3];
+            vec![a[i % 3], a[(i + 1) % 3], a[(i + 2) % 3]]
+        })
+        .collect();
+    create_topic(&bootstrap, "orders", &rf3, &[]).unwrap();
+    let skew: Vec<Vec<i32>> = (0..16).map(|_| vec![1, 2]).collect();
+    create_topic(&bootstrap, "skew", &skew, &[]).unwrap();
+    let topics = ["orders", "skew"];
+
+    let cc = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            // Real Cruise Control: 5 slots, a 5 s scanner, counters in ~10 s jumps (shortened).
+            max_active_tasks: Some(5),
+            task_scan_millis: Some(5000),
+            extra_args: vec![
+                "--progress-step-millis".into(),
+                "3000".into(),
+                // Each leader batch takes one executor poll: a leader phase kafkaops can see.
+                "--execution-poll-millis".into(),
+                "700".into(),
+            ],
+            ..Default::default()
+        },
+    )
+    .expect("cc-double");
+
+    eprintln!("step: dry run, then --execute, status and stop back to back");
+    let before = placement_map(&bootstrap, &topics);
+    let dry = kafkaops(&cc, &["rebalance", "add", "--brokers", "4"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    no_capacity_error(&dry);
+    let exec = kafkaops(
+        &cc,
+        &[
+            "rebalance",
+            "add",
+            "--brokers",
+            "4",
+            "--execute",
+            "--yes",
+            "--concurrent-leader-movements",
+            "1",
+            "--bootstrap-servers",
+            &bootstrap,
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(exec.code, 0, "{}\n{}", exec.stderr, cc.log());
+    no_capacity_error(&exec);
+    let status = kafkaops(&cc, &["rebalance", "status"]);
+    assert_eq!(status.code, 0, "{}", status.stderr);
+    no_capacity_error(&status);
+    let stop = kafkaops(&cc, &["rebalance", "stop"]);
+    assert_eq!(stop.code, 0, "{}", stop.stderr);
+    no_capacity_error(&stop);
+    assert!(
+        cc.log().contains("phase LEADER_MOVEMENT_TASK_IN_PROGRESS"),
+        "the execution had a leader phase, in which the double reports no partition counters\n{}",
+        cc.log()
+    );
+
+    eprintln!("step: the summary's numbers are what Kafka shows moved");
+    let after = placement_map(&bootstrap, &topics);
+    let moved = before
+        .iter()
+        .filter(|(k, (_, r))| {
+            let mut a = r.clone();
+            let mut b = after[*k].1.clone();
+            a.sort_unstable();
+            b.sort_unstable();
+            a != b
+        })
+        .count() as u64;
+    let leaders_changed = before
+        .iter()
+        .filter(|(k, (l, _))| after[*k].0 != *l)
+        .count() as u64;
+    assert!(moved > 0, "replicas moved onto broker 4: {after:?}");
+    let v = exec.json();
+    let p = &v["execution"]["progress"];
+    assert_eq!(v["execution"]["status"], "completed", "{v}");
+    assert_eq!(p["partitions_total"].as_u64(), Some(moved), "{p}");
+    assert_eq!(p["partitions_finished"].as_u64(), Some(moved), "{p}");
+    assert_eq!(p["leaders_total"].as_u64(), Some(leaders_changed), "{p}");
+    assert_eq!(p["leaders_finished"].as_u64(), Some(leaders_changed), "{p}");
+    // What kafkaops itself read from Kafka before and after.
+    let k = &v["execution"]["placement_in_kafka"];
+    assert_eq!(k["partitions_moved"].as_u64(), Some(moved), "{v}");
+    assert_eq!(k["leaders_changed"].as_u64(), Some(leaders_changed), "{v}");
+
+    eprintln!(
+        "step: removing rack b's only broker cannot satisfy RackAwareGoal: exit 12, nothing moves"
+    );
+    let before = placement_map(&bootstrap, &topics);
+    let r = kafkaops(
+        &cc,
+        &[
+            "rebalance",
+            "remove",
+            "--brokers",
+            "2",
+            "--execute",
+            "--yes",
+        ],
+    );
+    assert_eq!(r.code, 12, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr
+            .contains("Cruise Control could not satisfy the goals: RackAwareGoal"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("Cruise Control's hint: Add at least 1 broker to a rack other than"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(placement_map(&bootstrap, &topics), before, "nothing moved");
+    drop(cc);
+
+    eprintln!("step: LOADING after a restart with stored samples: ask, do not refuse early");
+    let loading = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            extra_args: vec!["--loading-seconds".into(), "120".into()],
+            ..Default::default()
+        },
+    )
+    .expect("cc-double");
+    // MonitorState says LOADING with 0 valid of 0 partitions, yet a rebalance proposal answers.
+    let r = kafkaops(&loading, &["rebalance", "full"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("Dry run: nothing was changed"),
+        "{}",
+        r.stdout
+    );
+    // add_broker answers with the LOADING error: that answer is "not ready" (exit 4).
+    let r = kafkaops(&loading, &["rebalance", "add", "--brokers", "4"]);
+    assert_eq!(r.code, 4, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("LOADING"), "{}", r.stderr);
+    assert_eq!(placement_map(&bootstrap, &topics), before, "nothing moved");
+}

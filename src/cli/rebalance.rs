@@ -139,6 +139,9 @@ pub struct ProposalArgs {
     /// the endpoint does not accept and names kafkaops sets itself are refused)
     #[arg(long = "cc-param", value_name = "KEY=VALUE")]
     pub cc_params: Vec<String>,
+    /// List internal topics (`__*`, e.g. Cruise Control's own sample topics) one by one in the movements table (default: one line for all of them)
+    #[arg(long)]
+    pub show_internal: bool,
     /// Execute the proposal (default: dry run, show it only)
     #[arg(long)]
     pub execute: bool,

@@ -7,6 +7,7 @@ pub mod anomalies;
 pub mod completions;
 pub mod config;
 pub mod imbalance;
+pub mod placement;
 pub mod rebalance;
 pub mod roll;
 pub mod topic;

@@ -265,6 +265,10 @@ pub struct ProposalView {
     pub goals: Vec<GoalView>,
     pub broker_load: Vec<BrokerLoadView>,
     pub movements: Vec<MovementView>,
+    /// List internal topics' movements one by one in the table (`--show-internal`); JSON always
+    /// lists every movement.
+    #[serde(skip)]
+    pub show_internal: bool,
 }
 
 impl ProposalView {
@@ -353,6 +357,7 @@ impl ProposalView {
                 .collect(),
             broker_load: loads.into_values().collect(),
             movements,
+            show_internal: false,
         }
     }
 }
@@ -363,6 +368,10 @@ pub struct ExecutionOutcome {
     pub status: &'static str,
     pub task_id: Option<String>,
     pub progress: Option<ExecutionProgress>,
+    /// What kafkaops saw change in Kafka's metadata between before and after the execution
+    /// (only with `--bootstrap-servers`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement_in_kafka: Option<super::placement::PlacementChange>,
 }
 
 /// `--execute` output: the proposal and what became of it.
@@ -462,7 +471,7 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
         s.replica_movements.to_string(),
     ]);
     t.add_row(vec![
-        "leader movements".into(),
+        "leadership-only moves".into(),
         s.leader_movements.to_string(),
     ]);
     t.add_row(vec!["data to move (MB)".into(), num(s.data_to_move_mb, 0)]);
@@ -536,19 +545,38 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
         out.push_str("\nMovements\n");
         let mut m = new_table(color);
         m.set_header(vec!["partition", "replicas", "leader"]);
-        for mv in p.movements.iter().take(MAX_MOVEMENT_ROWS) {
+        // Internal topics (Cruise Control's own sample topics among them) are moved like any
+        // other (reference section 13) but rarely what people look for: one line by default.
+        let (internal, shown): (Vec<&MovementView>, Vec<&MovementView>) = p
+            .movements
+            .iter()
+            .partition(|mv| !p.show_internal && mv.topic.starts_with("__"));
+        for mv in shown.iter().take(MAX_MOVEMENT_ROWS) {
             m.add_row(vec![
                 format!("{}-{}", mv.topic, mv.partition),
                 format!("{} -> {}", list(&mv.old_replicas), list(&mv.new_replicas)),
                 format!("{} -> {}", opt(mv.old_leader), opt(mv.new_leader)),
             ]);
         }
+        if !internal.is_empty() {
+            let topics: std::collections::BTreeSet<&str> =
+                internal.iter().map(|mv| mv.topic.as_str()).collect();
+            m.add_row(vec![
+                format!(
+                    "{} internal partition(s) of {} topic(s) (__*)",
+                    internal.len(),
+                    topics.len()
+                ),
+                "--show-internal lists them".into(),
+                String::new(),
+            ]);
+        }
         out.push_str(&m.to_string());
         out.push('\n');
-        if p.movements.len() > MAX_MOVEMENT_ROWS {
+        if shown.len() > MAX_MOVEMENT_ROWS {
             out.push_str(&format!(
                 "... and {} more (use --output json for all)\n",
-                p.movements.len() - MAX_MOVEMENT_ROWS
+                shown.len() - MAX_MOVEMENT_ROWS
             ));
         }
     }
@@ -560,27 +588,88 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
     out
 }
 
+/// The summary of a completed execution (pure): the highest counters kafkaops saw; when it saw
+/// no partition counters at all (a short execution between two polls, or only the leader phase
+/// observed), the executed proposal's replica movements, all of which Cruise Control reported
+/// done by completing the task. Never "0/0" after replicas moved.
+fn completed_progress(
+    seen: Option<ExecutionProgress>,
+    executed: &SummaryView,
+) -> Option<ExecutionProgress> {
+    if executed.replica_movements == 0 && executed.leader_movements == 0 {
+        return seen;
+    }
+    let mut p = seen.unwrap_or_else(|| ExecutionProgress {
+        state: "NO_TASK_IN_PROGRESS".into(),
+        ..ExecutionProgress::default()
+    });
+    if p.partitions_total == 0 {
+        p.partitions_total = executed.replica_movements;
+        p.partitions_finished = executed.replica_movements;
+        p.partitions_in_progress = 0;
+        p.partitions_pending = 0;
+    }
+    if p.leaders_total == 0 {
+        p.leaders_total = executed.leader_movements;
+        p.leaders_finished = executed.leader_movements;
+    }
+    Some(p)
+}
+
+/// The progress bar's message: what is known, an ETA only when the data counters allow one
+/// (pure). Cruise Control's counters are coarse (reference section 13): in the leader phase only
+/// leadership counts exist, and data figures are 0 when it has no disk load for the partitions.
+fn follow_message(p: &ExecutionProgress, moved_since_start_mb: f64, elapsed_secs: f64) -> String {
+    if p.state == "LEADER_MOVEMENT_TASK_IN_PROGRESS" {
+        return format!(
+            "partitions; moving leadership {}/{}",
+            p.leaders_finished, p.leaders_total
+        );
+    }
+    if p.data_total_mb <= 0.0 {
+        return "partitions (Cruise Control reports no data size for them)".into();
+    }
+    let (rate, eta) = p.rate_and_eta(moved_since_start_mb, elapsed_secs);
+    format!(
+        "partitions, {:.0}/{:.0} MB{}",
+        p.data_finished_mb,
+        p.data_total_mb,
+        eta.map(|s| format!(
+            ", {rate:.1} MB/s, ~{} left",
+            humantime::format_duration(Duration::from_secs(s.round() as u64))
+        ))
+        .unwrap_or_default()
+    )
+}
+
 fn render_progress(p: &ExecutionProgress, color: bool) -> String {
     let mut t = crate::output::new_table(color);
     t.set_header(vec!["", "value"]);
     t.add_row(vec!["executor state".into(), p.state.clone()]);
+    // Only what is known: no "0 in progress" when Cruise Control reported none.
+    let mut moved = if p.partitions_total == 0 && p.state == "LEADER_MOVEMENT_TASK_IN_PROGRESS" {
+        "replica phase over (Cruise Control reports no partition counters now)".to_string()
+    } else {
+        format!("{}/{}", p.partitions_finished, p.partitions_total)
+    };
+    if p.partitions_in_progress + p.partitions_pending > 0 {
+        moved.push_str(&format!(
+            " ({} in progress, {} pending)",
+            p.partitions_in_progress, p.partitions_pending
+        ));
+    }
+    t.add_row(vec!["partitions moved".into(), moved]);
     t.add_row(vec![
-        "partitions moved".into(),
-        format!(
-            "{}/{} ({} in progress, {} pending)",
-            p.partitions_finished,
-            p.partitions_total,
-            p.partitions_in_progress,
-            p.partitions_pending
-        ),
-    ]);
-    t.add_row(vec![
-        "leaders moved".into(),
+        "leadership moves (executor's count)".into(),
         format!("{}/{}", p.leaders_finished, p.leaders_total),
     ]);
     t.add_row(vec![
         "data moved (MB)".into(),
-        format!("{:.0}/{:.0}", p.data_finished_mb, p.data_total_mb),
+        if p.data_total_mb > 0.0 {
+            format!("{:.0}/{:.0}", p.data_finished_mb, p.data_total_mb)
+        } else {
+            "not reported".into()
+        },
     ]);
     format!("{t}\n")
 }
@@ -601,8 +690,19 @@ fn render_execution(v: &ExecutionView, color: bool) -> String {
         "stopped" => format!("Execution stopped by a stop request (task {task}).\n"),
         _ => format!("Execution ended with an error or was stopped (task {task}).\n"),
     });
+    if let Some(k) = &e.placement_in_kafka {
+        out.push_str(&format!(
+            "Kafka shows {} partition(s) with new replicas and {} with a new leader.\n",
+            k.partitions_moved, k.leaders_changed
+        ));
+    }
     if let Some(p) = &e.progress {
         out.push_str(&render_progress(p, color));
+        if e.status == "completed" && p.leaders_total > 0 {
+            out.push_str(
+                "Leadership moves are the executor's own count: it includes leaders that change together with their replicas, which the proposal counts as replica movements.\n",
+            );
+        }
     }
     out
 }
@@ -890,6 +990,7 @@ pub(crate) async fn run_flow(
         kind,
         printer: &printer,
         execute: a.execute,
+        show_internal: a.show_internal,
         url: cc.url().to_string(),
         follow: Mutex::new(None),
         approved_plan,
@@ -897,6 +998,11 @@ pub(crate) async fn run_flow(
             max_drift_pct: a.max_drift,
             max_data_mb: a.max_data_mb,
         },
+    };
+    let placement_before = if a.execute && !a.no_wait {
+        super::placement::read(ctx).await
+    } else {
+        None
     };
     let interrupt = interrupt_signal();
     let report = match a.review_id {
@@ -918,6 +1024,12 @@ pub(crate) async fn run_flow(
         }
         None => flow::run(&cc, request, config, &hooks, &obs, interrupt).await,
     };
+    let placement_in_kafka = match (&placement_before, report.flow.execution_started()) {
+        (Some(before), true) => super::placement::read(ctx)
+            .await
+            .map(|after| super::placement::changes(before, &after)),
+        _ => None,
+    };
     let mut report = report;
     if let Some(e) = terminated_error(&report.outcome) {
         report.error = Some(e);
@@ -938,9 +1050,10 @@ pub(crate) async fn run_flow(
     }
 
     let proposal_of = |answer: &Option<Answer<OptimizationResult>>, dry_run: bool| {
-        answer
-            .as_ref()
-            .map(|a| ProposalView::new(kind, &a.value, dry_run))
+        answer.as_ref().map(|answer| ProposalView {
+            show_internal: a.show_internal,
+            ..ProposalView::new(kind, &answer.value, dry_run)
+        })
     };
     let mut output = None;
     let status = match &report.outcome {
@@ -965,6 +1078,11 @@ pub(crate) async fn run_flow(
             "nothing-to-do" => None,
             _ => proposal_of(&report.proposal, true).map(Box::new),
         };
+        let progress = match status {
+            "started" => None,
+            "completed" => completed_progress(report.flow.progress().cloned(), &proposal.summary),
+            _ => report.flow.progress().cloned(),
+        };
         output = Some(FlowOutput::Execution(ExecutionView {
             proposal,
             approved_proposal,
@@ -973,11 +1091,8 @@ pub(crate) async fn run_flow(
             execution: ExecutionOutcome {
                 status,
                 task_id: report.outcome.task_id().map(str::to_string),
-                progress: if status == "started" {
-                    None
-                } else {
-                    report.flow.progress().cloned()
-                },
+                progress,
+                placement_in_kafka,
             },
         }));
     }
@@ -989,6 +1104,7 @@ struct RebalanceHooks<'a> {
     kind: &'a RebalanceKind,
     printer: &'a Printer,
     execute: bool,
+    show_internal: bool,
     url: String,
     follow: Mutex<Option<FollowDisplay>>,
     /// `--approved-plan`: what a `--yes` execution must match.
@@ -1001,6 +1117,9 @@ struct FollowDisplay {
     pb: indicatif::ProgressBar,
     started: Instant,
     first_mb: Option<f64>,
+    /// The highest counters seen so far ([`ExecutionProgress::observe`]): a real Cruise Control
+    /// drops them in the leader phase and moves them in jumps.
+    seen: Option<ExecutionProgress>,
 }
 
 impl FlowHooks for RebalanceHooks<'_> {
@@ -1012,7 +1131,10 @@ impl FlowHooks for RebalanceHooks<'_> {
         deadline: Instant,
         obs: &dyn Observer,
     ) -> Result<Result<(), CliError>, CcError> {
-        if matches!(self.kind, RebalanceKind::Full) {
+        // A dry run changes nothing and Cruise Control checks the ids itself ("Broker [9] does
+        // not exist.", exit 2): asking kafka_cluster_state first would only take one more of its
+        // few user-task slots (reference section 13). An execution is checked first.
+        if matches!(self.kind, RebalanceKind::Full) || !self.execute {
             return Ok(Ok(()));
         }
         let cluster = cc.kafka_cluster_state(deadline, obs).await?;
@@ -1043,6 +1165,10 @@ impl FlowHooks for RebalanceHooks<'_> {
         if !self.execute {
             return;
         }
+        let view = ProposalView {
+            show_internal: self.show_internal,
+            ..view
+        };
         let text = render_proposal(&view, self.printer.color, true);
         if self.printer.format == crate::output::OutputFormat::Table {
             if let Err(e) = crate::output::write_stdout(&text) {
@@ -1113,28 +1239,28 @@ impl FlowHooks for RebalanceHooks<'_> {
             pb: progress_bar(self.printer, 0, "moving"),
             started: Instant::now(),
             first_mb: None,
+            seen: None,
         });
     }
 
     fn progress(&self, executor: &ExecutorState) {
-        let p = executor.progress();
+        let mut p = executor.progress();
         let mut follow = self.follow.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(f) = follow.as_mut() {
+            match f.seen.as_mut() {
+                Some(seen) => seen.observe(&p),
+                None => f.seen = Some(p.clone()),
+            }
+            if let Some(seen) = &f.seen {
+                p = seen.clone();
+            }
             let base = *f.first_mb.get_or_insert(p.data_finished_mb);
-            let (rate, eta) =
-                p.rate_and_eta(p.data_finished_mb - base, f.started.elapsed().as_secs_f64());
             f.pb.set_length(p.partitions_total.max(1));
             f.pb.set_position(p.partitions_finished);
-            f.pb.set_message(format!(
-                "partitions, {:.0}/{:.0} MB, {:.1} MB/s{}",
-                p.data_finished_mb,
-                p.data_total_mb,
-                rate,
-                eta.map(|s| format!(
-                    ", ~{} left",
-                    humantime::format_duration(Duration::from_secs(s.round() as u64))
-                ))
-                .unwrap_or_default()
+            f.pb.set_message(follow_message(
+                &p,
+                p.data_finished_mb - base,
+                f.started.elapsed().as_secs_f64(),
             ));
         }
         tracing::info!(
@@ -1426,6 +1552,43 @@ mod tests {
         assert_eq!(v.reason, None);
         assert_eq!(v.progress.unwrap().leaders_total, 3);
         assert_eq!(v.monitor_state, None);
+    }
+
+    #[test]
+    fn internal_topics_are_folded_into_one_line_unless_asked() {
+        let r: OptimizationResult = from_str(
+            r#"{"summary":{"numReplicaMovements":3,"numLeaderMovements":0,"dataToMoveMB":0},
+               "proposals":[{"topicPartition":"orders-0","oldLeader":1,"oldReplicas":[1,2],"newReplicas":[4,2]},
+                            {"topicPartition":"__KafkaCruiseControlPartitionMetricSamples-0","oldLeader":1,"oldReplicas":[1,2],"newReplicas":[4,2]},
+                            {"topicPartition":"__KafkaCruiseControlModelTrainingSamples-3","oldLeader":2,"oldReplicas":[2,3],"newReplicas":[2,4]}]}"#,
+        )
+        .unwrap();
+        let v = ProposalView::new(&RebalanceKind::AddBrokers(vec![4]), &r, true);
+        let text = render_proposal(&v, false, false);
+        assert!(text.contains("orders-0"), "{text}");
+        assert!(
+            !text.contains("__KafkaCruiseControlPartitionMetricSamples-0"),
+            "{text}"
+        );
+        assert!(
+            text.contains("2 internal partition(s) of 2 topic(s)"),
+            "{text}"
+        );
+        let v = ProposalView {
+            show_internal: true,
+            ..v
+        };
+        let text = render_proposal(&v, false, false);
+        assert!(
+            text.contains("__KafkaCruiseControlPartitionMetricSamples-0"),
+            "{text}"
+        );
+        assert!(!text.contains("internal partition(s)"), "{text}");
+        assert_eq!(
+            v.movements.len(),
+            3,
+            "the view (and JSON) keeps every movement"
+        );
     }
 
     #[test]

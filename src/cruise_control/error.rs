@@ -97,6 +97,16 @@ pub fn classify(status: u16, message: &str) -> ErrorClass {
     if m.contains("active user tasks") && m.contains("servlet capacity") {
         return R(Transient::ActiveTaskLimit);
     }
+    // A real CC answers 400 with the bare message, which may name a parameter such as
+    // `stop_ongoing_execution` (reference section 13): a bad request, whatever its words.
+    if status == 400 {
+        return P(Permanent::BadRequest);
+    }
+    // After a restart with stored samples add_broker answers 500 "Unable to generate proposal
+    // since load monitor is in LOADING state." (reference section 13): not ready yet.
+    if m.contains("load monitor is in loading state") {
+        return R(Transient::PleaseRetry);
+    }
     if m.contains("ongoingexecutionexception")
         || m.contains("ongoing execution")
         || m.contains("stop_ongoing_execution")
@@ -143,7 +153,7 @@ pub enum CcError {
         "Cruise Control at {url} refused the credentials (HTTP {status}); check --cruise-control-user and the password"
     )]
     Auth { url: String, status: u16 },
-    #[error("Cruise Control {endpoint} failed (HTTP {status}): {message}")]
+    #[error("{}", api_message(endpoint, *status, message, *class))]
     Api {
         endpoint: String,
         status: u16,
@@ -195,6 +205,24 @@ fn review_pending_message(endpoint: &str, requests: &[super::review::RequestInfo
         ids.join(","),
         requests.first().map_or("-", |r| r.status.as_str())
     )
+}
+
+/// How an error answer reads: the server's text, except for a full user-task table, which a
+/// real Cruise Control reports as an HTTP 500 with an exception dump (reference section 13) and
+/// which is one plain sentence here (exit 5).
+fn api_message(endpoint: &str, status: u16, message: &str, class: ErrorClass) -> String {
+    if class == ErrorClass::Retryable(Transient::ActiveTaskLimit) {
+        let slots = message
+            .split("There are already ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|n| n.parse::<u32>().ok());
+        return format!(
+            "Cruise Control is busy: all {}of its user-task slots (max.active.user.tasks) are taken by other requests; each frees a few seconds after its request ends, so retry shortly",
+            slots.map(|n| format!("{n} ")).unwrap_or_default()
+        );
+    }
+    format!("Cruise Control {endpoint} failed (HTTP {status}): {message}")
 }
 
 impl CcError {
@@ -336,7 +364,22 @@ mod tests {
         );
         assert_eq!(
             crate::error_codes::cruise_control(&api(500, "OptimizationFailureException: x")),
-            ExitCode::Failed
+            ExitCode::GoalsUnsatisfiable
+        );
+        assert_eq!(
+            crate::error_codes::cruise_control(&api(
+                400,
+                "stop_ongoing_execution and dryrun cannot both be set to true."
+            )),
+            ExitCode::Usage,
+            "a bare 400 text naming stop_ongoing_execution is a bad request, not busy"
+        );
+        assert_eq!(
+            crate::error_codes::cruise_control(&api(
+                500,
+                "Error processing POST request '/add_broker' due to: 'java.lang.IllegalStateException: Unable to generate proposal since load monitor is in LOADING state.'."
+            )),
+            ExitCode::NotReady
         );
         let auth = CcError::Auth {
             url: "u".into(),

@@ -595,7 +595,7 @@ where
         self.error = Some(if explain {
             explain_not_ready(e, self.monitor.as_ref())
         } else {
-            e.into()
+            explain_goals(e)
         });
         self.flow.handle_error(f)
     }
@@ -664,8 +664,14 @@ async fn observe_progress<H: FlowHooks>(
     if !executor.is_idle() {
         hooks.progress(&executor);
     }
+    // Every request holds one of Cruise Control's few user-task slots for about 5 s (reference
+    // section 13): while the executor says it runs our task, that answer is enough and the task
+    // list is not asked for.
     let task = match flow.task_id() {
         None => TaskView::NoId,
+        Some(id) if !executor.is_idle() && executor.running_task() == Some(id) => {
+            TaskView::Status(super::model::TaskStatus::InExecution)
+        }
         Some(id) => match cc.user_task(id, deadline, obs).await {
             Ok(t) => TaskView::Status(t.status),
             Err(CcError::TaskLost { .. }) => TaskView::Lost,
@@ -701,7 +707,7 @@ pub fn not_ready_message(monitor: &MonitorState, reason: &str, now_ms: i64) -> S
     if let Some(since) = monitor.sampling_since_ms() {
         let secs = u64::try_from((now_ms - since).max(0) / 1000).unwrap_or(0);
         msg.push_str(&format!(
-            "; it has been sampling for {}",
+            "; its oldest metric window started {} ago",
             humantime::format_duration(Duration::from_secs(secs))
         ));
     } else if let Some(w) = monitor.num_monitored_windows {
@@ -740,7 +746,77 @@ fn explain_not_ready<E: From<CcError> + From<CodedError>>(
             "its load model does not have enough valid metric windows yet (NotEnoughValidWindowsException)",
         );
     }
-    e.into()
+    if e.to_string()
+        .to_ascii_lowercase()
+        .contains("load monitor is in loading state")
+    {
+        tracing::debug!("{e}");
+        return not_ready(
+            monitor,
+            "its load monitor is still LOADING its stored metric samples",
+        );
+    }
+    explain_goals(e)
+}
+
+/// Says which goal Cruise Control could not satisfy and its hint, for an
+/// `OptimizationFailureException` (exit 12): it proposed nothing, so nothing was changed.
+fn explain_goals<E: From<CcError> + From<CodedError>>(e: CcError) -> E {
+    if !matches!(
+        e.class(),
+        ErrorClass::Permanent(super::error::Permanent::OptimizationFailure)
+    ) {
+        return e.into();
+    }
+    tracing::debug!("{e}");
+    CodedError::new(
+        crate::error_codes::cruise_control(&e),
+        goals_unsatisfiable_message(&e.to_string()),
+    )
+    .into()
+}
+
+/// "Cruise Control could not satisfy the goals: <goal> ..." from the exception text, e.g.
+/// `OptimizationFailureException: [RackAwareGoal] Cannot move Replica[...] ... Add at least 1
+/// broker to a rack other than [a].` (pure).
+#[must_use]
+pub fn goals_unsatisfiable_message(text: &str) -> String {
+    let after = text
+        .split_once("OptimizationFailureException:")
+        .map_or(text, |(_, rest)| rest)
+        .trim();
+    let goal = after
+        .strip_prefix('[')
+        .and_then(|r| r.split_once(']'))
+        .map(|(g, _)| g.to_string());
+    let detail = after
+        .split_once(']')
+        .filter(|_| goal.is_some())
+        .map_or(after, |(_, rest)| rest)
+        .trim()
+        .trim_end_matches(['\'', '.'])
+        .trim_end_matches('\'')
+        .to_string();
+    let hint = detail
+        .find("Add at least")
+        .map(|i| detail[i..].trim_end_matches('.').to_string());
+    let mut msg = format!(
+        "Cruise Control could not satisfy the goals: {} cannot be met",
+        goal.as_deref().unwrap_or("a goal")
+    );
+    match hint {
+        Some(h) => {
+            let cause = detail[..detail.find("Add at least").unwrap_or(0)].trim();
+            if !cause.is_empty() {
+                msg.push_str(&format!(" ({})", cause.trim_end_matches('.')));
+            }
+            msg.push_str(&format!(". Cruise Control's hint: {h}"));
+        }
+        None if !detail.is_empty() => msg.push_str(&format!(" ({detail})")),
+        None => {}
+    }
+    msg.push_str(". It proposed nothing and nothing was changed");
+    msg
 }
 
 fn task_suffix(task_id: Option<&str>) -> String {
@@ -831,6 +907,32 @@ fn outcome_error<E: From<CcError> + From<CodedError>>(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_unsatisfiable_goal_is_named_with_its_hint() {
+        // The text recorded from a real Cruise Control (reference section 13), as the client sees it.
+        let text = "Cruise Control at http://cc answered 500: Error processing POST request '/remove_broker' due to: 'com.linkedin.kafka.cruisecontrol.exception.KafkaCruiseControlException: com.linkedin.kafka.cruisecontrol.exception.OptimizationFailureException: [RackAwareGoal] Cannot move Replica[isLeader=false,rack=b,broker=2,TopicPartition=orders-0,origPos=1,newPos=1] to a broker in a rack other than [a, c]. Add at least 1 broker to a rack other than [a, c].'.";
+        let msg = super::goals_unsatisfiable_message(text);
+        assert!(
+            msg.starts_with(
+                "Cruise Control could not satisfy the goals: RackAwareGoal cannot be met"
+            ),
+            "{msg}"
+        );
+        assert!(
+            msg.contains(
+                "Cruise Control's hint: Add at least 1 broker to a rack other than [a, c]"
+            ),
+            "{msg}"
+        );
+        assert!(msg.ends_with("nothing was changed"), "{msg}");
+        let bare =
+            super::goals_unsatisfiable_message("OptimizationFailureException: something odd");
+        assert!(
+            bare.contains("a goal cannot be met (something odd)"),
+            "{bare}"
+        );
+    }
+
     use super::*;
     use crate::cruise_control::lenient::from_str;
 
@@ -842,7 +944,10 @@ mod tests {
         )
         .unwrap();
         let msg = not_ready_message(&m, "no windows", 1_700_000_192_000);
-        assert!(msg.contains("sampling for 3m 12s"), "{msg}");
+        assert!(
+            msg.contains("oldest metric window started 3m 12s ago"),
+            "{msg}"
+        );
         assert!(
             msg.contains("12% of partitions") || msg.contains("13% of partitions"),
             "{msg}"

@@ -245,6 +245,33 @@ pub struct ExecutionProgress {
 }
 
 impl ExecutionProgress {
+    /// Folds a newer observation into this one, keeping the highest counters seen (pure).
+    ///
+    /// A real Cruise Control drops the partition counters once it moves leaders and reports only
+    /// `state` when idle, and its counters advance in jumps (reference section 13), so the last
+    /// observation alone would say "0/0" after replicas moved. The leader phase starts only after
+    /// the replica phase ended, so seeing it means every partition movement finished.
+    pub fn observe(&mut self, newer: &ExecutionProgress) {
+        let leader_phase = newer.state == "LEADER_MOVEMENT_TASK_IN_PROGRESS";
+        if newer.partitions_total > 0 {
+            self.partitions_total = self.partitions_total.max(newer.partitions_total);
+            self.partitions_finished = self.partitions_finished.max(newer.partitions_finished);
+            self.partitions_in_progress = newer.partitions_in_progress;
+            self.partitions_pending = newer.partitions_pending;
+        } else if leader_phase {
+            self.partitions_finished = self.partitions_total;
+            self.partitions_in_progress = 0;
+            self.partitions_pending = 0;
+        }
+        if newer.leaders_total > 0 {
+            self.leaders_total = self.leaders_total.max(newer.leaders_total);
+            self.leaders_finished = self.leaders_finished.max(newer.leaders_finished);
+        }
+        self.data_total_mb = self.data_total_mb.max(newer.data_total_mb);
+        self.data_finished_mb = self.data_finished_mb.max(newer.data_finished_mb);
+        self.state.clone_from(&newer.state);
+    }
+
     /// MB/s and the seconds left, from the MB moved over `elapsed_secs` (pure).
     #[must_use]
     pub fn rate_and_eta(&self, moved_since_start_mb: f64, elapsed_secs: f64) -> (f64, Option<f64>) {

@@ -2,12 +2,19 @@
 //!
 //! `rebalance add|remove|full` today, `topic set-rf` (topic_configuration), `rebalance imbalance`
 //! and the `operate` controller next all run the same conversation with Cruise Control: observe
-//! that its load model is ready and nothing else executes, check the input, ask for a dry-run
+//! (before an execution) that nothing else executes, check the input, ask for a dry-run
 //! proposal, stop if it moves nothing, ask the operator, start the execution once, follow it
 //! until it ends, and on Ctrl-C either stop it or leave it running. Kept in one place, that
 //! conversation gets one set of guarantees (never an execution without a confirmation unless
 //! `--yes`, never a second execution request, never a started task's id lost) that property
 //! tests check on random event sequences.
+//!
+//! Whether Cruise Control can answer is judged by its answer, not by its `MonitorState`
+//! counters: a real server answers proposals while the monitor still reports 0 valid of 0
+//! partitions (LOADING after a restart), and its own not-ready answers (NotEnoughValidWindows,
+//! LOADING) end the flow as "not ready" (reference section 13). The monitor is still read before
+//! an execution (with the executor) to word that message; a dry run sends its proposal request
+//! first, so it takes as few of Cruise Control's user-task slots as possible.
 //!
 //! [`CcFlow`] does no IO and reads no clock (STYLE.md §1): the driver
 //! (`crate::cruise_control::flow`) executes each [`Command`], feeds what happened back through a
@@ -23,9 +30,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cruise_control::model::{
-    ExecutionProgress, ExecutorState, MonitorState, Readiness, TaskStatus,
-};
+use crate::cruise_control::model::{ExecutionProgress, ExecutorState, MonitorState, TaskStatus};
 use crate::engine::model::Millis;
 use crate::error::ExitCode;
 
@@ -478,11 +483,6 @@ impl CcFlow {
         }
     }
 
-    fn ready_deadline(&self) -> Millis {
-        self.started_at
-            .plus(self.config.wait_for_ready_ms.min(self.config.timeout_ms))
-    }
-
     fn finish(&mut self, outcome: Outcome) -> Command {
         self.phase = Phase::Done(outcome.clone());
         Command::Finish(outcome)
@@ -494,6 +494,12 @@ impl CcFlow {
             return Command::Nothing;
         }
         self.started_at = now;
+        if !self.config.execute {
+            // A dry run needs no executor check, and whether Cruise Control can answer is best
+            // judged by its answer (reference section 13): one user-task slot fewer.
+            self.phase = Phase::CheckingInput;
+            return Command::CheckInput;
+        }
         self.phase = Phase::ObservingReadiness;
         Command::ObserveReadiness
     }
@@ -508,17 +514,12 @@ impl CcFlow {
         if self.phase != Phase::ObservingReadiness {
             return Command::Nothing;
         }
-        if let Readiness::NotReady { reason, .. } = monitor.readiness() {
-            let next = now.plus(self.config.poll_interval_ms);
-            if next > self.ready_deadline() {
-                return self.finish(Outcome::NotReady { reason });
-            }
-            self.phase = Phase::WaitingForReadiness;
-            return Command::Wait {
-                until: next,
-                reason: WaitReason::LoadModel { reason },
-            };
-        }
+        // The monitor's counters do not decide readiness: a real Cruise Control answers proposals
+        // while its MonitorState still says 0 valid of 0 partitions (LOADING after a restart), so
+        // the flow asks, and its own not-ready answer (NotEnoughValidWindows, LOADING) is what
+        // ends the flow with "not ready" (reference section 13). The driver's retry policy waits
+        // for that answer to change until --wait-for-ready.
+        let _ = (monitor, now);
         if self.config.execute && !executor.is_idle() {
             return self.finish(Outcome::Busy {
                 running: executor.describe(),
@@ -669,7 +670,11 @@ impl CcFlow {
             return Command::Nothing;
         }
         if !executor.is_idle() {
-            self.last_progress = Some(executor.progress());
+            let seen = executor.progress();
+            match self.last_progress.as_mut() {
+                Some(p) => p.observe(&seen),
+                None => self.last_progress = Some(seen),
+            }
         }
         match follow_step(task, executor, self.task_id.as_deref()) {
             FollowStep::Continue => self.follow_or_time_out(now),
@@ -838,12 +843,18 @@ mod tests {
 
     /// A flow driven up to the proposal.
     fn proposing(cfg: FlowConfig) -> CcFlow {
+        let execute = cfg.execute;
         let mut f = CcFlow::new(cfg);
-        assert_eq!(f.start(Millis(0)), Command::ObserveReadiness);
-        assert_eq!(
-            f.handle_readiness(&ready(), &idle(), Millis(0)),
-            Command::CheckInput
-        );
+        if execute {
+            assert_eq!(f.start(Millis(0)), Command::ObserveReadiness);
+            assert_eq!(
+                f.handle_readiness(&ready(), &idle(), Millis(0)),
+                Command::CheckInput
+            );
+        } else {
+            // A dry run asks Cruise Control directly: no state request first.
+            assert_eq!(f.start(Millis(0)), Command::CheckInput);
+        }
         assert_eq!(f.handle_input_checked(Ok(())), Command::RequestProposal);
         f
     }
@@ -904,38 +915,26 @@ mod tests {
     }
 
     #[test]
-    fn the_load_model_is_waited_for_until_its_deadline() {
-        let mut cfg = config(false, false, false);
+    fn a_sampling_monitor_does_not_refuse_the_request() {
+        // A real Cruise Control answers proposals while its monitor still counts 0 valid
+        // partitions (reference section 13): the flow asks; Cruise Control's own not-ready
+        // answer is what ends it with exit 4 (the driver's retry policy waits for it).
+        let mut cfg = config(true, true, false);
         cfg.wait_for_ready_ms = 2_500;
         let mut f = CcFlow::new(cfg);
         f.start(Millis(100));
-        assert!(matches!(
+        assert_eq!(
             f.handle_readiness(&sampling(), &idle(), Millis(100)),
-            Command::Wait {
-                until: Millis(1_100),
-                reason: WaitReason::LoadModel { .. }
-            }
-        ));
-        assert_eq!(f.handle_wait_over(Millis(1_100)), Command::ObserveReadiness);
-        assert!(matches!(
-            f.handle_readiness(&sampling(), &idle(), Millis(1_100)),
-            Command::Wait { .. }
-        ));
-        f.handle_wait_over(Millis(2_100));
-        // 2100 + 1000 > 100 + 2500: give up.
-        let c = f.handle_readiness(&sampling(), &idle(), Millis(2_100));
-        assert!(
-            matches!(c, Command::Finish(Outcome::NotReady { ref reason }) if reason.contains("0 completed window")),
-            "{c:?}"
+            Command::CheckInput
         );
+        assert_eq!(f.handle_input_checked(Ok(())), Command::RequestProposal);
+        let c = f.handle_error(Failure {
+            class: FailureClass::Retryable,
+            exit: ExitCode::NotReady,
+            message: "NotEnoughValidWindowsException".into(),
+        });
+        assert!(matches!(c, Command::Finish(Outcome::Error { .. })), "{c:?}");
         assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::NotReady);
-        // Without --wait-for-ready: at once.
-        let mut f = CcFlow::new(config(false, false, false));
-        f.start(Millis(0));
-        assert!(matches!(
-            f.handle_readiness(&sampling(), &idle(), Millis(0)),
-            Command::Finish(Outcome::NotReady { .. })
-        ));
     }
 
     #[test]
@@ -948,12 +947,9 @@ mod tests {
             "{c:?}"
         );
         assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::Busy);
+        // A dry run does not look at the executor at all.
         let mut f = CcFlow::new(config(false, false, false));
-        f.start(Millis(0));
-        assert_eq!(
-            f.handle_readiness(&ready(), &busy("other"), Millis(0)),
-            Command::CheckInput
-        );
+        assert_eq!(f.start(Millis(0)), Command::CheckInput);
     }
 
     #[test]

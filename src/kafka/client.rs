@@ -105,6 +105,39 @@ async fn probe(addresses: &[String], timeout: Duration, what: &str) -> Result<()
     })
 }
 
+/// With TLS or SASL configured, one full handshake (TLS, then SASL) with a bootstrap broker on
+/// kafkaops' own protocol path, from the same settings librdkafka gets. librdkafka reports a
+/// rejected password or an untrusted certificate only as a "broker transport failure" after
+/// retrying until the request timeout; this says which it is, at once. Only those two verdicts
+/// are kept: anything else (a setting only librdkafka supports, a broker that is down) is left
+/// for librdkafka to report as before.
+async fn check_credentials(config: &ConnectionConfig, timeout: Duration) -> Result<()> {
+    let Ok(security) = config.wire_security("checking the TLS and SASL settings") else {
+        return Ok(());
+    };
+    if security.tls.is_none() && security.sasl.is_none() {
+        return Ok(());
+    }
+    match connect_any(
+        &config.broker_addresses(),
+        &security,
+        timeout,
+        "checking the TLS and SASL settings",
+    )
+    .await
+    {
+        Err(e @ (KafkaError::Authentication { .. } | KafkaError::Tls { .. })) => Err(e),
+        Err(e) => {
+            tracing::debug!(error = %e, "TLS/SASL pre-check inconclusive; librdkafka decides");
+            Ok(())
+        }
+        Ok(conn) => {
+            tracing::debug!(address = conn.address(), "TLS/SASL settings accepted");
+            Ok(())
+        }
+    }
+}
+
 impl KafkaClient {
     /// Checks that a bootstrap server accepts connections and creates the librdkafka client.
     pub async fn connect(config: ConnectionConfig) -> Result<Self> {
@@ -115,6 +148,7 @@ impl KafkaClient {
             "bootstrap servers",
         )
         .await?;
+        check_credentials(&config, connect_timeout).await?;
         let mut cc = ClientConfig::new();
         cc.set("bootstrap.servers", &config.bootstrap_servers);
         cc.set("client.id", "kafkaops");

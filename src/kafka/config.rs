@@ -288,9 +288,10 @@ fn split_list(s: &str) -> Vec<String> {
     s.split(',')
         .map(str::trim)
         .filter(|p| !p.is_empty())
+        // A listener-style entry (`SASL_SSL://host:port`) names its address after the scheme.
         .map(|p| {
-            p.trim_start_matches("PLAINTEXT://")
-                .trim_start_matches("SSL://")
+            p.split_once("://")
+                .map_or(p, |(_, address)| address)
                 .to_string()
         })
         .collect()
@@ -384,6 +385,11 @@ mod tests {
         let s = cfg(&[]).wire_security("DescribeQuorum").unwrap();
         assert!(s.tls.is_none() && s.sasl.is_none());
         assert_eq!(cfg(&[]).broker_addresses(), vec!["a:9092", "b:9092"]);
+        let listeners = ConnectionConfig::new("SASL_SSL://a:9093,PLAINTEXT://b:9092, SSL://c:9094");
+        assert_eq!(
+            listeners.broker_addresses(),
+            vec!["a:9093", "b:9092", "c:9094"]
+        );
     }
 
     #[test]

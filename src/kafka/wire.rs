@@ -154,6 +154,15 @@ impl Connection {
         if let Some(sasl) = &security.sasl {
             conn.authenticate(sasl).await?;
         }
+        tracing::debug!(
+            address,
+            tls = security.tls.is_some(),
+            sasl = security
+                .sasl
+                .as_ref()
+                .map_or("none", |s| s.mechanism.name()),
+            "kafka-protocol connection open"
+        );
         Ok(conn)
     }
 
@@ -402,11 +411,17 @@ impl Connection {
         let v = self.version::<SaslAuthenticateRequest>("SASL authentication")?;
         let response = self.send_at(&request, v).await?;
         if response.error_code != 0 {
+            // SASL_AUTHENTICATION_FAILED: say what to check (never the password itself).
+            let hint = if response.error_code == 58 {
+                "; check sasl.username and the password (sasl.password or KAFKAOPS_KAFKA_PASSWORD)"
+            } else {
+                ""
+            };
             return Err(KafkaError::Authentication {
                 address: self.address.clone(),
                 mechanism: mechanism.into(),
                 message: format!(
-                    "{}{}",
+                    "{}{}{hint}",
                     error_name(response.error_code),
                     response
                         .error_message
@@ -513,8 +528,25 @@ async fn tls_handshake(
             address: address.into(),
             after: timeout,
         }),
-        Ok(Err(e)) => Err(err(e.to_string())),
+        Ok(Err(e)) => Err(err(handshake_failure(&e.to_string()))),
         Ok(Ok(s)) => Ok(s),
+    }
+}
+
+/// OpenSSL's handshake error, with what to change when the server's certificate was rejected.
+fn handshake_failure(openssl: &str) -> String {
+    if openssl.contains("hostname mismatch") || openssl.contains("IP address mismatch") {
+        format!(
+            "the server's certificate does not name this host ({openssl}); connect by a name the \
+             certificate lists, or set ssl.endpoint.identification.algorithm=none"
+        )
+    } else if openssl.contains("certificate verify failed") {
+        format!(
+            "the server's certificate is not trusted ({openssl}); set ssl.ca.location to the CA \
+             that signed the brokers' certificates"
+        )
+    } else {
+        openssl.to_string()
     }
 }
 
@@ -571,6 +603,26 @@ mod tests {
     use super::*;
     use tokio::io::AsyncReadExt;
     use tokio::net::TcpListener;
+
+    #[test]
+    fn handshake_failures_say_what_to_change() {
+        let untrusted = handshake_failure(
+            "error:0A000086:SSL routines:tls_post_process_server_certificate:certificate verify failed:../ssl/statem/statem_clnt.c:1889: (self-signed certificate in certificate chain)",
+        );
+        assert!(
+            untrusted.contains("not trusted") && untrusted.contains("ssl.ca.location"),
+            "{untrusted}"
+        );
+        let wrong_host = handshake_failure(
+            "error:0A000086:SSL routines:tls_post_process_server_certificate:certificate verify failed:../ssl/statem/statem_clnt.c:1889: (hostname mismatch)",
+        );
+        assert!(
+            wrong_host.contains("does not name this host")
+                && wrong_host.contains("ssl.endpoint.identification.algorithm"),
+            "{wrong_host}"
+        );
+        assert_eq!(handshake_failure("unexpected eof"), "unexpected eof");
+    }
 
     /// A server that reads one request and answers with `reply` (raw bytes after the length).
     async fn one_shot_server(reply: Vec<u8>) -> (String, tokio::task::JoinHandle<Vec<u8>>) {

@@ -35,6 +35,11 @@ impl Admin {
         let mut config = ConnectionConfig::new(cluster.bootstrap_servers());
         config.request_timeout = Duration::from_secs(15);
         let config = config.with_property("bootstrap.controllers", cluster.controller_bootstrap());
+        Self::connect_with(config)
+    }
+
+    /// kafkaops' client with any connection settings (e.g. the SASL_SSL listeners).
+    pub fn connect_with(config: ConnectionConfig) -> Result<Admin> {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;

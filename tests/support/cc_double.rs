@@ -64,6 +64,9 @@ pub struct CcDoubleOptions {
     /// RackAwareGoal, MinTopicLeadersPerBrokerGoal, ReplicaCapacityGoal, DiskCapacityGoal, so
     /// replica skew raises nothing until the distribution goals are listed).
     pub anomaly_detection_goals: Option<Vec<String>>,
+    /// Kafka client properties of the double's admin client (`security.protocol`, `sasl.*`,
+    /// `ssl.*`), as Cruise Control passes its Kafka client settings through.
+    pub kafka_properties: Vec<(String, String)>,
     /// Anything else, passed through to `Main`.
     pub extra_args: Vec<String>,
 }
@@ -242,6 +245,10 @@ impl CcDouble {
         }
         if o.self_healing {
             a.push("--self-healing".into());
+        }
+        for (k, v) in &o.kafka_properties {
+            a.push("--kafka-property".into());
+            a.push(format!("{k}={v}"));
         }
         a.extend(o.extra_args.iter().cloned());
         a

@@ -159,6 +159,21 @@ pub struct ClusterSpec {
     pub broker_props: Vec<(String, String)>,
     /// How long [`KafkaCluster::start`] waits until the cluster is ready.
     pub start_timeout: Duration,
+    /// An extra SASL_SSL listener on every node (see [`SaslSsl`]).
+    pub sasl_ssl: Option<SaslSsl>,
+}
+
+/// A SASL_SSL listener with SCRAM-SHA-512 next to the PLAINTEXT ones, as most production clusters
+/// run: `SECURE` on broker-role nodes and `CONTROLLER_SECURE` (a second entry of
+/// `controller.listener.names`) on controller-role nodes, with server certificates from a CA the
+/// harness generates ([`super::tls`], PEM keystore and truststore, no `keytool`). The users are
+/// created at format time (`kafka-storage format --add-scram`), so they exist before the first
+/// broker starts. The harness itself keeps using the PLAINTEXT listeners (its oracles must not
+/// depend on the code under test getting TLS right); nodes talk to each other in PLAINTEXT.
+#[derive(Clone, Debug)]
+pub struct SaslSsl {
+    /// `(user, password)` pairs with SCRAM-SHA-512 credentials.
+    pub users: Vec<(String, String)>,
 }
 
 impl ClusterSpec {
@@ -171,6 +186,7 @@ impl ClusterSpec {
             racks: Vec::new(),
             broker_props: Vec::new(),
             start_timeout: DEFAULT_START_TIMEOUT,
+            sasl_ssl: None,
         }
     }
 
@@ -192,6 +208,20 @@ impl ClusterSpec {
     /// An extra `server.properties` entry for every broker-role node.
     pub fn with_broker_prop(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.broker_props.push((key.into(), value.into()));
+        self
+    }
+
+    /// Adds a SASL_SSL (SCRAM-SHA-512) listener to every node, with these users.
+    pub fn with_sasl_ssl<U: Into<String>, P: Into<String>>(
+        mut self,
+        users: impl IntoIterator<Item = (U, P)>,
+    ) -> Self {
+        self.sasl_ssl = Some(SaslSsl {
+            users: users
+                .into_iter()
+                .map(|(u, p)| (u.into(), p.into()))
+                .collect(),
+        });
         self
     }
 
@@ -258,6 +288,11 @@ pub struct NodeInfo {
     pub broker_port: Option<u16>,
     /// CONTROLLER listener (controller-role nodes).
     pub controller_port: Option<u16>,
+    /// SASL_SSL broker listener `SECURE` (broker-role nodes of a [`SaslSsl`] cluster).
+    pub secure_port: Option<u16>,
+    /// SASL_SSL controller listener `CONTROLLER_SECURE` (controller-role nodes of a [`SaslSsl`]
+    /// cluster).
+    pub controller_secure_port: Option<u16>,
     /// Jolokia agent HTTP port (`http://127.0.0.1:<port>/jolokia/`).
     pub agent_port: u16,
     pub rack: Option<String>,
@@ -268,6 +303,16 @@ impl NodeInfo {
     /// `127.0.0.1:<broker_port>` for broker-role nodes.
     pub fn broker_address(&self) -> Option<String> {
         self.broker_port.map(|p| format!("127.0.0.1:{p}"))
+    }
+    /// `127.0.0.1:<secure_port>` (SASL_SSL) for broker-role nodes of a secured cluster.
+    pub fn secure_address(&self) -> Option<String> {
+        self.secure_port.map(|p| format!("127.0.0.1:{p}"))
+    }
+    /// `127.0.0.1:<controller_secure_port>` (SASL_SSL) for controller-role nodes of a secured
+    /// cluster.
+    pub fn controller_secure_address(&self) -> Option<String> {
+        self.controller_secure_port
+            .map(|p| format!("127.0.0.1:{p}"))
     }
     /// `127.0.0.1:<controller_port>` for controller-role nodes.
     pub fn controller_address(&self) -> Option<String> {
@@ -486,6 +531,8 @@ pub struct KafkaCluster {
     install: &'static KafkaInstall,
     dir: Option<tempfile::TempDir>,
     start_duration: Duration,
+    /// `--add-scram` arguments for `StorageTool format` (secured clusters).
+    scram_users: Vec<(String, String)>,
     // Dropped after `Drop::drop` has stopped the processes.
     serial: Option<SerialGuard>,
 }
@@ -542,6 +589,11 @@ impl KafkaCluster {
             install,
             dir: Some(dir),
             start_duration: Duration::ZERO,
+            scram_users: spec
+                .sasl_ssl
+                .as_ref()
+                .map(|s| s.users.clone())
+                .unwrap_or_default(),
             serial: None,
         };
         let result = cluster.write_configs(spec).and_then(|()| {
@@ -590,13 +642,22 @@ impl KafkaCluster {
         for i in 0..spec.controllers {
             layout.push((CONTROLLER_ID_BASE + 1 + i as i32, NodeRole::Controller));
         }
+        let secure = spec.sasl_ssl.is_some();
+        let per_listener = 1 + usize::from(secure);
         let port_count: usize = layout
             .iter()
-            .map(|(_, r)| 1 + usize::from(r.is_broker()) + usize::from(r.is_controller()))
+            .map(|(_, r)| {
+                1 + per_listener * (usize::from(r.is_broker()) + usize::from(r.is_controller()))
+            })
             .sum();
+
         let mut ports = free_ports(port_count)?.into_iter();
         let mut racks = spec.racks.iter();
         let root = self.work_dir();
+        let tls_dir = root.join("tls");
+        if secure {
+            write_tls_material(&tls_dir)?;
+        }
         for (id, role) in layout {
             let work_dir = root.join(format!("node-{id}"));
             fs::create_dir_all(work_dir.join("data"))?;
@@ -605,6 +666,9 @@ impl KafkaCluster {
                 role,
                 broker_port: role.is_broker().then(|| ports.next().expect("port")),
                 controller_port: role.is_controller().then(|| ports.next().expect("port")),
+                secure_port: (secure && role.is_broker()).then(|| ports.next().expect("port")),
+                controller_secure_port: (secure && role.is_controller())
+                    .then(|| ports.next().expect("port")),
                 agent_port: ports.next().expect("port"),
                 rack: if role.is_broker() {
                     racks.next().cloned()
@@ -637,7 +701,10 @@ impl KafkaCluster {
             .join(",");
         let brokers = spec.broker_count();
         for node in self.nodes.values() {
-            let text = server_properties(&node.info, &voters, brokers, &spec.broker_props);
+            let mut text = server_properties(&node.info, &voters, brokers, &spec.broker_props);
+            if secure {
+                text = secure_properties(&text, &node.info, &tls_dir);
+            }
             fs::write(&node.config, text)
                 .with_context(|| format!("failed to write {}", node.config.display()))?;
         }
@@ -656,10 +723,14 @@ impl KafkaCluster {
                 &self.cluster_id,
                 "-c",
             ])
-            .arg(&node.config)
-            .stdin(Stdio::null())
-            .stdout(File::create(&out)?)
-            .stderr(File::create(node.info.work_dir.join("format.err"))?);
+            .arg(&node.config);
+            for (user, password) in &self.scram_users {
+                cmd.arg("--add-scram")
+                    .arg(format!("SCRAM-SHA-512=[name={user},password={password}]"));
+            }
+            cmd.stdin(Stdio::null())
+                .stdout(File::create(&out)?)
+                .stderr(File::create(node.info.work_dir.join("format.err"))?);
             running.push((node.info.id, out, spawn_tied(cmd)?));
         }
         let mut errors = Vec::new();
@@ -724,6 +795,31 @@ impl KafkaCluster {
             .filter_map(|n| n.info.broker_address())
             .collect::<Vec<_>>()
             .join(",")
+    }
+
+    /// `host:port,…` of every broker-role node's SASL_SSL listener (secured clusters; empty
+    /// otherwise).
+    pub fn secure_bootstrap_servers(&self) -> String {
+        self.nodes
+            .values()
+            .filter_map(|n| n.info.secure_address())
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// `host:port,…` of every controller-role node's SASL_SSL controller listener (secured
+    /// clusters; empty otherwise).
+    pub fn secure_controller_bootstrap(&self) -> String {
+        self.nodes
+            .values()
+            .filter_map(|n| n.info.controller_secure_address())
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The PEM file of the CA that signed the nodes' certificates (secured clusters).
+    pub fn ca_pem_path(&self) -> PathBuf {
+        self.work_dir().join("tls").join("ca.pem")
     }
 
     /// `host:port,…` of every controller-role node's CONTROLLER listener (`bootstrap.controllers`).
@@ -1182,6 +1278,70 @@ fn server_properties(
     } else {
         set("broker.session.timeout.ms", "6000".into());
     }
+    props.iter().fold(String::new(), |mut s, (k, v)| {
+        let _ = writeln!(s, "{k}={v}");
+        s
+    })
+}
+
+/// The CA (`ca.pem`) and one server keystore (`server.pem`: key + chain) shared by every node;
+/// all nodes listen on 127.0.0.1, so one certificate for `127.0.0.1`/`localhost` fits them all.
+fn write_tls_material(dir: &Path) -> Result<()> {
+    fs::create_dir_all(dir)?;
+    let ca = super::tls::TestCa::generate("kafkaops test cluster CA")?;
+    let server = ca.issue_server("kafkaops test broker")?;
+    ca.write_cert(&dir.join("ca.pem"))?;
+    fs::write(dir.join("server.pem"), server.keystore_pem(&ca)?)?;
+    Ok(())
+}
+
+/// Adds the SASL_SSL listeners of a [`SaslSsl`] cluster to a node's `server.properties`.
+fn secure_properties(base: &str, info: &NodeInfo, tls_dir: &Path) -> String {
+    const JAAS: &str = "org.apache.kafka.common.security.scram.ScramLoginModule required;";
+    let mut props: Vec<(String, String)> = base
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let mut append = |key: &str, extra: String| {
+        if let Some((_, v)) = props.iter_mut().find(|(k, _)| k == key) {
+            v.push(',');
+            v.push_str(&extra);
+        } else {
+            props.push((key.to_string(), extra));
+        }
+    };
+    append(
+        "listener.security.protocol.map",
+        "SECURE:SASL_SSL,CONTROLLER_SECURE:SASL_SSL".into(),
+    );
+    if let Some(a) = info.secure_address() {
+        append("listeners", format!("SECURE://{a}"));
+        append("advertised.listeners", format!("SECURE://{a}"));
+    }
+    if let Some(a) = info.controller_secure_address() {
+        append("listeners", format!("CONTROLLER_SECURE://{a}"));
+        // The first name stays the one nodes use among themselves.
+        append("controller.listener.names", "CONTROLLER_SECURE".into());
+    }
+    let mut set = |k: &str, v: String| props.push((k.to_string(), v));
+    set("sasl.enabled.mechanisms", "SCRAM-SHA-512".into());
+    for listener in ["secure", "controller_secure"] {
+        set(
+            &format!("listener.name.{listener}.scram-sha-512.sasl.jaas.config"),
+            JAAS.into(),
+        );
+    }
+    set("ssl.keystore.type", "PEM".into());
+    set(
+        "ssl.keystore.location",
+        tls_dir.join("server.pem").display().to_string(),
+    );
+    set("ssl.truststore.type", "PEM".into());
+    set(
+        "ssl.truststore.location",
+        tls_dir.join("ca.pem").display().to_string(),
+    );
     props.iter().fold(String::new(), |mut s, (k, v)| {
         let _ = writeln!(s, "{k}={v}");
         s

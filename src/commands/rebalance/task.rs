@@ -167,6 +167,7 @@ pub(crate) async fn status_task(
             kind: &RebalanceKind::Full,
             printer: &printer,
             execute: true,
+            show_internal: false,
             url: cc.url().to_string(),
             follow: std::sync::Mutex::new(None),
             approved_plan: None,

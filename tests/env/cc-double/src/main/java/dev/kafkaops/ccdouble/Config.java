@@ -25,6 +25,11 @@ final class Config {
     java.util.List<String> anomalyDetectionGoals = AnomalyDetector.DEFAULT_DETECTION_GOALS; // anomaly.detection.goals
     long executionPollMillis = 250;             // how often the executor re-reads reassignment state
     boolean twoStepVerification = false;        // two.step.verification.enabled
+    // Kafka client settings of the double's admin client (security.protocol, sasl.*, ssl.*), as Cruise
+    // Control passes its own Kafka client properties through to its AdminClient.
+    java.util.Map<String, String> kafkaProperties = new java.util.LinkedHashMap<>();
+    int loadingSeconds = 0;                     // restart with stored samples: MonitorState LOADING this long
+    long progressStepMillis = 0;                // ExecutorState counters refresh only this often (real CC: ~10 s jumps)
 
     static Config parse(String[] args) {
         Config c = new Config();
@@ -61,7 +66,16 @@ final class Config {
                         .map(String::trim).filter(g -> !g.isEmpty()).toList();
                     i++;
                 }
+                case "--kafka-property" -> {
+                    String kv = need(a, v);
+                    int eq = kv.indexOf('=');
+                    if (eq <= 0) throw new IllegalArgumentException("--kafka-property wants key=value");
+                    c.kafkaProperties.put(kv.substring(0, eq), kv.substring(eq + 1));
+                    i++;
+                }
                 case "--execution-poll-millis" -> { c.executionPollMillis = Long.parseLong(need(a, v)); i++; }
+                case "--loading-seconds" -> { c.loadingSeconds = Integer.parseInt(need(a, v)); i++; }
+                case "--progress-step-millis" -> { c.progressStepMillis = Long.parseLong(need(a, v)); i++; }
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }

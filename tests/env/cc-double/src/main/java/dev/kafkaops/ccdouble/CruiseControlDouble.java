@@ -99,10 +99,12 @@ final class CruiseControlDouble {
         def("stop_proposal_execution", "POST", Kind.SYNC, List.of("force_stop", "stop_external_agent", "review_id"));
         def("review_board", "GET", Kind.SYNC, List.of("review_ids"));
         def("review", "POST", Kind.SYNC, List.of("approve", "discard"));
+        def("load", "GET", Kind.ASYNC, List.of("start", "end", "time", "allow_capacity_estimation", "populate_disk_info",
+            "capacity_only", "brokerid", "verbose"));
     }
 
     /** Endpoints real CC has that the double does not model: answered with a clear 500. */
-    private static final Set<String> UNMODELLED_GET = Set.of("bootstrap", "train", "load", "partition_load", "permissions");
+    private static final Set<String> UNMODELLED_GET = Set.of("bootstrap", "train", "partition_load", "permissions");
     private static final Set<String> UNMODELLED_POST = Set.of("fix_offline_replicas", "pause_sampling", "resume_sampling",
         "demote_broker", "admin", "rightsize", "remove_disks");
 
@@ -129,8 +131,9 @@ final class CruiseControlDouble {
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000");
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000");
         p.put(AdminClientConfig.METADATA_MAX_AGE_CONFIG, "2000");
+        p.putAll(config.kafkaProperties);
         admin = Admin.create(p);
-        executor = new Executor(admin, config.executionPollMillis);
+        executor = new Executor(admin, config.executionPollMillis, config.progressStepMillis);
         tasks = new UserTasks(config.maxActiveTasks, config.taskRetentionMs, config.maxCachedCompletedTasks);
         detector = new AnomalyDetector(config.anomalySkewThreshold, config.selfHealing, config.anomalyDetectionGoals);
         workers = Executors.newCachedThreadPool(r -> { Thread t = new Thread(r, "cc-double-worker"); t.setDaemon(true); return t; });
@@ -166,6 +169,9 @@ final class CruiseControlDouble {
     }
 
     boolean warmingUp() { return System.currentTimeMillis() < startedMs + config.warmupSeconds * 1000L; }
+
+    /** A restart with stored samples: the load monitor is LOADING them (reference section 13). */
+    boolean loading() { return System.currentTimeMillis() < startedMs + config.loadingSeconds * 1000L; }
 
     // ---------------------------------------------------------------- HTTP plumbing
 
@@ -286,7 +292,8 @@ final class CruiseControlDouble {
                 op = prepare(ctx);
             } catch (CcException e) {
                 if (e.userError) {
-                    sendError(ex, json, 400, "Bad " + method + " request '" + ctx.pathInfo() + "' due to '" + e.getMessage() + "'.", null);
+                    // A real CC answers 400 with the bare message (reference section 13).
+                    sendError(ex, json, 400, e.getMessage(), null);
                 } else {
                     sendServerError(ctx, e.getMessage(), null);
                 }
@@ -335,9 +342,7 @@ final class CruiseControlDouble {
             if (ctx.json()) return new UserTasks.Reply(200, Json.write(result), true);
             return new UserTasks.Reply(200, result.toPrettyString(), false);
         } catch (CcException e) {
-            if (e.userError) {
-                return errorReply(ctx.json(), "Bad " + ctx.method() + " request '" + ctx.pathInfo() + "' due to '" + e.getMessage() + "'.", 400, null);
-            }
+            if (e.userError) return errorReply(ctx.json(), e.getMessage(), 400, null);
             return serverErrorReply(ctx, e.getMessage());
         } catch (Exception e) {
             return serverErrorReply(ctx, "com.linkedin.kafka.cruisecontrol.exception.KafkaCruiseControlException: " + e);
@@ -400,6 +405,7 @@ final class CruiseControlDouble {
             case "stop_proposal_execution" -> stopOp(p);
             case "review_board" -> reviewBoardOp(p);
             case "review" -> reviewOp(p);
+            case "load" -> loadOp();
             case "proposals" -> goalBasedOp(ctx, "GetProposals", Planner.Mode.REBALANCE, true);
             case "rebalance" -> goalBasedOp(ctx, "Rebalance", Planner.Mode.REBALANCE, false);
             case "add_broker" -> goalBasedOp(ctx, "AddBroker", Planner.Mode.ADD_BROKER, false);
@@ -409,6 +415,23 @@ final class CruiseControlDouble {
         };
     }
 
+    /** GET load: 200 with brokers[] and hosts[] (reference section 13), the current placement's BrokerStats. */
+    private Operation loadOp() {
+        return new Operation("Load", task -> {
+            if (warmingUp()) throw CcException.notEnoughValidWindows(System.currentTimeMillis());
+            ClusterView v = ClusterView.load(admin, true, false);
+            Map<TopicPartition, List<Integer>> placement = new LinkedHashMap<>();
+            Map<TopicPartition, Integer> leaders = new java.util.HashMap<>();
+            for (ClusterView.Partition p : v.partitions) {
+                placement.put(p.tp(), p.replicas());
+                leaders.put(p.tp(), p.leader());
+            }
+            ObjectNode o = Json.brokerStats(v, placement, leaders);
+            o.put("version", 1);
+            return o;
+        });
+    }
+
     private static final List<String> SUBSTATES = List.of("executor", "analyzer", "monitor", "anomaly_detector");
 
     private Operation stateOp(Params p) throws CcException {
@@ -416,7 +439,7 @@ final class CruiseControlDouble {
         for (String s : p.list("substates")) {
             String l = s.toLowerCase(Locale.ROOT);
             if (!SUBSTATES.contains(l)) {
-                throw CcException.badRequest("Unsupported substates in " + p.get("substates") + ". Supported: [ANALYZER, MONITOR, EXECUTOR, ANOMALY_DETECTOR]");
+                throw CcException.badRequest("Unsupported substates in [" + p.get("substates") + "]. Supported: [ANALYZER, MONITOR, EXECUTOR, ANOMALY_DETECTOR]");
             }
             wanted.add(l);
         }
@@ -424,7 +447,7 @@ final class CruiseControlDouble {
         boolean verbose = p.bool("verbose", false) || p.bool("super_verbose", false);
         return new Operation("GetState", task -> {
             ObjectNode o = Json.obj();
-            if (wanted.contains("monitor")) o.set("MonitorState", monitorState());
+            if (wanted.contains("monitor")) o.set("MonitorState", monitorState(verbose));
             if (wanted.contains("executor")) o.set("ExecutorState", executor.stateJson(verbose));
             if (wanted.contains("analyzer")) o.set("AnalyzerState", analyzerState(verbose));
             if (wanted.contains("anomaly_detector")) o.set("AnomalyDetectorState", detector.stateJson());
@@ -433,27 +456,40 @@ final class CruiseControlDouble {
         });
     }
 
-    private ObjectNode monitorState() throws Exception {
+    private ObjectNode monitorState(boolean verbose) throws Exception {
         ClusterView v = ClusterView.load(admin, false, false);
         boolean ready = !warmingUp();
         long elapsed = System.currentTimeMillis() - startedMs;
+        // As observed (reference section 13): numTotalPartitions is 0 while warming up; while LOADING stored
+        // samples the monitor says 0 valid of 0 total; the progress percentages exist only while LOADING.
+        boolean loading = loading();
+        boolean counted = ready && !loading;
         ObjectNode m = Json.obj();
-        m.put("state", "RUNNING");
+        m.put("state", loading ? "LOADING" : "RUNNING");
         m.put("trained", false);
         m.put("trainingPct", 0.0);
-        m.put("numMonitoredWindows", ready ? 1 : 0);
-        m.put("numValidPartitions", ready ? v.partitions.size() : 0);
-        m.put("numTotalPartitions", v.partitions.size());
-        m.put("monitoringCoveragePct", ready ? 100.0 : 0.0);
+        int windows = ready ? 1 : 0;
+        m.put("numMonitoredWindows", windows);
+        m.put("numValidPartitions", counted ? v.partitions.size() : 0);
+        m.put("numTotalPartitions", counted ? v.partitions.size() : 0);
+        m.put("monitoringCoveragePct", counted ? 100.0 : 0.0);
         m.put("numFlawedPartitions", 0);
         m.put("reasonOfLatestPauseOrResume", "N/A");
-        m.put("bootstrapProgressPct", 100.0);
-        m.put("loadingProgressPct", ready ? 100.0 : Math.min(99.0, 100.0 * elapsed / Math.max(1, config.warmupSeconds * 1000L)));
+        if (loading) {
+            m.put("loadingProgressPct", Math.min(99.0, 100.0 * elapsed / Math.max(1, config.loadingSeconds * 1000L)));
+        }
+        if (verbose) {
+            ObjectNode w = m.putObject("monitoredWindows");
+            long windowMs = 20_000;
+            for (int i = 0; i < windows; i++) {
+                w.put(String.valueOf((System.currentTimeMillis() / windowMs - 1 - i) * windowMs), counted ? 1.0 : 0.0);
+            }
+        }
         return m;
     }
 
     private ObjectNode analyzerState(boolean verbose) {
-        boolean ready = !warmingUp();
+        boolean ready = !warmingUp() && !loading();
         ObjectNode a = Json.obj();
         a.put("isProposalReady", ready);
         ArrayNode goals = a.putArray("readyGoals");
@@ -582,11 +618,11 @@ final class CruiseControlDouble {
         boolean dryrun = readOnly || p.bool("dryrun", true);
         boolean verbose = p.bool("verbose", false);
         List<String> goals = new ArrayList<>();
+        List<String> unsupportedGoals = new ArrayList<>();
         for (String g : p.list("goals")) {
             String canonical = null;
             for (String s : Json.SUPPORTED_GOALS) if (s.equalsIgnoreCase(g) || g.endsWith("." + s)) canonical = s;
-            if (canonical == null) throw CcException.badRequest("Invalid goal name " + g + ". Supported goals: " + Json.SUPPORTED_GOALS);
-            goals.add(canonical);
+            if (canonical == null) unsupportedGoals.add(g); else goals.add(canonical);
         }
         if (!goals.isEmpty() && p.bool("ignore_proposal_cache", false)) {
             throw CcException.badRequest("Parameters goals and ignore_proposal_cache are mutually exclusive.");
@@ -606,7 +642,7 @@ final class CruiseControlDouble {
             throw CcException.badRequest("rebalance_disk mode cannot be combined with goals.");
         }
         boolean stopOngoing = p.bool("stop_ongoing_execution", false);
-        if (stopOngoing && dryrun) throw CcException.badRequest("Cannot stop ongoing execution for a dry run (dryrun=true).");
+        if (stopOngoing && dryrun) throw CcException.badRequest("stop_ongoing_execution and dryrun cannot both be set to true.");
         Integer perBroker = p.positive("concurrent_partition_movements_per_broker");
         Integer inCluster = p.positive("max_partition_movements_in_cluster");
         p.positive("concurrent_intra_broker_partition_movements");
@@ -628,7 +664,9 @@ final class CruiseControlDouble {
         Set<Integer> destinations = p.intSet("destination_broker_ids");
         if (mode == Planner.Mode.ADD_BROKER || mode == Planner.Mode.REMOVE_BROKER) {
             modeBrokers = p.intSet("brokerid");
-            if (modeBrokers.isEmpty()) throw CcException.badRequest("brokerid is a required parameter for " + ctx.ep().name() + ".");
+            if (modeBrokers.isEmpty()) {
+                throw CcException.badRequest("Target broker ID is not provided for " + ctx.ep().name().toUpperCase(Locale.ROOT) + " request");
+            }
             if (!java.util.Collections.disjoint(modeBrokers, destinations)) {
                 throw CcException.badRequest("destination_broker_ids " + destinations + " must not contain removed brokers " + modeBrokers + ".");
             }
@@ -650,6 +688,11 @@ final class CruiseControlDouble {
         int fLeaderConc = leaderConc == null ? 1000 : leaderConc;
 
         return new Operation(opName, task -> {
+            if (!unsupportedGoals.isEmpty()) {
+                // A real CC creates the user task first and answers 500 (reference section 13).
+                throw CcException.server("java.lang.IllegalArgumentException: Goals " + unsupportedGoals
+                    + " are not supported. Supported: " + Json.SUPPORTED_GOALS);
+            }
             if (!dryrun && !stopOngoing && executor.hasOngoingExecution()) throw CcException.ongoingExecution();
             if (!goals.isEmpty() && !skipHard && !leadersOnly) {
                 List<String> missing = new ArrayList<>();
@@ -663,6 +706,9 @@ final class CruiseControlDouble {
             sleepQuietly(config.minComputeMillis / 3);
             task.step("AGGREGATING_METRICS", "Retrieving the metrics of all the partitions from the metric sample aggregator.");
             if (warmingUp()) throw CcException.notEnoughValidWindows(System.currentTimeMillis());
+            if (loading() && mode == Planner.Mode.ADD_BROKER) {
+                throw CcException.operation("java.lang.IllegalStateException: Unable to generate proposal since load monitor is in LOADING state.");
+            }
             if (rebalanceDisk) {
                 throw CcException.operation("java.lang.IllegalArgumentException: Missing disk information: rebalance_disk needs JBOD, "
                     + "which the Cruise Control test double does not model.");
@@ -676,6 +722,7 @@ final class CruiseControlDouble {
                 ? Planner.replicationFactor(view, fPatterns, skipRack)
                 : Planner.balance(view, mode, fModeBrokers, destinations, excluded,
                     excludeRemoved ? executor.recentlyRemovedBrokers() : Set.of(), leadersOnly);
+            if (mode != Planner.Mode.REPLICATION_FACTOR && !leadersOnly) HardGoals.check(plan, goalsForSummary);
             ObjectNode result = Json.optimizationResult(plan, goalsForSummary, verbose, config.anomalySkewThreshold);
             if (!dryrun && !plan.isEmpty()) {
                 if (stopOngoing) {

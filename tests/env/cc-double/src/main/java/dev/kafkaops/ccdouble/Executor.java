@@ -83,7 +83,16 @@ final class Executor {
     private Execution current;
     private final Set<Integer> recentlyRemovedBrokers = new TreeSet<>();
 
-    Executor(Admin admin, long pollMillis) { this.admin = admin; this.pollMillis = pollMillis; }
+    Executor(Admin admin, long pollMillis) { this(admin, pollMillis, 0); }
+
+    /** @param progressStepMillis how often the reported counters refresh (0: live), see {@link ProgressSteps} */
+    Executor(Admin admin, long pollMillis, long progressStepMillis) {
+        this.admin = admin;
+        this.pollMillis = pollMillis;
+        this.steps = new ProgressSteps(progressStepMillis);
+    }
+
+    private final ProgressSteps steps;
 
     synchronized boolean hasOngoingExecution() { return current != null; }
 
@@ -291,6 +300,8 @@ final class Executor {
                 }
                 if (!remaining.isEmpty()) sleep(pollMillis);
             }
+            // A real executor sees a batch done only at its next progress check: leader batches take a poll each.
+            sleep(pollMillis);
             for (Task t : batch) {
                 t.state = remaining.contains(t.proposal.tp()) ? TaskState.DEAD : TaskState.COMPLETED;
                 if (t.state == TaskState.DEAD) {
@@ -358,6 +369,16 @@ final class Executor {
             o.put("averageBrokerLeaderMovementConcurrency", (double) e.leaderConcurrency);
             o.put("clusterLeaderMovementConcurrency", e.leaderConcurrency);
         } else {
+            o.setAll(steps.counters(e, () -> replicaCounters(e)));
+        }
+        verboseLists(o, e, verbose);
+        return o;
+    }
+
+    /** The partition-movement counters of the replica phase, as they are right now. */
+    private static ObjectNode replicaCounters(Execution e) {
+        ObjectNode o = Json.obj();
+        {
             long pending = 0, inProgress = 0, aborting = 0, finished = 0, finishedBytes = 0, totalBytes = 0;
             for (Task t : e.replicaTasks) {
                 totalBytes += t.bytes;
@@ -379,6 +400,10 @@ final class Executor {
             o.put("minimumConcurrentPartitionMovementsPerBroker", e.perBroker);
             o.put("averageConcurrentPartitionMovementsPerBroker", e.perBroker);
         }
+        return o;
+    }
+
+    private static void verboseLists(ObjectNode o, Execution e, boolean verbose) {
         if (verbose) {
             ArrayNode inProgress = o.putArray("inProgressPartitionMovement");
             ArrayNode pending = o.putArray("pendingPartitionMovement");
@@ -399,6 +424,5 @@ final class Executor {
                 j.putNull("brokerId");
             }
         }
-        return o;
     }
 }

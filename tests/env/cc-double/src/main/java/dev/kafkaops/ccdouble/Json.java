@@ -92,13 +92,23 @@ final class Json {
             j.put("DiskCapacityMB", 100000.0);
             j.put("NetworkInCapacity", 10000.0);
             j.put("NetworkOutCapacity", 10000.0);
-            j.put("NumCore", 1);
+            j.put("NumCore", 1.0);
             ObjectNode h = byHost.get(b.host());
             if (h == null) {
                 h = obj();
                 fillLoad(h, b.host(), 0, 0, 0.0);
+                // Host capacity fields, as a real CC reports them (reference section 13).
+                h.put("Rack", b.rack() == null ? b.host() : b.rack());
+                h.put("NumCore", 0.0);
+                h.put("DiskCapacityMB", 0.0);
+                h.put("NetworkInCapacity", 0.0);
+                h.put("NetworkOutCapacity", 0.0);
                 byHost.put(b.host(), h);
             }
+            h.put("NumCore", h.get("NumCore").asDouble() + 1.0);
+            h.put("DiskCapacityMB", h.get("DiskCapacityMB").asDouble() + 100000.0);
+            h.put("NetworkInCapacity", h.get("NetworkInCapacity").asDouble() + 10000.0);
+            h.put("NetworkOutCapacity", h.get("NetworkOutCapacity").asDouble() + 10000.0);
             h.put("Replicas", h.get("Replicas").asInt() + replicas.getOrDefault(b.id(), 0));
             h.put("Leaders", h.get("Leaders").asInt() + leaderCounts.getOrDefault(b.id(), 0));
             h.put("DiskMB", h.get("DiskMB").asDouble() + diskMb.get(b.id()));
@@ -137,11 +147,33 @@ final class Json {
             s.put("networkOutbound", 0.0);
             s.put("disk", 0.0);
             s.put("potentialNwOut", 0.0);
-            s.put("replicas", stat(kind, r.values()));
-            s.put("leaderReplicas", stat(kind, l.values()));
-            s.put("topicReplicas", 0.0);
+            putStat(s, kind, "replicas", r.values());
+            putStat(s, kind, "leaderReplicas", l.values());
+            putStat(s, kind, "topicReplicas", topicReplicaCounts(v, placement));
         }
         return o;
+    }
+
+    /** MIN and MAX of counts are integers in CC's output, AVG and STD floats (reference section 13). */
+    private static void putStat(ObjectNode s, String kind, String name, java.util.Collection<Integer> values) {
+        double v = stat(kind, values);
+        if (kind.equals("MIN") || kind.equals("MAX")) s.put(name, (int) v); else s.put(name, v);
+    }
+
+    /** Replicas of one topic on one broker, for every (topic, broker) pair. */
+    static java.util.List<Integer> topicReplicaCounts(ClusterView v, Map<TopicPartition, List<Integer>> placement) {
+        Map<String, Map<Integer, Integer>> byTopic = new java.util.TreeMap<>();
+        for (var e : placement.entrySet()) {
+            Map<Integer, Integer> m = byTopic.computeIfAbsent(e.getKey().topic(), t -> {
+                Map<Integer, Integer> z = new java.util.TreeMap<>();
+                for (int b : v.brokers.keySet()) z.put(b, 0);
+                return z;
+            });
+            for (int b : e.getValue()) m.merge(b, 1, Integer::sum);
+        }
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        byTopic.values().forEach(m -> out.addAll(m.values()));
+        return out;
     }
 
     private static double stat(String kind, java.util.Collection<Integer> values) {
@@ -191,8 +223,8 @@ final class Json {
         plan.excludedBrokersForLeadership.forEach(el::add);
         ArrayNode er = s.putArray("excludedBrokersForReplicaMove");
         plan.excludedBrokersForReplicaMove.forEach(er::add);
-        s.put("onDemandBalancednessScoreBefore", balancednessScore(rBefore, lBefore, threshold));
-        s.put("onDemandBalancednessScoreAfter", balancednessScore(rAfter, lAfter, threshold));
+        s.put("onDemandBalancednessScoreBefore", Balancedness.score(v, beforePlacement, beforeLeaders, goals, threshold));
+        s.put("onDemandBalancednessScoreAfter", Balancedness.score(v, plan.after, plan.leaderAfter, goals, threshold));
         s.put("provisionStatus", "RIGHT_SIZED");
         s.put("provisionRecommendation", "");
 
@@ -265,9 +297,10 @@ final class Json {
         }
         if (other != null && !other.isEmpty()) kp.set("other", other);
         kb.set("LeaderCountByBrokerId", intMap(leaders));
-        kb.set("OutOfSyncCountByBrokerId", intMap(oos));
+        // CC lists only brokers with a non-zero count here: {} when all are zero (reference section 13).
+        kb.set("OutOfSyncCountByBrokerId", intMap(nonZero(oos)));
         kb.set("ReplicaCountByBrokerId", intMap(replicas));
-        kb.set("OfflineReplicaCountByBrokerId", intMap(offline));
+        kb.set("OfflineReplicaCountByBrokerId", intMap(nonZero(offline)));
         ObjectNode ctrl = kb.putObject("IsController");
         for (int b : v.brokers.keySet()) ctrl.put(String.valueOf(b), b == v.controllerId);
         ObjectNode online = kb.putObject("OnlineLogDirsByBrokerId");
@@ -293,6 +326,12 @@ final class Json {
         o.set("KafkaPartitionState", kp);
         o.put("version", 1);
         return o;
+    }
+
+    private static Map<Integer, Integer> nonZero(Map<Integer, Integer> m) {
+        Map<Integer, Integer> out = new java.util.TreeMap<>();
+        m.forEach((k, v) -> { if (v != 0) out.put(k, v); });
+        return out;
     }
 
     private static ObjectNode intMap(Map<Integer, Integer> m) {

@@ -18,7 +18,7 @@ public final class Main {
                 + " [--basic-auth user:pass] [--tls-keystore path --tls-password pw] [--max-active-tasks 5]"
                 + " [--task-retention-seconds N] [--task-scan-millis 5000] [--max-block-millis 10000]"
                 + " [--min-compute-millis 0] [--anomaly-skew-threshold 0.25] [--anomaly-interval-seconds 10]"
-                + " [--self-healing] [--execution-poll-millis 250]");
+                + " [--self-healing] [--execution-poll-millis 250] [--kafka-property k=v ...]");
             System.exit(2);
             return;
         }

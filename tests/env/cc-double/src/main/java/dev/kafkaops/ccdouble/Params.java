@@ -53,7 +53,7 @@ final class Params {
             try {
                 out.add(Integer.parseInt(s));
             } catch (NumberFormatException e) {
-                throw CcException.badRequest("Invalid " + name + " value '" + s + "': not an integer.");
+                throw CcException.badRequest(e.getMessage());
             }
         }
         return out;
@@ -63,7 +63,12 @@ final class Params {
     Integer positive(String name) throws CcException {
         Long v = longValue(name);
         if (v == null) return null;
-        if (v <= 0) throw CcException.badRequest(name + " parameter must be positive, got " + v + ".");
+        if (v <= 0) {
+            if (name.startsWith("concurrent_") || name.startsWith("broker_concurrent_") || name.startsWith("max_partition_movements")) {
+                throw CcException.badRequest("The requested movement concurrency must be positive (Requested: " + v + ").");
+            }
+            throw CcException.badRequest(name + " parameter must be positive, got " + v + ".");
+        }
         return v.intValue();
     }
 
@@ -73,7 +78,7 @@ final class Params {
         try {
             return Long.parseLong(v.trim());
         } catch (NumberFormatException e) {
-            throw CcException.badRequest("Invalid " + name + " value '" + v + "'.");
+            throw CcException.badRequest(e.getMessage()); // CC's text: For input string: "abc"
         }
     }
 }

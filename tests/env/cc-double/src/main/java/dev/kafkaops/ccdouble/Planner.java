@@ -101,7 +101,10 @@ final class Planner {
     static Plan balance(ClusterView v, Mode mode, Set<Integer> modeBrokers, Set<Integer> destinations,
                         Pattern excluded, Set<Integer> excludedForReplicaMove, boolean leadersOnly) throws CcException {
         for (int b : modeBrokers) {
-            if (!v.brokers.containsKey(b)) throw CcException.operation("java.lang.IllegalArgumentException: Broker [" + b + "] does not exist.");
+            if (v.brokers.containsKey(b)) continue;
+            // The real texts differ: remove_broker "Broker 99 does not exist.", add_broker "Broker [99] ..." (section 13).
+            String id = mode == Mode.REMOVE_BROKER ? String.valueOf(b) : "[" + b + "]";
+            throw CcException.operation("java.lang.IllegalArgumentException: Broker " + id + " does not exist.");
         }
         for (int b : destinations) {
             if (!v.brokers.containsKey(b)) throw CcException.operation("java.lang.IllegalArgumentException: Broker [" + b + "] does not exist.");
@@ -140,7 +143,8 @@ final class Planner {
         }
         dests.removeAll(excludedForReplicaMove);
         plan.excludedBrokersForReplicaMove.addAll(excludedForReplicaMove);
-        if (mode == Mode.REMOVE_BROKER) plan.excludedBrokersForLeadership.addAll(modeBrokers);
+        // remove_broker reports excludedBrokersForLeadership [] unless asked (reference section 13); the removed
+        // brokers lose leadership anyway because they lose every replica.
 
         Map<Integer, Integer> counts = replicaCounts(v, assign);
         if (!leadersOnly) {

@@ -62,7 +62,7 @@ final class UserTasks {
             ObjectNode o = Json.obj();
             ArrayNode progress = o.putArray("progress");
             ObjectNode op = progress.addObject();
-            op.put("operation", operation);
+            op.put("operation", OperationNames.sentence(operation));
             ArrayNode ops = op.putArray("operationProgress");
             steps.forEach(s -> ops.add(s.deepCopy()));
             o.put("version", 1);
