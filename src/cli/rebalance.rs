@@ -147,7 +147,8 @@ pub struct ProposalArgs {
     pub execute: bool,
     /// With --execute: how much the proposal may change between its approval and the
     /// execution (share of changed replica movements, leader movements or data to move); past
-    /// it nothing runs: the new proposal is shown and asked about again, --yes refuses
+    /// it nothing runs: the new proposal is shown and asked about again; with --yes and
+    /// --approved-plan it is refused
     #[arg(long, value_name = "PERCENT", default_value = "10%", value_parser = parse_percent)]
     pub max_drift: u32,
     /// With --execute: largest change of the data to move between the approval and the

@@ -976,8 +976,11 @@ pub(crate) async fn run_flow(
         timeout_ms: millis(a.timeout),
         wait_for_ready_ms: millis(a.wait_for_ready),
         poll_interval_ms: millis(a.poll_interval),
-        // The approved plan is the executed plan: re-checked as a dry run before it runs.
-        recheck: a.execute,
+        // The approved plan is the executed plan: re-checked as a dry run before it runs when
+        // someone approved it (a person at the prompt, or --approved-plan). Under --yes alone the
+        // dry run was computed a moment ago and approved by nobody: a second one would only cost
+        // a user-task slot; the execution's own answer is still compared (execution_drift).
+        recheck: a.execute && (!ctx.global.yes || a.approved_plan.is_some()),
         // The proposal has --timeout; a running execution is followed as long as it runs
         // (or --follow-timeout), so a long one that progresses never ends in "timed out".
         follow_timeout_ms: Some(a.follow_timeout.map_or(u64::MAX, millis)),

@@ -498,9 +498,14 @@ where
                     }
                     Some(Ok(answer)) => {
                         let task_id = answer.task_id.clone();
-                        if let (true, Some(approved)) =
-                            (self.flow.config().recheck, self.approved.as_ref())
-                        {
+                        // What was approved: the confirmed or re-checked plan, else the plan
+                        // approved beforehand, else this run's dry run.
+                        let approved = self.approved.clone().or_else(|| {
+                            hooks
+                                .approved_plan()
+                                .or_else(|| self.proposal.as_ref().map(|p| Plan::of(&p.value)))
+                        });
+                        if let Some(approved) = approved.as_ref() {
                             let d = drift::compare(
                                 approved,
                                 &Plan::of(&answer.value),

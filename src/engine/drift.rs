@@ -10,7 +10,9 @@
 //! once more as a **dry run** (nothing moves), compares it with the approved one here, and only
 //! when the difference is within the tolerance sends the execution request. Past the tolerance
 //! nothing has moved: an operator at a terminal is shown the new proposal and asked again, `--yes`
-//! refuses. (Checking the execution's own answer instead would come too late: a 200 to
+//! with a plan approved beforehand (`--approved-plan`) refuses. (`--yes` alone has no approved
+//! plan: its dry run was computed a moment earlier and seen by nobody, so it is not re-checked;
+//! the execution's own answer is still compared and reported.) (Checking the execution's own answer instead would come too late: a 200 to
 //! `dryrun=false` means the replicas are already moving.) The window left between the re-check
 //! and the execution request is one round trip instead of the minutes a person reads a proposal.
 //!
