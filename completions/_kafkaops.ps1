@@ -93,21 +93,32 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
             [CompletionResult]::new('full', 'full', [CompletionResultType]::ParameterValue, 'Rebalance the whole cluster (Cruise Control rebalance)')
+            [CompletionResult]::new('demote', 'demote', [CompletionResultType]::ParameterValue, 'Move leadership off brokers, e.g. before maintenance (Cruise Control demote_broker)')
+            [CompletionResult]::new('remove-disks', 'remove-disks', [CompletionResultType]::ParameterValue, 'Move replicas off JBOD volumes of a broker (Cruise Control remove_disks)')
             [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
             [CompletionResult]::new('pace', 'pace', [CompletionResultType]::ParameterValue, 'Change the pace of the running execution live (Cruise Control''s admin endpoint)')
+            [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Cruise Control''s two-step verification: list, approve or discard held requests')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'kafkaops;rebalance;add' {
             [CompletionResult]::new('--brokers', '--brokers', [CompletionResultType]::ParameterName, 'The new brokers (comma-separated ids); replicas move only onto these')
             [CompletionResult]::new('--goals', '--goals', [CompletionResultType]::ParameterName, 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]')
-            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move')
+            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control still moves their replicas off the leaving brokers (only moves among the others are excluded)')
             [CompletionResult]::new('--replication-throttle', '--replication-throttle', [CompletionResultType]::ParameterName, 'Replication throttle during execution, bytes per second')
             [CompletionResult]::new('--concurrent-partition-movements-per-broker', '--concurrent-partition-movements-per-broker', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker')
             [CompletionResult]::new('--concurrent-leader-movements', '--concurrent-leader-movements', [CompletionResultType]::ParameterName, 'Concurrent leader movements')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control (proposal or execution) after this long')
+            [CompletionResult]::new('--max-partition-movements-in-cluster', '--max-partition-movements-in-cluster', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements in the whole cluster')
+            [CompletionResult]::new('--replica-movement-strategies', '--replica-movement-strategies', [CompletionResultType]::ParameterName, 'Order of the replica movements: strategies from Cruise Control''s replica.movement.strategies, comma-separated (e.g. PrioritizeSmallReplicaMovementStrategy)')
+            [CompletionResult]::new('--cc-param', '--cc-param', [CompletionResultType]::ParameterName, 'Any other Cruise Control parameter of the endpoint, passed through (repeatable; names the endpoint does not accept and names kafkaops sets itself are refused)')
+            [CompletionResult]::new('--max-drift', '--max-drift', [CompletionResultType]::ParameterName, 'With --execute: how much the proposal may change between its approval and the execution (share of changed replica movements, leader movements or data to move); past it nothing runs: the new proposal is shown and asked about again; with --yes and --approved-plan it is refused')
+            [CompletionResult]::new('--max-data-mb', '--max-data-mb', [CompletionResultType]::ParameterName, 'With --execute: largest change of the data to move between the approval and the execution, in MB (default: no absolute cap)')
+            [CompletionResult]::new('--approved-plan', '--approved-plan', [CompletionResultType]::ParameterName, 'With --execute: the proposal approved beforehand (the `--output json` of a dry run); the execution must match it within --max-drift / --max-data-mb')
+            [CompletionResult]::new('--review-id', '--review-id', [CompletionResultType]::ParameterName, 'Run the request Cruise Control''s two-step verification approved under this id (see `kafkaops rebalance review`): an approved dry run shows its proposal (then, with --execute, the execution request is held for review in turn); an approved execution needs --execute and is followed like any execution')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control''s proposal (and the start of the execution) after this long')
+            [CompletionResult]::new('--follow-timeout', '--follow-timeout', [CompletionResultType]::ParameterName, 'Give up following the execution after this long, counted from its start (it keeps running; exit 3) [default: follow as long as it runs]')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
             [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
@@ -131,6 +142,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
             [CompletionResult]::new('--skip-hard-goal-check', '--skip-hard-goal-check', [CompletionResultType]::ParameterName, 'Allow goals that leave out some hard goals')
+            [CompletionResult]::new('--exclude-recently-demoted-brokers', '--exclude-recently-demoted-brokers', [CompletionResultType]::ParameterName, 'Do not move leadership onto recently demoted brokers')
             [CompletionResult]::new('--show-internal', '--show-internal', [CompletionResultType]::ParameterName, 'List internal topics (`__*`, e.g. Cruise Control''s own sample topics) one by one in the movements table (default: one line for all of them)')
             [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute the proposal (default: dry run, show it only)')
             [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once the execution started, printing the task id')
@@ -150,11 +162,19 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--brokers', '--brokers', [CompletionResultType]::ParameterName, 'The brokers being removed (comma-separated ids); replicas move only off these')
             [CompletionResult]::new('--destination-brokers', '--destination-brokers', [CompletionResultType]::ParameterName, 'Move replicas only onto these brokers (comma-separated ids)')
             [CompletionResult]::new('--goals', '--goals', [CompletionResultType]::ParameterName, 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]')
-            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move')
+            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control still moves their replicas off the leaving brokers (only moves among the others are excluded)')
             [CompletionResult]::new('--replication-throttle', '--replication-throttle', [CompletionResultType]::ParameterName, 'Replication throttle during execution, bytes per second')
             [CompletionResult]::new('--concurrent-partition-movements-per-broker', '--concurrent-partition-movements-per-broker', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker')
             [CompletionResult]::new('--concurrent-leader-movements', '--concurrent-leader-movements', [CompletionResultType]::ParameterName, 'Concurrent leader movements')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control (proposal or execution) after this long')
+            [CompletionResult]::new('--max-partition-movements-in-cluster', '--max-partition-movements-in-cluster', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements in the whole cluster')
+            [CompletionResult]::new('--replica-movement-strategies', '--replica-movement-strategies', [CompletionResultType]::ParameterName, 'Order of the replica movements: strategies from Cruise Control''s replica.movement.strategies, comma-separated (e.g. PrioritizeSmallReplicaMovementStrategy)')
+            [CompletionResult]::new('--cc-param', '--cc-param', [CompletionResultType]::ParameterName, 'Any other Cruise Control parameter of the endpoint, passed through (repeatable; names the endpoint does not accept and names kafkaops sets itself are refused)')
+            [CompletionResult]::new('--max-drift', '--max-drift', [CompletionResultType]::ParameterName, 'With --execute: how much the proposal may change between its approval and the execution (share of changed replica movements, leader movements or data to move); past it nothing runs: the new proposal is shown and asked about again; with --yes and --approved-plan it is refused')
+            [CompletionResult]::new('--max-data-mb', '--max-data-mb', [CompletionResultType]::ParameterName, 'With --execute: largest change of the data to move between the approval and the execution, in MB (default: no absolute cap)')
+            [CompletionResult]::new('--approved-plan', '--approved-plan', [CompletionResultType]::ParameterName, 'With --execute: the proposal approved beforehand (the `--output json` of a dry run); the execution must match it within --max-drift / --max-data-mb')
+            [CompletionResult]::new('--review-id', '--review-id', [CompletionResultType]::ParameterName, 'Run the request Cruise Control''s two-step verification approved under this id (see `kafkaops rebalance review`): an approved dry run shows its proposal (then, with --execute, the execution request is held for review in turn); an approved execution needs --execute and is followed like any execution')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control''s proposal (and the start of the execution) after this long')
+            [CompletionResult]::new('--follow-timeout', '--follow-timeout', [CompletionResultType]::ParameterName, 'Give up following the execution after this long, counted from its start (it keeps running; exit 3) [default: follow as long as it runs]')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
             [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
@@ -178,6 +198,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
             [CompletionResult]::new('--skip-hard-goal-check', '--skip-hard-goal-check', [CompletionResultType]::ParameterName, 'Allow goals that leave out some hard goals')
+            [CompletionResult]::new('--exclude-recently-demoted-brokers', '--exclude-recently-demoted-brokers', [CompletionResultType]::ParameterName, 'Do not move leadership onto recently demoted brokers')
             [CompletionResult]::new('--show-internal', '--show-internal', [CompletionResultType]::ParameterName, 'List internal topics (`__*`, e.g. Cruise Control''s own sample topics) one by one in the movements table (default: one line for all of them)')
             [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute the proposal (default: dry run, show it only)')
             [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once the execution started, printing the task id')
@@ -194,12 +215,78 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;rebalance;full' {
+            [CompletionResult]::new('--destination-brokers', '--destination-brokers', [CompletionResultType]::ParameterName, 'Move replicas only onto these brokers (comma-separated ids)')
+            [CompletionResult]::new('--concurrent-intra-broker-partition-movements', '--concurrent-intra-broker-partition-movements', [CompletionResultType]::ParameterName, 'Concurrent intra-broker (between disks) partition movements')
             [CompletionResult]::new('--goals', '--goals', [CompletionResultType]::ParameterName, 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]')
-            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move')
+            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control still moves their replicas off the leaving brokers (only moves among the others are excluded)')
             [CompletionResult]::new('--replication-throttle', '--replication-throttle', [CompletionResultType]::ParameterName, 'Replication throttle during execution, bytes per second')
             [CompletionResult]::new('--concurrent-partition-movements-per-broker', '--concurrent-partition-movements-per-broker', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker')
             [CompletionResult]::new('--concurrent-leader-movements', '--concurrent-leader-movements', [CompletionResultType]::ParameterName, 'Concurrent leader movements')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control (proposal or execution) after this long')
+            [CompletionResult]::new('--max-partition-movements-in-cluster', '--max-partition-movements-in-cluster', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements in the whole cluster')
+            [CompletionResult]::new('--replica-movement-strategies', '--replica-movement-strategies', [CompletionResultType]::ParameterName, 'Order of the replica movements: strategies from Cruise Control''s replica.movement.strategies, comma-separated (e.g. PrioritizeSmallReplicaMovementStrategy)')
+            [CompletionResult]::new('--cc-param', '--cc-param', [CompletionResultType]::ParameterName, 'Any other Cruise Control parameter of the endpoint, passed through (repeatable; names the endpoint does not accept and names kafkaops sets itself are refused)')
+            [CompletionResult]::new('--max-drift', '--max-drift', [CompletionResultType]::ParameterName, 'With --execute: how much the proposal may change between its approval and the execution (share of changed replica movements, leader movements or data to move); past it nothing runs: the new proposal is shown and asked about again; with --yes and --approved-plan it is refused')
+            [CompletionResult]::new('--max-data-mb', '--max-data-mb', [CompletionResultType]::ParameterName, 'With --execute: largest change of the data to move between the approval and the execution, in MB (default: no absolute cap)')
+            [CompletionResult]::new('--approved-plan', '--approved-plan', [CompletionResultType]::ParameterName, 'With --execute: the proposal approved beforehand (the `--output json` of a dry run); the execution must match it within --max-drift / --max-data-mb')
+            [CompletionResult]::new('--review-id', '--review-id', [CompletionResultType]::ParameterName, 'Run the request Cruise Control''s two-step verification approved under this id (see `kafkaops rebalance review`): an approved dry run shows its proposal (then, with --execute, the execution request is held for review in turn); an approved execution needs --execute and is followed like any execution')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control''s proposal (and the start of the execution) after this long')
+            [CompletionResult]::new('--follow-timeout', '--follow-timeout', [CompletionResultType]::ParameterName, 'Give up following the execution after this long, counted from its start (it keeps running; exit 3) [default: follow as long as it runs]')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
+            [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
+            [CompletionResult]::new('--wait-for-reassignments', '--wait-for-reassignments', [CompletionResultType]::ParameterName, 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('--rebalance-disk', '--rebalance-disk', [CompletionResultType]::ParameterName, 'Balance the disks within each broker instead (JBOD; Cruise Control''s intra-broker goals; no --goals)')
+            [CompletionResult]::new('--skip-hard-goal-check', '--skip-hard-goal-check', [CompletionResultType]::ParameterName, 'Allow goals that leave out some hard goals')
+            [CompletionResult]::new('--exclude-recently-demoted-brokers', '--exclude-recently-demoted-brokers', [CompletionResultType]::ParameterName, 'Do not move leadership onto recently demoted brokers')
+            [CompletionResult]::new('--show-internal', '--show-internal', [CompletionResultType]::ParameterName, 'List internal topics (`__*`, e.g. Cruise Control''s own sample topics) one by one in the movements table (default: one line for all of them)')
+            [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute the proposal (default: dry run, show it only)')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once the execution started, printing the task id')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;rebalance;demote' {
+            [CompletionResult]::new('--brokers', '--brokers', [CompletionResultType]::ParameterName, 'The brokers to demote (comma-separated ids): their replicas become the least preferred leaders and leadership moves away')
+            [CompletionResult]::new('--goals', '--goals', [CompletionResultType]::ParameterName, 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]')
+            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control still moves their replicas off the leaving brokers (only moves among the others are excluded)')
+            [CompletionResult]::new('--replication-throttle', '--replication-throttle', [CompletionResultType]::ParameterName, 'Replication throttle during execution, bytes per second')
+            [CompletionResult]::new('--concurrent-partition-movements-per-broker', '--concurrent-partition-movements-per-broker', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker')
+            [CompletionResult]::new('--concurrent-leader-movements', '--concurrent-leader-movements', [CompletionResultType]::ParameterName, 'Concurrent leader movements')
+            [CompletionResult]::new('--max-partition-movements-in-cluster', '--max-partition-movements-in-cluster', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements in the whole cluster')
+            [CompletionResult]::new('--replica-movement-strategies', '--replica-movement-strategies', [CompletionResultType]::ParameterName, 'Order of the replica movements: strategies from Cruise Control''s replica.movement.strategies, comma-separated (e.g. PrioritizeSmallReplicaMovementStrategy)')
+            [CompletionResult]::new('--cc-param', '--cc-param', [CompletionResultType]::ParameterName, 'Any other Cruise Control parameter of the endpoint, passed through (repeatable; names the endpoint does not accept and names kafkaops sets itself are refused)')
+            [CompletionResult]::new('--max-drift', '--max-drift', [CompletionResultType]::ParameterName, 'With --execute: how much the proposal may change between its approval and the execution (share of changed replica movements, leader movements or data to move); past it nothing runs: the new proposal is shown and asked about again; with --yes and --approved-plan it is refused')
+            [CompletionResult]::new('--max-data-mb', '--max-data-mb', [CompletionResultType]::ParameterName, 'With --execute: largest change of the data to move between the approval and the execution, in MB (default: no absolute cap)')
+            [CompletionResult]::new('--approved-plan', '--approved-plan', [CompletionResultType]::ParameterName, 'With --execute: the proposal approved beforehand (the `--output json` of a dry run); the execution must match it within --max-drift / --max-data-mb')
+            [CompletionResult]::new('--review-id', '--review-id', [CompletionResultType]::ParameterName, 'Run the request Cruise Control''s two-step verification approved under this id (see `kafkaops rebalance review`): an approved dry run shows its proposal (then, with --execute, the execution request is held for review in turn); an approved execution needs --execute and is followed like any execution')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control''s proposal (and the start of the execution) after this long')
+            [CompletionResult]::new('--follow-timeout', '--follow-timeout', [CompletionResultType]::ParameterName, 'Give up following the execution after this long, counted from its start (it keeps running; exit 3) [default: follow as long as it runs]')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
             [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
@@ -223,6 +310,62 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
             [CompletionResult]::new('--skip-hard-goal-check', '--skip-hard-goal-check', [CompletionResultType]::ParameterName, 'Allow goals that leave out some hard goals')
+            [CompletionResult]::new('--exclude-recently-demoted-brokers', '--exclude-recently-demoted-brokers', [CompletionResultType]::ParameterName, 'Do not move leadership onto recently demoted brokers')
+            [CompletionResult]::new('--show-internal', '--show-internal', [CompletionResultType]::ParameterName, 'List internal topics (`__*`, e.g. Cruise Control''s own sample topics) one by one in the movements table (default: one line for all of them)')
+            [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute the proposal (default: dry run, show it only)')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once the execution started, printing the task id')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;rebalance;remove-disks' {
+            [CompletionResult]::new('--brokers-and-logdirs', '--brokers-and-logdirs', [CompletionResultType]::ParameterName, 'Volumes to empty, as BROKER-LOGDIR (comma-separated), e.g. 1-/var/lib/kafka/data-1')
+            [CompletionResult]::new('--goals', '--goals', [CompletionResultType]::ParameterName, 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]')
+            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control still moves their replicas off the leaving brokers (only moves among the others are excluded)')
+            [CompletionResult]::new('--replication-throttle', '--replication-throttle', [CompletionResultType]::ParameterName, 'Replication throttle during execution, bytes per second')
+            [CompletionResult]::new('--concurrent-partition-movements-per-broker', '--concurrent-partition-movements-per-broker', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker')
+            [CompletionResult]::new('--concurrent-leader-movements', '--concurrent-leader-movements', [CompletionResultType]::ParameterName, 'Concurrent leader movements')
+            [CompletionResult]::new('--max-partition-movements-in-cluster', '--max-partition-movements-in-cluster', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements in the whole cluster')
+            [CompletionResult]::new('--replica-movement-strategies', '--replica-movement-strategies', [CompletionResultType]::ParameterName, 'Order of the replica movements: strategies from Cruise Control''s replica.movement.strategies, comma-separated (e.g. PrioritizeSmallReplicaMovementStrategy)')
+            [CompletionResult]::new('--cc-param', '--cc-param', [CompletionResultType]::ParameterName, 'Any other Cruise Control parameter of the endpoint, passed through (repeatable; names the endpoint does not accept and names kafkaops sets itself are refused)')
+            [CompletionResult]::new('--max-drift', '--max-drift', [CompletionResultType]::ParameterName, 'With --execute: how much the proposal may change between its approval and the execution (share of changed replica movements, leader movements or data to move); past it nothing runs: the new proposal is shown and asked about again; with --yes and --approved-plan it is refused')
+            [CompletionResult]::new('--max-data-mb', '--max-data-mb', [CompletionResultType]::ParameterName, 'With --execute: largest change of the data to move between the approval and the execution, in MB (default: no absolute cap)')
+            [CompletionResult]::new('--approved-plan', '--approved-plan', [CompletionResultType]::ParameterName, 'With --execute: the proposal approved beforehand (the `--output json` of a dry run); the execution must match it within --max-drift / --max-data-mb')
+            [CompletionResult]::new('--review-id', '--review-id', [CompletionResultType]::ParameterName, 'Run the request Cruise Control''s two-step verification approved under this id (see `kafkaops rebalance review`): an approved dry run shows its proposal (then, with --execute, the execution request is held for review in turn); an approved execution needs --execute and is followed like any execution')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control''s proposal (and the start of the execution) after this long')
+            [CompletionResult]::new('--follow-timeout', '--follow-timeout', [CompletionResultType]::ParameterName, 'Give up following the execution after this long, counted from its start (it keeps running; exit 3) [default: follow as long as it runs]')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
+            [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
+            [CompletionResult]::new('--wait-for-reassignments', '--wait-for-reassignments', [CompletionResultType]::ParameterName, 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('--skip-hard-goal-check', '--skip-hard-goal-check', [CompletionResultType]::ParameterName, 'Allow goals that leave out some hard goals')
+            [CompletionResult]::new('--exclude-recently-demoted-brokers', '--exclude-recently-demoted-brokers', [CompletionResultType]::ParameterName, 'Do not move leadership onto recently demoted brokers')
             [CompletionResult]::new('--show-internal', '--show-internal', [CompletionResultType]::ParameterName, 'List internal topics (`__*`, e.g. Cruise Control''s own sample topics) one by one in the movements table (default: one line for all of them)')
             [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute the proposal (default: dry run, show it only)')
             [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once the execution started, printing the task id')
@@ -243,11 +386,19 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Directory of the file that records which violations were fixed [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]')
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'With --watch: pause between looks at Cruise Control''s anomalies')
             [CompletionResult]::new('--goals', '--goals', [CompletionResultType]::ParameterName, 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control''s]')
-            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move')
+            [CompletionResult]::new('--excluded-topics', '--excluded-topics', [CompletionResultType]::ParameterName, 'Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control still moves their replicas off the leaving brokers (only moves among the others are excluded)')
             [CompletionResult]::new('--replication-throttle', '--replication-throttle', [CompletionResultType]::ParameterName, 'Replication throttle during execution, bytes per second')
             [CompletionResult]::new('--concurrent-partition-movements-per-broker', '--concurrent-partition-movements-per-broker', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker')
             [CompletionResult]::new('--concurrent-leader-movements', '--concurrent-leader-movements', [CompletionResultType]::ParameterName, 'Concurrent leader movements')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control (proposal or execution) after this long')
+            [CompletionResult]::new('--max-partition-movements-in-cluster', '--max-partition-movements-in-cluster', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements in the whole cluster')
+            [CompletionResult]::new('--replica-movement-strategies', '--replica-movement-strategies', [CompletionResultType]::ParameterName, 'Order of the replica movements: strategies from Cruise Control''s replica.movement.strategies, comma-separated (e.g. PrioritizeSmallReplicaMovementStrategy)')
+            [CompletionResult]::new('--cc-param', '--cc-param', [CompletionResultType]::ParameterName, 'Any other Cruise Control parameter of the endpoint, passed through (repeatable; names the endpoint does not accept and names kafkaops sets itself are refused)')
+            [CompletionResult]::new('--max-drift', '--max-drift', [CompletionResultType]::ParameterName, 'With --execute: how much the proposal may change between its approval and the execution (share of changed replica movements, leader movements or data to move); past it nothing runs: the new proposal is shown and asked about again; with --yes and --approved-plan it is refused')
+            [CompletionResult]::new('--max-data-mb', '--max-data-mb', [CompletionResultType]::ParameterName, 'With --execute: largest change of the data to move between the approval and the execution, in MB (default: no absolute cap)')
+            [CompletionResult]::new('--approved-plan', '--approved-plan', [CompletionResultType]::ParameterName, 'With --execute: the proposal approved beforehand (the `--output json` of a dry run); the execution must match it within --max-drift / --max-data-mb')
+            [CompletionResult]::new('--review-id', '--review-id', [CompletionResultType]::ParameterName, 'Run the request Cruise Control''s two-step verification approved under this id (see `kafkaops rebalance review`): an approved dry run shows its proposal (then, with --execute, the execution request is held for review in turn); an approved execution needs --execute and is followed like any execution')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control''s proposal (and the start of the execution) after this long')
+            [CompletionResult]::new('--follow-timeout', '--follow-timeout', [CompletionResultType]::ParameterName, 'Give up following the execution after this long, counted from its start (it keeps running; exit 3) [default: follow as long as it runs]')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
             [CompletionResult]::new('--wait-for-ready', '--wait-for-ready', [CompletionResultType]::ParameterName, 'If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)')
             [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
@@ -272,6 +423,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep watching and rebalance on every new goal violation until stopped (Ctrl-C)')
             [CompletionResult]::new('--skip-hard-goal-check', '--skip-hard-goal-check', [CompletionResultType]::ParameterName, 'Allow goals that leave out some hard goals')
+            [CompletionResult]::new('--exclude-recently-demoted-brokers', '--exclude-recently-demoted-brokers', [CompletionResultType]::ParameterName, 'Do not move leadership onto recently demoted brokers')
             [CompletionResult]::new('--show-internal', '--show-internal', [CompletionResultType]::ParameterName, 'List internal topics (`__*`, e.g. Cruise Control''s own sample topics) one by one in the movements table (default: one line for all of them)')
             [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute the proposal (default: dry run, show it only)')
             [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once the execution started, printing the task id')
@@ -289,6 +441,9 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
         }
         'kafkaops;rebalance;status' {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control after this long')
+            [CompletionResult]::new('--task', '--task', [CompletionResultType]::ParameterName, 'Report what became of this Cruise Control user task (the task id `--no-wait`, a timeout or an interrupt printed): running, completed (exit 0), failed (exit 1) or stopped (exit 9)')
+            [CompletionResult]::new('--follow-timeout', '--follow-timeout', [CompletionResultType]::ParameterName, 'With --follow: give up following after this long (default: follow while it runs)')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
@@ -307,6 +462,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
             [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'With --task: re-attach and follow the execution until it ends')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
@@ -388,14 +544,170 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kafkaops;rebalance;review' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the requests Cruise Control holds for review (review_board)')
+            [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Approve held requests; run one with the same command plus `--review-id ID`')
+            [CompletionResult]::new('discard', 'discard', [CompletionResultType]::ParameterValue, 'Discard held requests')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;rebalance;review;list' {
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Only these review ids (comma-separated)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control after this long')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;rebalance;review;approve' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the review')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control after this long')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;rebalance;review;discard' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the review')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control after this long')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;rebalance;review;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the requests Cruise Control holds for review (review_board)')
+            [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Approve held requests; run one with the same command plus `--review-id ID`')
+            [CompletionResult]::new('discard', 'discard', [CompletionResultType]::ParameterValue, 'Discard held requests')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;rebalance;review;help;list' {
+            break
+        }
+        'kafkaops;rebalance;review;help;approve' {
+            break
+        }
+        'kafkaops;rebalance;review;help;discard' {
+            break
+        }
+        'kafkaops;rebalance;review;help;help' {
+            break
+        }
         'kafkaops;rebalance;help' {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
             [CompletionResult]::new('full', 'full', [CompletionResultType]::ParameterValue, 'Rebalance the whole cluster (Cruise Control rebalance)')
+            [CompletionResult]::new('demote', 'demote', [CompletionResultType]::ParameterValue, 'Move leadership off brokers, e.g. before maintenance (Cruise Control demote_broker)')
+            [CompletionResult]::new('remove-disks', 'remove-disks', [CompletionResultType]::ParameterValue, 'Move replicas off JBOD volumes of a broker (Cruise Control remove_disks)')
             [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
             [CompletionResult]::new('pace', 'pace', [CompletionResultType]::ParameterValue, 'Change the pace of the running execution live (Cruise Control''s admin endpoint)')
+            [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Cruise Control''s two-step verification: list, approve or discard held requests')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -408,6 +720,12 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
         'kafkaops;rebalance;help;full' {
             break
         }
+        'kafkaops;rebalance;help;demote' {
+            break
+        }
+        'kafkaops;rebalance;help;remove-disks' {
+            break
+        }
         'kafkaops;rebalance;help;imbalance' {
             break
         }
@@ -418,6 +736,21 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;rebalance;help;pace' {
+            break
+        }
+        'kafkaops;rebalance;help;review' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the requests Cruise Control holds for review (review_board)')
+            [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Approve held requests; run one with the same command plus `--review-id ID`')
+            [CompletionResult]::new('discard', 'discard', [CompletionResultType]::ParameterValue, 'Discard held requests')
+            break
+        }
+        'kafkaops;rebalance;help;review;list' {
+            break
+        }
+        'kafkaops;rebalance;help;review;approve' {
+            break
+        }
+        'kafkaops;rebalance;help;review;discard' {
             break
         }
         'kafkaops;rebalance;help;help' {
@@ -1031,10 +1364,13 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Move replicas onto newly added brokers (Cruise Control add_broker)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)')
             [CompletionResult]::new('full', 'full', [CompletionResultType]::ParameterValue, 'Rebalance the whole cluster (Cruise Control rebalance)')
+            [CompletionResult]::new('demote', 'demote', [CompletionResultType]::ParameterValue, 'Move leadership off brokers, e.g. before maintenance (Cruise Control demote_broker)')
+            [CompletionResult]::new('remove-disks', 'remove-disks', [CompletionResultType]::ParameterValue, 'Move replicas off JBOD volumes of a broker (Cruise Control remove_disks)')
             [CompletionResult]::new('imbalance', 'imbalance', [CompletionResultType]::ParameterValue, 'Fix the goal violations Cruise Control reports that no rebalance handled yet: a full rebalance with a template''s goals and options (dry run unless --execute)')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what Cruise Control is executing')
             [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'Stop the ongoing Cruise Control execution')
             [CompletionResult]::new('pace', 'pace', [CompletionResultType]::ParameterValue, 'Change the pace of the running execution live (Cruise Control''s admin endpoint)')
+            [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Cruise Control''s two-step verification: list, approve or discard held requests')
             break
         }
         'kafkaops;help;rebalance;add' {
@@ -1044,6 +1380,12 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;help;rebalance;full' {
+            break
+        }
+        'kafkaops;help;rebalance;demote' {
+            break
+        }
+        'kafkaops;help;rebalance;remove-disks' {
             break
         }
         'kafkaops;help;rebalance;imbalance' {
@@ -1056,6 +1398,21 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;help;rebalance;pace' {
+            break
+        }
+        'kafkaops;help;rebalance;review' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the requests Cruise Control holds for review (review_board)')
+            [CompletionResult]::new('approve', 'approve', [CompletionResultType]::ParameterValue, 'Approve held requests; run one with the same command plus `--review-id ID`')
+            [CompletionResult]::new('discard', 'discard', [CompletionResultType]::ParameterValue, 'Discard held requests')
+            break
+        }
+        'kafkaops;help;rebalance;review;list' {
+            break
+        }
+        'kafkaops;help;rebalance;review;approve' {
+            break
+        }
+        'kafkaops;help;rebalance;review;discard' {
             break
         }
         'kafkaops;help;roll' {

@@ -35,6 +35,14 @@ pub enum ExitCode {
     /// Cruise Control could not satisfy the goals (`OptimizationFailureException`, a hard goal
     /// such as `RackAwareGoal`): it proposed nothing and nothing was changed.
     GoalsUnsatisfiable,
+    /// Cruise Control holds the request for review (two-step verification); nothing ran.
+    ReviewPending,
+    /// The execution was stopped (by a user or a stop request).
+    Stopped,
+    /// A scale-down left replicas on the leaving brokers.
+    ReplicasLeft,
+    /// Terminated by SIGTERM; a started execution was left running.
+    Terminated,
 }
 
 impl ExitCode {
@@ -50,14 +58,18 @@ impl ExitCode {
             ExitCode::Busy => 5,
             ExitCode::Unreachable => 6,
             ExitCode::Incomplete => 7,
+            ExitCode::ReviewPending => 8,
+            ExitCode::Stopped => 9,
             ExitCode::AnomalyFound => 10,
+            ExitCode::ReplicasLeft => 11,
             ExitCode::GoalsUnsatisfiable => 12,
+            ExitCode::Terminated => 143,
             ExitCode::Interrupted => 130,
         }
     }
 
     /// Every code, in table order (used by the README test).
-    pub const ALL: [ExitCode; 11] = [
+    pub const ALL: [ExitCode; 15] = [
         ExitCode::Ok,
         ExitCode::Failed,
         ExitCode::Usage,
@@ -66,9 +78,13 @@ impl ExitCode {
         ExitCode::Busy,
         ExitCode::Unreachable,
         ExitCode::Incomplete,
+        ExitCode::ReviewPending,
+        ExitCode::Stopped,
         ExitCode::AnomalyFound,
+        ExitCode::ReplicasLeft,
         ExitCode::GoalsUnsatisfiable,
         ExitCode::Interrupted,
+        ExitCode::Terminated,
     ];
 }
 

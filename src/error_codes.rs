@@ -89,6 +89,9 @@ pub fn cruise_control(e: &CcError) -> ExitCode {
     if let CcError::Config(_) = e {
         return ExitCode::Usage;
     }
+    if let CcError::ReviewPending { .. } = e {
+        return ExitCode::ReviewPending;
+    }
     match e.class() {
         ErrorClass::NoOp => ExitCode::Ok,
         ErrorClass::Retryable(t) => match t {

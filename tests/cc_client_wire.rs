@@ -68,6 +68,8 @@ fn add_broker(dryrun: bool) -> RebalanceRequest {
         },
         reason: "scale up".into(),
         verbose: true,
+        review_id: None,
+        extra: Vec::new(),
     }
 }
 
@@ -848,6 +850,8 @@ mod flow_driver {
             timeout_ms: 20_000,
             wait_for_ready_ms: 0,
             poll_interval_ms: 20,
+            recheck: false,
+            follow_timeout_ms: None,
         }
     }
 

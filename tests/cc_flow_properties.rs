@@ -123,6 +123,8 @@ enum Ev {
         noop: bool,
     },
     Confirmation(bool),
+    /// The re-check before the execution: within the tolerance or not.
+    Recheck(bool),
     ExecutionStarted(Option<u8>),
     WaitOver,
     Progress {
@@ -146,6 +148,7 @@ fn any_event() -> impl Strategy<Value = Ev> {
         any::<bool>().prop_map(Ev::InputChecked),
         any::<bool>().prop_map(|noop| Ev::Proposal { noop }),
         any::<bool>().prop_map(Ev::Confirmation),
+        any::<bool>().prop_map(Ev::Recheck),
         proptest::option::of(0u8..3).prop_map(Ev::ExecutionStarted),
         Just(Ev::WaitOver),
         (any::<bool>(), proptest::option::of(0u8..3), any_task_kind()).prop_map(
@@ -172,9 +175,20 @@ fn any_config() -> impl Strategy<Value = FlowConfig> {
         1_000u64..20_000,
         0u64..5_000,
         100u64..2_000,
+        any::<bool>(),
+        proptest::option::of(1_000u64..30_000),
     )
         .prop_map(
-            |(execute, assume_yes, no_wait, timeout_ms, wait_for_ready_ms, poll_interval_ms)| {
+            |(
+                execute,
+                assume_yes,
+                no_wait,
+                timeout_ms,
+                wait_for_ready_ms,
+                poll_interval_ms,
+                recheck,
+                follow_timeout_ms,
+            )| {
                 FlowConfig {
                     execute,
                     assume_yes,
@@ -182,6 +196,8 @@ fn any_config() -> impl Strategy<Value = FlowConfig> {
                     timeout_ms,
                     wait_for_ready_ms,
                     poll_interval_ms,
+                    recheck,
+                    follow_timeout_ms,
                 }
             },
         )
@@ -202,6 +218,8 @@ struct Watch {
     pending: Option<Command>,
     /// The operator said yes to an [`Command::AskConfirmation`].
     operator_confirmed: bool,
+    /// The last re-check answered "within the tolerance" (and nothing was asked since).
+    recheck_passed: bool,
     execution_requests: u32,
     /// The task id the flow accepted from the execution's start.
     started_task: Option<String>,
@@ -216,6 +234,11 @@ impl Watch {
         let config = flow.config();
         if let (Some(Command::AskConfirmation), Ev::Confirmation(true)) = (&self.pending, ev) {
             self.operator_confirmed = true;
+        }
+        match (&self.pending, ev) {
+            (Some(Command::RecheckProposal), Ev::Recheck(within)) => self.recheck_passed = *within,
+            (Some(Command::AskConfirmation), Ev::Confirmation(_)) => self.recheck_passed = false,
+            _ => {}
         }
         if let Some(done) = &self.outcome {
             if matches!(ev, Ev::Resume) {
@@ -236,6 +259,10 @@ impl Watch {
             prop_assert!(
                 config.assume_yes || self.operator_confirmed,
                 "an execution without a confirmation"
+            );
+            prop_assert!(
+                !config.recheck || self.recheck_passed,
+                "an execution without a matching re-check of the proposal"
             );
         }
         prop_assert!(self.execution_requests <= 1, "a second execution request");
@@ -298,7 +325,10 @@ impl Watch {
             }
             if matches!(
                 outcome,
-                Outcome::Proposed | Outcome::NotReady { .. } | Outcome::Rejected { .. }
+                Outcome::Proposed
+                    | Outcome::NotReady { .. }
+                    | Outcome::Rejected { .. }
+                    | Outcome::Drifted { .. }
             ) {
                 prop_assert_eq!(self.execution_requests, 0);
             }
@@ -324,6 +354,7 @@ fn apply(flow: &mut CcFlow, ev: &Ev, now: &mut Millis) -> Command {
         }),
         Ev::Proposal { noop } => flow.handle_proposal(*noop),
         Ev::Confirmation(yes) => flow.handle_confirmation(*yes),
+        Ev::Recheck(within) => flow.handle_recheck(*within, vec!["changed".into()]),
         Ev::ExecutionStarted(t) => flow.handle_execution_started(t.map(task), *now),
         Ev::WaitOver => flow.handle_wait_over(*now),
         Ev::Progress {
@@ -366,6 +397,11 @@ fn answer(cmd: &Command, choice: u8, now: Millis) -> (Ev, Millis) {
             _ => Ev::Proposal { noop: false },
         },
         Command::AskConfirmation => Ev::Confirmation(choice % 8 != 6),
+        Command::RecheckProposal => match choice % 16 {
+            3 => Ev::Error(FailureClass::Permanent),
+            1 | 5 => Ev::Recheck(false),
+            _ => Ev::Recheck(true),
+        },
         Command::StartExecution => match choice % 16 {
             7 => Ev::Error(FailureClass::Retryable),
             8 => Ev::ExecutionStarted(None),

@@ -73,6 +73,15 @@ fn filters() -> insta::Settings {
     s.add_filter(r"127\.0\.0\.1:\d+", "[CC]");
     s.add_filter(r"started [0-9a-z ]+ ago", "started [DURATION] ago");
     s.add_filter(r"after [0-9a-z. ]+ waiting", "after [DURATION] waiting");
+    // Elapsed time and ETA of a running execution count from the fixture's date to now.
+    s.add_filter(
+        r"running for [0-9a-z ]+; (about [0-9a-z ]+ left|no ETA yet)",
+        "running for [ELAPSED]; [ETA]",
+    );
+    s.add_filter(
+        r#""(elapsed_seconds|eta_seconds)": \d+"#,
+        r#""$1": [SECONDS]"#,
+    );
     s.set_snapshot_path("snapshots");
     s.set_prepend_module_to_snapshot(false);
     s
@@ -527,6 +536,31 @@ async fn every_exit_code() {
     let r = run(&bad.uri(), &args).await;
     assert_eq!(r.code, 1);
     report += &case("execution ended with an error", &r);
+    // 9: the execution was ended by a stop request (Cruise Control remembers a
+    // stop_proposal_execution task started after the execution's).
+    let stopped = ready_cc().await;
+    let stop_task = serde_json::json!({"userTasks": [{
+        "UserTaskId": "5a4b2c1d-0000-4000-8000-00000000aaaa",
+        "RequestURL": "POST /kafkacruisecontrol/stop_proposal_execution?json=true",
+        "ClientIdentity": "127.0.0.1",
+        "StartMs": "1579874399999",
+        "Status": "Completed"}], "version": 1});
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/user_tasks"))
+        .and(query_param("endpoints", "stop_proposal_execution"))
+        .respond_with(json(200, &stop_task.to_string()))
+        .with_priority(1)
+        .mount(&stopped)
+        .await;
+    mount_execution(&stopped, "CompletedWithError").await;
+    let r = run(&stopped.uri(), &args).await;
+    assert_eq!(r.code, 9, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("stopped by a stop request"),
+        "{}",
+        r.stderr
+    );
+    report += &case("execution stopped by a stop request", &r);
 
     // 3: Cruise Control too slow.
     let slow = MockServer::start().await;
@@ -928,4 +962,322 @@ async fn imbalance_dry_run_uses_the_template_and_records_nothing() {
         2,
         "nothing asked of Cruise Control"
     );
+}
+
+/// The query pairs of the one POST to `endpoint`.
+async fn post_query(server: &MockServer, endpoint: &str) -> Vec<(String, String)> {
+    let reqs = server.received_requests().await.unwrap_or_default();
+    let posts: Vec<_> = reqs
+        .iter()
+        .filter(|r| r.method.as_str() == "POST" && r.url.path().ends_with(endpoint))
+        .collect();
+    assert_eq!(posts.len(), 1, "one POST to {endpoint}");
+    posts[0]
+        .url
+        .query_pairs()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+}
+
+fn has(q: &[(String, String)], k: &str, v: &str) -> bool {
+    q.iter().any(|(a, b)| a == k && b == v)
+}
+
+/// Each option users have elsewhere reaches Cruise Control as the parameter of its endpoint.
+#[tokio::test(flavor = "multi_thread")]
+async fn each_option_reaches_cruise_control() {
+    let strategies = "PrioritizeSmallReplicaMovementStrategy,BaseReplicaMovementStrategy";
+    // full: destinations, disk rebalance with intra-broker concurrency, cluster-wide cap,
+    // strategies, recently demoted brokers, a pass-through parameter.
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "rebalance", &fixture("add_broker_verbose.json")).await;
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "full",
+            "--destination-brokers",
+            "1,2",
+            "--rebalance-disk",
+            "--concurrent-intra-broker-partition-movements",
+            "3",
+            "--max-partition-movements-in-cluster",
+            "7",
+            "--replica-movement-strategies",
+            strategies,
+            "--exclude-recently-demoted-brokers",
+            "--cc-param",
+            "fast_mode=false",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let q = post_query(&cc, "/rebalance").await;
+    for (k, v) in [
+        ("destination_broker_ids", "1,2"),
+        ("rebalance_disk", "true"),
+        ("concurrent_intra_broker_partition_movements", "3"),
+        ("max_partition_movements_in_cluster", "7"),
+        ("replica_movement_strategies", strategies),
+        ("exclude_recently_demoted_brokers", "true"),
+        ("fast_mode", "false"),
+        ("dryrun", "true"),
+    ] {
+        assert!(has(&q, k, v), "{k}={v} in {q:?}");
+    }
+
+    // add: the options add_broker accepts.
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "add_broker", &fixture("add_broker_verbose.json")).await;
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "add",
+            "--brokers",
+            "4",
+            "--max-partition-movements-in-cluster",
+            "7",
+            "--replica-movement-strategies",
+            strategies,
+            "--cc-param",
+            "data_from=VALID_PARTITIONS",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let q = post_query(&cc, "/add_broker").await;
+    assert!(has(&q, "max_partition_movements_in_cluster", "7"), "{q:?}");
+    assert!(has(&q, "replica_movement_strategies", strategies), "{q:?}");
+    assert!(has(&q, "data_from", "VALID_PARTITIONS"), "{q:?}");
+
+    // demote: demote_broker with its own parameters, and no goal parameters.
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "demote_broker", &fixture("add_broker_verbose.json")).await;
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "demote",
+            "--brokers",
+            "2",
+            "--concurrent-leader-movements",
+            "5",
+            "--replica-movement-strategies",
+            strategies,
+            "--exclude-recently-demoted-brokers",
+            "--cc-param",
+            "skip_urp_demotion=false",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("Proposal: demote brokers 2"),
+        "{}",
+        r.stdout
+    );
+    let q = post_query(&cc, "/demote_broker").await;
+    for (k, v) in [
+        ("brokerid", "2"),
+        ("concurrent_leader_movements", "5"),
+        ("replica_movement_strategies", strategies),
+        ("exclude_recently_demoted_brokers", "true"),
+        ("skip_urp_demotion", "false"),
+        ("dryrun", "true"),
+    ] {
+        assert!(has(&q, k, v), "{k}={v} in {q:?}");
+    }
+    assert!(
+        !q.iter()
+            .any(|(k, _)| k == "goals" || k == "excluded_topics")
+    );
+
+    // remove-disks: remove_disks takes only the volumes, dryrun and reason.
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "remove_disks", &fixture("add_broker_verbose.json")).await;
+    let r = run(
+        &cc.uri(),
+        &[
+            "rebalance",
+            "remove-disks",
+            "--brokers-and-logdirs",
+            "1-/data/a,1-/data/b",
+        ],
+    )
+    .await;
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let q = post_query(&cc, "/remove_disks").await;
+    let mut names: Vec<&str> = q.iter().map(|(k, _)| k.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["brokerid_and_logdirs", "dryrun", "json", "reason"]);
+    assert!(
+        has(&q, "brokerid_and_logdirs", "1-/data/a,1-/data/b"),
+        "{q:?}"
+    );
+}
+
+/// Options an endpoint cannot take, and pass-through names kafkaops sets itself, are refused
+/// with exit 2 before anything is sent.
+#[tokio::test(flavor = "multi_thread")]
+async fn options_an_endpoint_cannot_take_are_refused_before_anything_is_sent() {
+    let cc = ready_cc().await;
+    for args in [
+        &[
+            "rebalance",
+            "demote",
+            "--brokers",
+            "2",
+            "--goals",
+            "RackAwareGoal",
+        ][..],
+        &[
+            "rebalance",
+            "full",
+            "--cc-param",
+            "dryrun=false",
+            "--execute",
+            "--yes",
+        ][..],
+        &[
+            "rebalance",
+            "add",
+            "--brokers",
+            "4",
+            "--cc-param",
+            "destination_broker_ids=1",
+        ][..],
+        &[
+            "rebalance",
+            "remove-disks",
+            "--brokers-and-logdirs",
+            "1-/a",
+            "--replication-throttle",
+            "5",
+        ][..],
+    ] {
+        let r = run(&cc.uri(), args).await;
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+    }
+    let reqs = cc.received_requests().await.unwrap_or_default();
+    assert!(
+        reqs.iter().all(|r| r.method.as_str() != "POST"),
+        "nothing was sent"
+    );
+    let help = run(&cc.uri(), &["rebalance", "remove", "--help"]).await;
+    assert!(
+        help.stdout
+            .contains("still moves their replicas off the leaving brokers"),
+        "{}",
+        help.stdout
+    );
+}
+
+/// With two-step verification every POST answers `{"RequestInfo": ...}` (an object in the yaml,
+/// an array in the code): never "nothing to move", always exit 8 with the review id.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_request_held_for_review_is_never_nothing_to_move() {
+    for body in [
+        r#"{"RequestInfo":[{"Id":7,"SubmitterAddress":"127.0.0.1","SubmissionTimeMs":1,"Status":"PENDING_REVIEW","EndpointWithParams":"POST /kafkacruisecontrol/rebalance?dryrun=true&json=true","Reason":"kafkaops"}],"version":1}"#,
+        r#"{"RequestInfo":{"Id":7,"Status":"PENDING_REVIEW","EndpointWithParams":"POST /kafkacruisecontrol/rebalance?json=true"},"version":1}"#,
+    ] {
+        let cc = ready_cc().await;
+        Mock::given(method("POST"))
+            .and(path("/kafkacruisecontrol/rebalance"))
+            .respond_with(json(200, body))
+            .mount(&cc)
+            .await;
+        for args in [
+            &["rebalance", "full"][..],
+            &["rebalance", "full", "--execute", "--yes", "-o", "json"][..],
+        ] {
+            let r = run(&cc.uri(), args).await;
+            assert_eq!(r.code, 8, "{args:?}: {}", r.stderr);
+            assert!(r.stderr.contains("review id 7"), "{}", r.stderr);
+            assert!(!r.stdout.contains("Nothing to move"), "{}", r.stdout);
+            assert!(!r.stdout.contains("nothing-to-do"), "{}", r.stdout);
+        }
+        assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
+    }
+}
+
+/// In JSON mode on a terminal, the proposal is shown (on the terminal, stderr) before the
+/// confirmation prompt; stdout stays for the JSON document. Runs kafkaops on a pseudo-terminal.
+#[tokio::test(flavor = "multi_thread")]
+async fn json_mode_on_a_terminal_shows_the_proposal_before_the_prompt() {
+    use std::io::{Read, Write};
+    use std::os::fd::FromRawFd;
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "add_broker", &fixture("add_broker_verbose.json")).await;
+    let (mut master, slave) = unsafe {
+        let (mut m, mut s) = (0, 0);
+        // SAFETY: openpty(3) fills two descriptors we then own.
+        let rc = libc::openpty(
+            &mut m,
+            &mut s,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        );
+        assert_eq!(rc, 0, "openpty");
+        (std::fs::File::from_raw_fd(m), std::fs::File::from_raw_fd(s))
+    };
+    let mut cmd = base_command(&cc.uri());
+    cmd.args([
+        "rebalance",
+        "add",
+        "--brokers",
+        "4",
+        "--execute",
+        "-o",
+        "json",
+    ])
+    .env("TERM", "dumb")
+    .stdin(slave.try_clone().unwrap())
+    .stderr(slave)
+    .stdout(Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    drop(cmd); // the parent's copies of the slave end
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = std::sync::Arc::clone(&seen);
+    let mut reader = master.try_clone().unwrap();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !seen.lock().unwrap().contains("Execute this proposal") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no prompt: {}",
+            seen.lock().unwrap()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let text = seen.lock().unwrap().clone();
+    let shown = text
+        .find("Proposal to execute: add brokers 4")
+        .expect(&text);
+    let prompt = text.find("Execute this proposal").unwrap();
+    assert!(
+        shown < prompt,
+        "the proposal comes before the prompt: {text}"
+    );
+    master.write_all(b"n").unwrap();
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "declined");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("Proposal to execute"),
+        "stdout keeps only JSON"
+    );
+    assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
 }

@@ -133,6 +133,8 @@ async fn a_thousand_topics_take_one_execution_request() {
         timeout_ms: 20_000,
         wait_for_ready_ms: 0,
         poll_interval_ms: 10,
+        recheck: false,
+        follow_timeout_ms: None,
     };
     let report = flow::run(
         &cc,

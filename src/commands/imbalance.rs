@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Ctx;
 use super::rebalance::{
-    CliObserver, FlowOutput, client, emit_flow_output, proposal_request, render_flow_output,
+    CliObserver, FlowOutput, checked_request, client, emit_flow_output, render_flow_output,
     run_flow,
 };
 use crate::cli::rebalance::{ImbalanceArgs, ProposalArgs};
@@ -303,7 +303,7 @@ async fn pass(
             .join("; ")
     ));
     let kind = RebalanceKind::Full;
-    let request = proposal_request(&kind, a);
+    let request = checked_request(&kind, a, None)?;
     let run = run_flow(ctx, &kind, &request, a).await?;
     if !a.execute {
         proposed.extend(rebalance.anomalies.iter().cloned());

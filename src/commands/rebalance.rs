@@ -24,20 +24,40 @@
 //!   "disk_mb_before","disk_mb_after"}],"movements":[{"topic","partition","old_replicas",
 //!   "new_replicas","old_leader","new_leader"}]}`; numbers Cruise Control sent as `NaN` are `null`.
 //!
-//! With `--execute`: one [`ExecutionView`] `{"proposal":<ProposalView>,"execution":{"status":
-//! "completed"|"started"|"failed"|"nothing-to-do","task_id":str|null,"progress":{"state",
+//! With `--execute`: one [`ExecutionView`] `{"proposal":<ProposalView>,"approved_proposal":
+//! <ProposalView>|null,"drift":<DriftReport>|null,"execution_drift":<DriftReport>|null,
+//! "execution":{"status":
+//! "completed"|"started"|"failed"|"nothing-to-do"|"drifted","task_id":str|null,"progress":{"state",
 //! "partitions_total","partitions_finished","partitions_in_progress","partitions_pending",
 //! "leaders_total","leaders_finished","data_total_mb","data_finished_mb"}|null}}`.
 //!
 //! `status`: [`StatusView`] `{"executing":bool,"executor_state":str,"task_id":str|null,"reason":
 //! str|null,"progress":<progress>|null,"monitor_state":str|null,"ready":bool,"not_ready_reason":
-//! str|null,"proposal_ready":bool|null}`; `stop`: [`StopView`] `{"stop_requested":bool,"task_id":
-//! str|null,"executor_state":str,"message":str}`.
+//! str|null,"proposal_ready":bool|null,"details":{"task_kind":"user"|"self-healing"|null,
+//! "started_ms","elapsed_seconds","eta_seconds","intra_broker_movements_total",
+//! "intra_broker_movements_finished","aborting_partitions","concurrency":{name:number}}|null,
+//! "throttles":[{"broker","leader_rate","follower_rate"}]|null}`; `status --task`:
+//! `{"task_id","status":"running"|"completed"|"failed"|"stopped","cruise_control_status","request",
+//! "started_ms","progress"}`; `stop`: [`StopView`] `{"stop_requested":bool,"task_id":
+//! str|null,"executor_state":str,"message":str}`; `review list|approve|discard`: `[{"id","status",
+//! "endpoint","execution","request","submitter","submitted_ms","reason"}]`. An execution ended by
+//! a stop request is `"status":"stopped"` (exit 9), distinct from `"failed"` (exit 1).
 //!
 //! The execution is started with a second, non-dry-run request (as Strimzi does), so Cruise
-//! Control recomputes the proposal; the `proposal` of an execution is that second answer. After a
+//! Control recomputes the proposal; the `proposal` of an execution is that second answer. Before
+//! it is sent, the proposal is asked for once more as a dry run and compared with the approved one
+//! (`approved_proposal`: the dry run shown, or `--approved-plan`); past `--max-drift` /
+//! `--max-data-mb` nothing runs (`drifted`, exit 1 under `--yes`; a person is asked again). See
+//! [`crate::engine::drift`] for why the check happens before, not after, the execution request. After a
 //! completed execution the executor reports no counters any more, so the final `progress` is the
 //! last observation with every movement counted as finished.
+
+mod drift;
+mod leaving;
+mod options;
+mod review;
+mod status_extra;
+mod task;
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, PoisonError};
@@ -47,7 +67,8 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::cli::rebalance::{
-    AddArgs, FullArgs, ProposalArgs, RebalanceCommand, RemoveArgs, StatusArgs, StopArgs,
+    AddArgs, DemoteArgs, FullArgs, ProposalArgs, RebalanceCommand, RemoveArgs, RemoveDisksArgs,
+    StatusArgs, StopArgs,
 };
 use crate::cruise_control::flow::{self, FlowHooks};
 use crate::cruise_control::model::{
@@ -59,6 +80,7 @@ use crate::cruise_control::params::{
 };
 use crate::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
 use crate::engine::cc_flow::{FlowConfig, InterruptChoice, Outcome};
+use crate::engine::drift::{DriftReport, Plan, Tolerance};
 use crate::error::{CliError, ExitCode};
 use crate::output::{Printer, confirm, progress_bar};
 
@@ -66,7 +88,7 @@ use crate::output::{Printer, confirm, progress_bar};
 pub async fn run(ctx: &Ctx, cmd: RebalanceCommand) -> Result<ExitCode, CliError> {
     match cmd {
         RebalanceCommand::Add(AddArgs { brokers, proposal }) => {
-            propose(ctx, RebalanceKind::AddBrokers(brokers.0), proposal).await
+            propose(ctx, RebalanceKind::AddBrokers(brokers.0), proposal, None).await
         }
         RebalanceCommand::Remove(RemoveArgs {
             brokers,
@@ -77,15 +99,36 @@ pub async fn run(ctx: &Ctx, cmd: RebalanceCommand) -> Result<ExitCode, CliError>
                 brokers: brokers.0,
                 destinations: destination_brokers.map(|d| d.0).unwrap_or_default(),
             };
-            propose(ctx, kind, proposal).await
+            propose(ctx, kind, proposal, None).await
         }
-        RebalanceCommand::Full(FullArgs { proposal }) => {
-            propose(ctx, RebalanceKind::Full, proposal).await
+        RebalanceCommand::Full(FullArgs {
+            destination_brokers,
+            rebalance_disk,
+            concurrent_intra_broker_partition_movements,
+            proposal,
+        }) => {
+            let full = options::FullOptions {
+                destination_brokers: destination_brokers.map(|d| d.0).unwrap_or_default(),
+                rebalance_disk,
+                concurrent_intra_broker_partition_movements,
+            };
+            propose(ctx, RebalanceKind::Full, proposal, Some(full)).await
+        }
+        RebalanceCommand::Demote(DemoteArgs { brokers, proposal }) => {
+            propose(ctx, RebalanceKind::Demote(brokers.0), proposal, None).await
+        }
+        RebalanceCommand::RemoveDisks(RemoveDisksArgs {
+            brokers_and_logdirs,
+            proposal,
+        }) => {
+            let kind = RebalanceKind::RemoveDisks(brokers_and_logdirs);
+            propose(ctx, kind, proposal, None).await
         }
         RebalanceCommand::Imbalance(a) => super::imbalance::run(ctx, a).await,
         RebalanceCommand::Status(a) => status(ctx, &a).await,
         RebalanceCommand::Stop(a) => stop(ctx, &a).await,
         RebalanceCommand::Pace(a) => super::pace::run(ctx, &a).await,
+        RebalanceCommand::Review(c) => review::run(ctx, c).await,
     }
 }
 
@@ -145,7 +188,7 @@ pub fn validate_against_cluster(kind: &RebalanceKind, known: &[i32]) -> Result<(
             brokers,
             destinations,
         } => brokers.iter().chain(destinations).copied().collect(),
-        RebalanceKind::Full => Vec::new(),
+        other => other.named_brokers(),
     };
     let mut unknown: Vec<i32> = given.into_iter().filter(|b| !known.contains(b)).collect();
     unknown.sort_unstable();
@@ -238,7 +281,7 @@ impl ProposalView {
                 brokers,
                 destinations,
             } => (brokers.clone(), destinations.clone()),
-            RebalanceKind::Full => (Vec::new(), Vec::new()),
+            other => (other.named_brokers(), Vec::new()),
         };
         let s = &r.summary;
         let mut loads: BTreeMap<i64, BrokerLoadView> = BTreeMap::new();
@@ -335,7 +378,15 @@ pub struct ExecutionOutcome {
 /// `--execute` output: the proposal and what became of it.
 #[derive(Debug, Clone, Serialize)]
 pub struct ExecutionView {
+    /// What Cruise Control executed (its answer to the execution request), or, when the
+    /// proposal changed past the tolerance, the re-checked proposal that was refused.
     pub proposal: ProposalView,
+    /// The dry run that was shown and approved (`null` when nothing was executed).
+    pub approved_proposal: Option<Box<ProposalView>>,
+    /// The last comparison of the proposal before the execution with the approved one.
+    pub drift: Option<Box<DriftReport>>,
+    /// The execution's own proposal compared with the approved one (it already runs).
+    pub execution_drift: Option<Box<DriftReport>>,
     pub execution: ExecutionOutcome,
 }
 
@@ -351,6 +402,11 @@ pub struct StatusView {
     pub ready: bool,
     pub not_ready_reason: Option<String>,
     pub proposal_ready: Option<bool>,
+    /// Task kind, elapsed time and ETA, intra-broker and aborting counters, concurrency caps
+    /// (while executing).
+    pub details: Option<status_extra::ExecutionDetails>,
+    /// Replication throttles set on the brokers (`null` without a Kafka connection).
+    pub throttles: Option<Vec<status_extra::ThrottleView>>,
 }
 
 /// `rebalance stop` output.
@@ -397,6 +453,8 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
             ids(&p.brokers),
             ids(&p.destination_brokers)
         ),
+        "demote_broker" => format!("Proposal: demote brokers {}", ids(&p.brokers)),
+        "remove_disks" => format!("Proposal: remove disks of brokers {}", ids(&p.brokers)),
         _ => "Proposal: full rebalance".to_string(),
     };
     // With --execute the proposal is shown once, as what is about to run (not as a dry run).
@@ -627,6 +685,10 @@ fn render_execution(v: &ExecutionView, color: bool) -> String {
             "Execution started (task {task}); follow it with `kafkaops rebalance status`.\n"
         ),
         "nothing-to-do" => "Nothing to execute.\n".to_string(),
+        "drifted" => {
+            "Nothing was executed: the proposal changed since it was approved.\n".to_string()
+        }
+        "stopped" => format!("Execution stopped by a stop request (task {task}).\n"),
         _ => format!("Execution ended with an error or was stopped (task {task}).\n"),
     });
     if let Some(k) = &e.placement_in_kafka {
@@ -663,8 +725,52 @@ fn render_status(s: &StatusView, color: bool) -> String {
         if let Some(p) = &s.progress {
             out.push_str(&render_progress(p, color));
         }
+        if let Some(d) = &s.details {
+            let dur = |secs: u64| humantime::format_duration(Duration::from_secs(secs)).to_string();
+            out.push_str(&format!(
+                "Task: {}; running for {}; {}\n",
+                d.task_kind.unwrap_or("unknown kind"),
+                d.elapsed_seconds.map_or_else(|| "-".into(), dur),
+                d.eta_seconds
+                    .map_or_else(|| "no ETA yet".into(), |s| format!("about {} left", dur(s)))
+            ));
+            if d.intra_broker_movements_total > 0 || d.aborting_partitions > 0 {
+                out.push_str(&format!(
+                    "Intra-broker movements {}/{}, aborting partitions {}\n",
+                    d.intra_broker_movements_finished,
+                    d.intra_broker_movements_total,
+                    d.aborting_partitions
+                ));
+            }
+            if !d.concurrency.is_empty() {
+                out.push_str(&format!(
+                    "Concurrency caps: {}\n",
+                    d.concurrency
+                        .iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
     } else {
         out.push_str("Cruise Control is not executing anything.\n");
+    }
+    match &s.throttles {
+        Some(t) if t.is_empty() => out.push_str("Replication throttle: none set on the brokers\n"),
+        Some(t) => out.push_str(&format!(
+            "Replication throttle in force: {}\n",
+            t.iter()
+                .map(|t| format!(
+                    "broker {} leader {} follower {} B/s",
+                    t.broker,
+                    opt(t.leader_rate),
+                    opt(t.follower_rate)
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )),
+        None => {}
     }
     let mut t = crate::output::new_table(color);
     t.set_header(vec!["", "value"]);
@@ -726,9 +832,14 @@ fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<ExitCode, CliError> {
+async fn propose(
+    ctx: &Ctx,
+    kind: RebalanceKind,
+    a: ProposalArgs,
+    full: Option<options::FullOptions>,
+) -> Result<ExitCode, CliError> {
     validate_args(&kind).map_err(usage)?;
-    let request = proposal_request(&kind, &a);
+    let request = checked_request(&kind, &a, full.as_ref())?;
     // Leaving brokers are cordoned before anything moves (KIP-1066; see commands::cordon).
     let cordon = match &kind {
         RebalanceKind::RemoveBrokers { brokers, .. } if a.execute => {
@@ -747,10 +858,50 @@ async fn propose(ctx: &Ctx, kind: RebalanceKind, a: ProposalArgs) -> Result<Exit
     if let Some(out) = &run.output {
         emit_flow_output(&ctx.printer, out)?;
     }
+    if let (RebalanceKind::RemoveBrokers { brokers, .. }, Outcome::Completed { .. }) =
+        (&kind, &run.report.outcome)
+    {
+        let leaving = ids(brokers);
+        let now = if leaving::verify_empty(ctx, brokers).await? {
+            "hold no replicas now (Kafka metadata)"
+        } else {
+            "were not checked: no Kafka connection is configured (--bootstrap-servers); check them before shutting them down"
+        };
+        ctx.printer.note(format!(
+            "Broker(s) {leaving} {now}. Topics created from now on may still be placed on them (Kafka uses any live broker): shut them down soon, or run `kafkaops rebalance remove` again if new replicas appear"
+        ));
+    }
     run.finish()
 }
 
 /// The request of `add`, `remove`, `full` (and `imbalance`, with its template merged in).
+/// The request for `kind` with every option, refused (exit 2, nothing sent) when an option does
+/// not reach the endpoint (see [`options`]).
+pub(crate) fn checked_request(
+    kind: &RebalanceKind,
+    a: &ProposalArgs,
+    full: Option<&options::FullOptions>,
+) -> Result<RebalanceRequest, CliError> {
+    let bad = options::unsupported(kind, a);
+    if !bad.is_empty() {
+        return Err(CliError::new(
+            ExitCode::Usage,
+            anyhow::anyhow!(
+                "{} cannot be used with Cruise Control's {} endpoint; nothing was changed",
+                bad.join(", "),
+                kind.endpoint()
+            ),
+        ));
+    }
+    let mut request = proposal_request(kind, a);
+    if let Some(full) = full {
+        options::apply_full(&mut request, full);
+    }
+    request.extra = options::cc_params(&request, &a.cc_params)
+        .map_err(|e| CliError::new(ExitCode::Usage, anyhow::anyhow!("{e}; nothing was changed")))?;
+    Ok(request)
+}
+
 pub(crate) fn proposal_request(kind: &RebalanceKind, a: &ProposalArgs) -> RebalanceRequest {
     RebalanceRequest {
         kind: kind.clone(),
@@ -758,15 +909,22 @@ pub(crate) fn proposal_request(kind: &RebalanceKind, a: &ProposalArgs) -> Rebala
             goals: a.goals.clone(),
             excluded_topics: a.excluded_topics.clone(),
             skip_hard_goal_check: a.skip_hard_goal_check,
+            exclude_recently_demoted_brokers: a.exclude_recently_demoted_brokers,
+            ..GoalOptions::default()
         },
         execution: ExecutionOptions {
             dryrun: true,
             replication_throttle: a.replication_throttle,
             concurrent_partition_movements_per_broker: a.concurrent_partition_movements_per_broker,
             concurrent_leader_movements: a.concurrent_leader_movements,
+            max_partition_movements_in_cluster: a.max_partition_movements_in_cluster,
+            replica_movement_strategies: a.replica_movement_strategies.clone(),
+            concurrent_intra_broker_partition_movements: None,
         },
         reason: a.reason.clone(),
         verbose: true,
+        review_id: None,
+        extra: Vec::new(),
     }
 }
 
@@ -835,13 +993,25 @@ pub(crate) async fn run_flow(
         printer: printer.clone(),
     };
     let cc = client(ctx, a.poll_interval)?;
-    let config = FlowConfig {
+    let mut config = FlowConfig {
         execute: a.execute,
         assume_yes: ctx.global.yes,
         no_wait: a.no_wait,
         timeout_ms: millis(a.timeout),
         wait_for_ready_ms: millis(a.wait_for_ready),
         poll_interval_ms: millis(a.poll_interval),
+        // The approved plan is the executed plan: re-checked as a dry run before it runs when
+        // someone approved it (a person at the prompt, or --approved-plan). Under --yes alone the
+        // dry run was computed a moment ago and approved by nobody: a second one would only cost
+        // a user-task slot; the execution's own answer is still compared (execution_drift).
+        recheck: a.execute && (!ctx.global.yes || a.approved_plan.is_some()),
+        // The proposal has --timeout; a running execution is followed as long as it runs
+        // (or --follow-timeout), so a long one that progresses never ends in "timed out".
+        follow_timeout_ms: Some(a.follow_timeout.map_or(u64::MAX, millis)),
+    };
+    let approved_plan = match &a.approved_plan {
+        Some(path) => Some(drift::load_approved_plan(path, kind)?),
+        None => None,
     };
     let hooks = RebalanceHooks {
         kind,
@@ -850,23 +1020,61 @@ pub(crate) async fn run_flow(
         show_internal: a.show_internal,
         url: cc.url().to_string(),
         follow: Mutex::new(None),
-    };
-    let interrupt = async {
-        // An error registering the handler counts as an interrupt, as it always did.
-        let _ = tokio::signal::ctrl_c().await;
+        approved_plan,
+        tolerance: Tolerance {
+            max_drift_pct: a.max_drift,
+            max_data_mb: a.max_data_mb,
+        },
     };
     let placement_before = if a.execute && !a.no_wait {
         super::placement::read(ctx).await
     } else {
         None
     };
-    let report = flow::run(&cc, request, config, &hooks, &obs, interrupt).await;
+    let interrupt = interrupt_signal();
+    let report = match a.review_id {
+        Some(id) => {
+            let op = review::Reviewed::prepare(
+                &cc,
+                request,
+                id,
+                a.execute,
+                Instant::now() + a.timeout,
+                &obs,
+            )
+            .await?;
+            // Cruise Control's reviewer approved this request: no second dry run (it would be
+            // held too), and an approved execution needs no second confirmation.
+            config.recheck = false;
+            config.assume_yes |= op.execution;
+            flow::run(&cc, &op, config, &hooks, &obs, interrupt).await
+        }
+        None => flow::run(&cc, request, config, &hooks, &obs, interrupt).await,
+    };
     let placement_in_kafka = match (&placement_before, report.flow.execution_started()) {
         (Some(before), true) => super::placement::read(ctx)
             .await
             .map(|after| super::placement::changes(before, &after)),
         _ => None,
     };
+    let mut report = report;
+    if let Some(e) = terminated_error(&report.outcome) {
+        report.error = Some(e);
+    }
+    // A stop and a failure both end CompletedWithError: tell them apart (see `task`).
+    let mut stopped = false;
+    if let Outcome::Failed { task_id: Some(t) } = &report.outcome {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        if let Ok((_, task::Verdict::Stopped)) = task::look(&cc, t, deadline, &obs).await {
+            stopped = true;
+            report.error = Some(CliError::new(
+                ExitCode::Stopped,
+                anyhow::anyhow!(
+                    "the execution (task {t}) was stopped by a stop request (stop_proposal_execution); replicas already moved stay where they are"
+                ),
+            ));
+        }
+    }
 
     let proposal_of = |answer: &Option<Answer<OptimizationResult>>, dry_run: bool| {
         answer.as_ref().map(|answer| ProposalView {
@@ -883,12 +1091,20 @@ pub(crate) async fn run_flow(
         Outcome::NothingToDo => Some(("nothing-to-do", proposal_of(&report.proposal, true))),
         Outcome::Started { .. } => Some(("started", proposal_of(&report.execution, false))),
         Outcome::Completed { .. } => Some(("completed", proposal_of(&report.execution, false))),
+        Outcome::Failed { .. } if stopped => {
+            Some(("stopped", proposal_of(&report.execution, false)))
+        }
         Outcome::Failed { .. } | Outcome::TaskLost { .. } => {
             Some(("failed", proposal_of(&report.execution, false)))
         }
+        Outcome::Drifted { .. } => Some(("drifted", proposal_of(&report.recheck, true))),
         _ => None,
     };
     if let Some((status, Some(proposal))) = status {
+        let approved_proposal = match status {
+            "nothing-to-do" => None,
+            _ => proposal_of(&report.proposal, true).map(Box::new),
+        };
         let progress = match status {
             "started" => None,
             "completed" => completed_progress(report.flow.progress().cloned(), &proposal.summary),
@@ -896,6 +1112,9 @@ pub(crate) async fn run_flow(
         };
         output = Some(FlowOutput::Execution(ExecutionView {
             proposal,
+            approved_proposal,
+            drift: report.drift.clone().map(Box::new),
+            execution_drift: report.execution_drift.clone().map(Box::new),
             execution: ExecutionOutcome {
                 status,
                 task_id: report.outcome.task_id().map(str::to_string),
@@ -915,6 +1134,9 @@ struct RebalanceHooks<'a> {
     show_internal: bool,
     url: String,
     follow: Mutex<Option<FollowDisplay>>,
+    /// `--approved-plan`: what a `--yes` execution must match.
+    approved_plan: Option<Plan>,
+    tolerance: Tolerance,
 }
 
 /// The progress bar while following, and what its rate is computed from.
@@ -952,17 +1174,70 @@ impl FlowHooks for RebalanceHooks<'_> {
     }
 
     fn proposal(&self, dry_run: &Answer<OptimizationResult>) {
+        let view = ProposalView::new(self.kind, &dry_run.value, true);
+        if let RebalanceKind::RemoveBrokers { brokers, .. } = self.kind {
+            let left = leaving::left_in_proposal(&view, brokers);
+            if !left.is_empty() {
+                self.printer.note(format!(
+                    "Warning: this proposal leaves replicas on leaving broker(s): {}; they would not be empty after it",
+                    left.iter()
+                        .map(|(b, n)| format!("broker {b}: {n} replica(s)"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
         // With --execute the proposal is shown once, as what is about to run; a dry run is
         // printed with the outcome.
-        if self.execute && self.printer.format == crate::output::OutputFormat::Table {
-            let view = ProposalView {
-                show_internal: self.show_internal,
-                ..ProposalView::new(self.kind, &dry_run.value, true)
-            };
-            if let Err(e) =
-                crate::output::write_stdout(&render_proposal(&view, self.printer.color, true))
-            {
+        if !self.execute {
+            return;
+        }
+        let view = ProposalView {
+            show_internal: self.show_internal,
+            ..view
+        };
+        let text = render_proposal(&view, self.printer.color, true);
+        if self.printer.format == crate::output::OutputFormat::Table {
+            if let Err(e) = crate::output::write_stdout(&text) {
                 tracing::warn!("cannot print the proposal: {e:#}");
+            }
+        } else if self.printer.interactive {
+            // JSON or YAML on a terminal: stdout carries the document at the end, but the
+            // person about to be asked must see what they approve first (on stderr).
+            eprint!("{text}");
+        }
+    }
+
+    fn execution_drifted(&self, report: &DriftReport, task_id: Option<&str>) {
+        self.printer.note(format!(
+            "Warning: Cruise Control recomputed the proposal for the execution{} and it differs from the approved one ({}); it is running. Stop it with `kafkaops rebalance stop` if that is not acceptable",
+            task_id.map(|t| format!(" (task {t})")).unwrap_or_default(),
+            report.reasons.join("; ")
+        ));
+    }
+
+    fn approved_plan(&self) -> Option<Plan> {
+        self.approved_plan.clone()
+    }
+
+    fn tolerance(&self) -> Tolerance {
+        self.tolerance
+    }
+
+    fn drifted(&self, report: &DriftReport, new: &Answer<OptimizationResult>) {
+        self.printer
+            .note(drift::render_drift(report).trim_end().to_string());
+        if self.printer.interactive {
+            let view = ProposalView::new(self.kind, &new.value, true);
+            let text = render_proposal(&view, self.printer.color, true).replacen(
+                "Proposal to execute:",
+                "New proposal:",
+                1,
+            );
+            if self.printer.format == crate::output::OutputFormat::Table {
+                let _ = crate::output::write_stdout(&text);
+            } else {
+                eprint!("{text}");
             }
         }
     }
@@ -1033,7 +1308,9 @@ impl FlowHooks for RebalanceHooks<'_> {
     }
 
     async fn choose_after_interrupt(&self, _task_id: Option<&str>) -> InterruptChoice {
-        if !self.printer.interactive {
+        // SIGTERM is a CI job or a pod being cancelled, not a person: like Ctrl-C without a
+        // terminal, the execution is left running.
+        if !self.printer.interactive || terminated() {
             return InterruptChoice::LeaveRunning;
         }
         let stop = tokio::task::spawn_blocking(|| {
@@ -1064,7 +1341,57 @@ fn emit_execution(printer: &Printer, out: &ExecutionView) -> Result<(), CliError
     Ok(())
 }
 
+/// Set when SIGTERM (not Ctrl-C) interrupted the flow.
+static TERMINATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether SIGTERM interrupted the flow.
+pub(crate) fn terminated() -> bool {
+    TERMINATED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Resolves on Ctrl-C or SIGTERM (an error registering the handler counts as an interrupt, as
+/// it always did). SIGTERM (a cancelled CI job, a pod being deleted) is handled like Ctrl-C
+/// without a terminal: a started execution keeps running, kafkaops says so with the task id
+/// and exits 143 ([`terminated_error`]). The handlers are installed when the flow first listens
+/// (once the execution request is being sent); before that nothing has changed and the
+/// default signal handling stays.
+pub(crate) async fn interrupt_signal() {
+    #[cfg(unix)]
+    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+    {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => TERMINATED.store(true, std::sync::atomic::Ordering::SeqCst),
+        }
+        return;
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// The error for a flow that SIGTERM interrupted (exit 143), or `None` if it was not SIGTERM.
+pub(crate) fn terminated_error(outcome: &Outcome) -> Option<CliError> {
+    if !terminated() {
+        return None;
+    }
+    let Outcome::Interrupted { task_id, after } = outcome else {
+        return None;
+    };
+    let msg = match (task_id, after) {
+        (_, crate::engine::cc_flow::AfterInterrupt::NothingStarted) => {
+            "terminated (SIGTERM) before anything was executed; nothing was changed".to_string()
+        }
+        (Some(t), _) => format!(
+            "terminated (SIGTERM): the execution (task {t}) keeps running on Cruise Control; follow it with `kafkaops rebalance status --task {t} --follow`, stop it with `kafkaops rebalance stop`"
+        ),
+        (None, _) => "terminated (SIGTERM) while the execution was being started: it may be running on Cruise Control; see `kafkaops rebalance status`".to_string(),
+    };
+    Some(CliError::new(ExitCode::Terminated, anyhow::anyhow!(msg)))
+}
+
 async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {
+    if let Some(task_id) = &a.task {
+        return task::status_task(ctx, a, task_id).await;
+    }
     let printer = ctx.printer.clone();
     let obs = CliObserver {
         printer: printer.clone(),
@@ -1079,7 +1406,15 @@ async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {
             &obs,
         )
         .await?;
-    let view = status_view(&state);
+    let mut view = status_view(&state);
+    if view.executing {
+        let executor = state.executor.clone().unwrap_or_default();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        view.details = Some(status_extra::details(&executor, now));
+    }
+    view.throttles = status_extra::throttles(ctx).await;
     // Cordoned brokers (KIP-1066) come from Kafka, when it is configured and supports them.
     #[derive(Serialize)]
     struct WithCordons<'a> {
@@ -1131,6 +1466,8 @@ pub fn status_view(state: &CruiseControlState) -> StatusView {
             _ => None,
         },
         proposal_ready: state.analyzer.as_ref().map(|a| a.is_proposal_ready),
+        details: None,
+        throttles: None,
     }
 }
 

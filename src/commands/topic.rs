@@ -710,6 +710,7 @@ fn base_request(args: &SetRfArgs, facts: &ClusterFacts) -> TopicConfigurationReq
             concurrent_partition_movements_per_broker: args
                 .concurrent_partition_movements_per_broker,
             concurrent_leader_movements: args.concurrent_leader_movements,
+            ..ExecutionOptions::default()
         },
         goals: GoalOptions::default(),
         reason: args.reason.clone(),
@@ -732,6 +733,8 @@ fn flow_config(args: &SetRfArgs, confirmed: bool, timeout: Duration) -> FlowConf
         timeout_ms: millis(timeout),
         wait_for_ready_ms: millis(args.wait_for_ready),
         poll_interval_ms: millis(args.poll_interval),
+        recheck: false,
+        follow_timeout_ms: None,
     }
 }
 

@@ -21,6 +21,7 @@ use super::model::{
 };
 use super::params::{self, Endpoint, Query, RebalanceRequest, Substate};
 use super::retry::{Backoff, RetryDecision, RetryPolicy, decide};
+use super::review::{RequestInfo, ReviewBoard, held_for_review};
 use crate::secret::Secret;
 use crate::settings::CruiseControlSettings;
 
@@ -348,6 +349,9 @@ impl CruiseControlClient {
         obs: &dyn Observer,
     ) -> Result<Answer<T>, CcError> {
         let reply = self.send_with(endpoint, query, body, policy, obs).await?;
+        if endpoint.is_post() {
+            held(endpoint, &reply.body)?;
+        }
         if reply.status != StatusCode::ACCEPTED {
             return Ok(Answer {
                 value: parse(endpoint, &reply.body)?,
@@ -468,6 +472,27 @@ impl CruiseControlClient {
             .send(Endpoint::UserTasks, &q, &self.policy(deadline), obs)
             .await?;
         parse(Endpoint::UserTasks, &reply.body)
+    }
+
+    /// The `stop_proposal_execution` requests Cruise Control still remembers (user tasks of
+    /// that endpoint): how a stopped execution is told from a failed one, since both end
+    /// `CompletedWithError`.
+    pub async fn stop_requests(
+        &self,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<Vec<UserTask>, CcError> {
+        let q: Query = vec![
+            (
+                "endpoints",
+                Endpoint::StopProposalExecution.path().to_string(),
+            ),
+            ("fetch_completed_task", "false".to_string()),
+        ];
+        let reply = self
+            .send(Endpoint::UserTasks, &q, &self.policy(deadline), obs)
+            .await?;
+        Ok(parse::<UserTasks>(Endpoint::UserTasks, &reply.body)?.user_tasks)
     }
 
     /// `GET /state` with the given substates (all when empty).
@@ -600,7 +625,63 @@ impl CruiseControlClient {
                 obs,
             )
             .await?;
+        held(Endpoint::StopProposalExecution, &reply.body)?;
         parse(Endpoint::StopProposalExecution, &reply.body)
+    }
+
+    /// `GET /review_board` (all requests when `ids` is empty).
+    pub async fn review_board(
+        &self,
+        ids: &[i64],
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<Vec<RequestInfo>, CcError> {
+        let mut q: Query = Vec::new();
+        if !ids.is_empty() {
+            q.push(("review_ids", params_join(ids)));
+        }
+        let reply = self
+            .send(Endpoint::ReviewBoard, &q, &self.policy(deadline), obs)
+            .await?;
+        Ok(parse::<ReviewBoard>(Endpoint::ReviewBoard, &reply.body)?.requests)
+    }
+
+    /// `POST /review`: approve and/or discard held requests.
+    pub async fn review(
+        &self,
+        approve: &[i64],
+        discard: &[i64],
+        reason: &str,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<Vec<RequestInfo>, CcError> {
+        let mut q: Query = Vec::new();
+        if !approve.is_empty() {
+            q.push(("approve", params_join(approve)));
+        }
+        if !discard.is_empty() {
+            q.push(("discard", params_join(discard)));
+        }
+        q.push(("reason", reason.to_string()));
+        let mut policy = self.policy(deadline);
+        policy.idempotent = false;
+        let reply = self.send(Endpoint::Review, &q, &policy, obs).await?;
+        Ok(parse::<ReviewBoard>(Endpoint::Review, &reply.body)?.requests)
+    }
+}
+
+fn params_join(ids: &[i64]) -> String {
+    ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// A POST answered with the review purgatory's `RequestInfo`: nothing ran (see [`super::review`]).
+fn held(endpoint: Endpoint, body: &str) -> Result<(), CcError> {
+    match held_for_review(body) {
+        Some(requests) => Err(CcError::ReviewPending {
+            endpoint: endpoint.path().to_string(),
+            requests,
+        }),
+        None => Ok(()),
     }
 }
 

@@ -185,6 +185,27 @@ pub enum CcError {
     },
     #[error("{0}")]
     Config(String),
+    /// Two-step verification: Cruise Control holds the request for review; nothing ran.
+    #[error("{}", review_pending_message(endpoint, requests))]
+    ReviewPending {
+        endpoint: String,
+        requests: Vec<super::review::RequestInfo>,
+    },
+}
+
+fn review_pending_message(endpoint: &str, requests: &[super::review::RequestInfo]) -> String {
+    let ids: Vec<String> = requests.iter().map(|r| r.id.to_string()).collect();
+    let what = match requests.first() {
+        Some(r) if r.is_execution() => "execution",
+        Some(_) => "dry run",
+        None => "request",
+    };
+    let id = ids.first().map_or("N", String::as_str);
+    format!(
+        "Cruise Control holds the {endpoint} {what} for review (two-step verification): review id {} ({}); nothing ran. Approve it with `kafkaops rebalance review approve {id}`, then run the same command with `--review-id {id}`",
+        ids.join(","),
+        requests.first().map_or("-", |r| r.status.as_str())
+    )
 }
 
 /// How an error answer reads: the server's text, except for a full user-task table, which a
@@ -221,7 +242,8 @@ impl CcError {
             CcError::Protocol { .. }
             | CcError::TaskFailed { .. }
             | CcError::TaskLost { .. }
-            | CcError::Config(_) => ErrorClass::Permanent(Permanent::Other),
+            | CcError::Config(_)
+            | CcError::ReviewPending { .. } => ErrorClass::Permanent(Permanent::Other),
         }
     }
 

@@ -28,6 +28,7 @@ use crate::engine::cc_flow::{
     AfterInterrupt, CcFlow, Command, Failure, FailureClass, FlowConfig, InterruptChoice, Outcome,
     Stage, TaskView, WaitReason,
 };
+use crate::engine::drift::{self, DriftReport, Plan, Tolerance};
 use crate::engine::model::Millis;
 use crate::error::{CodedError, ExitCode};
 
@@ -106,6 +107,22 @@ pub trait FlowHooks {
         &self,
         task_id: Option<&str>,
     ) -> impl Future<Output = InterruptChoice>;
+    /// The plan approved before this run (`--approved-plan`), which a `--yes` execution must
+    /// match instead of the dry run of this run. Default: none, the dry run is the approved one.
+    fn approved_plan(&self) -> Option<Plan> {
+        None
+    }
+    /// How far the re-checked proposal may differ from the approved one.
+    fn tolerance(&self) -> Tolerance {
+        Tolerance::default()
+    }
+    /// The re-check found the proposal changed past the tolerance: nothing was executed. Shown
+    /// before the operator is asked again (or before `--yes` refuses).
+    fn drifted(&self, _report: &DriftReport, _new: &Answer<OptimizationResult>) {}
+    /// The execution's own proposal (Cruise Control recomputes it once more for the execution)
+    /// differs past the tolerance from the approved one: the execution is already running, so
+    /// this can only be told (the re-check before it is what prevents it).
+    fn execution_drifted(&self, _report: &DriftReport, _task_id: Option<&str>) {}
 }
 
 /// What the flow did.
@@ -120,6 +137,12 @@ pub struct FlowReport<E> {
     pub proposal: Option<Answer<OptimizationResult>>,
     /// The answer to the execution request (Cruise Control's recomputed proposal).
     pub execution: Option<Answer<OptimizationResult>>,
+    /// The last re-check dry run before the execution (when the flow re-checks).
+    pub recheck: Option<Answer<OptimizationResult>>,
+    /// The last comparison of a re-check with the approved plan.
+    pub drift: Option<DriftReport>,
+    /// The execution's own answer compared with the approved plan (when re-checked).
+    pub execution_drift: Option<DriftReport>,
     /// Why the flow failed, worded for people, for every outcome whose exit code is not 0.
     pub error: Option<E>,
 }
@@ -218,6 +241,11 @@ pub struct FlowDriver<'a, O, H: FlowHooks> {
     monitor: Option<MonitorState>,
     proposal: Option<Answer<OptimizationResult>>,
     execution: Option<Answer<OptimizationResult>>,
+    recheck: Option<Answer<OptimizationResult>>,
+    /// The plan the execution must match (set when the operator or `--yes` approves).
+    approved: Option<Plan>,
+    drift: Option<DriftReport>,
+    execution_drift: Option<DriftReport>,
     error: Option<H::Error>,
     follow_started: Option<Instant>,
     stop_error: Option<CcError>,
@@ -260,6 +288,10 @@ where
             monitor: None,
             proposal: None,
             execution: None,
+            recheck: None,
+            approved: None,
+            drift: None,
+            execution_drift: None,
             error: None,
             follow_started: None,
             stop_error: None,
@@ -285,6 +317,10 @@ where
             origin + Duration::from_millis(config.wait_for_ready_ms.min(config.timeout_ms));
         let next = flow.resume(Millis(0));
         let following = flow.execution_started() && flow.outcome().is_none();
+        let deadline = match follow_deadline(&config) {
+            Some(d) if following => d,
+            _ => deadline,
+        };
         if following {
             hooks.following(flow.task_id());
         }
@@ -302,6 +338,10 @@ where
             monitor: None,
             proposal: None,
             execution: None,
+            recheck: None,
+            approved: None,
+            drift: None,
+            execution_drift: None,
             error: None,
             follow_started: following.then(Instant::now),
             stop_error: None,
@@ -389,14 +429,52 @@ where
                     Err(e) => self.fail(e, true),
                 }
             }
-            Command::AskConfirmation => match self.proposal.as_ref().map(|p| hooks.confirm(p)) {
-                Some(Ok(())) => self.flow.handle_confirmation(true),
-                Some(Err(e)) => {
+            Command::AskConfirmation => match self
+                .recheck
+                .as_ref()
+                .or(self.proposal.as_ref())
+                .map(|p| (p, hooks.confirm(p)))
+            {
+                Some((shown, Ok(()))) => {
+                    // What the operator saw and confirmed is what must run.
+                    self.approved = Some(Plan::of(&shown.value));
+                    self.flow.handle_confirmation(true)
+                }
+                Some((_, Err(e))) => {
                     self.error = Some(e);
                     self.flow.handle_confirmation(false)
                 }
                 None => self.flow.handle_confirmation(false),
             },
+            Command::RecheckProposal => {
+                let approved = match self.approved.clone() {
+                    Some(p) => p,
+                    // --yes: the plan approved beforehand, else this run's dry run.
+                    None => match hooks.approved_plan() {
+                        Some(p) => p,
+                        None => self
+                            .proposal
+                            .as_ref()
+                            .map(|p| Plan::of(&p.value))
+                            .unwrap_or_default(),
+                    },
+                };
+                match self.op.request(cc, true, &cc.policy(deadline), obs).await {
+                    Ok(answer) => {
+                        let report =
+                            drift::compare(&approved, &Plan::of(&answer.value), &hooks.tolerance());
+                        if !report.within_tolerance {
+                            hooks.drifted(&report, &answer);
+                        }
+                        let (within, reasons) = (report.within_tolerance, report.reasons.clone());
+                        self.approved = Some(approved);
+                        self.drift = Some(report);
+                        self.recheck = Some(answer);
+                        self.flow.handle_recheck(within, reasons)
+                    }
+                    Err(e) => self.fail(e, true),
+                }
+            }
             Command::StartExecution => {
                 // Never re-sent after a timeout: the execution may have started.
                 let mut policy = cc.policy(deadline);
@@ -420,7 +498,28 @@ where
                     }
                     Some(Ok(answer)) => {
                         let task_id = answer.task_id.clone();
+                        // What was approved: the confirmed or re-checked plan, else the plan
+                        // approved beforehand, else this run's dry run.
+                        let approved = self.approved.clone().or_else(|| {
+                            hooks
+                                .approved_plan()
+                                .or_else(|| self.proposal.as_ref().map(|p| Plan::of(&p.value)))
+                        });
+                        if let Some(approved) = approved.as_ref() {
+                            let d = drift::compare(
+                                approved,
+                                &Plan::of(&answer.value),
+                                &hooks.tolerance(),
+                            );
+                            if !d.within_tolerance {
+                                hooks.execution_drifted(&d, task_id.as_deref());
+                            }
+                            self.execution_drift = Some(d);
+                        }
                         self.execution = Some(answer);
+                        if let Some(d) = follow_deadline(self.flow.config()) {
+                            self.deadline = d;
+                        }
                         let next = self.flow.handle_execution_started(task_id, self.now());
                         if !matches!(next, Command::Finish(Outcome::Started { .. })) {
                             self.follow_started = Some(Instant::now());
@@ -538,9 +637,20 @@ where
             monitor: self.monitor,
             proposal: self.proposal,
             execution: self.execution,
+            recheck: self.recheck,
+            drift: self.drift,
+            execution_drift: self.execution_drift,
             error,
         }
     }
+}
+
+/// The requests' deadline while following, when following has its own (capped for `Instant`).
+fn follow_deadline(config: &FlowConfig) -> Option<Instant> {
+    const FAR: u64 = 10 * 365 * 24 * 3600 * 1000;
+    config
+        .follow_timeout_ms
+        .map(|ms| Instant::now() + Duration::from_millis(ms.min(FAR)))
 }
 
 /// One look at the running execution: the executor, then the user task.
@@ -782,6 +892,13 @@ fn outcome_error<E: From<CcError> + From<CodedError>>(
         }
         Outcome::Error { failure, .. } => coded(failure.exit, failure.message.clone()),
         Outcome::Rejected { reason } => coded(ExitCode::Usage, reason.clone()),
+        Outcome::Drifted { reasons } => coded(
+            ExitCode::Failed,
+            format!(
+                "the proposal changed since it was approved ({}); nothing was executed. Look at the new proposal (dry run) and run again, or allow more with --max-drift / --max-data-mb",
+                reasons.join("; ")
+            ),
+        ),
         Outcome::Declined => coded(
             ExitCode::Failed,
             "the execution was not confirmed; nothing was changed".into(),

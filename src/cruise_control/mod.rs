@@ -21,6 +21,7 @@ pub mod lenient;
 pub mod model;
 pub mod params;
 pub mod retry;
+pub mod review;
 
 pub use client::{Answer, ClientConfig, CruiseControlClient, LogObserver, Observer};
 pub use error::{CcError, ErrorClass, Permanent, Transient, classify};

@@ -155,6 +155,17 @@ pub struct ExecutorState {
     pub num_total_intra_broker_partition_movements: u64,
     #[serde(default, deserialize_with = "lenient::count")]
     pub num_finished_intra_broker_partition_movements: u64,
+    /// Concurrency caps Cruise Control reports while executing (reference §3.1).
+    #[serde(default, deserialize_with = "lenient::opt_f64")]
+    pub maximum_concurrent_partition_movements_per_broker: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::opt_f64")]
+    pub minimum_concurrent_partition_movements_per_broker: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::opt_f64")]
+    pub average_concurrent_partition_movements_per_broker: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::opt_f64")]
+    pub maximum_broker_leader_movement_concurrency: Option<f64>,
+    #[serde(default, deserialize_with = "lenient::opt_f64")]
+    pub cluster_leader_movement_concurrency: Option<f64>,
     #[serde(default, deserialize_with = "lenient::vec_or_null")]
     pub recently_removed_brokers: Vec<i32>,
     #[serde(default, deserialize_with = "lenient::vec_or_null")]

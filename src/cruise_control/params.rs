@@ -21,6 +21,14 @@ pub enum Endpoint {
     Load,
     /// `POST /admin`: live changes to the running execution (concurrency) and CC's settings.
     Admin,
+    /// `GET /review_board` (two-step verification).
+    ReviewBoard,
+    /// `POST /review` (two-step verification).
+    Review,
+    /// `POST /demote_broker`: leadership off brokers.
+    DemoteBroker,
+    /// `POST /remove_disks`: replicas off JBOD volumes (intra-broker).
+    RemoveDisks,
 }
 
 impl Endpoint {
@@ -38,6 +46,10 @@ impl Endpoint {
             Endpoint::KafkaClusterState => "kafka_cluster_state",
             Endpoint::Load => "load",
             Endpoint::Admin => "admin",
+            Endpoint::ReviewBoard => "review_board",
+            Endpoint::Review => "review",
+            Endpoint::DemoteBroker => "demote_broker",
+            Endpoint::RemoveDisks => "remove_disks",
         }
     }
 
@@ -51,6 +63,9 @@ impl Endpoint {
                 | Endpoint::TopicConfiguration
                 | Endpoint::StopProposalExecution
                 | Endpoint::Admin
+                | Endpoint::Review
+                | Endpoint::DemoteBroker
+                | Endpoint::RemoveDisks
         )
     }
 }
@@ -161,6 +176,30 @@ pub fn accepted(endpoint: Endpoint) -> Vec<&'static str> {
             "min_isr_based_concurrency_adjustment",
             "review_id",
         ]),
+        Endpoint::ReviewBoard => v.push("review_ids"),
+        Endpoint::Review => v.extend(["approve", "discard"]),
+        // Reference §3.5.
+        Endpoint::DemoteBroker => v.extend([
+            "brokerid",
+            "brokerid_and_logdirs",
+            "dryrun",
+            "concurrent_leader_movements",
+            "broker_concurrent_leader_movements",
+            "execution_progress_check_interval_ms",
+            "skip_urp_demotion",
+            "exclude_follower_demotion",
+            "replica_movement_strategies",
+            "replication_throttle",
+            "review_id",
+            "stop_ongoing_execution",
+            "allow_capacity_estimation",
+            "verbose",
+            "exclude_recently_demoted_brokers",
+        ]),
+        // Reference §3.9.
+        Endpoint::RemoveDisks => {
+            v.extend(["brokerid_and_logdirs", "dryrun", "stop_ongoing_execution"])
+        }
         Endpoint::Load => v.extend([
             "start",
             "end",
@@ -190,6 +229,12 @@ pub struct GoalOptions {
     pub goals: Vec<String>,
     pub excluded_topics: Option<String>,
     pub skip_hard_goal_check: bool,
+    /// `exclude_recently_demoted_brokers=true`: no leadership onto recently demoted brokers.
+    pub exclude_recently_demoted_brokers: bool,
+    /// `destination_broker_ids` of a full rebalance (remove has its own, in the kind).
+    pub destination_broker_ids: Vec<i32>,
+    /// `rebalance_disk=true`: balance between the disks of each broker (JBOD) instead.
+    pub rebalance_disk: bool,
 }
 
 /// Options of an execution (ignored by Cruise Control for dry runs, but validated).
@@ -199,6 +244,10 @@ pub struct ExecutionOptions {
     pub replication_throttle: Option<u64>,
     pub concurrent_partition_movements_per_broker: Option<u32>,
     pub concurrent_leader_movements: Option<u32>,
+    pub max_partition_movements_in_cluster: Option<u32>,
+    pub concurrent_intra_broker_partition_movements: Option<u32>,
+    /// Names from Cruise Control's `replica.movement.strategies`, in order.
+    pub replica_movement_strategies: Vec<String>,
 }
 
 /// What to optimise: the three kinds of rebalance kafkaops runs.
@@ -213,15 +262,40 @@ pub enum RebalanceKind {
     },
     /// `rebalance`: the whole cluster.
     Full,
+    /// `demote_broker?brokerid=..`: move leadership off these brokers.
+    Demote(Vec<i32>),
+    /// `remove_disks?brokerid_and_logdirs=..`: move replicas off these volumes (`id-logdir`).
+    RemoveDisks(Vec<String>),
 }
 
 impl RebalanceKind {
+    /// The brokers the operator named (for remove_disks: the brokers of the volumes).
+    #[must_use]
+    pub fn named_brokers(&self) -> Vec<i32> {
+        match self {
+            RebalanceKind::AddBrokers(b) | RebalanceKind::Demote(b) => b.clone(),
+            RebalanceKind::RemoveBrokers { brokers, .. } => brokers.clone(),
+            RebalanceKind::Full => Vec::new(),
+            RebalanceKind::RemoveDisks(d) => {
+                let mut out: Vec<i32> = d
+                    .iter()
+                    .filter_map(|v| v.split_once('-').and_then(|(id, _)| id.trim().parse().ok()))
+                    .collect();
+                out.sort_unstable();
+                out.dedup();
+                out
+            }
+        }
+    }
+
     #[must_use]
     pub fn endpoint(&self) -> Endpoint {
         match self {
             RebalanceKind::AddBrokers(_) => Endpoint::AddBroker,
             RebalanceKind::RemoveBrokers { .. } => Endpoint::RemoveBroker,
             RebalanceKind::Full => Endpoint::Rebalance,
+            RebalanceKind::Demote(_) => Endpoint::DemoteBroker,
+            RebalanceKind::RemoveDisks(_) => Endpoint::RemoveDisks,
         }
     }
 }
@@ -235,12 +309,20 @@ pub struct RebalanceRequest {
     pub reason: String,
     /// Ask for the per-partition movements and the load before.
     pub verbose: bool,
+    /// Run the request Cruise Control's review approved under this id instead (two-step
+    /// verification): `review_id` is then the only parameter sent (reference §3.10).
+    pub review_id: Option<i64>,
+    /// `--cc-param KEY=VALUE`: passed through as given (names checked by the command).
+    pub extra: Vec<(&'static str, String)>,
 }
 
 impl RebalanceRequest {
     /// The query for this request: only names the endpoint accepts; zero/empty values omitted.
     #[must_use]
     pub fn query(&self) -> Query {
+        if let Some(id) = self.review_id {
+            return vec![("review_id", id.to_string())];
+        }
         let mut q: Query = Vec::new();
         match &self.kind {
             RebalanceKind::AddBrokers(b) => {
@@ -258,7 +340,19 @@ impl RebalanceRequest {
                     q.push(("destination_broker_ids", join(destinations)));
                 }
             }
-            RebalanceKind::Full => {}
+            RebalanceKind::Full => {
+                if !self.goals.destination_broker_ids.is_empty() {
+                    q.push((
+                        "destination_broker_ids",
+                        join(&self.goals.destination_broker_ids),
+                    ));
+                }
+                if self.goals.rebalance_disk {
+                    q.push(("rebalance_disk", "true".into()));
+                }
+            }
+            RebalanceKind::Demote(b) => q.push(("brokerid", join(b))),
+            RebalanceKind::RemoveDisks(d) => q.push(("brokerid_and_logdirs", d.join(","))),
         }
         q.push(("dryrun", self.execution.dryrun.to_string()));
         if self.verbose {
@@ -291,7 +385,30 @@ impl RebalanceRequest {
         if let Some(n) = e.concurrent_leader_movements.filter(|n| *n > 0) {
             q.push(("concurrent_leader_movements", n.to_string()));
         }
+        if let Some(n) = e.max_partition_movements_in_cluster.filter(|n| *n > 0) {
+            q.push(("max_partition_movements_in_cluster", n.to_string()));
+        }
+        if let Some(n) = e
+            .concurrent_intra_broker_partition_movements
+            .filter(|n| *n > 0)
+        {
+            q.push(("concurrent_intra_broker_partition_movements", n.to_string()));
+        }
+        if !e.replica_movement_strategies.is_empty() {
+            q.push((
+                "replica_movement_strategies",
+                e.replica_movement_strategies.join(","),
+            ));
+        }
+        if self.goals.exclude_recently_demoted_brokers {
+            q.push(("exclude_recently_demoted_brokers", "true".into()));
+        }
         q.push(("reason", self.reason.clone()));
+        // Only what this endpoint accepts (Cruise Control answers 400 to anything else); the
+        // command refuses options an endpoint cannot take before anything is sent.
+        let ok = accepted(self.kind.endpoint());
+        q.retain(|(k, _)| ok.contains(k));
+        q.extend(self.extra.iter().cloned());
         q
     }
 }
@@ -532,6 +649,9 @@ mod tests {
             goals: vec!["RackAwareGoal".into(), "ReplicaCapacityGoal".into()],
             excluded_topics: Some("__.*".into()),
             skip_hard_goal_check: true,
+            exclude_recently_demoted_brokers: true,
+            destination_broker_ids: vec![1, 2],
+            rebalance_disk: false,
         }
     }
 
@@ -541,6 +661,9 @@ mod tests {
             replication_throttle: Some(1000),
             concurrent_partition_movements_per_broker: Some(2),
             concurrent_leader_movements: Some(10),
+            max_partition_movements_in_cluster: Some(7),
+            concurrent_intra_broker_partition_movements: Some(3),
+            replica_movement_strategies: vec!["PrioritizeSmallReplicaMovementStrategy".into()],
         }
     }
 
@@ -553,6 +676,8 @@ mod tests {
                 destinations: vec![1, 2],
             },
             RebalanceKind::Full,
+            RebalanceKind::Demote(vec![2]),
+            RebalanceKind::RemoveDisks(vec!["1-/data/a".into()]),
         ] {
             let r = RebalanceRequest {
                 kind: kind.clone(),
@@ -560,6 +685,8 @@ mod tests {
                 execution: full_exec(),
                 reason: "why".into(),
                 verbose: true,
+                review_id: None,
+                extra: Vec::new(),
             };
             let q = r.query();
             assert_accepted(kind.endpoint(), &q);
@@ -629,9 +756,12 @@ mod tests {
                 replication_throttle: Some(0),
                 concurrent_partition_movements_per_broker: Some(0),
                 concurrent_leader_movements: None,
+                ..ExecutionOptions::default()
             },
             reason: "r".into(),
             verbose: false,
+            review_id: None,
+            extra: Vec::new(),
         };
         let names: Vec<_> = r.query().into_iter().map(|(k, _)| k).collect();
         assert_eq!(

@@ -43,12 +43,22 @@ pub struct FlowConfig {
     pub assume_yes: bool,
     /// Return once the execution started instead of following it.
     pub no_wait: bool,
-    /// The whole flow (proposal and execution) must end within this long.
+    /// The whole flow (proposal and execution) must end within this long; with
+    /// `follow_timeout_ms`, only up to the start of the execution.
     pub timeout_ms: u64,
     /// How long to wait for Cruise Control's load model (0: fail at once when it is not ready).
     pub wait_for_ready_ms: u64,
     /// Pause between observations.
     pub poll_interval_ms: u64,
+    /// Before executing, ask for the proposal once more as a dry run and execute only if it
+    /// matches the approved one (see [`crate::engine::drift`]); past the tolerance the operator
+    /// is asked again, `--yes` refuses.
+    #[serde(default)]
+    pub recheck: bool,
+    /// Following the execution has its own deadline, counted from its start (`u64::MAX`: follow
+    /// as long as it runs). `None`: `timeout_ms` covers the whole flow.
+    #[serde(default)]
+    pub follow_timeout_ms: Option<u64>,
 }
 
 /// What a [`Command::Wait`] waits for.
@@ -73,6 +83,9 @@ pub enum Command {
     RequestProposal,
     /// Ask the operator; answer with [`CcFlow::handle_confirmation`].
     AskConfirmation,
+    /// Ask for the proposal again as a dry run and compare it with the approved one; answer
+    /// with [`CcFlow::handle_recheck`] (or [`CcFlow::handle_error`]).
+    RecheckProposal,
     /// Send the (one) execution request; answer with [`CcFlow::handle_execution_started`].
     StartExecution,
     /// Read the executor and the user task; answer with [`CcFlow::handle_progress`].
@@ -162,6 +175,9 @@ pub enum Outcome {
     Rejected { reason: String },
     /// The operator did not confirm (or could not be asked).
     Declined,
+    /// The proposal changed past the tolerance between the approval and the execution, and
+    /// `--yes` (or too many rounds) did not allow asking again: nothing was executed.
+    Drifted { reasons: Vec<String> },
     /// `--no-wait`: the execution started.
     Started { task_id: Option<String> },
     /// The execution finished.
@@ -198,9 +214,10 @@ impl Outcome {
             Outcome::NotReady { .. } => ExitCode::NotReady,
             Outcome::Busy { .. } => ExitCode::Busy,
             Outcome::Rejected { .. } => ExitCode::Usage,
-            Outcome::Declined | Outcome::Failed { .. } | Outcome::TaskLost { .. } => {
-                ExitCode::Failed
-            }
+            Outcome::Declined
+            | Outcome::Drifted { .. }
+            | Outcome::Failed { .. }
+            | Outcome::TaskLost { .. } => ExitCode::Failed,
             Outcome::TimedOut { .. } => ExitCode::Timeout,
             Outcome::Interrupted { .. } => ExitCode::Interrupted,
             Outcome::Error { failure, .. } => failure.exit,
@@ -284,6 +301,8 @@ pub enum Phase {
     CheckingInput,
     Proposing,
     Confirming,
+    /// The re-check dry run before the execution is in flight.
+    Rechecking,
     /// The execution request is in flight.
     Starting,
     /// Waiting for a progress observation.
@@ -314,7 +333,16 @@ pub struct CcFlow {
     task_id: Option<String>,
     /// The last progress seen while the executor was busy.
     last_progress: Option<ExecutionProgress>,
+    /// Re-checks that found the proposal changed (each one asks the operator again).
+    #[serde(default)]
+    drift_rounds: u32,
+    /// When the execution started (the follow deadline counts from here).
+    #[serde(default)]
+    follow_started_at: Option<Millis>,
 }
+
+/// How many times a changed proposal is shown and asked about again before giving up.
+pub const MAX_DRIFT_ROUNDS: u32 = 3;
 
 impl CcFlow {
     #[must_use]
@@ -328,7 +356,26 @@ impl CcFlow {
             execution_started: false,
             task_id: None,
             last_progress: None,
+            drift_rounds: 0,
+            follow_started_at: None,
         }
+    }
+
+    /// A flow that follows an execution started earlier, by another run (`--no-wait`, a timed-out
+    /// or cancelled run, a lost terminal): `rebalance status --task ID --follow`. It is in the
+    /// phase after the execution request, so it never asks for a proposal or an execution;
+    /// continue it with [`CcFlow::resume`], which observes the task.
+    #[must_use]
+    pub fn attach(config: FlowConfig, task_id: String, now: Millis) -> CcFlow {
+        let mut f = CcFlow::new(config);
+        f.started_at = now;
+        f.confirmed = true;
+        f.execution_requested = true;
+        f.execution_started = true;
+        f.task_id = Some(task_id);
+        f.follow_started_at = Some(now);
+        f.phase = Phase::Observing;
+        f
     }
 
     #[must_use]
@@ -387,6 +434,7 @@ impl CcFlow {
             Phase::CheckingInput => Command::CheckInput,
             Phase::Proposing => Command::RequestProposal,
             Phase::Confirming => Command::AskConfirmation,
+            Phase::Rechecking => Command::RecheckProposal,
             Phase::Starting => self.finish(Outcome::Interrupted {
                 task_id: self.task_id.clone(),
                 after: AfterInterrupt::LeftRunning,
@@ -425,6 +473,14 @@ impl CcFlow {
 
     fn deadline(&self) -> Millis {
         self.started_at.plus(self.config.timeout_ms)
+    }
+
+    /// The deadline while following: from the execution's start when it has its own.
+    fn follow_deadline(&self) -> Millis {
+        match (self.config.follow_timeout_ms, self.follow_started_at) {
+            (Some(ms), Some(start)) => start.plus(ms),
+            _ => self.deadline(),
+        }
     }
 
     fn finish(&mut self, outcome: Outcome) -> Command {
@@ -500,7 +556,35 @@ impl CcFlow {
         }
         if self.config.assume_yes {
             self.confirmed = true;
+            return self.recheck_or_execute();
+        }
+        self.phase = Phase::Confirming;
+        Command::AskConfirmation
+    }
+
+    /// Confirmed: re-check the proposal first when configured, else execute.
+    fn recheck_or_execute(&mut self) -> Command {
+        if self.config.recheck && self.confirmed && !self.execution_requested {
+            self.phase = Phase::Rechecking;
+            return Command::RecheckProposal;
+        }
+        self.request_execution()
+    }
+
+    /// The re-check dry run compared with the approved proposal: `within` the tolerance, or
+    /// not (with the reasons). Past the tolerance nothing is executed: the operator is asked
+    /// about the new proposal (which becomes the approved one if confirmed), `--yes` refuses.
+    pub fn handle_recheck(&mut self, within: bool, reasons: Vec<String>) -> Command {
+        if self.phase != Phase::Rechecking {
+            return Command::Nothing;
+        }
+        if within {
             return self.request_execution();
+        }
+        self.drift_rounds += 1;
+        self.confirmed = false;
+        if self.config.assume_yes || self.drift_rounds >= MAX_DRIFT_ROUNDS {
+            return self.finish(Outcome::Drifted { reasons });
         }
         self.phase = Phase::Confirming;
         Command::AskConfirmation
@@ -525,7 +609,7 @@ impl CcFlow {
             return self.finish(Outcome::Declined);
         }
         self.confirmed = true;
-        self.request_execution()
+        self.recheck_or_execute()
     }
 
     /// Cruise Control accepted the execution request (with the user task id it returned).
@@ -534,6 +618,7 @@ impl CcFlow {
             return Command::Nothing;
         }
         self.execution_started = true;
+        self.follow_started_at = Some(now);
         if self.task_id.is_none() {
             self.task_id = task_id;
         }
@@ -547,7 +632,7 @@ impl CcFlow {
 
     fn follow_or_time_out(&mut self, now: Millis) -> Command {
         let next = now.plus(self.config.poll_interval_ms);
-        if next > self.deadline() {
+        if next > self.follow_deadline() {
             return self.finish(Outcome::TimedOut {
                 task_id: self.task_id.clone(),
             });
@@ -625,10 +710,10 @@ impl CcFlow {
         let stage = match self.phase {
             Phase::ObservingReadiness => Stage::Readiness,
             Phase::CheckingInput => Stage::Input,
-            Phase::Proposing if failure.class == FailureClass::NoOp => {
+            Phase::Proposing | Phase::Rechecking if failure.class == FailureClass::NoOp => {
                 return self.finish(Outcome::NothingToDo);
             }
-            Phase::Proposing => Stage::Proposal,
+            Phase::Proposing | Phase::Rechecking => Stage::Proposal,
             Phase::Starting => Stage::Start,
             Phase::Observing => Stage::Follow,
             Phase::Stopping => return self.handle_stop_answered(false),
@@ -649,7 +734,8 @@ impl CcFlow {
             | Phase::WaitingForReadiness
             | Phase::CheckingInput
             | Phase::Proposing
-            | Phase::Confirming => self.finish(Outcome::Interrupted {
+            | Phase::Confirming
+            | Phase::Rechecking => self.finish(Outcome::Interrupted {
                 task_id: None,
                 after: AfterInterrupt::NothingStarted,
             }),
@@ -714,6 +800,8 @@ mod tests {
             timeout_ms: 60_000,
             wait_for_ready_ms: 0,
             poll_interval_ms: 1_000,
+            recheck: false,
+            follow_timeout_ms: None,
         }
     }
 
@@ -1155,5 +1243,109 @@ mod tests {
             follow_step(&TaskView::Lost, &busy("other"), Some("t1")),
             FollowStep::Unknown
         );
+    }
+
+    fn rechecking(yes: bool) -> CcFlow {
+        let mut cfg = config(true, yes, false);
+        cfg.recheck = true;
+        let mut f = proposing(cfg);
+        if yes {
+            assert_eq!(f.handle_proposal(false), Command::RecheckProposal);
+        } else {
+            assert_eq!(f.handle_proposal(false), Command::AskConfirmation);
+            assert_eq!(f.handle_confirmation(true), Command::RecheckProposal);
+        }
+        assert!(!f.execution_requested());
+        f
+    }
+
+    #[test]
+    fn an_unchanged_recheck_executes() {
+        let mut f = rechecking(true);
+        assert_eq!(f.handle_recheck(true, vec![]), Command::StartExecution);
+        assert!(f.execution_requested());
+    }
+
+    #[test]
+    fn a_drifted_recheck_refuses_under_yes_and_asks_again_otherwise() {
+        let mut f = rechecking(true);
+        assert_eq!(
+            f.handle_recheck(false, vec!["moved".into()]),
+            Command::Finish(Outcome::Drifted {
+                reasons: vec!["moved".into()]
+            })
+        );
+        assert!(!f.execution_requested());
+        assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::Failed);
+
+        let mut f = rechecking(false);
+        assert_eq!(f.handle_recheck(false, vec![]), Command::AskConfirmation);
+        assert!(!f.confirmed());
+        // Asked again and confirmed: checked again before anything runs.
+        assert_eq!(f.handle_confirmation(true), Command::RecheckProposal);
+        assert_eq!(f.handle_recheck(true, vec![]), Command::StartExecution);
+    }
+
+    #[test]
+    fn a_proposal_that_keeps_changing_is_given_up() {
+        let mut f = rechecking(false);
+        for _ in 1..MAX_DRIFT_ROUNDS {
+            assert_eq!(f.handle_recheck(false, vec![]), Command::AskConfirmation);
+            assert_eq!(f.handle_confirmation(true), Command::RecheckProposal);
+        }
+        assert!(matches!(
+            f.handle_recheck(false, vec![]),
+            Command::Finish(Outcome::Drifted { .. })
+        ));
+        assert!(!f.execution_requested());
+    }
+
+    #[test]
+    fn a_separate_follow_deadline_counts_from_the_start_of_the_execution() {
+        let mut cfg = config(true, true, false);
+        cfg.follow_timeout_ms = Some(u64::MAX);
+        let mut f = proposing(cfg);
+        assert_eq!(f.handle_proposal(false), Command::StartExecution);
+        // The execution starts after most of the flow's 60 s.
+        assert!(matches!(
+            f.handle_execution_started(Some("t".into()), Millis(59_000)),
+            Command::Wait { .. }
+        ));
+        // Far past the flow's timeout, still progressing: no "timed out".
+        for now in [120_000u64, 3_600_000, 86_400_000] {
+            assert_eq!(f.handle_wait_over(Millis(now)), Command::ObserveProgress);
+            assert!(matches!(
+                f.handle_progress(
+                    &busy("t"),
+                    &TaskView::Status(TaskStatus::InExecution),
+                    Millis(now)
+                ),
+                Command::Wait { .. }
+            ));
+        }
+        // A bounded follow deadline counts from the start.
+        let mut cfg = config(true, true, false);
+        cfg.follow_timeout_ms = Some(10_000);
+        let mut f = proposing(cfg);
+        assert_eq!(f.handle_proposal(false), Command::StartExecution);
+        f.handle_execution_started(Some("t".into()), Millis(59_000));
+        assert_eq!(f.handle_wait_over(Millis(65_000)), Command::ObserveProgress);
+        assert!(matches!(
+            f.handle_progress(
+                &busy("t"),
+                &TaskView::Status(TaskStatus::InExecution),
+                Millis(65_000)
+            ),
+            Command::Wait { .. }
+        ));
+        assert_eq!(f.handle_wait_over(Millis(69_500)), Command::ObserveProgress);
+        assert!(matches!(
+            f.handle_progress(
+                &busy("t"),
+                &TaskView::Status(TaskStatus::InExecution),
+                Millis(69_500)
+            ),
+            Command::Finish(Outcome::TimedOut { .. })
+        ));
     }
 }

@@ -39,7 +39,8 @@ pub fn cordon_state(entries: &[ConfigEntry]) -> CordonState {
 
 /// After a `rebalance remove` run: must the brokers kafkaops cordoned for it be uncordoned?
 /// Yes when the removal did not (and will not) take place: a dry run, nothing to do, refused,
-/// declined, not ready, busy, stopped or failed, an error before the execution request.
+/// declined, drifted past the approved plan, not ready, busy, stopped or failed, an error before
+/// the execution request.
 /// No while it runs on or completed, or when it is unknown whether it started.
 #[must_use]
 pub fn uncordon_after(outcome: &Outcome) -> bool {
@@ -50,6 +51,7 @@ pub fn uncordon_after(outcome: &Outcome) -> bool {
         | Outcome::Busy { .. }
         | Outcome::Rejected { .. }
         | Outcome::Declined
+        | Outcome::Drifted { .. }
         | Outcome::Failed { .. } => true,
         Outcome::Interrupted { after, .. } => matches!(
             after,
@@ -104,6 +106,9 @@ mod tests {
     fn uncordon_only_when_the_removal_did_not_happen() {
         assert!(uncordon_after(&Outcome::Failed { task_id: None }));
         assert!(uncordon_after(&Outcome::Declined));
+        assert!(uncordon_after(&Outcome::Drifted {
+            reasons: vec!["moved".into()]
+        }));
         assert!(uncordon_after(&Outcome::Interrupted {
             task_id: None,
             after: AfterInterrupt::StopRequested

@@ -5,6 +5,7 @@
 pub mod anomalies;
 pub mod cc_flow;
 pub mod cordon;
+pub mod drift;
 pub mod model;
 pub mod movers;
 pub mod rebalance;

@@ -25,6 +25,7 @@ final class Config {
     java.util.List<String> anomalyDetectionGoals = AnomalyDetector.DEFAULT_DETECTION_GOALS; // anomaly.detection.goals
     long executionPollMillis = 250;             // how often the executor re-reads reassignment state
     boolean autoStopExternalAgent = true;       // auto.stop.external.agent
+    boolean twoStepVerification = false;        // two.step.verification.enabled
     // Kafka client settings of the double's admin client (security.protocol, sasl.*, ssl.*), as Cruise
     // Control passes its own Kafka client properties through to its AdminClient.
     java.util.Map<String, String> kafkaProperties = new java.util.LinkedHashMap<>();
@@ -60,6 +61,7 @@ final class Config {
                 case "--anomaly-skew-threshold" -> { c.anomalySkewThreshold = Double.parseDouble(need(a, v)); i++; }
                 case "--anomaly-interval-seconds" -> { c.anomalyIntervalSeconds = Integer.parseInt(need(a, v)); i++; }
                 case "--self-healing" -> c.selfHealing = true;
+                case "--two-step-verification" -> c.twoStepVerification = true;
                 case "--anomaly-detection-goals" -> {
                     c.anomalyDetectionGoals = java.util.Arrays.stream(need(a, v).split(","))
                         .map(String::trim).filter(g -> !g.isEmpty()).toList();

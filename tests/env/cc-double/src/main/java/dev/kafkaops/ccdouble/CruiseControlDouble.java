@@ -98,14 +98,16 @@ final class CruiseControlDouble {
             "fast_mode")));
         def("stop_proposal_execution", "POST", Kind.SYNC, List.of("force_stop", "stop_external_agent", "review_id"));
         def("admin", "POST", Kind.SYNC, AdminEndpoint.PARAMS);
+        def("review_board", "GET", Kind.SYNC, List.of("review_ids"));
+        def("review", "POST", Kind.SYNC, List.of("approve", "discard"));
         def("load", "GET", Kind.ASYNC, List.of("start", "end", "time", "allow_capacity_estimation", "populate_disk_info",
             "capacity_only", "brokerid", "verbose"));
     }
 
     /** Endpoints real CC has that the double does not model: answered with a clear 500. */
-    private static final Set<String> UNMODELLED_GET = Set.of("bootstrap", "train", "partition_load", "review_board", "permissions");
+    private static final Set<String> UNMODELLED_GET = Set.of("bootstrap", "train", "partition_load", "permissions");
     private static final Set<String> UNMODELLED_POST = Set.of("fix_offline_replicas", "pause_sampling", "resume_sampling",
-        "demote_broker", "review", "rightsize", "remove_disks");
+        "demote_broker", "rightsize", "remove_disks");
 
     private static final Set<String> MOVEMENT_STRATEGIES = Set.of("BaseReplicaMovementStrategy",
         "PostponeUrpReplicaMovementStrategy", "PrioritizeLargeReplicaMovementStrategy", "PrioritizeSmallReplicaMovementStrategy",
@@ -120,6 +122,7 @@ final class CruiseControlDouble {
     private HttpServer server;
     private ExecutorService workers;
     private ScheduledExecutorService scheduler;
+    private final Purgatory purgatory = new Purgatory();
 
     CruiseControlDouble(Config config) { this.config = config; }
 
@@ -231,6 +234,43 @@ final class CruiseControlDouble {
         }
         String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         String client = ex.getRemoteAddress().getAddress().getHostAddress();
+        String taskQuery = ex.getRequestURI().getRawQuery();
+        if ((name.equals("review") || name.equals("review_board")) && !config.twoStepVerification) {
+            sendError(ex, json, 403, "Two-step verification is disabled (two.step.verification.enabled=false): /" + name
+                + " is not available.", null);
+            return;
+        }
+        if (config.twoStepVerification && method.equals("POST") && !name.equals("review")
+                && ex.getRequestHeaders().getFirst("User-Task-ID") == null) {
+            String rid = params.get("review_id");
+            if (rid == null) {
+                // Held for review: nothing runs, no user task.
+                Purgatory.Request held = purgatory.add(name, taskQuery, body, client, params.get("reason"));
+                String info = Json.write(Purgatory.infoJson(List.of(held)));
+                send(ex, 200, json ? "application/json" : "text/plain", info, null);
+                return;
+            }
+            Set<String> others = new TreeSet<>(params.values.keySet());
+            others.removeAll(Set.of("review_id", "json", "get_response_schema", "doas"));
+            Purgatory.Request approved;
+            try {
+                if (!others.isEmpty()) {
+                    throw CcException.badRequest("review_id must be the only parameter of a reviewed request; also given: " + others);
+                }
+                approved = purgatory.submit(Integer.parseInt(rid.trim()), name);
+            } catch (NumberFormatException e) {
+                sendError(ex, json, 400, "Bad " + method + " request '/" + name + "' due to 'For input string: \"" + rid + "\"'.", null);
+                return;
+            } catch (CcException e) {
+                sendError(ex, json, 400, "Bad " + method + " request '/" + name + "' due to '" + e.getMessage() + "'.", null);
+                return;
+            }
+            // From here on the approved request runs as if it had just been sent.
+            params = Params.parse(approved.rawQuery);
+            json = json || params.bool("json", false);
+            body = approved.body;
+            taskQuery = approved.rawQuery;
+        }
         Ctx ctx = new Ctx(ex, ep, params, json, body, client);
 
         String header = ex.getRequestHeaders().getFirst("User-Task-ID");
@@ -260,8 +300,7 @@ final class CruiseControlDouble {
                 }
                 return;
             }
-            String rawQuery = ex.getRequestURI().getRawQuery();
-            String url = method + " " + path + (rawQuery == null ? "" : "?" + rawQuery);
+            String url = method + " " + path + (taskQuery == null || taskQuery.isEmpty() ? "" : "?" + taskQuery);
             try {
                 task = tasks.create(ep.name(), method, url, client, params.matchKey, op.name);
             } catch (CcException e) {
@@ -366,6 +405,8 @@ final class CruiseControlDouble {
             case "user_tasks" -> userTasksOp(p);
             case "stop_proposal_execution" -> stopOp(p);
             case "admin" -> AdminEndpoint.op(p, executor);
+            case "review_board" -> reviewBoardOp(p);
+            case "review" -> reviewOp(p);
             case "load" -> loadOp();
             case "proposals" -> goalBasedOp(ctx, "GetProposals", Planner.Mode.REBALANCE, true);
             case "rebalance" -> goalBasedOp(ctx, "Rebalance", Planner.Mode.REBALANCE, false);
@@ -515,6 +556,31 @@ final class CruiseControlDouble {
             o.put("version", 1);
             return o;
         });
+    }
+
+    private Operation reviewBoardOp(Params p) throws CcException {
+        List<Integer> ids = ints(p, "review_ids");
+        return new Operation("ReviewBoard", task -> Purgatory.infoJson(purgatory.board(ids)));
+    }
+
+    private Operation reviewOp(Params p) throws CcException {
+        List<Integer> approve = ints(p, "approve");
+        List<Integer> discard = ints(p, "discard");
+        if (approve.isEmpty() && discard.isEmpty()) throw CcException.badRequest("Nothing to review: give approve and/or discard.");
+        List<Purgatory.Request> done = purgatory.review(approve, discard);
+        return new Operation("Review", task -> Purgatory.infoJson(done));
+    }
+
+    private static List<Integer> ints(Params p, String name) throws CcException {
+        List<Integer> out = new ArrayList<>();
+        for (String s : p.list(name)) {
+            try {
+                out.add(Integer.parseInt(s.trim()));
+            } catch (NumberFormatException e) {
+                throw CcException.badRequest("For input string: \"" + s + "\"");
+            }
+        }
+        return out;
     }
 
     private Operation stopOp(Params p) {
