@@ -43,6 +43,7 @@ use crate::driver::{
     self, ActionRecord, DriverOptions, Event, Outcome, Progress, RollIo, RunStore,
 };
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId, NodeSnapshot, ObservedState};
+use crate::engine::operator_guard::Action;
 use crate::engine::roll::{Decision, NodeRequest, NodeState, Plan, PlanStep, RollConfig, Roller};
 use crate::error::{CliError, CodedError, ExitCode};
 use crate::kafka::KafkaObservation;
@@ -100,6 +101,14 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     } else {
         restart_method(&args)?
     };
+    // A Strimzi operator that is not paused, or its KafkaRebalance executing, would race the
+    // roll: refused before anything is touched (a dry run only warns).
+    let action = if args.dry_run {
+        Action::DryRun
+    } else {
+        Action::Roll
+    };
+    super::operator_guard::check(ctx, action, args.force).await?;
     // Kubernetes (the bootstrap address of a Strimzi cluster is already in the settings).
     let kube = match &pod_selector {
         Some(_) => Some(

@@ -7,6 +7,7 @@ pub mod cc_flow;
 pub mod cordon;
 pub mod model;
 pub mod movers;
+pub mod operator_guard;
 pub mod rebalance;
 pub mod replicas;
 pub mod risk;
