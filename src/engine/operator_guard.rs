@@ -89,7 +89,7 @@ pub enum Action {
 impl Action {
     fn describe(self) -> &'static str {
         match self {
-            Action::DryRun => "dry run",
+            Action::DryRun => "roll or execution",
             Action::Roll => "roll",
             Action::Execute(what) => what,
             Action::Stop => "stop",
