@@ -187,6 +187,43 @@ fn an_active_strimzi_operator_blocks_rolls_and_executions() {
     );
     assert!(!run.stderr.contains(PAUSE), "paused: {}", run.stderr);
     assert_eq!(replicas(&bootstrap), placed, "nothing moved");
+    // `topic set-rf --execute` the same way; its replication factor stays 2.
+    let run = kafkaops(
+        &env,
+        state.path(),
+        &["topic", "set-rf", "--topics", TOPIC, "-r", "3", "--execute"],
+    );
+    assert_eq!(run.code, 5, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("refusing the replication-factor change")
+            && run.stderr.contains("my-rebalance"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(replicas(&bootstrap), placed, "nothing moved");
+    // Without `list kafkarebalances` (the documented Role minus that verb) kafkaops cannot
+    // tell, and says which permission is missing (exit 6).
+    env.limit("kafkarebalances", "list").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kafkaops"))
+        .args(["--yes", "--strimzi", CLUSTER, "-n", NAMESPACE])
+        .args(["--kube-context", "limited"])
+        .arg("--kubeconfig")
+        .arg(&env.kubeconfig)
+        .args(["roll", "--all", "--state-dir"])
+        .arg(state.path())
+        .env_remove("KUBECONFIG")
+        .env_remove("KAFKAOPS_BOOTSTRAP_SERVERS")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(6), "{stderr}");
+    assert!(
+        stderr
+            .contains("cannot list kafkarebalances.kafka.strimzi.io in namespace kafka: forbidden"),
+        "{stderr}"
+    );
+    assert_eq!(strimzi.restarts().len(), 2, "nothing restarted");
     // Its dry run is not refused.
     let run = kafkaops(
         &env,

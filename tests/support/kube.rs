@@ -390,6 +390,10 @@ impl KubeEnv {
                 verbs.retain(|v| v != verb);
             }
         }
+        // A rule left without verbs is invalid: drop it.
+        if let Some(rules) = role["rules"].as_array_mut() {
+            rules.retain(|r| r["verbs"].as_array().is_none_or(|v| !v.is_empty()));
+        }
         self.rt.block_on(self.bind_role(role, "limited"))
     }
 
