@@ -41,6 +41,13 @@ pub fn code_of(cause: &(dyn std::error::Error + 'static)) -> Option<ExitCode> {
         // Someone else is moving data: busy, like another Cruise Control execution.
         return Some(ExitCode::Busy);
     }
+    if cause
+        .downcast_ref::<crate::engine::operator_guard::OperatorActive>()
+        .is_some()
+    {
+        // The Strimzi operator (or its KafkaRebalance) is acting on the cluster: busy.
+        return Some(ExitCode::Busy);
+    }
     None
 }
 

@@ -12,19 +12,26 @@
 //! opened by kafkaops itself is not implemented: without an external address the error says
 //! which `kubectl port-forward` to run and to pass `--cruise-control-url`; the credentials and
 //! the CA are still discovered.
+//!
+//! [`observe_operator`] reads what the Strimzi operator is doing (reconciliation paused or not,
+//! `KafkaRebalance`s executing) so that `roll`, `rebalance` and `topic set-rf` do not race it
+//! (the decision is [`crate::engine::operator_guard`]).
 
 use std::path::PathBuf;
 
 use k8s_openapi::api::core::v1::{Secret as KubeSecret, Service};
-use kube::api::Api;
+use kube::api::{Api, DynamicObject, ListParams};
 
+use crate::engine::operator_guard::{KafkaResource, OperatorView, RebalanceResource};
 use crate::platform::PlatformError;
-use crate::platform::kube::{KubeConn, kube_error, strimzi_bootstrap};
+use crate::platform::kube::{KubeConn, kube_error, strimzi_bootstrap, strimzi_resource};
 use crate::secret::Secret;
 use crate::settings::{Settings, Source, Sourced};
 
 /// The user Strimzi creates for the operator's Cruise Control calls.
 pub const CC_USER: &str = "rebalance-operator";
+/// The annotation on the `Kafka` resource that pauses the operator's reconciliation.
+pub const PAUSE_RECONCILIATION: &str = "strimzi.io/pause-reconciliation";
 
 /// Fills the settings none of the flags, environment or config file gave. `cruise_control`:
 /// also Cruise Control's (commands that do not use it need not read its Secrets).
@@ -147,4 +154,57 @@ async fn cc_url(conn: &KubeConn, cluster: &str) -> Result<String, PlatformError>
             ),
         }),
     }
+}
+
+/// What the Strimzi operator is doing with `cluster`, for [`crate::engine::operator_guard`]:
+/// its `Kafka` resource (absent: no operator manages it) with the pause annotation, and the
+/// `KafkaRebalance`s labelled `strimzi.io/cluster=CLUSTER` with their states.
+///
+/// # Errors
+/// The resources cannot be read (the error names the verb and object: `get kafkas`, `list
+/// kafkarebalances` in `examples/kafkaops-rbac.yaml`).
+pub async fn observe_operator(
+    conn: &KubeConn,
+    cluster: &str,
+) -> Result<OperatorView, PlatformError> {
+    let ns = conn.namespace.as_str();
+    let kafkas: Api<DynamicObject> =
+        Api::namespaced_with(conn.client.clone(), ns, &strimzi_resource("Kafka"));
+    let kafka = kafkas
+        .get_opt(cluster)
+        .await
+        .map_err(|e| kube_error("get", "kafkas.kafka.strimzi.io", Some(cluster), ns, &e))?
+        .map(|k| KafkaResource {
+            pause_annotation: k
+                .metadata
+                .annotations
+                .as_ref()
+                .and_then(|a| a.get(PAUSE_RECONCILIATION).cloned()),
+        });
+    let rebalances: Api<DynamicObject> =
+        Api::namespaced_with(conn.client.clone(), ns, &strimzi_resource("KafkaRebalance"));
+    let list = rebalances
+        .list(&ListParams::default().labels(&format!("strimzi.io/cluster={cluster}")))
+        .await
+        .map_err(|e| kube_error("list", "kafkarebalances.kafka.strimzi.io", None, ns, &e))?;
+    let rebalances = list
+        .items
+        .iter()
+        .map(|r| RebalanceResource {
+            name: r.metadata.name.clone().unwrap_or_default(),
+            states: r.data["status"]["conditions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|c| c["status"].as_str() != Some("False"))
+                .filter_map(|c| c["type"].as_str().map(str::to_string))
+                .collect(),
+        })
+        .collect();
+    Ok(OperatorView {
+        cluster: cluster.to_string(),
+        namespace: ns.to_string(),
+        kafka,
+        rebalances,
+    })
 }

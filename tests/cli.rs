@@ -409,3 +409,47 @@ fn the_demo_keeps_stdout_for_its_result_and_shows_build_progress() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// A running Strimzi operator refuses with exit 5 (busy, #17): the mapping, the README row and
+/// `--force` on every command it guards.
+#[test]
+fn strimzi_operator_refusal_is_busy_and_documented() {
+    use kafkaops::engine::operator_guard::{Action, Decision, KafkaResource, OperatorView, decide};
+    let view = OperatorView {
+        cluster: "c".into(),
+        namespace: "ns".into(),
+        kafka: Some(KafkaResource {
+            pause_annotation: None,
+        }),
+        rebalances: vec![],
+    };
+    let Decision::Refuse(e) = decide(&view, Action::Roll, false) else {
+        panic!("an unpaused operator refuses a roll")
+    };
+    let err = kafkaops::error::CliError::from(anyhow::Error::from(e));
+    assert_eq!(err.code, kafkaops::error::ExitCode::Busy);
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| 5 |"))
+        .expect("exit-code row 5");
+    assert!(
+        row.contains("KafkaRebalance") && row.contains("--force"),
+        "{row}"
+    );
+    for cmd in [
+        &["roll", "--help"][..],
+        &["rebalance", "full", "--help"],
+        &["rebalance", "add", "--help"],
+        &["rebalance", "remove", "--help"],
+        &["rebalance", "imbalance", "--help"],
+        &["topic", "set-rf", "--help"],
+    ] {
+        kafkaops()
+            .args(cmd)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("--force").and(predicate::str::contains("Strimzi")));
+    }
+}

@@ -173,6 +173,9 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
     .expect("create topic");
     let kafka = Arc::new(Mutex::new(kafka));
     let strimzi = FakeStrimzi::install(&env, CLUSTER, POOL, Arc::clone(&kafka)).expect("strimzi");
+    // The harness plays the operator; a user pauses its reconciliation before rolling (an
+    // unpaused operator refuses the roll: tests/strimzi_guard.rs).
+    strimzi.pause_reconciliation(true).expect("pause");
     let state = tempfile::tempdir().unwrap();
     let full_isr = |what: &str| {
         wait_for(what, Duration::from_secs(120), || {

@@ -208,6 +208,10 @@ pub struct ProposalArgs {
     /// wait up to this long for them to end (default: refuse at once with exit code 5)
     #[arg(long, value_name = "DURATION", default_value = "0s", value_parser = parse_duration)]
     pub wait_for_reassignments: Duration,
+    /// With --strimzi: execute even though the Strimzi operator's reconciliation is not paused or
+    /// one of its KafkaRebalances is executing (default: refuse with exit code 5)
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args, Clone)]

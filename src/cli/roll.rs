@@ -56,6 +56,10 @@ pub struct RollArgs {
     /// Print the plan and exit
     #[arg(long)]
     pub dry_run: bool,
+    /// With --strimzi: roll even though the Strimzi operator's reconciliation is not paused or
+    /// one of its KafkaRebalances is executing (default: refuse with exit code 5)
+    #[arg(long)]
+    pub force: bool,
     /// Do not restore preferred leaders after each restart
     #[arg(long)]
     pub no_preferred_leader_election: bool,

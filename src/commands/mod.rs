@@ -8,6 +8,7 @@ pub mod completions;
 pub mod config;
 pub mod cordon;
 pub mod imbalance;
+pub mod operator_guard;
 pub mod pace;
 pub mod placement;
 pub mod reassignments;

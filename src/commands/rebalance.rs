@@ -81,6 +81,7 @@ use crate::cruise_control::params::{
 use crate::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
 use crate::engine::cc_flow::{FlowConfig, InterruptChoice, Outcome};
 use crate::engine::drift::{DriftReport, Plan, Tolerance};
+use crate::engine::operator_guard::Action;
 use crate::error::{CliError, ExitCode};
 use crate::output::{Printer, confirm, progress_bar};
 
@@ -980,6 +981,19 @@ pub(crate) async fn run_flow(
     a: &ProposalArgs,
 ) -> Result<FlowRun, CliError> {
     let printer = ctx.printer.clone();
+    // A Strimzi operator that is not paused, or its KafkaRebalance executing, would race this.
+    let action = if a.execute {
+        Action::Execute(match kind {
+            RebalanceKind::AddBrokers(_) => "rebalance add execution",
+            RebalanceKind::RemoveBrokers { .. } => "rebalance remove execution",
+            RebalanceKind::Full => "rebalance execution",
+            RebalanceKind::Demote(_) => "rebalance demote execution",
+            RebalanceKind::RemoveDisks(_) => "rebalance remove-disks execution",
+        })
+    } else {
+        Action::DryRun
+    };
+    super::operator_guard::check(ctx, action, a.force).await?;
     if a.execute {
         super::reassignments::check_before_execution(
             ctx,

@@ -43,6 +43,7 @@ use crate::driver::{
     self, ActionRecord, DriverOptions, Event, Outcome, Progress, RollIo, RunStore,
 };
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId, NodeSnapshot, ObservedState};
+use crate::engine::operator_guard::Action;
 use crate::engine::roll::{Decision, NodeRequest, NodeState, Plan, PlanStep, RollConfig, Roller};
 use crate::error::{CliError, CodedError, ExitCode};
 use crate::kafka::KafkaObservation;
@@ -100,6 +101,14 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     } else {
         restart_method(&args)?
     };
+    // A Strimzi operator that is not paused, or its KafkaRebalance executing, would race the
+    // roll: refused before anything is touched (a dry run only warns).
+    let action = if args.dry_run {
+        Action::DryRun
+    } else {
+        Action::Roll
+    };
+    super::operator_guard::check(ctx, action, args.force).await?;
     // Kubernetes (the bootstrap address of a Strimzi cluster is already in the settings).
     let kube = match &pod_selector {
         Some(_) => Some(
@@ -113,6 +122,19 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         None => None,
     };
 
+    // One roll per cluster (Kubernetes): the lease is taken before the cluster is looked at
+    // (a second roll says who holds it instead of judging, or failing to observe, a cluster the
+    // first one is rolling), held and renewed until the roll ends, and released on every way out.
+    let lease = match (&kube, &pod_selector) {
+        (Some(conn), Some(sel)) if !args.dry_run => Some(
+            KubePlatform::new(conn.clone(), sel.clone(), args.command_timeout)
+                .take_lease(LEASE_DURATION)
+                .await
+                .map_err(anyhow::Error::from)?,
+        ),
+        _ => None,
+    };
+    let result: Result<ExitCode, CliError> = async {
     let timeout = ctx
         .global
         .connection
@@ -155,18 +177,6 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
             args.command_timeout,
         )),
     };
-    // One roll per cluster (Kubernetes): the lease is taken before the cluster is looked at
-    // (a second roll says who holds it instead of judging a cluster the first one is rolling),
-    // held and renewed until the roll ends, and released on every way out.
-    let lease = match &platform {
-        AnyPlatform::Kube(k) if !args.dry_run => Some(
-            k.take_lease(LEASE_DURATION)
-                .await
-                .map_err(anyhow::Error::from)?,
-        ),
-        _ => None,
-    };
-    let result: Result<ExitCode, CliError> = async {
     // The pods' own restart reasons (annotated, stuck, old revision), read before the first
     // observation so that stuck pods already read as not running.
     let pod_reasons: BTreeMap<NodeId, Vec<String>> = match &platform {

@@ -43,6 +43,7 @@ use crate::cruise_control::model::{ExecutorState, OptimizationResult, ProgressSt
 use crate::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
 use crate::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
 use crate::engine::cc_flow::{CcFlow, FailureClass, FlowConfig, InterruptChoice, Outcome, Stage};
+use crate::engine::operator_guard::Action;
 use crate::engine::replicas::{
     ChangeState, ClusterFacts, InputErrors, ReplicasState, RoundEnd, TopicChange, TopicFacts,
     merge_requests, validate, whole_names_regex,
@@ -450,6 +451,13 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     let mut confirmed = ctx.global.yes;
     let mut proposal: Option<ProposalSummary> = None;
 
+    // A Strimzi operator that is not paused, or its KafkaRebalance executing, would race this.
+    let action = if args.execute {
+        Action::Execute("replication-factor change")
+    } else {
+        Action::DryRun
+    };
+    super::operator_guard::check(ctx, action, args.force).await?;
     if !args.execute {
         // Dry run: Cruise Control's proposal for what is not at its target yet.
         let mut request = base_request.clone();

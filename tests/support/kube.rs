@@ -390,6 +390,10 @@ impl KubeEnv {
                 verbs.retain(|v| v != verb);
             }
         }
+        // A rule left without verbs is invalid: drop it.
+        if let Some(rules) = role["rules"].as_array_mut() {
+            rules.retain(|r| r["verbs"].as_array().is_none_or(|v| !v.is_empty()));
+        }
         self.rt.block_on(self.bind_role(role, "limited"))
     }
 
@@ -768,6 +772,54 @@ impl FakeStrimzi {
             &Patch::Merge(&patch),
         ))?;
         Ok(())
+    }
+
+    /// Pauses (or resumes) the operator's reconciliation of the cluster: the annotation
+    /// `strimzi.io/pause-reconciliation: "true"` on the `Kafka` resource, removed to resume
+    /// (admin). The harness plays the operator, so a test that rolls pauses it as a user would.
+    pub fn pause_reconciliation(&self, paused: bool) -> Result<()> {
+        let value = if paused { json!("true") } else { Value::Null };
+        let patch =
+            json!({ "metadata": { "annotations": { "strimzi.io/pause-reconciliation": value } } });
+        let api: Api<DynamicObject> =
+            Api::namespaced_with(self.admin.clone(), NAMESPACE, &strimzi_resource("Kafka"));
+        self.handle.block_on(api.patch(
+            &self.cluster_name,
+            &PatchParams::default(),
+            &Patch::Merge(&patch),
+        ))?;
+        Ok(())
+    }
+
+    /// A `KafkaRebalance` of this cluster (label `strimzi.io/cluster`) in `state` (its status
+    /// condition type, as Strimzi's operator writes it: `ProposalReady`, `Rebalancing`, `Ready`,
+    /// ...), created if missing (admin).
+    pub fn kafka_rebalance(&self, name: &str, state: &str) -> Result<()> {
+        let api: Api<DynamicObject> = Api::namespaced_with(
+            self.admin.clone(),
+            NAMESPACE,
+            &strimzi_resource("KafkaRebalance"),
+        );
+        self.handle.block_on(async {
+            if api.get_opt(name).await?.is_none() {
+                let r: DynamicObject = serde_json::from_value(json!({
+                    "apiVersion": "kafka.strimzi.io/v1", "kind": "KafkaRebalance",
+                    "metadata": { "name": name, "namespace": NAMESPACE,
+                                  "labels": { "strimzi.io/cluster": self.cluster_name } },
+                    "spec": {},
+                }))?;
+                api.create(&PostParams::default(), &r).await?;
+            }
+            api.patch_status(
+                name,
+                &PatchParams::default(),
+                &Patch::Merge(json!({ "status": { "conditions": [
+                    { "type": state, "status": "True", "lastTransitionTime": "2026-01-01T00:00:00Z" }
+                ] } })),
+            )
+            .await?;
+            anyhow::Ok(())
+        })
     }
 
     /// The StrimziPodSet's annotations.
