@@ -576,7 +576,22 @@ fn rebalances_you_can_trust() {
     args.extend(fast);
     let bg = spawn_kafkaops(&cc, &args);
     wait_executing(&cc);
-    create_topic(&bootstrap, "late", &[vec![4, 1]], &[]).unwrap();
+    // kafkaops cordons the leaving broker before moving anything (KIP-1066), which is what keeps
+    // new topics off it; this step is about the check after the execution, so someone uncordons
+    // broker 4 by hand and places a topic on it. The broker applies the change after the
+    // controller commits it: retry the placement until Kafka accepts it.
+    admin
+        .alter(
+            ConfigTarget::Broker(4),
+            vec![ConfigChange::delete("cordoned.log.dirs")],
+        )
+        .unwrap();
+    wait_for(
+        "Kafka to accept a topic on uncordoned broker 4",
+        WAIT,
+        || Ok(create_topic(&bootstrap, "late", &[vec![4, 1]], &[]).ok()),
+    )
+    .unwrap();
     for b in 1..=4 {
         admin
             .alter(
