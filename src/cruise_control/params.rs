@@ -620,7 +620,16 @@ pub fn replay_query(
     dryrun: bool,
     reason: &str,
 ) -> Result<(Endpoint, Query), String> {
-    // RequestURL is absolute on a real Cruise Control; accept a bare path too.
+    // Cruise Control writes `METHOD /path?query` (reference §6); accept a full URL too.
+    let request_url = match request_url.split_once(' ') {
+        Some((method, rest)) if method.chars().all(|c| c.is_ascii_uppercase()) => rest.trim(),
+        _ => request_url.trim(),
+    };
+    if let Some((method, _)) = request_url.split_once(' ') {
+        return Err(format!(
+            "cannot read the request URL: unexpected {method:?}"
+        ));
+    }
     let url = url::Url::parse(request_url)
         .or_else(|_| url::Url::parse("http://cruise-control/").and_then(|b| b.join(request_url)))
         .map_err(|e| format!("cannot read the request URL {request_url:?}: {e}"))?;
@@ -732,6 +741,17 @@ mod tests {
             1
         );
         assert!(!q.iter().any(|(k, _)| *k == "json"));
+        // Cruise Control's own form.
+        let (e, q) = replay_query(
+            "POST /kafkacruisecontrol/remove_broker?brokerid=2,3&dryrun=false&json=true",
+            7,
+            false,
+            "r",
+        )
+        .unwrap();
+        assert_eq!(e, Endpoint::RemoveBroker);
+        assert!(q.contains(&("brokerid", "2,3".into())));
+        assert!(q.contains(&("dryrun", "false".into())));
         assert!(replay_query("/kafkacruisecontrol/state?verbose=true", 1, true, "r").is_err());
         assert!(replay_query("/kafkacruisecontrol/rebalance?bogus=1", 1, true, "r").is_err());
     }
