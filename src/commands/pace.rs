@@ -33,6 +33,10 @@
 //!    past them the execution stays stopped, nothing else is sent, and the exit code is 1 (a
 //!    safety check refused). Brokers cordoned for a stopped `rebalance remove` are uncordoned
 //!    then, as after `rebalance stop`; when the removal resumes they stay cordoned.
+//!
+//! `--output json` of `--throttle`: `{"status":"resumed"|"drifted"|"nothing-left","stopped_task_id",
+//! "task_id":str|null,"replication_throttle","endpoint","approved":"remaining"|"original",
+//! "approved_replica_movements","new_replica_movements","drift":<DriftReport>}`.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
