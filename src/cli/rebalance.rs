@@ -41,7 +41,7 @@ pub struct PaceArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub concurrency: Option<u32>,
     /// Concurrent leader movements from now on
-    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..), requires = "concurrency")]
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "throttle")]
     pub leader_concurrency: Option<u32>,
     /// New replication throttle, in bytes per second: Cruise Control cannot change it live, so
     /// the execution is stopped and the same request re-submitted with it, after a re-check of
@@ -51,14 +51,14 @@ pub struct PaceArgs {
     /// With --throttle: largest change between what the stopped execution still had to do and
     /// the re-submitted proposal, in percent of the movements, leader movements and data;
     /// past it the execution stays stopped
-    #[arg(long, value_name = "PERCENT", default_value = "10%", value_parser = parse_percent, requires = "throttle")]
+    #[arg(long, value_name = "PERCENT", default_value = "10%", value_parser = parse_percent, conflicts_with = "concurrency")]
     pub max_drift: u32,
     /// With --throttle: largest change of the data to move, in MB (default: no absolute cap)
-    #[arg(long, value_name = "MB", requires = "throttle")]
+    #[arg(long, value_name = "MB", conflicts_with = "concurrency")]
     pub max_data_mb: Option<u64>,
     /// With --throttle: follow the resumed execution until it ends (default: print its task id
     /// and return, as `--no-wait`)
-    #[arg(long, requires = "throttle")]
+    #[arg(long, conflicts_with = "concurrency")]
     pub wait: bool,
     /// Reason recorded by Cruise Control for the request
     #[arg(long, default_value = "kafkaops rebalance pace")]
