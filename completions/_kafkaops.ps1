@@ -516,10 +516,14 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;rebalance;pace' {
-            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker from now on')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'Concurrent inter-broker partition movements per broker from now on (live)')
             [CompletionResult]::new('--leader-concurrency', '--leader-concurrency', [CompletionResultType]::ParameterName, 'Concurrent leader movements from now on')
+            [CompletionResult]::new('--throttle', '--throttle', [CompletionResultType]::ParameterName, 'New replication throttle, in bytes per second: Cruise Control cannot change it live, so the execution is stopped and the same request re-submitted with it, after a re-check of the plan (asks first unless --yes)')
+            [CompletionResult]::new('--max-drift', '--max-drift', [CompletionResultType]::ParameterName, 'With --throttle: largest change between what the stopped execution still had to do and the re-submitted proposal, in percent of the movements, leader movements and data; past it the execution stays stopped')
+            [CompletionResult]::new('--max-data-mb', '--max-data-mb', [CompletionResultType]::ParameterName, 'With --throttle: largest change of the data to move, in MB (default: no absolute cap)')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Reason recorded by Cruise Control for the request')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control after this long')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up waiting for Cruise Control after this long (with --throttle: for the stop and the re-submission each)')
+            [CompletionResult]::new('--poll-interval', '--poll-interval', [CompletionResultType]::ParameterName, 'Pause between polls of Cruise Control (it advises at least 5s)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
@@ -538,6 +542,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s]')
             [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'With --throttle: follow the resumed execution until it ends (default: print its task id and return, as `--no-wait`)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')

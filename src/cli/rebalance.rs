@@ -35,19 +35,41 @@ pub enum RebalanceCommand {
 
 /// Options of `rebalance pace`.
 #[derive(Debug, Args, Clone)]
+#[command(group(clap::ArgGroup::new("pace").required(true).args(["concurrency", "throttle"])))]
 pub struct PaceArgs {
-    /// Concurrent inter-broker partition movements per broker from now on
+    /// Concurrent inter-broker partition movements per broker from now on (live)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub concurrency: u32,
+    pub concurrency: Option<u32>,
     /// Concurrent leader movements from now on
-    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "throttle")]
     pub leader_concurrency: Option<u32>,
+    /// New replication throttle, in bytes per second: Cruise Control cannot change it live, so
+    /// the execution is stopped and the same request re-submitted with it, after a re-check of
+    /// the plan (asks first unless --yes)
+    #[arg(long, value_name = "RATE", conflicts_with = "concurrency")]
+    pub throttle: Option<u64>,
+    /// With --throttle: largest change between what the stopped execution still had to do and
+    /// the re-submitted proposal, in percent of the movements, leader movements and data;
+    /// past it the execution stays stopped
+    #[arg(long, value_name = "PERCENT", default_value = "10%", value_parser = parse_percent, conflicts_with = "concurrency")]
+    pub max_drift: u32,
+    /// With --throttle: largest change of the data to move, in MB (default: no absolute cap)
+    #[arg(long, value_name = "MB", conflicts_with = "concurrency")]
+    pub max_data_mb: Option<u64>,
+    /// With --throttle: follow the resumed execution until it ends (default: print its task id
+    /// and return, as `--no-wait`)
+    #[arg(long, conflicts_with = "concurrency")]
+    pub wait: bool,
     /// Reason recorded by Cruise Control for the request
     #[arg(long, default_value = "kafkaops rebalance pace")]
     pub reason: String,
-    /// Give up waiting for Cruise Control after this long
+    /// Give up waiting for Cruise Control after this long (with --throttle: for the stop and the
+    /// re-submission each)
     #[arg(long, default_value = "2m", value_parser = parse_duration)]
     pub timeout: Duration,
+    /// Pause between polls of Cruise Control (it advises at least 5s)
+    #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
+    pub poll_interval: Duration,
 }
 
 /// `rebalance review ...`

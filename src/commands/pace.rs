@@ -6,16 +6,54 @@
 //! can change its concurrency while it runs, and stopping and re-submitting would compute a
 //! new plan. The change applies to the running execution only, so with nothing executing
 //! kafkaops says so and changes nothing.
+//!
+//! `--throttle RATE` changes the replication throttle, which Cruise Control cannot change
+//! while an execution runs (it sets the brokers' throttle configs when the execution starts and
+//! removes them when it ends). So kafkaops stops the execution and resumes the same request
+//! with the new throttle, under the drift guard of `rebalance --execute`
+//! ([`crate::engine::drift`]):
+//! 1. find the running execution's user task and its original request (`user_tasks`: the
+//!    `RequestURL` with all its parameters, and the proposal it answered); a self-healing
+//!    execution, or a request kafkaops cannot re-send faithfully, is refused before anything
+//!    changes;
+//! 2. say what will happen and ask (unless `--yes`): like `rebalance stop`, this acts on the
+//!    running execution, there is no dry run of a stop;
+//! 3. `stop_proposal_execution`, then wait until the executor is idle;
+//! 4. send the same request (same endpoint and parameters, `replication_throttle=RATE`) as a
+//!    dry run and compare its proposal with the **approved plan** = what the stopped execution
+//!    still had to do: the original proposal's movements whose partitions are not yet on their
+//!    target replicas, read from Kafka ([`crate::engine::drift::remaining`]). The original
+//!    proposal was approved when it started; the part already done must not count as drift
+//!    (Cruise Control no longer proposes it), and the part left must not be silently replaced
+//!    by another plan. When kafkaops cannot tell what is left (no Kafka bootstrap servers, or a
+//!    proposal without per-partition movements) it compares with the original proposal itself
+//!    and says so: then the comparison is stricter the further the execution had got;
+//! 5. within `--max-drift` / `--max-data-mb`, send the execution and print its task id (return
+//!    at once, as `--no-wait`; `--wait` follows it as `rebalance status --task --follow` does);
+//!    past them the execution stays stopped, nothing else is sent, and the exit code is 1 (a
+//!    safety check refused). Brokers cordoned for a stopped `rebalance remove` are uncordoned
+//!    then, as after `rebalance stop`; when the removal resumes they stay cordoned.
+//!
+//! `--output json` of `--throttle`: `{"status":"resumed"|"drifted"|"nothing-left","stopped_task_id",
+//! "task_id":str|null,"replication_throttle","endpoint","approved":"remaining"|"original",
+//! "approved_replica_movements","new_replica_movements","drift":<DriftReport>}`.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use serde::Serialize;
 
 use super::Ctx;
 use super::rebalance::{CliObserver, client};
-use crate::cli::rebalance::PaceArgs;
-use crate::cruise_control::params::{ConcurrencyChange, Substate};
+use crate::cli::rebalance::{PaceArgs, StatusArgs};
+use crate::cruise_control::lenient;
+use crate::cruise_control::model::OptimizationResult;
+use crate::cruise_control::params::{self, ConcurrencyChange, Substate};
+use crate::engine::drift::{self, DriftReport, Plan, Tolerance};
 use crate::error::{CliError, CodedError, ExitCode};
+use crate::kafka::KafkaAdmin;
+use crate::output::confirm;
 
 /// `rebalance pace` output.
 #[derive(Debug, Serialize)]
@@ -51,6 +89,12 @@ fn render(v: &PaceView) -> String {
 
 /// Runs `rebalance pace`.
 pub async fn run(ctx: &Ctx, a: &PaceArgs) -> Result<ExitCode, CliError> {
+    if let Some(rate) = a.throttle {
+        return throttle(ctx, a, rate).await;
+    }
+    let Some(concurrency) = a.concurrency else {
+        unreachable!("clap requires --concurrency or --throttle")
+    };
     let printer = ctx.printer.clone();
     let obs = CliObserver {
         printer: printer.clone(),
@@ -62,18 +106,10 @@ pub async fn run(ctx: &Ctx, a: &PaceArgs) -> Result<ExitCode, CliError> {
         .await?;
     let executor = state.executor.unwrap_or_default();
     if executor.is_idle() {
-        return Err(CliError::new(
-            ExitCode::Failed,
-            CodedError::new(
-                ExitCode::Failed,
-                "Cruise Control is not executing anything: the pace applies to a running \
-                 execution (start one with --concurrent-partition-movements-per-broker); nothing \
-                 was changed",
-            ),
-        ));
+        return Err(not_executing());
     }
     let change = ConcurrencyChange {
-        partition_movements_per_broker: Some(a.concurrency),
+        partition_movements_per_broker: Some(concurrency),
         leader_movements: a.leader_concurrency,
     };
     let result = cc
@@ -82,10 +118,269 @@ pub async fn run(ctx: &Ctx, a: &PaceArgs) -> Result<ExitCode, CliError> {
     let view = PaceView {
         task_id: executor.running_task().map(str::to_string),
         executor_state: executor.state.clone(),
-        concurrency: a.concurrency,
+        concurrency,
         leader_concurrency: a.leader_concurrency,
         cruise_control_says: result.ongoing_concurrency_change_request,
     };
     printer.emit(&view, render)?;
     Ok(ExitCode::Ok)
+}
+
+fn not_executing() -> CliError {
+    refused(
+        "Cruise Control is not executing anything: the pace applies to a running execution \
+         (start one with --concurrent-partition-movements-per-broker or --replication-throttle); \
+         nothing was changed",
+    )
+}
+
+/// A safety check or a precondition refused: exit 1.
+fn refused(msg: impl Into<String>) -> CliError {
+    CliError::new(ExitCode::Failed, CodedError::new(ExitCode::Failed, msg))
+}
+
+/// `rebalance pace --throttle` output.
+#[derive(Debug, Serialize)]
+struct ThrottleView {
+    /// `resumed`, `drifted` (left stopped) or `nothing-left` (left stopped: all was done).
+    status: &'static str,
+    /// The execution that was stopped.
+    stopped_task_id: String,
+    /// The resumed execution (with `resumed`).
+    task_id: Option<String>,
+    /// The new replication throttle, bytes per second.
+    replication_throttle: u64,
+    /// The Cruise Control endpoint re-submitted (`add_broker`, `rebalance`, ...).
+    endpoint: String,
+    /// What the re-submitted proposal was compared with: `remaining` (what the stopped
+    /// execution still had to do) or `original` (its whole proposal; what is left is unknown).
+    approved: &'static str,
+    /// Replica movements left in the approved plan and in the re-submitted proposal.
+    approved_replica_movements: u64,
+    new_replica_movements: u64,
+    drift: DriftReport,
+}
+
+fn render_throttle(v: &ThrottleView) -> String {
+    let mut s = String::new();
+    match v.status {
+        "resumed" => s.push_str(&format!(
+            "Execution resumed with replication throttle {} B/s: task {} (was {}).\n\
+             Follow it with `kafkaops rebalance status --task {} --follow`.\n",
+            v.replication_throttle,
+            v.task_id.as_deref().unwrap_or("?"),
+            v.stopped_task_id,
+            v.task_id.as_deref().unwrap_or("?"),
+        )),
+        "nothing-left" => s.push_str(&format!(
+            "Task {} was stopped and Cruise Control proposes nothing more to do: nothing was resumed.\n",
+            v.stopped_task_id
+        )),
+        _ => {
+            s.push_str(&format!(
+                "Task {} was stopped and NOT resumed: the re-submitted proposal differs from what \
+                 it still had to do past the tolerance:\n",
+                v.stopped_task_id
+            ));
+            for r in &v.drift.reasons {
+                s.push_str(&format!("  - {r}\n"));
+            }
+            s.push_str(
+                "Replicas already moved stay where they are. Look at the new proposal with a dry \
+                 run of the same command, or raise --max-drift.\n",
+            );
+        }
+    }
+    s
+}
+
+/// `rebalance pace --throttle RATE`: stop, re-check, resume (see the module docs).
+#[allow(clippy::too_many_lines)]
+async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliError> {
+    let printer = ctx.printer.clone();
+    let obs = CliObserver {
+        printer: printer.clone(),
+    };
+    let cc = client(ctx, a.poll_interval)?;
+    let deadline = Instant::now() + a.timeout;
+    let executor = cc
+        .state(&[Substate::Executor], false, deadline, &obs)
+        .await?
+        .executor
+        .unwrap_or_default();
+    if executor.is_idle() {
+        return Err(not_executing());
+    }
+    let Some(task_id) = executor
+        .triggered_user_task_id
+        .clone()
+        .filter(|t| !t.is_empty())
+    else {
+        return Err(refused(format!(
+            "the running execution ({}) was not started by a user request (self-healing?): \
+             kafkaops cannot re-submit it; nothing was changed",
+            executor.describe()
+        )));
+    };
+    // Before the stop: once stopped, Cruise Control keeps no proposal for the task.
+    let task = cc.user_task(&task_id, deadline, &obs).await?;
+    let reason = format!("{} (--throttle {rate}, resumes task {task_id})", a.reason);
+    let (endpoint, dry_query) = params::replay_query(&task.request_url, rate, true, &reason)
+        .map_err(|e| refused(format!("{e}; nothing was changed")))?;
+    let original: Option<Plan> = task
+        .original_response
+        .as_deref()
+        .and_then(|body| lenient::from_str::<OptimizationResult>(body).ok())
+        .map(|r| Plan::of(&r));
+
+    printer.note(format!(
+        "Cruise Control cannot change the replication throttle of a running execution. kafkaops will:\n\
+         \x20 1. stop task {task_id} ({endpoint}: {}) and wait until the executor is idle;\n\
+         \x20 2. ask for the same request again as a dry run with replication_throttle={rate};\n\
+         \x20 3. compare it with what the stopped execution still had to do (--max-drift {}%{});\n\
+         \x20 4. execute it only if within that tolerance; otherwise the execution stays stopped.",
+        task.request_url,
+        a.max_drift,
+        a.max_data_mb
+            .map(|m| format!(", --max-data-mb {m}"))
+            .unwrap_or_default()
+    ));
+    confirm(
+        &format!(
+            "Stop task {task_id} and resume it with replication throttle {rate} B/s on Cruise Control at {}",
+            cc.url()
+        ),
+        ctx.global.yes,
+        printer.interactive,
+    )?;
+
+    let started = Instant::now();
+    let deadline = started + a.timeout;
+    cc.stop_proposal_execution(&reason, deadline, &obs).await?;
+    super::rebalance::wait_until_idle(&cc, a.poll_interval, started, deadline, &printer, &obs)
+        .await?;
+    printer.note(format!("Task {task_id} stopped."));
+
+    let (approved_kind, approved) = match &original {
+        Some(plan) => match current_placement(ctx, plan).await {
+            Ok(Some(current)) => match drift::remaining(plan, &current) {
+                Some(left) => ("remaining", left),
+                None => ("original", plan.clone()),
+            },
+            Ok(None) => {
+                printer.note(
+                    "No Kafka bootstrap servers given: cannot tell what the stopped execution \
+                     still had to do; comparing with its whole original proposal",
+                );
+                ("original", plan.clone())
+            }
+            Err(e) => {
+                printer.note(format!(
+                    "Cannot read the partitions from Kafka ({e:#}); comparing with the whole \
+                     original proposal"
+                ));
+                ("original", plan.clone())
+            }
+        },
+        None => {
+            after_refusal(ctx, &printer, &task_id).await;
+            return Err(refused(format!(
+                "Cruise Control kept no proposal for task {task_id}: there is nothing to compare \
+                 the re-submitted request with, so the execution stays stopped. Resume it by \
+                 hand (a dry run of the same command, then --execute)"
+            )));
+        }
+    };
+    let deadline = Instant::now() + a.timeout;
+    let policy = cc.policy(deadline);
+    let dry = cc.replay(endpoint, &dry_query, &policy, &obs).await?;
+    let new = Plan::of(&dry.value);
+    let tol = Tolerance {
+        max_drift_pct: a.max_drift,
+        max_data_mb: a.max_data_mb,
+    };
+    let report = drift::compare(&approved, &new, &tol);
+    let mut view = ThrottleView {
+        status: "drifted",
+        stopped_task_id: task_id.clone(),
+        task_id: None,
+        replication_throttle: rate,
+        endpoint: endpoint.path().to_string(),
+        approved: approved_kind,
+        approved_replica_movements: approved.replica_movements,
+        new_replica_movements: new.replica_movements,
+        drift: report,
+    };
+    if !view.drift.within_tolerance {
+        after_refusal(ctx, &printer, &task_id).await;
+        printer.emit(&view, render_throttle)?;
+        return Err(refused(format!(
+            "the re-submitted proposal drifted from what task {task_id} still had to do; the \
+             execution stays stopped"
+        )));
+    }
+    if new.replica_movements == 0 && new.leader_movements == 0 {
+        view.status = "nothing-left";
+        after_refusal(ctx, &printer, &task_id).await;
+        printer.emit(&view, render_throttle)?;
+        return Ok(ExitCode::Ok);
+    }
+    let (_, exec_query) = params::replay_query(&task.request_url, rate, false, &reason)
+        .map_err(|e| refused(format!("{e}; the execution stays stopped")))?;
+    let started = cc
+        .replay(endpoint, &exec_query, &cc.policy(deadline), &obs)
+        .await?;
+    view.status = "resumed";
+    view.task_id.clone_from(&started.task_id);
+    printer.emit(&view, render_throttle)?;
+    if a.wait
+        && let Some(t) = &started.task_id
+    {
+        let follow = StatusArgs {
+            timeout: a.timeout,
+            task: Some(t.clone()),
+            follow: true,
+            follow_timeout: None,
+            poll_interval: a.poll_interval,
+        };
+        return super::rebalance::task::status_task(ctx, &follow, t).await;
+    }
+    Ok(ExitCode::Ok)
+}
+
+/// The execution stays stopped: brokers cordoned for it are uncordoned, as after `rebalance stop`.
+async fn after_refusal(ctx: &Ctx, printer: &crate::output::Printer, task_id: &str) {
+    super::cordon::after_stop(ctx, printer, task_id).await;
+}
+
+/// The replicas of the partitions `plan` moves, as Kafka reports them now; `None` without
+/// Kafka bootstrap servers.
+async fn current_placement(
+    ctx: &Ctx,
+    plan: &Plan,
+) -> anyhow::Result<Option<BTreeMap<(String, i32), Vec<i32>>>> {
+    if ctx.settings.kafka.bootstrap_servers.is_none() {
+        return Ok(None);
+    }
+    let kafka = super::reassignments::kafka(ctx)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut topics: Vec<String> = plan.movements.iter().map(|m| m.topic.clone()).collect();
+    topics.sort();
+    topics.dedup();
+    let described = kafka
+        .describe_topics(topics)
+        .await
+        .context("cannot describe the topics of the plan")?;
+    Ok(Some(
+        described
+            .into_iter()
+            .flat_map(|t| {
+                let name = t.name;
+                t.partitions
+                    .into_iter()
+                    .map(move |p| ((name.clone(), p.partition), p.replicas))
+            })
+            .collect(),
+    ))
 }

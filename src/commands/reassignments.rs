@@ -41,7 +41,7 @@ fn request_timeout(ctx: &Ctx) -> Duration {
         .unwrap_or(Duration::from_secs(30))
 }
 
-async fn kafka(ctx: &Ctx) -> Result<KafkaClient, CliError> {
+pub(crate) async fn kafka(ctx: &Ctx) -> Result<KafkaClient, CliError> {
     let config = ConnectionConfig::from_settings(&ctx.settings.kafka, request_timeout(ctx))?;
     Ok(KafkaClient::connect(config)
         .await

@@ -57,7 +57,7 @@ mod leaving;
 mod options;
 mod review;
 mod status_extra;
-mod task;
+pub(crate) mod task;
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, PoisonError};
@@ -1513,27 +1513,40 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
     cc.stop_proposal_execution(&a.reason, deadline, &obs)
         .await?;
     // Cruise Control stops after the in-flight batch; wait until the executor is idle.
+    let now = wait_until_idle(&cc, a.poll_interval, started, deadline, &printer, &obs).await?;
+    let view = StopView {
+        stop_requested: true,
+        task_id,
+        executor_state: now.state,
+        message: "The execution was stopped; replicas already moved stay where they are.".into(),
+    };
+    printer.emit(&view, |v| format!("{}\n", v.message))?;
+    if let Some(t) = &view.task_id {
+        super::cordon::after_stop(ctx, &printer, t).await;
+    }
+    Ok(ExitCode::Ok)
+}
+
+/// After a stop request: polls the executor until it is idle (Cruise Control stops after the
+/// batch in flight), or fails with a timeout at `deadline`.
+pub(crate) async fn wait_until_idle(
+    cc: &CruiseControlClient,
+    poll_interval: Duration,
+    started: Instant,
+    deadline: Instant,
+    printer: &Printer,
+    obs: &dyn Observer,
+) -> Result<ExecutorState, CliError> {
     loop {
         let now = cc
-            .state(&[Substate::Executor], false, deadline, &obs)
+            .state(&[Substate::Executor], false, deadline, obs)
             .await?
             .executor
             .unwrap_or_default();
         if now.is_idle() {
-            let view = StopView {
-                stop_requested: true,
-                task_id,
-                executor_state: now.state,
-                message: "The execution was stopped; replicas already moved stay where they are."
-                    .into(),
-            };
-            printer.emit(&view, |v| format!("{}\n", v.message))?;
-            if let Some(t) = &view.task_id {
-                super::cordon::after_stop(ctx, &printer, t).await;
-            }
-            return Ok(ExitCode::Ok);
+            return Ok(now);
         }
-        if Instant::now() + a.poll_interval > deadline {
+        if Instant::now() + poll_interval > deadline {
             return Err(CcError::DeadlineExceeded {
                 waiting_for: format!("the execution to stop (executor: {})", now.describe()),
                 after: started.elapsed(),
@@ -1541,7 +1554,7 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
             .into());
         }
         printer.note(format!("Waiting for the execution to stop: {}", now.state));
-        tokio::time::sleep(a.poll_interval).await;
+        tokio::time::sleep(poll_interval).await;
     }
 }
 

@@ -570,6 +570,23 @@ impl CruiseControlClient {
         .await
     }
 
+    /// Sends a request built by [`params::replay_query`] (a running execution's request again,
+    /// with another throttle). As [`Self::rebalance`]: for `dryrun=false` the answer means the
+    /// execution has started.
+    pub async fn replay(
+        &self,
+        endpoint: Endpoint,
+        query: &Query,
+        policy: &RetryPolicy,
+        obs: &dyn Observer,
+    ) -> Result<Answer<OptimizationResult>, CcError> {
+        let dryrun = query.iter().any(|(k, v)| *k == "dryrun" && v == "true");
+        let mut policy = *policy;
+        policy.idempotent &= dryrun;
+        self.request_async(endpoint, query, dryrun, &policy, obs)
+            .await
+    }
+
     /// `POST /topic_configuration`: the query form for one regex, the JSON body form
     /// (several factors in one request) when [`params::TopicConfigurationRequest::by_factor`]
     /// is set. "Already at the target replication factor" comes back as an error of class

@@ -587,6 +587,88 @@ pub fn stop_query(reason: &str) -> Query {
     vec![("reason", reason.to_string())]
 }
 
+/// The endpoints whose request `rebalance pace --throttle` can re-submit: the proposal-and-execute
+/// family that takes `replication_throttle` and answers with an optimization result.
+/// (`topic_configuration` is left out: its body form is not part of the `RequestURL`.)
+const REPLAYABLE: &[Endpoint] = &[
+    Endpoint::Rebalance,
+    Endpoint::AddBroker,
+    Endpoint::RemoveBroker,
+    Endpoint::DemoteBroker,
+    Endpoint::RemoveDisks,
+];
+
+/// Parameters a re-submission sets itself instead of copying them from the original request.
+const REPLAY_OWN: &[&str] = &[
+    "json",
+    "dryrun",
+    "replication_throttle",
+    "reason",
+    "review_id",
+    "stop_ongoing_execution",
+    "verbose",
+];
+
+/// The request of a running execution (its user task's `RequestURL`) sent again with another
+/// replication throttle: same endpoint, same parameters, `replication_throttle=throttle`,
+/// `dryrun` as given and `verbose=true` (the drift guard compares per-partition movements).
+/// `Err` (worded for people) when the URL is not a request kafkaops can re-submit faithfully:
+/// another endpoint, or a parameter the endpoint does not accept.
+pub fn replay_query(
+    request_url: &str,
+    throttle: u64,
+    dryrun: bool,
+    reason: &str,
+) -> Result<(Endpoint, Query), String> {
+    // Cruise Control writes `METHOD /path?query` (reference §6); accept a full URL too.
+    let request_url = match request_url.split_once(' ') {
+        Some((method, rest)) if method.chars().all(|c| c.is_ascii_uppercase()) => rest.trim(),
+        _ => request_url.trim(),
+    };
+    if let Some((method, _)) = request_url.split_once(' ') {
+        return Err(format!(
+            "cannot read the request URL: unexpected {method:?}"
+        ));
+    }
+    let url = url::Url::parse(request_url)
+        .or_else(|_| url::Url::parse("http://cruise-control/").and_then(|b| b.join(request_url)))
+        .map_err(|e| format!("cannot read the request URL {request_url:?}: {e}"))?;
+    let last = url
+        .path_segments()
+        .and_then(|mut s| s.next_back())
+        .unwrap_or_default()
+        .to_string();
+    let endpoint = REPLAYABLE
+        .iter()
+        .copied()
+        .find(|e| e.path() == last)
+        .ok_or_else(|| {
+            format!(
+                "the running execution was started by {last:?}, which kafkaops cannot re-submit"
+            )
+        })?;
+    let ok = accepted(endpoint);
+    let mut q: Query = Vec::new();
+    for (k, v) in url.query_pairs() {
+        if REPLAY_OWN.contains(&k.as_ref()) {
+            continue;
+        }
+        let key = ok.iter().copied().find(|a| *a == k).ok_or_else(|| {
+            format!(
+                "the original request has the parameter {k:?}, which {endpoint} does not accept"
+            )
+        })?;
+        q.push((key, v.into_owned()));
+    }
+    q.push(("dryrun", dryrun.to_string()));
+    q.push(("replication_throttle", throttle.to_string()));
+    if ok.contains(&"verbose") {
+        q.push(("verbose", "true".into()));
+    }
+    q.push(("reason", reason.to_string()));
+    Ok((endpoint, q))
+}
+
 /// A live change of the running execution's concurrency (`POST /admin`); `None` keeps a value.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ConcurrencyChange {
@@ -636,6 +718,43 @@ pub fn load_query(allow_capacity_estimation: bool) -> Query {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replay_keeps_the_parameters_and_sets_the_throttle() {
+        let (e, q) = replay_query(
+            "http://cc:9090/kafkacruisecontrol/add_broker?brokerid=4&json=true&dryrun=false&replication_throttle=1024&reason=x&concurrent_partition_movements_per_broker=2",
+            5_000_000,
+            true,
+            "again",
+        )
+        .unwrap();
+        assert_eq!(e, Endpoint::AddBroker);
+        assert_accepted(e, &q);
+        assert!(q.contains(&("brokerid", "4".into())));
+        assert!(q.contains(&("concurrent_partition_movements_per_broker", "2".into())));
+        assert!(q.contains(&("replication_throttle", "5000000".into())));
+        assert!(q.contains(&("dryrun", "true".into())));
+        assert_eq!(
+            q.iter()
+                .filter(|(k, _)| *k == "replication_throttle")
+                .count(),
+            1
+        );
+        assert!(!q.iter().any(|(k, _)| *k == "json"));
+        // Cruise Control's own form.
+        let (e, q) = replay_query(
+            "POST /kafkacruisecontrol/remove_broker?brokerid=2,3&dryrun=false&json=true",
+            7,
+            false,
+            "r",
+        )
+        .unwrap();
+        assert_eq!(e, Endpoint::RemoveBroker);
+        assert!(q.contains(&("brokerid", "2,3".into())));
+        assert!(q.contains(&("dryrun", "false".into())));
+        assert!(replay_query("/kafkacruisecontrol/state?verbose=true", 1, true, "r").is_err());
+        assert!(replay_query("/kafkacruisecontrol/rebalance?bogus=1", 1, true, "r").is_err());
+    }
 
     fn assert_accepted(endpoint: Endpoint, q: &Query) {
         let ok = accepted(endpoint);

@@ -103,6 +103,51 @@ impl Plan {
     }
 }
 
+/// What a stopped execution still had to do: the movements of `original` whose partition is not
+/// yet on its target replicas in `current` (partition -> replicas as Kafka reports them now),
+/// each starting from where the partition is now. `None` when `original` has no per-partition
+/// movements (nothing to tell done from not done: the caller compares with `original` itself).
+///
+/// A partition counts as done when it holds exactly the target replicas, order aside; its
+/// leadership (the first replica) is Cruise Control's last step and is not looked at. A
+/// partition missing from `current` (topic deleted since) is dropped. The data to move and the
+/// leader movements shrink in proportion to the replica movements left (Cruise Control reports
+/// neither per partition).
+#[must_use]
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::implicit_hasher
+)]
+pub fn remaining(original: &Plan, current: &BTreeMap<(String, i32), Vec<i32>>) -> Option<Plan> {
+    if original.movements.is_empty() {
+        return None;
+    }
+    let movements: Vec<Movement> = original
+        .movements
+        .iter()
+        .filter_map(|m| {
+            let now = current.get(&(m.topic.clone(), m.partition))?;
+            let now_set: BTreeSet<i32> = now.iter().copied().collect();
+            let target: BTreeSet<i32> = m.new_replicas.iter().copied().collect();
+            (now_set != target).then(|| Movement {
+                topic: m.topic.clone(),
+                partition: m.partition,
+                old_replicas: now.clone(),
+                new_replicas: m.new_replicas.clone(),
+            })
+        })
+        .collect();
+    let share = movements.len() as f64 / original.movements.len() as f64;
+    Some(Plan {
+        replica_movements: (original.replica_movements as f64 * share).round() as u64,
+        leader_movements: original.leader_movements,
+        data_to_move_mb: original.data_to_move_mb * share,
+        movements,
+    })
+}
+
 /// How far an execution may differ from the approved plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tolerance {
@@ -259,6 +304,23 @@ mod tests {
             data_to_move_mb: data,
             movements,
         }
+    }
+
+    #[test]
+    fn what_remains_of_a_stopped_plan_starts_where_the_partitions_are_now() {
+        let a = plan(
+            vec![mv("a", 0, &[1, 2], &[4, 2]), mv("a", 1, &[1, 2], &[4, 1])],
+            1,
+            100.0,
+        );
+        let mut now = BTreeMap::new();
+        now.insert(("a".to_string(), 0), vec![2, 4]); // done (order aside)
+        now.insert(("a".to_string(), 1), vec![2, 1]); // not yet
+        let r = remaining(&a, &now).unwrap();
+        assert_eq!(r.movements, vec![mv("a", 1, &[2, 1], &[4, 1])]);
+        assert_eq!(r.replica_movements, 1);
+        assert!((r.data_to_move_mb - 50.0).abs() < 1e-9);
+        assert!(remaining(&plan(vec![], 0, 1.0), &now).is_none());
     }
 
     #[test]

@@ -734,6 +734,7 @@ final class CruiseControlDouble {
                 }
                 Executor.Execution e = executor.prepare(plan, task.id.toString(), false, reason, fPerBroker, fInCluster, fLeaderConc,
                     ok -> tasks.markExecutionFinished(task, ok));
+                e.throttle = throttle;
                 tasks.markExecutionStarted(task);
                 try {
                     executor.start(e);

@@ -27,8 +27,11 @@ import org.apache.kafka.common.errors.ElectionNotNeededException;
  * Executes a plan on the real cluster, one execution at a time, as Cruise Control's Executor does:
  * inter-broker moves are submitted as partition reassignments within the per-broker and cluster
  * concurrency limits, progress is read back from listPartitionReassignments, then leadership is moved by
- * preferred-leader election. Stopping cancels the reassignments in flight. Replication throttles are
- * validated by the HTTP layer but not applied to brokers.
+ * preferred-leader election. Stopping cancels the reassignments in flight. With replication_throttle, the
+ * replica phase runs throttled as Cruise Control's ReplicationThrottleHelper does it: the brokers involved get
+ * leader./follower.replication.throttled.rate where none is set, each moving topic its leader (old replicas)
+ * and follower (new replicas) throttled.replicas unless they are "*"; what it added is removed when the
+ * execution ends, completed or stopped.
  */
 final class Executor {
     enum TaskState { PENDING, IN_PROGRESS, ABORTING, ABORTED, DEAD, COMPLETED }
@@ -69,6 +72,10 @@ final class Executor {
         final Consumer<Boolean> onDone;
         volatile String state = "STARTING_EXECUTION";
         volatile boolean stopRequested;
+        /** replication_throttle in bytes/s (null: none). */
+        volatile Long throttle;
+        /** "broker/key" of the throttle rates this execution set (it removes only those). */
+        final Set<String> ratesSet = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
         Execution(String userTaskId, boolean selfHealing, String reason, int perBroker, int maxInCluster,
                   int leaderConcurrency, Consumer<Boolean> onDone) {
@@ -155,6 +162,7 @@ final class Executor {
         boolean ok = true;
         try {
             stopExternalReassignments(e);
+            setThrottles(e);
             ok = moveReplicas(e) && ok;
             if (!e.stopRequested) ok = moveLeaders(e) && ok;
             if (e.stopRequested) ok = false;
@@ -162,6 +170,11 @@ final class Executor {
             System.err.println("cc-double: execution failed: " + ex);
             ok = false;
         } finally {
+            try {
+                clearThrottles(e);
+            } catch (Exception ex) {
+                System.err.println("cc-double: clearing the throttles failed: " + ex);
+            }
             synchronized (this) {
                 if (ok) recentlyRemovedBrokers.addAll(e.removedBrokers);
                 current = null;
@@ -169,6 +182,127 @@ final class Executor {
             e.state = "NO_TASK_IN_PROGRESS";
             e.onDone.accept(ok);
         }
+    }
+
+    private static final String LEADER_RATE = "leader.replication.throttled.rate";
+    private static final String FOLLOWER_RATE = "follower.replication.throttled.rate";
+    private static final String LEADER_REPLICAS = "leader.replication.throttled.replicas";
+    private static final String FOLLOWER_REPLICAS = "follower.replication.throttled.replicas";
+
+    private Set<Integer> throttledBrokers(Execution e) {
+        Set<Integer> brokers = new TreeSet<>();
+        for (Task t : e.replicaTasks) {
+            brokers.addAll(t.proposal.oldReplicas());
+            brokers.addAll(t.proposal.newReplicas());
+        }
+        return brokers;
+    }
+
+    private static org.apache.kafka.common.config.ConfigResource broker(int b) {
+        return new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.BROKER,
+            String.valueOf(b));
+    }
+
+    private static org.apache.kafka.common.config.ConfigResource topic(String t) {
+        return new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, t);
+    }
+
+    /** The current value of {@code key} on {@code r} (null: unset). */
+    private String current(org.apache.kafka.common.config.ConfigResource r, String key) throws Exception {
+        var config = admin.describeConfigs(List.of(r)).all().get(20, TimeUnit.SECONDS).get(r);
+        var entry = config == null ? null : config.get(key);
+        if (entry == null || entry.value() == null || entry.value().isEmpty()) return null;
+        if (entry.source() == org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DEFAULT_CONFIG) return null;
+        return entry.value();
+    }
+
+    /** Per topic: the throttled-replica entries ("partition:broker") of {@code e}, leader and follower side. */
+    private static Map<String, List<Set<String>>> throttledReplicas(Execution e) {
+        Map<String, List<Set<String>>> out = new java.util.TreeMap<>();
+        for (Task t : e.replicaTasks) {
+            TopicPartition tp = t.proposal.tp();
+            List<Set<String>> sides = out.computeIfAbsent(tp.topic(), k -> List.of(new TreeSet<>(), new TreeSet<>()));
+            for (int b : t.proposal.oldReplicas()) sides.get(0).add(tp.partition() + ":" + b);
+            for (int b : t.proposal.newReplicas()) {
+                if (!t.proposal.oldReplicas().contains(b)) sides.get(1).add(tp.partition() + ":" + b);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * replication_throttle: throttles the replica moves of {@code e} as Cruise Control does: a broker rate is set
+     * only where none is set (remembered, so only those are removed), the execution's replicas are added to a
+     * topic's throttled replicas unless that is already "*".
+     */
+    private void setThrottles(Execution e) throws Exception {
+        if (e.throttle == null || e.replicaTasks.isEmpty()) return;
+        String rate = String.valueOf(e.throttle);
+        Map<org.apache.kafka.common.config.ConfigResource, java.util.Collection<org.apache.kafka.clients.admin.AlterConfigOp>> ops =
+            new HashMap<>();
+        for (int b : throttledBrokers(e)) {
+            List<org.apache.kafka.clients.admin.AlterConfigOp> mine = new ArrayList<>();
+            for (String key : List.of(LEADER_RATE, FOLLOWER_RATE)) {
+                if (current(broker(b), key) == null) {
+                    mine.add(set(key, rate));
+                    e.ratesSet.add(b + "/" + key);
+                }
+            }
+            if (!mine.isEmpty()) ops.put(broker(b), mine);
+        }
+        for (var entry : throttledReplicas(e).entrySet()) {
+            List<org.apache.kafka.clients.admin.AlterConfigOp> mine = new ArrayList<>();
+            List<String> keys = List.of(LEADER_REPLICAS, FOLLOWER_REPLICAS);
+            for (int i = 0; i < 2; i++) {
+                String now = current(topic(entry.getKey()), keys.get(i));
+                if ("*".equals(now) || entry.getValue().get(i).isEmpty()) continue;
+                Set<String> merged = new TreeSet<>(entry.getValue().get(i));
+                if (now != null) for (String x : now.split(",")) if (!x.isBlank()) merged.add(x.trim());
+                mine.add(set(keys.get(i), String.join(",", merged)));
+            }
+            if (!mine.isEmpty()) ops.put(topic(entry.getKey()), mine);
+        }
+        if (!ops.isEmpty()) admin.incrementalAlterConfigs(ops).all().get(20, TimeUnit.SECONDS);
+        System.err.println("cc-double: execution " + e.userTaskId + " throttled to " + rate + " B/s; rates set " + e.ratesSet);
+    }
+
+    /** Removes what {@link #setThrottles} added, and only that. */
+    private void clearThrottles(Execution e) throws Exception {
+        if (e.throttle == null || e.replicaTasks.isEmpty()) return;
+        String rate = String.valueOf(e.throttle);
+        Map<org.apache.kafka.common.config.ConfigResource, java.util.Collection<org.apache.kafka.clients.admin.AlterConfigOp>> ops =
+            new HashMap<>();
+        for (int b : throttledBrokers(e)) {
+            List<org.apache.kafka.clients.admin.AlterConfigOp> mine = new ArrayList<>();
+            for (String key : List.of(LEADER_RATE, FOLLOWER_RATE)) {
+                if (e.ratesSet.contains(b + "/" + key) && rate.equals(current(broker(b), key))) mine.add(delete(key));
+            }
+            if (!mine.isEmpty()) ops.put(broker(b), mine);
+        }
+        for (var entry : throttledReplicas(e).entrySet()) {
+            List<org.apache.kafka.clients.admin.AlterConfigOp> mine = new ArrayList<>();
+            List<String> keys = List.of(LEADER_REPLICAS, FOLLOWER_REPLICAS);
+            for (int i = 0; i < 2; i++) {
+                String now = current(topic(entry.getKey()), keys.get(i));
+                if (now == null || "*".equals(now)) continue;
+                Set<String> left = new TreeSet<>();
+                for (String x : now.split(",")) if (!x.isBlank()) left.add(x.trim());
+                left.removeAll(entry.getValue().get(i));
+                mine.add(left.isEmpty() ? delete(keys.get(i)) : set(keys.get(i), String.join(",", left)));
+            }
+            if (!mine.isEmpty()) ops.put(topic(entry.getKey()), mine);
+        }
+        if (!ops.isEmpty()) admin.incrementalAlterConfigs(ops).all().get(20, TimeUnit.SECONDS);
+    }
+
+    private static org.apache.kafka.clients.admin.AlterConfigOp set(String k, String v) {
+        return new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(k, v),
+            org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
+    }
+
+    private static org.apache.kafka.clients.admin.AlterConfigOp delete(String k) {
+        return new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(k, ""),
+            org.apache.kafka.clients.admin.AlterConfigOp.OpType.DELETE);
     }
 
     /** auto.stop.external.agent=true: reassignments CC did not start are cancelled before it starts. */
