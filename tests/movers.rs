@@ -30,12 +30,12 @@
 mod support;
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::admin::Admin;
+use support::bin::{Out, kafkaops_bin};
 use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::control::{ControlServer, connection_args};
 use support::kafka::{
@@ -44,33 +44,6 @@ use support::kafka::{
 };
 
 const WAIT: Duration = Duration::from_secs(180);
-
-/// A private copy of the binary under test (the target directory may be rebuilt meanwhile).
-fn kafkaops_bin() -> &'static Path {
-    static BIN: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();
-    &BIN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("kafkaops");
-        let source = std::env::var_os("KAFKAOPS_TEST_BIN")
-            .map_or_else(|| env!("CARGO_BIN_EXE_kafkaops").into(), PathBuf::from);
-        std::fs::copy(&source, &path).unwrap();
-        (dir, path)
-    })
-    .1
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Out {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
-    }
-}
 
 struct Env {
     bootstrap: Option<String>,

@@ -20,7 +20,9 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use support::bin::{Out, kafkaops_bin};
+
+use std::path::Path;
 use std::process::Stdio;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,26 +38,6 @@ const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/crui
 
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(Path::new(FIXTURES).join(name)).unwrap()
-}
-
-/// A private copy of the binary under test (the target directory may be rebuilt meanwhile).
-fn kafkaops_bin() -> &'static Path {
-    static BIN: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();
-    &BIN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("kafkaops");
-        let source = std::env::var_os("KAFKAOPS_TEST_BIN")
-            .map_or_else(|| env!("CARGO_BIN_EXE_kafkaops").into(), PathBuf::from);
-        std::fs::copy(&source, &path).unwrap();
-        (dir, path)
-    })
-    .1
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
 }
 
 async fn kafkaops(cc_url: &str, args: &[&str]) -> Out {

@@ -13,24 +13,9 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 mod cc_wire;
 use cc_wire::{TASK, fixture, json, user_tasks_body};
 
-/// A private copy of the binary under test, taken when the test binary starts: the
-/// shared cargo target directory's `kafkaops` may be rebuilt from another worktree
-/// while these tests run. `KAFKAOPS_TEST_BIN` names another binary to test instead.
-fn kafkaops_bin() -> &'static std::path::Path {
-    static BIN: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
-        std::sync::OnceLock::new();
-    &BIN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("kafkaops");
-        let source = std::env::var_os("KAFKAOPS_TEST_BIN").map_or_else(
-            || env!("CARGO_BIN_EXE_kafkaops").into(),
-            std::path::PathBuf::from,
-        );
-        std::fs::copy(&source, &path).unwrap();
-        (dir, path)
-    })
-    .1
-}
+#[path = "support/bin.rs"]
+mod bin;
+use bin::kafkaops_bin;
 
 /// Output of one run of the binary.
 struct Run {

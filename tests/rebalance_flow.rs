@@ -18,43 +18,11 @@ use rdkafka::admin::{AdminClient, AdminOptions, AlterConfig, ResourceSpecifier};
 use rdkafka::client::DefaultClientContext;
 use rdkafka::config::ClientConfig;
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
-use serde_json::Value;
+use support::bin::{Out, kafkaops_bin};
 use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, wait_for};
 
 const WAIT: Duration = Duration::from_secs(120);
-
-/// A private copy of the binary under test, taken when the test binary starts: the
-/// shared cargo target directory's `kafkaops` may be rebuilt from another worktree
-/// while these tests run. `KAFKAOPS_TEST_BIN` names another binary to test instead.
-fn kafkaops_bin() -> &'static std::path::Path {
-    static BIN: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
-        std::sync::OnceLock::new();
-    &BIN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("kafkaops");
-        let source = std::env::var_os("KAFKAOPS_TEST_BIN").map_or_else(
-            || env!("CARGO_BIN_EXE_kafkaops").into(),
-            std::path::PathBuf::from,
-        );
-        std::fs::copy(&source, &path).unwrap();
-        (dir, path)
-    })
-    .1
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Out {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
-    }
-}
 
 fn kafkaops(cc: &CcDouble, args: &[&str]) -> Out {
     let mut cmd = Command::new(kafkaops_bin());

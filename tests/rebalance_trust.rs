@@ -15,40 +15,11 @@ use assert_cmd::Command;
 use kafkaops::kafka::{ConfigChange, ConfigTarget};
 use serde_json::Value;
 use support::admin::Admin;
+use support::bin::{Out, kafkaops_bin};
 use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, produce_bulk, wait_for};
 
 const WAIT: Duration = Duration::from_secs(120);
-
-/// A private copy of the binary under test (the shared target dir may be rebuilt meanwhile).
-fn kafkaops_bin() -> &'static std::path::Path {
-    static BIN: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
-        std::sync::OnceLock::new();
-    &BIN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("kafkaops");
-        let source = std::env::var_os("KAFKAOPS_TEST_BIN").map_or_else(
-            || env!("CARGO_BIN_EXE_kafkaops").into(),
-            std::path::PathBuf::from,
-        );
-        std::fs::copy(&source, &path).unwrap();
-        (dir, path)
-    })
-    .1
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Out {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
-    }
-}
 
 fn command(url: &str) -> std::process::Command {
     let mut cmd = std::process::Command::new(kafkaops_bin());

@@ -13,44 +13,17 @@
 mod support;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use serde_json::Value;
+use support::bin::{Out, kafkaops_bin};
 use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, wait_for};
 
 const WAIT: Duration = Duration::from_secs(180);
-
-/// A private copy of the binary under test (the shared target directory may be rebuilt from
-/// another worktree while this runs). `KAFKAOPS_TEST_BIN` names another binary to test instead.
-fn kafkaops_bin() -> &'static Path {
-    static BIN: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();
-    &BIN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("kafkaops");
-        let source = std::env::var_os("KAFKAOPS_TEST_BIN")
-            .map_or_else(|| env!("CARGO_BIN_EXE_kafkaops").into(), PathBuf::from);
-        std::fs::copy(&source, &path).unwrap();
-        (dir, path)
-    })
-    .1
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Out {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
-    }
-}
 
 struct Env {
     bootstrap: String,

@@ -6,6 +6,7 @@
 //! `#[test]` functions and from `#[tokio::test]` alike (call it from `spawn_blocking` if a
 //! multi-threaded runtime must not block).
 //!
+//! - [`bin`]: the kafkaops binary under test (a private copy) and the result of a run.
 //! - [`admin`]: replication throttles and partition reassignments (kafkaops' own client).
 //! - [`control`]: the HTTP control server `kafkaops roll --restart-command` restarts nodes through.
 //! - [`tls`]: a generated CA and server certificates (PEM) for the SASL_SSL listeners.
@@ -13,6 +14,7 @@
 //!   `tests/env/README.md`), node control and fault injection, topic/placement/producer helpers.
 
 pub mod admin;
+pub mod bin;
 pub mod cc_double;
 pub mod control;
 pub mod kafka;

@@ -1,0 +1,42 @@
+//! The kafkaops binary under test, as the integration tests run it, and what a run gave back.
+//!
+//! One copy for every test binary: each used to carry its own `kafkaops_bin()` and `Out`.
+#![allow(dead_code)] // Shared by several test binaries and an example; each uses a subset.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// A private copy of the binary under test, taken the first time it is asked for: the shared
+/// cargo target directory's `kafkaops` may be rebuilt from another worktree while the tests run.
+/// `KAFKAOPS_TEST_BIN` names another binary to test instead.
+pub fn kafkaops_bin() -> &'static Path {
+    static BIN: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &BIN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kafkaops");
+        // `option_env!`: cargo sets it for integration tests, not for the example that also
+        // includes this support code (and never calls this).
+        let source = std::env::var_os("KAFKAOPS_TEST_BIN")
+            .map(PathBuf::from)
+            .or_else(|| option_env!("CARGO_BIN_EXE_kafkaops").map(PathBuf::from))
+            .expect("no kafkaops binary: set KAFKAOPS_TEST_BIN");
+        std::fs::copy(&source, &path).unwrap();
+        (dir, path)
+    })
+    .1
+}
+
+/// The exit code and output of one kafkaops run.
+pub struct Out {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Out {
+    /// Stdout as JSON; panics with both streams when it is not.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
+    }
+}
