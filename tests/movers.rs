@@ -619,8 +619,6 @@ fn executor_state(cc_url: &str) -> Value {
 
 #[test]
 fn pace_changes_the_running_execution_live() {
-    use kafkaops::kafka::{ConfigChange, ConfigTarget};
-
     let _ = kafkaops_bin();
     let cluster = KafkaCluster::start(ClusterSpec::combined(3)).expect("cluster");
     let bootstrap = cluster.bootstrap_servers();
@@ -635,25 +633,8 @@ fn pace_changes_the_running_execution_live() {
     // throttled yet, the rest is.
     produce_bulk(&bootstrap, "paced", 3200, 5_000, 1_000_000).unwrap();
     admin
-        .alter(
-            ConfigTarget::Topic("paced".into()),
-            vec![
-                ConfigChange::set("leader.replication.throttled.replicas", "*"),
-                ConfigChange::set("follower.replication.throttled.replicas", "*"),
-            ],
-        )
+        .throttle_whole_topic("paced", &[1, 2, 3], 1024)
         .unwrap();
-    for b in [1, 2, 3] {
-        admin
-            .alter(
-                ConfigTarget::Broker(b),
-                vec![
-                    ConfigChange::set("leader.replication.throttled.rate", "1024"),
-                    ConfigChange::set("follower.replication.throttled.rate", "1024"),
-                ],
-            )
-            .unwrap();
-    }
     let cc = CcDouble::start(&bootstrap, CcDoubleOptions::default()).unwrap();
     let env = Env {
         bootstrap: Some(bootstrap.clone()),
@@ -739,30 +720,6 @@ fn pace_changes_the_running_execution_live() {
 }
 
 /// Throttles every replica move of `topic` to 1 KB/s on `brokers`.
-fn throttle_all(admin: &Admin, topic: &str, brokers: &[i32]) {
-    use kafkaops::kafka::{ConfigChange, ConfigTarget};
-    admin
-        .alter(
-            ConfigTarget::Topic(topic.into()),
-            vec![
-                ConfigChange::set("leader.replication.throttled.replicas", "*"),
-                ConfigChange::set("follower.replication.throttled.replicas", "*"),
-            ],
-        )
-        .unwrap();
-    for &b in brokers {
-        admin
-            .alter(
-                ConfigTarget::Broker(b),
-                vec![
-                    ConfigChange::set("leader.replication.throttled.rate", "1024"),
-                    ConfigChange::set("follower.replication.throttled.rate", "1024"),
-                ],
-            )
-            .unwrap();
-    }
-}
-
 #[test]
 fn cordoned_brokers_take_no_new_partitions() {
     let _ = kafkaops_bin();
@@ -808,7 +765,9 @@ fn cordoned_brokers_take_no_new_partitions() {
     let leaving: Vec<Vec<i32>> = (0..6).map(|_| vec![3]).collect();
     create_topic(&bootstrap, "leaving", &leaving, &[]).unwrap();
     produce_bulk(&bootstrap, "leaving", 2400, 5_000, 1_000_000).unwrap();
-    throttle_all(&admin, "leaving", &[1, 2, 3]);
+    admin
+        .throttle_whole_topic("leaving", &[1, 2, 3], 1024)
+        .unwrap();
     let log = tempfile::NamedTempFile::new().unwrap();
     let mut child = command(
         &env,

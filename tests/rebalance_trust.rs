@@ -442,17 +442,7 @@ fn rebalances_you_can_trust() {
     )
     .unwrap();
     produce_bulk(&bootstrap, "big", 300, 10_000, 100_000).unwrap();
-    for b in 1..=4 {
-        admin
-            .alter(
-                ConfigTarget::Broker(b),
-                vec![
-                    ConfigChange::set("leader.replication.throttled.rate", "20000"),
-                    ConfigChange::set("follower.replication.throttled.rate", "20000"),
-                ],
-            )
-            .unwrap();
-    }
+    admin.set_broker_throttle(&[1, 2, 3, 4], 20_000).unwrap();
     let slow_remove = [
         "rebalance",
         "remove",

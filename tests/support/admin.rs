@@ -99,6 +99,24 @@ impl Admin {
                 ConfigChange::set(FOLLOWER_REPLICAS, list(followers)),
             ],
         )?;
+        self.set_broker_throttle(brokers, rate)
+    }
+
+    /// Every replica of `topic` throttled (`*`), at `rate` bytes/s on `brokers`: the slow
+    /// reassignments the tests need, whoever starts them.
+    pub fn throttle_whole_topic(&self, topic: &str, brokers: &[i32], rate: u64) -> Result<()> {
+        self.alter(
+            ConfigTarget::Topic(topic.to_string()),
+            vec![
+                ConfigChange::set(LEADER_REPLICAS, "*"),
+                ConfigChange::set(FOLLOWER_REPLICAS, "*"),
+            ],
+        )?;
+        self.set_broker_throttle(brokers, rate)
+    }
+
+    /// The leader and follower replication rate of `brokers`, in bytes/s.
+    pub fn set_broker_throttle(&self, brokers: &[i32], rate: u64) -> Result<()> {
         for b in brokers {
             self.alter(
                 ConfigTarget::Broker(*b),
