@@ -1690,17 +1690,65 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__operate)
-            opts="-o -v -q -y -X -h -V --interval --namespace --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -X -n -h -V --policy --resync --dry-run --once --state-dir --state-configmap --lease --lease-duration --listen --log-format --restart-command --stop-command --start-command --pod-selector --node-id-label --action-timeout --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --interval)
+                --policy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --namespace)
+                --resync)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-configmap)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lease)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lease-duration)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --restart-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stop-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --start-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-id-label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --action-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1757,6 +1805,14 @@ _kafkaops() {
                     return 0
                     ;;
                 --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

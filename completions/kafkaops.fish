@@ -54,7 +54,7 @@ complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "topic" -d 'Topic 
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "broker" -d 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
-complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "operate" -d 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "operate" -d 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations, replication factors, rolls; never two movers at once'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "config" -d 'Inspect the resolved configuration'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -868,8 +868,21 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the partition reassignments in flight (adding, removing, progress, who started them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from help" -f -a "cancel" -d 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l interval -d 'Time between reconcile loops, e.g. 30s, 2m' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l namespace -d 'Kubernetes namespace of the Kafka cluster' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l policy -d 'The policy file (YAML): auto-rebalance modes and templates, brokers to drain, replication factors, desired broker configuration. Re-read when it changes; a bad version is reported and the last good one stays in force' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l resync -d 'Time between reconcile loops when nothing happens, e.g. 30s, 2m' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l state-dir -d 'Plain host: directory of the state file (one per cluster) [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l state-configmap -d 'Kubernetes: keep the state in this ConfigMap [default with --strimzi or --lease: kafkaops-operate-<cluster>]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l lease -d 'Kubernetes: leader election Lease; only its holder acts, standbys wait [default with --strimzi: kafkaops-operate-<cluster>]. Without Kubernetes a lock file in the state directory keeps a second instance out' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l lease-duration -d 'Kubernetes: how long a leader\'s Lease lasts without renewal (a standby takes over after it)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l listen -d 'Address of the HTTP endpoints /metrics, /healthz and /readyz (port 0: any free port, printed at start)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l log-format -d 'Log line format on stderr' -r -f -a "text\t'Human-readable lines'
+json\t'One JSON object per line (for log collectors)'"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l restart-command -d 'Plain host: command restarting a node for a roll; {id} and {host} are replaced' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l stop-command -d 'Plain host: instead of --restart-command, command stopping a node ({id}, {host})' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l start-command -d 'Plain host: instead of --restart-command, command starting a node ({id}, {host})' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l pod-selector -d 'Kubernetes without Strimzi: the pods of the cluster (restart = delete the pod)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l node-id-label -d 'With --pod-selector: the pod label holding the Kafka node id [default: the number ending the pod name, e.g. a StatefulSet ordinal]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l action-timeout -d 'How long one Cruise Control request, restart or reconfiguration may take before the action counts as failed (the loop goes on)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
@@ -886,12 +899,15 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l cruise-con
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l dry-run -d 'Log every action it would take and take none (nothing is persisted either)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l once -d 'Run one reconcile loop and exit (for scripts and tests of a single decision)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
@@ -975,7 +991,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_s
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "broker" -d 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "operate" -d 'Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned: not implemented yet)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "operate" -d 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations, replication factors, rolls; never two movers at once'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "config" -d 'Inspect the resolved configuration'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "completions" -d 'Print a shell completion script'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -46,12 +46,12 @@ fn usage_errors_exit_two() {
 }
 
 #[test]
-fn unimplemented_subcommands_say_so_and_exit_two() {
+fn operate_needs_a_policy_file() {
     kafkaops()
         .arg("operate")
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("not implemented yet"));
+        .stderr(predicate::str::contains("--policy"));
 }
 
 /// `topic set-rf` input errors that need no cluster: exit 2, nothing contacted.

@@ -8,6 +8,7 @@
 
 pub mod anomalies;
 pub mod broker;
+pub mod operate;
 pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
@@ -256,9 +257,9 @@ pub enum Command {
     /// Partition reassignments in flight, whoever started them: list or cancel
     #[command(subcommand)]
     Reassignments(reassignments::ReassignmentsCommand),
-    /// Run the rebalance, roll and replication-factor logic as an in-cluster controller (planned:
-    /// not implemented yet)
-    Operate(OperateArgs),
+    /// Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and
+    /// goal violations, replication factors, rolls; never two movers at once
+    Operate(operate::OperateArgs),
     /// Inspect the resolved configuration
     #[command(subcommand)]
     Config(ConfigCommand),
@@ -267,16 +268,6 @@ pub enum Command {
         /// The shell
         shell: clap_complete::Shell,
     },
-}
-
-#[derive(Debug, Args)]
-pub struct OperateArgs {
-    /// Time between reconcile loops, e.g. 30s, 2m
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
-    pub interval: Duration,
-    /// Kubernetes namespace of the Kafka cluster
-    #[arg(long, env = "KAFKAOPS_NAMESPACE")]
-    pub namespace: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -8,6 +8,7 @@ pub mod completions;
 pub mod config;
 pub mod cordon;
 pub mod imbalance;
+pub mod operate;
 pub mod operator_guard;
 pub mod pace;
 pub mod placement;
@@ -61,20 +62,8 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Anomalies(cmd) => anomalies::run(&ctx, cmd).await,
         Command::Reassignments(cmd) => reassignments::run(&ctx, cmd).await,
         Command::Broker(cmd) => cordon::run(&ctx, cmd).await,
-        Command::Operate(_) => not_yet("operate", 0),
+        Command::Operate(args) => operate::run(&ctx, args).await,
     }
-}
-
-/// A subcommand whose implementation has not landed: say so, change nothing, exit 2.
-fn not_yet(name: &str, issue: u32) -> Result<ExitCode, CliError> {
-    let tracked = if issue > 0 {
-        format!(" (tracked in issue #{issue})")
-    } else {
-        String::new()
-    };
-    Err(CliError::usage(format!(
-        "`kafkaops {name}` is not implemented yet{tracked}; nothing was changed"
-    )))
 }
 
 /// Where clap found a value: the command line, the environment, or nowhere.
