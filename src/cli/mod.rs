@@ -258,7 +258,8 @@ pub enum Command {
     #[command(subcommand)]
     Reassignments(reassignments::ReassignmentsCommand),
     /// Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and
-    /// goal violations, replication factors, rolls; never two movers at once
+    /// goal violations, replication factors, rolls; never two movers at once (planned: not
+    /// implemented yet)
     Operate(operate::OperateArgs),
     /// Inspect the resolved configuration
     #[command(subcommand)]
