@@ -96,5 +96,6 @@ pub async fn observe(
         kafka: k,
         cc: c,
         operator: None,
+        roll: None,
     }
 }

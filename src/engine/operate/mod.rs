@@ -90,6 +90,29 @@ pub struct Observation {
     pub cc: Result<CcView, String>,
     /// The Strimzi operator's side, where there is one (Kubernetes).
     pub operator: Option<OperatorView>,
+    /// Nodes the shell found in need of a roll (desired broker configuration, Kubernetes
+    /// reasons), as the roll engine plans it; `None`: none (or not looked at).
+    pub roll: Option<RollWish>,
+}
+
+/// A roll the shell found needed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RollWish {
+    pub nodes: BTreeSet<i32>,
+    /// Why, in one sentence.
+    pub reason: String,
+}
+
+/// The roll being run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunningRoll {
+    pub nodes: BTreeSet<i32>,
+    pub reason: String,
+    pub started_at: Millis,
+    /// The roll driver's run (`crate::driver::RollRun`), saved by the shell after every step;
+    /// `None` until the shell started it. Opaque here: the roll engine decides inside it.
+    #[serde(default)]
+    pub run: Option<serde_json::Value>,
 }
 
 /// The rebalance being run.
@@ -126,8 +149,10 @@ impl RunningRebalance {
 /// The one thing that moves data on our behalf.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
+#[allow(clippy::large_enum_variant)] // One per state, persisted as JSON: no boxing needed.
 pub enum Mover {
     Rebalance(RunningRebalance),
+    Roll(RunningRoll),
 }
 
 /// What `operate` keeps between loops (serde; versioned).
@@ -153,13 +178,15 @@ pub enum Act {
     StepRebalance,
     /// Ask Cruise Control to stop the running execution (a scale-down preempts a scale-up).
     StopRebalance { task_id: Option<String> },
+    /// Drive the running roll (start it if it has no run yet) one step.
+    StepRoll,
 }
 
 /// An action started or ended, for logs, Events and metrics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
     /// `rebalance-add-brokers`, `rebalance-remove-brokers`, `rebalance-imbalance`,
-    /// `stop-rebalance`.
+    /// `stop-rebalance`, `roll`.
     pub kind: String,
     /// `brokers 4,5` or `cluster`.
     pub target: String,
@@ -311,15 +338,48 @@ impl OperateState {
     pub fn rebalance(&self) -> Option<&RunningRebalance> {
         match &self.mover {
             Some(Mover::Rebalance(r)) => Some(r),
-            None => None,
+            _ => None,
         }
     }
 
     pub fn rebalance_mut(&mut self) -> Option<&mut RunningRebalance> {
         match &mut self.mover {
             Some(Mover::Rebalance(r)) => Some(r),
-            None => None,
+            _ => None,
         }
+    }
+
+    /// The running roll, if any.
+    #[must_use]
+    pub fn roll(&self) -> Option<&RunningRoll> {
+        match &self.mover {
+            Some(Mover::Roll(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    pub fn roll_mut(&mut self) -> Option<&mut RunningRoll> {
+        match &mut self.mover {
+            Some(Mover::Roll(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The running roll ended (`succeeded` or not, `why`): nothing moves any more.
+    pub fn finish_roll(&mut self, succeeded: bool, why: &str) -> Option<Record> {
+        let Some(Mover::Roll(r)) = self.mover.take() else {
+            return None;
+        };
+        Some(Record {
+            kind: "roll".into(),
+            target: format!("nodes {}", ids(&r.nodes)),
+            reason: why.to_string(),
+            result: if succeeded {
+                RecordResult::Succeeded
+            } else {
+                RecordResult::Failed
+            },
+        })
     }
 
     /// The next observation must include `user_tasks`: a saved execution request is in flight
@@ -335,6 +395,7 @@ impl OperateState {
     pub fn mover_name(&self) -> &'static str {
         match &self.mover {
             Some(Mover::Rebalance(_)) => "rebalance",
+            Some(Mover::Roll(_)) => "roll",
             None => "none",
         }
     }
@@ -524,8 +585,8 @@ pub fn decide(
         }
     }
 
-    // 2. While ours runs: a scale-down preempts a scale-up; the rest queues.
-    if state.mover.is_some() {
+    // 2. While a rebalance of ours runs: a scale-down preempts a scale-up; the rest queues.
+    if state.rebalance().is_some() {
         let wait_on = state
             .rebalance()
             .map(|r| {
@@ -540,25 +601,68 @@ pub fn decide(
             state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
         );
         if state.mover.is_some() {
-            for (mode, brokers) in state.rebalancer.queued() {
-                d.waits.push(format!(
-                    "{} rebalance{} waits: {wait_on}",
-                    mode_name(mode),
-                    if brokers.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" of brokers {}", ids(&brokers))
-                    }
-                ));
+            let mut wishes = queued_wishes(state);
+            if let Some(w) = &obs.roll {
+                wishes.push(format!("roll of nodes {}", ids(&w.nodes)));
+            }
+            for w in wishes {
+                d.waits.push(format!("{w} waits: {wait_on}"));
             }
         }
+    } else if let Some(r) = state.roll() {
+        // 2'. A roll runs: nothing else starts until it ends.
+        let wait_on = format!("the roll of nodes {} runs", ids(&r.nodes));
+        let mut wishes = queued_wishes(state);
+        if !to_drain.is_empty() {
+            wishes.push(format!("scale-down of brokers {}", ids(&to_drain)));
+        }
+        if !scale_up.is_empty() {
+            wishes.push(format!("scale-up of brokers {}", ids(&scale_up)));
+        }
+        for w in wishes {
+            d.waits.push(format!("{w} waits: {wait_on}"));
+        }
+        d.acts.push(Act::StepRoll);
     } else {
         // 3. Nothing of ours moves: may anything start?
         let blockers = blockers(obs);
+        let scale_wish = (!to_drain.is_empty() && policy.modes.contains(&Mode::RemoveBrokers))
+            || (!scale_up.is_empty() && policy.modes.contains(&Mode::AddBrokers))
+            || state
+                .rebalancer
+                .queued()
+                .keys()
+                .any(|m| *m != Mode::Imbalance);
         if blockers.is_empty() {
-            feed(
-                state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
-            );
+            match &obs.roll {
+                // (4) Planned rolls come after scale-down and scale-up, before imbalance.
+                Some(w) if !scale_wish => {
+                    d.records.push(Record {
+                        kind: "roll".into(),
+                        target: format!("nodes {}", ids(&w.nodes)),
+                        reason: w.reason.clone(),
+                        result: RecordResult::Started,
+                    });
+                    state.mover = Some(Mover::Roll(RunningRoll {
+                        nodes: w.nodes.clone(),
+                        reason: w.reason.clone(),
+                        started_at: now,
+                        run: None,
+                    }));
+                    d.acts.push(Act::StepRoll);
+                }
+                _ => {
+                    feed(
+                        state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
+                    );
+                    if let Some(w) = &obs.roll {
+                        d.waits.push(format!(
+                            "roll of nodes {} waits: scale-down and scale-up go first",
+                            ids(&w.nodes)
+                        ));
+                    }
+                }
+            }
         } else {
             let why = blockers.join("; ");
             let mut wishes: Vec<String> = Vec::new();
@@ -568,12 +672,9 @@ pub fn decide(
             if !scale_up.is_empty() {
                 wishes.push(format!("scale-up of brokers {}", ids(&scale_up)));
             }
-            for (mode, brokers) in state.rebalancer.queued() {
-                wishes.push(format!(
-                    "queued {} rebalance {}",
-                    mode_name(mode),
-                    ids(&brokers)
-                ));
+            wishes.extend(queued_wishes(state));
+            if let Some(w) = &obs.roll {
+                wishes.push(format!("roll of nodes {}", ids(&w.nodes)));
             }
             if wishes.is_empty() {
                 d.notes.push(format!("nothing to do; {why}"));
@@ -584,6 +685,26 @@ pub fn decide(
         }
     }
     d
+}
+
+/// The machine's queued modes, as wishes.
+fn queued_wishes(state: &OperateState) -> Vec<String> {
+    state
+        .rebalancer
+        .queued()
+        .into_iter()
+        .map(|(mode, brokers)| {
+            if brokers.is_empty() {
+                format!("queued {} rebalance", mode_name(mode))
+            } else {
+                format!(
+                    "queued {} rebalance of brokers {}",
+                    mode_name(mode),
+                    ids(&brokers)
+                )
+            }
+        })
+        .collect()
 }
 
 /// Why nothing may start now (empty: it may).
@@ -683,7 +804,7 @@ fn running(
     let Some(r) = state.rebalance_mut() else {
         return;
     };
-    // A stop was asked for and the flow went on: it sees the execution end.
+    // The flow ended: finish; a stop was asked for and the flow went on: it sees the execution end.
     if let Some(outcome) = r.flow.outcome().cloned() {
         let keeps_running = matches!(
             outcome,
