@@ -225,6 +225,20 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     let p = write_policy(dir.path(), "b.yaml", &policy(&[4], &all, "2s"));
     let t_b = epoch_ms();
     let mut op = Operate::start(&OperateOptions::new(&url, &bootstrap, &p, &state_dir)).unwrap();
+    // A second instance on the same state directory waits for the lock and takes no action.
+    wait_for("the first instance to lead", WAIT, || {
+        Ok(op.log().contains("operate: leading").then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    let mut second =
+        Operate::start(&OperateOptions::new(&url, &bootstrap, &p, &state_dir)).unwrap();
+    wait_for("the second instance to wait for the lock", WAIT, || {
+        Ok(second
+            .log()
+            .contains("another kafkaops operate holds")
+            .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}\n---\n{}", second.log(), op.log()));
     wait_for("broker 4 to be empty", WAIT, || {
         Ok((count(&bootstrap, 4) == 0).then_some(()))
     })
@@ -237,6 +251,13 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
             .then_some(()))
     })
     .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    let second_code = second.terminate().unwrap();
+    assert_eq!(second_code, Some(0), "{}", second.log());
+    assert!(
+        !second.log().contains("started"),
+        "the waiting instance acted: {}",
+        second.log()
+    );
     let removes = executions(&url, "remove_broker", t_b).unwrap();
     assert_eq!(removes.len(), 1, "{removes:?}\n{}", op.log());
     assert!(removes[0].url.contains("brokerid=4"), "{removes:?}");

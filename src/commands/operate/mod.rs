@@ -370,7 +370,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         let mut roll_notes = Vec::new();
         if state.roll().is_none() {
             match roll::wish(&self.kafka, &self.roll).await {
-                Ok(Some(w)) if self.roll.method.is_none() => roll_notes.push(format!(
+                Ok(Some(w)) if !self.roll.can_restart() => roll_notes.push(format!(
                     "nodes {:?} need a roll ({}), but no --restart-command (or --stop-command and --start-command) says how to restart them",
                     w.nodes, w.reason
                 )),

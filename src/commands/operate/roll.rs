@@ -17,26 +17,32 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use super::ports::StateStore;
-use crate::commands::roll::{StderrProgress, platform_nodes, requests};
+use crate::commands::roll::{StderrProgress, platform_nodes, requests, with_platform_reasons};
 use crate::driver::kafka_io::{KafkaRollIo, process_status, set_incarnations, witness_idle_limit};
 use crate::driver::{DriverOptions, RollRun, RunStore};
+use crate::engine::model::{ClusterSnapshot, NodeId};
 use crate::engine::operate::{OperateState, RollWish};
-use crate::engine::roll::{PlanStep, RollConfig, Roller};
+use crate::engine::roll::{NodeRequest, PlanStep, RollConfig, Roller};
 use crate::kafka::KafkaClient;
 use crate::kafka::client::ClusterObserver;
 use crate::kafka::convert::to_snapshot;
 use crate::kafka::observation::apply_process_status;
+use crate::platform::kube::KubePlatform;
 use crate::platform::process::{ProcessPlatform, RestartMethod};
 use crate::platform::witness::RestartWitness;
 use crate::platform::{AnyPlatform, Platform};
 
 /// How `operate` rolls.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct RollSettings {
     /// The policy's desired broker configuration (`roll.brokerConfig`).
     pub desired: BTreeMap<String, String>,
     /// Plain host: how a node restarts (`None`: rolls cannot run and wait).
     pub method: Option<RestartMethod>,
+    /// Kubernetes: the pods as nodes (restart = delete the pod); their own restart reasons
+    /// (manual-rolling-update annotation, stuck, old revision) make a roll too. Wins over
+    /// `method`.
+    pub kube: Option<KubePlatform>,
     pub config: RollConfig,
     /// How long one restart command or reconfiguration may take.
     pub command_timeout: Duration,
@@ -53,6 +59,7 @@ impl RollSettings {
         RollSettings {
             desired,
             method,
+            kube: None,
             config: RollConfig {
                 max_restart_attempts: 3,
                 max_reconfig_attempts: 3,
@@ -68,8 +75,24 @@ impl RollSettings {
         }
     }
 
+    /// Whether nodes can be restarted at all.
+    #[must_use]
+    pub fn can_restart(&self) -> bool {
+        self.kube.is_some() || self.method.is_some()
+    }
+
     /// The platform nodes restart on.
     fn platform(&self, observation: &crate::kafka::KafkaObservation) -> Option<AnyPlatform> {
+        if let Some(k) = &self.kube {
+            return Some(AnyPlatform::Kube(
+                k.clone().with_addresses(
+                    platform_nodes(observation)
+                        .into_iter()
+                        .filter_map(|n| n.address.map(|a| (n.id, a)))
+                        .collect(),
+                ),
+            ));
+        }
         self.method.as_ref().map(|m| {
             AnyPlatform::Process(ProcessPlatform::new(
                 platform_nodes(observation),
@@ -80,18 +103,53 @@ impl RollSettings {
     }
 }
 
-/// The nodes whose broker configuration differs from the policy's (as the roll engine plans
-/// it: reconfigured where Kafka allows, else restarted). `Ok(None)`: nothing to do.
+/// The roll requests: the desired broker configuration on every broker, plus the pods'
+/// own restart reasons in Kubernetes (as `kafkaops roll --strimzi` takes them).
+async fn roll_requests(
+    s: &RollSettings,
+    snapshot: &ClusterSnapshot,
+) -> Result<BTreeMap<NodeId, NodeRequest>, String> {
+    let base = if s.desired.is_empty() {
+        BTreeMap::new()
+    } else {
+        requests(snapshot, None, &s.desired).unwrap_or_default()
+    };
+    let reasons: BTreeMap<NodeId, Vec<String>> = match &s.kube {
+        Some(k) => k
+            .discover()
+            .await
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|p| {
+                (
+                    NodeId(p.id),
+                    p.restart_reasons().into_iter().map(|(_, r)| r).collect(),
+                )
+            })
+            .filter(|(_, r): &(NodeId, Vec<String>)| !r.is_empty())
+            .collect(),
+        None => BTreeMap::new(),
+    };
+    Ok(with_platform_reasons(base, snapshot, &reasons))
+}
+
+/// The nodes that need a roll: their broker configuration differs from the policy's (as the
+/// roll engine plans it: reconfigured where Kafka allows, else restarted), or Kubernetes gives
+/// a reason. `Ok(None)`: nothing to do.
 pub async fn wish(client: &KafkaClient, s: &RollSettings) -> Result<Option<RollWish>, String> {
-    if s.desired.is_empty() {
+    if s.desired.is_empty() && s.kube.is_none() {
         return Ok(None);
     }
     let observation = client.observe().await.map_err(|e| format!("{e:#}"))?;
     let snapshot = to_snapshot(&observation);
-    let Ok(requests) = requests(&snapshot, None, &s.desired) else {
+    let requests = roll_requests(s, &snapshot).await?;
+    if requests
+        .values()
+        .all(|r| r.restart_reasons.is_empty() && r.desired_config.is_empty())
+    {
         return Ok(None);
-    };
-    let plan = Roller::new(s.config.clone(), requests).plan(&snapshot);
+    }
+    let plan = Roller::new(s.config.clone(), requests.clone()).plan(&snapshot);
     let mut nodes = BTreeSet::new();
     for step in &plan.steps {
         match step {
@@ -105,12 +163,21 @@ pub async fn wish(client: &KafkaClient, s: &RollSettings) -> Result<Option<RollW
     if nodes.is_empty() {
         return Ok(None);
     }
+    let mut why: Vec<String> = requests
+        .values()
+        .flat_map(|r| r.restart_reasons.iter().cloned())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if !s.desired.is_empty() && requests.values().any(|r| !r.desired_config.is_empty()) {
+        why.push(format!(
+            "the policy's roll.brokerConfig ({})",
+            s.desired.keys().cloned().collect::<Vec<_>>().join(", ")
+        ));
+    }
     Ok(Some(RollWish {
         nodes,
-        reason: format!(
-            "their broker configuration differs from the policy's roll.brokerConfig ({})",
-            s.desired.keys().cloned().collect::<Vec<_>>().join(", ")
-        ),
+        reason: why.join("; "),
     }))
 }
 
