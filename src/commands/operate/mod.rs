@@ -503,7 +503,12 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         for (from, to) in &d.transitions {
             self.telemetry
                 .transition(&format!("{from:?}"), &format!("{to:?}"));
-            log(format!("auto-rebalance: {from:?} -> {to:?}"));
+            let would = if self.args.dry_run {
+                " (dry run: would)"
+            } else {
+                ""
+            };
+            log(format!("auto-rebalance{would}: {from:?} -> {to:?}"));
         }
     }
 
