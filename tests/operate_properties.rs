@@ -230,6 +230,7 @@ impl World {
             kafka,
             cc,
             operator: None,
+            platform_error: None,
             roll: (self.roll_wanted && !self.kafka_down).then(|| RollWish {
                 nodes: [1, 2, 3].into_iter().collect(),
                 reason: "broker configuration differs".into(),

@@ -165,6 +165,8 @@ pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
     pub roll: roll::RollSettings,
     /// The roll this process drives, if one runs.
     roll_session: Option<roll::RollSession>,
+    /// Kubernetes: the operator guard's view and the node pools' scale-down intent.
+    pub platform: Option<Box<dyn ports::PlatformObserver>>,
 }
 
 /// Why the loop stopped acting.
@@ -197,6 +199,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             followed: std::sync::Mutex::default(),
             roll,
             roll_session: None,
+            platform: None,
         }
     }
 
@@ -389,9 +392,23 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             self.telemetry.error(ErrorSource::CruiseControl);
             log(format!("Cruise Control cannot be read: {e}"));
         }
-        let reachable = obs.kafka.is_ok() && obs.cc.is_ok();
+        let mut engine_policy = self.policy.engine();
+        let mut platform_ok = true;
+        if let Some(p) = &self.platform {
+            match p.observe().await {
+                Ok(v) => {
+                    obs.operator = v.operator;
+                    engine_policy.drain.extend(v.drain);
+                }
+                Err(e) => {
+                    platform_ok = false;
+                    self.telemetry.error(ErrorSource::Kubernetes);
+                    obs.platform_error = Some(e.to_string());
+                }
+            }
+        }
+        let reachable = obs.kafka.is_ok() && obs.cc.is_ok() && platform_ok;
         self.telemetry.ready(reachable);
-        let engine_policy = self.policy.engine();
         let flow = self.flow_config();
         let before = state.clone();
         let mut d = decide(state, &obs, &engine_policy, &flow);

@@ -89,6 +89,7 @@ fn observation(brokers: &[(i32, u64)], topics: &[(&str, u16)]) -> Observation {
             user_tasks: None,
         }),
         operator: None,
+        platform_error: None,
         roll: None,
     }
 }
