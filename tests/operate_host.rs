@@ -9,7 +9,14 @@
 //! b) a drain request empties the broker before it is stopped;
 //! c) a drain and an add requested together run in the seed's order (remove_broker first);
 //! d) operate killed (SIGKILL) in the middle of an execution and started again follows the
-//!    running task to its end without a second execution request.
+//!    running task (attaching through `user_tasks` when it died with the request in flight)
+//!    without a second execution request; SIGTERM then leaves the execution running (exit 0)
+//!    and the next start finishes it;
+//! e) a desired broker configuration from the policy is rolled in (reconfigured, no restart);
+//! f) a replication factor from the policy is applied (one `topic_configuration` execution).
+//!
+//! Before a): `--once --dry-run` says what it would do and sends and saves nothing; during b)
+//! a second instance on the same state directory waits for the lock.
 //!
 //! `cargo test --test operate_host -- --nocapture` shows the steps.
 
@@ -396,6 +403,28 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     );
     let mut op = Operate::start(&opts).unwrap();
     wait_for("the restarted operate to follow the task", WAIT, || {
+        Ok(op
+            .log()
+            .contains(&format!("following the execution (task {})", task.id))
+            .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    // SIGTERM while it executes: saved, released, exit 0, the execution left running.
+    let code = op.terminate().unwrap();
+    let second_log = op.log();
+    eprintln!("--- operate log (SIGTERM) ---\n{second_log}--- end ---");
+    assert_eq!(code, Some(0), "{second_log}");
+    assert!(
+        second_log.contains(&format!("Cruise Control task {} keeps running", task.id)),
+        "{second_log}"
+    );
+    assert_eq!(
+        executions(&url, "add_broker", t_d).unwrap()[0].status,
+        "InExecution",
+        "SIGTERM left the execution running"
+    );
+    let mut op = Operate::start(&opts).unwrap();
+    wait_for("the third operate to follow the task", WAIT, || {
         Ok(op
             .log()
             .contains(&format!("following the execution (task {})", task.id))
