@@ -42,6 +42,7 @@ fn config(url: &str) -> ClientConfig {
             max: Duration::from_millis(50),
             task_limit_pause: Duration::from_millis(10),
         },
+        connect_to: None,
     }
 }
 
