@@ -95,7 +95,7 @@ fn strimzi_cruise_control_through_a_port_forward() {
     let forwarded = || {
         env.log_tail("kubelet", 1000)
             .matches(&format!(
-                "forwarding {NAMESPACE}/{svc}-0:9090 to 127.0.0.1:{}",
+                "forwarding {NAMESPACE}/{svc}-6d4f7c9b8-x2k7p:9090 to 127.0.0.1:{}",
                 cc.port()
             ))
             .count()
@@ -145,7 +145,16 @@ fn strimzi_cruise_control_through_a_port_forward() {
         ],
     );
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    assert!(!run.stdout.contains("cruise-control"), "{}", run.stdout);
+    let plan: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let mut nodes: Vec<i64> = plan["plan"]["steps"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["nodes"].as_array().cloned().unwrap_or_default())
+        .filter_map(|n| n["node"].as_i64())
+        .collect();
+    nodes.sort_unstable();
+    assert_eq!(nodes, vec![1, 2, 3], "{plan}");
     assert!(strimzi.restarts().is_empty(), "a dry run restarts nothing");
 
     // Without `create pods/portforward` the permission is named (exit 6), and nothing was
@@ -167,7 +176,7 @@ fn strimzi_cruise_control_through_a_port_forward() {
     assert_eq!(run.code, 6, "{}\n{}", run.stdout, run.stderr);
     assert!(
         run.stderr.contains(&format!(
-            "cannot create pods/portforward {svc}-0 in namespace kafka: forbidden"
+            "cannot create pods/portforward {svc}-6d4f7c9b8-x2k7p in namespace kafka: forbidden"
         )),
         "{}",
         run.stderr

@@ -1035,12 +1035,13 @@ impl FakeStrimzi {
     /// Cruise Control as Strimzi deploys it, without an address outside the cluster: the
     /// ClusterIP Service `<cluster>-cruise-control` (port 9090 `rest-api`, target port named
     /// `rest-api`, selector `strimzi.io/name=<cluster>-cruise-control`) and a Ready pod
-    /// `<cluster>-cruise-control-0` behind it on node `fake-node-cruise-control`, whose port 9090
+    /// `<cluster>-cruise-control-6d4f7c9b8-x2k7p` (named as its Deployment would) behind it on node `fake-node-cruise-control`, whose port 9090
     /// the fake kubelet forwards to the double listening on `port`. Reaching it from the host
     /// takes a port-forward through the apiserver.
     pub fn cruise_control_in_cluster(&self, env: &KubeEnv, port: u16) -> Result<()> {
         let name = format!("{}-cruise-control", self.cluster_name);
-        let pod_name = format!("{name}-0");
+        // A Deployment's pod name: ReplicaSet hash and a random suffix, no number at the end.
+        let pod_name = format!("{name}-6d4f7c9b8-x2k7p");
         let node = "fake-node-cruise-control";
         // Strimzi's labels: the cluster and kind labels of the Kafka pods too, another
         // component type (a roll of the cluster must not pick this pod up).
