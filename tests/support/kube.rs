@@ -375,6 +375,7 @@ impl KubeEnv {
             for (name, child) in [
                 ("etcd", &mut self.etcd),
                 ("kube-apiserver", &mut self.apiserver),
+                ("kubelet", &mut self.kubelet),
             ] {
                 if let Some(c) = child
                     && let Ok(Some(status)) = c.try_wait()

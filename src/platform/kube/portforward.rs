@@ -217,3 +217,33 @@ fn target_port(pod: &Pod, target: Option<&IntOrString>, service_port: i32) -> Op
     };
     u16::try_from(n).ok().filter(|p| *p > 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pod_with_port(name: &str, port: i32) -> Pod {
+        serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "p"},
+            "spec": {"containers": [{"name": "c", "ports": [{"name": name, "containerPort": port}]}]},
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn target_port_by_number_name_or_the_service_port() {
+        let pod = pod_with_port("rest-api", 9091);
+        assert_eq!(target_port(&pod, None, 9090), Some(9090));
+        assert_eq!(
+            target_port(&pod, Some(&IntOrString::Int(8080)), 9090),
+            Some(8080)
+        );
+        let named = IntOrString::String("rest-api".into());
+        assert_eq!(target_port(&pod, Some(&named), 9090), Some(9091));
+        let numeric = IntOrString::String("7070".into());
+        assert_eq!(target_port(&pod, Some(&numeric), 9090), Some(7070));
+        let unknown = IntOrString::String("metrics".into());
+        assert_eq!(target_port(&pod, Some(&unknown), 9090), None);
+        assert_eq!(target_port(&pod, Some(&IntOrString::Int(0)), 9090), None);
+    }
+}
