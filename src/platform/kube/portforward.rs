@@ -6,8 +6,8 @@
 //! The pod is a Ready pod behind the Service (its selector), chosen once; the Service's target
 //! port is resolved against that pod (a named `targetPort` through the container ports). The
 //! listener is `127.0.0.1:0`; each accepted connection opens its own port-forward (kube-rs
-//! speaks the websocket `v4.channel.k8s.io` protocol, which the apiserver proxies to the pod's
-//! kubelet) and copies bytes both ways until either side closes. One forward is opened and
+//! speaks the websocket channel protocol, `v4.channel.k8s.io` with a kubelet, which the
+//! apiserver proxies to the pod's kubelet as is) and copies bytes both ways until either side closes. One forward is opened and
 //! dropped before the listener is handed out, so a missing permission or an unreachable kubelet
 //! fails discovery with the verb and object named, rather than the first Cruise Control call
 //! with a connection reset.
