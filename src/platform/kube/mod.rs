@@ -36,6 +36,7 @@ use super::{Platform, PlatformError, PlatformNode};
 
 mod pods;
 pub use pods::*;
+pub mod portforward;
 
 /// Strimzi's annotation asking for a pod (or all pods of a StrimziPodSet) to be rolled.
 pub const MANUAL_ROLLING_UPDATE: &str = "strimzi.io/manual-rolling-update";
