@@ -536,6 +536,69 @@ impl KubeEnv {
         Ok(())
     }
 
+    /// The bearer token of a kubeconfig context's user (`kafkaops`: bound to exactly
+    /// `examples/kafkaops-rbac.yaml`), e.g. for a service-account token file.
+    pub fn token(&self, context: &str) -> Result<&'static str> {
+        match context {
+            "admin" => Ok(ADMIN_TOKEN),
+            "kafkaops" => Ok(KAFKAOPS_TOKEN),
+            "limited" => Ok(LIMITED_TOKEN),
+            other => bail!("no context {other}"),
+        }
+    }
+
+    /// kafkaops running in the cluster as `examples/kafkaops-rbac.yaml` says: the ServiceAccount
+    /// `kafkaops` in [`NAMESPACE`], the example's RoleBinding (applied as written) binding it to
+    /// the documented Role, and a token for it from the TokenRequest API, signed by the
+    /// apiserver's service-account key (what the kubelet projects into a pod's
+    /// `/var/run/secrets/kubernetes.io/serviceaccount/token`). The apiserver authenticates it as
+    /// `system:serviceaccount:kafka:kafkaops`.
+    pub fn service_account_token(&self) -> Result<String> {
+        use k8s_openapi::api::authentication::v1::TokenRequest;
+        use k8s_openapi::api::core::v1::ServiceAccount;
+        let binding = documented("RoleBinding")?;
+        let sas: Api<ServiceAccount> = Api::namespaced(self.admin.clone(), NAMESPACE);
+        let bindings: Api<RoleBinding> = Api::namespaced(self.admin.clone(), NAMESPACE);
+        self.rt.block_on(async {
+            sas.create(
+                &PostParams::default(),
+                &serde_json::from_value(json!({"metadata": {"name": "kafkaops"}}))?,
+            )
+            .await
+            .context("create ServiceAccount")?;
+            bindings
+                .create(&PostParams::default(), &serde_json::from_value(binding)?)
+                .await
+                .context("create the example RoleBinding")?;
+            let request: TokenRequest = serde_json::from_value(json!({
+                "spec": { "audiences": [], "expirationSeconds": 3600 }
+            }))?;
+            let answer = sas
+                .create_token_request("kafkaops", &PostParams::default(), &request)
+                .await
+                .context("TokenRequest for serviceaccount kafkaops")?;
+            answer
+                .status
+                .and_then(|s| s.token)
+                .filter(|t| !t.is_empty())
+                .ok_or_else(|| anyhow!("TokenRequest answered without a token"))
+        })
+    }
+
+    /// The CA (PEM) that signed the apiserver's serving certificate (valid for `127.0.0.1` and
+    /// `localhost`).
+    pub fn ca_file(&self) -> PathBuf {
+        self.dir.path().join("ca.crt")
+    }
+
+    /// The apiserver's port on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.server
+            .rsplit_once(':')
+            .and_then(|(_, p)| p.parse().ok())
+            .expect("server URL ends in a port")
+    }
+
     /// The harness's admin client.
     pub fn admin(&self) -> Client {
         self.admin.clone()
@@ -598,16 +661,21 @@ impl Drop for KubeEnv {
 
 /// The Role of `examples/kafkaops-rbac.yaml` (namespaced to the test namespace).
 fn documented_role() -> Result<Value> {
+    documented("Role")
+}
+
+/// The first object of kind `kind` in `examples/kafkaops-rbac.yaml`, as written.
+fn documented(kind: &str) -> Result<Value> {
     let text = fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kafkaops-rbac.yaml"),
     )?;
     for doc in serde_yaml::Deserializer::from_str(&text) {
         let v: Value = serde::Deserialize::deserialize(doc)?;
-        if v["kind"] == "Role" {
+        if v["kind"] == kind {
             return Ok(v);
         }
     }
-    bail!("examples/kafkaops-rbac.yaml has no Role")
+    bail!("examples/kafkaops-rbac.yaml has no {kind}")
 }
 
 fn kubeconfig_text(server: &str, ca: &[u8]) -> String {
@@ -1040,6 +1108,20 @@ impl FakeStrimzi {
     /// the fake kubelet forwards to the double listening on `port`. Reaching it from the host
     /// takes a port-forward through the apiserver.
     pub fn cruise_control_in_cluster(&self, env: &KubeEnv, port: u16) -> Result<()> {
+        self.cruise_control_service_port(env, 9090, port)
+    }
+
+    /// [`Self::cruise_control_in_cluster`] with the Service on port `service_port` instead of
+    /// 9090 (the target port stays `rest-api`). Inside the cluster kafkaops reaches
+    /// `https://<cluster>-cruise-control.<namespace>.svc:<service_port>` directly: with that name
+    /// resolving to 127.0.0.1 (an `/etc/hosts` in the test's mount namespace plays cluster DNS
+    /// and kube-proxy) and `service_port` the double's port, it reaches the double.
+    pub fn cruise_control_service_port(
+        &self,
+        env: &KubeEnv,
+        service_port: u16,
+        port: u16,
+    ) -> Result<()> {
         let name = format!("{}-cruise-control", self.cluster_name);
         // A Deployment's pod name: ReplicaSet hash and a random suffix, no number at the end.
         let pod_name = format!("{name}-6d4f7c9b8-x2k7p");
@@ -1053,7 +1135,7 @@ impl FakeStrimzi {
             "metadata": { "name": name, "labels": { "strimzi.io/cluster": self.cluster_name } },
             "spec": { "type": "ClusterIP",
                       "selector": { "strimzi.io/name": name },
-                      "ports": [{ "name": "rest-api", "port": 9090, "targetPort": "rest-api",
+                      "ports": [{ "name": "rest-api", "port": service_port, "targetPort": "rest-api",
                                   "protocol": "TCP" }] },
         }))?;
         let pod = serde_json::from_value(json!({
