@@ -928,13 +928,7 @@ impl FakeStrimzi {
 
     /// Sets an annotation on a pod (admin).
     pub fn annotate(&self, id: i32, key: &str, value: &str) -> Result<()> {
-        let patch = json!({ "metadata": { "annotations": { key: value } } });
-        self.handle.block_on(self.pods().patch(
-            &self.pod_name(id),
-            &PatchParams::default(),
-            &Patch::Merge(&patch),
-        ))?;
-        Ok(())
+        annotate_pod(&self.handle, &self.pods(), &self.pod_name(id), key, value)
     }
 
     /// The StrimziPodSet `<cluster>-<pool>`: sets an annotation (admin).
@@ -1219,10 +1213,15 @@ enum Owner {
         pool: String,
         sets: Api<DynamicObject>,
     },
-    /// A StatefulSet `name` whose ordinals start at the first node id: pods `<name>-<id>` from
-    /// its pod template, labelled with its `status.updateRevision` as
-    /// `controller-revision-hash`, owned by it.
-    StatefulSet { name: String, api: Api<StatefulSet> },
+    /// A StatefulSet `name`: pods `<name>-<ordinal>` (ordinal = node id + `offset`) from its
+    /// pod template, labelled with its `status.updateRevision` as `controller-revision-hash`
+    /// (and `id_label=<node id>` when set), owned by it.
+    StatefulSet {
+        name: String,
+        api: Api<StatefulSet>,
+        offset: i32,
+        id_label: Option<String>,
+    },
 }
 
 impl Owner {
@@ -1236,7 +1235,7 @@ impl Owner {
     fn pod_name(&self, id: i32) -> String {
         match self {
             Owner::PodSet { cluster, pool, .. } => pod_name(cluster, pool, id),
-            Owner::StatefulSet { name, .. } => format!("{name}-{id}"),
+            Owner::StatefulSet { name, offset, .. } => format!("{name}-{}", id + offset),
         }
     }
 
@@ -1257,7 +1256,12 @@ impl Owner {
                     .ok_or_else(|| anyhow!("no template for {name}"))?;
                 Ok(serde_json::from_value(template)?)
             }
-            Owner::StatefulSet { name: sts, api } => {
+            Owner::StatefulSet {
+                name: sts,
+                api,
+                id_label,
+                ..
+            } => {
                 let set = api.get(sts).await?;
                 let revision = set
                     .status
@@ -1275,6 +1279,9 @@ impl Owner {
                 meta["namespace"] = json!(NAMESPACE);
                 meta["labels"]["controller-revision-hash"] = json!(revision);
                 meta["labels"]["statefulset.kubernetes.io/pod-name"] = json!(name);
+                if let Some(label) = id_label {
+                    meta["labels"][label.as_str()] = json!(id.to_string());
+                }
                 meta["ownerReferences"] = json!([{
                     "apiVersion": "apps/v1", "kind": "StatefulSet", "name": sts,
                     "uid": set.metadata.uid, "controller": true, "blockOwnerDeletion": true,
@@ -1285,6 +1292,18 @@ impl Owner {
             }
         }
     }
+}
+
+fn annotate_pod(
+    handle: &tokio::runtime::Handle,
+    pods: &Api<Pod>,
+    name: &str,
+    key: &str,
+    value: &str,
+) -> Result<()> {
+    let patch = json!({ "metadata": { "annotations": { key: value } } });
+    handle.block_on(pods.patch(name, &PatchParams::default(), &Patch::Merge(&patch)))?;
+    Ok(())
 }
 
 fn wait_all_ready(shared: &Mutex<Shared>, deadline: Duration) -> Result<()> {
@@ -1327,11 +1346,14 @@ fn uids(
 /// harness plays the StatefulSet controller (recreating a deleted pod `<name>-<id>` from the
 /// pod template, labelled `controller-revision-hash` = the StatefulSet's
 /// `status.updateRevision`) and the kubelet (stopping and starting the Kafka process, Ready
-/// once the broker serves), as [`FakeStrimzi`] does for Strimzi. The StatefulSet's ordinals
-/// start at the first node id (`spec.ordinals.start`), so pod names end in the node id.
+/// once the broker serves), as [`FakeStrimzi`] does for Strimzi. With [`Self::install`] the
+/// StatefulSet's ordinals start at the first node id (`spec.ordinals.start`), so pod names end in
+/// the node id; with [`Self::install_labelled`] they start at 0 and a label carries the node id.
 pub struct FakeStatefulSet {
     pub name: String,
     ids: Vec<i32>,
+    /// A pod's ordinal minus its node id.
+    offset: i32,
     admin: Client,
     shared: Arc<Mutex<Shared>>,
     stop: Arc<AtomicBool>,
@@ -1349,6 +1371,30 @@ impl FakeStatefulSet {
         revision: &str,
         kafka: Arc<Mutex<KafkaCluster>>,
     ) -> Result<Self> {
+        Self::install_with(env, name, revision, kafka, None)
+    }
+
+    /// As [`Self::install`], but the ordinals start at 0 as by default (`<name>-0` is the first
+    /// node, `<name>-1` the second, ...: the name no longer ends in the node id) and every pod
+    /// is labelled `label=<node id>` (as an operator or admission webhook that knows the node ids
+    /// would label them; a StatefulSet controller only labels the ordinal).
+    pub fn install_labelled(
+        env: &KubeEnv,
+        name: &str,
+        revision: &str,
+        kafka: Arc<Mutex<KafkaCluster>>,
+        label: &str,
+    ) -> Result<Self> {
+        Self::install_with(env, name, revision, kafka, Some(label))
+    }
+
+    fn install_with(
+        env: &KubeEnv,
+        name: &str,
+        revision: &str,
+        kafka: Arc<Mutex<KafkaCluster>>,
+        id_label: Option<&str>,
+    ) -> Result<Self> {
         let (ids, bootstrap) = {
             let k = kafka.lock().unwrap_or_else(|e| e.into_inner());
             let ids: Vec<i32> = k.nodes().iter().map(|n| n.id).collect();
@@ -1362,6 +1408,8 @@ impl FakeStatefulSet {
         {
             bail!("node ids {ids:?} are not consecutive");
         }
+        let first_ordinal = if id_label.is_some() { 0 } else { first };
+        let offset = first_ordinal - first;
         let admin = env.admin();
         let api: Api<StatefulSet> = Api::namespaced(admin.clone(), NAMESPACE);
         env.block_on(async {
@@ -1369,7 +1417,7 @@ impl FakeStatefulSet {
                 "metadata": { "name": name, "namespace": NAMESPACE },
                 "spec": {
                     "replicas": ids.len(),
-                    "ordinals": { "start": first },
+                    "ordinals": { "start": first_ordinal },
                     "serviceName": name,
                     "selector": { "matchLabels": { "app": name } },
                     "template": {
@@ -1393,6 +1441,8 @@ impl FakeStatefulSet {
             owner: Owner::StatefulSet {
                 name: name.to_string(),
                 api,
+                offset,
+                id_label: id_label.map(str::to_string),
             },
             ids: ids.clone(),
             kafka,
@@ -1404,6 +1454,7 @@ impl FakeStatefulSet {
         let fake = FakeStatefulSet {
             name: name.to_string(),
             ids,
+            offset,
             admin,
             shared,
             stop,
@@ -1422,6 +1473,17 @@ impl FakeStatefulSet {
             .block_on(set_revisions(&api, &self.name, current, revision))
     }
 
+    /// The pod bound to node `id`.
+    pub fn pod_name(&self, id: i32) -> String {
+        format!("{}-{}", self.name, id + self.offset)
+    }
+
+    /// Sets an annotation on the pod of node `id` (admin).
+    pub fn annotate(&self, id: i32, key: &str, value: &str) -> Result<()> {
+        let pods: Api<Pod> = Api::namespaced(self.admin.clone(), NAMESPACE);
+        annotate_pod(&self.handle, &pods, &self.pod_name(id), key, value)
+    }
+
     /// Each pod's `controller-revision-hash` label by node id.
     pub fn revisions(&self) -> Result<BTreeMap<i32, String>> {
         let pods: Api<Pod> = Api::namespaced(self.admin.clone(), NAMESPACE);
@@ -1433,9 +1495,9 @@ impl FakeStatefulSet {
             .into_iter()
             .filter_map(|p| {
                 let name = p.metadata.name?;
-                let id = name.rsplit_once('-')?.1.parse().ok()?;
+                let ordinal: i32 = name.rsplit_once('-')?.1.parse().ok()?;
                 let rev = p.metadata.labels?.get("controller-revision-hash")?.clone();
-                Some((id, rev))
+                Some((ordinal - self.offset, rev))
             })
             .collect())
     }
@@ -1443,12 +1505,16 @@ impl FakeStatefulSet {
     /// Each pod's UID by node id.
     pub fn uids(&self) -> Result<BTreeMap<i32, String>> {
         let pods: Api<Pod> = Api::namespaced(self.admin.clone(), NAMESPACE);
-        uids(
+        let ordinals: Vec<i32> = self.ids.iter().map(|id| id + self.offset).collect();
+        Ok(uids(
             &self.handle,
             &pods,
             &format!("app={}", self.name),
-            &self.ids,
-        )
+            &ordinals,
+        )?
+        .into_iter()
+        .map(|(ordinal, uid)| (ordinal - self.offset, uid))
+        .collect())
     }
 
     /// The pods replaced so far, in order.
