@@ -11,6 +11,9 @@
 //!   `controller-revision-hash`): `roll --pod-selector` without a selection restarts exactly the
 //!   pods on the old revision. Ground truth: the harness's log of replaced pods, pod UIDs and
 //!   revision labels on the apiserver.
+//! - `--node-id-label`: pods `kafka-0..2` bound to Kafka nodes 1..3 and labelled with their node
+//!   id; the dry run and the roll act on the node the label names (deleting `kafka-1` restarts
+//!   node 2). Ground truth: the harness's binding of pods to Kafka processes and its restart log.
 
 mod support;
 
