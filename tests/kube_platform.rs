@@ -11,6 +11,9 @@
 //!   `controller-revision-hash`): `roll --pod-selector` without a selection restarts exactly the
 //!   pods on the old revision. Ground truth: the harness's log of replaced pods, pod UIDs and
 //!   revision labels on the apiserver.
+//! - `--node-id-label`: pods `kafka-0..2` bound to Kafka nodes 1..3 and labelled with their node
+//!   id; the dry run and the roll act on the node the label names (deleting `kafka-1` restarts
+//!   node 2). Ground truth: the harness's binding of pods to Kafka processes and its restart log.
 
 mod support;
 
@@ -304,6 +307,118 @@ fn statefulset_pods_on_the_old_revision_are_restarted_only() {
     let run = roll(&["--output", "json"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert_eq!(sts.restarts().len(), 3, "nothing more restarted");
+    assert_eq!(sts.error(), None);
+    drop(sts);
+}
+
+#[test]
+fn pods_map_to_node_ids_by_a_label() {
+    let env = KubeEnv::start().expect("start the apiserver");
+    let kafka = KafkaCluster::start(ClusterSpec::combined(3)).expect("start Kafka");
+    let bootstrap = kafka.bootstrap_servers();
+    create_topic(
+        &bootstrap,
+        "replicated",
+        &[vec![1, 2, 3], vec![2, 3, 1], vec![3, 1, 2]],
+        &[("min.insync.replicas", "2")],
+    )
+    .expect("create topic");
+    let kafka = Arc::new(Mutex::new(kafka));
+    let label = "kafka.example.com/node-id";
+    // Pods kafka-0, kafka-1, kafka-2 bound to Kafka nodes 1, 2, 3, each labelled with its node
+    // id: the number ending a pod's name is not its node id.
+    let sts = FakeStatefulSet::install_labelled(
+        &env,
+        "kafka",
+        "kafka-5d8b6c7f9",
+        Arc::clone(&kafka),
+        label,
+    )
+    .expect("statefulset");
+    assert_eq!(sts.pod_name(2), "kafka-1");
+    sts.annotate(2, "strimzi.io/manual-rolling-update", "true")
+        .unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let roll = |args: &[&str]| {
+        let mut all = vec![
+            "--bootstrap-servers",
+            &bootstrap,
+            "roll",
+            "--pod-selector",
+            "app=kafka",
+            "--node-id-label",
+            label,
+            "--poll-interval",
+            "1s",
+            "--state-dir",
+            state.path().to_str().unwrap(),
+        ];
+        all.extend_from_slice(args);
+        kafkaops(&env, "kafkaops", &all)
+    };
+    let planned = |run: &Run| -> Vec<(i64, String)> {
+        let plan: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+        plan["plan"]["steps"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|s| s["nodes"].as_array().cloned().unwrap_or_default())
+            .map(|n| {
+                (
+                    n["node"].as_i64().unwrap_or(-1),
+                    n["reason"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect()
+    };
+
+    // The dry run plans node 2 only, for the annotated pod kafka-1.
+    let run = roll(&["--dry-run", "--output", "json"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let plan = planned(&run);
+    assert_eq!(plan.len(), 1, "{plan:?}");
+    assert_eq!(plan[0].0, 2, "{plan:?}");
+    assert!(plan[0].1.contains("pod kafka-1 is annotated"), "{plan:?}");
+    // With every node selected, each node's reason is its own (the annotation stays on 2).
+    let run = roll(&["--all", "--dry-run", "--output", "json"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let mut plan = planned(&run);
+    plan.sort();
+    assert_eq!(
+        plan.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+        vec![1, 2, 3],
+        "{plan:?}"
+    );
+    for (node, reason) in &plan {
+        assert_eq!(
+            reason.contains("kafka-1"),
+            *node == 2,
+            "node {node}: {reason}"
+        );
+    }
+    assert!(sts.restarts().is_empty(), "a dry run restarts nothing");
+
+    // The roll deletes kafka-1, which restarts Kafka node 2 (the harness's binding), and no
+    // other pod.
+    let before = sts.uids().unwrap();
+    let run = roll(&["--output", "json"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let restarted: Vec<i32> = sts.restarts().iter().map(|r| r.node).collect();
+    assert_eq!(restarted, vec![2], "{}", run.stderr);
+    let after = sts.uids().unwrap();
+    assert_ne!(before[&2], after[&2]);
+    assert_eq!(
+        (before[&1].clone(), before[&3].clone()),
+        (after[&1].clone(), after[&3].clone())
+    );
+    assert!(
+        env.events()
+            .unwrap()
+            .iter()
+            .any(|(pod, reason, _)| pod == "kafka-1" && reason == "ManualRollingUpdate"),
+        "{:?}",
+        env.events()
+    );
     assert_eq!(sts.error(), None);
     drop(sts);
 }

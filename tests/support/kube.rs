@@ -536,6 +536,69 @@ impl KubeEnv {
         Ok(())
     }
 
+    /// The bearer token of a kubeconfig context's user (`kafkaops`: bound to exactly
+    /// `examples/kafkaops-rbac.yaml`), e.g. for a service-account token file.
+    pub fn token(&self, context: &str) -> Result<&'static str> {
+        match context {
+            "admin" => Ok(ADMIN_TOKEN),
+            "kafkaops" => Ok(KAFKAOPS_TOKEN),
+            "limited" => Ok(LIMITED_TOKEN),
+            other => bail!("no context {other}"),
+        }
+    }
+
+    /// kafkaops running in the cluster as `examples/kafkaops-rbac.yaml` says: the ServiceAccount
+    /// `kafkaops` in [`NAMESPACE`], the example's RoleBinding (applied as written) binding it to
+    /// the documented Role, and a token for it from the TokenRequest API, signed by the
+    /// apiserver's service-account key (what the kubelet projects into a pod's
+    /// `/var/run/secrets/kubernetes.io/serviceaccount/token`). The apiserver authenticates it as
+    /// `system:serviceaccount:kafka:kafkaops`.
+    pub fn service_account_token(&self) -> Result<String> {
+        use k8s_openapi::api::authentication::v1::TokenRequest;
+        use k8s_openapi::api::core::v1::ServiceAccount;
+        let binding = documented("RoleBinding")?;
+        let sas: Api<ServiceAccount> = Api::namespaced(self.admin.clone(), NAMESPACE);
+        let bindings: Api<RoleBinding> = Api::namespaced(self.admin.clone(), NAMESPACE);
+        self.rt.block_on(async {
+            sas.create(
+                &PostParams::default(),
+                &serde_json::from_value(json!({"metadata": {"name": "kafkaops"}}))?,
+            )
+            .await
+            .context("create ServiceAccount")?;
+            bindings
+                .create(&PostParams::default(), &serde_json::from_value(binding)?)
+                .await
+                .context("create the example RoleBinding")?;
+            let request: TokenRequest = serde_json::from_value(json!({
+                "spec": { "audiences": [], "expirationSeconds": 3600 }
+            }))?;
+            let answer = sas
+                .create_token_request("kafkaops", &PostParams::default(), &request)
+                .await
+                .context("TokenRequest for serviceaccount kafkaops")?;
+            answer
+                .status
+                .and_then(|s| s.token)
+                .filter(|t| !t.is_empty())
+                .ok_or_else(|| anyhow!("TokenRequest answered without a token"))
+        })
+    }
+
+    /// The CA (PEM) that signed the apiserver's serving certificate (valid for `127.0.0.1` and
+    /// `localhost`).
+    pub fn ca_file(&self) -> PathBuf {
+        self.dir.path().join("ca.crt")
+    }
+
+    /// The apiserver's port on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.server
+            .rsplit_once(':')
+            .and_then(|(_, p)| p.parse().ok())
+            .expect("server URL ends in a port")
+    }
+
     /// The harness's admin client.
     pub fn admin(&self) -> Client {
         self.admin.clone()
@@ -598,16 +661,21 @@ impl Drop for KubeEnv {
 
 /// The Role of `examples/kafkaops-rbac.yaml` (namespaced to the test namespace).
 fn documented_role() -> Result<Value> {
+    documented("Role")
+}
+
+/// The first object of kind `kind` in `examples/kafkaops-rbac.yaml`, as written.
+fn documented(kind: &str) -> Result<Value> {
     let text = fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kafkaops-rbac.yaml"),
     )?;
     for doc in serde_yaml::Deserializer::from_str(&text) {
         let v: Value = serde::Deserialize::deserialize(doc)?;
-        if v["kind"] == "Role" {
+        if v["kind"] == kind {
             return Ok(v);
         }
     }
-    bail!("examples/kafkaops-rbac.yaml has no Role")
+    bail!("examples/kafkaops-rbac.yaml has no {kind}")
 }
 
 fn kubeconfig_text(server: &str, ca: &[u8]) -> String {
@@ -860,13 +928,7 @@ impl FakeStrimzi {
 
     /// Sets an annotation on a pod (admin).
     pub fn annotate(&self, id: i32, key: &str, value: &str) -> Result<()> {
-        let patch = json!({ "metadata": { "annotations": { key: value } } });
-        self.handle.block_on(self.pods().patch(
-            &self.pod_name(id),
-            &PatchParams::default(),
-            &Patch::Merge(&patch),
-        ))?;
-        Ok(())
+        annotate_pod(&self.handle, &self.pods(), &self.pod_name(id), key, value)
     }
 
     /// The StrimziPodSet `<cluster>-<pool>`: sets an annotation (admin).
@@ -1040,6 +1102,20 @@ impl FakeStrimzi {
     /// the fake kubelet forwards to the double listening on `port`. Reaching it from the host
     /// takes a port-forward through the apiserver.
     pub fn cruise_control_in_cluster(&self, env: &KubeEnv, port: u16) -> Result<()> {
+        self.cruise_control_service_port(env, 9090, port)
+    }
+
+    /// [`Self::cruise_control_in_cluster`] with the Service on port `service_port` instead of
+    /// 9090 (the target port stays `rest-api`). Inside the cluster kafkaops reaches
+    /// `https://<cluster>-cruise-control.<namespace>.svc:<service_port>` directly: with that name
+    /// resolving to 127.0.0.1 (an `/etc/hosts` in the test's mount namespace plays cluster DNS
+    /// and kube-proxy) and `service_port` the double's port, it reaches the double.
+    pub fn cruise_control_service_port(
+        &self,
+        env: &KubeEnv,
+        service_port: u16,
+        port: u16,
+    ) -> Result<()> {
         let name = format!("{}-cruise-control", self.cluster_name);
         // A Deployment's pod name: ReplicaSet hash and a random suffix, no number at the end.
         let pod_name = format!("{name}-6d4f7c9b8-x2k7p");
@@ -1053,7 +1129,7 @@ impl FakeStrimzi {
             "metadata": { "name": name, "labels": { "strimzi.io/cluster": self.cluster_name } },
             "spec": { "type": "ClusterIP",
                       "selector": { "strimzi.io/name": name },
-                      "ports": [{ "name": "rest-api", "port": 9090, "targetPort": "rest-api",
+                      "ports": [{ "name": "rest-api", "port": service_port, "targetPort": "rest-api",
                                   "protocol": "TCP" }] },
         }))?;
         let pod = serde_json::from_value(json!({
@@ -1137,10 +1213,15 @@ enum Owner {
         pool: String,
         sets: Api<DynamicObject>,
     },
-    /// A StatefulSet `name` whose ordinals start at the first node id: pods `<name>-<id>` from
-    /// its pod template, labelled with its `status.updateRevision` as
-    /// `controller-revision-hash`, owned by it.
-    StatefulSet { name: String, api: Api<StatefulSet> },
+    /// A StatefulSet `name`: pods `<name>-<ordinal>` (ordinal = node id + `offset`) from its
+    /// pod template, labelled with its `status.updateRevision` as `controller-revision-hash`
+    /// (and `id_label=<node id>` when set), owned by it.
+    StatefulSet {
+        name: String,
+        api: Api<StatefulSet>,
+        offset: i32,
+        id_label: Option<String>,
+    },
 }
 
 impl Owner {
@@ -1154,7 +1235,7 @@ impl Owner {
     fn pod_name(&self, id: i32) -> String {
         match self {
             Owner::PodSet { cluster, pool, .. } => pod_name(cluster, pool, id),
-            Owner::StatefulSet { name, .. } => format!("{name}-{id}"),
+            Owner::StatefulSet { name, offset, .. } => format!("{name}-{}", id + offset),
         }
     }
 
@@ -1175,7 +1256,12 @@ impl Owner {
                     .ok_or_else(|| anyhow!("no template for {name}"))?;
                 Ok(serde_json::from_value(template)?)
             }
-            Owner::StatefulSet { name: sts, api } => {
+            Owner::StatefulSet {
+                name: sts,
+                api,
+                id_label,
+                ..
+            } => {
                 let set = api.get(sts).await?;
                 let revision = set
                     .status
@@ -1193,6 +1279,9 @@ impl Owner {
                 meta["namespace"] = json!(NAMESPACE);
                 meta["labels"]["controller-revision-hash"] = json!(revision);
                 meta["labels"]["statefulset.kubernetes.io/pod-name"] = json!(name);
+                if let Some(label) = id_label {
+                    meta["labels"][label.as_str()] = json!(id.to_string());
+                }
                 meta["ownerReferences"] = json!([{
                     "apiVersion": "apps/v1", "kind": "StatefulSet", "name": sts,
                     "uid": set.metadata.uid, "controller": true, "blockOwnerDeletion": true,
@@ -1203,6 +1292,18 @@ impl Owner {
             }
         }
     }
+}
+
+fn annotate_pod(
+    handle: &tokio::runtime::Handle,
+    pods: &Api<Pod>,
+    name: &str,
+    key: &str,
+    value: &str,
+) -> Result<()> {
+    let patch = json!({ "metadata": { "annotations": { key: value } } });
+    handle.block_on(pods.patch(name, &PatchParams::default(), &Patch::Merge(&patch)))?;
+    Ok(())
 }
 
 fn wait_all_ready(shared: &Mutex<Shared>, deadline: Duration) -> Result<()> {
@@ -1245,11 +1346,14 @@ fn uids(
 /// harness plays the StatefulSet controller (recreating a deleted pod `<name>-<id>` from the
 /// pod template, labelled `controller-revision-hash` = the StatefulSet's
 /// `status.updateRevision`) and the kubelet (stopping and starting the Kafka process, Ready
-/// once the broker serves), as [`FakeStrimzi`] does for Strimzi. The StatefulSet's ordinals
-/// start at the first node id (`spec.ordinals.start`), so pod names end in the node id.
+/// once the broker serves), as [`FakeStrimzi`] does for Strimzi. With [`Self::install`] the
+/// StatefulSet's ordinals start at the first node id (`spec.ordinals.start`), so pod names end in
+/// the node id; with [`Self::install_labelled`] they start at 0 and a label carries the node id.
 pub struct FakeStatefulSet {
     pub name: String,
     ids: Vec<i32>,
+    /// A pod's ordinal minus its node id.
+    offset: i32,
     admin: Client,
     shared: Arc<Mutex<Shared>>,
     stop: Arc<AtomicBool>,
@@ -1267,6 +1371,30 @@ impl FakeStatefulSet {
         revision: &str,
         kafka: Arc<Mutex<KafkaCluster>>,
     ) -> Result<Self> {
+        Self::install_with(env, name, revision, kafka, None)
+    }
+
+    /// As [`Self::install`], but the ordinals start at 0 as by default (`<name>-0` is the first
+    /// node, `<name>-1` the second, ...: the name no longer ends in the node id) and every pod
+    /// is labelled `label=<node id>` (as an operator or admission webhook that knows the node ids
+    /// would label them; a StatefulSet controller only labels the ordinal).
+    pub fn install_labelled(
+        env: &KubeEnv,
+        name: &str,
+        revision: &str,
+        kafka: Arc<Mutex<KafkaCluster>>,
+        label: &str,
+    ) -> Result<Self> {
+        Self::install_with(env, name, revision, kafka, Some(label))
+    }
+
+    fn install_with(
+        env: &KubeEnv,
+        name: &str,
+        revision: &str,
+        kafka: Arc<Mutex<KafkaCluster>>,
+        id_label: Option<&str>,
+    ) -> Result<Self> {
         let (ids, bootstrap) = {
             let k = kafka.lock().unwrap_or_else(|e| e.into_inner());
             let ids: Vec<i32> = k.nodes().iter().map(|n| n.id).collect();
@@ -1280,6 +1408,8 @@ impl FakeStatefulSet {
         {
             bail!("node ids {ids:?} are not consecutive");
         }
+        let first_ordinal = if id_label.is_some() { 0 } else { first };
+        let offset = first_ordinal - first;
         let admin = env.admin();
         let api: Api<StatefulSet> = Api::namespaced(admin.clone(), NAMESPACE);
         env.block_on(async {
@@ -1287,7 +1417,7 @@ impl FakeStatefulSet {
                 "metadata": { "name": name, "namespace": NAMESPACE },
                 "spec": {
                     "replicas": ids.len(),
-                    "ordinals": { "start": first },
+                    "ordinals": { "start": first_ordinal },
                     "serviceName": name,
                     "selector": { "matchLabels": { "app": name } },
                     "template": {
@@ -1311,6 +1441,8 @@ impl FakeStatefulSet {
             owner: Owner::StatefulSet {
                 name: name.to_string(),
                 api,
+                offset,
+                id_label: id_label.map(str::to_string),
             },
             ids: ids.clone(),
             kafka,
@@ -1322,6 +1454,7 @@ impl FakeStatefulSet {
         let fake = FakeStatefulSet {
             name: name.to_string(),
             ids,
+            offset,
             admin,
             shared,
             stop,
@@ -1340,6 +1473,17 @@ impl FakeStatefulSet {
             .block_on(set_revisions(&api, &self.name, current, revision))
     }
 
+    /// The pod bound to node `id`.
+    pub fn pod_name(&self, id: i32) -> String {
+        format!("{}-{}", self.name, id + self.offset)
+    }
+
+    /// Sets an annotation on the pod of node `id` (admin).
+    pub fn annotate(&self, id: i32, key: &str, value: &str) -> Result<()> {
+        let pods: Api<Pod> = Api::namespaced(self.admin.clone(), NAMESPACE);
+        annotate_pod(&self.handle, &pods, &self.pod_name(id), key, value)
+    }
+
     /// Each pod's `controller-revision-hash` label by node id.
     pub fn revisions(&self) -> Result<BTreeMap<i32, String>> {
         let pods: Api<Pod> = Api::namespaced(self.admin.clone(), NAMESPACE);
@@ -1351,9 +1495,9 @@ impl FakeStatefulSet {
             .into_iter()
             .filter_map(|p| {
                 let name = p.metadata.name?;
-                let id = name.rsplit_once('-')?.1.parse().ok()?;
+                let ordinal: i32 = name.rsplit_once('-')?.1.parse().ok()?;
                 let rev = p.metadata.labels?.get("controller-revision-hash")?.clone();
-                Some((id, rev))
+                Some((ordinal - self.offset, rev))
             })
             .collect())
     }
@@ -1361,12 +1505,16 @@ impl FakeStatefulSet {
     /// Each pod's UID by node id.
     pub fn uids(&self) -> Result<BTreeMap<i32, String>> {
         let pods: Api<Pod> = Api::namespaced(self.admin.clone(), NAMESPACE);
-        uids(
+        let ordinals: Vec<i32> = self.ids.iter().map(|id| id + self.offset).collect();
+        Ok(uids(
             &self.handle,
             &pods,
             &format!("app={}", self.name),
-            &self.ids,
-        )
+            &ordinals,
+        )?
+        .into_iter()
+        .map(|(ordinal, uid)| (ordinal - self.offset, uid))
+        .collect())
     }
 
     /// The pods replaced so far, in order.
