@@ -36,6 +36,7 @@ use super::{Platform, PlatformError, PlatformNode};
 
 mod pods;
 pub use pods::*;
+pub mod portforward;
 
 /// Strimzi's annotation asking for a pod (or all pods of a StrimziPodSet) to be rolled.
 pub const MANUAL_ROLLING_UPDATE: &str = "strimzi.io/manual-rolling-update";
@@ -50,7 +51,8 @@ pub struct KubeTarget {
     pub kubeconfig: Option<std::path::PathBuf>,
     /// kubeconfig context [default: the file's current context].
     pub context: Option<String>,
-    /// Namespace [default: the context's, else `default`].
+    /// Namespace [default: the kubeconfig context's, in a pod (in-cluster) the service
+    /// account's, else `default`].
     pub namespace: Option<String>,
 }
 
