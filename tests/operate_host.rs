@@ -480,6 +480,13 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     })
     .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
     wait_idle(&state_dir, &op);
+    for b in brokers {
+        assert!(
+            op.log().contains(&format!("reconfigure node {b} started")),
+            "each reconfiguration is recorded: {}",
+            op.log()
+        );
+    }
     assert!(
         server.restarts().is_empty(),
         "a dynamic change restarted nodes: {:?}",

@@ -582,14 +582,33 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             )
             .await
         };
-        match result {
+        let decided = session.progress.take();
+        let wake_in = match &result {
             crate::driver::StepResult::Wake(at) => {
-                let now = crate::driver::RollIo::now(&session.io);
+                Some(at.since(crate::driver::RollIo::now(&session.io)))
+            }
+            crate::driver::StepResult::Finished(_) => None,
+        };
+        let run = serde_json::to_value(&session.run).ok();
+        if let crate::driver::StepResult::Finished(_) = &result {
+            session.witness.stop();
+        }
+        for (kind, target, reason) in decided {
+            self.record(ActionRecord {
+                kind,
+                target,
+                reason,
+                result: ActionResult::Started,
+            })
+            .await;
+        }
+        match result {
+            crate::driver::StepResult::Wake(_) => {
                 if let Some(r) = state.roll_mut() {
-                    r.run = serde_json::to_value(&session.run).ok();
+                    r.run = run;
                 }
                 self.persist_or_stop(state).await?;
-                Ok(Some(Duration::from_millis(at.since(now))))
+                Ok(Some(Duration::from_millis(wake_in.unwrap_or(0))))
             }
             crate::driver::StepResult::Finished(outcome) => {
                 let ok = matches!(outcome, crate::driver::Outcome::Done(_));
@@ -607,7 +626,6 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                     }
                     crate::driver::Outcome::Interrupted => "interrupted".to_string(),
                 };
-                session.witness.stop();
                 self.roll_session = None;
                 if let Some(rec) = state.finish_roll(ok, &why) {
                     self.report(&Decision {

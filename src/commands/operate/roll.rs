@@ -19,10 +19,10 @@ use std::time::Duration;
 use super::ports::StateStore;
 use crate::commands::roll::{StderrProgress, platform_nodes, requests, with_platform_reasons};
 use crate::driver::kafka_io::{KafkaRollIo, process_status, set_incarnations, witness_idle_limit};
-use crate::driver::{DriverOptions, RollRun, RunStore};
+use crate::driver::{DriverOptions, Event, Progress, RollRun, RunStore};
 use crate::engine::model::{ClusterSnapshot, NodeId};
 use crate::engine::operate::{OperateState, RollWish};
-use crate::engine::roll::{NodeRequest, PlanStep, RollConfig, Roller};
+use crate::engine::roll::{Decision, NodeRequest, PlanStep, RollConfig, Roller};
 use crate::kafka::KafkaClient;
 use crate::kafka::client::ClusterObserver;
 use crate::kafka::convert::to_snapshot;
@@ -186,8 +186,50 @@ pub struct RollSession {
     pub(crate) io: KafkaRollIo<AnyPlatform>,
     pub(crate) witness: RestartWitness,
     pub(crate) run: RollRun,
-    pub(crate) progress: StderrProgress,
+    pub(crate) progress: RecordingProgress,
     pub(crate) options: DriverOptions,
+}
+
+/// The roll's progress lines (as `kafkaops roll` prints them), plus each restart and
+/// reconfiguration as an action to record (an Event in Kubernetes, metrics).
+pub struct RecordingProgress {
+    lines: StderrProgress,
+    /// Actions decided since the last [`RecordingProgress::take`]: (kind, target, reason).
+    decided: Vec<(String, String, String)>,
+}
+
+impl RecordingProgress {
+    /// The actions decided since the last call.
+    pub fn take(&mut self) -> Vec<(String, String, String)> {
+        std::mem::take(&mut self.decided)
+    }
+}
+
+impl Progress for RecordingProgress {
+    fn event(&mut self, event: &Event<'_>) {
+        if let Event::Decided(d) = event {
+            match d {
+                Decision::Restart { nodes, reason } => {
+                    for n in nodes {
+                        self.decided.push((
+                            "restart".into(),
+                            format!("node {}", n.node),
+                            format!("{reason}: {}", n.reason),
+                        ));
+                    }
+                }
+                Decision::Reconfigure { node, reason, .. } => {
+                    self.decided.push((
+                        "reconfigure".into(),
+                        format!("node {node}"),
+                        reason.clone(),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        self.lines.event(event);
+    }
 }
 
 /// Starts a roll session: a new run, or the saved one (`saved`, resumed by the driver's rules).
@@ -232,7 +274,10 @@ pub async fn start(
             )
         }
     };
-    let progress = StderrProgress::new(false, io.recovery());
+    let progress = RecordingProgress {
+        lines: StderrProgress::new(false, io.recovery()),
+        decided: Vec::new(),
+    };
     Ok(RollSession {
         io,
         witness,
