@@ -1,0 +1,1190 @@
+//! The `operate` controller's decisions, pure: one observation of the cluster, the policy and
+//! the saved state in; what to do (and what waits, and why) out.
+//!
+//! `operate` runs the other subcommands' logic unattended, so the hard part is not any single
+//! action but the coordination between them (issue #13, design `OPERATE_DESIGN.md`):
+//!
+//! - **Never two movers.** At most one thing moves data at a time: our Cruise Control execution,
+//!   anyone's execution (the executor is not idle), reassignments someone else started. While one
+//!   runs, every other wish waits and says what it waits for.
+//! - **Order.** Scale-down before scale-up before imbalance: the requests are fed to the seed's
+//!   state machine ([`AutoRebalancer`]) in precedence order each loop, and it keeps the queue.
+//!   A scale-down requested while a scale-up runs stops the scale-up (the seed's preemption).
+//! - **Scale-up with grace.** A registered broker outside the drain set that holds no replica
+//!   for the policy's grace period is a scale-up. A drained broker (0 replicas, in the drain
+//!   set) is "safe to stop", never a scale-up.
+//! - **Modes absent from the policy never start.**
+//! - **Restart and failover.** The state is saved by the shell before the execution request is
+//!   sent (`requested_at`, no task id yet) and again once Cruise Control answered. A state read
+//!   back with the request in flight ([`Phase::Starting`]) is resolved from Cruise Control's
+//!   `user_tasks`: the non-dry-run task of the same endpoint created since `requested_at` is
+//!   attached to ([`CcFlow::attach`]), so a new leader never sends a second execution request.
+//!
+//! Requests are re-derived from the observation every loop (a broker that still holds
+//! replicas is still to be drained), so a rebalance that failed or was refused is retried on a
+//! later loop, and the state stays small: the machine, the running mover, and when each broker
+//! was first seen empty. Nothing here does IO or reads a clock; `now` is part of the
+//! [`Observation`] (epoch ms).
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::cruise_control::model::{ExecutorState, TaskStatus, UserTask};
+use crate::engine::anomalies::AnomalyRecord;
+use crate::engine::cc_flow::{CcFlow, FlowConfig, Outcome, Phase, Stage};
+use crate::engine::model::Millis;
+use crate::engine::movers::{self, ExecutorView};
+use crate::engine::operator_guard::{self, OperatorView};
+use crate::engine::rebalance::{
+    Action as FsmAction, AutoRebalancer, Event, Mode, Rebalance, State,
+};
+use crate::engine::replicas::{ChangeState, ClusterFacts, ReplicasState, TopicFacts, round_end};
+use crate::kafka::observation::Reassignment;
+
+/// The version of the saved [`OperateState`] document.
+pub const STATE_VERSION: u32 = 1;
+
+/// A Cruise Control user task started up to this long before `requested_at` still counts as
+/// ours (clocks of the operate host and Cruise Control's may differ a little).
+pub const CLOCK_SKEW_MS: u64 = 5_000;
+
+/// What the policy asks for, as the engine needs it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OperatePolicy {
+    /// The auto-rebalance modes that may start (absent ones never do).
+    pub modes: BTreeSet<Mode>,
+    /// Brokers to empty before they are stopped.
+    pub drain: BTreeSet<i32>,
+    /// How long a new broker must hold no replica before it is a scale-up.
+    pub scale_up_grace_ms: u64,
+    /// Desired replication factors (topic: factor).
+    pub replication_factors: BTreeMap<String, u16>,
+}
+
+/// What Kafka showed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KafkaView {
+    /// The registered brokers and how many replicas each holds.
+    pub brokers: BTreeMap<i32, u64>,
+    /// Partition reassignments in flight (anyone's).
+    pub reassignments: Vec<Reassignment>,
+    /// Every topic's partitions and replica counts (for replication factors).
+    pub topics: BTreeMap<String, TopicFacts>,
+    /// Distinct `broker.rack` values (empty: no broker has one).
+    pub racks: BTreeSet<String>,
+}
+
+impl KafkaView {
+    /// The facts the replication-factor engine reads.
+    #[must_use]
+    pub fn facts(&self) -> ClusterFacts {
+        ClusterFacts {
+            brokers: self.brokers.len(),
+            racks: self.racks.clone(),
+            topics: self.topics.clone(),
+        }
+    }
+}
+
+/// What Cruise Control showed.
+#[derive(Debug, Clone, Default)]
+pub struct CcView {
+    pub executor: ExecutorState,
+    /// The anomaly detector's records (all types; only goal violations count).
+    pub anomalies: Vec<AnomalyRecord>,
+    /// `user_tasks`, when asked for ([`OperateState::needs_user_tasks`]).
+    pub user_tasks: Option<Vec<UserTask>>,
+}
+
+/// One observation of the world (`Err`: that side could not be read, with why).
+#[derive(Debug, Clone)]
+pub struct Observation {
+    /// Epoch milliseconds.
+    pub now: Millis,
+    pub kafka: Result<KafkaView, String>,
+    pub cc: Result<CcView, String>,
+    /// The Strimzi operator's side, where there is one (Kubernetes).
+    pub operator: Option<OperatorView>,
+    /// The platform's side (Kubernetes) could not be read: nothing starts (the operator guard
+    /// cannot be checked).
+    pub platform_error: Option<String>,
+    /// Nodes the shell found in need of a roll (desired broker configuration, Kubernetes
+    /// reasons), as the roll engine plans it; `None`: none (or not looked at).
+    pub roll: Option<RollWish>,
+}
+
+/// A roll the shell found needed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RollWish {
+    pub nodes: BTreeSet<i32>,
+    /// Why, in one sentence.
+    pub reason: String,
+}
+
+/// The roll being run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunningRoll {
+    pub nodes: BTreeSet<i32>,
+    pub reason: String,
+    pub started_at: Millis,
+    /// The roll driver's run (`crate::driver::RollRun`), saved by the shell after every step;
+    /// `None` until the shell started it. Opaque here: the roll engine decides inside it.
+    #[serde(default)]
+    pub run: Option<serde_json::Value>,
+}
+
+/// The rebalance being run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunningRebalance {
+    pub rebalance: Rebalance,
+    /// The Cruise Control conversation (stepped by the shell, saved after every step).
+    pub flow: CcFlow,
+    /// When the execution request was about to be sent (saved before sending it).
+    pub requested_at: Option<Millis>,
+    /// A stop was asked of Cruise Control (preempted by a scale-down).
+    #[serde(default)]
+    pub stop_requested: bool,
+    /// When it was started (epoch ms).
+    pub started_at: Millis,
+}
+
+impl RunningRebalance {
+    /// The next step of the flow sends the execution request: save the state with
+    /// [`RunningRebalance::mark_requested`] first.
+    #[must_use]
+    pub fn about_to_execute(&self) -> bool {
+        *self.flow.phase() == Phase::Starting && !self.flow.execution_started()
+    }
+
+    /// Records that the execution request is about to be sent (at `now`, epoch ms).
+    pub fn mark_requested(&mut self, now: Millis) {
+        if self.requested_at.is_none() {
+            self.requested_at = Some(now);
+        }
+    }
+}
+
+/// The one thing that moves data on our behalf.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[allow(clippy::large_enum_variant)] // One per state, persisted as JSON: no boxing needed.
+pub enum Mover {
+    Rebalance(RunningRebalance),
+    Roll(RunningRoll),
+    ReplicationFactors(RunningReplicationFactors),
+}
+
+/// A replication-factor round being run (`topic_configuration`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunningReplicationFactors {
+    /// The changes, as `topic set-rf` keeps them.
+    pub replicas: ReplicasState,
+    pub flow: CcFlow,
+    /// When the execution request was about to be sent (saved before sending it).
+    pub requested_at: Option<Millis>,
+    pub started_at: Millis,
+}
+
+/// What `operate` keeps between loops (serde; versioned).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OperateState {
+    pub version: u32,
+    pub rebalancer: AutoRebalancer,
+    pub mover: Option<Mover>,
+    /// When each broker was first seen holding no replica (scale-up grace), epoch ms.
+    pub empty_since: BTreeMap<i32, Millis>,
+    /// Replication-factor changes that failed for good (topic: target): not tried again until
+    /// the policy asks for another factor.
+    #[serde(default)]
+    pub rf_failed: BTreeMap<String, u16>,
+}
+
+impl Default for OperateState {
+    fn default() -> Self {
+        OperateState::new()
+    }
+}
+
+/// What the shell must do after a decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Act {
+    /// Drive the running rebalance's Cruise Control flow until it waits or ends.
+    StepRebalance,
+    /// Ask Cruise Control to stop the running execution (a scale-down preempts a scale-up).
+    StopRebalance { task_id: Option<String> },
+    /// Drive the running roll (start it if it has no run yet) one step.
+    StepRoll,
+    /// Drive the running replication-factor round's Cruise Control flow until it waits or ends.
+    StepReplicationFactors,
+}
+
+/// An action started or ended, for logs, Events and metrics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// `rebalance-add-brokers`, `rebalance-remove-brokers`, `rebalance-imbalance`,
+    /// `stop-rebalance`, `roll`, `set-rf`.
+    pub kind: String,
+    /// `brokers 4,5` or `cluster`.
+    pub target: String,
+    pub reason: String,
+    pub result: RecordResult,
+}
+
+/// How an action went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordResult {
+    Started,
+    Succeeded,
+    Failed,
+}
+
+/// The decision of one loop.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Decision {
+    pub acts: Vec<Act>,
+    /// What waits, and for what (one sentence each).
+    pub waits: Vec<String>,
+    /// Other things worth a log line (a drained broker, an attach).
+    pub notes: Vec<String>,
+    pub records: Vec<Record>,
+    /// Transitions of the auto-rebalance machine.
+    pub transitions: Vec<(State, State)>,
+}
+
+/// The kind name of a rebalance mode (metrics, Events).
+#[must_use]
+pub fn kind_of(mode: Mode) -> &'static str {
+    match mode {
+        Mode::AddBrokers => "rebalance-add-brokers",
+        Mode::RemoveBrokers => "rebalance-remove-brokers",
+        Mode::Imbalance => "rebalance-imbalance",
+    }
+}
+
+/// The Cruise Control endpoint a mode runs.
+#[must_use]
+pub fn endpoint_of(mode: Mode) -> &'static str {
+    match mode {
+        Mode::AddBrokers => "add_broker",
+        Mode::RemoveBrokers => "remove_broker",
+        Mode::Imbalance => "rebalance",
+    }
+}
+
+/// The policy's name of a mode (`add-brokers`, ...).
+#[must_use]
+pub fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::AddBrokers => "add-brokers",
+        Mode::RemoveBrokers => "remove-brokers",
+        Mode::Imbalance => "imbalance",
+    }
+}
+
+fn ids(set: &BTreeSet<i32>) -> String {
+    set.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// `brokers 4,5` or `cluster`.
+#[must_use]
+pub fn target_of(r: &Rebalance) -> String {
+    if r.brokers.is_empty() {
+        "cluster".into()
+    } else {
+        format!("brokers {}", ids(&r.brokers))
+    }
+}
+
+/// What a user task's `RequestURL` says
+/// (`POST /kafkacruisecontrol/add_broker?brokerid=4,5&dryrun=false`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestView {
+    pub endpoint: String,
+    /// Cruise Control's default is a dry run: only an explicit `dryrun=false` executes.
+    pub dryrun: bool,
+    /// The `brokerid` parameter.
+    pub brokers: BTreeSet<i32>,
+}
+
+/// Reads a user task's `RequestURL`.
+#[must_use]
+pub fn request_of(url: &str) -> RequestView {
+    let path_and_query = url.split_whitespace().last().unwrap_or("");
+    let (path, query) = path_and_query
+        .split_once('?')
+        .unwrap_or((path_and_query, ""));
+    let mut view = RequestView {
+        endpoint: path.rsplit('/').next().unwrap_or("").to_ascii_lowercase(),
+        dryrun: true,
+        brokers: BTreeSet::new(),
+    };
+    for kv in query.split('&') {
+        let Some((k, v)) = kv.split_once('=') else {
+            continue;
+        };
+        if k.eq_ignore_ascii_case("dryrun") {
+            view.dryrun = !v.eq_ignore_ascii_case("false");
+        } else if k.eq_ignore_ascii_case("brokerid") {
+            view.brokers = v
+                .replace("%2C", ",")
+                .replace("%2c", ",")
+                .split(',')
+                .filter_map(|b| b.trim().parse().ok())
+                .collect();
+        }
+    }
+    view
+}
+
+/// Our execution among `tasks`: a non-dry-run request to `endpoint` for `brokers` (when there
+/// are any) that Cruise Control started at or after `since` (less the clock skew); the latest.
+#[must_use]
+pub fn find_our_task<'a>(
+    tasks: &'a [UserTask],
+    endpoint: &str,
+    brokers: &BTreeSet<i32>,
+    since: Millis,
+) -> Option<&'a UserTask> {
+    let from = i64::try_from(since.0.saturating_sub(CLOCK_SKEW_MS)).unwrap_or(i64::MAX);
+    tasks
+        .iter()
+        .filter(|t| {
+            let r = request_of(&t.request_url);
+            r.endpoint == endpoint
+                && !r.dryrun
+                && (brokers.is_empty() || r.brokers == *brokers)
+                && t.start_ms.is_some_and(|s| s >= from)
+        })
+        .max_by_key(|t| t.start_ms)
+}
+
+impl OperateState {
+    #[must_use]
+    pub fn new() -> OperateState {
+        OperateState {
+            version: STATE_VERSION,
+            rebalancer: AutoRebalancer::new(),
+            mover: None,
+            empty_since: BTreeMap::new(),
+            rf_failed: BTreeMap::new(),
+        }
+    }
+
+    /// The running rebalance, if any.
+    #[must_use]
+    pub fn rebalance(&self) -> Option<&RunningRebalance> {
+        match &self.mover {
+            Some(Mover::Rebalance(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    pub fn rebalance_mut(&mut self) -> Option<&mut RunningRebalance> {
+        match &mut self.mover {
+            Some(Mover::Rebalance(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The running roll, if any.
+    #[must_use]
+    pub fn roll(&self) -> Option<&RunningRoll> {
+        match &self.mover {
+            Some(Mover::Roll(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    pub fn roll_mut(&mut self) -> Option<&mut RunningRoll> {
+        match &mut self.mover {
+            Some(Mover::Roll(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The running roll ended (`succeeded` or not, `why`): nothing moves any more.
+    pub fn finish_roll(&mut self, succeeded: bool, why: &str) -> Option<Record> {
+        let Some(Mover::Roll(r)) = self.mover.take() else {
+            return None;
+        };
+        Some(Record {
+            kind: "roll".into(),
+            target: format!("nodes {}", ids(&r.nodes)),
+            reason: why.to_string(),
+            result: if succeeded {
+                RecordResult::Succeeded
+            } else {
+                RecordResult::Failed
+            },
+        })
+    }
+
+    /// The next observation must include `user_tasks`: a saved execution request is in flight
+    /// and its task is to be found.
+    #[must_use]
+    pub fn needs_user_tasks(&self) -> bool {
+        self.flow()
+            .is_some_and(|f| *f.phase() == Phase::Starting && f.task_id().is_none())
+    }
+
+    /// The Cruise Control flow of the running mover (rebalance or replication factors).
+    #[must_use]
+    pub fn flow(&self) -> Option<&CcFlow> {
+        match &self.mover {
+            Some(Mover::Rebalance(r)) => Some(&r.flow),
+            Some(Mover::ReplicationFactors(r)) => Some(&r.flow),
+            _ => None,
+        }
+    }
+
+    /// Replaces the running mover's flow (after a step of the shell).
+    pub fn set_flow(&mut self, flow: CcFlow) {
+        match &mut self.mover {
+            Some(Mover::Rebalance(r)) => r.flow = flow,
+            Some(Mover::ReplicationFactors(r)) => r.flow = flow,
+            _ => {}
+        }
+    }
+
+    /// The next step of the running flow sends the execution request: save the state with
+    /// [`OperateState::mark_requested`] first.
+    #[must_use]
+    pub fn about_to_execute(&self) -> bool {
+        self.flow()
+            .is_some_and(|f| *f.phase() == Phase::Starting && !f.execution_started())
+            && self.requested_at().is_none()
+    }
+
+    /// When the running flow's execution request was about to be sent.
+    #[must_use]
+    pub fn requested_at(&self) -> Option<Millis> {
+        match &self.mover {
+            Some(Mover::Rebalance(r)) => r.requested_at,
+            Some(Mover::ReplicationFactors(r)) => r.requested_at,
+            _ => None,
+        }
+    }
+
+    /// Records that the execution request is about to be sent (at `now`, epoch ms).
+    pub fn mark_requested(&mut self, now: Millis) {
+        match &mut self.mover {
+            Some(Mover::Rebalance(r)) => r.mark_requested(now),
+            Some(Mover::ReplicationFactors(r)) => {
+                r.requested_at.get_or_insert(now);
+            }
+            _ => {}
+        }
+    }
+
+    /// The running replication-factor round, if any.
+    #[must_use]
+    pub fn replication_factors(&self) -> Option<&RunningReplicationFactors> {
+        match &self.mover {
+            Some(Mover::ReplicationFactors(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// What moves, for metrics (`rebalance`, `none`).
+    #[must_use]
+    pub fn mover_name(&self) -> &'static str {
+        match &self.mover {
+            Some(Mover::Rebalance(_)) => "rebalance",
+            Some(Mover::Roll(_)) => "roll",
+            Some(Mover::ReplicationFactors(_)) => "set-rf",
+            None => "none",
+        }
+    }
+
+    /// Feeds the machine one event, noting its transition.
+    fn handle(&mut self, e: Event, now: Millis, d: &mut Decision) -> FsmAction {
+        let before = self.rebalancer.state();
+        let a = self.rebalancer.handle(e, now);
+        let after = self.rebalancer.state();
+        if before != after {
+            d.transitions.push((before, after));
+        }
+        a
+    }
+
+    /// Ends the running rebalance (`succeeded` or not) and starts what the machine starts next.
+    fn finish(
+        &mut self,
+        succeeded: bool,
+        why: &str,
+        now: Millis,
+        policy: &OperatePolicy,
+        flow: &FlowConfig,
+        d: &mut Decision,
+    ) {
+        let Some(Mover::Rebalance(r)) = self.mover.take() else {
+            return;
+        };
+        if r.rebalance.mode == Mode::AddBrokers {
+            // Not re-requested before another grace period (e.g. a proposal that moved nothing).
+            for b in &r.rebalance.brokers {
+                self.empty_since.insert(*b, now);
+            }
+        }
+        d.records.push(Record {
+            kind: kind_of(r.rebalance.mode).into(),
+            target: target_of(&r.rebalance),
+            reason: why.to_string(),
+            result: if succeeded {
+                RecordResult::Succeeded
+            } else {
+                RecordResult::Failed
+            },
+        });
+        let a = self.handle(Event::RebalanceFinished { succeeded }, now, d);
+        self.apply(a, now, policy, flow, d, "");
+    }
+
+    /// Applies what the machine asked for.
+    fn apply(
+        &mut self,
+        a: FsmAction,
+        now: Millis,
+        policy: &OperatePolicy,
+        flow: &FlowConfig,
+        d: &mut Decision,
+        reason: &str,
+    ) {
+        match a {
+            FsmAction::Nothing => {}
+            FsmAction::Start(r) if !policy.modes.contains(&r.mode) => {
+                // Queued under an older policy: a mode absent from the policy never starts.
+                d.notes.push(format!(
+                    "not starting the {} rebalance of {}: {} is not in the policy's autoRebalance",
+                    mode_name(r.mode),
+                    target_of(&r),
+                    mode_name(r.mode)
+                ));
+                let a = self.handle(Event::RebalanceFinished { succeeded: false }, now, d);
+                self.apply(a, now, policy, flow, d, reason);
+            }
+            FsmAction::Start(r) => {
+                let why = if reason.is_empty() {
+                    match r.mode {
+                        Mode::RemoveBrokers => {
+                            format!("brokers {} are to be drained", ids(&r.brokers))
+                        }
+                        Mode::AddBrokers => format!("brokers {} hold no replica", ids(&r.brokers)),
+                        Mode::Imbalance => format!(
+                            "Cruise Control reports {} fixable goal violation(s)",
+                            r.anomalies.len()
+                        ),
+                    }
+                } else {
+                    reason.to_string()
+                };
+                d.records.push(Record {
+                    kind: kind_of(r.mode).into(),
+                    target: target_of(&r),
+                    reason: why,
+                    result: RecordResult::Started,
+                });
+                self.mover = Some(Mover::Rebalance(RunningRebalance {
+                    rebalance: r,
+                    flow: CcFlow::new(flow.clone()),
+                    requested_at: None,
+                    stop_requested: false,
+                    started_at: now,
+                }));
+                d.acts.push(Act::StepRebalance);
+            }
+            FsmAction::StopRunning => {
+                let Some(Mover::Rebalance(r)) = &mut self.mover else {
+                    return;
+                };
+                if r.flow.execution_requested() {
+                    r.stop_requested = true;
+                    d.records.push(Record {
+                        kind: "stop-rebalance".into(),
+                        target: target_of(&r.rebalance),
+                        reason: "a scale-down preempts the running scale-up".into(),
+                        result: RecordResult::Started,
+                    });
+                    d.acts.push(Act::StopRebalance {
+                        task_id: r.flow.task_id().map(str::to_string),
+                    });
+                } else {
+                    // Nothing was executed yet: drop the flow, the machine queues it again.
+                    self.finish(
+                        false,
+                        "preempted by a scale-down before anything was executed",
+                        now,
+                        policy,
+                        flow,
+                        d,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Decides one loop: updates `state` and says what the shell must do.
+pub fn decide(
+    state: &mut OperateState,
+    obs: &Observation,
+    policy: &OperatePolicy,
+    flow: &FlowConfig,
+) -> Decision {
+    let mut d = Decision::default();
+    let now = obs.now;
+
+    // Broker facts: what is to be drained, what is new and empty.
+    let mut to_drain = BTreeSet::new();
+    let mut scale_up = BTreeSet::new();
+    match &obs.kafka {
+        Ok(k) => {
+            state
+                .empty_since
+                .retain(|b, _| k.brokers.get(b) == Some(&0) && !policy.drain.contains(b));
+            for (&b, &n) in &k.brokers {
+                if policy.drain.contains(&b) {
+                    if n > 0 {
+                        to_drain.insert(b);
+                    } else {
+                        d.notes.push(format!(
+                            "broker {b} is drained (holds no replica): safe to stop"
+                        ));
+                    }
+                } else if n == 0 {
+                    let since = *state.empty_since.entry(b).or_insert(now);
+                    if now.since(since) >= policy.scale_up_grace_ms {
+                        scale_up.insert(b);
+                    }
+                }
+            }
+        }
+        Err(e) => d.waits.push(format!(
+            "scale-up and scale-down detection waits: Kafka metadata cannot be read ({e})"
+        )),
+    }
+    let anomalies = obs.cc.as_ref().ok().map(|c| c.anomalies.clone());
+
+    // 1. The running rebalance, if any: resolve, follow, or finish it.
+    if state.mover.is_some() {
+        running(state, obs, policy, flow, &mut d);
+    }
+    // Brokers the running rebalance (maybe just started) covers are not requested again.
+    if let Some(r) = state.rebalance() {
+        for b in &r.rebalance.brokers {
+            if r.rebalance.mode == Mode::RemoveBrokers {
+                to_drain.remove(b);
+            }
+            if r.rebalance.mode == Mode::AddBrokers {
+                scale_up.remove(b);
+            }
+        }
+    }
+
+    // 2. While a rebalance of ours runs: a scale-down preempts a scale-up; the rest queues.
+    if state.rebalance().is_some() {
+        let wait_on = state
+            .rebalance()
+            .map(|r| {
+                format!(
+                    "the {} rebalance of {} runs",
+                    mode_name(r.rebalance.mode),
+                    target_of(&r.rebalance)
+                )
+            })
+            .unwrap_or_default();
+        feed(
+            state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
+        );
+        if state.mover.is_some() {
+            let mut wishes = queued_wishes(state);
+            if let Some(w) = &obs.roll {
+                wishes.push(format!("roll of nodes {}", ids(&w.nodes)));
+            }
+            for w in wishes {
+                d.waits.push(format!("{w} waits: {wait_on}"));
+            }
+        }
+    } else if state.roll().is_some() || state.replication_factors().is_some() {
+        // 2'. A roll or a replication-factor round runs: nothing else starts until it ends.
+        let wait_on = match (state.roll(), state.replication_factors()) {
+            (Some(r), _) => format!("the roll of nodes {} runs", ids(&r.nodes)),
+            (_, Some(r)) => format!(
+                "the replication-factor round of {} runs",
+                topics_of(&r.replicas)
+            ),
+            _ => String::new(),
+        };
+        let mut wishes = queued_wishes(state);
+        if !to_drain.is_empty() {
+            wishes.push(format!("scale-down of brokers {}", ids(&to_drain)));
+        }
+        if !scale_up.is_empty() {
+            wishes.push(format!("scale-up of brokers {}", ids(&scale_up)));
+        }
+        for w in wishes {
+            d.waits.push(format!("{w} waits: {wait_on}"));
+        }
+        if state.roll().is_some() {
+            d.acts.push(Act::StepRoll);
+        }
+    } else {
+        // 3. Nothing of ours moves: may anything start?
+        let blockers = blockers(obs);
+        let rf = rf_wanted(state, obs, policy);
+        let scale_wish = (!to_drain.is_empty() && policy.modes.contains(&Mode::RemoveBrokers))
+            || (!scale_up.is_empty() && policy.modes.contains(&Mode::AddBrokers))
+            || state
+                .rebalancer
+                .queued()
+                .keys()
+                .any(|m| *m != Mode::Imbalance);
+        if blockers.is_empty() {
+            match &obs.roll {
+                // (4) Planned rolls come after scale-down and scale-up, before imbalance.
+                Some(w) if !scale_wish => {
+                    d.records.push(Record {
+                        kind: "roll".into(),
+                        target: format!("nodes {}", ids(&w.nodes)),
+                        reason: w.reason.clone(),
+                        result: RecordResult::Started,
+                    });
+                    state.mover = Some(Mover::Roll(RunningRoll {
+                        nodes: w.nodes.clone(),
+                        reason: w.reason.clone(),
+                        started_at: now,
+                        run: None,
+                    }));
+                    d.acts.push(Act::StepRoll);
+                }
+                // (5) Replication factors, before imbalance.
+                None if !scale_wish && !rf.is_empty() => {
+                    if let Ok(k) = &obs.kafka {
+                        let replicas = ReplicasState::plan(None, &rf, &k.facts());
+                        d.records.push(Record {
+                            kind: "set-rf".into(),
+                            target: topics_of(&replicas),
+                            reason: format!(
+                                "the policy asks for {}",
+                                rf.iter()
+                                    .map(|(t, f)| format!("{t}: {f}"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                            result: RecordResult::Started,
+                        });
+                        state.mover = Some(Mover::ReplicationFactors(RunningReplicationFactors {
+                            replicas,
+                            flow: CcFlow::new(flow.clone()),
+                            requested_at: None,
+                            started_at: now,
+                        }));
+                        d.acts.push(Act::StepReplicationFactors);
+                    }
+                }
+                _ => {
+                    feed(
+                        state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
+                    );
+                    if !rf.is_empty() {
+                        d.waits.push(format!(
+                            "replication factors of topics {} wait: scale-down, scale-up and rolls go first",
+                            rf.keys().cloned().collect::<Vec<_>>().join(",")
+                        ));
+                    }
+                    if let Some(w) = &obs.roll {
+                        d.waits.push(format!(
+                            "roll of nodes {} waits: scale-down and scale-up go first",
+                            ids(&w.nodes)
+                        ));
+                    }
+                }
+            }
+        } else {
+            let why = blockers.join("; ");
+            let mut wishes: Vec<String> = Vec::new();
+            if !to_drain.is_empty() {
+                wishes.push(format!("scale-down of brokers {}", ids(&to_drain)));
+            }
+            if !scale_up.is_empty() {
+                wishes.push(format!("scale-up of brokers {}", ids(&scale_up)));
+            }
+            wishes.extend(queued_wishes(state));
+            if let Some(w) = &obs.roll {
+                wishes.push(format!("roll of nodes {}", ids(&w.nodes)));
+            }
+            if !rf.is_empty() {
+                wishes.push(format!(
+                    "replication factors of topics {}",
+                    rf.keys().cloned().collect::<Vec<_>>().join(",")
+                ));
+            }
+            if wishes.is_empty() {
+                d.notes.push(format!("nothing to do; {why}"));
+            }
+            for w in wishes {
+                d.waits.push(format!("{w} waits: {why}"));
+            }
+        }
+    }
+    d
+}
+
+/// The machine's queued modes, as wishes.
+fn queued_wishes(state: &OperateState) -> Vec<String> {
+    state
+        .rebalancer
+        .queued()
+        .into_iter()
+        .map(|(mode, brokers)| {
+            if brokers.is_empty() {
+                format!("queued {} rebalance", mode_name(mode))
+            } else {
+                format!(
+                    "queued {} rebalance of brokers {}",
+                    mode_name(mode),
+                    ids(&brokers)
+                )
+            }
+        })
+        .collect()
+}
+
+/// Why nothing may start now (empty: it may).
+fn blockers(obs: &Observation) -> Vec<String> {
+    let mut out = Vec::new();
+    let executor = match &obs.cc {
+        Err(e) => {
+            out.push(format!("Cruise Control cannot be reached ({e})"));
+            ExecutorView::Unknown
+        }
+        Ok(cc) if !cc.executor.is_idle() => {
+            out.push(format!(
+                "Cruise Control is executing: {}",
+                cc.executor.describe()
+            ));
+            ExecutorView::Executing
+        }
+        Ok(_) => ExecutorView::Idle,
+    };
+    match &obs.kafka {
+        Err(e) => out.push(format!("Kafka cannot be read ({e})")),
+        Ok(k) => {
+            let views = movers::classify(&k.reassignments, &BTreeMap::new(), executor);
+            let others = movers::blocking(&views);
+            if executor != ExecutorView::Executing && !others.is_empty() {
+                out.push(format!(
+                    "{} partition reassignment(s) not started by Cruise Control are in flight: {}",
+                    others.len(),
+                    movers::describe(&others)
+                ));
+            }
+        }
+    }
+    if let Some(e) = &obs.platform_error {
+        out.push(format!("the platform cannot be read ({e})"));
+    }
+    if let Some(view) = &obs.operator
+        && let operator_guard::Decision::Refuse(e) =
+            operator_guard::decide(view, operator_guard::Action::Execute("rebalance"), false)
+    {
+        out.push(e.reasons.join("; "));
+    }
+    out
+}
+
+/// Feeds the machine its events in precedence order (only modes the policy has).
+#[allow(clippy::too_many_arguments)]
+fn feed(
+    state: &mut OperateState,
+    to_drain: &BTreeSet<i32>,
+    scale_up: &BTreeSet<i32>,
+    anomalies: Option<Vec<AnomalyRecord>>,
+    policy: &OperatePolicy,
+    flow: &FlowConfig,
+    now: Millis,
+    d: &mut Decision,
+) {
+    let mut events = Vec::new();
+    if !to_drain.is_empty() {
+        if policy.modes.contains(&Mode::RemoveBrokers) {
+            events.push(Event::ScaleDownRequested(to_drain.clone()));
+        } else {
+            d.waits.push(format!(
+                "brokers {} still hold replicas: remove-brokers is not in the policy's autoRebalance",
+                ids(to_drain)
+            ));
+        }
+    }
+    if !scale_up.is_empty() {
+        if policy.modes.contains(&Mode::AddBrokers) {
+            events.push(Event::ScaleUpRequested(scale_up.clone()));
+        } else {
+            d.notes.push(format!(
+                "brokers {} hold no replica: add-brokers is not in the policy's autoRebalance",
+                ids(scale_up)
+            ));
+        }
+    }
+    if let Some(a) = anomalies
+        && policy.modes.contains(&Mode::Imbalance)
+    {
+        events.push(Event::AnomaliesObserved(a));
+    }
+    events.push(Event::Tick);
+    for e in events {
+        let a = state.handle(e, now, d);
+        state.apply(a, now, policy, flow, d, "");
+    }
+}
+
+/// What became of the running mover's Cruise Control flow.
+enum FlowState {
+    /// Drive it (new, resumed, attached or followed again).
+    Step,
+    /// It cannot go on now (why).
+    Wait(String),
+    /// It ended.
+    Ended(Outcome),
+    /// A saved execution request never reached Cruise Control.
+    NeverSent,
+}
+
+/// The running flow after a restart, an outage or its end; attaches a flow restored with its
+/// execution request in flight to the task Cruise Control lists for it.
+#[allow(clippy::too_many_arguments)]
+fn resolve_flow(
+    flow: &mut CcFlow,
+    requested_at: Option<Millis>,
+    started_at: Millis,
+    endpoint: &str,
+    brokers: &BTreeSet<i32>,
+    obs: &Observation,
+    config: &FlowConfig,
+    d: &mut Decision,
+) -> FlowState {
+    if let Some(outcome) = flow.outcome().cloned() {
+        let keeps_running = matches!(
+            outcome,
+            Outcome::TimedOut { .. }
+                | Outcome::Error {
+                    stage: Stage::Follow,
+                    ..
+                }
+        );
+        if keeps_running && flow.follow_again() {
+            // Following failed (Cruise Control did not answer) while it executes: follow again.
+            d.notes.push(format!(
+                "following task {} again",
+                flow.task_id().unwrap_or("-")
+            ));
+            return FlowState::Step;
+        }
+        return FlowState::Ended(outcome);
+    }
+    let cc = match &obs.cc {
+        Ok(cc) => cc,
+        Err(e) => return FlowState::Wait(format!("Cruise Control cannot be reached ({e})")),
+    };
+    if *flow.phase() == Phase::Starting && flow.task_id().is_none() {
+        // Restored with the execution request in flight: find its task, never send it again.
+        let Some(tasks) = &cc.user_tasks else {
+            return FlowState::Wait("Cruise Control's user tasks were not read".into());
+        };
+        let since = requested_at.unwrap_or(started_at);
+        if let Some(t) = find_our_task(tasks, endpoint, brokers, since) {
+            d.notes.push(format!(
+                "attaching to Cruise Control task {} ({endpoint}, {:?}) started by an earlier instance",
+                t.user_task_id, t.status
+            ));
+            *flow = CcFlow::attach(config.clone(), t.user_task_id.clone(), obs.now);
+            return FlowState::Step;
+        }
+        if !cc.executor.is_idle() {
+            return FlowState::Wait(format!(
+                "Cruise Control is executing ({}), and no task of ours is listed",
+                cc.executor.describe()
+            ));
+        }
+        return FlowState::NeverSent;
+    }
+    FlowState::Step
+}
+
+/// The running rebalance or replication-factor round: attach after a restart, follow, or
+/// finish.
+fn running(
+    state: &mut OperateState,
+    obs: &Observation,
+    policy: &OperatePolicy,
+    flow: &FlowConfig,
+    d: &mut Decision,
+) {
+    let now = obs.now;
+    match &mut state.mover {
+        Some(Mover::Rebalance(r)) => {
+            let mode = r.rebalance.mode;
+            let brokers = r.rebalance.brokers.clone();
+            match resolve_flow(
+                &mut r.flow,
+                r.requested_at,
+                r.started_at,
+                endpoint_of(mode),
+                &brokers,
+                obs,
+                flow,
+                d,
+            ) {
+                FlowState::Step => d.acts.push(Act::StepRebalance),
+                FlowState::Wait(why) => d.waits.push(format!(
+                    "the {} rebalance of {} waits: {why}",
+                    mode_name(mode),
+                    target_of(&r.rebalance)
+                )),
+                FlowState::Ended(outcome) => {
+                    let succeeded =
+                        matches!(outcome, Outcome::Completed { .. } | Outcome::NothingToDo);
+                    state.finish(succeeded, &describe_outcome(&outcome), now, policy, flow, d);
+                }
+                FlowState::NeverSent => state.finish(
+                    false,
+                    "the execution request of an earlier instance never reached Cruise Control",
+                    now,
+                    policy,
+                    flow,
+                    d,
+                ),
+            }
+        }
+        Some(Mover::ReplicationFactors(r)) => {
+            let topics = topics_of(&r.replicas);
+            let st = resolve_flow(
+                &mut r.flow,
+                r.requested_at,
+                r.started_at,
+                "topic_configuration",
+                &BTreeSet::new(),
+                obs,
+                flow,
+                d,
+            );
+            let end = match st {
+                FlowState::Step => {
+                    d.acts.push(Act::StepReplicationFactors);
+                    return;
+                }
+                FlowState::Wait(why) => {
+                    d.waits
+                        .push(format!("the replication factors of {topics} wait: {why}"));
+                    return;
+                }
+                FlowState::Ended(o) => (round_end(&o), describe_outcome(&o)),
+                FlowState::NeverSent => (
+                    None,
+                    "the execution request of an earlier instance never reached Cruise Control"
+                        .to_string(),
+                ),
+            };
+            let Ok(k) = &obs.kafka else {
+                d.waits.push(format!(
+                    "the end of the replication-factor round of {topics} waits: Kafka cannot be read"
+                ));
+                return;
+            };
+            if let (Some(e), _) = &end {
+                r.replicas.handle_round(e, &k.facts());
+            } else {
+                r.replicas.observe(&k.facts());
+            }
+            let mut failed = Vec::new();
+            for (t, c) in &r.replicas.changes {
+                if c.state == ChangeState::Failed {
+                    state_failed(&mut failed, t, c.target);
+                }
+            }
+            let succeeded = !r.replicas.unfinished() && !r.replicas.any_failed();
+            d.records.push(Record {
+                kind: "set-rf".into(),
+                target: topics,
+                reason: end.1,
+                result: if succeeded {
+                    RecordResult::Succeeded
+                } else {
+                    RecordResult::Failed
+                },
+            });
+            state.mover = None;
+            state.rf_failed.extend(failed);
+        }
+        _ => {}
+    }
+}
+
+fn state_failed(out: &mut Vec<(String, u16)>, topic: &str, target: u16) {
+    out.push((topic.to_string(), target));
+}
+
+/// `topics a, b`.
+fn topics_of(r: &ReplicasState) -> String {
+    format!(
+        "topics {}",
+        r.changes.keys().cloned().collect::<Vec<_>>().join(",")
+    )
+}
+
+/// The policy's factors not in force (topics that exist, not at their target, not failed at
+/// that target before).
+fn rf_wanted(
+    state: &OperateState,
+    obs: &Observation,
+    policy: &OperatePolicy,
+) -> BTreeMap<String, u16> {
+    let Ok(k) = &obs.kafka else {
+        return BTreeMap::new();
+    };
+    policy
+        .replication_factors
+        .iter()
+        .filter(|(t, target)| {
+            k.topics.get(*t).is_some_and(|f| !f.is_at(**target))
+                && state.rf_failed.get(*t) != Some(*target)
+        })
+        .map(|(t, f)| (t.clone(), *f))
+        .collect()
+}
+
+/// One sentence about how a flow ended.
+#[must_use]
+pub fn describe_outcome(o: &Outcome) -> String {
+    let task = |t: &Option<String>| {
+        t.as_deref()
+            .map(|t| format!(" (task {t})"))
+            .unwrap_or_default()
+    };
+    match o {
+        Outcome::Completed { task_id } => format!("the execution completed{}", task(task_id)),
+        Outcome::NothingToDo => "Cruise Control's proposal moves nothing".into(),
+        Outcome::Failed { task_id } => {
+            format!(
+                "the execution ended with an error or was stopped{}",
+                task(task_id)
+            )
+        }
+        Outcome::TaskLost { task_id } => format!("Cruise Control forgot task {task_id}"),
+        Outcome::Busy { running } => format!("another execution runs: {running}"),
+        Outcome::NotReady { reason } => format!("Cruise Control is not ready: {reason}"),
+        Outcome::Rejected { reason } => format!("refused: {reason}"),
+        Outcome::Error { stage, failure, .. } => format!("{stage:?} failed: {}", failure.message),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The task status a [`UserTask`] reports, for messages.
+#[must_use]
+pub fn status_name(s: &TaskStatus) -> String {
+    format!("{s:?}")
+}
