@@ -18,6 +18,10 @@ pub mod ports;
 pub mod roll;
 pub mod store_file;
 pub mod telemetry;
+pub mod wake;
+
+#[cfg(test)]
+mod leadership_tests;
 
 use std::path::PathBuf;
 use std::pin::pin;
@@ -87,7 +91,7 @@ fn state_path(args: &OperateArgs, cc_url: &str) -> PathBuf {
 
 /// Runs `kafkaops operate` on a plain host.
 pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
-    let shutdown = shutdown_signal();
+    let mut shutdown = Box::pin(shutdown_signal());
     let policy = policy::load(&args.policy).map_err(CliError::usage)?;
     check_policy(&policy).map_err(CliError::usage)?;
     if ctx.settings.cruise_control.url.is_none() {
@@ -104,7 +108,10 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         .resync
         .clamp(Duration::from_millis(200), Duration::from_secs(5));
     let cc = super::rebalance::client(ctx, poll)?;
-    let kafka = super::reassignments::kafka(ctx).await?;
+    let Some(kafka) = connect_kafka(ctx, &args, &mut shutdown).await? else {
+        log("stopped while waiting for Kafka");
+        return Ok(ExitCode::Ok);
+    };
     let path = state_path(&args, cc.url());
     let store = FileStore::new(path.clone());
     let leadership = LockLeadership::new(path.with_extension("lock"));
@@ -128,6 +135,49 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         roll,
     );
     op.run(shutdown).await
+}
+
+/// Connects to Kafka. Without `--once`, Kafka not answering (unreachable, timed out) is waited
+/// for with backoff, logged once per change (`None`: stopped meanwhile); credentials, TLS and
+/// settings errors do not heal by waiting and end the run (exit 6 / 2), as with `--once`.
+async fn connect_kafka(
+    ctx: &Ctx,
+    args: &OperateArgs,
+    shutdown: &mut (impl std::future::Future<Output = ()> + Unpin),
+) -> Result<Option<KafkaClient>, CliError> {
+    let mut outages = wake::Outages::default();
+    loop {
+        let e = match super::reassignments::kafka(ctx).await {
+            Ok(k) => {
+                if let Some(line) = outages.note("Kafka", Ok(())) {
+                    log(line);
+                }
+                return Ok(Some(k));
+            }
+            Err(e) => e,
+        };
+        let waitable = e
+            .error
+            .chain()
+            .find_map(|c| c.downcast_ref::<crate::kafka::KafkaError>())
+            .is_some_and(|k| {
+                matches!(
+                    k,
+                    crate::kafka::KafkaError::Unreachable { .. }
+                        | crate::kafka::KafkaError::Timeout { .. }
+                )
+            });
+        if args.once || !waitable {
+            return Err(e);
+        }
+        if let Some(line) = outages.note("Kafka", Err(&e.to_string())) {
+            log(line);
+        }
+        tokio::select! {
+            () = tokio::time::sleep(outages.pause(args.resync)) => {}
+            () = &mut *shutdown => return Ok(None),
+        }
+    }
 }
 
 /// What the loop refuses to start with (the obs engineer's validation replaces this).
@@ -167,6 +217,8 @@ pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
     roll_session: Option<roll::RollSession>,
     /// Kubernetes: the operator guard's view and the node pools' scale-down intent.
     pub platform: Option<Box<dyn ports::PlatformObserver>>,
+    /// Kafka and Cruise Control outages: logged once per change, backoff while they last.
+    outages: wake::Outages,
 }
 
 /// Why the loop stopped acting.
@@ -200,6 +252,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             roll,
             roll_session: None,
             platform: None,
+            outages: wake::Outages::default(),
         }
     }
 
@@ -235,17 +288,10 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         }
         self.telemetry.leader(true);
         let mut state = self.load().await?;
-        log(format!(
-            "leading; state {:?}, policy {} (modes: {})",
-            state.rebalancer.state(),
-            self.args.policy.display(),
-            self.policy
-                .auto_rebalance
-                .iter()
-                .map(|e| crate::engine::operate::mode_name(e.mode))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        self.say_leading(&state);
+        // Wakes the sleep early when the policy file changes (not needed for one loop).
+        let policy_watch = (!self.args.once)
+            .then(|| wake::PolicyWatch::start(self.args.policy.clone(), wake::POLICY_CHECK));
         let mut code = ExitCode::Ok;
         loop {
             let step = tokio::select! {
@@ -261,17 +307,42 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                         }
                         break;
                     }
-                    pause
+                    pause.min(self.outages.pause(self.args.resync))
                 }
                 Some(Err(Stop::Deposed(why))) => {
-                    log(format!("not the leader any more ({why}); stopping"));
+                    // Someone else acts now: stop acting, wait to lead again, and then go on
+                    // from the state the other leader left (never from ours).
+                    log(format!(
+                        "not the leader any more ({why}); waiting to lead again"
+                    ));
                     self.telemetry.leader(false);
                     self.leadership.release().await;
-                    return Ok(ExitCode::Failed);
+                    if self.args.once {
+                        return Ok(ExitCode::Failed);
+                    }
+                    tokio::select! {
+                        r = self.leadership.acquire() => r.map_err(|e| CliError::new(ExitCode::Failed, e))?,
+                        () = &mut shutdown => {
+                            log("stopped while waiting to lead again");
+                            return Ok(ExitCode::Ok);
+                        }
+                    }
+                    self.telemetry.leader(true);
+                    self.forget_leading();
+                    state = self.load().await?;
+                    self.say_leading(&state);
+                    continue;
+                }
+            };
+            let policy_changed = async {
+                match &policy_watch {
+                    Some(w) => w.changed().await,
+                    None => std::future::pending().await,
                 }
             };
             tokio::select! {
                 () = tokio::time::sleep(pause) => {}
+                () = policy_changed => log(format!("policy {} changed; looking now", self.args.policy.display())),
                 () = &mut shutdown => break,
             }
         }
@@ -290,6 +361,37 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         self.leadership.release().await;
         self.telemetry.leader(false);
         Ok(code)
+    }
+
+    fn say_leading(&self, state: &OperateState) {
+        log(format!(
+            "leading; state {:?}, policy {} (modes: {})",
+            state.rebalancer.state(),
+            self.args.policy.display(),
+            self.policy
+                .auto_rebalance
+                .iter()
+                .map(|e| crate::engine::operate::mode_name(e.mode))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+
+    /// Forgets what this process knew while it last led (the saved document, the lines said,
+    /// the followed task, its roll session): the next leader's state is read afresh.
+    fn forget_leading(&mut self) {
+        *self.saved_doc() = None;
+        self.said
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clear();
+        *self
+            .followed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+        if let Some(s) = self.roll_session.take() {
+            s.witness.stop();
+        }
     }
 
     async fn load(&mut self) -> Result<OperateState, CliError> {
@@ -384,13 +486,22 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                 }
             }
         }
-        if let Err(e) = &obs.kafka {
+        if obs.kafka.is_err() {
             self.telemetry.error(ErrorSource::Kafka);
-            log(format!("Kafka cannot be read: {e}"));
         }
-        if let Err(e) = &obs.cc {
+        if obs.cc.is_err() {
             self.telemetry.error(ErrorSource::CruiseControl);
-            log(format!("Cruise Control cannot be read: {e}"));
+        }
+        // Logged once per change of an outage; the loop backs off while one lasts.
+        let kafka_read = obs.kafka.as_ref().map(|_| ()).map_err(ToString::to_string);
+        let cc_read = obs.cc.as_ref().map(|_| ()).map_err(ToString::to_string);
+        for (source, r) in [("Kafka", kafka_read), ("Cruise Control", cc_read)] {
+            if let Some(line) = self
+                .outages
+                .note(source, r.as_ref().map(|_| ()).map_err(String::as_str))
+            {
+                log(line);
+            }
         }
         let mut engine_policy = self.policy.engine();
         let mut platform_ok = true;
