@@ -6,6 +6,14 @@
 //! the same adapters as the CLI. What differs between a plain host and Kubernetes sits behind
 //! [`ports`]. What to keep true is the [`policy`] file. [`telemetry`] serves metrics and health.
 //!
+//! A controller outlives outages: without `--once`, Kafka not answering at start (unreachable,
+//! timed out) or Kafka / Cruise Control not answering later is waited for with backoff and
+//! logged once per change ([`wake`]), and the loop acts again when they answer. Credentials,
+//! TLS and settings errors at start still exit (6 / 2): they do not heal by waiting. `--once`
+//! exits 6 when Kafka or Cruise Control cannot be reached. A leader that is deposed (its save
+//! answered a conflict, or it lost the Lease) stops acting, waits to lead again and then goes on
+//! from the state the other leader left.
+//!
 //! The loop ([`Operator`]) is generic over the ports: the state is persisted after every
 //! transition (and before an execution request is sent, so a successor attaches to the task
 //! instead of sending it again), only the leader acts, and SIGTERM / Ctrl-C persist, release

@@ -21,6 +21,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::cruise_control::CcError;
+use crate::cruise_control::client::{LogObserver, Observer};
+use crate::cruise_control::model::ProgressStep;
 use crate::engine::anomalies::poll_delay_ms;
 
 /// How often the policy file is hashed for the early wake-up.
@@ -68,6 +71,22 @@ impl Outages {
         }
         let resync_ms = super::millis(resync);
         Duration::from_millis(poll_delay_ms(resync_ms, self.failures, resync_ms))
+    }
+}
+
+/// The observation's Cruise Control observer: a retry within one read is a debug line (the loop
+/// logs an outage once, through [`Outages`]), the rest as [`LogObserver`] says it.
+pub struct QuietRetries;
+
+impl Observer for QuietRetries {
+    fn retrying(&self, waiting_for: &str, attempt: u32, retry_in: Duration, error: &CcError) {
+        tracing::debug!(
+            "waiting for {waiting_for} (attempt {attempt}, next in {}): {error}",
+            humantime::format_duration(retry_in)
+        );
+    }
+    fn computing(&self, task_id: &str, step: Option<&ProgressStep>) {
+        LogObserver.computing(task_id, step);
     }
 }
 
