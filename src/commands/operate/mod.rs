@@ -301,6 +301,8 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         let policy_watch = (!self.args.once)
             .then(|| wake::PolicyWatch::start(self.args.policy.clone(), wake::POLICY_CHECK));
         let mut code = ExitCode::Ok;
+        // Depositions in a row: a store that keeps failing must not spin the loop.
+        let mut deposed = 0u32;
         loop {
             let step = tokio::select! {
                 r = self.iteration(&mut state) => Some(r),
@@ -315,6 +317,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                         }
                         break;
                     }
+                    deposed = 0;
                     pause.min(self.outages.pause(self.args.resync))
                 }
                 Some(Err(Stop::Deposed(why))) => {
@@ -339,7 +342,11 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                     self.forget_leading();
                     state = self.load().await?;
                     self.say_leading(&state);
-                    continue;
+                    deposed = deposed.saturating_add(1);
+                    let resync = millis(self.args.resync);
+                    Duration::from_millis(crate::engine::anomalies::poll_delay_ms(
+                        resync, deposed, resync,
+                    ))
                 }
             };
             let policy_changed = async {
