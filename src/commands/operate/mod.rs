@@ -6,6 +6,7 @@
 //! the same adapters as the CLI. What differs between a plain host and Kubernetes sits behind
 //! [`ports`]. What to keep true is the [`policy`] file. [`telemetry`] serves metrics and health.
 
+pub mod kube_ports;
 pub mod policy;
 pub mod ports;
 pub mod telemetry;
