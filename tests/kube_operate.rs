@@ -7,6 +7,16 @@
 //! process) is not the leader any more when a standby takes over; the recorder's Events; the
 //! Strimzi scale-down intent from KafkaNodePools. Ground truth is the apiserver, read with the
 //! harness's admin identity, and its audit log of every request the operate identity made.
+//!
+//! End to end (`operate_failover_on_kubernetes`): a real KRaft cluster whose pods the harness
+//! plays (tests/support/kube.rs), the Cruise Control double (HTTPS + Basic auth, found with its
+//! credentials and CA through the Strimzi resources alone), and two `kafkaops operate`
+//! processes with the Lease and the ConfigMap state, as the Deployment in `examples/operate/`
+//! runs them. The leader is SIGKILLed in the middle of an add_broker execution; the standby
+//! takes over once the lease expired, sends no second execution (the double's own
+//! `user_tasks`), follows the task to its end and finishes the state machine (the ConfigMap).
+//! Then the Role is compared with what operate asked the apiserver (its audit log): every
+//! request allowed, every rule used.
 
 mod support;
 
@@ -23,7 +33,13 @@ use kafkaops::commands::operate::ports::{
 use kafkaops::platform::kube::{KubeConn, KubeTarget, strimzi_resource};
 use kube::api::{Api, DynamicObject, Patch, PatchParams, PostParams};
 use serde_json::json;
-use support::kube::{KubeEnv, NAMESPACE, OPERATE_USER};
+use support::cc_double::{CcDouble, CcDoubleOptions};
+use support::kafka::{ClusterSpec, KafkaCluster, create_topic, wait_for};
+use support::kube::{FakeStrimzi, KubeEnv, NAMESPACE, OPERATE_USER};
+use support::operate::{
+    Operate, OperateOptions, Task, epoch_ms, fill, replicas_per_broker, throttle, user_tasks_tls,
+    write_policy,
+};
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -285,4 +301,200 @@ fn ports_against_the_apiserver() {
         );
         assert_ne!(*code, 403, "{verb} {resource} forbidden");
     }
+}
+
+const CLUSTER: &str = "my-cluster";
+const STATE: &str = "kafkaops-operate-my-cluster";
+const WAIT: Duration = Duration::from_secs(240);
+
+/// The saved operate state in the ConfigMap (admin), if any.
+fn saved_state(env: &KubeEnv) -> Option<serde_json::Value> {
+    let api: Api<k8s_openapi::api::core::v1::ConfigMap> = Api::namespaced(env.admin(), NAMESPACE);
+    let cm = env.block_on(api.get_opt(STATE)).ok()??;
+    serde_json::from_str(cm.data?.get(STATE_KEY)?).ok()
+}
+
+#[test]
+fn operate_failover_on_kubernetes() {
+    let env = KubeEnv::start().expect("start the apiserver");
+    let kafka = KafkaCluster::start(ClusterSpec::combined(4)).expect("start Kafka");
+    let bootstrap = kafka.bootstrap_servers();
+    // 12 partitions, RF 2, only on brokers 1-3: broker 4 is new and empty.
+    let on_123: Vec<Vec<i32>> = (0..12)
+        .map(|i| {
+            let a = [1, 2, 3];
+            vec![a[i % 3], a[(i + 1) % 3]]
+        })
+        .collect();
+    create_topic(&bootstrap, "orders", &on_123, &[]).expect("create topic");
+    // Enough data, throttled, that the execution runs until the test lifts the throttle.
+    fill(&bootstrap, "orders", 12, 200_000).expect("fill");
+    throttle(&bootstrap, &["orders"], &[1, 2, 3, 4], Some(10_000)).expect("throttle");
+    let kafka = Arc::new(std::sync::Mutex::new(kafka));
+    let strimzi =
+        FakeStrimzi::install(&env, CLUSTER, "kafka", Arc::clone(&kafka)).expect("strimzi");
+    let password = "operate-test-password";
+    let cc = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            basic_auth: Some(("rebalance-operator".into(), password.into())),
+            tls: true,
+            task_scan_millis: Some(200),
+            max_active_tasks: Some(50),
+            ..CcDoubleOptions::default()
+        },
+    )
+    .expect("start the Cruise Control double");
+    let ca = cc.ca_pem_path().expect("the double's CA");
+    strimzi.cruise_control_service(cc.port()).expect("service");
+    strimzi
+        .cruise_control_secrets(password, &std::fs::read_to_string(&ca).unwrap())
+        .expect("secrets");
+    let tasks = || -> Vec<Task> {
+        user_tasks_tls(&cc.url(), &ca, "rebalance-operator", password).expect("user_tasks")
+    };
+    let add_executions = |since: i64| -> Vec<Task> {
+        tasks()
+            .into_iter()
+            .filter(|t| t.endpoint() == "add_broker" && t.executes() && t.start_ms >= since)
+            .collect()
+    };
+    let count = |broker: i32| {
+        replicas_per_broker(&bootstrap)
+            .unwrap()
+            .get(&broker)
+            .copied()
+            .unwrap_or(0)
+    };
+
+    let dir = tempfile::tempdir().unwrap();
+    let policy = write_policy(
+        dir.path(),
+        "policy.yaml",
+        "autoRebalance:\n  - mode: add-brokers\n    template: { name: add }\n\
+         scaleUpGracePeriod: 0s\ntemplates:\n  add: {}\n",
+    );
+    let lease_duration = Duration::from_secs(6);
+    // Only the Kubernetes side: Kafka and Cruise Control are discovered (--strimzi).
+    let mut opts = OperateOptions::new("", "", &policy, &dir.path().join("unused-state"));
+    opts.extra_args = [
+        "--strimzi",
+        CLUSTER,
+        "-n",
+        NAMESPACE,
+        "--kube-context",
+        OPERATE_USER,
+        "--kubeconfig",
+        &env.kubeconfig.display().to_string(),
+        "--lease-duration",
+        "6s",
+    ]
+    .map(String::from)
+    .to_vec();
+    let t0 = epoch_ms();
+    let mut a = Operate::start(&opts).unwrap();
+    let a_id = format!("/{}", a.pid().unwrap());
+    wait_until("the first instance to hold the lease", WAIT, || {
+        env.lease_holder(STATE)
+            .unwrap()
+            .filter(|h| h.ends_with(&a_id))
+    });
+    let mut b = Operate::start(&opts).unwrap();
+    let b_id = format!("/{}", b.pid().unwrap());
+    wait_until("the second instance to stand by", WAIT, || {
+        b.log().contains("standing by: the lease").then_some(())
+    });
+
+    // The leader starts the add_broker execution; killed in the middle of it.
+    let task = wait_for("an add_broker execution in progress", WAIT, || {
+        Ok(add_executions(t0)
+            .into_iter()
+            .find(|t| t.status == "InExecution"))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n--- a ---\n{}\n--- b ---\n{}", a.log(), b.log()));
+    assert!(task.url.contains("brokerid=4"), "{task:?}");
+    let renewed_before_kill = parse_time(&env.lease_renew_time(STATE).unwrap().unwrap());
+    a.kill().unwrap();
+    let killed = Instant::now();
+    let a_log = a.log();
+    let saved = saved_state(&env).expect("a saved state in the ConfigMap");
+    assert_eq!(
+        saved["mover"]["flow"]["task_id"], task.id,
+        "the task id was saved: {saved}\n{a_log}"
+    );
+    assert!(
+        !b.log().contains("leading"),
+        "the standby acted before the kill"
+    );
+
+    // The standby takes over once the lease expired (not before: the lease says who leads).
+    wait_until("the standby to hold the lease", WAIT, || {
+        env.lease_holder(STATE)
+            .unwrap()
+            .filter(|h| h.ends_with(&b_id))
+    });
+    let took_over = killed.elapsed();
+    assert!(
+        SystemTime::now() >= renewed_before_kill + lease_duration,
+        "the standby took a lease that had not expired"
+    );
+    eprintln!("the standby took over {took_over:.1?} after the leader was killed (lease 6 s)");
+    assert!(
+        took_over < lease_duration * 3,
+        "takeover took {took_over:?}, lease duration {lease_duration:?}"
+    );
+    wait_until("the standby to follow the running task", WAIT, || {
+        b.log()
+            .contains(&format!("following the execution (task {})", task.id))
+            .then_some(())
+    });
+    throttle(&bootstrap, &["orders"], &[1, 2, 3, 4], None).expect("lift the throttle");
+    wait_until(
+        "the state machine to finish (Idle, nothing running)",
+        WAIT,
+        || {
+            saved_state(&env).and_then(|s| {
+                (s["rebalancer"]["state"] == "Idle" && s["mover"].is_null()).then_some(())
+            })
+        },
+    );
+    let adds = add_executions(t0);
+    assert_eq!(
+        adds.len(),
+        1,
+        "exactly one add_broker execution across the failover: {adds:?}\n{a_log}\n---\n{}",
+        b.log()
+    );
+    assert_eq!(adds[0].status, "Completed", "{adds:?}");
+    assert!(count(4) > 0, "broker 4 was filled");
+    let events = env.events().unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|(on, reason, _)| on == CLUSTER && reason == "RebalanceAddBrokersStarted"),
+        "{events:?}"
+    );
+    // SIGTERM: exit 0 and the lease released (holder cleared) for the next one at once.
+    assert_eq!(b.terminate().unwrap(), Some(0), "{}", b.log());
+    assert_eq!(env.lease_holder(STATE).unwrap().as_deref(), Some(""));
+
+    // RBAC: the Role of examples/operate/rbac.yaml is exactly what operate asked for.
+    let rules = KubeEnv::operate_rules().unwrap();
+    let audited = env.audited(OPERATE_USER).unwrap();
+    let used: BTreeSet<(String, String, String)> = audited
+        .iter()
+        .map(|(g, r, v, _)| (g.clone(), r.clone(), v.clone()))
+        .collect();
+    for (g, r, v, code) in &audited {
+        assert_ne!(*code, 403, "{v} {r} ({g:?}) was forbidden");
+    }
+    let unallowed: Vec<_> = used.difference(&rules).collect();
+    let unused: Vec<_> = rules.difference(&used).collect();
+    assert!(
+        unallowed.is_empty() && unused.is_empty(),
+        "examples/operate/rbac.yaml differs from what operate uses:\n asked but not in the Role: \
+         {unallowed:?}\n in the Role but never asked: {unused:?}"
+    );
+    drop(cc);
+    drop(strimzi);
 }

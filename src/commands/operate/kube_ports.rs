@@ -210,24 +210,27 @@ impl LeaseLeadership {
                 match lease.renew().await {
                     Ok(Renewal::Renewed) => {
                         if !state.leading.load(Ordering::SeqCst) {
-                            tracing::info!("renewed the lease {} again: leading", lease.name());
+                            super::log(format!(
+                                "renewed the lease {} again: leading",
+                                lease.name()
+                            ));
                         }
                         state.confirmed(sent, duration);
                     }
                     Ok(Renewal::Lost) => {
                         state.lost();
-                        tracing::warn!(
+                        super::log(format!(
                             "lost the lease {}: another instance holds it; not acting any more",
                             lease.name()
-                        );
+                        ));
                         return;
                     }
                     Err(e) => {
                         if state.leading.swap(false, Ordering::SeqCst) {
-                            tracing::warn!(
+                            super::log(format!(
                                 "cannot renew the lease {}: {e}; not acting until it is renewed",
                                 lease.name()
-                            );
+                            ));
                         }
                     }
                 }
@@ -256,19 +259,19 @@ impl Leadership for LeaseLeadership {
                 Ok(Attempt::Acquired) => {
                     self.state.confirmed(sent, self.lock.duration());
                     self.start_renewing();
-                    tracing::info!(
+                    super::log(format!(
                         "holding the lease {} as {}: leading",
                         self.lock.name(),
                         self.lock.identity()
-                    );
+                    ));
                     return Ok(());
                 }
                 Ok(Attempt::Held { holder, renewed }) => {
                     if waiting_for.as_ref() != Some(&holder) {
-                        tracing::info!(
+                        super::log(format!(
                             "standing by: the lease {} is held by {holder} (renewed {renewed})",
                             self.lock.name()
-                        );
+                        ));
                         waiting_for = Some(holder);
                     }
                 }
@@ -278,7 +281,10 @@ impl Leadership for LeaseLeadership {
                     message,
                     ..
                 }) => {
-                    tracing::warn!("cannot read the lease {}: {message}", self.lock.name());
+                    super::log(format!(
+                        "cannot read the lease {}: {message}",
+                        self.lock.name()
+                    ));
                 }
                 Err(e) => return Err(PortError::Kube(e)),
             }
@@ -425,9 +431,54 @@ impl Recorder for EventRecorder {
             warning,
         };
         if let Err(e) = events::publish(&self.conn, &spec).await {
-            tracing::warn!("cannot record the action as an Event: {e}");
+            super::log(format!("cannot record the action as an Event: {e}"));
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Choosing the ports
+// ---------------------------------------------------------------------------------------------
+
+/// The Kubernetes ports, when operate runs against Kubernetes (`--lease`, `--state-configmap`
+/// or `--strimzi`); `None` on a plain host. One name serves both the Lease and the ConfigMap
+/// when only one is given (`kafkaops-operate-<cluster>` with `--strimzi`).
+///
+/// # Errors
+/// No Kubernetes configuration, or (with `--strimzi`) the Kafka resource cannot be read.
+pub async fn from_args(
+    ctx: &crate::commands::Ctx,
+    args: &crate::cli::operate::OperateArgs,
+) -> Result<Option<(ConfigMapStore, LeaseLeadership, EventRecorder)>, PlatformError> {
+    let cluster = ctx.global.kube.strimzi.as_deref();
+    let default = cluster.map(|c| format!("kafkaops-operate-{c}"));
+    let (Some(lease), Some(configmap)) = (
+        args.lease
+            .clone()
+            .or_else(|| default.clone())
+            .or_else(|| args.state_configmap.clone()),
+        args.state_configmap
+            .clone()
+            .or_else(|| default.clone())
+            .or_else(|| args.lease.clone()),
+    ) else {
+        return Ok(None);
+    };
+    let conn = ctx.global.kube.target().connect().await?;
+    let identity = crate::platform::kube::identity();
+    let recorder = match cluster {
+        Some(c) => EventRecorder::for_strimzi(&conn, c, &identity).await?,
+        None => EventRecorder::for_pod(&conn, &crate::platform::kube::hostname(), &identity),
+    };
+    super::log(format!(
+        "Kubernetes: Lease {lease}, state in ConfigMap {configmap}, namespace {}, as {identity}",
+        conn.namespace
+    ));
+    Ok(Some((
+        ConfigMapStore::new(&conn, &configmap),
+        LeaseLeadership::new(&conn, &lease, &identity, args.lease_duration),
+        recorder,
+    )))
 }
 
 #[cfg(test)]

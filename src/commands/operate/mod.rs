@@ -105,6 +105,11 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         .clamp(Duration::from_millis(200), Duration::from_secs(5));
     let cc = super::rebalance::client(ctx, poll)?;
     let kafka = super::reassignments::kafka(ctx).await?;
+    if let Some(ports) = kube_ports::from_args(ctx, &args).await? {
+        return Operator::new(cc, kafka, ports, policy, args)
+            .run(shutdown)
+            .await;
+    }
     let path = state_path(&args, cc.url());
     let store = FileStore::new(path.clone());
     let leadership = LockLeadership::new(path.with_extension("lock"));

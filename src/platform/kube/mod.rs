@@ -234,7 +234,13 @@ impl std::fmt::Debug for KubePlatform {
 /// Who this roll is, for the lease and the events: `kafkaops@HOST/PID`.
 #[must_use]
 pub fn identity() -> String {
-    let host = std::env::var("HOSTNAME")
+    format!("kafkaops@{}/{}", hostname(), std::process::id())
+}
+
+/// The host name (in a pod: the pod's name).
+#[must_use]
+pub fn hostname() -> String {
+    std::env::var("HOSTNAME")
         .ok()
         .filter(|h| !h.is_empty())
         .or_else(|| {
@@ -242,8 +248,7 @@ pub fn identity() -> String {
                 .ok()
                 .map(|s| s.trim().to_string())
         })
-        .unwrap_or_else(|| "unknown-host".into());
-    format!("kafkaops@{host}/{}", std::process::id())
+        .unwrap_or_else(|| "unknown-host".into())
 }
 
 impl KubePlatform {
