@@ -135,6 +135,14 @@ fn throttle_topic(bootstrap: &str, topic: &str) {
     }
 }
 
+/// SIGTERM: operate saves, releases and exits 0; its log is shown (`--nocapture`).
+fn stop(op: &mut Operate) {
+    let code = op.terminate().unwrap();
+    let log = op.log();
+    eprintln!("--- operate log ---\n{log}--- end ---");
+    assert_eq!(code, Some(0), "{log}");
+}
+
 #[test]
 fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     let _ = kafkaops_bin(); // copy it now, before anything else can rebuild it
@@ -182,7 +190,7 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     assert!(adds[0].url.contains("brokerid=4"), "{adds:?}");
     assert_eq!(adds[0].status, "Completed", "{adds:?}");
     assert!(executions(&url, "remove_broker", t_a).unwrap().is_empty());
-    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    stop(&mut op);
     let before_b = replicas_per_broker(&bootstrap).unwrap();
     eprintln!("placement after a: {before_b:?}");
 
@@ -214,7 +222,7 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
         "{}",
         op.log()
     );
-    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    stop(&mut op);
     // Stopping it loses nothing: every partition keeps both replicas on the other brokers.
     cluster.stop_node(4).unwrap();
     let after = replicas_per_broker(&bootstrap).unwrap();
@@ -263,7 +271,7 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
         );
     }
     assert!(count(&bootstrap, 4) > 0, "broker 4 was filled");
-    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    stop(&mut op);
 
     eprintln!("step d: killed mid-execution, restarted, it follows the task without a second one");
     assert_eq!(count(&bootstrap, 3), 0, "broker 3 is empty after c");
@@ -303,6 +311,7 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     assert!(task.url.contains("brokerid=3"), "{task:?}");
     op.kill().unwrap();
     let first_log = op.log();
+    eprintln!("--- operate log (killed) ---\n{first_log}--- end ---");
     let saved = saved_state(&state_dir).expect("a saved state");
     assert_eq!(
         saved["mover"]["flow"]["task_id"], task.id,
@@ -333,5 +342,5 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     assert_eq!(adds[0].status, "Completed", "{adds:?}");
     let placed: BTreeMap<i32, usize> = replicas_per_broker(&bootstrap).unwrap();
     assert!(placed.get(&3).copied().unwrap_or(0) > 0, "{placed:?}");
-    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    stop(&mut op);
 }

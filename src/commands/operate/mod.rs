@@ -123,6 +123,8 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         policy,
         args,
         saved: std::sync::Mutex::new(None),
+        said: std::sync::Mutex::default(),
+        followed: std::sync::Mutex::default(),
     };
     op.run(shutdown).await
 }
@@ -153,6 +155,11 @@ pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
     pub args: OperateArgs,
     /// The document last saved (nothing is written when it did not change).
     saved: std::sync::Mutex<Option<String>>,
+    /// The waits and notes of the last loop: a line is logged when it first appears, not in
+    /// every loop.
+    said: std::sync::Mutex<std::collections::BTreeSet<String>>,
+    /// The task this process said it follows (said once per task).
+    followed: std::sync::Mutex<Option<String>>,
 }
 
 /// Why the loop stopped acting.
@@ -180,6 +187,8 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             policy,
             args,
             saved: std::sync::Mutex::new(None),
+            said: std::sync::Mutex::default(),
+            followed: std::sync::Mutex::default(),
         }
     }
 
@@ -427,17 +436,6 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
 
     /// Logs, records and counts a decision.
     async fn report(&self, d: &Decision) {
-        for (from, to) in &d.transitions {
-            self.telemetry
-                .transition(&format!("{from:?}"), &format!("{to:?}"));
-            log(format!("auto-rebalance: {from:?} -> {to:?}"));
-        }
-        for n in &d.notes {
-            log(n);
-        }
-        for w in &d.waits {
-            log(w);
-        }
         for r in &d.records {
             let result = if self.args.dry_run && r.result == RecordResult::Started {
                 ActionResult::DryRun
@@ -455,6 +453,24 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                 result,
             })
             .await;
+        }
+        let now: std::collections::BTreeSet<String> =
+            d.notes.iter().chain(&d.waits).cloned().collect();
+        let mut said = self
+            .said
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for line in d.notes.iter().chain(&d.waits) {
+            if !said.contains(line) {
+                log(line);
+            }
+        }
+        *said = now;
+        drop(said);
+        for (from, to) in &d.transitions {
+            self.telemetry
+                .transition(&format!("{from:?}"), &format!("{to:?}"));
+            log(format!("auto-rebalance: {from:?} -> {to:?}"));
         }
     }
 
@@ -506,6 +522,16 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             let step = driver.step(never.as_mut()).await;
             if let Some(r) = state.rebalance_mut() {
                 r.flow = driver.flow().clone();
+            }
+            if let Some(task) = driver.flow().task_id() {
+                let mut followed = self
+                    .followed
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if followed.as_deref() != Some(task) {
+                    log(format!("following the execution (task {task})"));
+                    *followed = Some(task.to_string());
+                }
             }
             self.persist_or_stop(state).await?;
             match step {

@@ -232,38 +232,65 @@ pub fn target_of(r: &Rebalance) -> String {
     }
 }
 
-/// The endpoint and whether it was a dry run, from a user task's `RequestURL`
-/// (`POST /kafkacruisecontrol/add_broker?brokerid=4&dryrun=false`). Cruise Control's default
-/// is a dry run, so only an explicit `dryrun=false` is an execution.
+/// What a user task's `RequestURL` says
+/// (`POST /kafkacruisecontrol/add_broker?brokerid=4,5&dryrun=false`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestView {
+    pub endpoint: String,
+    /// Cruise Control's default is a dry run: only an explicit `dryrun=false` executes.
+    pub dryrun: bool,
+    /// The `brokerid` parameter.
+    pub brokers: BTreeSet<i32>,
+}
+
+/// Reads a user task's `RequestURL`.
 #[must_use]
-pub fn request_of(url: &str) -> (String, bool) {
+pub fn request_of(url: &str) -> RequestView {
     let path_and_query = url.split_whitespace().last().unwrap_or("");
     let (path, query) = path_and_query
         .split_once('?')
         .unwrap_or((path_and_query, ""));
-    let endpoint = path.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
-    let dryrun = !query.split('&').any(|kv| {
-        kv.split_once('=').is_some_and(|(k, v)| {
-            k.eq_ignore_ascii_case("dryrun") && v.eq_ignore_ascii_case("false")
-        })
-    });
-    (endpoint, dryrun)
+    let mut view = RequestView {
+        endpoint: path.rsplit('/').next().unwrap_or("").to_ascii_lowercase(),
+        dryrun: true,
+        brokers: BTreeSet::new(),
+    };
+    for kv in query.split('&') {
+        let Some((k, v)) = kv.split_once('=') else {
+            continue;
+        };
+        if k.eq_ignore_ascii_case("dryrun") {
+            view.dryrun = !v.eq_ignore_ascii_case("false");
+        } else if k.eq_ignore_ascii_case("brokerid") {
+            view.brokers = v
+                .replace("%2C", ",")
+                .replace("%2c", ",")
+                .split(',')
+                .filter_map(|b| b.trim().parse().ok())
+                .collect();
+        }
+    }
+    view
 }
 
-/// Our execution among `tasks`: a non-dry-run request to `endpoint` that Cruise Control
-/// started at or after `since` (less the clock skew); the latest one.
+/// Our execution among `tasks`: a non-dry-run request to `endpoint` for `brokers` (when there
+/// are any) that Cruise Control started at or after `since` (less the clock skew); the latest.
 #[must_use]
 pub fn find_our_task<'a>(
     tasks: &'a [UserTask],
     endpoint: &str,
+    brokers: &BTreeSet<i32>,
     since: Millis,
 ) -> Option<&'a UserTask> {
     let from = i64::try_from(since.0.saturating_sub(CLOCK_SKEW_MS)).unwrap_or(i64::MAX);
     tasks
         .iter()
         .filter(|t| {
-            let (ep, dryrun) = request_of(&t.request_url);
-            ep == endpoint && !dryrun && t.start_ms.is_some_and(|s| s >= from)
+            let r = request_of(&t.request_url);
+            r.endpoint == endpoint
+                && !r.dryrun
+                && (brokers.is_empty() || r.brokers == *brokers)
+                && t.start_ms.is_some_and(|s| s >= from)
         })
         .max_by_key(|t| t.start_ms)
 }
@@ -312,6 +339,17 @@ impl OperateState {
         }
     }
 
+    /// Feeds the machine one event, noting its transition.
+    fn handle(&mut self, e: Event, now: Millis, d: &mut Decision) -> FsmAction {
+        let before = self.rebalancer.state();
+        let a = self.rebalancer.handle(e, now);
+        let after = self.rebalancer.state();
+        if before != after {
+            d.transitions.push((before, after));
+        }
+        a
+    }
+
     /// Ends the running rebalance (`succeeded` or not) and starts what the machine starts next.
     fn finish(
         &mut self,
@@ -341,9 +379,7 @@ impl OperateState {
                 RecordResult::Failed
             },
         });
-        let a = self
-            .rebalancer
-            .handle(Event::RebalanceFinished { succeeded }, now);
+        let a = self.handle(Event::RebalanceFinished { succeeded }, now, d);
         self.apply(a, now, policy, flow, d, "");
     }
 
@@ -367,9 +403,7 @@ impl OperateState {
                     target_of(&r),
                     mode_name(r.mode)
                 ));
-                let a = self
-                    .rebalancer
-                    .handle(Event::RebalanceFinished { succeeded: false }, now);
+                let a = self.handle(Event::RebalanceFinished { succeeded: false }, now, d);
                 self.apply(a, now, policy, flow, d, reason);
             }
             FsmAction::Start(r) => {
@@ -442,7 +476,6 @@ pub fn decide(
 ) -> Decision {
     let mut d = Decision::default();
     let now = obs.now;
-    let before = state.rebalancer.state();
 
     // Broker facts: what is to be drained, what is new and empty.
     let mut to_drain = BTreeSet::new();
@@ -473,7 +506,13 @@ pub fn decide(
             "scale-up and scale-down detection waits: Kafka metadata cannot be read ({e})"
         )),
     }
-    // Brokers the running rebalance already covers are not requested again.
+    let anomalies = obs.cc.as_ref().ok().map(|c| c.anomalies.clone());
+
+    // 1. The running rebalance, if any: resolve, follow, or finish it.
+    if state.mover.is_some() {
+        running(state, obs, policy, flow, &mut d);
+    }
+    // Brokers the running rebalance (maybe just started) covers are not requested again.
     if let Some(r) = state.rebalance() {
         for b in &r.rebalance.brokers {
             if r.rebalance.mode == Mode::RemoveBrokers {
@@ -483,12 +522,6 @@ pub fn decide(
                 scale_up.remove(b);
             }
         }
-    }
-    let anomalies = obs.cc.as_ref().ok().map(|c| c.anomalies.clone());
-
-    // 1. The running rebalance, if any: resolve, follow, or finish it.
-    if state.mover.is_some() {
-        running(state, obs, policy, flow, &mut d);
     }
 
     // 2. While ours runs: a scale-down preempts a scale-up; the rest queues.
@@ -549,10 +582,6 @@ pub fn decide(
                 d.waits.push(format!("{w} waits: {why}"));
             }
         }
-    }
-    let after = state.rebalancer.state();
-    if after != before {
-        d.transitions.push((before, after));
     }
     d
 }
@@ -637,7 +666,7 @@ fn feed(
     }
     events.push(Event::Tick);
     for e in events {
-        let a = state.rebalancer.handle(e, now);
+        let a = state.handle(e, now, d);
         state.apply(a, now, policy, flow, d, "");
     }
 }
@@ -697,7 +726,12 @@ fn running(
             return;
         };
         let since = r.requested_at.unwrap_or(r.started_at);
-        if let Some(t) = find_our_task(tasks, endpoint_of(r.rebalance.mode), since) {
+        if let Some(t) = find_our_task(
+            tasks,
+            endpoint_of(r.rebalance.mode),
+            &r.rebalance.brokers,
+            since,
+        ) {
             d.notes.push(format!(
                 "attaching to Cruise Control task {} ({}, {:?}) started by an earlier instance",
                 t.user_task_id,
