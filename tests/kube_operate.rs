@@ -345,6 +345,9 @@ fn operate_failover_on_kubernetes() {
         },
     )
     .expect("start the Cruise Control double");
+    // operate executes only while the operator's reconciliation is paused (the same guard as
+    // `rebalance --execute`); the harness plays the operator.
+    strimzi.pause_reconciliation(true).expect("pause");
     let ca = cc.ca_pem_path().expect("the double's CA");
     strimzi.cruise_control_service(cc.port()).expect("service");
     strimzi
@@ -371,8 +374,15 @@ fn operate_failover_on_kubernetes() {
     let policy = write_policy(
         dir.path(),
         "policy.yaml",
-        "autoRebalance:\n  - mode: add-brokers\n    template: { name: add }\n\
-         scaleUpGracePeriod: 0s\ntemplates:\n  add: {}\n",
+        "autoRebalance:
+  - mode: add-brokers
+    template: { name: t }
+  - mode: remove-brokers
+    template: { name: t }
+scaleUpGracePeriod: 0s
+templates:
+  t: {}
+",
     );
     let lease_duration = Duration::from_secs(6);
     // Only the Kubernetes side: Kafka and Cruise Control are discovered (--strimzi).
@@ -443,21 +453,23 @@ fn operate_failover_on_kubernetes() {
         took_over < lease_duration * 3,
         "takeover took {took_over:?}, lease duration {lease_duration:?}"
     );
-    wait_until("the standby to follow the running task", WAIT, || {
-        b.log()
+    wait_for("the standby to follow the running task", WAIT, || {
+        Ok(b.log()
             .contains(&format!("following the execution (task {})", task.id))
-            .then_some(())
-    });
+            .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", b.log()));
     throttle(&bootstrap, &["orders"], &[1, 2, 3, 4], None).expect("lift the throttle");
-    wait_until(
+    wait_for(
         "the state machine to finish (Idle, nothing running)",
         WAIT,
         || {
-            saved_state(&env).and_then(|s| {
+            Ok(saved_state(&env).and_then(|s| {
                 (s["rebalancer"]["state"] == "Idle" && s["mover"].is_null()).then_some(())
-            })
+            }))
         },
-    );
+    )
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", b.log()));
     let adds = add_executions(t0);
     assert_eq!(
         adds.len(),
@@ -474,6 +486,35 @@ fn operate_failover_on_kubernetes() {
             .any(|(on, reason, _)| on == CLUSTER && reason == "RebalanceAddBrokersStarted"),
         "{events:?}"
     );
+
+    // Strimzi scale-down intent: the pool scaled to 3 with node 4 named for removal; the
+    // leader drains it (remove_broker) before the operator would remove it.
+    let pools: Api<DynamicObject> =
+        Api::namespaced_with(env.admin(), NAMESPACE, &strimzi_resource("KafkaNodePool"));
+    let t_down = epoch_ms();
+    env.block_on(pools.patch(
+        "kafka",
+        &PatchParams::default(),
+        &Patch::Merge(json!({
+            "metadata": { "annotations": { "strimzi.io/remove-node-ids": "[4]" } },
+            "spec": { "replicas": 3 },
+        })),
+    ))
+    .expect("scale the pool down");
+    wait_for("broker 4 drained, the state machine Idle", WAIT, || {
+        Ok((count(4) == 0
+            && saved_state(&env)
+                .is_some_and(|s| s["rebalancer"]["state"] == "Idle" && s["mover"].is_null()))
+        .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", b.log()));
+    let removes: Vec<Task> = tasks()
+        .into_iter()
+        .filter(|t| t.endpoint() == "remove_broker" && t.executes() && t.start_ms >= t_down)
+        .collect();
+    assert_eq!(removes.len(), 1, "{removes:?}\n{}", b.log());
+    assert!(removes[0].url.contains("brokerid=4"), "{removes:?}");
+
     // SIGTERM: exit 0 and the lease released (holder cleared) for the next one at once.
     assert_eq!(b.terminate().unwrap(), Some(0), "{}", b.log());
     assert_eq!(env.lease_holder(STATE).unwrap().as_deref(), Some(""));

@@ -440,6 +440,13 @@ impl Recorder for EventRecorder {
 // Choosing the ports
 // ---------------------------------------------------------------------------------------------
 
+/// What operate uses of Kubernetes.
+pub struct KubeSetup {
+    pub ports: (ConfigMapStore, LeaseLeadership, EventRecorder),
+    /// With `--strimzi`.
+    pub strimzi: Option<StrimziSide>,
+}
+
 /// The Kubernetes ports, when operate runs against Kubernetes (`--lease`, `--state-configmap`
 /// or `--strimzi`); `None` on a plain host. One name serves both the Lease and the ConfigMap
 /// when only one is given (`kafkaops-operate-<cluster>` with `--strimzi`).
@@ -449,7 +456,7 @@ impl Recorder for EventRecorder {
 pub async fn from_args(
     ctx: &crate::commands::Ctx,
     args: &crate::cli::operate::OperateArgs,
-) -> Result<Option<(ConfigMapStore, LeaseLeadership, EventRecorder)>, PlatformError> {
+) -> Result<Option<KubeSetup>, PlatformError> {
     let cluster = ctx.global.kube.strimzi.as_deref();
     let default = cluster.map(|c| format!("kafkaops-operate-{c}"));
     let (Some(lease), Some(configmap)) = (
@@ -474,11 +481,50 @@ pub async fn from_args(
         "Kubernetes: Lease {lease}, state in ConfigMap {configmap}, namespace {}, as {identity}",
         conn.namespace
     ));
-    Ok(Some((
-        ConfigMapStore::new(&conn, &configmap),
-        LeaseLeadership::new(&conn, &lease, &identity, args.lease_duration),
-        recorder,
-    )))
+    Ok(Some(KubeSetup {
+        ports: (
+            ConfigMapStore::new(&conn, &configmap),
+            LeaseLeadership::new(&conn, &lease, &identity, args.lease_duration),
+            recorder,
+        ),
+        strimzi: cluster.map(|c| StrimziSide {
+            conn: conn.clone(),
+            cluster: c.to_string(),
+        }),
+    }))
+}
+
+/// What operate reads of a Strimzi cluster every loop: whether the operator is active or runs
+/// its own rebalance (the engine then waits, as `rebalance --execute` refuses), and the nodes
+/// its KafkaNodePools are about to remove (scale-down intent, added to the policy's drain set).
+pub struct StrimziSide {
+    conn: KubeConn,
+    cluster: String,
+}
+
+impl StrimziSide {
+    /// Adds the Strimzi side to one observation. Resources that cannot be read make the loop
+    /// wait (Kafka's side reads as unknown) rather than act without knowing what the operator
+    /// does or which brokers are leaving.
+    pub async fn observe(
+        &self,
+        obs: &mut crate::engine::operate::Observation,
+        policy: &mut crate::engine::operate::OperatePolicy,
+    ) {
+        let read = async {
+            let view = crate::strimzi::observe_operator(&self.conn, &self.cluster).await?;
+            let leaving = crate::strimzi::scale_down_intent(&self.conn, &self.cluster).await?;
+            Ok::<_, PlatformError>((view, leaving))
+        };
+        match read.await {
+            Ok((view, leaving)) => {
+                obs.operator = Some(view);
+                policy.drain.extend(leaving);
+            }
+            // Logged by the loop with Kafka's side.
+            Err(e) => obs.kafka = Err(format!("the Strimzi resources cannot be read: {e}")),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -105,28 +105,18 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         .clamp(Duration::from_millis(200), Duration::from_secs(5));
     let cc = super::rebalance::client(ctx, poll)?;
     let kafka = super::reassignments::kafka(ctx).await?;
-    if let Some(ports) = kube_ports::from_args(ctx, &args).await? {
-        return Operator::new(cc, kafka, ports, policy, args)
+    if let Some(kube) = kube_ports::from_args(ctx, &args).await? {
+        return Operator::new(cc, kafka, kube.ports, policy, args)
+            .with_strimzi(kube.strimzi)
             .run(shutdown)
             .await;
     }
     let path = state_path(&args, cc.url());
     let store = FileStore::new(path.clone());
     let leadership = LockLeadership::new(path.with_extension("lock"));
-    let op = Operator {
-        cc,
-        kafka,
-        store,
-        leadership,
-        recorder: LogRecorder,
-        telemetry: Telemetry::new(),
-        policy,
-        args,
-        saved: std::sync::Mutex::new(None),
-        said: std::sync::Mutex::default(),
-        followed: std::sync::Mutex::default(),
-    };
-    op.run(shutdown).await
+    Operator::new(cc, kafka, (store, leadership, LogRecorder), policy, args)
+        .run(shutdown)
+        .await
 }
 
 /// What the loop refuses to start with (the obs engineer's validation replaces this).
@@ -160,6 +150,8 @@ pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
     said: std::sync::Mutex<std::collections::BTreeSet<String>>,
     /// The task this process said it follows (said once per task).
     followed: std::sync::Mutex<Option<String>>,
+    /// With `--strimzi`: the operator's side and the KafkaNodePools' scale-down intent.
+    strimzi: Option<kube_ports::StrimziSide>,
 }
 
 /// Why the loop stopped acting.
@@ -189,7 +181,15 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             saved: std::sync::Mutex::new(None),
             said: std::sync::Mutex::default(),
             followed: std::sync::Mutex::default(),
+            strimzi: None,
         }
+    }
+
+    /// Reads the Strimzi side every loop (Kubernetes with `--strimzi`).
+    #[must_use]
+    pub fn with_strimzi(mut self, strimzi: Option<kube_ports::StrimziSide>) -> Self {
+        self.strimzi = strimzi;
+        self
     }
 
     fn flow_config(&self) -> FlowConfig {
@@ -351,7 +351,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             return Err(Stop::Deposed("leadership lost".into()));
         }
         let timeout = self.args.action_timeout.min(Duration::from_secs(30));
-        let obs = observe::observe(
+        let mut obs = observe::observe(
             &self.kafka,
             &self.cc,
             state.needs_user_tasks(),
@@ -359,6 +359,10 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             now_ms(),
         )
         .await;
+        let mut engine_policy = self.policy.engine();
+        if let Some(strimzi) = &self.strimzi {
+            strimzi.observe(&mut obs, &mut engine_policy).await;
+        }
         if let Err(e) = &obs.kafka {
             self.telemetry.error(ErrorSource::Kafka);
             log(format!("Kafka cannot be read: {e}"));
@@ -369,7 +373,6 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         }
         let reachable = obs.kafka.is_ok() && obs.cc.is_ok();
         self.telemetry.ready(reachable);
-        let engine_policy = self.policy.engine();
         let flow = self.flow_config();
         let before = state.clone();
         let d = decide(state, &obs, &engine_policy, &flow);
