@@ -3,10 +3,11 @@
 //! [`KubeEnv::start`] runs etcd and kube-apiserver (v1.37.2, built from the Go module proxy by
 //! `tests/env/kube/build.sh`, cached) on loopback ports: a CA and serving certificate made with
 //! `openssl` for the run, static-token authentication, RBAC authorization, no endpoint reconciler
-//! (a loopback advertise address needs that). It writes a kubeconfig with three contexts:
+//! (a loopback advertise address needs that). It writes a kubeconfig with four contexts:
 //! `admin` (group `system:masters`, for the harness), `kafkaops` (bound to exactly the Role in
-//! `examples/kafkaops-rbac.yaml`) and `limited` (a test-chosen copy of that Role with one verb
-//! removed). It installs our CRDs for the Strimzi kinds (`tests/env/kube/crds/strimzi.yaml`).
+//! `examples/kafkaops-rbac.yaml`), `limited` (a test-chosen copy of that Role with one verb
+//! removed) and `operate` (bound to exactly the Role in `examples/operate/rbac.yaml`; the
+//! apiserver's audit log records each of its requests, [`KubeEnv::audited`]). It installs our CRDs for the Strimzi kinds (`tests/env/kube/crds/strimzi.yaml`).
 //!
 //! There is no scheduler, kubelet or Strimzi operator, so [`FakeStrimzi`] plays them for one
 //! Strimzi-shaped cluster bound to a real [`KafkaCluster`]: a `Kafka` resource whose status lists
@@ -462,11 +463,6 @@ impl KubeEnv {
             rules.retain(|r| r["verbs"].as_array().is_none_or(|v| !v.is_empty()));
         }
         self.rt.block_on(self.bind_role(role, "limited"))
-    }
-
-    /// A client for a kubeconfig context (`admin`, `kafkaops`, `limited`, [`OPERATE_USER`]).
-    pub fn client(&self, context: &str) -> Result<Client> {
-        self.rt.block_on(client_for(&self.kubeconfig, context))
     }
 
     /// The harness's admin client.
