@@ -387,20 +387,21 @@ templates:
     let lease_duration = Duration::from_secs(6);
     // Only the Kubernetes side: Kafka and Cruise Control are discovered (--strimzi).
     let mut opts = OperateOptions::new("", "", &policy, &dir.path().join("unused-state"));
-    opts.extra_args = [
-        "--strimzi",
-        CLUSTER,
-        "-n",
-        NAMESPACE,
-        "--kube-context",
-        OPERATE_USER,
-        "--kubeconfig",
-        &env.kubeconfig.display().to_string(),
-        "--lease-duration",
-        "6s",
-    ]
-    .map(String::from)
-    .to_vec();
+    opts.connection = Some(
+        [
+            "--strimzi",
+            CLUSTER,
+            "-n",
+            NAMESPACE,
+            "--kube-context",
+            OPERATE_USER,
+            "--kubeconfig",
+            &env.kubeconfig.display().to_string(),
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    opts.extra_args = vec!["--lease-duration".into(), "6s".into()];
     let t0 = epoch_ms();
     let mut a = Operate::start(&opts).unwrap();
     let a_id = format!("/{}", a.pid().unwrap());

@@ -17,6 +17,7 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rdkafka::admin::{AdminClient, AdminOptions, AlterConfig, ResourceSpecifier};
@@ -25,7 +26,8 @@ use rdkafka::config::ClientConfig;
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 use support::bin::kafkaops_bin;
 use support::cc_double::{CcDouble, CcDoubleOptions};
-use support::kafka::{ClusterSpec, KafkaCluster, create_topic, wait_for};
+use support::control::{ControlServer, connection_args};
+use support::kafka::{ClusterSpec, KafkaCluster, broker_config, create_topic, placement, wait_for};
 use support::operate::{
     Operate, OperateOptions, epoch_ms, executions, replicas_per_broker, saved_state, user_tasks,
     write_policy,
@@ -146,8 +148,10 @@ fn stop(op: &mut Operate) {
 #[test]
 fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     let _ = kafkaops_bin(); // copy it now, before anything else can rebuild it
-    let mut cluster = KafkaCluster::start(ClusterSpec::split(1, 4)).expect("cluster");
-    let bootstrap = cluster.bootstrap_servers();
+    let cluster = Arc::new(Mutex::new(
+        KafkaCluster::start(ClusterSpec::split(1, 4)).expect("cluster"),
+    ));
+    let bootstrap = cluster.lock().unwrap().bootstrap_servers();
     // 12 partitions, RF 2, only on brokers 1-3: broker 4 is the new, empty broker.
     let on_123: Vec<Vec<i32>> = (0..12)
         .map(|i| {
@@ -172,6 +176,27 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
 
     eprintln!("step a: an empty broker is filled with no command");
     assert_eq!(count(&bootstrap, 4), 0, "broker 4 starts empty");
+    // --dry-run --once: says what it would do, does and saves nothing.
+    let p = write_policy(dir.path(), "a0.yaml", &policy(&[], &all, "0s"));
+    let t_dry = epoch_ms();
+    let (code, out) = Operate::once(&{
+        let mut o = OperateOptions::new(&url, &bootstrap, &p, &state_dir);
+        o.extra_args = vec!["--dry-run".into()];
+        o
+    })
+    .unwrap();
+    eprintln!("--- operate --once --dry-run ---\n{out}--- end ---");
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("rebalance-add-brokers brokers 4 dry-run"),
+        "{out}"
+    );
+    assert!(
+        user_tasks(&url).unwrap().iter().all(|t| t.start_ms < t_dry),
+        "a dry run sends nothing to Cruise Control"
+    );
+    assert!(saved_state(&state_dir).is_none(), "a dry run saves nothing");
+    assert_eq!(count(&bootstrap, 4), 0);
     let p = write_policy(dir.path(), "a.yaml", &policy(&[], &all, "2s"));
     let t_a = epoch_ms();
     let mut op = Operate::start(&OperateOptions::new(&url, &bootstrap, &p, &state_dir)).unwrap();
@@ -224,15 +249,19 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     );
     stop(&mut op);
     // Stopping it loses nothing: every partition keeps both replicas on the other brokers.
-    cluster.stop_node(4).unwrap();
+    cluster.lock().unwrap().stop_node(4).unwrap();
     let after = replicas_per_broker(&bootstrap).unwrap();
     assert_eq!(
         after.values().sum::<usize>(),
         before_b.values().sum::<usize>(),
         "{after:?}"
     );
-    cluster.start_node(4).unwrap();
-    cluster.wait_until_unfenced(4, WAIT).unwrap();
+    cluster.lock().unwrap().start_node(4).unwrap();
+    cluster
+        .lock()
+        .unwrap()
+        .wait_until_unfenced(4, WAIT)
+        .unwrap();
 
     eprintln!("step c: a drain and an add requested together run in the seed's order");
     assert_eq!(count(&bootstrap, 4), 0);
@@ -342,5 +371,72 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     assert_eq!(adds[0].status, "Completed", "{adds:?}");
     let placed: BTreeMap<i32, usize> = replicas_per_broker(&bootstrap).unwrap();
     assert!(placed.get(&3).copied().unwrap_or(0) > 0, "{placed:?}");
+    stop(&mut op);
+
+    eprintln!("step e: a desired broker configuration is rolled in (reconfigured, no restart)");
+    let server = ControlServer::start(Arc::clone(&cluster));
+    let conn = connection_args(&cluster.lock().unwrap());
+    let p = write_policy(
+        dir.path(),
+        "e.yaml",
+        &(policy(&[], &["add-brokers"], "1h")
+            + "roll:\n  brokerConfig:\n    log.cleaner.threads: \"2\"\n"),
+    );
+    let mut opts = OperateOptions::new(&url, &bootstrap, &p, &state_dir);
+    opts.connection = Some(conn);
+    opts.extra_args = vec!["--restart-command".into(), server.restart_command()];
+    let mut op = Operate::start(&opts).unwrap();
+    let brokers = [1, 2, 3, 4];
+    wait_for(
+        "every broker to run with log.cleaner.threads=2",
+        WAIT,
+        || {
+            for b in brokers {
+                if broker_config(&bootstrap, b, "log.cleaner.threads")?.as_deref() != Some("2") {
+                    return Ok(None);
+                }
+            }
+            Ok(Some(()))
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    wait_for("the roll to end", WAIT, || {
+        Ok(op
+            .log()
+            .contains("roll nodes 1,2,3,4 succeeded")
+            .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    wait_idle(&state_dir, &op);
+    assert!(
+        server.restarts().is_empty(),
+        "a dynamic change restarted nodes: {:?}",
+        server.restarts()
+    );
+    stop(&mut op);
+
+    eprintln!("step f: a replication factor from the policy is applied (topic_configuration)");
+    let p = write_policy(
+        dir.path(),
+        "f.yaml",
+        &(policy(&[], &["add-brokers"], "1h") + "replicationFactors:\n  orders: 3\n"),
+    );
+    let t_f = epoch_ms();
+    let mut op = Operate::start(&OperateOptions::new(&url, &bootstrap, &p, &state_dir)).unwrap();
+    wait_for("every orders partition to have 3 replicas", WAIT, || {
+        Ok(placement(&bootstrap, "orders")?
+            .iter()
+            .all(|p| p.replicas.len() == 3)
+            .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    wait_idle(&state_dir, &op);
+    let rf = executions(&url, "topic_configuration", t_f).unwrap();
+    assert_eq!(
+        rf.len(),
+        1,
+        "one topic_configuration execution: {rf:?}\n{}",
+        op.log()
+    );
     stop(&mut op);
 }

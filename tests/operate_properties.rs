@@ -30,7 +30,7 @@ use kafkaops::cruise_control::model::{ExecutorState, MonitorState, TaskStatus, U
 use kafkaops::engine::cc_flow::{Command, Failure, FailureClass, FlowConfig, TaskView};
 use kafkaops::engine::model::Millis;
 use kafkaops::engine::operate::{
-    Act, CcView, KafkaView, Observation, OperatePolicy, OperateState, decide,
+    Act, CcView, KafkaView, Observation, OperatePolicy, OperateState, RollWish, decide,
 };
 use kafkaops::engine::rebalance::{Mode, State};
 use kafkaops::error::ExitCode;
@@ -76,6 +76,8 @@ struct Request {
     shown_busy: bool,
     /// An execution (anyone's) ran in the world when it came.
     busy: bool,
+    /// Our roll was in progress when it came.
+    rolling: bool,
     drain_at_time: BTreeSet<i32>,
 }
 
@@ -107,6 +109,13 @@ struct World {
     fail_next: bool,
     shown_busy: bool,
     requests: Vec<Request>,
+    /// The desired broker configuration is not in force: a roll is wanted.
+    roll_wanted: bool,
+    roll_active: bool,
+    roll_left: u32,
+    /// Each node restart of our roll: whether an execution of ours ran meanwhile.
+    roll_steps: Vec<(usize, bool)>,
+    rolls_done: u32,
 }
 
 impl World {
@@ -124,6 +133,11 @@ impl World {
             fail_next: false,
             shown_busy: false,
             requests: Vec::new(),
+            roll_wanted: false,
+            roll_active: false,
+            roll_left: 0,
+            roll_steps: Vec::new(),
+            rolls_done: 0,
         }
     }
 
@@ -182,6 +196,8 @@ impl World {
             Ok(KafkaView {
                 brokers: self.brokers.clone(),
                 reassignments: Vec::new(),
+                topics: BTreeMap::new(),
+                racks: BTreeSet::new(),
             })
         };
         let cc = if self.cc_down {
@@ -198,6 +214,10 @@ impl World {
             kafka,
             cc,
             operator: None,
+            roll: (self.roll_wanted && !self.kafka_down).then(|| RollWish {
+                nodes: [1, 2, 3].into_iter().collect(),
+                reason: "broker configuration differs".into(),
+            }),
         }
     }
 
@@ -243,6 +263,7 @@ impl World {
             ours_running,
             shown_busy: self.shown_busy,
             busy: self.running().is_some(),
+            rolling: self.roll_active,
             drain_at_time: self.drain.clone(),
         });
         if self.running().is_some() {
@@ -261,6 +282,27 @@ impl World {
             status: Status::Running,
         });
         Ok(id)
+    }
+
+    /// One step of our roll (a node restart); `true` when the roll is over.
+    fn roll_step(&mut self) -> bool {
+        if !self.roll_active {
+            self.roll_active = true;
+            self.roll_left = 3;
+        }
+        let ours = self
+            .execs
+            .iter()
+            .any(|e| e.ours && e.status == Status::Running);
+        self.roll_steps.push((self.tick, ours));
+        self.roll_left -= 1;
+        if self.roll_left == 0 {
+            self.roll_active = false;
+            self.roll_wanted = false;
+            self.rolls_done += 1;
+            return true;
+        }
+        false
     }
 
     fn stop(&mut self) {
@@ -493,6 +535,8 @@ struct Scenario {
     join_at: usize,
     /// At this tick this broker (1-4) is put on the drain list.
     drain: Option<(usize, i32)>,
+    /// At this tick the desired broker configuration changes (a roll is wanted).
+    roll_at: Option<usize>,
     grace_ms: u64,
     modes: BTreeSet<Mode>,
 }
@@ -524,8 +568,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         prop_oneof![Just(0u64), Just(2_000u64)],
         prop::bool::weighted(0.9),
         prop::bool::weighted(0.9),
+        prop::option::of(0usize..10),
     )
-        .prop_map(|(ticks, join_at, drain, grace_ms, add, remove)| {
+        .prop_map(|(ticks, join_at, drain, grace_ms, add, remove, roll_at)| {
             let mut modes = BTreeSet::new();
             if add {
                 modes.insert(Mode::AddBrokers);
@@ -537,6 +582,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 ticks,
                 join_at,
                 drain,
+                roll_at,
                 grace_ms,
                 modes,
             }
@@ -563,6 +609,9 @@ fn run(s: &Scenario) -> (World, Shell) {
         {
             w.drain.insert(b);
         }
+        if s.roll_at == Some(t) {
+            w.roll_wanted = true;
+        }
         w.cc_down = plan.cc_down;
         w.kafka_down = plan.kafka_down;
         if plan.fail_next {
@@ -578,6 +627,7 @@ fn run(s: &Scenario) -> (World, Shell) {
             modes: s.modes.clone(),
             drain: w.drain.clone(),
             scale_up_grace_ms: s.grace_ms,
+            replication_factors: BTreeMap::new(),
         };
         let obs = w.observe(sh.state.needs_user_tasks());
         let d = decide(&mut sh.state, &obs, &policy, &flow_config());
@@ -593,6 +643,15 @@ fn run(s: &Scenario) -> (World, Shell) {
                     if !w.cc_down {
                         w.stop();
                     }
+                }
+                Act::StepReplicationFactors => panic!("no replication factors in this world"),
+                Act::StepRoll => {
+                    if w.roll_step() {
+                        sh.state.finish_roll(true, "done");
+                    } else if let Some(r) = sh.state.roll_mut() {
+                        r.run = Some(serde_json::json!({ "left": w.roll_left }));
+                    }
+                    sh.save();
                 }
             }
         }
@@ -618,6 +677,17 @@ proptest! {
         // Never a request while anything (ours or anyone's) executes: one mover at a time.
         for r in &w.requests {
             prop_assert!(!r.busy, "execution request {r:?} while an execution ran");
+        }
+        // A roll never restarts a node while an execution of ours runs, and no execution is
+        // requested while the roll is in progress: one mover at a time.
+        for (tick, ours) in &w.roll_steps {
+            prop_assert!(!ours, "a node restarted at tick {tick} while our execution ran");
+        }
+        for r in &w.requests {
+            prop_assert!(!r.rolling, "execution request {r:?} during the roll");
+        }
+        if s.roll_at.is_some() {
+            prop_assert_eq!(w.rolls_done, 1, "the roll finished once");
         }
         // A drained broker is never in an add_broker request.
         for r in &w.requests {
@@ -671,6 +741,7 @@ fn crash_scenario(restart: u8) -> Scenario {
         ticks,
         join_at: 0,
         drain: None,
+        roll_at: None,
         grace_ms: 0,
         modes: [Mode::AddBrokers].into_iter().collect(),
     }

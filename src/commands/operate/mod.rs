@@ -16,6 +16,7 @@ pub mod kube_ports;
 pub mod observe;
 pub mod policy;
 pub mod ports;
+pub mod roll;
 pub mod store_file;
 pub mod telemetry;
 
@@ -105,8 +106,19 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         .clamp(Duration::from_millis(200), Duration::from_secs(5));
     let cc = super::rebalance::client(ctx, poll)?;
     let kafka = super::reassignments::kafka(ctx).await?;
+    let method = super::roll::restart_method_of(
+        args.restart_command.as_ref(),
+        args.stop_command.as_ref(),
+        args.start_command.as_ref(),
+    )?;
+    let roll = roll::RollSettings::new(
+        policy.roll.broker_config.clone(),
+        method,
+        policy.roll.max_batch_size,
+        args.action_timeout,
+    );
     if let Some(kube) = kube_ports::from_args(ctx, &args).await? {
-        return Operator::new(cc, kafka, kube.ports, policy, args)
+        return Operator::new(cc, kafka, kube.ports, policy, args, roll)
             .with_strimzi(kube.strimzi)
             .run(shutdown)
             .await;
@@ -114,9 +126,15 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     let path = state_path(&args, cc.url());
     let store = FileStore::new(path.clone());
     let leadership = LockLeadership::new(path.with_extension("lock"));
-    Operator::new(cc, kafka, (store, leadership, LogRecorder), policy, args)
-        .run(shutdown)
-        .await
+    let op = Operator::new(
+        cc,
+        kafka,
+        (store, leadership, LogRecorder),
+        policy,
+        args,
+        roll,
+    );
+    op.run(shutdown).await
 }
 
 /// What the loop refuses to start with (the obs engineer's validation replaces this).
@@ -150,6 +168,10 @@ pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
     said: std::sync::Mutex<std::collections::BTreeSet<String>>,
     /// The task this process said it follows (said once per task).
     followed: std::sync::Mutex<Option<String>>,
+    /// How nodes are rolled (the platform, the desired configuration).
+    pub roll: roll::RollSettings,
+    /// The roll this process drives, if one runs.
+    roll_session: Option<roll::RollSession>,
     /// With `--strimzi`: the operator's side and the KafkaNodePools' scale-down intent.
     strimzi: Option<kube_ports::StrimziSide>,
 }
@@ -168,6 +190,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         ports: (S, L, R),
         policy: Policy,
         args: OperateArgs,
+        roll: roll::RollSettings,
     ) -> Self {
         Operator {
             cc,
@@ -181,6 +204,8 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             saved: std::sync::Mutex::new(None),
             said: std::sync::Mutex::default(),
             followed: std::sync::Mutex::default(),
+            roll,
+            roll_session: None,
             strimzi: None,
         }
     }
@@ -363,6 +388,20 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         if let Some(strimzi) = &self.strimzi {
             strimzi.observe(&mut obs, &mut engine_policy).await;
         }
+        let mut roll_notes = Vec::new();
+        if state.roll().is_none() {
+            match roll::wish(&self.kafka, &self.roll).await {
+                Ok(Some(w)) if self.roll.method.is_none() => roll_notes.push(format!(
+                    "nodes {:?} need a roll ({}), but no --restart-command (or --stop-command and --start-command) says how to restart them",
+                    w.nodes, w.reason
+                )),
+                Ok(w) => obs.roll = w,
+                Err(e) => {
+                    self.telemetry.error(ErrorSource::Kafka);
+                    roll_notes.push(format!("cannot tell which nodes need a roll: {e}"));
+                }
+            }
+        }
         if let Err(e) = &obs.kafka {
             self.telemetry.error(ErrorSource::Kafka);
             log(format!("Kafka cannot be read: {e}"));
@@ -375,7 +414,8 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         self.telemetry.ready(reachable);
         let flow = self.flow_config();
         let before = state.clone();
-        let d = decide(state, &obs, &engine_policy, &flow);
+        let mut d = decide(state, &obs, &engine_policy, &flow);
+        d.notes.extend(roll_notes);
         self.report(&d).await;
         if self.args.dry_run {
             // The same decisions, none taken: keep only what the engine learned (grace times).
@@ -398,6 +438,16 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             match act {
                 Act::StepRebalance => {
                     if let Some(p) = self.step_rebalance(state).await? {
+                        pause = pause.min(p);
+                    }
+                }
+                Act::StepReplicationFactors => {
+                    if let Some(p) = self.step_replication_factors(state, &obs).await? {
+                        pause = pause.min(p);
+                    }
+                }
+                Act::StepRoll => {
+                    if let Some(p) = self.step_roll(state).await? {
                         pause = pause.min(p);
                     }
                 }
@@ -489,6 +539,87 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         self.recorder.record(&a).await;
     }
 
+    /// Drives the running roll one step (starting or resuming its session first). Returns how
+    /// long until it wants to look again.
+    async fn step_roll(&mut self, state: &mut OperateState) -> Result<Option<Duration>, Stop> {
+        let Some(r) = state.roll() else {
+            return Ok(None);
+        };
+        if self.roll_session.is_none() {
+            match roll::start(&self.kafka, &self.roll, r.run.as_ref()).await {
+                Ok(s) => self.roll_session = Some(s),
+                Err(e) => {
+                    if let Some(rec) = state.finish_roll(false, &format!("cannot start: {e}")) {
+                        self.report(&Decision {
+                            records: vec![rec],
+                            ..Decision::default()
+                        })
+                        .await;
+                    }
+                    self.persist_or_stop(state).await?;
+                    return Ok(Some(self.args.resync));
+                }
+            }
+        }
+        let Some(session) = self.roll_session.as_mut() else {
+            return Ok(None);
+        };
+        let result = {
+            let mut store = roll::StateRunStore {
+                store: &self.store,
+                state: &mut *state,
+                saved: &self.saved,
+            };
+            crate::driver::step(
+                &mut session.run,
+                &session.io,
+                &mut session.progress,
+                &mut store,
+                false,
+                &session.options,
+            )
+            .await
+        };
+        match result {
+            crate::driver::StepResult::Wake(at) => {
+                let now = crate::driver::RollIo::now(&session.io);
+                if let Some(r) = state.roll_mut() {
+                    r.run = serde_json::to_value(&session.run).ok();
+                }
+                self.persist_or_stop(state).await?;
+                Ok(Some(Duration::from_millis(at.since(now))))
+            }
+            crate::driver::StepResult::Finished(outcome) => {
+                let ok = matches!(outcome, crate::driver::Outcome::Done(_));
+                let why = match &outcome {
+                    crate::driver::Outcome::Done(_) => "the roll completed".to_string(),
+                    crate::driver::Outcome::Aborted(e) => format!("the roll was aborted: {e}"),
+                    crate::driver::Outcome::RestartFailed { node, error } => {
+                        format!("restarting node {node} failed: {error:#}")
+                    }
+                    crate::driver::Outcome::ObserveFailed(e) => {
+                        format!("the cluster could not be observed: {e:#}")
+                    }
+                    crate::driver::Outcome::SaveFailed(e) => {
+                        format!("the state could not be saved: {e:#}")
+                    }
+                    crate::driver::Outcome::Interrupted => "interrupted".to_string(),
+                };
+                session.witness.stop();
+                self.roll_session = None;
+                if let Some(rec) = state.finish_roll(ok, &why) {
+                    self.report(&Decision {
+                        records: vec![rec],
+                        ..Decision::default()
+                    })
+                    .await;
+                }
+                self.persist_or_stop(state).await?;
+                Ok(Some(Duration::from_millis(200)))
+            }
+        }
+    }
+
     /// Drives the running rebalance's flow until it waits or ends, saving the state after
     /// every step and before the execution request. Returns how long until it wants to look
     /// again (`None`: nothing runs).
@@ -506,26 +637,59 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                 return Ok(Some(self.args.resync));
             }
         };
+        self.step_flow(state, &op).await
+    }
+
+    /// Drives the running replication-factor round's flow until it waits or ends.
+    async fn step_replication_factors(
+        &mut self,
+        state: &mut OperateState,
+        obs: &crate::engine::operate::Observation,
+    ) -> Result<Option<Duration>, Stop> {
+        let Some(r) = state.replication_factors() else {
+            return Ok(None);
+        };
+        let racks = obs.kafka.as_ref().is_ok_and(|k| !k.racks.is_empty());
+        let op = act::rf_request(&r.replicas, racks);
+        let task_before = r.flow.task_id().is_some();
+        let pause = self.step_flow(state, &op).await?;
+        // Once Cruise Control took the changes, they are ongoing under its task.
+        if !task_before
+            && let Some(crate::engine::operate::Mover::ReplicationFactors(r)) = &mut state.mover
+            && r.flow.execution_started()
+        {
+            r.replicas.handle_sent(r.flow.task_id().map(str::to_string));
+            self.persist_or_stop(state).await?;
+        }
+        Ok(pause)
+    }
+
+    /// Drives the running mover's Cruise Control flow for `op` until it waits or ends, saving
+    /// the state after every step and before the execution request. Returns how long until it
+    /// wants to look again.
+    async fn step_flow<O: crate::cruise_control::flow::CcOperation>(
+        &self,
+        state: &mut OperateState,
+        op: &O,
+    ) -> Result<Option<Duration>, Stop> {
+        let Some(flow) = state.flow().cloned() else {
+            return Ok(None);
+        };
         let hooks = act::OperateHooks;
-        let mut driver = FlowDriver::resume(&self.cc, &op, r.flow.clone(), &hooks, &LogObserver);
+        let mut driver = FlowDriver::resume(&self.cc, op, flow, &hooks, &LogObserver);
         let mut never = pin!(std::future::pending::<()>());
         loop {
-            if let Some(r) = state.rebalance_mut()
-                && r.about_to_execute()
-                && r.requested_at.is_none()
-            {
+            state.set_flow(driver.flow().clone());
+            if state.about_to_execute() {
                 // Saved before the request is sent: a successor finds the task by this time.
-                r.flow = driver.flow().clone();
-                r.mark_requested(now_ms());
+                state.mark_requested(now_ms());
                 self.persist_or_stop(state).await?;
                 if !self.leadership.is_leader() {
                     return Err(Stop::Deposed("leadership lost".into()));
                 }
             }
             let step = driver.step(never.as_mut()).await;
-            if let Some(r) = state.rebalance_mut() {
-                r.flow = driver.flow().clone();
-            }
+            state.set_flow(driver.flow().clone());
             if let Some(task) = driver.flow().task_id() {
                 let mut followed = self
                     .followed
@@ -545,7 +709,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                 Step::Done => {
                     let report = driver.into_report();
                     if let Some(e) = &report.error {
-                        log(format!("the rebalance flow ended: {e}"));
+                        log(format!("the Cruise Control flow ended: {e}"));
                     }
                     // The engine finishes it on the next loop, which comes at once.
                     return Ok(Some(Duration::from_millis(200)));
