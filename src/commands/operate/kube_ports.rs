@@ -445,6 +445,8 @@ pub struct KubeSetup {
     pub ports: (ConfigMapStore, LeaseLeadership, EventRecorder),
     /// With `--strimzi`.
     pub strimzi: Option<StrimziSide>,
+    /// The pods rolls restart (`--strimzi` or `--pod-selector`).
+    pub pods: Option<crate::platform::kube::KubePlatform>,
 }
 
 /// The Kubernetes ports, when operate runs against Kubernetes (`--lease`, `--state-configmap`
@@ -491,7 +493,29 @@ pub async fn from_args(
             conn: conn.clone(),
             cluster: c.to_string(),
         }),
+        pods: pod_selector(cluster, args).map(|sel| {
+            crate::platform::kube::KubePlatform::new(conn.clone(), sel, args.action_timeout)
+        }),
     }))
+}
+
+/// The cluster's pods: Strimzi's (`--strimzi`) or `--pod-selector`'s.
+fn pod_selector(
+    cluster: Option<&str>,
+    args: &crate::cli::operate::OperateArgs,
+) -> Option<crate::platform::kube::PodSelector> {
+    use crate::platform::kube::{NodeIdRule, PodSelector};
+    if let Some(c) = cluster {
+        return Some(PodSelector::strimzi(c));
+    }
+    args.pod_selector.as_ref().map(|labels| PodSelector {
+        labels: labels.clone(),
+        id_rule: args
+            .node_id_label
+            .clone()
+            .map_or(NodeIdRule::NameSuffix, NodeIdRule::Label),
+        strimzi_cluster: None,
+    })
 }
 
 /// What operate reads of a Strimzi cluster every loop: whether the operator is active or runs

@@ -118,6 +118,7 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         args.action_timeout,
     );
     if let Some(kube) = kube_ports::from_args(ctx, &args).await? {
+        let roll = roll.with_kube(kube.pods);
         return Operator::new(cc, kafka, kube.ports, policy, args, roll)
             .with_strimzi(kube.strimzi)
             .run(shutdown)
@@ -391,7 +392,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         let mut roll_notes = Vec::new();
         if state.roll().is_none() {
             match roll::wish(&self.kafka, &self.roll).await {
-                Ok(Some(w)) if self.roll.method.is_none() => roll_notes.push(format!(
+                Ok(Some(w)) if !self.roll.can_restart() => roll_notes.push(format!(
                     "nodes {:?} need a roll ({}), but no --restart-command (or --stop-command and --start-command) says how to restart them",
                     w.nodes, w.reason
                 )),
