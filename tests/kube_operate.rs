@@ -15,8 +15,12 @@
 //! runs them. The leader is SIGKILLed in the middle of an add_broker execution; the standby
 //! takes over once the lease expired, sends no second execution (the double's own
 //! `user_tasks`), follows the task to its end and finishes the state machine (the ConfigMap).
-//! Then the Role is compared with what operate asked the apiserver (its audit log): every
-//! request allowed, every rule used.
+//! Then the KafkaNodePool is scaled down (node 4 named in `strimzi.io/remove-node-ids`): the
+//! leader drains node 4 (one remove_broker, Kafka's metadata shows it empty). Then a pod
+//! annotated `strimzi.io/manual-rolling-update=true` is rolled by operate (the harness saw only
+//! that pod replaced) while an `acks=all` producer runs, with zero failed sends. Last, the Role
+//! is compared with what operate asked the apiserver (its audit log): every request allowed,
+//! every rule used (but the two annotation-clearing patches a roll of another shape needs).
 
 mod support;
 
