@@ -758,10 +758,41 @@ pub fn decide(
                     }));
                     d.acts.push(Act::StepRoll);
                 }
+                // (5) Replication factors, before imbalance.
+                None if !scale_wish && !rf.is_empty() => {
+                    if let Ok(k) = &obs.kafka {
+                        let replicas = ReplicasState::plan(None, &rf, &k.facts());
+                        d.records.push(Record {
+                            kind: "set-rf".into(),
+                            target: topics_of(&replicas),
+                            reason: format!(
+                                "the policy asks for {}",
+                                rf.iter()
+                                    .map(|(t, f)| format!("{t}: {f}"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                            result: RecordResult::Started,
+                        });
+                        state.mover = Some(Mover::ReplicationFactors(RunningReplicationFactors {
+                            replicas,
+                            flow: CcFlow::new(flow.clone()),
+                            requested_at: None,
+                            started_at: now,
+                        }));
+                        d.acts.push(Act::StepReplicationFactors);
+                    }
+                }
                 _ => {
                     feed(
                         state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
                     );
+                    if !rf.is_empty() {
+                        d.waits.push(format!(
+                            "replication factors of topics {} wait: scale-down, scale-up and rolls go first",
+                            rf.keys().cloned().collect::<Vec<_>>().join(",")
+                        ));
+                    }
                     if let Some(w) = &obs.roll {
                         d.waits.push(format!(
                             "roll of nodes {} waits: scale-down and scale-up go first",
