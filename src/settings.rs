@@ -178,6 +178,11 @@ pub struct CruiseControlSettings {
     pub password: Option<Sourced<Secret>>,
     pub ca_file: Option<Sourced<PathBuf>>,
     pub timeout: Sourced<Duration>,
+    /// Connect here instead of resolving the URL's host: the local end of a port-forward
+    /// kafkaops opened (`--strimzi` outside the cluster). The URL keeps the Service's DNS name,
+    /// which TLS verifies the certificate against.
+    #[serde(skip)]
+    pub connect_to: Option<std::net::SocketAddr>,
 }
 
 impl CruiseControlSettings {
@@ -441,6 +446,7 @@ pub fn resolve(
             password,
             ca_file,
             timeout,
+            connect_to: None,
         },
     })
 }

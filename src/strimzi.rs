@@ -8,10 +8,13 @@
 //! discovery only fills what none of them gave.
 //!
 //! Reaching the Service: inside the cluster (a pod, `KUBERNETES_SERVICE_HOST` set) its DNS name;
-//! outside, its external address (LoadBalancer ingress or `spec.externalIPs`). A port-forward
-//! opened by kafkaops itself is not implemented: without an external address the error says
-//! which `kubectl port-forward` to run and to pass `--cruise-control-url`; the credentials and
-//! the CA are still discovered.
+//! outside, its external address (LoadBalancer ingress or `spec.externalIPs`), else a
+//! port-forward kafkaops opens itself to a Ready pod behind the Service
+//! ([`crate::platform::kube::portforward`]). Through the port-forward the URL still names the
+//! Service (`https://<cluster>-cruise-control.<namespace>.svc:<port>`), the client connects to the
+//! forward's local address instead ([`crate::settings::CruiseControlSettings::connect_to`]), so TLS
+//! verifies Cruise Control's certificate against the Service name Strimzi issues it for, not
+//! against 127.0.0.1.
 //!
 //! [`observe_operator`] reads what the Strimzi operator is doing (reconciliation paused or not,
 //! `KafkaRebalance`s executing) so that `roll`, `rebalance` and `topic set-rf` do not race it
@@ -24,6 +27,7 @@ use kube::api::{Api, DynamicObject, ListParams};
 
 use crate::engine::operator_guard::{KafkaResource, OperatorView, RebalanceResource};
 use crate::platform::PlatformError;
+use crate::platform::kube::portforward::{PortForward, forward_to_service};
 use crate::platform::kube::{KubeConn, kube_error, strimzi_bootstrap, strimzi_resource};
 use crate::secret::Secret;
 use crate::settings::{Settings, Source, Sourced};
@@ -34,7 +38,9 @@ pub const CC_USER: &str = "rebalance-operator";
 pub const PAUSE_RECONCILIATION: &str = "strimzi.io/pause-reconciliation";
 
 /// Fills the settings none of the flags, environment or config file gave. `cruise_control`:
-/// also Cruise Control's (commands that do not use it need not read its Secrets).
+/// also Cruise Control's (commands that do not use it need not read its Secrets). Returns the
+/// port-forward to Cruise Control when one was opened: keep it as long as Cruise Control is
+/// used (dropping it closes the forward).
 ///
 /// # Errors
 /// A resource is missing or cannot be read (the error names the verb and the object).
@@ -43,18 +49,24 @@ pub async fn discover(
     cluster: &str,
     settings: &mut Settings,
     cruise_control: bool,
-) -> Result<(), PlatformError> {
+) -> Result<Option<PortForward>, PlatformError> {
     let found = |v| Sourced::new(v, Source::Kubernetes);
     if settings.kafka.bootstrap_servers.is_none() {
         settings.kafka.bootstrap_servers = Some(found(strimzi_bootstrap(conn, cluster).await?));
     }
     if !cruise_control {
-        return Ok(());
+        return Ok(None);
     }
     let cc = &mut settings.cruise_control;
     let ns = conn.namespace.as_str();
+    let mut forward = None;
     if cc.url.is_none() {
-        cc.url = Some(found(cc_url(conn, cluster).await?));
+        let (url, pf) = cc_url(conn, cluster).await?;
+        cc.url = Some(found(url));
+        if let Some(pf) = pf {
+            cc.connect_to = Some(pf.local);
+            forward = Some(pf);
+        }
     }
     let https = cc
         .url
@@ -88,7 +100,7 @@ pub async fn discover(
             Source::Kubernetes,
         ));
     }
-    Ok(())
+    Ok(forward)
 }
 
 fn secret_value(secret: &KubeSecret, key: &str) -> Option<String> {
@@ -114,8 +126,12 @@ fn write_ca(ns: &str, cluster: &str, pem: &str) -> Result<PathBuf, PlatformError
     Ok(path)
 }
 
-/// Cruise Control's URL from its Service.
-async fn cc_url(conn: &KubeConn, cluster: &str) -> Result<String, PlatformError> {
+/// Cruise Control's URL from its Service, and the port-forward that reaches it when kafkaops
+/// runs outside the cluster and the Service has no external address.
+async fn cc_url(
+    conn: &KubeConn,
+    cluster: &str,
+) -> Result<(String, Option<PortForward>), PlatformError> {
     let ns = conn.namespace.as_str();
     let name = format!("{cluster}-cruise-control");
     let svc: Api<Service> = Api::namespaced(conn.client.clone(), ns);
@@ -130,30 +146,23 @@ async fn cc_url(conn: &KubeConn, cluster: &str) -> Result<String, PlatformError>
         .find(|p| p.name.as_deref() == Some("rest-api"))
         .or_else(|| ports.first())
         .map_or(9090, |p| p.port);
-    let inside = std::env::var_os("KUBERNETES_SERVICE_HOST").is_some();
-    let host = if inside {
-        Some(format!("{name}.{ns}.svc"))
-    } else {
-        service
-            .status
-            .as_ref()
-            .and_then(|s| s.load_balancer.as_ref())
-            .and_then(|lb| lb.ingress.as_ref())
-            .and_then(|i| i.first())
-            .and_then(|i| i.ip.clone().or_else(|| i.hostname.clone()))
-            .or_else(|| spec.external_ips.as_ref().and_then(|e| e.first().cloned()))
-    };
-    match host {
-        Some(h) => Ok(format!("https://{h}:{port}")),
-        None => Err(PlatformError::KubeConfig {
-            message: format!(
-                "kafkaops runs outside the cluster and service {name} in namespace {ns} has no \
-                 external address (kafkaops does not open port-forwards itself): run `kubectl -n \
-                 {ns} port-forward svc/{name} {port}` and pass --cruise-control-url \
-                 https://127.0.0.1:{port} (credentials and CA still come from Strimzi)"
-            ),
-        }),
+    let in_cluster = format!("https://{name}.{ns}.svc:{port}");
+    if std::env::var_os("KUBERNETES_SERVICE_HOST").is_some() {
+        return Ok((in_cluster, None));
     }
+    let external = service
+        .status
+        .as_ref()
+        .and_then(|s| s.load_balancer.as_ref())
+        .and_then(|lb| lb.ingress.as_ref())
+        .and_then(|i| i.first())
+        .and_then(|i| i.ip.clone().or_else(|| i.hostname.clone()))
+        .or_else(|| spec.external_ips.as_ref().and_then(|e| e.first().cloned()));
+    if let Some(h) = external {
+        return Ok((format!("https://{h}:{port}"), None));
+    }
+    let forward = forward_to_service(conn, &service, port).await?;
+    Ok((in_cluster, Some(forward)))
 }
 
 /// What the Strimzi operator is doing with `cluster`, for [`crate::engine::operator_guard`]:

@@ -42,6 +42,7 @@ fn config(url: &str) -> ClientConfig {
             max: Duration::from_millis(50),
             task_limit_pause: Duration::from_millis(10),
         },
+        connect_to: None,
     }
 }
 
@@ -764,6 +765,41 @@ mod tls {
         bad.ca_pem = Some(b"not a certificate".to_vec());
         let err = CruiseControlClient::new(bad).unwrap_err();
         assert_eq!(kafkaops::error_codes::cruise_control(&err), ExitCode::Usage);
+    }
+
+    /// `connect_to` (a port-forward's local end): the connection goes there whatever the URL's
+    /// port, while TLS verifies the certificate against the URL's host name, not 127.0.0.1.
+    #[tokio::test]
+    async fn connect_to_keeps_the_url_host_as_the_tls_name() {
+        let (cert, key) = self_signed(); // names 127.0.0.1 and localhost
+        let port = serve(&cert, &key, fixture("state_ready.json")).await;
+        let local: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        // Port 9 (discard) is not where the server is: only connect_to reaches it.
+        let mut cfg = config("https://localhost:9");
+        cfg.ca_pem = Some(cert.clone());
+        cfg.connect_to = Some(local);
+        let cc = CruiseControlClient::new(cfg).unwrap();
+        assert_eq!(
+            cc.url(),
+            "https://localhost:9",
+            "messages show the URL as given"
+        );
+        let s = cc
+            .state(&[], false, deadline(), &LogObserver)
+            .await
+            .unwrap();
+        assert!(s.analyzer.unwrap().is_proposal_ready);
+        // A host the certificate does not name fails verification although the address
+        // connected to (127.0.0.1) is named.
+        let mut cfg = config("https://my-cluster-cruise-control.kafka.svc:9090");
+        cfg.ca_pem = Some(cert.clone());
+        cfg.connect_to = Some(local);
+        let err = CruiseControlClient::new(cfg)
+            .unwrap()
+            .state(&[], false, deadline(), &LogObserver)
+            .await
+            .unwrap_err();
+        assert!(matches!(err, CcError::Tls { .. }), "{err:?}");
     }
 }
 

@@ -54,6 +54,49 @@ fn operate_needs_a_policy_file() {
         .stderr(predicate::str::contains("--policy"));
 }
 
+/// `operate` refuses a bad policy with exit 2 naming the field, and `--once` exits 6 when Kafka
+/// cannot be reached (nothing listens on port 1).
+#[test]
+fn operate_refuses_a_bad_policy_and_says_when_it_cannot_reach_the_cluster() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |policy: &str| {
+        let p = dir.path().join("policy.yaml");
+        std::fs::write(&p, policy).unwrap();
+        let mut cmd = kafkaops();
+        cmd.args([
+            "--bootstrap-servers",
+            "127.0.0.1:1",
+            "--cruise-control-url",
+            "http://127.0.0.1:1/kafkacruisecontrol",
+            "--request-timeout",
+            "2s",
+            "operate",
+            "--once",
+            "--action-timeout",
+            "2s",
+            "--state-dir",
+        ])
+        .arg(dir.path())
+        .arg("--policy")
+        .arg(&p);
+        cmd
+    };
+    run("autoRebalance:\n  - mode: add-brokers\n    templat: { name: t }\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "autoRebalance[0]: unknown field `templat`",
+        ));
+    run("autoRebalance:\n  - mode: add-brokers\n    template: { name: nope }\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("template \"nope\" is not defined"));
+    run("autoRebalance:\n  - mode: add-brokers\n    template: { name: t }\ntemplates:\n  t: {}\n")
+        .assert()
+        .code(6)
+        .stderr(predicate::str::contains("cannot reach Kafka"));
+}
+
 /// `topic set-rf` input errors that need no cluster: exit 2, nothing contacted.
 #[test]
 fn set_rf_usage_errors_exit_two_and_status_reads_the_state_dir() {

@@ -582,6 +582,7 @@ async fn pace_sends_the_concurrency_to_the_admin_endpoint() {
             max: Duration::from_millis(50),
             task_limit_pause: Duration::from_millis(10),
         },
+        connect_to: None,
     })
     .unwrap();
     let change = ConcurrencyChange {

@@ -9,7 +9,14 @@
 //! b) a drain request empties the broker before it is stopped;
 //! c) a drain and an add requested together run in the seed's order (remove_broker first);
 //! d) operate killed (SIGKILL) in the middle of an execution and started again follows the
-//!    running task to its end without a second execution request.
+//!    running task (attaching through `user_tasks` when it died with the request in flight)
+//!    without a second execution request; SIGTERM then leaves the execution running (exit 0)
+//!    and the next start finishes it;
+//! e) a desired broker configuration from the policy is rolled in (reconfigured, no restart);
+//! f) a replication factor from the policy is applied (one `topic_configuration` execution).
+//!
+//! Before a): `--once --dry-run` says what it would do and sends and saves nothing; during b)
+//! a second instance on the same state directory waits for the lock.
 //!
 //! `cargo test --test operate_host -- --nocapture` shows the steps.
 
@@ -225,6 +232,20 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     let p = write_policy(dir.path(), "b.yaml", &policy(&[4], &all, "2s"));
     let t_b = epoch_ms();
     let mut op = Operate::start(&OperateOptions::new(&url, &bootstrap, &p, &state_dir)).unwrap();
+    // A second instance on the same state directory waits for the lock and takes no action.
+    wait_for("the first instance to lead", WAIT, || {
+        Ok(op.log().contains("operate: leading").then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    let mut second =
+        Operate::start(&OperateOptions::new(&url, &bootstrap, &p, &state_dir)).unwrap();
+    wait_for("the second instance to wait for the lock", WAIT, || {
+        Ok(second
+            .log()
+            .contains("another kafkaops operate holds")
+            .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}\n---\n{}", second.log(), op.log()));
     wait_for("broker 4 to be empty", WAIT, || {
         Ok((count(&bootstrap, 4) == 0).then_some(()))
     })
@@ -237,6 +258,13 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
             .then_some(()))
     })
     .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    let second_code = second.terminate().unwrap();
+    assert_eq!(second_code, Some(0), "{}", second.log());
+    assert!(
+        !second.log().contains("started"),
+        "the waiting instance acted: {}",
+        second.log()
+    );
     let removes = executions(&url, "remove_broker", t_b).unwrap();
     assert_eq!(removes.len(), 1, "{removes:?}\n{}", op.log());
     assert!(removes[0].url.contains("brokerid=4"), "{removes:?}");
@@ -381,6 +409,28 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
             .then_some(()))
     })
     .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    // SIGTERM while it executes: saved, released, exit 0, the execution left running.
+    let code = op.terminate().unwrap();
+    let second_log = op.log();
+    eprintln!("--- operate log (SIGTERM) ---\n{second_log}--- end ---");
+    assert_eq!(code, Some(0), "{second_log}");
+    assert!(
+        second_log.contains(&format!("Cruise Control task {} keeps running", task.id)),
+        "{second_log}"
+    );
+    assert_eq!(
+        executions(&url, "add_broker", t_d).unwrap()[0].status,
+        "InExecution",
+        "SIGTERM left the execution running"
+    );
+    let mut op = Operate::start(&opts).unwrap();
+    wait_for("the third operate to follow the task", WAIT, || {
+        Ok(op
+            .log()
+            .contains(&format!("following the execution (task {})", task.id))
+            .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
     throttle_brokers(&bootstrap, &[1, 2, 3, 4], None);
     wait_idle(&state_dir, &op);
     let adds = executions(&url, "add_broker", t_d).unwrap();
@@ -430,6 +480,13 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     })
     .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
     wait_idle(&state_dir, &op);
+    for b in brokers {
+        assert!(
+            op.log().contains(&format!("reconfigure node {b} started")),
+            "each reconfiguration is recorded: {}",
+            op.log()
+        );
+    }
     assert!(
         server.restarts().is_empty(),
         "a dynamic change restarted nodes: {:?}",

@@ -19,6 +19,8 @@
 //!   add_broker execution for the added broker is requested before the first remove_broker
 //!   execution for the drained one;
 //! - a broker on the drain list is never in an add_broker request;
+//! - a roll never restarts a node while an execution of ours runs, and nothing is requested
+//!   while it runs; a wanted replication factor is reached (or its change failed in the world);
 //! - once the faults stop, everything requested is done: drained brokers hold no replica, added
 //!   brokers hold some, and the machine is Idle with nothing running.
 //!
@@ -33,6 +35,7 @@ use kafkaops::engine::operate::{
     Act, CcView, KafkaView, Observation, OperatePolicy, OperateState, RollWish, decide,
 };
 use kafkaops::engine::rebalance::{Mode, State};
+use kafkaops::engine::replicas::TopicFacts;
 use kafkaops::error::ExitCode;
 use proptest::prelude::*;
 
@@ -116,6 +119,8 @@ struct World {
     /// Each node restart of our roll: whether an execution of ours ran meanwhile.
     roll_steps: Vec<(usize, bool)>,
     rolls_done: u32,
+    /// Topic `orders`: its replication factor.
+    orders_rf: u16,
 }
 
 impl World {
@@ -138,6 +143,7 @@ impl World {
             roll_left: 0,
             roll_steps: Vec::new(),
             rolls_done: 0,
+            orders_rf: 2,
         }
     }
 
@@ -196,7 +202,17 @@ impl World {
             Ok(KafkaView {
                 brokers: self.brokers.clone(),
                 reassignments: Vec::new(),
-                topics: BTreeMap::new(),
+                topics: [(
+                    "orders".to_string(),
+                    TopicFacts {
+                        partitions: 4,
+                        min_rf: self.orders_rf,
+                        max_rf: self.orders_rf,
+                        min_isr: None,
+                    },
+                )]
+                .into_iter()
+                .collect(),
                 racks: BTreeSet::new(),
             })
         };
@@ -214,6 +230,7 @@ impl World {
             kafka,
             cc,
             operator: None,
+            platform_error: None,
             roll: (self.roll_wanted && !self.kafka_down).then(|| RollWish {
                 nodes: [1, 2, 3].into_iter().collect(),
                 reason: "broker configuration differs".into(),
@@ -244,6 +261,7 @@ impl World {
             "remove_broker" => brokers
                 .iter()
                 .all(|b| self.brokers.get(b).copied().unwrap_or(0) == 0),
+            "topic_configuration" => self.orders_rf == 3,
             _ => true,
         }
     }
@@ -362,6 +380,7 @@ impl World {
                     }
                 }
             }
+            "topic_configuration" => self.orders_rf = 3,
             "remove_broker" => {
                 let takers: Vec<i32> = self
                     .brokers
@@ -436,12 +455,14 @@ impl Shell {
 /// Drives the running rebalance's flow against the world until it waits or ends. Returns
 /// false when the leader "crashed" in the middle (the caller restarts it).
 fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8) -> bool {
-    let Some(r) = sh.state.rebalance() else {
+    let Some(mut flow) = sh.state.flow().cloned() else {
         return true;
     };
-    let mut flow = r.flow.clone();
-    let mode = r.rebalance.mode;
-    let brokers = r.rebalance.brokers.clone();
+    let (ep, brokers) = match (sh.state.rebalance(), sh.state.replication_factors()) {
+        (Some(r), _) => (endpoint(r.rebalance.mode), r.rebalance.brokers.clone()),
+        (_, Some(_)) => ("topic_configuration", BTreeSet::new()),
+        _ => return true,
+    };
     let now = Millis(w.now);
     let mut cmd = flow.resume(now);
     for _ in 0..50 {
@@ -459,15 +480,14 @@ fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8) -> bool {
                 if w.cc_down {
                     flow.handle_error(down())
                 } else {
-                    let noop = w.propose(endpoint(mode), &brokers);
+                    let noop = w.propose(ep, &brokers);
                     flow.handle_proposal(noop)
                 }
             }
             Command::StartExecution => {
                 // Saved before the request is sent.
-                let r = sh.state.rebalance_mut().unwrap();
-                r.flow = flow.clone();
-                r.mark_requested(now);
+                sh.state.set_flow(flow.clone());
+                sh.state.mark_requested(now);
                 sh.save();
                 if crash_at == 2 {
                     return false;
@@ -475,7 +495,7 @@ fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8) -> bool {
                 if w.cc_down {
                     flow.handle_error(down())
                 } else {
-                    match w.execute(endpoint(mode), &brokers) {
+                    match w.execute(ep, &brokers) {
                         Ok(id) => {
                             if crash_at == 3 {
                                 return false;
@@ -515,9 +535,7 @@ fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8) -> bool {
             }
             other => panic!("operate's flow never asks for {other:?}"),
         };
-        if let Some(r) = sh.state.rebalance_mut() {
-            r.flow = flow.clone();
-        }
+        sh.state.set_flow(flow.clone());
         sh.save();
         if matches!(cmd, Command::Nothing) {
             break;
@@ -537,6 +555,8 @@ struct Scenario {
     drain: Option<(usize, i32)>,
     /// At this tick the desired broker configuration changes (a roll is wanted).
     roll_at: Option<usize>,
+    /// From this tick the policy wants `orders` at replication factor 3.
+    rf_at: Option<usize>,
     grace_ms: u64,
     modes: BTreeSet<Mode>,
 }
@@ -569,24 +589,28 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         prop::bool::weighted(0.9),
         prop::bool::weighted(0.9),
         prop::option::of(0usize..10),
+        prop::option::of(0usize..10),
     )
-        .prop_map(|(ticks, join_at, drain, grace_ms, add, remove, roll_at)| {
-            let mut modes = BTreeSet::new();
-            if add {
-                modes.insert(Mode::AddBrokers);
-            }
-            if remove {
-                modes.insert(Mode::RemoveBrokers);
-            }
-            Scenario {
-                ticks,
-                join_at,
-                drain,
-                roll_at,
-                grace_ms,
-                modes,
-            }
-        })
+        .prop_map(
+            |(ticks, join_at, drain, grace_ms, add, remove, roll_at, rf_at)| {
+                let mut modes = BTreeSet::new();
+                if add {
+                    modes.insert(Mode::AddBrokers);
+                }
+                if remove {
+                    modes.insert(Mode::RemoveBrokers);
+                }
+                Scenario {
+                    ticks,
+                    join_at,
+                    drain,
+                    roll_at,
+                    rf_at,
+                    grace_ms,
+                    modes,
+                }
+            },
+        )
 }
 
 /// Runs a scenario, then quiet ticks without faults; returns the world and the shell.
@@ -627,7 +651,11 @@ fn run(s: &Scenario) -> (World, Shell) {
             modes: s.modes.clone(),
             drain: w.drain.clone(),
             scale_up_grace_ms: s.grace_ms,
-            replication_factors: BTreeMap::new(),
+            replication_factors: if s.rf_at.is_some_and(|at| t >= at) {
+                [("orders".to_string(), 3)].into_iter().collect()
+            } else {
+                BTreeMap::new()
+            },
         };
         let obs = w.observe(sh.state.needs_user_tasks());
         let d = decide(&mut sh.state, &obs, &policy, &flow_config());
@@ -644,7 +672,11 @@ fn run(s: &Scenario) -> (World, Shell) {
                         w.stop();
                     }
                 }
-                Act::StepReplicationFactors => panic!("no replication factors in this world"),
+                Act::StepReplicationFactors => {
+                    if !step_flow(&mut sh, &mut w, plan.restart) {
+                        sh.restart();
+                    }
+                }
                 Act::StepRoll => {
                     if w.roll_step() {
                         sh.state.finish_roll(true, "done");
@@ -688,6 +720,16 @@ proptest! {
         }
         if s.roll_at.is_some() {
             prop_assert_eq!(w.rolls_done, 1, "the roll finished once");
+        }
+        // The factor is in force, or its change failed in the world (not retried for good).
+        if s.rf_at.is_some() {
+            let failed = w
+                .execs
+                .iter()
+                .any(|e| e.endpoint == "topic_configuration" && e.status == Status::Failed);
+            prop_assert!(w.orders_rf == 3 || failed, "orders never reached 3: {:?}", w.requests);
+        } else {
+            prop_assert!(w.requests.iter().all(|r| r.endpoint != "topic_configuration"));
         }
         // A drained broker is never in an add_broker request.
         for r in &w.requests {
@@ -742,6 +784,7 @@ fn crash_scenario(restart: u8) -> Scenario {
         join_at: 0,
         drain: None,
         roll_at: None,
+        rf_at: None,
         grace_ms: 0,
         modes: [Mode::AddBrokers].into_iter().collect(),
     }

@@ -124,6 +124,7 @@ async fn a_thousand_topics_take_one_execution_request() {
         timeout: Duration::from_secs(5),
         poll_interval: Duration::from_millis(10),
         backoff: Backoff::default(),
+        connect_to: None,
     })
     .unwrap();
     let config = FlowConfig {

@@ -167,7 +167,7 @@ pub struct KubeArgs {
     /// by flags; `roll` restarts its pods
     #[arg(long, global = true, env = "KAFKAOPS_STRIMZI", value_name = "CLUSTER")]
     pub strimzi: Option<String>,
-    /// Kubernetes namespace [default: the kubeconfig context's]
+    /// Kubernetes namespace [default: the kubeconfig context's; in a pod, the service account's]
     #[arg(
         short = 'n',
         long,

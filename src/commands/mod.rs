@@ -37,6 +37,8 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
     let overrides = overrides_from(&cli.global, matches);
     let mut settings = settings::resolve(&overrides, &|k| std::env::var(k).ok())?;
     // --strimzi: fill what no flag, variable or config file gave from the cluster's resources.
+    // A port-forward to Cruise Control opened there lives until the command returns.
+    let mut _cc_forward = None;
     if let Some(cluster) = &cli.global.kube.strimzi
         && !matches!(
             cli.command,
@@ -45,7 +47,8 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
     {
         let conn = cli.global.kube.target().connect().await?;
         let cruise_control = !matches!(cli.command, Command::Roll(_));
-        crate::strimzi::discover(&conn, cluster, &mut settings, cruise_control).await?;
+        _cc_forward =
+            crate::strimzi::discover(&conn, cluster, &mut settings, cruise_control).await?;
     }
     let printer = Printer::new(cli.global.output, cli.global.color, cli.global.quiet);
     let ctx = Ctx {

@@ -44,6 +44,9 @@ pub struct ClientConfig {
     pub poll_interval: Duration,
     /// Pauses between retries.
     pub backoff: Backoff,
+    /// Connect to this address instead of resolving the URL's host (a port-forward's local
+    /// end); the URL's host is still the TLS server name and what the certificate must name.
+    pub connect_to: Option<std::net::SocketAddr>,
 }
 
 impl ClientConfig {
@@ -66,6 +69,7 @@ impl ClientConfig {
             timeout: s.timeout.value,
             poll_interval: Duration::from_secs(5),
             backoff: Backoff::default(),
+            connect_to: s.connect_to,
         })
     }
 }
@@ -140,10 +144,15 @@ impl CruiseControlClient {
                 b = b.add_root_certificate(c);
             }
         }
+        let mut base = cfg.url.clone();
+        if let (Some(addr), Some(host)) = (cfg.connect_to, cfg.url.host_str()) {
+            // reqwest uses an override's port only when the URL names none.
+            b = b.resolve(host, addr);
+            let _ = base.set_port(None);
+        }
         let http = b
             .build()
             .map_err(|e| CcError::Config(format!("cannot build the HTTP client: {e}")))?;
-        let mut base = cfg.url.clone();
         let path = base.path().trim_end_matches('/').to_string();
         let path = if path.ends_with("/kafkacruisecontrol") {
             format!("{path}/")

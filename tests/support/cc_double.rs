@@ -44,6 +44,9 @@ pub struct CcDoubleOptions {
     pub basic_auth: Option<(String, String)>,
     /// Serve HTTPS with a generated certificate.
     pub tls: bool,
+    /// The certificate's subject alternative names in keytool's syntax (`dns:NAME,ip:ADDR`);
+    /// default `dns:localhost,ip:127.0.0.1`.
+    pub tls_names: Option<String>,
     /// `max.active.user.tasks` (default 5).
     pub max_active_tasks: Option<usize>,
     /// `completed.user.task.retention.time.ms`, in seconds (default 24 h).
@@ -116,6 +119,7 @@ impl CcDouble {
                 .arg(&script)
                 .arg(work.path().join("tls"))
                 .arg(TLS_PASSWORD)
+                .args(opts.tls_names.as_deref())
                 .status()
                 .with_context(|| format!("cannot run {}", script.display()))?;
             if !status.success() {

@@ -33,6 +33,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
+use k8s_openapi::api::apps::v1::StatefulSet;
 use k8s_openapi::api::core::v1::{Namespace, Pod};
 use k8s_openapi::api::rbac::v1::{Role, RoleBinding};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
@@ -102,6 +103,11 @@ pub struct KubeEnv {
     dir: tempfile::TempDir,
     etcd: Option<Child>,
     apiserver: Option<Child>,
+    /// The fake kubelet (`tests/env/kube/apiserver/fakekubelet`): port-forwards only.
+    kubelet: Option<Child>,
+    kubelet_port: u16,
+    /// Its map: `<namespace>/<pod> <port> <host:port>` per line.
+    kubelet_map: PathBuf,
     /// `https://127.0.0.1:PORT`
     pub server: String,
     /// The kubeconfig with contexts `admin`, `kafkaops` (current) and `limited`.
@@ -177,6 +183,63 @@ impl KubeEnv {
                 "san.ext",
             ],
         )?;
+        // The fake kubelet's serving certificate (the apiserver verifies it with
+        // --kubelet-certificate-authority) and the apiserver's client certificate for it.
+        for (name, cn, ext) in [
+            (
+                "kubelet",
+                "fake-kubelet",
+                "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n",
+            ),
+            (
+                "kubelet-client",
+                "kube-apiserver-kubelet-client",
+                "extendedKeyUsage=clientAuth\n",
+            ),
+        ] {
+            let (key, csr, crt, extfile) = (
+                format!("{name}.key"),
+                format!("{name}.csr"),
+                format!("{name}.crt"),
+                format!("{name}.ext"),
+            );
+            fs::write(d.join(&extfile), ext)?;
+            openssl(
+                d,
+                &[
+                    "req",
+                    "-newkey",
+                    "rsa:2048",
+                    "-nodes",
+                    "-keyout",
+                    &key,
+                    "-out",
+                    &csr,
+                    "-subj",
+                    &format!("/CN={cn}"),
+                ],
+            )?;
+            openssl(
+                d,
+                &[
+                    "x509",
+                    "-req",
+                    "-in",
+                    &csr,
+                    "-CA",
+                    "ca.crt",
+                    "-CAkey",
+                    "ca.key",
+                    "-CAcreateserial",
+                    "-out",
+                    &crt,
+                    "-days",
+                    "2",
+                    "-extfile",
+                    &extfile,
+                ],
+            )?;
+        }
         openssl(d, &["genrsa", "-out", "sa.key", "2048"])?;
         openssl(d, &["rsa", "-in", "sa.key", "-pubout", "-out", "sa.pub"])?;
         fs::write(
@@ -197,6 +260,9 @@ impl KubeEnv {
             ),
         )?;
         let (etcd_port, peer_port, api_port) = (free_port()?, free_port()?, free_port()?);
+        let kubelet_port = free_port()?;
+        let kubelet_map = d.join("kubelet-ports");
+        fs::write(&kubelet_map, "")?;
         let log = |name: &str| -> Result<(Stdio, Stdio)> {
             let f = fs::File::create(d.join(name))?;
             Ok((Stdio::from(f.try_clone()?), Stdio::from(f)))
@@ -246,6 +312,10 @@ impl KubeEnv {
             format!("--audit-policy-file={}", p("audit-policy.yaml")),
             format!("--audit-log-path={}", p("audit.log")),
             "--audit-log-mode=blocking".into(),
+            format!("--kubelet-certificate-authority={}", p("ca.crt")),
+            format!("--kubelet-client-certificate={}", p("kubelet-client.crt")),
+            format!("--kubelet-client-key={}", p("kubelet-client.key")),
+            "--kubelet-preferred-address-types=InternalIP".into(),
             "--profiling=false".into(),
             "--enable-priority-and-fairness=false".into(),
             "-v=1".into(),
@@ -254,6 +324,34 @@ impl KubeEnv {
         .stdout(o)
         .stderr(e);
         env_children.1 = Some(spawn_tied(cmd).context("cannot start kube-apiserver")?);
+        // The fake kubelet: serves port-forwards to the addresses in `kubelet-ports`.
+        let (o, e) = log("kubelet.log")?;
+        let mut cmd = Command::new(bin.join("fake-kubelet"));
+        cmd.args([
+            format!("-listen=127.0.0.1:{kubelet_port}"),
+            format!("-cert={}", p("kubelet.crt")),
+            format!("-key={}", p("kubelet.key")),
+            format!("-client-ca={}", p("ca.crt")),
+            format!("-map={}", kubelet_map.display()),
+        ])
+        .stdin(Stdio::null())
+        .stdout(o)
+        .stderr(e);
+        let kubelet = spawn_tied(cmd);
+        let kubelet = match kubelet {
+            Ok(k) => k,
+            Err(err) => {
+                for c in [env_children.1.take(), env_children.0.take()]
+                    .into_iter()
+                    .flatten()
+                {
+                    let mut c = c;
+                    let _ = c.kill();
+                    let _ = c.wait();
+                }
+                return Err(err).context("cannot start fake-kubelet");
+            }
+        };
         let server = format!("https://127.0.0.1:{api_port}");
         let ca = fs::read(d.join("ca.crt"))?;
         let kubeconfig = d.join("kubeconfig");
@@ -268,6 +366,9 @@ impl KubeEnv {
             dir,
             etcd: env_children.0.take(),
             apiserver: env_children.1.take(),
+            kubelet: Some(kubelet),
+            kubelet_port,
+            kubelet_map,
             server,
             kubeconfig: kubeconfig.clone(),
             admin,
@@ -291,6 +392,7 @@ impl KubeEnv {
             for (name, child) in [
                 ("etcd", &mut self.etcd),
                 ("kube-apiserver", &mut self.apiserver),
+                ("kubelet", &mut self.kubelet),
             ] {
                 if let Some(c) = child
                     && let Ok(Some(status)) = c.try_wait()
@@ -313,10 +415,10 @@ impl KubeEnv {
 
     /// The last lines of `etcd` or `kube-apiserver`'s log.
     pub fn log_tail(&self, name: &str, lines: usize) -> String {
-        let file = if name == "etcd" {
-            "etcd.log"
-        } else {
-            "apiserver.log"
+        let file = match name {
+            "etcd" => "etcd.log",
+            "kubelet" | "fake-kubelet" => "kubelet.log",
+            _ => "apiserver.log",
         };
         let text = fs::read_to_string(self.dir.path().join(file)).unwrap_or_default();
         let all: Vec<&str> = text.lines().collect();
@@ -465,6 +567,106 @@ impl KubeEnv {
         self.rt.block_on(self.bind_role(role, "limited"))
     }
 
+    /// A Node `node` served by the fake kubelet (created if missing: InternalIP 127.0.0.1, the
+    /// kubelet's port as `daemonEndpoints.kubeletEndpoint`), and a port-forward mapping: port
+    /// `port` of pod `pod` (namespace [`NAMESPACE`]) is `127.0.0.1:target`.
+    pub fn kubelet_forward(&self, node: &str, pod: &str, port: u16, target: u16) -> Result<()> {
+        let nodes: Api<k8s_openapi::api::core::v1::Node> = Api::all(self.admin.clone());
+        self.rt.block_on(async {
+            if nodes.get_opt(node).await?.is_none() {
+                nodes
+                    .create(
+                        &PostParams::default(),
+                        &serde_json::from_value(json!({"metadata": {"name": node}}))?,
+                    )
+                    .await
+                    .context("create Node")?;
+                nodes
+                    .patch_status(
+                        node,
+                        &PatchParams::default(),
+                        &Patch::Merge(json!({"status": {
+                            "addresses": [{"type": "InternalIP", "address": "127.0.0.1"}],
+                            "daemonEndpoints": {"kubeletEndpoint": {"Port": self.kubelet_port}},
+                            "conditions": [{"type": "Ready", "status": "True"}],
+                        }})),
+                    )
+                    .await
+                    .context("Node status")?;
+            }
+            anyhow::Ok(())
+        })?;
+        let mut text = fs::read_to_string(&self.kubelet_map)?;
+        text.push_str(&format!("{NAMESPACE}/{pod} {port} 127.0.0.1:{target}\n"));
+        let tmp = self.kubelet_map.with_extension("tmp");
+        fs::write(&tmp, text)?;
+        fs::rename(&tmp, &self.kubelet_map)?;
+        Ok(())
+    }
+
+    /// The bearer token of a kubeconfig context's user (`kafkaops`: bound to exactly
+    /// `examples/kafkaops-rbac.yaml`), e.g. for a service-account token file.
+    pub fn token(&self, context: &str) -> Result<&'static str> {
+        match context {
+            "admin" => Ok(ADMIN_TOKEN),
+            "kafkaops" => Ok(KAFKAOPS_TOKEN),
+            "limited" => Ok(LIMITED_TOKEN),
+            other => bail!("no context {other}"),
+        }
+    }
+
+    /// kafkaops running in the cluster as `examples/kafkaops-rbac.yaml` says: the ServiceAccount
+    /// `kafkaops` in [`NAMESPACE`], the example's RoleBinding (applied as written) binding it to
+    /// the documented Role, and a token for it from the TokenRequest API, signed by the
+    /// apiserver's service-account key (what the kubelet projects into a pod's
+    /// `/var/run/secrets/kubernetes.io/serviceaccount/token`). The apiserver authenticates it as
+    /// `system:serviceaccount:kafka:kafkaops`.
+    pub fn service_account_token(&self) -> Result<String> {
+        use k8s_openapi::api::authentication::v1::TokenRequest;
+        use k8s_openapi::api::core::v1::ServiceAccount;
+        let binding = documented("RoleBinding")?;
+        let sas: Api<ServiceAccount> = Api::namespaced(self.admin.clone(), NAMESPACE);
+        let bindings: Api<RoleBinding> = Api::namespaced(self.admin.clone(), NAMESPACE);
+        self.rt.block_on(async {
+            sas.create(
+                &PostParams::default(),
+                &serde_json::from_value(json!({"metadata": {"name": "kafkaops"}}))?,
+            )
+            .await
+            .context("create ServiceAccount")?;
+            bindings
+                .create(&PostParams::default(), &serde_json::from_value(binding)?)
+                .await
+                .context("create the example RoleBinding")?;
+            let request: TokenRequest = serde_json::from_value(json!({
+                "spec": { "audiences": [], "expirationSeconds": 3600 }
+            }))?;
+            let answer = sas
+                .create_token_request("kafkaops", &PostParams::default(), &request)
+                .await
+                .context("TokenRequest for serviceaccount kafkaops")?;
+            answer
+                .status
+                .and_then(|s| s.token)
+                .filter(|t| !t.is_empty())
+                .ok_or_else(|| anyhow!("TokenRequest answered without a token"))
+        })
+    }
+
+    /// The CA (PEM) that signed the apiserver's serving certificate (valid for `127.0.0.1` and
+    /// `localhost`).
+    pub fn ca_file(&self) -> PathBuf {
+        self.dir.path().join("ca.crt")
+    }
+
+    /// The apiserver's port on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.server
+            .rsplit_once(':')
+            .and_then(|(_, p)| p.parse().ok())
+            .expect("server URL ends in a port")
+    }
+
     /// The harness's admin client.
     pub fn admin(&self) -> Client {
         self.admin.clone()
@@ -514,7 +716,7 @@ impl KubeEnv {
 
 impl Drop for KubeEnv {
     fn drop(&mut self) {
-        for child in [self.apiserver.take(), self.etcd.take()]
+        for child in [self.kubelet.take(), self.apiserver.take(), self.etcd.take()]
             .into_iter()
             .flatten()
         {
@@ -527,19 +729,29 @@ impl Drop for KubeEnv {
 
 /// The Role of `examples/kafkaops-rbac.yaml` (namespaced to the test namespace).
 fn documented_role() -> Result<Value> {
-    role_in("examples/kafkaops-rbac.yaml")
+    documented("Role")
+}
+
+/// The first object of kind `kind` in `examples/kafkaops-rbac.yaml`, as written.
+fn documented(kind: &str) -> Result<Value> {
+    first_of("examples/kafkaops-rbac.yaml", kind)
 }
 
 /// The Role in a manifest file of the repository.
 fn role_in(file: &str) -> Result<Value> {
+    first_of(file, "Role")
+}
+
+/// The first object of kind `kind` in a manifest file of the repository, as written.
+fn first_of(file: &str, kind: &str) -> Result<Value> {
     let text = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))?;
     for doc in serde_yaml::Deserializer::from_str(&text) {
         let v: Value = serde::Deserialize::deserialize(doc)?;
-        if v["kind"] == "Role" {
+        if v["kind"] == kind {
             return Ok(v);
         }
     }
-    bail!("{file} has no Role")
+    bail!("{file} has no {kind}")
 }
 
 fn kubeconfig_text(server: &str, ca: &[u8]) -> String {
@@ -736,29 +948,18 @@ impl FakeStrimzi {
         let stop = Arc::new(AtomicBool::new(false));
         let handle = env.rt.handle().clone();
         let ctl = Controller {
-            cluster: cluster_name.to_string(),
-            pool: pool.to_string(),
+            owner: Owner::PodSet {
+                cluster: cluster_name.to_string(),
+                pool: pool.to_string(),
+                sets: dynamic("StrimziPodSet"),
+            },
             ids: ids.clone(),
             kafka: Arc::clone(&kafka),
             pods: Api::namespaced(admin.clone(), NAMESPACE),
-            sets: dynamic("StrimziPodSet"),
             shared: Arc::clone(&shared),
             bootstrap,
         };
-        let task = {
-            let stop = Arc::clone(&stop);
-            let shared = Arc::clone(&shared);
-            handle.spawn(async move {
-                while !stop.load(Ordering::SeqCst) {
-                    if let Err(e) = ctl.reconcile().await {
-                        let msg = format!("{e:#}");
-                        eprintln!("fake strimzi: {msg}");
-                        shared.lock().unwrap_or_else(|e| e.into_inner()).error = Some(msg);
-                    }
-                    tokio::time::sleep(Duration::from_millis(200)).await;
-                }
-            })
-        };
+        let task = ctl.spawn(&handle, &stop);
         let fake = FakeStrimzi {
             cluster_name: cluster_name.to_string(),
             pool: pool.to_string(),
@@ -784,35 +985,13 @@ impl FakeStrimzi {
 
     /// Waits until every pod is Ready.
     pub fn wait_all_ready(&self, deadline: Duration) -> Result<()> {
-        let until = Instant::now() + deadline;
-        loop {
-            {
-                let s = self.shared.lock().unwrap_or_else(|e| e.into_inner());
-                if s.states.values().all(|st| *st == NodeState::Ready) {
-                    return Ok(());
-                }
-                if Instant::now() >= until {
-                    bail!("pods not Ready: {:?} (last error {:?})", s.states, s.error);
-                }
-            }
-            std::thread::sleep(Duration::from_millis(200));
-        }
+        wait_all_ready(&self.shared, deadline)
     }
 
     /// Each pod's UID by node id.
     pub fn uids(&self) -> Result<BTreeMap<i32, String>> {
-        let list = self.handle.block_on(self.pods().list(
-            &ListParams::default().labels(&format!("strimzi.io/cluster={}", self.cluster_name)),
-        ))?;
-        Ok(list
-            .items
-            .into_iter()
-            .filter_map(|p| {
-                let name = p.metadata.name?;
-                let id = name.rsplit_once('-')?.1.parse().ok()?;
-                Some((id, p.metadata.uid.unwrap_or_default()))
-            })
-            .collect())
+        let selector = format!("strimzi.io/cluster={}", self.cluster_name);
+        uids(&self.handle, &self.pods(), &selector, &self.ids)
     }
 
     /// The pods replaced so far, in order.
@@ -826,13 +1005,7 @@ impl FakeStrimzi {
 
     /// Sets an annotation on a pod (admin).
     pub fn annotate(&self, id: i32, key: &str, value: &str) -> Result<()> {
-        let patch = json!({ "metadata": { "annotations": { key: value } } });
-        self.handle.block_on(self.pods().patch(
-            &self.pod_name(id),
-            &PatchParams::default(),
-            &Patch::Merge(&patch),
-        ))?;
-        Ok(())
+        annotate_pod(&self.handle, &self.pods(), &self.pod_name(id), key, value)
     }
 
     /// The StrimziPodSet `<cluster>-<pool>`: sets an annotation (admin).
@@ -999,6 +1172,71 @@ impl FakeStrimzi {
         })
     }
 
+    /// Cruise Control as Strimzi deploys it, without an address outside the cluster: the
+    /// ClusterIP Service `<cluster>-cruise-control` (port 9090 `rest-api`, target port named
+    /// `rest-api`, selector `strimzi.io/name=<cluster>-cruise-control`) and a Ready pod
+    /// `<cluster>-cruise-control-6d4f7c9b8-x2k7p` (named as its Deployment would) behind it on node `fake-node-cruise-control`, whose port 9090
+    /// the fake kubelet forwards to the double listening on `port`. Reaching it from the host
+    /// takes a port-forward through the apiserver.
+    pub fn cruise_control_in_cluster(&self, env: &KubeEnv, port: u16) -> Result<()> {
+        self.cruise_control_service_port(env, 9090, port)
+    }
+
+    /// [`Self::cruise_control_in_cluster`] with the Service on port `service_port` instead of
+    /// 9090 (the target port stays `rest-api`). Inside the cluster kafkaops reaches
+    /// `https://<cluster>-cruise-control.<namespace>.svc:<service_port>` directly: with that name
+    /// resolving to 127.0.0.1 (an `/etc/hosts` in the test's mount namespace plays cluster DNS
+    /// and kube-proxy) and `service_port` the double's port, it reaches the double.
+    pub fn cruise_control_service_port(
+        &self,
+        env: &KubeEnv,
+        service_port: u16,
+        port: u16,
+    ) -> Result<()> {
+        let name = format!("{}-cruise-control", self.cluster_name);
+        // A Deployment's pod name: ReplicaSet hash and a random suffix, no number at the end.
+        let pod_name = format!("{name}-6d4f7c9b8-x2k7p");
+        let node = "fake-node-cruise-control";
+        // Strimzi's labels: the cluster and kind labels of the Kafka pods too, another
+        // component type (a roll of the cluster must not pick this pod up).
+        let labels = json!({ "strimzi.io/name": name, "strimzi.io/cluster": self.cluster_name,
+                             "strimzi.io/kind": "Kafka",
+                             "strimzi.io/component-type": "cruise-control" });
+        let svc = serde_json::from_value(json!({
+            "metadata": { "name": name, "labels": { "strimzi.io/cluster": self.cluster_name } },
+            "spec": { "type": "ClusterIP",
+                      "selector": { "strimzi.io/name": name },
+                      "ports": [{ "name": "rest-api", "port": service_port, "targetPort": "rest-api",
+                                  "protocol": "TCP" }] },
+        }))?;
+        let pod = serde_json::from_value(json!({
+            "metadata": { "name": pod_name, "labels": labels },
+            "spec": { "nodeName": node,
+                      "containers": [{ "name": "cruise-control",
+                                       "image": "quay.io/strimzi/kafka:test",
+                                       "ports": [{ "name": "rest-api", "containerPort": 9090 }] }] },
+        }))?;
+        let services: Api<k8s_openapi::api::core::v1::Service> =
+            Api::namespaced(self.admin.clone(), NAMESPACE);
+        self.handle.block_on(async {
+            services.create(&PostParams::default(), &svc).await?;
+            self.pods().create(&PostParams::default(), &pod).await?;
+            self.pods()
+                .patch_status(
+                    &pod_name,
+                    &PatchParams::default(),
+                    &Patch::Merge(json!({ "status": {
+                        "phase": "Running", "podIP": "127.0.0.1",
+                        "conditions": [{ "type": "PodScheduled", "status": "True" },
+                                       { "type": "Ready", "status": "True" }],
+                    }})),
+                )
+                .await?;
+            anyhow::Ok(())
+        })?;
+        env.kubelet_forward(node, &pod_name, 9090, port)
+    }
+
     /// The Secrets `<cluster>-cruise-control-api` (the rebalance-operator password) and
     /// `<cluster>-cluster-ca-cert` (`ca.crt`).
     pub fn cruise_control_secrets(&self, password: &str, ca_pem: &str) -> Result<()> {
@@ -1044,18 +1282,404 @@ impl Drop for FakeStrimzi {
     }
 }
 
+/// Who owns the pods, for the fake controller: how they are selected, named and recreated.
+enum Owner {
+    /// Strimzi: pods `<cluster>-<pool>-<id>` from the StrimziPodSet's pod templates.
+    PodSet {
+        cluster: String,
+        pool: String,
+        sets: Api<DynamicObject>,
+    },
+    /// A StatefulSet `name`: pods `<name>-<ordinal>` (ordinal = node id + `offset`) from its
+    /// pod template, labelled with its `status.updateRevision` as `controller-revision-hash`
+    /// (and `id_label=<node id>` when set), owned by it.
+    StatefulSet {
+        name: String,
+        api: Api<StatefulSet>,
+        offset: i32,
+        id_label: Option<String>,
+    },
+}
+
+impl Owner {
+    fn selector(&self) -> String {
+        match self {
+            Owner::PodSet { cluster, .. } => format!("strimzi.io/cluster={cluster}"),
+            Owner::StatefulSet { name, .. } => format!("app={name}"),
+        }
+    }
+
+    fn pod_name(&self, id: i32) -> String {
+        match self {
+            Owner::PodSet { cluster, pool, .. } => pod_name(cluster, pool, id),
+            Owner::StatefulSet { name, offset, .. } => format!("{name}-{}", id + offset),
+        }
+    }
+
+    /// The pod the controller creates for node `id`.
+    async fn template(&self, id: i32) -> Result<Pod> {
+        let name = self.pod_name(id);
+        match self {
+            Owner::PodSet {
+                cluster,
+                pool,
+                sets,
+            } => {
+                let set = sets.get(&format!("{cluster}-{pool}")).await?;
+                let template = set.data["spec"]["pods"]
+                    .as_array()
+                    .and_then(|ps| ps.iter().find(|p| p["metadata"]["name"] == name.as_str()))
+                    .cloned()
+                    .ok_or_else(|| anyhow!("no template for {name}"))?;
+                Ok(serde_json::from_value(template)?)
+            }
+            Owner::StatefulSet {
+                name: sts,
+                api,
+                id_label,
+                ..
+            } => {
+                let set = api.get(sts).await?;
+                let revision = set
+                    .status
+                    .as_ref()
+                    .and_then(|s| s.update_revision.clone())
+                    .ok_or_else(|| anyhow!("statefulset {sts} has no updateRevision"))?;
+                let template = set.spec.template.clone();
+                let mut pod = json!({
+                    "apiVersion": "v1", "kind": "Pod",
+                    "metadata": serde_json::to_value(template.metadata.unwrap_or_default())?,
+                    "spec": serde_json::to_value(template.spec.unwrap_or_default())?,
+                });
+                let meta = &mut pod["metadata"];
+                meta["name"] = json!(name);
+                meta["namespace"] = json!(NAMESPACE);
+                meta["labels"]["controller-revision-hash"] = json!(revision);
+                meta["labels"]["statefulset.kubernetes.io/pod-name"] = json!(name);
+                if let Some(label) = id_label {
+                    meta["labels"][label.as_str()] = json!(id.to_string());
+                }
+                meta["ownerReferences"] = json!([{
+                    "apiVersion": "apps/v1", "kind": "StatefulSet", "name": sts,
+                    "uid": set.metadata.uid, "controller": true, "blockOwnerDeletion": true,
+                }]);
+                pod["spec"]["nodeName"] = json!(format!("fake-node-{id}"));
+                pod["spec"]["hostname"] = json!(name);
+                Ok(serde_json::from_value(pod)?)
+            }
+        }
+    }
+}
+
+fn annotate_pod(
+    handle: &tokio::runtime::Handle,
+    pods: &Api<Pod>,
+    name: &str,
+    key: &str,
+    value: &str,
+) -> Result<()> {
+    let patch = json!({ "metadata": { "annotations": { key: value } } });
+    handle.block_on(pods.patch(name, &PatchParams::default(), &Patch::Merge(&patch)))?;
+    Ok(())
+}
+
+fn wait_all_ready(shared: &Mutex<Shared>, deadline: Duration) -> Result<()> {
+    let until = Instant::now() + deadline;
+    loop {
+        {
+            let s = shared.lock().unwrap_or_else(|e| e.into_inner());
+            if s.states.values().all(|st| *st == NodeState::Ready) {
+                return Ok(());
+            }
+            if Instant::now() >= until {
+                bail!("pods not Ready: {:?} (last error {:?})", s.states, s.error);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The UIDs of the pods matching `selector` whose names end in one of `ids`.
+fn uids(
+    handle: &tokio::runtime::Handle,
+    pods: &Api<Pod>,
+    selector: &str,
+    ids: &[i32],
+) -> Result<BTreeMap<i32, String>> {
+    let list = handle.block_on(pods.list(&ListParams::default().labels(selector)))?;
+    Ok(list
+        .items
+        .into_iter()
+        .filter_map(|p| {
+            let name = p.metadata.name?;
+            let id = name.rsplit_once('-')?.1.parse().ok()?;
+            Some((id, p.metadata.uid.unwrap_or_default()))
+        })
+        .filter(|(id, _)| ids.contains(id))
+        .collect())
+}
+
+/// A StatefulSet in the test apiserver whose pods are bound to a real Kafka cluster: the
+/// harness plays the StatefulSet controller (recreating a deleted pod `<name>-<id>` from the
+/// pod template, labelled `controller-revision-hash` = the StatefulSet's
+/// `status.updateRevision`) and the kubelet (stopping and starting the Kafka process, Ready
+/// once the broker serves), as [`FakeStrimzi`] does for Strimzi. With [`Self::install`] the
+/// StatefulSet's ordinals start at the first node id (`spec.ordinals.start`), so pod names end in
+/// the node id; with [`Self::install_labelled`] they start at 0 and a label carries the node id.
+pub struct FakeStatefulSet {
+    pub name: String,
+    ids: Vec<i32>,
+    /// A pod's ordinal minus its node id.
+    offset: i32,
+    admin: Client,
+    shared: Arc<Mutex<Shared>>,
+    stop: Arc<AtomicBool>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    handle: tokio::runtime::Handle,
+}
+
+impl FakeStatefulSet {
+    /// Creates the StatefulSet (label `app=<name>`, revision `revision`) and its pods, one per
+    /// node of `kafka` (ids must be consecutive), waits until they are Ready, and starts the
+    /// fake controller.
+    pub fn install(
+        env: &KubeEnv,
+        name: &str,
+        revision: &str,
+        kafka: Arc<Mutex<KafkaCluster>>,
+    ) -> Result<Self> {
+        Self::install_with(env, name, revision, kafka, None)
+    }
+
+    /// As [`Self::install`], but the ordinals start at 0 as by default (`<name>-0` is the first
+    /// node, `<name>-1` the second, ...: the name no longer ends in the node id) and every pod
+    /// is labelled `label=<node id>` (as an operator or admission webhook that knows the node ids
+    /// would label them; a StatefulSet controller only labels the ordinal).
+    pub fn install_labelled(
+        env: &KubeEnv,
+        name: &str,
+        revision: &str,
+        kafka: Arc<Mutex<KafkaCluster>>,
+        label: &str,
+    ) -> Result<Self> {
+        Self::install_with(env, name, revision, kafka, Some(label))
+    }
+
+    fn install_with(
+        env: &KubeEnv,
+        name: &str,
+        revision: &str,
+        kafka: Arc<Mutex<KafkaCluster>>,
+        id_label: Option<&str>,
+    ) -> Result<Self> {
+        let (ids, bootstrap) = {
+            let k = kafka.lock().unwrap_or_else(|e| e.into_inner());
+            let ids: Vec<i32> = k.nodes().iter().map(|n| n.id).collect();
+            (ids, k.bootstrap_servers())
+        };
+        let first = *ids.first().ok_or_else(|| anyhow!("no nodes"))?;
+        if ids
+            .iter()
+            .enumerate()
+            .any(|(i, id)| *id != first + i as i32)
+        {
+            bail!("node ids {ids:?} are not consecutive");
+        }
+        let first_ordinal = if id_label.is_some() { 0 } else { first };
+        let offset = first_ordinal - first;
+        let admin = env.admin();
+        let api: Api<StatefulSet> = Api::namespaced(admin.clone(), NAMESPACE);
+        env.block_on(async {
+            let sts: StatefulSet = serde_json::from_value(json!({
+                "metadata": { "name": name, "namespace": NAMESPACE },
+                "spec": {
+                    "replicas": ids.len(),
+                    "ordinals": { "start": first_ordinal },
+                    "serviceName": name,
+                    "selector": { "matchLabels": { "app": name } },
+                    "template": {
+                        "metadata": { "labels": { "app": name } },
+                        "spec": { "terminationGracePeriodSeconds": 30,
+                                  "containers": [{ "name": "kafka", "image": "apache/kafka:test" }] },
+                    },
+                },
+            }))?;
+            api.create(&PostParams::default(), &sts).await.context("create StatefulSet")?;
+            set_revisions(&api, name, revision, revision).await
+        })?;
+        let shared = Arc::new(Mutex::new(Shared {
+            log: Vec::new(),
+            states: ids.iter().map(|id| (*id, NodeState::Starting)).collect(),
+            error: None,
+        }));
+        let stop = Arc::new(AtomicBool::new(false));
+        let handle = env.rt.handle().clone();
+        let ctl = Controller {
+            owner: Owner::StatefulSet {
+                name: name.to_string(),
+                api,
+                offset,
+                id_label: id_label.map(str::to_string),
+            },
+            ids: ids.clone(),
+            kafka,
+            pods: Api::namespaced(admin.clone(), NAMESPACE),
+            shared: Arc::clone(&shared),
+            bootstrap,
+        };
+        let task = ctl.spawn(&handle, &stop);
+        let fake = FakeStatefulSet {
+            name: name.to_string(),
+            ids,
+            offset,
+            admin,
+            shared,
+            stop,
+            task: Some(task),
+            handle,
+        };
+        wait_all_ready(&fake.shared, Duration::from_secs(120))?;
+        Ok(fake)
+    }
+
+    /// A rolling update as the StatefulSet controller records it: `status.updateRevision`
+    /// becomes `revision` (`currentRevision` stays); pods recreated from now on carry it.
+    pub fn update_revision(&self, current: &str, revision: &str) -> Result<()> {
+        let api: Api<StatefulSet> = Api::namespaced(self.admin.clone(), NAMESPACE);
+        self.handle
+            .block_on(set_revisions(&api, &self.name, current, revision))
+    }
+
+    /// The pod bound to node `id`.
+    pub fn pod_name(&self, id: i32) -> String {
+        format!("{}-{}", self.name, id + self.offset)
+    }
+
+    /// Sets an annotation on the pod of node `id` (admin).
+    pub fn annotate(&self, id: i32, key: &str, value: &str) -> Result<()> {
+        let pods: Api<Pod> = Api::namespaced(self.admin.clone(), NAMESPACE);
+        annotate_pod(&self.handle, &pods, &self.pod_name(id), key, value)
+    }
+
+    /// Each pod's `controller-revision-hash` label by node id.
+    pub fn revisions(&self) -> Result<BTreeMap<i32, String>> {
+        let pods: Api<Pod> = Api::namespaced(self.admin.clone(), NAMESPACE);
+        let list = self
+            .handle
+            .block_on(pods.list(&ListParams::default().labels(&format!("app={}", self.name))))?;
+        Ok(list
+            .items
+            .into_iter()
+            .filter_map(|p| {
+                let name = p.metadata.name?;
+                let ordinal: i32 = name.rsplit_once('-')?.1.parse().ok()?;
+                let rev = p.metadata.labels?.get("controller-revision-hash")?.clone();
+                Some((ordinal - self.offset, rev))
+            })
+            .collect())
+    }
+
+    /// Each pod's UID by node id.
+    pub fn uids(&self) -> Result<BTreeMap<i32, String>> {
+        let pods: Api<Pod> = Api::namespaced(self.admin.clone(), NAMESPACE);
+        let ordinals: Vec<i32> = self.ids.iter().map(|id| id + self.offset).collect();
+        Ok(uids(
+            &self.handle,
+            &pods,
+            &format!("app={}", self.name),
+            &ordinals,
+        )?
+        .into_iter()
+        .map(|(ordinal, uid)| (ordinal - self.offset, uid))
+        .collect())
+    }
+
+    /// The pods replaced so far, in order.
+    pub fn restarts(&self) -> Vec<PodRestart> {
+        self.shared
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .log
+            .clone()
+    }
+
+    /// Waits until every pod is Ready.
+    pub fn wait_all_ready(&self, deadline: Duration) -> Result<()> {
+        wait_all_ready(&self.shared, deadline)
+    }
+
+    /// The first error the controller met, if any.
+    pub fn error(&self) -> Option<String> {
+        self.shared
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .error
+            .clone()
+    }
+}
+
+impl Drop for FakeStatefulSet {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.task.take() {
+            t.abort();
+        }
+    }
+}
+
+/// Writes a StatefulSet's status as its controller would mid-rollout.
+async fn set_revisions(
+    api: &Api<StatefulSet>,
+    name: &str,
+    current: &str,
+    update: &str,
+) -> Result<()> {
+    let sts = api.get(name).await?;
+    let replicas = sts.spec.replicas.unwrap_or(1);
+    api.patch_status(
+        name,
+        &PatchParams::default(),
+        &Patch::Merge(json!({ "status": {
+            "observedGeneration": sts.metadata.generation,
+            "replicas": replicas,
+            "currentRevision": current,
+            "updateRevision": update,
+        }})),
+    )
+    .await
+    .context("StatefulSet status")?;
+    Ok(())
+}
+
 struct Controller {
-    cluster: String,
-    pool: String,
+    owner: Owner,
     ids: Vec<i32>,
     kafka: Arc<Mutex<KafkaCluster>>,
     pods: Api<Pod>,
-    sets: Api<DynamicObject>,
     shared: Arc<Mutex<Shared>>,
     bootstrap: String,
 }
 
 impl Controller {
+    /// Reconciles every 200 ms until `stop`; errors are kept in `shared.error`.
+    fn spawn(
+        self,
+        handle: &tokio::runtime::Handle,
+        stop: &Arc<AtomicBool>,
+    ) -> tokio::task::JoinHandle<()> {
+        let stop = Arc::clone(stop);
+        handle.spawn(async move {
+            while !stop.load(Ordering::SeqCst) {
+                if let Err(e) = self.reconcile().await {
+                    let msg = format!("{e:#}");
+                    eprintln!("fake controller: {msg}");
+                    self.shared.lock().unwrap_or_else(|e| e.into_inner()).error = Some(msg);
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        })
+    }
+
     fn state(&self, id: i32) -> NodeState {
         self.shared.lock().unwrap_or_else(|e| e.into_inner()).states[&id].clone()
     }
@@ -1080,7 +1704,7 @@ impl Controller {
     async fn reconcile(&self) -> Result<()> {
         let list = self
             .pods
-            .list(&ListParams::default().labels(&format!("strimzi.io/cluster={}", self.cluster)))
+            .list(&ListParams::default().labels(&self.owner.selector()))
             .await?;
         let by_name: BTreeMap<String, Pod> = list
             .items
@@ -1088,7 +1712,7 @@ impl Controller {
             .filter_map(|p| Some((p.metadata.name.clone()?, p)))
             .collect();
         for &id in &self.ids {
-            let name = pod_name(&self.cluster, &self.pool, id);
+            let name = self.owner.pod_name(id);
             match by_name.get(&name) {
                 // The kubelet: a pod being deleted stops its container, then goes.
                 Some(p) if p.metadata.deletion_timestamp.is_some() => {
@@ -1123,19 +1747,10 @@ impl Controller {
                         });
                     self.set_state(id, NodeState::Starting);
                 }
-                // The StrimziPodSet controller recreates a missing pod from its template, and
-                // the kubelet starts it.
+                // The StrimziPodSet (or StatefulSet) controller recreates a missing pod from its
+                // template, and the kubelet starts it.
                 None => {
-                    let set = self
-                        .sets
-                        .get(&format!("{}-{}", self.cluster, self.pool))
-                        .await?;
-                    let template = set.data["spec"]["pods"]
-                        .as_array()
-                        .and_then(|ps| ps.iter().find(|p| p["metadata"]["name"] == name.as_str()))
-                        .cloned()
-                        .ok_or_else(|| anyhow!("no template for {name}"))?;
-                    let pod: Pod = serde_json::from_value(template)?;
+                    let pod = self.owner.template(id).await?;
                     self.pods.create(&PostParams::default(), &pod).await?;
                     self.pods
                         .patch_status(

@@ -526,28 +526,26 @@ pub struct StrimziSide {
     cluster: String,
 }
 
-impl StrimziSide {
-    /// Adds the Strimzi side to one observation. Resources that cannot be read make the loop
-    /// wait (Kafka's side reads as unknown) rather than act without knowing what the operator
-    /// does or which brokers are leaving.
-    pub async fn observe(
+impl super::ports::PlatformObserver for StrimziSide {
+    /// Resources that cannot be read make the loop wait rather than act without knowing what
+    /// the operator does or which brokers are leaving.
+    fn observe(
         &self,
-        obs: &mut crate::engine::operate::Observation,
-        policy: &mut crate::engine::operate::OperatePolicy,
-    ) {
-        let read = async {
-            let view = crate::strimzi::observe_operator(&self.conn, &self.cluster).await?;
-            let leaving = crate::strimzi::scale_down_intent(&self.conn, &self.cluster).await?;
-            Ok::<_, PlatformError>((view, leaving))
-        };
-        match read.await {
-            Ok((view, leaving)) => {
-                obs.operator = Some(view);
-                policy.drain.extend(leaving);
-            }
-            // Logged by the loop with Kafka's side.
-            Err(e) => obs.kafka = Err(format!("the Strimzi resources cannot be read: {e}")),
-        }
+    ) -> std::pin::Pin<
+        Box<
+            dyn std::future::Future<Output = Result<super::ports::PlatformView, PortError>>
+                + Send
+                + '_,
+        >,
+    > {
+        Box::pin(async move {
+            let operator = crate::strimzi::observe_operator(&self.conn, &self.cluster).await?;
+            let drain = crate::strimzi::scale_down_intent(&self.conn, &self.cluster).await?;
+            Ok(super::ports::PlatformView {
+                operator: Some(operator),
+                drain,
+            })
+        })
     }
 }
 

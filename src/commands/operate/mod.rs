@@ -111,18 +111,19 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         args.stop_command.as_ref(),
         args.start_command.as_ref(),
     )?;
-    let roll = roll::RollSettings::new(
+    let mut roll = roll::RollSettings::new(
         policy.roll.broker_config.clone(),
         method,
         policy.roll.max_batch_size,
         args.action_timeout,
     );
     if let Some(kube) = kube_ports::from_args(ctx, &args).await? {
-        let roll = roll.with_kube(kube.pods);
-        return Operator::new(cc, kafka, kube.ports, policy, args, roll)
-            .with_strimzi(kube.strimzi)
-            .run(shutdown)
-            .await;
+        roll.kube = kube.pods;
+        let mut op = Operator::new(cc, kafka, kube.ports, policy, args, roll);
+        op.platform = kube
+            .strimzi
+            .map(|s| Box::new(s) as Box<dyn ports::PlatformObserver>);
+        return op.run(shutdown).await;
     }
     let path = state_path(&args, cc.url());
     let store = FileStore::new(path.clone());
@@ -173,8 +174,8 @@ pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
     pub roll: roll::RollSettings,
     /// The roll this process drives, if one runs.
     roll_session: Option<roll::RollSession>,
-    /// With `--strimzi`: the operator's side and the KafkaNodePools' scale-down intent.
-    strimzi: Option<kube_ports::StrimziSide>,
+    /// Kubernetes: the operator guard's view and the node pools' scale-down intent.
+    pub platform: Option<Box<dyn ports::PlatformObserver>>,
 }
 
 /// Why the loop stopped acting.
@@ -207,15 +208,8 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             followed: std::sync::Mutex::default(),
             roll,
             roll_session: None,
-            strimzi: None,
+            platform: None,
         }
-    }
-
-    /// Reads the Strimzi side every loop (Kubernetes with `--strimzi`).
-    #[must_use]
-    pub fn with_strimzi(mut self, strimzi: Option<kube_ports::StrimziSide>) -> Self {
-        self.strimzi = strimzi;
-        self
     }
 
     fn flow_config(&self) -> FlowConfig {
@@ -385,10 +379,6 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             now_ms(),
         )
         .await;
-        let mut engine_policy = self.policy.engine();
-        if let Some(strimzi) = &self.strimzi {
-            strimzi.observe(&mut obs, &mut engine_policy).await;
-        }
         let mut roll_notes = Vec::new();
         if state.roll().is_none() {
             match roll::wish(&self.kafka, &self.roll).await {
@@ -411,7 +401,22 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             self.telemetry.error(ErrorSource::CruiseControl);
             log(format!("Cruise Control cannot be read: {e}"));
         }
-        let reachable = obs.kafka.is_ok() && obs.cc.is_ok();
+        let mut engine_policy = self.policy.engine();
+        let mut platform_ok = true;
+        if let Some(p) = &self.platform {
+            match p.observe().await {
+                Ok(v) => {
+                    obs.operator = v.operator;
+                    engine_policy.drain.extend(v.drain);
+                }
+                Err(e) => {
+                    platform_ok = false;
+                    self.telemetry.error(ErrorSource::Kubernetes);
+                    obs.platform_error = Some(e.to_string());
+                }
+            }
+        }
+        let reachable = obs.kafka.is_ok() && obs.cc.is_ok() && platform_ok;
         self.telemetry.ready(reachable);
         let flow = self.flow_config();
         let before = state.clone();
@@ -524,7 +529,12 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         for (from, to) in &d.transitions {
             self.telemetry
                 .transition(&format!("{from:?}"), &format!("{to:?}"));
-            log(format!("auto-rebalance: {from:?} -> {to:?}"));
+            let would = if self.args.dry_run {
+                " (dry run: would)"
+            } else {
+                ""
+            };
+            log(format!("auto-rebalance{would}: {from:?} -> {to:?}"));
         }
     }
 
@@ -581,14 +591,33 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             )
             .await
         };
-        match result {
+        let decided = session.progress.take();
+        let wake_in = match &result {
             crate::driver::StepResult::Wake(at) => {
-                let now = crate::driver::RollIo::now(&session.io);
+                Some(at.since(crate::driver::RollIo::now(&session.io)))
+            }
+            crate::driver::StepResult::Finished(_) => None,
+        };
+        let run = serde_json::to_value(&session.run).ok();
+        if let crate::driver::StepResult::Finished(_) = &result {
+            session.witness.stop();
+        }
+        for (kind, target, reason) in decided {
+            self.record(ActionRecord {
+                kind,
+                target,
+                reason,
+                result: ActionResult::Started,
+            })
+            .await;
+        }
+        match result {
+            crate::driver::StepResult::Wake(_) => {
                 if let Some(r) = state.roll_mut() {
-                    r.run = serde_json::to_value(&session.run).ok();
+                    r.run = run;
                 }
                 self.persist_or_stop(state).await?;
-                Ok(Some(Duration::from_millis(at.since(now))))
+                Ok(Some(Duration::from_millis(wake_in.unwrap_or(0))))
             }
             crate::driver::StepResult::Finished(outcome) => {
                 let ok = matches!(outcome, crate::driver::Outcome::Done(_));
@@ -606,7 +635,6 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                     }
                     crate::driver::Outcome::Interrupted => "interrupted".to_string(),
                 };
-                session.witness.stop();
                 self.roll_session = None;
                 if let Some(rec) = state.finish_roll(ok, &why) {
                     self.report(&Decision {

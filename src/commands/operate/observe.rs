@@ -116,6 +116,7 @@ pub async fn observe(
         kafka: k,
         cc: c,
         operator: None,
+        platform_error: None,
         roll: None,
     }
 }

@@ -74,3 +74,21 @@ pub trait Recorder: Send + Sync {
     /// Records one action; failures are logged, never fatal.
     fn record(&self, action: &ActionRecord) -> impl Future<Output = ()> + Send;
 }
+
+/// What the platform adds to each observation besides Kafka and Cruise Control (Kubernetes:
+/// the Strimzi operator's side for the operator guard, and the `KafkaNodePool`
+/// `strimzi.io/remove-node-ids` scale-down intent). A plain host has none.
+#[derive(Debug, Clone, Default)]
+pub struct PlatformView {
+    /// The Strimzi operator's side (`None`: no Strimzi, nothing to guard).
+    pub operator: Option<crate::engine::operator_guard::OperatorView>,
+    /// Brokers to drain besides the policy's `drain` list.
+    pub drain: std::collections::BTreeSet<i32>,
+}
+
+/// Reads the [`PlatformView`] once per loop (an error is logged; the loop goes on without it).
+pub trait PlatformObserver: Send + Sync {
+    fn observe(
+        &self,
+    ) -> std::pin::Pin<Box<dyn Future<Output = Result<PlatformView, PortError>> + Send + '_>>;
+}

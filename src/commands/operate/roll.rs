@@ -19,10 +19,10 @@ use std::time::Duration;
 use super::ports::StateStore;
 use crate::commands::roll::{StderrProgress, platform_nodes, requests, with_platform_reasons};
 use crate::driver::kafka_io::{KafkaRollIo, process_status, set_incarnations, witness_idle_limit};
-use crate::driver::{DriverOptions, RollRun, RunStore};
-use crate::engine::model::NodeId;
+use crate::driver::{DriverOptions, Event, Progress, RollRun, RunStore};
+use crate::engine::model::{ClusterSnapshot, NodeId};
 use crate::engine::operate::{OperateState, RollWish};
-use crate::engine::roll::{PlanStep, RollConfig, Roller};
+use crate::engine::roll::{Decision, NodeRequest, PlanStep, RollConfig, Roller};
 use crate::kafka::KafkaClient;
 use crate::kafka::client::ClusterObserver;
 use crate::kafka::convert::to_snapshot;
@@ -33,18 +33,19 @@ use crate::platform::witness::RestartWitness;
 use crate::platform::{AnyPlatform, Platform};
 
 /// How `operate` rolls.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct RollSettings {
     /// The policy's desired broker configuration (`roll.brokerConfig`).
     pub desired: BTreeMap<String, String>,
     /// Plain host: how a node restarts (`None`: rolls cannot run and wait).
     pub method: Option<RestartMethod>,
+    /// Kubernetes: the pods as nodes (restart = delete the pod); their own restart reasons
+    /// (manual-rolling-update annotation, stuck, old revision) make a roll too. Wins over
+    /// `method`.
+    pub kube: Option<KubePlatform>,
     pub config: RollConfig,
     /// How long one restart command or reconfiguration may take.
     pub command_timeout: Duration,
-    /// Kubernetes: the pods (restart = delete the pod; their own restart reasons: annotated,
-    /// stuck, old revision), instead of `method`.
-    pub kube: Option<KubePlatform>,
 }
 
 impl RollSettings {
@@ -58,6 +59,7 @@ impl RollSettings {
         RollSettings {
             desired,
             method,
+            kube: None,
             config: RollConfig {
                 max_restart_attempts: 3,
                 max_reconfig_attempts: 3,
@@ -70,21 +72,13 @@ impl RollSettings {
                 include_unhealthy: false,
             },
             command_timeout,
-            kube: None,
         }
     }
 
-    /// Rolls pods (Kubernetes) instead of running restart commands.
-    #[must_use]
-    pub fn with_kube(mut self, kube: Option<KubePlatform>) -> RollSettings {
-        self.kube = kube;
-        self
-    }
-
-    /// Whether nodes can be restarted at all (a restart command or pods).
+    /// Whether nodes can be restarted at all.
     #[must_use]
     pub fn can_restart(&self) -> bool {
-        self.method.is_some() || self.kube.is_some()
+        self.kube.is_some() || self.method.is_some()
     }
 
     /// The platform nodes restart on.
@@ -109,27 +103,53 @@ impl RollSettings {
     }
 }
 
-/// The nodes whose broker configuration differs from the policy's (as the roll engine plans
-/// it: reconfigured where Kafka allows, else restarted). `Ok(None)`: nothing to do.
+/// The roll requests: the desired broker configuration on every broker, plus the pods'
+/// own restart reasons in Kubernetes (as `kafkaops roll --strimzi` takes them).
+async fn roll_requests(
+    s: &RollSettings,
+    snapshot: &ClusterSnapshot,
+) -> Result<BTreeMap<NodeId, NodeRequest>, String> {
+    let base = if s.desired.is_empty() {
+        BTreeMap::new()
+    } else {
+        requests(snapshot, None, &s.desired).unwrap_or_default()
+    };
+    let reasons: BTreeMap<NodeId, Vec<String>> = match &s.kube {
+        Some(k) => k
+            .discover()
+            .await
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|p| {
+                (
+                    NodeId(p.id),
+                    p.restart_reasons().into_iter().map(|(_, r)| r).collect(),
+                )
+            })
+            .filter(|(_, r): &(NodeId, Vec<String>)| !r.is_empty())
+            .collect(),
+        None => BTreeMap::new(),
+    };
+    Ok(with_platform_reasons(base, snapshot, &reasons))
+}
+
+/// The nodes that need a roll: their broker configuration differs from the policy's (as the
+/// roll engine plans it: reconfigured where Kafka allows, else restarted), or Kubernetes gives
+/// a reason. `Ok(None)`: nothing to do.
 pub async fn wish(client: &KafkaClient, s: &RollSettings) -> Result<Option<RollWish>, String> {
-    let pods = pod_reasons(s).await?;
-    if !pods.is_empty() {
-        let mut reasons: Vec<String> = pods.values().flatten().cloned().collect();
-        reasons.dedup();
-        return Ok(Some(RollWish {
-            nodes: pods.keys().map(|id| id.0).collect(),
-            reason: reasons.join("; "),
-        }));
-    }
-    if s.desired.is_empty() {
+    if s.desired.is_empty() && s.kube.is_none() {
         return Ok(None);
     }
     let observation = client.observe().await.map_err(|e| format!("{e:#}"))?;
     let snapshot = to_snapshot(&observation);
-    let Ok(requests) = requests(&snapshot, None, &s.desired) else {
+    let requests = roll_requests(s, &snapshot).await?;
+    if requests
+        .values()
+        .all(|r| r.restart_reasons.is_empty() && r.desired_config.is_empty())
+    {
         return Ok(None);
-    };
-    let plan = Roller::new(s.config.clone(), requests).plan(&snapshot);
+    }
+    let plan = Roller::new(s.config.clone(), requests.clone()).plan(&snapshot);
     let mut nodes = BTreeSet::new();
     for step in &plan.steps {
         match step {
@@ -143,32 +163,22 @@ pub async fn wish(client: &KafkaClient, s: &RollSettings) -> Result<Option<RollW
     if nodes.is_empty() {
         return Ok(None);
     }
+    let mut why: Vec<String> = requests
+        .values()
+        .flat_map(|r| r.restart_reasons.iter().cloned())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if !s.desired.is_empty() && requests.values().any(|r| !r.desired_config.is_empty()) {
+        why.push(format!(
+            "the policy's roll.brokerConfig ({})",
+            s.desired.keys().cloned().collect::<Vec<_>>().join(", ")
+        ));
+    }
     Ok(Some(RollWish {
         nodes,
-        reason: format!(
-            "their broker configuration differs from the policy's roll.brokerConfig ({})",
-            s.desired.keys().cloned().collect::<Vec<_>>().join(", ")
-        ),
+        reason: why.join("; "),
     }))
-}
-
-/// Kubernetes: the pods' own restart reasons (annotated, stuck, old revision) by node.
-async fn pod_reasons(s: &RollSettings) -> Result<BTreeMap<NodeId, Vec<String>>, String> {
-    let Some(k) = &s.kube else {
-        return Ok(BTreeMap::new());
-    };
-    Ok(k.discover()
-        .await
-        .map_err(|e| e.to_string())?
-        .iter()
-        .map(|p| {
-            (
-                NodeId(p.id),
-                p.restart_reasons().into_iter().map(|(_, r)| r).collect(),
-            )
-        })
-        .filter(|(_, r): &(NodeId, Vec<String>)| !r.is_empty())
-        .collect())
 }
 
 /// A roll in progress in this process.
@@ -176,8 +186,50 @@ pub struct RollSession {
     pub(crate) io: KafkaRollIo<AnyPlatform>,
     pub(crate) witness: RestartWitness,
     pub(crate) run: RollRun,
-    pub(crate) progress: StderrProgress,
+    pub(crate) progress: RecordingProgress,
     pub(crate) options: DriverOptions,
+}
+
+/// The roll's progress lines (as `kafkaops roll` prints them), plus each restart and
+/// reconfiguration as an action to record (an Event in Kubernetes, metrics).
+pub struct RecordingProgress {
+    lines: StderrProgress,
+    /// Actions decided since the last [`RecordingProgress::take`]: (kind, target, reason).
+    decided: Vec<(String, String, String)>,
+}
+
+impl RecordingProgress {
+    /// The actions decided since the last call.
+    pub fn take(&mut self) -> Vec<(String, String, String)> {
+        std::mem::take(&mut self.decided)
+    }
+}
+
+impl Progress for RecordingProgress {
+    fn event(&mut self, event: &Event<'_>) {
+        if let Event::Decided(d) = event {
+            match d {
+                Decision::Restart { nodes, reason } => {
+                    for n in nodes {
+                        self.decided.push((
+                            "restart".into(),
+                            format!("node {}", n.node),
+                            format!("{reason}: {}", n.reason),
+                        ));
+                    }
+                }
+                Decision::Reconfigure { node, reason, .. } => {
+                    self.decided.push((
+                        "reconfigure".into(),
+                        format!("node {node}"),
+                        reason.clone(),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        self.lines.event(event);
+    }
 }
 
 /// Starts a roll session: a new run, or the saved one (`saved`, resumed by the driver's rules).
@@ -215,21 +267,17 @@ pub async fn start(
         Some(v) => serde_json::from_value::<RollRun>(v.clone())
             .map_err(|e| format!("the saved roll cannot be read: {e}"))?,
         None => {
-            // The desired configuration (none: no request from it, `requests` would select
-            // every node) and the pods' own reasons.
-            let desired = if s.desired.is_empty() {
-                BTreeMap::new()
-            } else {
-                requests(&snapshot, None, &s.desired).map_err(|e| e.to_string())?
-            };
-            let requests = with_platform_reasons(desired, &snapshot, &pod_reasons(s).await?);
+            let requests = requests(&snapshot, None, &s.desired).map_err(|e| e.to_string())?;
             RollRun::new(
                 Roller::new(s.config.clone(), requests),
                 crate::driver::RollIo::now(&io),
             )
         }
     };
-    let progress = StderrProgress::new(false, io.recovery());
+    let progress = RecordingProgress {
+        lines: StderrProgress::new(false, io.recovery()),
+        decided: Vec::new(),
+    };
     Ok(RollSession {
         io,
         witness,

@@ -109,6 +109,9 @@ pub struct Observation {
     pub cc: Result<CcView, String>,
     /// The Strimzi operator's side, where there is one (Kubernetes).
     pub operator: Option<OperatorView>,
+    /// The platform's side (Kubernetes) could not be read: nothing starts (the operator guard
+    /// cannot be checked).
+    pub platform_error: Option<String>,
     /// Nodes the shell found in need of a roll (desired broker configuration, Kubernetes
     /// reasons), as the roll engine plans it; `None`: none (or not looked at).
     pub roll: Option<RollWish>,
@@ -881,6 +884,9 @@ fn blockers(obs: &Observation) -> Vec<String> {
                 ));
             }
         }
+    }
+    if let Some(e) = &obs.platform_error {
+        out.push(format!("the platform cannot be read ({e})"));
     }
     if let Some(view) = &obs.operator
         && let operator_guard::Decision::Refuse(e) =

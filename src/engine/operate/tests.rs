@@ -89,6 +89,7 @@ fn observation(brokers: &[(i32, u64)], topics: &[(&str, u16)]) -> Observation {
             user_tasks: None,
         }),
         operator: None,
+        platform_error: None,
         roll: None,
     }
 }
@@ -131,4 +132,53 @@ fn modes_absent_from_the_policy_never_start_and_drained_brokers_are_not_scale_up
             .any(|n| n.contains("brokers 5 hold no replica")),
         "{d:?}"
     );
+}
+
+#[test]
+fn nothing_starts_while_others_move_and_the_wait_says_why() {
+    let policy = OperatePolicy {
+        modes: [Mode::AddBrokers].into_iter().collect(),
+        scale_up_grace_ms: 0,
+        ..OperatePolicy::default()
+    };
+    // Reassignments someone else started (the executor is idle).
+    let mut obs = observation(&[(1, 6), (2, 6), (3, 0)], &[]);
+    if let Ok(k) = &mut obs.kafka {
+        k.reassignments
+            .push(crate::kafka::observation::Reassignment {
+                topic: "orders".into(),
+                partition: 0,
+                replicas: vec![1, 2],
+                adding: vec![2],
+                removing: vec![],
+            });
+    }
+    let mut s = OperateState::new();
+    let d = decide(&mut s, &obs, &policy, &config());
+    assert!(d.acts.is_empty() && s.mover.is_none(), "{d:?}");
+    assert!(
+        d.waits
+            .iter()
+            .any(|w| w.starts_with("scale-up of brokers 3 waits")
+                && w.contains("not started by Cruise Control")),
+        "{d:?}"
+    );
+    // Anyone's execution.
+    let mut obs = observation(&[(1, 6), (2, 6), (3, 0)], &[]);
+    if let Ok(cc) = &mut obs.cc {
+        cc.executor.state = "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS".into();
+        cc.executor.triggered_user_task_id = Some("theirs".into());
+    }
+    let d = decide(&mut s, &obs, &policy, &config());
+    assert!(d.acts.is_empty() && s.mover.is_none(), "{d:?}");
+    assert!(
+        d.waits
+            .iter()
+            .any(|w| w.contains("Cruise Control is executing") && w.contains("theirs")),
+        "{d:?}"
+    );
+    // Free again: it starts.
+    let obs = observation(&[(1, 6), (2, 6), (3, 0)], &[]);
+    let d = decide(&mut s, &obs, &policy, &config());
+    assert_eq!(d.acts, vec![Act::StepRebalance], "{d:?}");
 }

@@ -37,6 +37,7 @@ pub mod events;
 pub mod lease;
 mod pods;
 pub use pods::*;
+pub mod portforward;
 
 use lease::{Attempt, LeaseLock, Renewal};
 
@@ -53,7 +54,8 @@ pub struct KubeTarget {
     pub kubeconfig: Option<std::path::PathBuf>,
     /// kubeconfig context [default: the file's current context].
     pub context: Option<String>,
-    /// Namespace [default: the context's, else `default`].
+    /// Namespace [default: the kubeconfig context's, in a pod (in-cluster) the service
+    /// account's, else `default`].
     pub namespace: Option<String>,
 }
 

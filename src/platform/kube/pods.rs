@@ -18,7 +18,9 @@ pub enum NodeIdRule {
 /// Which pods are the cluster's nodes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PodSelector {
-    /// A label selector (`strimzi.io/cluster=X,strimzi.io/kind=Kafka` for Strimzi).
+    /// A label selector (for Strimzi `strimzi.io/cluster=X,strimzi.io/kind=Kafka,
+    /// strimzi.io/component-type=kafka`: Cruise Control's, the entity operator's and the
+    /// exporter's pods carry the first two labels too).
     pub labels: String,
     pub id_rule: NodeIdRule,
     /// The Strimzi cluster name, when the pods are Strimzi's (StrimziPodSet revisions, the
@@ -30,7 +32,9 @@ impl PodSelector {
     #[must_use]
     pub fn strimzi(cluster: &str) -> Self {
         PodSelector {
-            labels: format!("strimzi.io/cluster={cluster},strimzi.io/kind=Kafka"),
+            labels: format!(
+                "strimzi.io/cluster={cluster},strimzi.io/kind=Kafka,strimzi.io/component-type=kafka"
+            ),
             id_rule: NodeIdRule::NameSuffix,
             strimzi_cluster: Some(cluster.to_string()),
         }

@@ -8,6 +8,7 @@ go 1.26.0
 
 require (
 	k8s.io/component-base v0.37.2
+	k8s.io/cri-streaming v0.37.2
 	k8s.io/kubernetes v1.37.2
 )
 
