@@ -12,6 +12,7 @@
 //! and exit 0, leaving a running Cruise Control execution to finish on its own.
 
 pub mod act;
+pub mod kube_ports;
 pub mod observe;
 pub mod policy;
 pub mod ports;
@@ -105,20 +106,28 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         .clamp(Duration::from_millis(200), Duration::from_secs(5));
     let cc = super::rebalance::client(ctx, poll)?;
     let kafka = super::reassignments::kafka(ctx).await?;
-    let path = state_path(&args, cc.url());
-    let store = FileStore::new(path.clone());
-    let leadership = LockLeadership::new(path.with_extension("lock"));
     let method = super::roll::restart_method_of(
         args.restart_command.as_ref(),
         args.stop_command.as_ref(),
         args.start_command.as_ref(),
     )?;
-    let roll = roll::RollSettings::new(
+    let mut roll = roll::RollSettings::new(
         policy.roll.broker_config.clone(),
         method,
         policy.roll.max_batch_size,
         args.action_timeout,
     );
+    if let Some(kube) = kube_ports::from_args(ctx, &args).await? {
+        roll.kube = kube.pods;
+        let mut op = Operator::new(cc, kafka, kube.ports, policy, args, roll);
+        op.platform = kube
+            .strimzi
+            .map(|s| Box::new(s) as Box<dyn ports::PlatformObserver>);
+        return op.run(shutdown).await;
+    }
+    let path = state_path(&args, cc.url());
+    let store = FileStore::new(path.clone());
+    let leadership = LockLeadership::new(path.with_extension("lock"));
     let op = Operator::new(
         cc,
         kafka,
