@@ -3,7 +3,8 @@
 use clap::{CommandFactory, FromArgMatches};
 use tracing_subscriber::EnvFilter;
 
-use kafkaops::cli::Cli;
+use kafkaops::cli::operate::LogFormat;
+use kafkaops::cli::{Cli, Command};
 use kafkaops::error::ExitCode;
 
 fn main() {
@@ -28,7 +29,13 @@ fn main() {
             std::process::exit(ExitCode::Usage.code());
         }
     };
-    init_logging(cli.global.verbose, cli.global.quiet);
+    // Only `operate` has a log format (its logs go to collectors); every other command writes
+    // lines for people.
+    let format = match &cli.command {
+        Command::Operate(args) => args.log_format,
+        _ => LogFormat::Text,
+    };
+    init_logging(cli.global.verbose, cli.global.quiet, format);
 
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -52,7 +59,8 @@ fn main() {
 }
 
 /// Logs go to stderr; `-v` raises the default level, `-q` lowers it, `RUST_LOG` overrides.
-fn init_logging(verbose: u8, quiet: bool) {
+/// `json`: one JSON object per line (timestamp, level, fields, the span path), never coloured.
+fn init_logging(verbose: u8, quiet: bool, format: LogFormat) {
     let default = match (quiet, verbose) {
         (true, _) => "error",
         (false, 0) => "warn",
@@ -64,10 +72,17 @@ fn init_logging(verbose: u8, quiet: bool) {
         .unwrap_or_else(|_| EnvFilter::new(format!("{default},kafkaops={default}")));
     let ansi = kafkaops::output::ColorChoice::Auto
         .enabled(std::io::IsTerminal::is_terminal(&std::io::stderr()));
-    let _ = tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(ansi)
-        .with_target(false)
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder.with_ansi(ansi).with_target(false).try_init(),
+        LogFormat::Json => builder
+            .json()
+            .with_ansi(false)
+            .with_target(true)
+            .with_current_span(true)
+            .flatten_event(true)
+            .try_init(),
+    };
 }
