@@ -327,15 +327,6 @@ impl Policy {
             Err(PolicyError { problems })
         }
     }
-
-    /// The template of a mode, if the mode is enabled (absent modes never run).
-    #[must_use]
-    pub fn template_for(&self, mode: Mode) -> Option<&Template> {
-        self.auto_rebalance
-            .iter()
-            .find(|e| e.mode == mode)
-            .and_then(|e| self.templates.get(&e.template.name))
-    }
 }
 
 /// serde_yaml starts its messages with its own path, which for an unknown key is the parent's
@@ -542,15 +533,13 @@ roll:
         assert_eq!(p.drain, vec![2]);
         assert_eq!(p.replication_factors["orders"], 3);
         assert_eq!(
-            p.template_for(Mode::RemoveBrokers)
-                .unwrap()
-                .replication_throttle,
+            p.templates["remove"].replication_throttle,
             Some(10_000_000)
         );
         assert_eq!(p.roll.broker_config["log.retention.ms"], "604800000");
         // `{}` asks for nothing: no mode runs.
         let empty = Policy::parse("{}").unwrap();
-        assert!(empty.template_for(Mode::Imbalance).is_none());
+        assert!(empty.auto_rebalance.is_empty());
         assert_eq!(empty.roll.max_batch_size, 1);
     }
 
