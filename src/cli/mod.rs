@@ -22,7 +22,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::output::{ColorChoice, OutputFormat};
 
 /// Operate Apache Kafka clusters safely: Cruise Control rebalances, replication-factor changes,
-/// anomaly watching and safe rolling restarts (the in-cluster controller is planned).
+/// anomaly watching and safe rolling restarts, by hand or unattended (`operate`).
 #[derive(Debug, Parser)]
 #[command(
     name = "kafkaops",
@@ -258,8 +258,7 @@ pub enum Command {
     #[command(subcommand)]
     Reassignments(reassignments::ReassignmentsCommand),
     /// Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and
-    /// goal violations, replication factors, rolls; never two movers at once (planned: not
-    /// implemented yet)
+    /// goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts
     Operate(operate::OperateArgs),
     /// Inspect the resolved configuration
     #[command(subcommand)]

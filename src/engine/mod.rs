@@ -8,6 +8,7 @@ pub mod cordon;
 pub mod drift;
 pub mod model;
 pub mod movers;
+pub mod operate;
 pub mod operator_guard;
 pub mod rebalance;
 pub mod replicas;

@@ -1431,7 +1431,7 @@ fn jolokia_read(port: u16, path: &str) -> Result<serde_json::Value> {
 }
 
 /// A minimal HTTP/1.0 GET for a local agent (no HTTP client crate in the sync harness).
-fn http_get(port: u16, path: &str) -> Result<String> {
+pub fn http_get(port: u16, path: &str) -> Result<String> {
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let mut stream = match TcpStream::connect_timeout(&addr, Duration::from_secs(2)) {
         Ok(s) => s,

@@ -10,6 +10,7 @@
 //! - [`admin`]: replication throttles and partition reassignments (kafkaops' own client).
 //! - [`control`]: the HTTP control server `kafkaops roll --restart-command` restarts nodes through.
 //! - [`tls`]: a generated CA and server certificates (PEM) for the SASL_SSL listeners.
+//! - [`operate`]: `kafkaops operate` as a child process, policy files, the double's user tasks.
 //! - [`kafka`]: a real Apache Kafka 4.x KRaft cluster on 127.0.0.1 (jars from Maven Central, see
 //!   `tests/env/README.md`), node control and fault injection, topic/placement/producer helpers.
 
@@ -19,4 +20,5 @@ pub mod cc_double;
 pub mod control;
 pub mod kafka;
 pub mod kube;
+pub mod operate;
 pub mod tls;

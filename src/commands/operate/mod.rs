@@ -5,18 +5,523 @@
 //! auto-rebalance machine, the replication-factor engine and the roll engine); acts through
 //! the same adapters as the CLI. What differs between a plain host and Kubernetes sits behind
 //! [`ports`]. What to keep true is the [`policy`] file. [`telemetry`] serves metrics and health.
+//!
+//! The loop ([`Operator`]) is generic over the ports: the state is persisted after every
+//! transition (and before an execution request is sent, so a successor attaches to the task
+//! instead of sending it again), only the leader acts, and SIGTERM / Ctrl-C persist, release
+//! and exit 0, leaving a running Cruise Control execution to finish on its own.
 
+pub mod act;
+pub mod observe;
 pub mod policy;
 pub mod ports;
+pub mod store_file;
 pub mod telemetry;
+
+use std::path::PathBuf;
+use std::pin::pin;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::Ctx;
 use crate::cli::operate::OperateArgs;
+use crate::cruise_control::CruiseControlClient;
+use crate::cruise_control::client::LogObserver;
+use crate::cruise_control::flow::{FlowDriver, Step};
+use crate::engine::cc_flow::FlowConfig;
+use crate::engine::model::Millis;
+use crate::engine::operate::{Act, Decision, OperateState, RecordResult, STATE_VERSION, decide};
 use crate::error::{CliError, ExitCode};
+use crate::kafka::KafkaClient;
+use policy::Policy;
+use ports::{ActionRecord, ActionResult, Leadership, PortError, Recorder, StateStore};
+use store_file::{FileStore, LockLeadership, LogRecorder};
+use telemetry::{ErrorSource, Telemetry};
 
-/// Runs `kafkaops operate` (work in progress: issue #13).
-pub async fn run(_ctx: &Ctx, _args: OperateArgs) -> Result<ExitCode, CliError> {
-    Err(CliError::usage(
-        "`kafkaops operate` is not implemented yet (issue #13)",
-    ))
+/// One log line of the loop (stderr).
+pub fn log(msg: impl std::fmt::Display) {
+    eprintln!(
+        "{} operate: {msg}",
+        humantime::format_rfc3339_seconds(SystemTime::now())
+    );
+}
+
+fn now_ms() -> Millis {
+    Millis(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+    )
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Resolves on Ctrl-C or SIGTERM. Registered at start, so a signal at any point ends the loop
+/// through the same path (persist, release, exit 0).
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    let term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    async move {
+        #[cfg(unix)]
+        if let Some(mut term) = term {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// The operate state file of the cluster behind `cc_url`.
+fn state_path(args: &OperateArgs, cc_url: &str) -> PathBuf {
+    let dir = args
+        .state_dir
+        .clone()
+        .unwrap_or_else(|| crate::state::default_dir(&|k| std::env::var(k).ok()));
+    dir.join(crate::state::file_name("operate", cc_url))
+}
+
+/// Runs `kafkaops operate` on a plain host.
+pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
+    let shutdown = shutdown_signal();
+    let policy = policy::load(&args.policy).map_err(CliError::usage)?;
+    check_policy(&policy).map_err(CliError::usage)?;
+    if ctx.settings.cruise_control.url.is_none() {
+        return Err(CliError::usage(
+            "operate needs Cruise Control: set --cruise-control-url (or KAFKAOPS_CRUISE_CONTROL_URL)",
+        ));
+    }
+    if ctx.settings.kafka.bootstrap_servers.is_none() {
+        return Err(CliError::usage(
+            "operate needs Kafka: set --bootstrap-servers (or KAFKAOPS_BOOTSTRAP_SERVERS)",
+        ));
+    }
+    let poll = args
+        .resync
+        .clamp(Duration::from_millis(200), Duration::from_secs(5));
+    let cc = super::rebalance::client(ctx, poll)?;
+    let kafka = super::reassignments::kafka(ctx).await?;
+    let path = state_path(&args, cc.url());
+    let store = FileStore::new(path.clone());
+    let leadership = LockLeadership::new(path.with_extension("lock"));
+    let op = Operator {
+        cc,
+        kafka,
+        store,
+        leadership,
+        recorder: LogRecorder,
+        telemetry: Telemetry::new(),
+        policy,
+        args,
+        saved: std::sync::Mutex::new(None),
+    };
+    op.run(shutdown).await
+}
+
+/// What the loop refuses to start with (the obs engineer's validation replaces this).
+fn check_policy(p: &Policy) -> Result<(), String> {
+    for e in &p.auto_rebalance {
+        if !p.templates.contains_key(&e.template.name) {
+            return Err(format!(
+                "autoRebalance: mode {}: template {:?} is not defined under templates",
+                crate::engine::operate::mode_name(e.mode),
+                e.template.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The loop, generic over the ports.
+pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
+    pub cc: CruiseControlClient,
+    pub kafka: KafkaClient,
+    pub store: S,
+    pub leadership: L,
+    pub recorder: R,
+    pub telemetry: Telemetry,
+    pub policy: Policy,
+    pub args: OperateArgs,
+    /// The document last saved (nothing is written when it did not change).
+    saved: std::sync::Mutex<Option<String>>,
+}
+
+/// Why the loop stopped acting.
+enum Stop {
+    /// Another instance wrote the state or took the leadership.
+    Deposed(String),
+}
+
+impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
+    /// Builds a loop over other ports (Kubernetes).
+    pub fn new(
+        cc: CruiseControlClient,
+        kafka: KafkaClient,
+        ports: (S, L, R),
+        policy: Policy,
+        args: OperateArgs,
+    ) -> Self {
+        Operator {
+            cc,
+            kafka,
+            store: ports.0,
+            leadership: ports.1,
+            recorder: ports.2,
+            telemetry: Telemetry::new(),
+            policy,
+            args,
+            saved: std::sync::Mutex::new(None),
+        }
+    }
+
+    fn flow_config(&self) -> FlowConfig {
+        FlowConfig {
+            execute: true,
+            assume_yes: true,
+            no_wait: false,
+            timeout_ms: millis(self.args.action_timeout),
+            wait_for_ready_ms: 0,
+            poll_interval_ms: millis(
+                self.args
+                    .resync
+                    .clamp(Duration::from_millis(200), Duration::from_secs(5)),
+            ),
+            recheck: false,
+            follow_timeout_ms: Some(u64::MAX),
+        }
+    }
+
+    /// Runs until SIGTERM / Ctrl-C (or one loop with `--once`).
+    pub async fn run(
+        mut self,
+        shutdown: impl std::future::Future<Output = ()>,
+    ) -> Result<ExitCode, CliError> {
+        let mut shutdown = pin!(shutdown);
+        tokio::select! {
+            r = self.leadership.acquire() => r.map_err(|e| CliError::new(ExitCode::Failed, e))?,
+            () = &mut shutdown => {
+                log("stopped before becoming the leader");
+                return Ok(ExitCode::Ok);
+            }
+        }
+        self.telemetry.leader(true);
+        let mut state = self.load().await?;
+        log(format!(
+            "leading; state {:?}, policy {} (modes: {})",
+            state.rebalancer.state(),
+            self.args.policy.display(),
+            self.policy
+                .auto_rebalance
+                .iter()
+                .map(|e| crate::engine::operate::mode_name(e.mode))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        let mut code = ExitCode::Ok;
+        loop {
+            let step = tokio::select! {
+                r = self.iteration(&mut state) => Some(r),
+                () = &mut shutdown => None,
+            };
+            let pause = match step {
+                None => break,
+                Some(Ok((pause, reachable))) => {
+                    if self.args.once {
+                        if !reachable {
+                            code = ExitCode::Unreachable;
+                        }
+                        break;
+                    }
+                    pause
+                }
+                Some(Err(Stop::Deposed(why))) => {
+                    log(format!("not the leader any more ({why}); stopping"));
+                    self.telemetry.leader(false);
+                    self.leadership.release().await;
+                    return Ok(ExitCode::Failed);
+                }
+            };
+            tokio::select! {
+                () = tokio::time::sleep(pause) => {}
+                () = &mut shutdown => break,
+            }
+        }
+        if !self.args.dry_run
+            && let Err(e) = self.persist(&state).await
+        {
+            log(format!("could not save the state on exit: {e}"));
+        }
+        if let Some(r) = state.rebalance()
+            && let Some(t) = r.flow.task_id()
+        {
+            log(format!(
+                "exiting; Cruise Control task {t} keeps running (the next instance attaches to it)"
+            ));
+        }
+        self.leadership.release().await;
+        self.telemetry.leader(false);
+        Ok(code)
+    }
+
+    async fn load(&mut self) -> Result<OperateState, CliError> {
+        let doc = self
+            .store
+            .load()
+            .await
+            .map_err(|e| CliError::new(ExitCode::Failed, e))?;
+        let Some(doc) = doc else {
+            return Ok(OperateState::new());
+        };
+        let state: OperateState = serde_json::from_str(&doc).map_err(|e| {
+            CliError::usage(format!(
+                "the saved operate state is not readable ({e}); move it away to start afresh"
+            ))
+        })?;
+        if state.version != STATE_VERSION {
+            return Err(CliError::usage(format!(
+                "the saved operate state has version {}, this kafkaops reads version {STATE_VERSION}",
+                state.version
+            )));
+        }
+        *self.saved_doc() = Some(doc);
+        Ok(state)
+    }
+
+    /// Saves `state` if it changed since the last save.
+    fn saved_doc(&self) -> std::sync::MutexGuard<'_, Option<String>> {
+        self.saved
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    async fn persist(&self, state: &OperateState) -> Result<(), PortError> {
+        if self.args.dry_run {
+            return Ok(());
+        }
+        let doc = serde_json::to_string(state).map_err(|e| PortError::Io(e.to_string()))?;
+        if self.saved_doc().as_deref() == Some(doc.as_str()) {
+            return Ok(());
+        }
+        match self.store.save(&doc).await {
+            Ok(()) => {
+                *self.saved_doc() = Some(doc);
+                Ok(())
+            }
+            Err(e) => {
+                self.telemetry.error(ErrorSource::State);
+                Err(e)
+            }
+        }
+    }
+
+    async fn persist_or_stop(&self, state: &OperateState) -> Result<(), Stop> {
+        match self.persist(state).await {
+            Ok(()) => Ok(()),
+            Err(PortError::Conflict(why)) => Err(Stop::Deposed(why)),
+            Err(e) => {
+                // A state that cannot be saved must not run ahead of what a successor reads.
+                log(format!("cannot save the state: {e}"));
+                Err(Stop::Deposed(e.to_string()))
+            }
+        }
+    }
+
+    /// One loop: observe, decide, act. Returns the pause before the next loop and whether both
+    /// Kafka and Cruise Control answered.
+    async fn iteration(&mut self, state: &mut OperateState) -> Result<(Duration, bool), Stop> {
+        if !self.leadership.is_leader() {
+            return Err(Stop::Deposed("leadership lost".into()));
+        }
+        let timeout = self.args.action_timeout.min(Duration::from_secs(30));
+        let obs = observe::observe(
+            &self.kafka,
+            &self.cc,
+            state.needs_user_tasks(),
+            timeout,
+            now_ms(),
+        )
+        .await;
+        if let Err(e) = &obs.kafka {
+            self.telemetry.error(ErrorSource::Kafka);
+            log(format!("Kafka cannot be read: {e}"));
+        }
+        if let Err(e) = &obs.cc {
+            self.telemetry.error(ErrorSource::CruiseControl);
+            log(format!("Cruise Control cannot be read: {e}"));
+        }
+        let reachable = obs.kafka.is_ok() && obs.cc.is_ok();
+        self.telemetry.ready(reachable);
+        let engine_policy = self.policy.engine();
+        let flow = self.flow_config();
+        let before = state.clone();
+        let d = decide(state, &obs, &engine_policy, &flow);
+        self.report(&d).await;
+        if self.args.dry_run {
+            // The same decisions, none taken: keep only what the engine learned (grace times).
+            let learned = std::mem::take(&mut state.empty_since);
+            *state = before;
+            state.empty_since = learned;
+            self.telemetry.state(
+                &format!("{:?}", state.rebalancer.state()),
+                state.mover_name(),
+            );
+            self.telemetry.loop_succeeded(now_secs());
+            return Ok((self.args.resync, reachable));
+        }
+        self.persist_or_stop(state).await?;
+        let mut pause = self.args.resync;
+        for act in &d.acts {
+            if !self.leadership.is_leader() {
+                return Err(Stop::Deposed("leadership lost".into()));
+            }
+            match act {
+                Act::StepRebalance => {
+                    if let Some(p) = self.step_rebalance(state).await? {
+                        pause = pause.min(p);
+                    }
+                }
+                Act::StopRebalance { task_id } => {
+                    let r = self
+                        .cc
+                        .stop_proposal_execution(
+                            "kafkaops operate: a scale-down preempts the scale-up",
+                            std::time::Instant::now() + timeout,
+                            &LogObserver,
+                        )
+                        .await;
+                    let result = match &r {
+                        Ok(_) => ActionResult::Succeeded,
+                        Err(e) => {
+                            self.telemetry.error(ErrorSource::CruiseControl);
+                            log(format!("stopping the execution failed: {e}"));
+                            ActionResult::Failed
+                        }
+                    };
+                    self.record(ActionRecord {
+                        kind: "stop-rebalance".into(),
+                        target: task_id.clone().unwrap_or_else(|| "-".into()),
+                        reason: "a scale-down preempts the running scale-up".into(),
+                        result,
+                    })
+                    .await;
+                    pause = pause.min(Duration::from_millis(self.flow_config().poll_interval_ms));
+                }
+            }
+        }
+        self.telemetry.state(
+            &format!("{:?}", state.rebalancer.state()),
+            state.mover_name(),
+        );
+        self.telemetry.loop_succeeded(now_secs());
+        Ok((pause, reachable))
+    }
+
+    /// Logs, records and counts a decision.
+    async fn report(&self, d: &Decision) {
+        for (from, to) in &d.transitions {
+            self.telemetry
+                .transition(&format!("{from:?}"), &format!("{to:?}"));
+            log(format!("auto-rebalance: {from:?} -> {to:?}"));
+        }
+        for n in &d.notes {
+            log(n);
+        }
+        for w in &d.waits {
+            log(w);
+        }
+        for r in &d.records {
+            let result = if self.args.dry_run && r.result == RecordResult::Started {
+                ActionResult::DryRun
+            } else {
+                match r.result {
+                    RecordResult::Started => ActionResult::Started,
+                    RecordResult::Succeeded => ActionResult::Succeeded,
+                    RecordResult::Failed => ActionResult::Failed,
+                }
+            };
+            self.record(ActionRecord {
+                kind: r.kind.clone(),
+                target: r.target.clone(),
+                reason: r.reason.clone(),
+                result,
+            })
+            .await;
+        }
+    }
+
+    async fn record(&self, a: ActionRecord) {
+        let result = match a.result {
+            ActionResult::Started => "started",
+            ActionResult::Succeeded => "succeeded",
+            ActionResult::Failed => "failed",
+            ActionResult::DryRun => "dry-run",
+        };
+        log(format!("{} {} {}: {}", a.kind, a.target, result, a.reason));
+        self.telemetry.action(&a.kind, result);
+        self.recorder.record(&a).await;
+    }
+
+    /// Drives the running rebalance's flow until it waits or ends, saving the state after
+    /// every step and before the execution request. Returns how long until it wants to look
+    /// again (`None`: nothing runs).
+    async fn step_rebalance(&mut self, state: &mut OperateState) -> Result<Option<Duration>, Stop> {
+        let Some(r) = state.rebalance() else {
+            return Ok(None);
+        };
+        let op = match act::request(&self.policy, &r.rebalance) {
+            Ok(op) => op,
+            Err(e) => {
+                log(format!(
+                    "cannot build the Cruise Control request of the {} rebalance: {e}",
+                    crate::engine::operate::mode_name(r.rebalance.mode)
+                ));
+                return Ok(Some(self.args.resync));
+            }
+        };
+        let hooks = act::OperateHooks;
+        let mut driver = FlowDriver::resume(&self.cc, &op, r.flow.clone(), &hooks, &LogObserver);
+        let mut never = pin!(std::future::pending::<()>());
+        loop {
+            if let Some(r) = state.rebalance_mut()
+                && r.about_to_execute()
+                && r.requested_at.is_none()
+            {
+                // Saved before the request is sent: a successor finds the task by this time.
+                r.flow = driver.flow().clone();
+                r.mark_requested(now_ms());
+                self.persist_or_stop(state).await?;
+                if !self.leadership.is_leader() {
+                    return Err(Stop::Deposed("leadership lost".into()));
+                }
+            }
+            let step = driver.step(never.as_mut()).await;
+            if let Some(r) = state.rebalance_mut() {
+                r.flow = driver.flow().clone();
+            }
+            self.persist_or_stop(state).await?;
+            match step {
+                Step::Continue => {}
+                Step::WakeUpAt(until) => {
+                    return Ok(Some(Duration::from_millis(until.since(driver.now()))));
+                }
+                Step::Done => {
+                    let report = driver.into_report();
+                    if let Some(e) = &report.error {
+                        log(format!("the rebalance flow ended: {e}"));
+                    }
+                    // The engine finishes it on the next loop, which comes at once.
+                    return Ok(Some(Duration::from_millis(200)));
+                }
+            }
+        }
+    }
+}
+
+fn now_secs() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
 }

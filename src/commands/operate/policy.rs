@@ -106,6 +106,41 @@ fn one() -> usize {
     1
 }
 
+impl Policy {
+    /// What the engine needs of the policy.
+    #[must_use]
+    pub fn engine(&self) -> crate::engine::operate::OperatePolicy {
+        crate::engine::operate::OperatePolicy {
+            modes: self.auto_rebalance.iter().map(|e| e.mode).collect(),
+            drain: self.drain.iter().copied().collect(),
+            scale_up_grace_ms: u64::try_from(self.scale_up_grace_period.as_millis())
+                .unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The template of `mode` (a mode's entry names it; a missing name is the empty template).
+    #[must_use]
+    pub fn template_for(&self, mode: Mode) -> Template {
+        self.auto_rebalance
+            .iter()
+            .find(|e| e.mode == mode)
+            .and_then(|e| self.templates.get(&e.template.name))
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
+/// Reads and parses the policy file (the one place the loop loads it; reload and validation
+/// with field paths replace this).
+pub fn load(path: &std::path::Path) -> Result<Policy, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the policy {}: {e}", path.display()))?;
+    if text.trim().is_empty() {
+        return Ok(Policy::default());
+    }
+    serde_yaml::from_str(&text)
+        .map_err(|e| format!("the policy {} is invalid: {e}", path.display()))
+
 // ---------------------------------------------------------------------------------------------
 // Loading, validation and reload.
 //

@@ -1,0 +1,100 @@
+//! One observation of the world for the engine: Kafka's registered brokers with the replicas
+//! each holds and the reassignments in flight, Cruise Control's executor and anomaly detector
+//! (and `user_tasks` only when a saved execution request must be resolved: every request holds
+//! one of Cruise Control's few user-task slots). A side that cannot be read is an `Err` with the
+//! reason; the engine then waits rather than guesses.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use crate::cruise_control::CruiseControlClient;
+use crate::cruise_control::client::LogObserver;
+use crate::cruise_control::params::Substate;
+use crate::engine::anomalies::records;
+use crate::engine::model::Millis;
+use crate::engine::operate::{CcView, KafkaView, Observation};
+use crate::kafka::{KafkaAdmin, KafkaClient};
+
+/// Reads Kafka: registered brokers, replicas per broker, reassignments in flight.
+pub async fn kafka(kafka: &KafkaClient) -> Result<KafkaView, String> {
+    let cluster = kafka
+        .describe_cluster()
+        .await
+        .map_err(|e| format!("{e:#}"))?;
+    let mut brokers: BTreeMap<i32, u64> = cluster.nodes.iter().map(|n| (n.id, 0)).collect();
+    let topics = kafka.list_topics().await.map_err(|e| format!("{e:#}"))?;
+    if !topics.is_empty() {
+        let described = kafka
+            .describe_topics(topics)
+            .await
+            .map_err(|e| format!("{e:#}"))?;
+        for t in &described {
+            for p in &t.partitions {
+                for r in &p.replicas {
+                    *brokers.entry(*r).or_insert(0) += 1;
+                }
+            }
+        }
+        // Replicas on brokers that are not registered (stopped) do not make them brokers.
+        let registered: Vec<i32> = cluster.nodes.iter().map(|n| n.id).collect();
+        brokers.retain(|b, _| registered.contains(b));
+    }
+    let reassignments = kafka
+        .list_reassignments()
+        .await
+        .map_err(|e| format!("{e:#}"))?;
+    Ok(KafkaView {
+        brokers,
+        reassignments,
+    })
+}
+
+/// Reads Cruise Control: executor, anomaly detector and, when asked, the user tasks.
+pub async fn cruise_control(
+    cc: &CruiseControlClient,
+    user_tasks: bool,
+    timeout: Duration,
+) -> Result<CcView, String> {
+    let deadline = Instant::now() + timeout;
+    let state = cc
+        .state(
+            &[Substate::Executor, Substate::AnomalyDetector],
+            false,
+            deadline,
+            &LogObserver,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    let tasks = if user_tasks {
+        Some(
+            cc.user_tasks(&[], false, deadline, &LogObserver)
+                .await
+                .map_err(|e| e.to_string())?
+                .user_tasks,
+        )
+    } else {
+        None
+    };
+    Ok(CcView {
+        executor: state.executor.unwrap_or_default(),
+        anomalies: records(&state.anomaly_detector.unwrap_or_default()),
+        user_tasks: tasks,
+    })
+}
+
+/// Both sides at once.
+pub async fn observe(
+    kafka_client: &KafkaClient,
+    cc: &CruiseControlClient,
+    user_tasks: bool,
+    timeout: Duration,
+    now: Millis,
+) -> Observation {
+    let (k, c) = tokio::join!(kafka(kafka_client), cruise_control(cc, user_tasks, timeout));
+    Observation {
+        now,
+        kafka: k,
+        cc: c,
+        operator: None,
+    }
+}

@@ -1,0 +1,769 @@
+//! The `operate` controller's decisions, pure: one observation of the cluster, the policy and
+//! the saved state in; what to do (and what waits, and why) out.
+//!
+//! `operate` runs the other subcommands' logic unattended, so the hard part is not any single
+//! action but the coordination between them (issue #13, design `OPERATE_DESIGN.md`):
+//!
+//! - **Never two movers.** At most one thing moves data at a time: our Cruise Control execution,
+//!   anyone's execution (the executor is not idle), reassignments someone else started. While one
+//!   runs, every other wish waits and says what it waits for.
+//! - **Order.** Scale-down before scale-up before imbalance: the requests are fed to the seed's
+//!   state machine ([`AutoRebalancer`]) in precedence order each loop, and it keeps the queue.
+//!   A scale-down requested while a scale-up runs stops the scale-up (the seed's preemption).
+//! - **Scale-up with grace.** A registered broker outside the drain set that holds no replica
+//!   for the policy's grace period is a scale-up. A drained broker (0 replicas, in the drain
+//!   set) is "safe to stop", never a scale-up.
+//! - **Modes absent from the policy never start.**
+//! - **Restart and failover.** The state is saved by the shell before the execution request is
+//!   sent (`requested_at`, no task id yet) and again once Cruise Control answered. A state read
+//!   back with the request in flight ([`Phase::Starting`]) is resolved from Cruise Control's
+//!   `user_tasks`: the non-dry-run task of the same endpoint created since `requested_at` is
+//!   attached to ([`CcFlow::attach`]), so a new leader never sends a second execution request.
+//!
+//! Requests are re-derived from the observation every loop (a broker that still holds
+//! replicas is still to be drained), so a rebalance that failed or was refused is retried on a
+//! later loop, and the state stays small: the machine, the running mover, and when each broker
+//! was first seen empty. Nothing here does IO or reads a clock; `now` is part of the
+//! [`Observation`] (epoch ms).
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::cruise_control::model::{ExecutorState, TaskStatus, UserTask};
+use crate::engine::anomalies::AnomalyRecord;
+use crate::engine::cc_flow::{CcFlow, FlowConfig, Outcome, Phase, Stage};
+use crate::engine::model::Millis;
+use crate::engine::movers::{self, ExecutorView};
+use crate::engine::operator_guard::{self, OperatorView};
+use crate::engine::rebalance::{
+    Action as FsmAction, AutoRebalancer, Event, Mode, Rebalance, State,
+};
+use crate::kafka::observation::Reassignment;
+
+/// The version of the saved [`OperateState`] document.
+pub const STATE_VERSION: u32 = 1;
+
+/// A Cruise Control user task started up to this long before `requested_at` still counts as
+/// ours (clocks of the operate host and Cruise Control's may differ a little).
+pub const CLOCK_SKEW_MS: u64 = 5_000;
+
+/// What the policy asks for, as the engine needs it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OperatePolicy {
+    /// The auto-rebalance modes that may start (absent ones never do).
+    pub modes: BTreeSet<Mode>,
+    /// Brokers to empty before they are stopped.
+    pub drain: BTreeSet<i32>,
+    /// How long a new broker must hold no replica before it is a scale-up.
+    pub scale_up_grace_ms: u64,
+}
+
+/// What Kafka showed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KafkaView {
+    /// The registered brokers and how many replicas each holds.
+    pub brokers: BTreeMap<i32, u64>,
+    /// Partition reassignments in flight (anyone's).
+    pub reassignments: Vec<Reassignment>,
+}
+
+/// What Cruise Control showed.
+#[derive(Debug, Clone, Default)]
+pub struct CcView {
+    pub executor: ExecutorState,
+    /// The anomaly detector's records (all types; only goal violations count).
+    pub anomalies: Vec<AnomalyRecord>,
+    /// `user_tasks`, when asked for ([`OperateState::needs_user_tasks`]).
+    pub user_tasks: Option<Vec<UserTask>>,
+}
+
+/// One observation of the world (`Err`: that side could not be read, with why).
+#[derive(Debug, Clone)]
+pub struct Observation {
+    /// Epoch milliseconds.
+    pub now: Millis,
+    pub kafka: Result<KafkaView, String>,
+    pub cc: Result<CcView, String>,
+    /// The Strimzi operator's side, where there is one (Kubernetes).
+    pub operator: Option<OperatorView>,
+}
+
+/// The rebalance being run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunningRebalance {
+    pub rebalance: Rebalance,
+    /// The Cruise Control conversation (stepped by the shell, saved after every step).
+    pub flow: CcFlow,
+    /// When the execution request was about to be sent (saved before sending it).
+    pub requested_at: Option<Millis>,
+    /// A stop was asked of Cruise Control (preempted by a scale-down).
+    #[serde(default)]
+    pub stop_requested: bool,
+    /// When it was started (epoch ms).
+    pub started_at: Millis,
+}
+
+impl RunningRebalance {
+    /// The next step of the flow sends the execution request: save the state with
+    /// [`RunningRebalance::mark_requested`] first.
+    #[must_use]
+    pub fn about_to_execute(&self) -> bool {
+        *self.flow.phase() == Phase::Starting && !self.flow.execution_started()
+    }
+
+    /// Records that the execution request is about to be sent (at `now`, epoch ms).
+    pub fn mark_requested(&mut self, now: Millis) {
+        if self.requested_at.is_none() {
+            self.requested_at = Some(now);
+        }
+    }
+}
+
+/// The one thing that moves data on our behalf.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Mover {
+    Rebalance(RunningRebalance),
+}
+
+/// What `operate` keeps between loops (serde; versioned).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OperateState {
+    pub version: u32,
+    pub rebalancer: AutoRebalancer,
+    pub mover: Option<Mover>,
+    /// When each broker was first seen holding no replica (scale-up grace), epoch ms.
+    pub empty_since: BTreeMap<i32, Millis>,
+}
+
+impl Default for OperateState {
+    fn default() -> Self {
+        OperateState::new()
+    }
+}
+
+/// What the shell must do after a decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Act {
+    /// Drive the running rebalance's Cruise Control flow until it waits or ends.
+    StepRebalance,
+    /// Ask Cruise Control to stop the running execution (a scale-down preempts a scale-up).
+    StopRebalance { task_id: Option<String> },
+}
+
+/// An action started or ended, for logs, Events and metrics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// `rebalance-add-brokers`, `rebalance-remove-brokers`, `rebalance-imbalance`,
+    /// `stop-rebalance`.
+    pub kind: String,
+    /// `brokers 4,5` or `cluster`.
+    pub target: String,
+    pub reason: String,
+    pub result: RecordResult,
+}
+
+/// How an action went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordResult {
+    Started,
+    Succeeded,
+    Failed,
+}
+
+/// The decision of one loop.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Decision {
+    pub acts: Vec<Act>,
+    /// What waits, and for what (one sentence each).
+    pub waits: Vec<String>,
+    /// Other things worth a log line (a drained broker, an attach).
+    pub notes: Vec<String>,
+    pub records: Vec<Record>,
+    /// Transitions of the auto-rebalance machine.
+    pub transitions: Vec<(State, State)>,
+}
+
+/// The kind name of a rebalance mode (metrics, Events).
+#[must_use]
+pub fn kind_of(mode: Mode) -> &'static str {
+    match mode {
+        Mode::AddBrokers => "rebalance-add-brokers",
+        Mode::RemoveBrokers => "rebalance-remove-brokers",
+        Mode::Imbalance => "rebalance-imbalance",
+    }
+}
+
+/// The Cruise Control endpoint a mode runs.
+#[must_use]
+pub fn endpoint_of(mode: Mode) -> &'static str {
+    match mode {
+        Mode::AddBrokers => "add_broker",
+        Mode::RemoveBrokers => "remove_broker",
+        Mode::Imbalance => "rebalance",
+    }
+}
+
+/// The policy's name of a mode (`add-brokers`, ...).
+#[must_use]
+pub fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::AddBrokers => "add-brokers",
+        Mode::RemoveBrokers => "remove-brokers",
+        Mode::Imbalance => "imbalance",
+    }
+}
+
+fn ids(set: &BTreeSet<i32>) -> String {
+    set.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// `brokers 4,5` or `cluster`.
+#[must_use]
+pub fn target_of(r: &Rebalance) -> String {
+    if r.brokers.is_empty() {
+        "cluster".into()
+    } else {
+        format!("brokers {}", ids(&r.brokers))
+    }
+}
+
+/// The endpoint and whether it was a dry run, from a user task's `RequestURL`
+/// (`POST /kafkacruisecontrol/add_broker?brokerid=4&dryrun=false`). Cruise Control's default
+/// is a dry run, so only an explicit `dryrun=false` is an execution.
+#[must_use]
+pub fn request_of(url: &str) -> (String, bool) {
+    let path_and_query = url.split_whitespace().last().unwrap_or("");
+    let (path, query) = path_and_query
+        .split_once('?')
+        .unwrap_or((path_and_query, ""));
+    let endpoint = path.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
+    let dryrun = !query.split('&').any(|kv| {
+        kv.split_once('=').is_some_and(|(k, v)| {
+            k.eq_ignore_ascii_case("dryrun") && v.eq_ignore_ascii_case("false")
+        })
+    });
+    (endpoint, dryrun)
+}
+
+/// Our execution among `tasks`: a non-dry-run request to `endpoint` that Cruise Control
+/// started at or after `since` (less the clock skew); the latest one.
+#[must_use]
+pub fn find_our_task<'a>(
+    tasks: &'a [UserTask],
+    endpoint: &str,
+    since: Millis,
+) -> Option<&'a UserTask> {
+    let from = i64::try_from(since.0.saturating_sub(CLOCK_SKEW_MS)).unwrap_or(i64::MAX);
+    tasks
+        .iter()
+        .filter(|t| {
+            let (ep, dryrun) = request_of(&t.request_url);
+            ep == endpoint && !dryrun && t.start_ms.is_some_and(|s| s >= from)
+        })
+        .max_by_key(|t| t.start_ms)
+}
+
+impl OperateState {
+    #[must_use]
+    pub fn new() -> OperateState {
+        OperateState {
+            version: STATE_VERSION,
+            rebalancer: AutoRebalancer::new(),
+            mover: None,
+            empty_since: BTreeMap::new(),
+        }
+    }
+
+    /// The running rebalance, if any.
+    #[must_use]
+    pub fn rebalance(&self) -> Option<&RunningRebalance> {
+        match &self.mover {
+            Some(Mover::Rebalance(r)) => Some(r),
+            None => None,
+        }
+    }
+
+    pub fn rebalance_mut(&mut self) -> Option<&mut RunningRebalance> {
+        match &mut self.mover {
+            Some(Mover::Rebalance(r)) => Some(r),
+            None => None,
+        }
+    }
+
+    /// The next observation must include `user_tasks`: a saved execution request is in flight
+    /// and its task is to be found.
+    #[must_use]
+    pub fn needs_user_tasks(&self) -> bool {
+        self.rebalance()
+            .is_some_and(|r| *r.flow.phase() == Phase::Starting && r.flow.task_id().is_none())
+    }
+
+    /// What moves, for metrics (`rebalance`, `none`).
+    #[must_use]
+    pub fn mover_name(&self) -> &'static str {
+        match &self.mover {
+            Some(Mover::Rebalance(_)) => "rebalance",
+            None => "none",
+        }
+    }
+
+    /// Ends the running rebalance (`succeeded` or not) and starts what the machine starts next.
+    fn finish(
+        &mut self,
+        succeeded: bool,
+        why: &str,
+        now: Millis,
+        policy: &OperatePolicy,
+        flow: &FlowConfig,
+        d: &mut Decision,
+    ) {
+        let Some(Mover::Rebalance(r)) = self.mover.take() else {
+            return;
+        };
+        if r.rebalance.mode == Mode::AddBrokers {
+            // Not re-requested before another grace period (e.g. a proposal that moved nothing).
+            for b in &r.rebalance.brokers {
+                self.empty_since.insert(*b, now);
+            }
+        }
+        d.records.push(Record {
+            kind: kind_of(r.rebalance.mode).into(),
+            target: target_of(&r.rebalance),
+            reason: why.to_string(),
+            result: if succeeded {
+                RecordResult::Succeeded
+            } else {
+                RecordResult::Failed
+            },
+        });
+        let a = self
+            .rebalancer
+            .handle(Event::RebalanceFinished { succeeded }, now);
+        self.apply(a, now, policy, flow, d, "");
+    }
+
+    /// Applies what the machine asked for.
+    fn apply(
+        &mut self,
+        a: FsmAction,
+        now: Millis,
+        policy: &OperatePolicy,
+        flow: &FlowConfig,
+        d: &mut Decision,
+        reason: &str,
+    ) {
+        match a {
+            FsmAction::Nothing => {}
+            FsmAction::Start(r) if !policy.modes.contains(&r.mode) => {
+                // Queued under an older policy: a mode absent from the policy never starts.
+                d.notes.push(format!(
+                    "not starting the {} rebalance of {}: {} is not in the policy's autoRebalance",
+                    mode_name(r.mode),
+                    target_of(&r),
+                    mode_name(r.mode)
+                ));
+                let a = self
+                    .rebalancer
+                    .handle(Event::RebalanceFinished { succeeded: false }, now);
+                self.apply(a, now, policy, flow, d, reason);
+            }
+            FsmAction::Start(r) => {
+                let why = if reason.is_empty() {
+                    match r.mode {
+                        Mode::RemoveBrokers => {
+                            format!("brokers {} are to be drained", ids(&r.brokers))
+                        }
+                        Mode::AddBrokers => format!("brokers {} hold no replica", ids(&r.brokers)),
+                        Mode::Imbalance => format!(
+                            "Cruise Control reports {} fixable goal violation(s)",
+                            r.anomalies.len()
+                        ),
+                    }
+                } else {
+                    reason.to_string()
+                };
+                d.records.push(Record {
+                    kind: kind_of(r.mode).into(),
+                    target: target_of(&r),
+                    reason: why,
+                    result: RecordResult::Started,
+                });
+                self.mover = Some(Mover::Rebalance(RunningRebalance {
+                    rebalance: r,
+                    flow: CcFlow::new(flow.clone()),
+                    requested_at: None,
+                    stop_requested: false,
+                    started_at: now,
+                }));
+                d.acts.push(Act::StepRebalance);
+            }
+            FsmAction::StopRunning => {
+                let Some(Mover::Rebalance(r)) = &mut self.mover else {
+                    return;
+                };
+                if r.flow.execution_requested() {
+                    r.stop_requested = true;
+                    d.records.push(Record {
+                        kind: "stop-rebalance".into(),
+                        target: target_of(&r.rebalance),
+                        reason: "a scale-down preempts the running scale-up".into(),
+                        result: RecordResult::Started,
+                    });
+                    d.acts.push(Act::StopRebalance {
+                        task_id: r.flow.task_id().map(str::to_string),
+                    });
+                } else {
+                    // Nothing was executed yet: drop the flow, the machine queues it again.
+                    self.finish(
+                        false,
+                        "preempted by a scale-down before anything was executed",
+                        now,
+                        policy,
+                        flow,
+                        d,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Decides one loop: updates `state` and says what the shell must do.
+pub fn decide(
+    state: &mut OperateState,
+    obs: &Observation,
+    policy: &OperatePolicy,
+    flow: &FlowConfig,
+) -> Decision {
+    let mut d = Decision::default();
+    let now = obs.now;
+    let before = state.rebalancer.state();
+
+    // Broker facts: what is to be drained, what is new and empty.
+    let mut to_drain = BTreeSet::new();
+    let mut scale_up = BTreeSet::new();
+    match &obs.kafka {
+        Ok(k) => {
+            state
+                .empty_since
+                .retain(|b, _| k.brokers.get(b) == Some(&0) && !policy.drain.contains(b));
+            for (&b, &n) in &k.brokers {
+                if policy.drain.contains(&b) {
+                    if n > 0 {
+                        to_drain.insert(b);
+                    } else {
+                        d.notes.push(format!(
+                            "broker {b} is drained (holds no replica): safe to stop"
+                        ));
+                    }
+                } else if n == 0 {
+                    let since = *state.empty_since.entry(b).or_insert(now);
+                    if now.since(since) >= policy.scale_up_grace_ms {
+                        scale_up.insert(b);
+                    }
+                }
+            }
+        }
+        Err(e) => d.waits.push(format!(
+            "scale-up and scale-down detection waits: Kafka metadata cannot be read ({e})"
+        )),
+    }
+    // Brokers the running rebalance already covers are not requested again.
+    if let Some(r) = state.rebalance() {
+        for b in &r.rebalance.brokers {
+            if r.rebalance.mode == Mode::RemoveBrokers {
+                to_drain.remove(b);
+            }
+            if r.rebalance.mode == Mode::AddBrokers {
+                scale_up.remove(b);
+            }
+        }
+    }
+    let anomalies = obs.cc.as_ref().ok().map(|c| c.anomalies.clone());
+
+    // 1. The running rebalance, if any: resolve, follow, or finish it.
+    if state.mover.is_some() {
+        running(state, obs, policy, flow, &mut d);
+    }
+
+    // 2. While ours runs: a scale-down preempts a scale-up; the rest queues.
+    if state.mover.is_some() {
+        let wait_on = state
+            .rebalance()
+            .map(|r| {
+                format!(
+                    "the {} rebalance of {} runs",
+                    mode_name(r.rebalance.mode),
+                    target_of(&r.rebalance)
+                )
+            })
+            .unwrap_or_default();
+        feed(
+            state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
+        );
+        if state.mover.is_some() {
+            for (mode, brokers) in state.rebalancer.queued() {
+                d.waits.push(format!(
+                    "{} rebalance{} waits: {wait_on}",
+                    mode_name(mode),
+                    if brokers.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" of brokers {}", ids(&brokers))
+                    }
+                ));
+            }
+        }
+    } else {
+        // 3. Nothing of ours moves: may anything start?
+        let blockers = blockers(obs);
+        if blockers.is_empty() {
+            feed(
+                state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
+            );
+        } else {
+            let why = blockers.join("; ");
+            let mut wishes: Vec<String> = Vec::new();
+            if !to_drain.is_empty() {
+                wishes.push(format!("scale-down of brokers {}", ids(&to_drain)));
+            }
+            if !scale_up.is_empty() {
+                wishes.push(format!("scale-up of brokers {}", ids(&scale_up)));
+            }
+            for (mode, brokers) in state.rebalancer.queued() {
+                wishes.push(format!(
+                    "queued {} rebalance {}",
+                    mode_name(mode),
+                    ids(&brokers)
+                ));
+            }
+            if wishes.is_empty() {
+                d.notes.push(format!("nothing to do; {why}"));
+            }
+            for w in wishes {
+                d.waits.push(format!("{w} waits: {why}"));
+            }
+        }
+    }
+    let after = state.rebalancer.state();
+    if after != before {
+        d.transitions.push((before, after));
+    }
+    d
+}
+
+/// Why nothing may start now (empty: it may).
+fn blockers(obs: &Observation) -> Vec<String> {
+    let mut out = Vec::new();
+    let executor = match &obs.cc {
+        Err(e) => {
+            out.push(format!("Cruise Control cannot be reached ({e})"));
+            ExecutorView::Unknown
+        }
+        Ok(cc) if !cc.executor.is_idle() => {
+            out.push(format!(
+                "Cruise Control is executing: {}",
+                cc.executor.describe()
+            ));
+            ExecutorView::Executing
+        }
+        Ok(_) => ExecutorView::Idle,
+    };
+    match &obs.kafka {
+        Err(e) => out.push(format!("Kafka cannot be read ({e})")),
+        Ok(k) => {
+            let views = movers::classify(&k.reassignments, &BTreeMap::new(), executor);
+            let others = movers::blocking(&views);
+            if executor != ExecutorView::Executing && !others.is_empty() {
+                out.push(format!(
+                    "{} partition reassignment(s) not started by Cruise Control are in flight: {}",
+                    others.len(),
+                    movers::describe(&others)
+                ));
+            }
+        }
+    }
+    if let Some(view) = &obs.operator
+        && let operator_guard::Decision::Refuse(e) =
+            operator_guard::decide(view, operator_guard::Action::Execute("rebalance"), false)
+    {
+        out.push(e.reasons.join("; "));
+    }
+    out
+}
+
+/// Feeds the machine its events in precedence order (only modes the policy has).
+#[allow(clippy::too_many_arguments)]
+fn feed(
+    state: &mut OperateState,
+    to_drain: &BTreeSet<i32>,
+    scale_up: &BTreeSet<i32>,
+    anomalies: Option<Vec<AnomalyRecord>>,
+    policy: &OperatePolicy,
+    flow: &FlowConfig,
+    now: Millis,
+    d: &mut Decision,
+) {
+    let mut events = Vec::new();
+    if !to_drain.is_empty() {
+        if policy.modes.contains(&Mode::RemoveBrokers) {
+            events.push(Event::ScaleDownRequested(to_drain.clone()));
+        } else {
+            d.waits.push(format!(
+                "brokers {} still hold replicas: remove-brokers is not in the policy's autoRebalance",
+                ids(to_drain)
+            ));
+        }
+    }
+    if !scale_up.is_empty() {
+        if policy.modes.contains(&Mode::AddBrokers) {
+            events.push(Event::ScaleUpRequested(scale_up.clone()));
+        } else {
+            d.notes.push(format!(
+                "brokers {} hold no replica: add-brokers is not in the policy's autoRebalance",
+                ids(scale_up)
+            ));
+        }
+    }
+    if let Some(a) = anomalies
+        && policy.modes.contains(&Mode::Imbalance)
+    {
+        events.push(Event::AnomaliesObserved(a));
+    }
+    events.push(Event::Tick);
+    for e in events {
+        let a = state.rebalancer.handle(e, now);
+        state.apply(a, now, policy, flow, d, "");
+    }
+}
+
+/// The running rebalance: attach after a restart, follow, or finish.
+fn running(
+    state: &mut OperateState,
+    obs: &Observation,
+    policy: &OperatePolicy,
+    flow: &FlowConfig,
+    d: &mut Decision,
+) {
+    let now = obs.now;
+    let Some(r) = state.rebalance_mut() else {
+        return;
+    };
+    // A stop was asked for and the flow went on: it sees the execution end.
+    if let Some(outcome) = r.flow.outcome().cloned() {
+        let keeps_running = matches!(
+            outcome,
+            Outcome::TimedOut { .. }
+                | Outcome::Error {
+                    stage: Stage::Follow,
+                    ..
+                }
+        );
+        if keeps_running && r.flow.follow_again() {
+            // Following failed (Cruise Control did not answer) while it executes: follow again.
+            d.notes.push(format!(
+                "following task {} again",
+                r.flow.task_id().unwrap_or("-")
+            ));
+            d.acts.push(Act::StepRebalance);
+            return;
+        }
+        let succeeded = matches!(outcome, Outcome::Completed { .. } | Outcome::NothingToDo);
+        let why = describe_outcome(&outcome);
+        state.finish(succeeded, &why, now, policy, flow, d);
+        return;
+    }
+    if *r.flow.phase() == Phase::Starting && r.flow.task_id().is_none() {
+        // Restored with the execution request in flight: find its task, never send it again.
+        let cc = match &obs.cc {
+            Ok(cc) => cc,
+            Err(e) => {
+                d.waits.push(format!(
+                    "resuming the {} rebalance waits: Cruise Control cannot be reached ({e})",
+                    mode_name(r.rebalance.mode)
+                ));
+                return;
+            }
+        };
+        let Some(tasks) = &cc.user_tasks else {
+            d.waits.push(
+                "resuming the rebalance waits: Cruise Control's user tasks were not read".into(),
+            );
+            return;
+        };
+        let since = r.requested_at.unwrap_or(r.started_at);
+        if let Some(t) = find_our_task(tasks, endpoint_of(r.rebalance.mode), since) {
+            d.notes.push(format!(
+                "attaching to Cruise Control task {} ({}, {:?}) started by an earlier instance",
+                t.user_task_id,
+                endpoint_of(r.rebalance.mode),
+                t.status
+            ));
+            r.flow = CcFlow::attach(flow.clone(), t.user_task_id.clone(), now);
+            d.acts.push(Act::StepRebalance);
+            return;
+        }
+        if !cc.executor.is_idle() {
+            d.waits.push(format!(
+                "resuming the {} rebalance waits: Cruise Control is executing ({}), and no task of ours is listed",
+                mode_name(r.rebalance.mode),
+                cc.executor.describe()
+            ));
+            return;
+        }
+        state.finish(
+            false,
+            "the execution request of an earlier instance never reached Cruise Control",
+            now,
+            policy,
+            flow,
+            d,
+        );
+        return;
+    }
+    if let Err(e) = &obs.cc {
+        d.waits.push(format!(
+            "the {} rebalance waits: Cruise Control cannot be reached ({e})",
+            mode_name(r.rebalance.mode)
+        ));
+        return;
+    }
+    d.acts.push(Act::StepRebalance);
+}
+
+/// One sentence about how a flow ended.
+#[must_use]
+pub fn describe_outcome(o: &Outcome) -> String {
+    let task = |t: &Option<String>| {
+        t.as_deref()
+            .map(|t| format!(" (task {t})"))
+            .unwrap_or_default()
+    };
+    match o {
+        Outcome::Completed { task_id } => format!("the execution completed{}", task(task_id)),
+        Outcome::NothingToDo => "Cruise Control's proposal moves nothing".into(),
+        Outcome::Failed { task_id } => {
+            format!(
+                "the execution ended with an error or was stopped{}",
+                task(task_id)
+            )
+        }
+        Outcome::TaskLost { task_id } => format!("Cruise Control forgot task {task_id}"),
+        Outcome::Busy { running } => format!("another execution runs: {running}"),
+        Outcome::NotReady { reason } => format!("Cruise Control is not ready: {reason}"),
+        Outcome::Rejected { reason } => format!("refused: {reason}"),
+        Outcome::Error { stage, failure, .. } => format!("{stage:?} failed: {}", failure.message),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The task status a [`UserTask`] reports, for messages.
+#[must_use]
+pub fn status_name(s: &TaskStatus) -> String {
+    format!("{s:?}")
+}

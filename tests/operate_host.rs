@@ -1,0 +1,337 @@
+//! `kafkaops operate` on a plain host, end to end: a real KRaft cluster (1 controller + 4
+//! brokers), the Cruise Control test double moving real replicas, and `operate` as a child
+//! process with a policy file and a state directory. The oracles are Kafka's metadata (replicas
+//! per broker) and the double's own record of the requests it got (`user_tasks`: endpoint,
+//! dry run or execution, start time), never operate's own view.
+//!
+//! One cluster for the binary, steps in order (each starts and stops operate):
+//! a) a broker added (empty) is filled with no command (add-brokers, short grace period);
+//! b) a drain request empties the broker before it is stopped;
+//! c) a drain and an add requested together run in the seed's order (remove_broker first);
+//! d) operate killed (SIGKILL) in the middle of an execution and started again follows the
+//!    running task to its end without a second execution request.
+//!
+//! `cargo test --test operate_host -- --nocapture` shows the steps.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use rdkafka::admin::{AdminClient, AdminOptions, AlterConfig, ResourceSpecifier};
+use rdkafka::client::DefaultClientContext;
+use rdkafka::config::ClientConfig;
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
+use support::bin::kafkaops_bin;
+use support::cc_double::{CcDouble, CcDoubleOptions};
+use support::kafka::{ClusterSpec, KafkaCluster, create_topic, wait_for};
+use support::operate::{
+    Operate, OperateOptions, epoch_ms, executions, replicas_per_broker, saved_state, user_tasks,
+    write_policy,
+};
+
+const WAIT: Duration = Duration::from_secs(180);
+
+fn policy(drain: &[i32], modes: &[&str], grace: &str) -> String {
+    let mut s = String::from("autoRebalance:\n");
+    for m in modes {
+        s.push_str(&format!("  - mode: {m}\n    template: {{ name: t }}\n"));
+    }
+    s.push_str(&format!(
+        "scaleUpGracePeriod: {grace}\ndrain: [{}]\ntemplates:\n  t: {{}}\n",
+        drain
+            .iter()
+            .map(i32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    s
+}
+
+fn count(bootstrap: &str, broker: i32) -> usize {
+    replicas_per_broker(bootstrap)
+        .unwrap()
+        .get(&broker)
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Waits until the saved state is Idle with nothing running.
+fn wait_idle(state_dir: &Path, op: &Operate) {
+    wait_for("operate's saved state to be Idle", WAIT, || {
+        Ok(saved_state(state_dir).and_then(|s| {
+            (s["rebalancer"]["state"] == "Idle" && s["mover"].is_null()).then_some(())
+        }))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+}
+
+/// Writes `bytes` into each partition of `topic`.
+fn fill(bootstrap: &str, topic: &str, partitions: i32, bytes: usize) {
+    let producer: BaseProducer = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("acks", "all")
+        .set("linger.ms", "20")
+        .set("log_level", "3")
+        .create()
+        .unwrap();
+    let payload = vec![b'x'; 10_000];
+    for p in 0..partitions {
+        for _ in 0..bytes / payload.len() {
+            loop {
+                let rec = BaseRecord::<(), [u8]>::to(topic)
+                    .partition(p)
+                    .payload(&payload[..]);
+                match producer.send(rec) {
+                    Ok(()) => break,
+                    Err(_) => {
+                        producer.poll(Duration::from_millis(50));
+                    }
+                }
+            }
+            producer.poll(Duration::ZERO);
+        }
+    }
+    producer.flush(Duration::from_secs(60)).unwrap();
+}
+
+fn admin(bootstrap: &str) -> AdminClient<DefaultClientContext> {
+    ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("log_level", "3")
+        .create()
+        .unwrap()
+}
+
+/// Sets (or with `None` clears) the replication throttle rate on `brokers`.
+fn throttle_brokers(bootstrap: &str, brokers: &[i32], rate: Option<u64>) {
+    let admin = admin(bootstrap);
+    let value = rate.map(|r| r.to_string());
+    for b in brokers {
+        let c = AlterConfig::new(ResourceSpecifier::Broker(*b));
+        let c = match &value {
+            Some(v) => c
+                .set("leader.replication.throttled.rate", v)
+                .set("follower.replication.throttled.rate", v),
+            None => c,
+        };
+        let opts = AdminOptions::new().request_timeout(Some(Duration::from_secs(10)));
+        for r in futures::executor::block_on(admin.alter_configs([&c], &opts)).unwrap() {
+            r.unwrap_or_else(|(res, code)| panic!("AlterConfigs {res:?}: {code:?}"));
+        }
+    }
+}
+
+/// Throttles every replica of `topic` (`*`), so moving it is slow while the brokers are.
+fn throttle_topic(bootstrap: &str, topic: &str) {
+    let admin = admin(bootstrap);
+    let c = AlterConfig::new(ResourceSpecifier::Topic(topic))
+        .set("leader.replication.throttled.replicas", "*")
+        .set("follower.replication.throttled.replicas", "*");
+    let opts = AdminOptions::new().request_timeout(Some(Duration::from_secs(10)));
+    for r in futures::executor::block_on(admin.alter_configs([&c], &opts)).unwrap() {
+        r.unwrap_or_else(|(res, code)| panic!("AlterConfigs {res:?}: {code:?}"));
+    }
+}
+
+#[test]
+fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
+    let _ = kafkaops_bin(); // copy it now, before anything else can rebuild it
+    let mut cluster = KafkaCluster::start(ClusterSpec::split(1, 4)).expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    // 12 partitions, RF 2, only on brokers 1-3: broker 4 is the new, empty broker.
+    let on_123: Vec<Vec<i32>> = (0..12)
+        .map(|i| {
+            let a = [1, 2, 3];
+            vec![a[i % 3], a[(i + 1) % 3]]
+        })
+        .collect();
+    create_topic(&bootstrap, "orders", &on_123, &[]).unwrap();
+    let cc = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            task_scan_millis: Some(200),
+            max_active_tasks: Some(50),
+            ..Default::default()
+        },
+    )
+    .expect("cc-double");
+    let url = cc.url();
+    let dir = tempfile::tempdir().unwrap();
+    let state_dir = dir.path().join("state");
+    let all = ["add-brokers", "remove-brokers"];
+
+    eprintln!("step a: an empty broker is filled with no command");
+    assert_eq!(count(&bootstrap, 4), 0, "broker 4 starts empty");
+    let p = write_policy(dir.path(), "a.yaml", &policy(&[], &all, "2s"));
+    let t_a = epoch_ms();
+    let mut op = Operate::start(&OperateOptions::new(&url, &bootstrap, &p, &state_dir)).unwrap();
+    wait_for("broker 4 to hold replicas", WAIT, || {
+        Ok((count(&bootstrap, 4) > 0).then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    wait_idle(&state_dir, &op);
+    let adds = executions(&url, "add_broker", t_a).unwrap();
+    assert_eq!(
+        adds.len(),
+        1,
+        "one add_broker execution: {adds:?}\n{}",
+        op.log()
+    );
+    assert!(adds[0].url.contains("brokerid=4"), "{adds:?}");
+    assert_eq!(adds[0].status, "Completed", "{adds:?}");
+    assert!(executions(&url, "remove_broker", t_a).unwrap().is_empty());
+    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    let before_b = replicas_per_broker(&bootstrap).unwrap();
+    eprintln!("placement after a: {before_b:?}");
+
+    eprintln!("step b: a drain request empties the broker before it is stopped");
+    let p = write_policy(dir.path(), "b.yaml", &policy(&[4], &all, "2s"));
+    let t_b = epoch_ms();
+    let mut op = Operate::start(&OperateOptions::new(&url, &bootstrap, &p, &state_dir)).unwrap();
+    wait_for("broker 4 to be empty", WAIT, || {
+        Ok((count(&bootstrap, 4) == 0).then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    wait_idle(&state_dir, &op);
+    wait_for("operate to say broker 4 is safe to stop", WAIT, || {
+        Ok(op
+            .log()
+            .contains("broker 4 is drained (holds no replica): safe to stop")
+            .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    let removes = executions(&url, "remove_broker", t_b).unwrap();
+    assert_eq!(removes.len(), 1, "{removes:?}\n{}", op.log());
+    assert!(removes[0].url.contains("brokerid=4"), "{removes:?}");
+    // A drained broker is never a scale-up: no add_broker at all while it sits empty.
+    assert!(
+        user_tasks(&url)
+            .unwrap()
+            .iter()
+            .all(|t| t.endpoint() != "add_broker" || t.start_ms < t_b),
+        "{}",
+        op.log()
+    );
+    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    // Stopping it loses nothing: every partition keeps both replicas on the other brokers.
+    cluster.stop_node(4).unwrap();
+    let after = replicas_per_broker(&bootstrap).unwrap();
+    assert_eq!(
+        after.values().sum::<usize>(),
+        before_b.values().sum::<usize>(),
+        "{after:?}"
+    );
+    cluster.start_node(4).unwrap();
+    cluster.wait_until_unfenced(4, WAIT).unwrap();
+
+    eprintln!("step c: a drain and an add requested together run in the seed's order");
+    assert_eq!(count(&bootstrap, 4), 0);
+    assert!(count(&bootstrap, 3) > 0);
+    let p = write_policy(dir.path(), "c.yaml", &policy(&[3], &all, "0s"));
+    let t_c = epoch_ms();
+    let mut op = Operate::start(&OperateOptions::new(&url, &bootstrap, &p, &state_dir)).unwrap();
+    wait_for(
+        "broker 3 to be empty and an add_broker to run",
+        WAIT,
+        || {
+            let adds = user_tasks(&url)?
+                .into_iter()
+                .filter(|t| t.endpoint() == "add_broker" && t.start_ms >= t_c)
+                .count();
+            Ok((count(&bootstrap, 3) == 0 && adds > 0).then_some(()))
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    wait_idle(&state_dir, &op);
+    let tasks: Vec<_> = user_tasks(&url)
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.start_ms >= t_c)
+        .collect();
+    let remove = tasks
+        .iter()
+        .find(|t| t.endpoint() == "remove_broker" && t.executes())
+        .unwrap_or_else(|| panic!("a remove_broker execution: {tasks:?}\n{}", op.log()));
+    assert!(remove.url.contains("brokerid=3"), "{remove:?}");
+    for t in tasks.iter().filter(|t| t.endpoint() == "add_broker") {
+        assert!(
+            t.start_ms >= remove.start_ms,
+            "add_broker ({t:?}) before the remove_broker execution ({remove:?})\n{}",
+            op.log()
+        );
+    }
+    assert!(count(&bootstrap, 4) > 0, "broker 4 was filled");
+    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+
+    eprintln!("step d: killed mid-execution, restarted, it follows the task without a second one");
+    assert_eq!(count(&bootstrap, 3), 0, "broker 3 is empty after c");
+    create_topic(
+        &bootstrap,
+        "big",
+        &[
+            vec![1, 2],
+            vec![2, 4],
+            vec![4, 1],
+            vec![1, 4],
+            vec![2, 1],
+            vec![4, 2],
+        ],
+        &[],
+    )
+    .unwrap();
+    fill(&bootstrap, "big", 6, 300_000);
+    fill(&bootstrap, "orders", 12, 100_000);
+    throttle_topic(&bootstrap, "big");
+    throttle_topic(&bootstrap, "orders");
+    throttle_brokers(&bootstrap, &[1, 2, 3, 4], Some(10_000));
+    let p = write_policy(dir.path(), "d.yaml", &policy(&[], &["add-brokers"], "0s"));
+    let t_d = epoch_ms();
+    let opts = OperateOptions::new(&url, &bootstrap, &p, &state_dir);
+    let mut op = Operate::start(&opts).unwrap();
+    let task = wait_for(
+        "an add_broker execution of broker 3 in execution",
+        WAIT,
+        || {
+            Ok(executions(&url, "add_broker", t_d)?
+                .into_iter()
+                .find(|t| t.status == "InExecution"))
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    assert!(task.url.contains("brokerid=3"), "{task:?}");
+    op.kill().unwrap();
+    let first_log = op.log();
+    let saved = saved_state(&state_dir).expect("a saved state");
+    assert_eq!(
+        saved["mover"]["flow"]["task_id"], task.id,
+        "the task id was saved: {saved}\n{first_log}"
+    );
+    assert_eq!(
+        executions(&url, "add_broker", t_d).unwrap()[0].status,
+        "InExecution",
+        "the execution still runs after the kill"
+    );
+    let mut op = Operate::start(&opts).unwrap();
+    wait_for("the restarted operate to follow the task", WAIT, || {
+        Ok(op
+            .log()
+            .contains(&format!("following the execution (task {})", task.id))
+            .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    throttle_brokers(&bootstrap, &[1, 2, 3, 4], None);
+    wait_idle(&state_dir, &op);
+    let adds = executions(&url, "add_broker", t_d).unwrap();
+    assert_eq!(
+        adds.len(),
+        1,
+        "exactly one add_broker execution across the restart: {adds:?}\n{first_log}\n---\n{}",
+        op.log()
+    );
+    assert_eq!(adds[0].status, "Completed", "{adds:?}");
+    let placed: BTreeMap<i32, usize> = replicas_per_broker(&bootstrap).unwrap();
+    assert!(placed.get(&3).copied().unwrap_or(0) > 0, "{placed:?}");
+    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+}
