@@ -29,13 +29,7 @@ fn main() {
             std::process::exit(ExitCode::Usage.code());
         }
     };
-    // Only `operate` has a log format (its logs go to collectors); every other command writes
-    // lines for people.
-    let format = match &cli.command {
-        Command::Operate(args) => args.log_format,
-        _ => LogFormat::Text,
-    };
-    init_logging(cli.global.verbose, cli.global.quiet, format);
+    init_logging(cli.global.verbose, cli.global.quiet, &cli.command);
 
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -47,9 +41,15 @@ fn main() {
             std::process::exit(ExitCode::Failed.code());
         }
     };
+    // A log collector reading `operate --log-format json` gets the final error as JSON too.
+    let json_logs = matches!(&cli.command, Command::Operate(a) if a.log_format == LogFormat::Json);
     let result = runtime.block_on(kafkaops::commands::run(cli, &matches));
     let code = match result {
         Ok(code) => code,
+        Err(err) if json_logs => {
+            tracing::error!(exit_code = err.code.code(), "{err}");
+            err.code
+        }
         Err(err) => {
             eprintln!("error: {err}");
             err.code
@@ -59,17 +59,29 @@ fn main() {
 }
 
 /// Logs go to stderr; `-v` raises the default level, `-q` lowers it, `RUST_LOG` overrides.
-/// `json`: one JSON object per line (timestamp, level, fields, the span path), never coloured.
-fn init_logging(verbose: u8, quiet: bool, format: LogFormat) {
-    let default = match (quiet, verbose) {
+/// Only `operate` has a log format (its logs go to collectors; `json`: one JSON object per line
+/// with timestamp, level, target and fields, never coloured); every other command writes lines
+/// for people.
+fn init_logging(verbose: u8, quiet: bool, command: &Command) {
+    let format = match command {
+        Command::Operate(args) => args.log_format,
+        _ => LogFormat::Text,
+    };
+    let level = match (quiet, verbose) {
         (true, _) => "error",
         (false, 0) => "warn",
         (false, 1) => "info",
         (false, 2) => "debug",
         _ => "trace",
     };
+    // `operate` is a service: its own info lines (each action with its reason, each
+    // transition) are its record, so they show without -v.
+    let ours = match (command, quiet, verbose) {
+        (Command::Operate(_), false, 0) => "info",
+        _ => level,
+    };
     let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new(format!("{default},kafkaops={default}")));
+        .unwrap_or_else(|_| EnvFilter::new(format!("{level},kafkaops={ours}")));
     let ansi = kafkaops::output::ColorChoice::Auto
         .enabled(std::io::IsTerminal::is_terminal(&std::io::stderr()));
     let builder = tracing_subscriber::fmt()

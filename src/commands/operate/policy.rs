@@ -130,17 +130,6 @@ impl Policy {
     }
 }
 
-/// Reads and parses the policy file (the one place the loop loads it; reload and validation
-/// with field paths replace this).
-pub fn load(path: &std::path::Path) -> Result<Policy, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the policy {}: {e}", path.display()))?;
-    if text.trim().is_empty() {
-        return Ok(Policy::default());
-    }
-    serde_yaml::from_str(&text)
-        .map_err(|e| format!("the policy {} is invalid: {e}", path.display()))
-
 // ---------------------------------------------------------------------------------------------
 // Loading, validation and reload.
 //
@@ -402,6 +391,8 @@ pub enum Reload {
     /// The content changed between two reads (a writer is at work): nothing adopted, the next
     /// refresh tries again.
     Changing,
+    /// New content, but the cluster could not be read to check it: the next refresh tries again.
+    Deferred(String),
 }
 
 /// The policy file and the policy in force.
@@ -433,11 +424,13 @@ fn hash_of(bytes: &[u8]) -> u64 {
 pub const SETTLE: Duration = Duration::from_millis(200);
 
 impl PolicySource {
-    /// Reads, parses and checks the policy at start; any problem is fatal (exit 2).
+    /// Reads, parses and checks the policy at start; any problem is fatal (exit 2). Without
+    /// `facts` (Kafka did not answer at start) only the checks that need no cluster run; the
+    /// cluster checks then apply from the next change of the file.
     pub async fn load(
         path: &Path,
         settle: Duration,
-        facts: &ClusterFacts,
+        facts: Option<&ClusterFacts>,
     ) -> Result<PolicySource, LoadError> {
         let unreadable = |message: String| LoadError::Unreadable {
             path: path.to_path_buf(),
@@ -466,6 +459,16 @@ impl PolicySource {
         })
     }
 
+    /// Checks the policy in force against the cluster (at start, once Kafka answered).
+    pub fn check(&self, facts: &ClusterFacts) -> Result<(), LoadError> {
+        self.policy
+            .check(facts)
+            .map_err(|error| LoadError::Invalid {
+                path: self.path.clone(),
+                error,
+            })
+    }
+
     /// The policy in force (the last good one).
     #[must_use]
     pub fn policy(&self) -> Arc<Policy> {
@@ -478,8 +481,12 @@ impl PolicySource {
     }
 
     /// Re-reads the file (every resync); adopts its content only when it changed, stayed the
-    /// same over two reads and is a good policy for the cluster described by `facts`.
-    pub async fn refresh(&mut self, facts: &ClusterFacts) -> Reload {
+    /// same over two reads and is a good policy for the cluster `facts` reads (called only when
+    /// the content changed).
+    pub async fn refresh(
+        &mut self,
+        facts: impl AsyncFnOnce() -> Result<ClusterFacts, String>,
+    ) -> Reload {
         let first = match std::fs::read(&self.path) {
             Ok(b) => b,
             Err(e) => return Reload::Unreadable(e.to_string()),
@@ -494,7 +501,11 @@ impl PolicySource {
             Ok(_) => return Reload::Changing,
             Err(e) => return Reload::Unreadable(e.to_string()),
         }
-        match parse_checked(&first, facts) {
+        let facts = match facts().await {
+            Ok(f) => f,
+            Err(e) => return Reload::Deferred(e),
+        };
+        match parse_checked(&first, Some(&facts)) {
             Ok(policy) => {
                 self.policy = Arc::new(policy);
                 self.hash = hash;
@@ -509,11 +520,13 @@ impl PolicySource {
     }
 }
 
-fn parse_checked(bytes: &[u8], facts: &ClusterFacts) -> Result<Policy, PolicyError> {
+fn parse_checked(bytes: &[u8], facts: Option<&ClusterFacts>) -> Result<Policy, PolicyError> {
     let text = std::str::from_utf8(bytes)
         .map_err(|e| PolicyError::one("", format!("the policy file is not UTF-8: {e}")))?;
     let policy = Policy::parse(text)?;
-    policy.check(facts)?;
+    if let Some(facts) = facts {
+        policy.check(facts)?;
+    }
     Ok(policy)
 }
 
@@ -567,10 +580,7 @@ roll:
         assert_eq!(p.scale_up_grace_period, Duration::from_secs(120));
         assert_eq!(p.drain, vec![2]);
         assert_eq!(p.replication_factors["orders"], 3);
-        assert_eq!(
-            p.templates["remove"].replication_throttle,
-            Some(10_000_000)
-        );
+        assert_eq!(p.templates["remove"].replication_throttle, Some(10_000_000));
         assert_eq!(p.roll.broker_config["log.retention.ms"], "604800000");
         // `{}` asks for nothing: no mode runs.
         let empty = Policy::parse("{}").unwrap();
@@ -735,15 +745,19 @@ roll:
     }
 
     async fn source(f: &File) -> PolicySource {
-        PolicySource::load(&f.path, Duration::ZERO, &facts())
+        PolicySource::load(&f.path, Duration::ZERO, Some(&facts()))
             .await
             .unwrap()
+    }
+
+    async fn refresh(s: &mut PolicySource) -> Reload {
+        s.refresh(async || Ok(facts())).await
     }
 
     #[tokio::test]
     async fn a_bad_file_at_start_is_fatal_and_names_the_field() {
         let f = File::new(&GOOD.replace("orders: 3", "orders: 9"));
-        let err = PolicySource::load(&f.path, Duration::ZERO, &facts())
+        let err = PolicySource::load(&f.path, Duration::ZERO, Some(&facts()))
             .await
             .unwrap_err();
         assert!(
@@ -752,7 +766,7 @@ roll:
             "{err}"
         );
         let missing = f.path.with_file_name("nothing.yaml");
-        let err = PolicySource::load(&missing, Duration::ZERO, &facts())
+        let err = PolicySource::load(&missing, Duration::ZERO, Some(&facts()))
             .await
             .unwrap_err();
         assert!(matches!(err, LoadError::Unreadable { .. }), "{err}");
@@ -762,11 +776,11 @@ roll:
     async fn a_changed_file_is_reloaded_and_an_unchanged_one_is_not() {
         let f = File::new(GOOD);
         let mut s = source(&f).await;
-        assert_eq!(s.refresh(&facts()).await, Reload::Unchanged);
+        assert_eq!(refresh(&mut s).await, Reload::Unchanged);
         f.write(&GOOD.replace("orders: 3", "orders: 2"));
-        assert_eq!(s.refresh(&facts()).await, Reload::Reloaded);
+        assert_eq!(refresh(&mut s).await, Reload::Reloaded);
         assert_eq!(s.policy().replication_factors["orders"], 2);
-        assert_eq!(s.refresh(&facts()).await, Reload::Unchanged);
+        assert_eq!(refresh(&mut s).await, Reload::Unchanged);
     }
 
     #[tokio::test]
@@ -774,7 +788,7 @@ roll:
         let f = File::new(GOOD);
         let mut s = source(&f).await;
         f.write(&GOOD.replace("{ name: full }", "{ name: fulll }"));
-        match s.refresh(&facts()).await {
+        match refresh(&mut s).await {
             Reload::Rejected(e) => assert!(
                 e.to_string()
                     .starts_with("autoRebalance[2].template.name: unknown template \"fulll\""),
@@ -783,10 +797,10 @@ roll:
             other => panic!("{other:?}"),
         }
         assert_eq!(*s.policy(), Policy::parse(GOOD).unwrap());
-        assert_eq!(s.refresh(&facts()).await, Reload::Unchanged);
+        assert_eq!(refresh(&mut s).await, Reload::Unchanged);
         // Fixed: adopted.
         f.write(&GOOD.replace("drain: [2]", "drain: []"));
-        assert_eq!(s.refresh(&facts()).await, Reload::Reloaded);
+        assert_eq!(refresh(&mut s).await, Reload::Reloaded);
         assert!(s.policy().drain.is_empty());
     }
 
@@ -798,20 +812,20 @@ roll:
         for cut in [0, 40, next.find("remove }").unwrap() + 3] {
             f.write(&next[..cut]);
             assert!(
-                matches!(s.refresh(&facts()).await, Reload::Rejected(_)),
+                matches!(refresh(&mut s).await, Reload::Rejected(_)),
                 "cut at {cut}"
             );
             assert_eq!(s.policy().replication_factors["orders"], 3);
         }
         f.write(&next);
-        assert_eq!(s.refresh(&facts()).await, Reload::Reloaded);
+        assert_eq!(refresh(&mut s).await, Reload::Reloaded);
         assert_eq!(s.policy().replication_factors["orders"], 1);
     }
 
     #[tokio::test]
     async fn a_file_being_written_is_not_adopted_until_it_settles() {
         let f = File::new(GOOD);
-        let mut s = PolicySource::load(&f.path, Duration::from_millis(300), &facts())
+        let mut s = PolicySource::load(&f.path, Duration::from_millis(300), Some(&facts()))
             .await
             .unwrap();
         // A writer changes the file again while the first read settles.
@@ -821,10 +835,10 @@ roll:
             std::fs::write(&path, GOOD.replace("orders: 3", "orders: 2")).unwrap();
         });
         f.write(&GOOD.replace("orders: 3", "orders: 1"));
-        assert_eq!(s.refresh(&facts()).await, Reload::Changing);
+        assert_eq!(refresh(&mut s).await, Reload::Changing);
         writer.join().unwrap();
         assert_eq!(s.policy().replication_factors["orders"], 3);
-        assert_eq!(s.refresh(&facts()).await, Reload::Reloaded);
+        assert_eq!(refresh(&mut s).await, Reload::Reloaded);
         assert_eq!(s.policy().replication_factors["orders"], 2);
     }
 
@@ -838,7 +852,7 @@ roll:
         std::fs::write(old.join("policy.yaml"), GOOD).unwrap();
         std::os::unix::fs::symlink("..v1", d.join("..data")).unwrap();
         std::os::unix::fs::symlink("..data/policy.yaml", d.join("policy.yaml")).unwrap();
-        let mut s = PolicySource::load(&d.join("policy.yaml"), Duration::ZERO, &facts())
+        let mut s = PolicySource::load(&d.join("policy.yaml"), Duration::ZERO, Some(&facts()))
             .await
             .unwrap();
         // New version with the same mtime as the old one, swapped in atomically.
@@ -861,8 +875,37 @@ roll:
             .unwrap();
         std::os::unix::fs::symlink("..v2", d.join("..data_tmp")).unwrap();
         std::fs::rename(d.join("..data_tmp"), d.join("..data")).unwrap();
-        assert_eq!(s.refresh(&facts()).await, Reload::Reloaded);
+        assert_eq!(refresh(&mut s).await, Reload::Reloaded);
         assert_eq!(s.policy().drain, vec![1]);
+    }
+
+    #[tokio::test]
+    async fn a_change_waits_for_the_cluster_facts() {
+        let f = File::new(GOOD);
+        let mut s = source(&f).await;
+        // Unchanged: the cluster is not even asked.
+        let asked = s
+            .refresh(async || -> Result<ClusterFacts, String> { panic!("asked") })
+            .await;
+        assert_eq!(asked, Reload::Unchanged);
+        f.write(&GOOD.replace("drain: [2]", "drain: [1]"));
+        let r = s.refresh(async || Err("Kafka is down".to_string())).await;
+        assert_eq!(r, Reload::Deferred("Kafka is down".into()));
+        assert_eq!(s.policy().drain, vec![2]);
+        assert_eq!(refresh(&mut s).await, Reload::Reloaded);
+        assert_eq!(s.policy().drain, vec![1]);
+        // At start without facts: only the checks that need no cluster.
+        f.write(&GOOD.replace("drain: [2]", "drain: [9]"));
+        let s = PolicySource::load(&f.path, Duration::ZERO, None)
+            .await
+            .unwrap();
+        assert_eq!(s.policy().drain, vec![9]);
+        f.write(&GOOD.replace("{ name: add }", "{ name: nope }"));
+        assert!(
+            PolicySource::load(&f.path, Duration::ZERO, None)
+                .await
+                .is_err()
+        );
     }
 
     #[tokio::test]
@@ -870,7 +913,7 @@ roll:
         let f = File::new(GOOD);
         let mut s = source(&f).await;
         std::fs::remove_file(&f.path).unwrap();
-        assert!(matches!(s.refresh(&facts()).await, Reload::Unreadable(_)));
+        assert!(matches!(refresh(&mut s).await, Reload::Unreadable(_)));
         assert_eq!(*s.policy(), Policy::parse(GOOD).unwrap());
     }
 }
