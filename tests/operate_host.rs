@@ -17,6 +17,7 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rdkafka::admin::{AdminClient, AdminOptions, AlterConfig, ResourceSpecifier};
@@ -25,7 +26,8 @@ use rdkafka::config::ClientConfig;
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 use support::bin::kafkaops_bin;
 use support::cc_double::{CcDouble, CcDoubleOptions};
-use support::kafka::{ClusterSpec, KafkaCluster, create_topic, wait_for};
+use support::control::{ControlServer, connection_args};
+use support::kafka::{ClusterSpec, KafkaCluster, broker_config, create_topic, wait_for};
 use support::operate::{
     Operate, OperateOptions, epoch_ms, executions, replicas_per_broker, saved_state, user_tasks,
     write_policy,
@@ -135,11 +137,21 @@ fn throttle_topic(bootstrap: &str, topic: &str) {
     }
 }
 
+/// SIGTERM: operate saves, releases and exits 0; its log is shown (`--nocapture`).
+fn stop(op: &mut Operate) {
+    let code = op.terminate().unwrap();
+    let log = op.log();
+    eprintln!("--- operate log ---\n{log}--- end ---");
+    assert_eq!(code, Some(0), "{log}");
+}
+
 #[test]
 fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     let _ = kafkaops_bin(); // copy it now, before anything else can rebuild it
-    let mut cluster = KafkaCluster::start(ClusterSpec::split(1, 4)).expect("cluster");
-    let bootstrap = cluster.bootstrap_servers();
+    let cluster = Arc::new(Mutex::new(
+        KafkaCluster::start(ClusterSpec::split(1, 4)).expect("cluster"),
+    ));
+    let bootstrap = cluster.lock().unwrap().bootstrap_servers();
     // 12 partitions, RF 2, only on brokers 1-3: broker 4 is the new, empty broker.
     let on_123: Vec<Vec<i32>> = (0..12)
         .map(|i| {
@@ -182,7 +194,7 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     assert!(adds[0].url.contains("brokerid=4"), "{adds:?}");
     assert_eq!(adds[0].status, "Completed", "{adds:?}");
     assert!(executions(&url, "remove_broker", t_a).unwrap().is_empty());
-    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    stop(&mut op);
     let before_b = replicas_per_broker(&bootstrap).unwrap();
     eprintln!("placement after a: {before_b:?}");
 
@@ -214,17 +226,21 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
         "{}",
         op.log()
     );
-    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    stop(&mut op);
     // Stopping it loses nothing: every partition keeps both replicas on the other brokers.
-    cluster.stop_node(4).unwrap();
+    cluster.lock().unwrap().stop_node(4).unwrap();
     let after = replicas_per_broker(&bootstrap).unwrap();
     assert_eq!(
         after.values().sum::<usize>(),
         before_b.values().sum::<usize>(),
         "{after:?}"
     );
-    cluster.start_node(4).unwrap();
-    cluster.wait_until_unfenced(4, WAIT).unwrap();
+    cluster.lock().unwrap().start_node(4).unwrap();
+    cluster
+        .lock()
+        .unwrap()
+        .wait_until_unfenced(4, WAIT)
+        .unwrap();
 
     eprintln!("step c: a drain and an add requested together run in the seed's order");
     assert_eq!(count(&bootstrap, 4), 0);
@@ -263,7 +279,7 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
         );
     }
     assert!(count(&bootstrap, 4) > 0, "broker 4 was filled");
-    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    stop(&mut op);
 
     eprintln!("step d: killed mid-execution, restarted, it follows the task without a second one");
     assert_eq!(count(&bootstrap, 3), 0, "broker 3 is empty after c");
@@ -303,6 +319,7 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     assert!(task.url.contains("brokerid=3"), "{task:?}");
     op.kill().unwrap();
     let first_log = op.log();
+    eprintln!("--- operate log (killed) ---\n{first_log}--- end ---");
     let saved = saved_state(&state_dir).expect("a saved state");
     assert_eq!(
         saved["mover"]["flow"]["task_id"], task.id,
@@ -333,5 +350,47 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     assert_eq!(adds[0].status, "Completed", "{adds:?}");
     let placed: BTreeMap<i32, usize> = replicas_per_broker(&bootstrap).unwrap();
     assert!(placed.get(&3).copied().unwrap_or(0) > 0, "{placed:?}");
-    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    stop(&mut op);
+
+    eprintln!("step e: a desired broker configuration is rolled in (reconfigured, no restart)");
+    let server = ControlServer::start(Arc::clone(&cluster));
+    let conn = connection_args(&cluster.lock().unwrap());
+    let p = write_policy(
+        dir.path(),
+        "e.yaml",
+        &(policy(&[], &["add-brokers"], "1h")
+            + "roll:\n  brokerConfig:\n    log.cleaner.threads: \"2\"\n"),
+    );
+    let mut opts = OperateOptions::new(&url, &bootstrap, &p, &state_dir);
+    opts.connection = Some(conn);
+    opts.extra_args = vec!["--restart-command".into(), server.restart_command()];
+    let mut op = Operate::start(&opts).unwrap();
+    let brokers = [1, 2, 3, 4];
+    wait_for(
+        "every broker to run with log.cleaner.threads=2",
+        WAIT,
+        || {
+            for b in brokers {
+                if broker_config(&bootstrap, b, "log.cleaner.threads")?.as_deref() != Some("2") {
+                    return Ok(None);
+                }
+            }
+            Ok(Some(()))
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    wait_for("the roll to end", WAIT, || {
+        Ok(op
+            .log()
+            .contains("roll nodes 1,2,3,4 succeeded")
+            .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    wait_idle(&state_dir, &op);
+    assert!(
+        server.restarts().is_empty(),
+        "a dynamic change restarted nodes: {:?}",
+        server.restarts()
+    );
+    stop(&mut op);
 }

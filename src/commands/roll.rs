@@ -62,9 +62,10 @@ const LEASE_DURATION: Duration = Duration::from_secs(30);
 
 mod render;
 
+pub(crate) use render::StderrProgress;
 #[cfg(test)]
 use render::render_summary;
-use render::{Document, StderrProgress, emit_result};
+use render::{Document, emit_result};
 pub use render::{ResultDoc, render_plan};
 
 /// Runs `kafkaops roll`.
@@ -722,7 +723,7 @@ fn check_broker_state_list(
 
 /// The nodes as the process platform knows them (from the observation: advertised host and
 /// listener).
-fn platform_nodes(observation: &KafkaObservation) -> Vec<PlatformNode> {
+pub(crate) fn platform_nodes(observation: &KafkaObservation) -> Vec<PlatformNode> {
     observation
         .nodes
         .iter()
@@ -992,6 +993,28 @@ fn join_or_none(ids: &[NodeId]) -> String {
 
 /// How nodes restart: one command, or a stop/start pair. Required unless `--dry-run`.
 fn restart_method(args: &RollArgs) -> Result<Option<RestartMethod>, CliError> {
+    match restart_method_of(
+        args.restart_command.as_ref(),
+        args.stop_command.as_ref(),
+        args.start_command.as_ref(),
+    )? {
+        Some(m) => Ok(Some(m)),
+        None if args.dry_run => Ok(None),
+        None => Err(CliError::usage(
+            "--restart-command TEMPLATE (or --stop-command and --start-command) is required to roll \
+             (e.g. 'ssh {host} sudo systemctl restart kafka'; {id} and {host} are filled in); \
+             --dry-run only prints the plan",
+        )),
+    }
+}
+
+/// The restart method of `--restart-command` or `--stop-command` + `--start-command`
+/// (`None`: neither given); `roll` and `operate` take the same flags.
+pub(crate) fn restart_method_of(
+    restart: Option<&String>,
+    stop: Option<&String>,
+    start: Option<&String>,
+) -> Result<Option<RestartMethod>, CliError> {
     let nonempty = |flag: &str, c: &String| {
         if c.trim().is_empty() {
             Err(CliError::usage(format!("{flag} is empty")))
@@ -999,11 +1022,7 @@ fn restart_method(args: &RollArgs) -> Result<Option<RestartMethod>, CliError> {
             Ok(c.clone())
         }
     };
-    match (
-        &args.restart_command,
-        &args.stop_command,
-        &args.start_command,
-    ) {
+    match (restart, stop, start) {
         (Some(c), _, _) => Ok(Some(RestartMethod::Restart(nonempty(
             "--restart-command",
             c,
@@ -1012,12 +1031,7 @@ fn restart_method(args: &RollArgs) -> Result<Option<RestartMethod>, CliError> {
             stop: nonempty("--stop-command", stop)?,
             start: nonempty("--start-command", start)?,
         })),
-        _ if args.dry_run => Ok(None),
-        _ => Err(CliError::usage(
-            "--restart-command TEMPLATE (or --stop-command and --start-command) is required to roll \
-             (e.g. 'ssh {host} sudo systemctl restart kafka'; {id} and {host} are filled in); \
-             --dry-run only prints the plan",
-        )),
+        _ => Ok(None),
     }
 }
 

@@ -33,6 +33,9 @@ pub struct OperateOptions {
     pub extra_args: Vec<String>,
     /// More environment variables.
     pub env: Vec<(String, String)>,
+    /// Global connection arguments instead of `--bootstrap-servers BOOTSTRAP` (e.g.
+    /// `support::control::connection_args`, which a roll needs).
+    pub connection: Option<Vec<String>>,
 }
 
 impl OperateOptions {
@@ -46,6 +49,7 @@ impl OperateOptions {
             resync: "1s".into(),
             extra_args: Vec::new(),
             env: Vec::new(),
+            connection: None,
         }
     }
 }
@@ -66,8 +70,12 @@ fn command(o: &OperateOptions) -> Command {
     }
     cmd.env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
         .env("NO_COLOR", "1")
-        .env("KAFKAOPS_CRUISE_CONTROL_URL", &o.cc_url)
-        .args(["--bootstrap-servers", &o.bootstrap, "operate", "--policy"])
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", &o.cc_url);
+    match &o.connection {
+        Some(args) => cmd.args(args),
+        None => cmd.args(["--bootstrap-servers", &o.bootstrap]),
+    };
+    cmd.args(["operate", "--policy"])
         .arg(&o.policy)
         .arg("--state-dir")
         .arg(&o.state_dir)

@@ -83,11 +83,8 @@ impl FlowHooks for OperateHooks {
         Ok(())
     }
 
-    fn following(&self, task_id: Option<&str>) {
-        super::log(format!(
-            "following the execution (task {})",
-            task_id.unwrap_or("-")
-        ));
+    fn following(&self, _task_id: Option<&str>) {
+        // Said once per task by the loop (this is called on every resume).
     }
 
     fn progress(&self, _executor: &ExecutorState) {}

@@ -15,6 +15,7 @@ pub mod act;
 pub mod observe;
 pub mod policy;
 pub mod ports;
+pub mod roll;
 pub mod store_file;
 pub mod telemetry;
 
@@ -112,17 +113,25 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     let path = state_path(&args, cc.url());
     let store = FileStore::new(path.clone());
     let leadership = LockLeadership::new(path.with_extension("lock"));
-    let op = Operator {
+    let method = super::roll::restart_method_of(
+        args.restart_command.as_ref(),
+        args.stop_command.as_ref(),
+        args.start_command.as_ref(),
+    )?;
+    let roll = roll::RollSettings::new(
+        policy.roll.broker_config.clone(),
+        method,
+        policy.roll.max_batch_size,
+        args.action_timeout,
+    );
+    let op = Operator::new(
         cc,
         kafka,
-        store,
-        leadership,
-        recorder: LogRecorder,
-        telemetry: Telemetry::new(),
+        (store, leadership, LogRecorder),
         policy,
         args,
-        saved: std::sync::Mutex::new(None),
-    };
+        roll,
+    );
     op.run(shutdown).await
 }
 
@@ -155,6 +164,15 @@ pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
     pub args: OperateArgs,
     /// The document last saved (nothing is written when it did not change).
     saved: std::sync::Mutex<Option<String>>,
+    /// The waits and notes of the last loop: a line is logged when it first appears, not in
+    /// every loop.
+    said: std::sync::Mutex<std::collections::BTreeSet<String>>,
+    /// The task this process said it follows (said once per task).
+    followed: std::sync::Mutex<Option<String>>,
+    /// How nodes are rolled (the platform, the desired configuration).
+    pub roll: roll::RollSettings,
+    /// The roll this process drives, if one runs.
+    roll_session: Option<roll::RollSession>,
 }
 
 /// Why the loop stopped acting.
@@ -171,6 +189,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         ports: (S, L, R),
         policy: PolicySource,
         args: OperateArgs,
+        roll: roll::RollSettings,
     ) -> Self {
         Operator {
             cc,
@@ -182,6 +201,10 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             policy,
             args,
             saved: std::sync::Mutex::new(None),
+            said: std::sync::Mutex::default(),
+            followed: std::sync::Mutex::default(),
+            roll,
+            roll_session: None,
         }
     }
 
@@ -369,7 +392,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             return Err(Stop::Deposed("leadership lost".into()));
         }
         let timeout = self.args.action_timeout.min(Duration::from_secs(30));
-        let obs = observe::observe(
+        let mut obs = observe::observe(
             &self.kafka,
             &self.cc,
             state.needs_user_tasks(),
@@ -377,6 +400,20 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             now_ms(),
         )
         .await;
+        let mut roll_notes = Vec::new();
+        if state.roll().is_none() {
+            match roll::wish(&self.kafka, &self.roll).await {
+                Ok(Some(w)) if self.roll.method.is_none() => roll_notes.push(format!(
+                    "nodes {:?} need a roll ({}), but no --restart-command (or --stop-command and --start-command) says how to restart them",
+                    w.nodes, w.reason
+                )),
+                Ok(w) => obs.roll = w,
+                Err(e) => {
+                    self.telemetry.error(ErrorSource::Kafka);
+                    roll_notes.push(format!("cannot tell which nodes need a roll: {e}"));
+                }
+            }
+        }
         if let Err(e) = &obs.kafka {
             self.telemetry.error(ErrorSource::Kafka);
             log(format!("Kafka cannot be read: {e}"));
@@ -391,7 +428,8 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         let engine_policy = self.policy.policy().engine();
         let flow = self.flow_config();
         let before = state.clone();
-        let d = decide(state, &obs, &engine_policy, &flow);
+        let mut d = decide(state, &obs, &engine_policy, &flow);
+        d.notes.extend(roll_notes);
         self.report(&d).await;
         if self.args.dry_run {
             // The same decisions, none taken: keep only what the engine learned (grace times).
@@ -414,6 +452,11 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             match act {
                 Act::StepRebalance => {
                     if let Some(p) = self.step_rebalance(state).await? {
+                        pause = pause.min(p);
+                    }
+                }
+                Act::StepRoll => {
+                    if let Some(p) = self.step_roll(state).await? {
                         pause = pause.min(p);
                     }
                 }
@@ -488,17 +531,6 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
 
     /// Logs, records and counts a decision.
     async fn report(&self, d: &Decision) {
-        for (from, to) in &d.transitions {
-            self.telemetry
-                .transition(&format!("{from:?}"), &format!("{to:?}"));
-            log(format!("auto-rebalance: {from:?} -> {to:?}"));
-        }
-        for n in &d.notes {
-            log(n);
-        }
-        for w in &d.waits {
-            log(w);
-        }
         for r in &d.records {
             let result = if self.args.dry_run && r.result == RecordResult::Started {
                 ActionResult::DryRun
@@ -517,6 +549,24 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             })
             .await;
         }
+        let now: std::collections::BTreeSet<String> =
+            d.notes.iter().chain(&d.waits).cloned().collect();
+        let mut said = self
+            .said
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for line in d.notes.iter().chain(&d.waits) {
+            if !said.contains(line) {
+                log(line);
+            }
+        }
+        *said = now;
+        drop(said);
+        for (from, to) in &d.transitions {
+            self.telemetry
+                .transition(&format!("{from:?}"), &format!("{to:?}"));
+            log(format!("auto-rebalance: {from:?} -> {to:?}"));
+        }
     }
 
     async fn record(&self, a: ActionRecord) {
@@ -529,6 +579,87 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         log(format!("{} {} {}: {}", a.kind, a.target, result, a.reason));
         self.telemetry.action(&a.kind, result);
         self.recorder.record(&a).await;
+    }
+
+    /// Drives the running roll one step (starting or resuming its session first). Returns how
+    /// long until it wants to look again.
+    async fn step_roll(&mut self, state: &mut OperateState) -> Result<Option<Duration>, Stop> {
+        let Some(r) = state.roll() else {
+            return Ok(None);
+        };
+        if self.roll_session.is_none() {
+            match roll::start(&self.kafka, &self.roll, r.run.as_ref()).await {
+                Ok(s) => self.roll_session = Some(s),
+                Err(e) => {
+                    if let Some(rec) = state.finish_roll(false, &format!("cannot start: {e}")) {
+                        self.report(&Decision {
+                            records: vec![rec],
+                            ..Decision::default()
+                        })
+                        .await;
+                    }
+                    self.persist_or_stop(state).await?;
+                    return Ok(Some(self.args.resync));
+                }
+            }
+        }
+        let Some(session) = self.roll_session.as_mut() else {
+            return Ok(None);
+        };
+        let result = {
+            let mut store = roll::StateRunStore {
+                store: &self.store,
+                state: &mut *state,
+                saved: &self.saved,
+            };
+            crate::driver::step(
+                &mut session.run,
+                &session.io,
+                &mut session.progress,
+                &mut store,
+                false,
+                &session.options,
+            )
+            .await
+        };
+        match result {
+            crate::driver::StepResult::Wake(at) => {
+                let now = crate::driver::RollIo::now(&session.io);
+                if let Some(r) = state.roll_mut() {
+                    r.run = serde_json::to_value(&session.run).ok();
+                }
+                self.persist_or_stop(state).await?;
+                Ok(Some(Duration::from_millis(at.since(now))))
+            }
+            crate::driver::StepResult::Finished(outcome) => {
+                let ok = matches!(outcome, crate::driver::Outcome::Done(_));
+                let why = match &outcome {
+                    crate::driver::Outcome::Done(_) => "the roll completed".to_string(),
+                    crate::driver::Outcome::Aborted(e) => format!("the roll was aborted: {e}"),
+                    crate::driver::Outcome::RestartFailed { node, error } => {
+                        format!("restarting node {node} failed: {error:#}")
+                    }
+                    crate::driver::Outcome::ObserveFailed(e) => {
+                        format!("the cluster could not be observed: {e:#}")
+                    }
+                    crate::driver::Outcome::SaveFailed(e) => {
+                        format!("the state could not be saved: {e:#}")
+                    }
+                    crate::driver::Outcome::Interrupted => "interrupted".to_string(),
+                };
+                session.witness.stop();
+                self.roll_session = None;
+                if let Some(rec) = state.finish_roll(ok, &why) {
+                    self.report(&Decision {
+                        records: vec![rec],
+                        ..Decision::default()
+                    })
+                    .await;
+                }
+                self.persist_or_stop(state).await?;
+                Ok(Some(Duration::from_millis(200)))
+            }
+        }
     }
 
     /// Drives the running rebalance's flow until it waits or ends, saving the state after
@@ -567,6 +698,16 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             let step = driver.step(never.as_mut()).await;
             if let Some(r) = state.rebalance_mut() {
                 r.flow = driver.flow().clone();
+            }
+            if let Some(task) = driver.flow().task_id() {
+                let mut followed = self
+                    .followed
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if followed.as_deref() != Some(task) {
+                    log(format!("following the execution (task {task})"));
+                    *followed = Some(task.to_string());
+                }
             }
             self.persist_or_stop(state).await?;
             match step {

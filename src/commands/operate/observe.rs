@@ -96,6 +96,7 @@ pub async fn observe(
         kafka: k,
         cc: c,
         operator: None,
+        roll: None,
     }
 }
 

@@ -196,7 +196,7 @@ pub(super) fn render_summary(r: &ResultDoc) -> String {
 
 /// Progress on stderr: one line per action and per change of an acted-on node's state.
 #[derive(Default)]
-pub(super) struct StderrProgress {
+pub(crate) struct StderrProgress {
     pub(super) quiet: bool,
     pub(super) recovery: Arc<Mutex<BTreeMap<i32, i64>>>,
     /// Nodes of the current action.
@@ -209,6 +209,15 @@ pub(super) struct StderrProgress {
 }
 
 impl StderrProgress {
+    /// Progress lines on stderr (`quiet`: none), with the IO's log-recovery figures.
+    pub(crate) fn new(quiet: bool, recovery: Arc<Mutex<BTreeMap<i32, i64>>>) -> StderrProgress {
+        StderrProgress {
+            quiet,
+            recovery,
+            ..StderrProgress::default()
+        }
+    }
+
     fn say(&self, msg: &str) {
         if let Some(lines) = &self.captured {
             lines.borrow_mut().push(msg.to_string());

@@ -90,6 +90,29 @@ pub struct Observation {
     pub cc: Result<CcView, String>,
     /// The Strimzi operator's side, where there is one (Kubernetes).
     pub operator: Option<OperatorView>,
+    /// Nodes the shell found in need of a roll (desired broker configuration, Kubernetes
+    /// reasons), as the roll engine plans it; `None`: none (or not looked at).
+    pub roll: Option<RollWish>,
+}
+
+/// A roll the shell found needed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RollWish {
+    pub nodes: BTreeSet<i32>,
+    /// Why, in one sentence.
+    pub reason: String,
+}
+
+/// The roll being run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunningRoll {
+    pub nodes: BTreeSet<i32>,
+    pub reason: String,
+    pub started_at: Millis,
+    /// The roll driver's run (`crate::driver::RollRun`), saved by the shell after every step;
+    /// `None` until the shell started it. Opaque here: the roll engine decides inside it.
+    #[serde(default)]
+    pub run: Option<serde_json::Value>,
 }
 
 /// The rebalance being run.
@@ -126,8 +149,10 @@ impl RunningRebalance {
 /// The one thing that moves data on our behalf.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
+#[allow(clippy::large_enum_variant)] // One per state, persisted as JSON: no boxing needed.
 pub enum Mover {
     Rebalance(RunningRebalance),
+    Roll(RunningRoll),
 }
 
 /// What `operate` keeps between loops (serde; versioned).
@@ -153,13 +178,15 @@ pub enum Act {
     StepRebalance,
     /// Ask Cruise Control to stop the running execution (a scale-down preempts a scale-up).
     StopRebalance { task_id: Option<String> },
+    /// Drive the running roll (start it if it has no run yet) one step.
+    StepRoll,
 }
 
 /// An action started or ended, for logs, Events and metrics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
     /// `rebalance-add-brokers`, `rebalance-remove-brokers`, `rebalance-imbalance`,
-    /// `stop-rebalance`.
+    /// `stop-rebalance`, `roll`.
     pub kind: String,
     /// `brokers 4,5` or `cluster`.
     pub target: String,
@@ -232,38 +259,65 @@ pub fn target_of(r: &Rebalance) -> String {
     }
 }
 
-/// The endpoint and whether it was a dry run, from a user task's `RequestURL`
-/// (`POST /kafkacruisecontrol/add_broker?brokerid=4&dryrun=false`). Cruise Control's default
-/// is a dry run, so only an explicit `dryrun=false` is an execution.
+/// What a user task's `RequestURL` says
+/// (`POST /kafkacruisecontrol/add_broker?brokerid=4,5&dryrun=false`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestView {
+    pub endpoint: String,
+    /// Cruise Control's default is a dry run: only an explicit `dryrun=false` executes.
+    pub dryrun: bool,
+    /// The `brokerid` parameter.
+    pub brokers: BTreeSet<i32>,
+}
+
+/// Reads a user task's `RequestURL`.
 #[must_use]
-pub fn request_of(url: &str) -> (String, bool) {
+pub fn request_of(url: &str) -> RequestView {
     let path_and_query = url.split_whitespace().last().unwrap_or("");
     let (path, query) = path_and_query
         .split_once('?')
         .unwrap_or((path_and_query, ""));
-    let endpoint = path.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
-    let dryrun = !query.split('&').any(|kv| {
-        kv.split_once('=').is_some_and(|(k, v)| {
-            k.eq_ignore_ascii_case("dryrun") && v.eq_ignore_ascii_case("false")
-        })
-    });
-    (endpoint, dryrun)
+    let mut view = RequestView {
+        endpoint: path.rsplit('/').next().unwrap_or("").to_ascii_lowercase(),
+        dryrun: true,
+        brokers: BTreeSet::new(),
+    };
+    for kv in query.split('&') {
+        let Some((k, v)) = kv.split_once('=') else {
+            continue;
+        };
+        if k.eq_ignore_ascii_case("dryrun") {
+            view.dryrun = !v.eq_ignore_ascii_case("false");
+        } else if k.eq_ignore_ascii_case("brokerid") {
+            view.brokers = v
+                .replace("%2C", ",")
+                .replace("%2c", ",")
+                .split(',')
+                .filter_map(|b| b.trim().parse().ok())
+                .collect();
+        }
+    }
+    view
 }
 
-/// Our execution among `tasks`: a non-dry-run request to `endpoint` that Cruise Control
-/// started at or after `since` (less the clock skew); the latest one.
+/// Our execution among `tasks`: a non-dry-run request to `endpoint` for `brokers` (when there
+/// are any) that Cruise Control started at or after `since` (less the clock skew); the latest.
 #[must_use]
 pub fn find_our_task<'a>(
     tasks: &'a [UserTask],
     endpoint: &str,
+    brokers: &BTreeSet<i32>,
     since: Millis,
 ) -> Option<&'a UserTask> {
     let from = i64::try_from(since.0.saturating_sub(CLOCK_SKEW_MS)).unwrap_or(i64::MAX);
     tasks
         .iter()
         .filter(|t| {
-            let (ep, dryrun) = request_of(&t.request_url);
-            ep == endpoint && !dryrun && t.start_ms.is_some_and(|s| s >= from)
+            let r = request_of(&t.request_url);
+            r.endpoint == endpoint
+                && !r.dryrun
+                && (brokers.is_empty() || r.brokers == *brokers)
+                && t.start_ms.is_some_and(|s| s >= from)
         })
         .max_by_key(|t| t.start_ms)
 }
@@ -284,15 +338,48 @@ impl OperateState {
     pub fn rebalance(&self) -> Option<&RunningRebalance> {
         match &self.mover {
             Some(Mover::Rebalance(r)) => Some(r),
-            None => None,
+            _ => None,
         }
     }
 
     pub fn rebalance_mut(&mut self) -> Option<&mut RunningRebalance> {
         match &mut self.mover {
             Some(Mover::Rebalance(r)) => Some(r),
-            None => None,
+            _ => None,
         }
+    }
+
+    /// The running roll, if any.
+    #[must_use]
+    pub fn roll(&self) -> Option<&RunningRoll> {
+        match &self.mover {
+            Some(Mover::Roll(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    pub fn roll_mut(&mut self) -> Option<&mut RunningRoll> {
+        match &mut self.mover {
+            Some(Mover::Roll(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The running roll ended (`succeeded` or not, `why`): nothing moves any more.
+    pub fn finish_roll(&mut self, succeeded: bool, why: &str) -> Option<Record> {
+        let Some(Mover::Roll(r)) = self.mover.take() else {
+            return None;
+        };
+        Some(Record {
+            kind: "roll".into(),
+            target: format!("nodes {}", ids(&r.nodes)),
+            reason: why.to_string(),
+            result: if succeeded {
+                RecordResult::Succeeded
+            } else {
+                RecordResult::Failed
+            },
+        })
     }
 
     /// The next observation must include `user_tasks`: a saved execution request is in flight
@@ -308,8 +395,20 @@ impl OperateState {
     pub fn mover_name(&self) -> &'static str {
         match &self.mover {
             Some(Mover::Rebalance(_)) => "rebalance",
+            Some(Mover::Roll(_)) => "roll",
             None => "none",
         }
+    }
+
+    /// Feeds the machine one event, noting its transition.
+    fn handle(&mut self, e: Event, now: Millis, d: &mut Decision) -> FsmAction {
+        let before = self.rebalancer.state();
+        let a = self.rebalancer.handle(e, now);
+        let after = self.rebalancer.state();
+        if before != after {
+            d.transitions.push((before, after));
+        }
+        a
     }
 
     /// Ends the running rebalance (`succeeded` or not) and starts what the machine starts next.
@@ -341,9 +440,7 @@ impl OperateState {
                 RecordResult::Failed
             },
         });
-        let a = self
-            .rebalancer
-            .handle(Event::RebalanceFinished { succeeded }, now);
+        let a = self.handle(Event::RebalanceFinished { succeeded }, now, d);
         self.apply(a, now, policy, flow, d, "");
     }
 
@@ -367,9 +464,7 @@ impl OperateState {
                     target_of(&r),
                     mode_name(r.mode)
                 ));
-                let a = self
-                    .rebalancer
-                    .handle(Event::RebalanceFinished { succeeded: false }, now);
+                let a = self.handle(Event::RebalanceFinished { succeeded: false }, now, d);
                 self.apply(a, now, policy, flow, d, reason);
             }
             FsmAction::Start(r) => {
@@ -442,7 +537,6 @@ pub fn decide(
 ) -> Decision {
     let mut d = Decision::default();
     let now = obs.now;
-    let before = state.rebalancer.state();
 
     // Broker facts: what is to be drained, what is new and empty.
     let mut to_drain = BTreeSet::new();
@@ -473,7 +567,13 @@ pub fn decide(
             "scale-up and scale-down detection waits: Kafka metadata cannot be read ({e})"
         )),
     }
-    // Brokers the running rebalance already covers are not requested again.
+    let anomalies = obs.cc.as_ref().ok().map(|c| c.anomalies.clone());
+
+    // 1. The running rebalance, if any: resolve, follow, or finish it.
+    if state.mover.is_some() {
+        running(state, obs, policy, flow, &mut d);
+    }
+    // Brokers the running rebalance (maybe just started) covers are not requested again.
     if let Some(r) = state.rebalance() {
         for b in &r.rebalance.brokers {
             if r.rebalance.mode == Mode::RemoveBrokers {
@@ -484,15 +584,9 @@ pub fn decide(
             }
         }
     }
-    let anomalies = obs.cc.as_ref().ok().map(|c| c.anomalies.clone());
 
-    // 1. The running rebalance, if any: resolve, follow, or finish it.
-    if state.mover.is_some() {
-        running(state, obs, policy, flow, &mut d);
-    }
-
-    // 2. While ours runs: a scale-down preempts a scale-up; the rest queues.
-    if state.mover.is_some() {
+    // 2. While a rebalance of ours runs: a scale-down preempts a scale-up; the rest queues.
+    if state.rebalance().is_some() {
         let wait_on = state
             .rebalance()
             .map(|r| {
@@ -507,25 +601,68 @@ pub fn decide(
             state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
         );
         if state.mover.is_some() {
-            for (mode, brokers) in state.rebalancer.queued() {
-                d.waits.push(format!(
-                    "{} rebalance{} waits: {wait_on}",
-                    mode_name(mode),
-                    if brokers.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" of brokers {}", ids(&brokers))
-                    }
-                ));
+            let mut wishes = queued_wishes(state);
+            if let Some(w) = &obs.roll {
+                wishes.push(format!("roll of nodes {}", ids(&w.nodes)));
+            }
+            for w in wishes {
+                d.waits.push(format!("{w} waits: {wait_on}"));
             }
         }
+    } else if let Some(r) = state.roll() {
+        // 2'. A roll runs: nothing else starts until it ends.
+        let wait_on = format!("the roll of nodes {} runs", ids(&r.nodes));
+        let mut wishes = queued_wishes(state);
+        if !to_drain.is_empty() {
+            wishes.push(format!("scale-down of brokers {}", ids(&to_drain)));
+        }
+        if !scale_up.is_empty() {
+            wishes.push(format!("scale-up of brokers {}", ids(&scale_up)));
+        }
+        for w in wishes {
+            d.waits.push(format!("{w} waits: {wait_on}"));
+        }
+        d.acts.push(Act::StepRoll);
     } else {
         // 3. Nothing of ours moves: may anything start?
         let blockers = blockers(obs);
+        let scale_wish = (!to_drain.is_empty() && policy.modes.contains(&Mode::RemoveBrokers))
+            || (!scale_up.is_empty() && policy.modes.contains(&Mode::AddBrokers))
+            || state
+                .rebalancer
+                .queued()
+                .keys()
+                .any(|m| *m != Mode::Imbalance);
         if blockers.is_empty() {
-            feed(
-                state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
-            );
+            match &obs.roll {
+                // (4) Planned rolls come after scale-down and scale-up, before imbalance.
+                Some(w) if !scale_wish => {
+                    d.records.push(Record {
+                        kind: "roll".into(),
+                        target: format!("nodes {}", ids(&w.nodes)),
+                        reason: w.reason.clone(),
+                        result: RecordResult::Started,
+                    });
+                    state.mover = Some(Mover::Roll(RunningRoll {
+                        nodes: w.nodes.clone(),
+                        reason: w.reason.clone(),
+                        started_at: now,
+                        run: None,
+                    }));
+                    d.acts.push(Act::StepRoll);
+                }
+                _ => {
+                    feed(
+                        state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
+                    );
+                    if let Some(w) = &obs.roll {
+                        d.waits.push(format!(
+                            "roll of nodes {} waits: scale-down and scale-up go first",
+                            ids(&w.nodes)
+                        ));
+                    }
+                }
+            }
         } else {
             let why = blockers.join("; ");
             let mut wishes: Vec<String> = Vec::new();
@@ -535,12 +672,9 @@ pub fn decide(
             if !scale_up.is_empty() {
                 wishes.push(format!("scale-up of brokers {}", ids(&scale_up)));
             }
-            for (mode, brokers) in state.rebalancer.queued() {
-                wishes.push(format!(
-                    "queued {} rebalance {}",
-                    mode_name(mode),
-                    ids(&brokers)
-                ));
+            wishes.extend(queued_wishes(state));
+            if let Some(w) = &obs.roll {
+                wishes.push(format!("roll of nodes {}", ids(&w.nodes)));
             }
             if wishes.is_empty() {
                 d.notes.push(format!("nothing to do; {why}"));
@@ -550,11 +684,27 @@ pub fn decide(
             }
         }
     }
-    let after = state.rebalancer.state();
-    if after != before {
-        d.transitions.push((before, after));
-    }
     d
+}
+
+/// The machine's queued modes, as wishes.
+fn queued_wishes(state: &OperateState) -> Vec<String> {
+    state
+        .rebalancer
+        .queued()
+        .into_iter()
+        .map(|(mode, brokers)| {
+            if brokers.is_empty() {
+                format!("queued {} rebalance", mode_name(mode))
+            } else {
+                format!(
+                    "queued {} rebalance of brokers {}",
+                    mode_name(mode),
+                    ids(&brokers)
+                )
+            }
+        })
+        .collect()
 }
 
 /// Why nothing may start now (empty: it may).
@@ -637,7 +787,7 @@ fn feed(
     }
     events.push(Event::Tick);
     for e in events {
-        let a = state.rebalancer.handle(e, now);
+        let a = state.handle(e, now, d);
         state.apply(a, now, policy, flow, d, "");
     }
 }
@@ -654,7 +804,7 @@ fn running(
     let Some(r) = state.rebalance_mut() else {
         return;
     };
-    // A stop was asked for and the flow went on: it sees the execution end.
+    // The flow ended: finish; a stop was asked for and the flow went on: it sees the execution end.
     if let Some(outcome) = r.flow.outcome().cloned() {
         let keeps_running = matches!(
             outcome,
@@ -697,7 +847,12 @@ fn running(
             return;
         };
         let since = r.requested_at.unwrap_or(r.started_at);
-        if let Some(t) = find_our_task(tasks, endpoint_of(r.rebalance.mode), since) {
+        if let Some(t) = find_our_task(
+            tasks,
+            endpoint_of(r.rebalance.mode),
+            &r.rebalance.brokers,
+            since,
+        ) {
             d.notes.push(format!(
                 "attaching to Cruise Control task {} ({}, {:?}) started by an earlier instance",
                 t.user_task_id,

@@ -1,0 +1,211 @@
+//! Rolls for `operate`: which nodes need one, and a roll session driven one step per loop.
+//!
+//! Built from the same pieces as `kafkaops roll` (the observation, the platform, the restart
+//! witness, the roll engine's requests and plan, the [`crate::driver`] step function and its
+//! progress lines), so a node is restarted or reconfigured by `operate` exactly as by the
+//! command. What differs: the roll is one mover among others (the engine starts it only when
+//! nothing else moves, `crate::engine::operate`), it is stepped once per loop, and its
+//! [`RollRun`] is saved inside the operate state (before every restart command, through
+//! [`StateRunStore`]), so a restarted `operate` resumes it under the driver's resume rules
+//! (a restart found issued is judged from evidence, never repeated blindly).
+//!
+//! Plain host: the nodes restart with `--restart-command` (or `--stop-command` and
+//! `--start-command`); without one, a needed roll waits and says so. Kubernetes plugs its
+//! platform in [`RollSettings::platform`].
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use super::ports::StateStore;
+use crate::commands::roll::{StderrProgress, platform_nodes, requests};
+use crate::driver::kafka_io::{KafkaRollIo, process_status, set_incarnations, witness_idle_limit};
+use crate::driver::{DriverOptions, RollRun, RunStore};
+use crate::engine::operate::{OperateState, RollWish};
+use crate::engine::roll::{PlanStep, RollConfig, Roller};
+use crate::kafka::KafkaClient;
+use crate::kafka::client::ClusterObserver;
+use crate::kafka::convert::to_snapshot;
+use crate::kafka::observation::apply_process_status;
+use crate::platform::process::{ProcessPlatform, RestartMethod};
+use crate::platform::witness::RestartWitness;
+use crate::platform::{AnyPlatform, Platform};
+
+/// How `operate` rolls.
+#[derive(Debug, Clone)]
+pub struct RollSettings {
+    /// The policy's desired broker configuration (`roll.brokerConfig`).
+    pub desired: BTreeMap<String, String>,
+    /// Plain host: how a node restarts (`None`: rolls cannot run and wait).
+    pub method: Option<RestartMethod>,
+    pub config: RollConfig,
+    /// How long one restart command or reconfiguration may take.
+    pub command_timeout: Duration,
+}
+
+impl RollSettings {
+    #[must_use]
+    pub fn new(
+        desired: BTreeMap<String, String>,
+        method: Option<RestartMethod>,
+        max_batch_size: usize,
+        command_timeout: Duration,
+    ) -> RollSettings {
+        RollSettings {
+            desired,
+            method,
+            config: RollConfig {
+                max_restart_attempts: 3,
+                max_reconfig_attempts: 3,
+                post_restart_timeout_ms: 600_000,
+                post_reconfigure_timeout_ms: 120_000,
+                max_batch_size: max_batch_size.max(1),
+                poll_interval_ms: 2_000,
+                blocked_timeout_ms: 300_000,
+                restore_preferred_leaders: true,
+                include_unhealthy: false,
+            },
+            command_timeout,
+        }
+    }
+
+    /// The platform nodes restart on.
+    fn platform(&self, observation: &crate::kafka::KafkaObservation) -> Option<AnyPlatform> {
+        self.method.as_ref().map(|m| {
+            AnyPlatform::Process(ProcessPlatform::new(
+                platform_nodes(observation),
+                m.clone(),
+                self.command_timeout,
+            ))
+        })
+    }
+}
+
+/// The nodes whose broker configuration differs from the policy's (as the roll engine plans
+/// it: reconfigured where Kafka allows, else restarted). `Ok(None)`: nothing to do.
+pub async fn wish(client: &KafkaClient, s: &RollSettings) -> Result<Option<RollWish>, String> {
+    if s.desired.is_empty() {
+        return Ok(None);
+    }
+    let observation = client.observe().await.map_err(|e| format!("{e:#}"))?;
+    let snapshot = to_snapshot(&observation);
+    let Ok(requests) = requests(&snapshot, None, &s.desired) else {
+        return Ok(None);
+    };
+    let plan = Roller::new(s.config.clone(), requests).plan(&snapshot);
+    let mut nodes = BTreeSet::new();
+    for step in &plan.steps {
+        match step {
+            PlanStep::Restart { nodes: n, .. } => nodes.extend(n.iter().map(|r| r.node.0)),
+            PlanStep::Reconfigure { node, .. } => {
+                nodes.insert(node.0);
+            }
+            PlanStep::Blocked { nodes: n, .. } => nodes.extend(n.iter().map(|id| id.0)),
+        }
+    }
+    if nodes.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(RollWish {
+        nodes,
+        reason: format!(
+            "their broker configuration differs from the policy's roll.brokerConfig ({})",
+            s.desired.keys().cloned().collect::<Vec<_>>().join(", ")
+        ),
+    }))
+}
+
+/// A roll in progress in this process.
+pub struct RollSession {
+    pub(crate) io: KafkaRollIo<AnyPlatform>,
+    pub(crate) witness: RestartWitness,
+    pub(crate) run: RollRun,
+    pub(crate) progress: StderrProgress,
+    pub(crate) options: DriverOptions,
+}
+
+/// Starts a roll session: a new run, or the saved one (`saved`, resumed by the driver's rules).
+pub async fn start(
+    client: &KafkaClient,
+    s: &RollSettings,
+    saved: Option<&serde_json::Value>,
+) -> Result<RollSession, String> {
+    let mut observation = client.observe().await.map_err(|e| format!("{e:#}"))?;
+    let client = client.clone().with_known_brokers(
+        observation
+            .nodes
+            .iter()
+            .filter(|n| n.roles.broker)
+            .map(|n| n.id)
+            .collect(),
+    );
+    let platform = s.platform(&observation).ok_or_else(|| {
+        "no --restart-command (or --stop-command and --start-command) to restart nodes with"
+            .to_string()
+    })?;
+    let status = process_status(&platform, &observation).await;
+    apply_process_status(&mut observation, &status);
+    let witness = RestartWitness::new(Duration::from_secs(5), witness_idle_limit(&observation));
+    let mut snapshot = to_snapshot(&observation);
+    set_incarnations(
+        &mut snapshot,
+        &platform.list_nodes().await.map_err(|e| e.to_string())?,
+        &witness,
+    );
+    let io = KafkaRollIo::new(client, platform, witness.clone())
+        .await
+        .map_err(|e| e.to_string())?;
+    let run = match saved {
+        Some(v) => serde_json::from_value::<RollRun>(v.clone())
+            .map_err(|e| format!("the saved roll cannot be read: {e}"))?,
+        None => {
+            let requests = requests(&snapshot, None, &s.desired).map_err(|e| e.to_string())?;
+            RollRun::new(
+                Roller::new(s.config.clone(), requests),
+                crate::driver::RollIo::now(&io),
+            )
+        }
+    };
+    let progress = StderrProgress::new(false, io.recovery());
+    Ok(RollSession {
+        io,
+        witness,
+        run,
+        progress,
+        options: DriverOptions {
+            observe_retry_ms: s.config.post_restart_timeout_ms.max(60_000),
+            settle_after_restart_ms: s.config.poll_interval_ms.max(3_000),
+            unconfirmed_restart_grace_ms: u64::try_from(s.command_timeout.as_millis())
+                .unwrap_or(u64::MAX)
+                .max(60_000),
+        },
+    })
+}
+
+/// Saves the operate state, with the roll's run in it, before and after every roll command
+/// (the driver calls it; a failed save means the command is not issued).
+pub struct StateRunStore<'a, S: StateStore> {
+    pub store: &'a S,
+    pub state: &'a mut OperateState,
+    /// The operate loop's last saved document (kept in step).
+    pub saved: &'a std::sync::Mutex<Option<String>>,
+}
+
+impl<S: StateStore> RunStore for StateRunStore<'_, S> {
+    fn save(&mut self, run: &RollRun) -> anyhow::Result<()> {
+        if let Some(r) = self.state.roll_mut() {
+            r.run = Some(serde_json::to_value(run)?);
+        }
+        let doc = serde_json::to_string(&*self.state)?;
+        let store = self.store;
+        // The driver's store is synchronous; the ports are async (a ConfigMap in Kubernetes).
+        tokio::task::block_in_place(|| {
+            tokio::runtime::Handle::current().block_on(store.save(&doc))
+        })
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        *self
+            .saved
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(doc);
+        Ok(())
+    }
+}

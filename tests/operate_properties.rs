@@ -1,0 +1,768 @@
+//! Property tests of the `operate` engine (`kafkaops::engine::operate`) on a small simulated
+//! cluster with injected faults.
+//!
+//! The world here is independent of the engine's rules: it holds brokers with replica counts, a
+//! Cruise Control with ONE executor (an execution request while it runs is refused, as a real
+//! one refuses it), user tasks (dry runs and executions, with start times), executions that take
+//! a few ticks and then move replicas (or fail), executions started by someone else, outages of
+//! Cruise Control and Kafka, and scenario events (a broker joins empty, a broker is put on the
+//! drain list). The test plays the shell: it observes the world, calls `decide`, drives the
+//! `CcFlow` of the running rebalance command by command against the world, saves the state
+//! (serialized) after every step and before an execution request, and restarts the "leader" at
+//! random points by reloading that saved form (including between the save before an execution
+//! request and the request, and between the request and the save of its task id).
+//!
+//! The oracles read only the world's history of execution requests:
+//! - never an execution request while an execution of ours is unfinished in the world, nor while
+//!   the last executor state the world showed the engine was busy (so never two movers);
+//! - scale-down before scale-up: when a drain and an add are requested at the same tick, no
+//!   add_broker execution for the added broker is requested before the first remove_broker
+//!   execution for the drained one;
+//! - a broker on the drain list is never in an add_broker request;
+//! - once the faults stop, everything requested is done: drained brokers hold no replica, added
+//!   brokers hold some, and the machine is Idle with nothing running.
+//!
+//! Default: 128 cases per property; `PROPTEST_CASES=2000` for a heavier run.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use kafkaops::cruise_control::model::{ExecutorState, MonitorState, TaskStatus, UserTask};
+use kafkaops::engine::cc_flow::{Command, Failure, FailureClass, FlowConfig, TaskView};
+use kafkaops::engine::model::Millis;
+use kafkaops::engine::operate::{
+    Act, CcView, KafkaView, Observation, OperatePolicy, OperateState, RollWish, decide,
+};
+use kafkaops::engine::rebalance::{Mode, State};
+use kafkaops::error::ExitCode;
+use proptest::prelude::*;
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(128)
+}
+
+const TICK_MS: u64 = 1_000;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Status {
+    Running,
+    Completed,
+    Failed,
+}
+
+#[derive(Debug, Clone)]
+struct Exec {
+    id: String,
+    endpoint: &'static str,
+    brokers: BTreeSet<i32>,
+    ours: bool,
+    start_ms: u64,
+    remaining: u32,
+    fail: bool,
+    status: Status,
+}
+
+/// One execution request the world received from the engine.
+#[derive(Debug, Clone)]
+struct Request {
+    tick: usize,
+    endpoint: &'static str,
+    brokers: BTreeSet<i32>,
+    /// Executions of ours unfinished in the world when it came.
+    ours_running: Vec<String>,
+    /// The last executor state the world showed the engine said busy.
+    shown_busy: bool,
+    /// An execution (anyone's) ran in the world when it came.
+    busy: bool,
+    /// Our roll was in progress when it came.
+    rolling: bool,
+    drain_at_time: BTreeSet<i32>,
+}
+
+/// Faults and events at one tick.
+#[derive(Debug, Clone, Default)]
+struct TickPlan {
+    cc_down: bool,
+    kafka_down: bool,
+    /// Someone else starts an execution of this many ticks (when the executor is idle).
+    foreign: Option<u32>,
+    /// The next execution of ours fails.
+    fail_next: bool,
+    /// The leader restarts at this point of the tick (0 none, 1 before observing, 2 between
+    /// the save before an execution request and the request, 3 after the request before its
+    /// answer is saved).
+    restart: u8,
+}
+
+struct World {
+    now: u64,
+    tick: usize,
+    brokers: BTreeMap<i32, u64>,
+    drain: BTreeSet<i32>,
+    execs: Vec<Exec>,
+    dry_runs: Vec<UserTask>,
+    next_id: u32,
+    cc_down: bool,
+    kafka_down: bool,
+    fail_next: bool,
+    shown_busy: bool,
+    requests: Vec<Request>,
+    /// The desired broker configuration is not in force: a roll is wanted.
+    roll_wanted: bool,
+    roll_active: bool,
+    roll_left: u32,
+    /// Each node restart of our roll: whether an execution of ours ran meanwhile.
+    roll_steps: Vec<(usize, bool)>,
+    rolls_done: u32,
+}
+
+impl World {
+    fn new() -> World {
+        World {
+            now: 1_700_000_000_000,
+            tick: 0,
+            brokers: (1..=4).map(|b| (b, 6)).collect(),
+            drain: BTreeSet::new(),
+            execs: Vec::new(),
+            dry_runs: Vec::new(),
+            next_id: 0,
+            cc_down: false,
+            kafka_down: false,
+            fail_next: false,
+            shown_busy: false,
+            requests: Vec::new(),
+            roll_wanted: false,
+            roll_active: false,
+            roll_left: 0,
+            roll_steps: Vec::new(),
+            rolls_done: 0,
+        }
+    }
+
+    fn running(&self) -> Option<&Exec> {
+        self.execs.iter().find(|e| e.status == Status::Running)
+    }
+
+    fn executor(&mut self) -> ExecutorState {
+        let s = match self.running() {
+            None => ExecutorState {
+                state: "NO_TASK_IN_PROGRESS".into(),
+                ..ExecutorState::default()
+            },
+            Some(e) => ExecutorState {
+                state: "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS".into(),
+                triggered_user_task_id: Some(e.id.clone()),
+                num_total_partition_movements: 4,
+                ..ExecutorState::default()
+            },
+        };
+        self.shown_busy = self.running().is_some();
+        s
+    }
+
+    fn user_tasks(&self) -> Vec<UserTask> {
+        let mut out = self.dry_runs.clone();
+        for e in &self.execs {
+            out.push(UserTask {
+                user_task_id: e.id.clone(),
+                request_url: format!(
+                    "POST /kafkacruisecontrol/{}?brokerid={}&dryrun=false",
+                    e.endpoint,
+                    e.brokers
+                        .iter()
+                        .map(i32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                client_identity: String::new(),
+                start_ms: Some(e.start_ms as i64),
+                status: match e.status {
+                    Status::Running => TaskStatus::InExecution,
+                    Status::Completed => TaskStatus::Completed,
+                    Status::Failed => TaskStatus::CompletedWithError,
+                },
+                original_response: None,
+            });
+        }
+        out
+    }
+
+    fn observe(&mut self, user_tasks: bool) -> Observation {
+        let kafka = if self.kafka_down {
+            Err("kafka down".to_string())
+        } else {
+            Ok(KafkaView {
+                brokers: self.brokers.clone(),
+                reassignments: Vec::new(),
+            })
+        };
+        let cc = if self.cc_down {
+            Err("cruise control down".to_string())
+        } else {
+            Ok(CcView {
+                executor: self.executor(),
+                anomalies: Vec::new(),
+                user_tasks: user_tasks.then(|| self.user_tasks()),
+            })
+        };
+        Observation {
+            now: Millis(self.now),
+            kafka,
+            cc,
+            operator: None,
+            roll: (self.roll_wanted && !self.kafka_down).then(|| RollWish {
+                nodes: [1, 2, 3].into_iter().collect(),
+                reason: "broker configuration differs".into(),
+            }),
+        }
+    }
+
+    fn id(&mut self) -> String {
+        self.next_id += 1;
+        format!("task-{}", self.next_id)
+    }
+
+    /// A dry-run proposal: whether it moves nothing.
+    fn propose(&mut self, endpoint: &'static str, brokers: &BTreeSet<i32>) -> bool {
+        let id = self.id();
+        self.dry_runs.push(UserTask {
+            user_task_id: id,
+            request_url: format!("POST /kafkacruisecontrol/{endpoint}?dryrun=true"),
+            client_identity: String::new(),
+            start_ms: Some(self.now as i64),
+            status: TaskStatus::Completed,
+            original_response: None,
+        });
+        match endpoint {
+            "add_broker" => brokers
+                .iter()
+                .all(|b| self.brokers.get(b).copied().unwrap_or(0) > 0),
+            "remove_broker" => brokers
+                .iter()
+                .all(|b| self.brokers.get(b).copied().unwrap_or(0) == 0),
+            _ => true,
+        }
+    }
+
+    /// An execution request: `Err` when refused (the executor runs something).
+    fn execute(&mut self, endpoint: &'static str, brokers: &BTreeSet<i32>) -> Result<String, ()> {
+        let ours_running = self
+            .execs
+            .iter()
+            .filter(|e| e.ours && e.status == Status::Running)
+            .map(|e| e.id.clone())
+            .collect();
+        self.requests.push(Request {
+            tick: self.tick,
+            endpoint,
+            brokers: brokers.clone(),
+            ours_running,
+            shown_busy: self.shown_busy,
+            busy: self.running().is_some(),
+            rolling: self.roll_active,
+            drain_at_time: self.drain.clone(),
+        });
+        if self.running().is_some() {
+            return Err(());
+        }
+        let id = self.id();
+        let fail = std::mem::take(&mut self.fail_next);
+        self.execs.push(Exec {
+            id: id.clone(),
+            endpoint,
+            brokers: brokers.clone(),
+            ours: true,
+            start_ms: self.now,
+            remaining: 2,
+            fail,
+            status: Status::Running,
+        });
+        Ok(id)
+    }
+
+    /// One step of our roll (a node restart); `true` when the roll is over.
+    fn roll_step(&mut self) -> bool {
+        if !self.roll_active {
+            self.roll_active = true;
+            self.roll_left = 3;
+        }
+        let ours = self
+            .execs
+            .iter()
+            .any(|e| e.ours && e.status == Status::Running);
+        self.roll_steps.push((self.tick, ours));
+        self.roll_left -= 1;
+        if self.roll_left == 0 {
+            self.roll_active = false;
+            self.roll_wanted = false;
+            self.rolls_done += 1;
+            return true;
+        }
+        false
+    }
+
+    fn stop(&mut self) {
+        for e in &mut self.execs {
+            if e.status == Status::Running {
+                e.status = Status::Failed;
+            }
+        }
+    }
+
+    fn foreign(&mut self, ticks: u32) {
+        if self.running().is_none() {
+            let id = self.id();
+            self.execs.push(Exec {
+                id,
+                endpoint: "rebalance",
+                brokers: BTreeSet::new(),
+                ours: false,
+                start_ms: self.now,
+                remaining: ticks,
+                fail: false,
+                status: Status::Running,
+            });
+        }
+    }
+
+    /// Time passes: the running execution progresses and, at its end, moves replicas.
+    fn advance(&mut self) {
+        self.now += TICK_MS;
+        self.tick += 1;
+        let Some(i) = self.execs.iter().position(|e| e.status == Status::Running) else {
+            return;
+        };
+        let e = &mut self.execs[i];
+        e.remaining = e.remaining.saturating_sub(1);
+        if e.remaining > 0 {
+            return;
+        }
+        if e.fail {
+            e.status = Status::Failed;
+            return;
+        }
+        e.status = Status::Completed;
+        let (endpoint, brokers) = (e.endpoint, e.brokers.clone());
+        match endpoint {
+            "add_broker" => {
+                for b in &brokers {
+                    let donors: Vec<i32> = self
+                        .brokers
+                        .iter()
+                        .filter(|(o, n)| !brokers.contains(o) && **n > 1)
+                        .map(|(o, _)| *o)
+                        .collect();
+                    for o in donors {
+                        *self.brokers.get_mut(&o).unwrap() -= 1;
+                        *self.brokers.entry(*b).or_insert(0) += 1;
+                    }
+                }
+            }
+            "remove_broker" => {
+                let takers: Vec<i32> = self
+                    .brokers
+                    .keys()
+                    .filter(|o| !brokers.contains(o))
+                    .copied()
+                    .collect();
+                if takers.is_empty() {
+                    self.execs[i].status = Status::Failed;
+                    return;
+                }
+                let mut k = 0;
+                for b in &brokers {
+                    let n = self.brokers.insert(*b, 0).unwrap_or(0);
+                    for _ in 0..n {
+                        *self.brokers.get_mut(&takers[k % takers.len()]).unwrap() += 1;
+                        k += 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn flow_config() -> FlowConfig {
+    FlowConfig {
+        execute: true,
+        assume_yes: true,
+        no_wait: false,
+        timeout_ms: 600_000,
+        wait_for_ready_ms: 0,
+        poll_interval_ms: TICK_MS,
+        recheck: false,
+        follow_timeout_ms: Some(u64::MAX),
+    }
+}
+
+fn down() -> Failure {
+    Failure {
+        class: FailureClass::Retryable,
+        exit: ExitCode::Unreachable,
+        message: "cruise control down".into(),
+    }
+}
+
+fn endpoint(mode: Mode) -> &'static str {
+    match mode {
+        Mode::AddBrokers => "add_broker",
+        Mode::RemoveBrokers => "remove_broker",
+        Mode::Imbalance => "rebalance",
+    }
+}
+
+/// The shell: saved documents and restarts.
+struct Shell {
+    state: OperateState,
+    saved: String,
+    restarts: u32,
+}
+
+impl Shell {
+    fn save(&mut self) {
+        self.saved = serde_json::to_string(&self.state).unwrap();
+    }
+    fn restart(&mut self) {
+        self.state = serde_json::from_str(&self.saved).unwrap();
+        self.restarts += 1;
+    }
+}
+
+/// Drives the running rebalance's flow against the world until it waits or ends. Returns
+/// false when the leader "crashed" in the middle (the caller restarts it).
+fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8) -> bool {
+    let Some(r) = sh.state.rebalance() else {
+        return true;
+    };
+    let mut flow = r.flow.clone();
+    let mode = r.rebalance.mode;
+    let brokers = r.rebalance.brokers.clone();
+    let now = Millis(w.now);
+    let mut cmd = flow.resume(now);
+    for _ in 0..50 {
+        let next = match cmd.clone() {
+            Command::ObserveReadiness => {
+                if w.cc_down {
+                    flow.handle_error(down())
+                } else {
+                    let ex = w.executor();
+                    flow.handle_readiness(&MonitorState::default(), &ex, now)
+                }
+            }
+            Command::CheckInput => flow.handle_input_checked(Ok(())),
+            Command::RequestProposal => {
+                if w.cc_down {
+                    flow.handle_error(down())
+                } else {
+                    let noop = w.propose(endpoint(mode), &brokers);
+                    flow.handle_proposal(noop)
+                }
+            }
+            Command::StartExecution => {
+                // Saved before the request is sent.
+                let r = sh.state.rebalance_mut().unwrap();
+                r.flow = flow.clone();
+                r.mark_requested(now);
+                sh.save();
+                if crash_at == 2 {
+                    return false;
+                }
+                if w.cc_down {
+                    flow.handle_error(down())
+                } else {
+                    match w.execute(endpoint(mode), &brokers) {
+                        Ok(id) => {
+                            if crash_at == 3 {
+                                return false;
+                            }
+                            flow.handle_execution_started(Some(id), now)
+                        }
+                        Err(()) => flow.handle_error(Failure {
+                            class: FailureClass::Retryable,
+                            exit: ExitCode::Busy,
+                            message: "an execution is in progress".into(),
+                        }),
+                    }
+                }
+            }
+            Command::ObserveProgress => {
+                if w.cc_down {
+                    flow.handle_error(down())
+                } else {
+                    let ex = w.executor();
+                    let task = match flow.task_id() {
+                        None => TaskView::NoId,
+                        Some(id) => match w.execs.iter().find(|e| e.id == id) {
+                            None => TaskView::Lost,
+                            Some(e) => TaskView::Status(match e.status {
+                                Status::Running => TaskStatus::InExecution,
+                                Status::Completed => TaskStatus::Completed,
+                                Status::Failed => TaskStatus::CompletedWithError,
+                            }),
+                        },
+                    };
+                    flow.handle_progress(&ex, &task, now)
+                }
+            }
+            Command::Wait { .. } | Command::Finish(_) | Command::Nothing => {
+                cmd = Command::Nothing;
+                Command::Nothing
+            }
+            other => panic!("operate's flow never asks for {other:?}"),
+        };
+        if let Some(r) = sh.state.rebalance_mut() {
+            r.flow = flow.clone();
+        }
+        sh.save();
+        if matches!(cmd, Command::Nothing) {
+            break;
+        }
+        cmd = next;
+    }
+    true
+}
+
+/// One scenario: per tick faults, plus scenario events.
+#[derive(Debug, Clone)]
+struct Scenario {
+    ticks: Vec<TickPlan>,
+    /// At this tick broker 5 joins empty.
+    join_at: usize,
+    /// At this tick this broker (1-4) is put on the drain list.
+    drain: Option<(usize, i32)>,
+    /// At this tick the desired broker configuration changes (a roll is wanted).
+    roll_at: Option<usize>,
+    grace_ms: u64,
+    modes: BTreeSet<Mode>,
+}
+
+fn tick_plan() -> impl Strategy<Value = TickPlan> {
+    (
+        prop::bool::weighted(0.1),
+        prop::bool::weighted(0.05),
+        prop::option::weighted(0.07, 1u32..5),
+        prop::bool::weighted(0.1),
+        prop_oneof![6 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8), 1 => Just(3u8)],
+    )
+        .prop_map(
+            |(cc_down, kafka_down, foreign, fail_next, restart)| TickPlan {
+                cc_down,
+                kafka_down,
+                foreign,
+                fail_next,
+                restart,
+            },
+        )
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    (
+        prop::collection::vec(tick_plan(), 10..40),
+        0usize..8,
+        prop::option::of((0usize..8, 1i32..=4)),
+        prop_oneof![Just(0u64), Just(2_000u64)],
+        prop::bool::weighted(0.9),
+        prop::bool::weighted(0.9),
+        prop::option::of(0usize..10),
+    )
+        .prop_map(|(ticks, join_at, drain, grace_ms, add, remove, roll_at)| {
+            let mut modes = BTreeSet::new();
+            if add {
+                modes.insert(Mode::AddBrokers);
+            }
+            if remove {
+                modes.insert(Mode::RemoveBrokers);
+            }
+            Scenario {
+                ticks,
+                join_at,
+                drain,
+                roll_at,
+                grace_ms,
+                modes,
+            }
+        })
+}
+
+/// Runs a scenario, then quiet ticks without faults; returns the world and the shell.
+fn run(s: &Scenario) -> (World, Shell) {
+    let mut w = World::new();
+    let mut sh = Shell {
+        state: OperateState::new(),
+        saved: String::new(),
+        restarts: 0,
+    };
+    sh.save();
+    let quiet = 40;
+    for t in 0..s.ticks.len() + quiet {
+        let plan = s.ticks.get(t).cloned().unwrap_or_default();
+        if t == s.join_at {
+            w.brokers.insert(5, 0);
+        }
+        if let Some((at, b)) = s.drain
+            && t == at
+        {
+            w.drain.insert(b);
+        }
+        if s.roll_at == Some(t) {
+            w.roll_wanted = true;
+        }
+        w.cc_down = plan.cc_down;
+        w.kafka_down = plan.kafka_down;
+        if plan.fail_next {
+            w.fail_next = true;
+        }
+        if let Some(n) = plan.foreign {
+            w.foreign(n);
+        }
+        if plan.restart == 1 {
+            sh.restart();
+        }
+        let policy = OperatePolicy {
+            modes: s.modes.clone(),
+            drain: w.drain.clone(),
+            scale_up_grace_ms: s.grace_ms,
+        };
+        let obs = w.observe(sh.state.needs_user_tasks());
+        let d = decide(&mut sh.state, &obs, &policy, &flow_config());
+        sh.save();
+        for act in d.acts {
+            match act {
+                Act::StepRebalance => {
+                    if !step_flow(&mut sh, &mut w, plan.restart) {
+                        sh.restart();
+                    }
+                }
+                Act::StopRebalance { .. } => {
+                    if !w.cc_down {
+                        w.stop();
+                    }
+                }
+                Act::StepRoll => {
+                    if w.roll_step() {
+                        sh.state.finish_roll(true, "done");
+                    } else if let Some(r) = sh.state.roll_mut() {
+                        r.run = Some(serde_json::json!({ "left": w.roll_left }));
+                    }
+                    sh.save();
+                }
+            }
+        }
+        w.advance();
+    }
+    (w, sh)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    #[test]
+    fn never_two_movers_order_and_drains_hold_under_faults(s in scenario()) {
+        let (w, sh) = run(&s);
+        // Never a second execution while one of ours runs or the executor was shown busy.
+        for r in &w.requests {
+            prop_assert!(
+                r.ours_running.is_empty(),
+                "execution request {:?} while our {:?} ran (restarts {})", r, r.ours_running, sh.restarts
+            );
+            prop_assert!(!r.shown_busy, "execution request {r:?} after the executor was shown busy");
+        }
+        // Never a request while anything (ours or anyone's) executes: one mover at a time.
+        for r in &w.requests {
+            prop_assert!(!r.busy, "execution request {r:?} while an execution ran");
+        }
+        // A roll never restarts a node while an execution of ours runs, and no execution is
+        // requested while the roll is in progress: one mover at a time.
+        for (tick, ours) in &w.roll_steps {
+            prop_assert!(!ours, "a node restarted at tick {tick} while our execution ran");
+        }
+        for r in &w.requests {
+            prop_assert!(!r.rolling, "execution request {r:?} during the roll");
+        }
+        if s.roll_at.is_some() {
+            prop_assert_eq!(w.rolls_done, 1, "the roll finished once");
+        }
+        // A drained broker is never in an add_broker request.
+        for r in &w.requests {
+            if r.endpoint == "add_broker" {
+                prop_assert!(r.brokers.is_disjoint(&r.drain_at_time), "{r:?}");
+            }
+        }
+        // Requested together: the removal first.
+        if let Some((at, b)) = s.drain
+            && at == s.join_at
+            && s.grace_ms == 0
+            && s.modes.contains(&Mode::RemoveBrokers)
+        {
+            let first_remove = w.requests.iter().position(|r| {
+                r.tick >= at && r.endpoint == "remove_broker" && r.brokers.contains(&b)
+            });
+            let first_add = w.requests.iter().position(|r| {
+                r.tick >= at && r.endpoint == "add_broker" && r.brokers.contains(&5)
+            });
+            if let Some(add) = first_add {
+                prop_assert!(
+                    first_remove.is_some_and(|rm| rm < add),
+                    "add of 5 at request {add} before the removal of {b} ({:?})", w.requests
+                );
+            }
+        }
+        // Once quiet, everything requested is done.
+        prop_assert_eq!(sh.state.rebalancer.state(), State::Idle, "{:?}", sh.state);
+        prop_assert!(sh.state.mover.is_none(), "{:?}", sh.state);
+        if let Some((_, b)) = s.drain
+            && s.modes.contains(&Mode::RemoveBrokers)
+        {
+            prop_assert_eq!(w.brokers[&b], 0, "drained broker {} still holds replicas: {:?}", b, w.brokers);
+        }
+        if s.modes.contains(&Mode::AddBrokers) && s.drain.is_none_or(|(_, b)| b != 5) {
+            prop_assert!(w.brokers[&5] > 0, "broker 5 never filled: {:?}", w.brokers);
+        }
+        if !s.modes.contains(&Mode::AddBrokers) {
+            prop_assert!(w.requests.iter().all(|r| r.endpoint != "add_broker"));
+        }
+        if !s.modes.contains(&Mode::RemoveBrokers) {
+            prop_assert!(w.requests.iter().all(|r| r.endpoint != "remove_broker"));
+        }
+    }
+}
+
+fn crash_scenario(restart: u8) -> Scenario {
+    let mut ticks = vec![TickPlan::default(); 10];
+    ticks[0].restart = restart;
+    Scenario {
+        ticks,
+        join_at: 0,
+        drain: None,
+        roll_at: None,
+        grace_ms: 0,
+        modes: [Mode::AddBrokers].into_iter().collect(),
+    }
+}
+
+/// Crashed right after the execution request, before its answer was saved: the restarted
+/// leader finds the task in `user_tasks` and follows it; one request in all.
+#[test]
+fn a_leader_restarted_after_the_request_attaches_to_its_task() {
+    let (w, sh) = run(&crash_scenario(3));
+    assert_eq!(sh.restarts, 1);
+    assert_eq!(w.requests.len(), 1, "{:?}", w.requests);
+    assert_eq!(w.execs.len(), 1);
+    assert_eq!(w.execs[0].status, Status::Completed);
+    assert!(w.brokers[&5] > 0, "{:?}", w.brokers);
+    assert_eq!(sh.state.rebalancer.state(), State::Idle);
+}
+
+/// Crashed after saving but before sending: nothing reached Cruise Control, so the restarted
+/// leader counts it as not run and sends it (once).
+#[test]
+fn a_leader_restarted_before_the_request_sends_it_once() {
+    let (w, sh) = run(&crash_scenario(2));
+    assert_eq!(sh.restarts, 1);
+    assert_eq!(w.requests.len(), 1, "{:?}", w.requests);
+    assert!(w.brokers[&5] > 0, "{:?}", w.brokers);
+    assert_eq!(sh.state.rebalancer.state(), State::Idle);
+}
