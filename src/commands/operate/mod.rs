@@ -119,9 +119,9 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         args.start_command.as_ref(),
     )?;
     let roll = roll::RollSettings::new(
-        policy.roll.broker_config.clone(),
+        policy.policy().roll.broker_config.clone(),
         method,
-        policy.roll.max_batch_size,
+        policy.policy().roll.max_batch_size,
         args.action_timeout,
     );
     let op = Operator::new(
@@ -507,7 +507,13 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             .await
         {
             Reload::Unchanged => {}
-            Reload::Reloaded => log(format!("policy {path} reloaded")),
+            Reload::Reloaded => {
+                // What the roll keeps true follows the policy in force.
+                let p = self.policy.policy();
+                self.roll.desired.clone_from(&p.roll.broker_config);
+                self.roll.config.max_batch_size = p.roll.max_batch_size.max(1);
+                log(format!("policy {path} reloaded"));
+            }
             Reload::Rejected(e) => {
                 self.telemetry.error(ErrorSource::Policy);
                 warn(format!(
