@@ -41,6 +41,11 @@ struct Sample {
     cpu_seconds: f64,
     rss_kib: u64,
     hwm_kib: u64,
+    /// The heap and other private memory (VmRSS = RssAnon + RssFile + RssShmem).
+    anon_kib: u64,
+    /// Pages of the binary and the shared libraries in memory.
+    file_kib: u64,
+    threads: u64,
 }
 
 fn sample(pid: u32) -> Sample {
@@ -65,6 +70,9 @@ fn sample(pid: u32) -> Sample {
         cpu_seconds: ticks as f64 / hz,
         rss_kib: kib("VmRSS:"),
         hwm_kib: kib("VmHWM:"),
+        anon_kib: kib("RssAnon:"),
+        file_kib: kib("RssFile:"),
+        threads: kib("Threads:"),
     }
 }
 
@@ -161,6 +169,12 @@ fn operate_idle_cost_with_1000_topics() {
         end.rss_kib as f64 / 1024.0,
         peak_rss as f64 / 1024.0,
         end.hwm_kib as f64 / 1024.0
+    );
+    eprintln!(
+        "of which RssAnon {:.1} MiB (heap, stacks), RssFile {:.1} MiB (binary and libraries); {} threads",
+        end.anon_kib as f64 / 1024.0,
+        end.file_kib as f64 / 1024.0,
+        end.threads
     );
     eprintln!("healthz: {}", healthz.trim());
     for l in metrics.lines().filter(|l| {
