@@ -27,7 +27,7 @@ use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 use support::bin::kafkaops_bin;
 use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::control::{ControlServer, connection_args};
-use support::kafka::{ClusterSpec, KafkaCluster, broker_config, create_topic, wait_for};
+use support::kafka::{ClusterSpec, KafkaCluster, broker_config, create_topic, placement, wait_for};
 use support::operate::{
     Operate, OperateOptions, epoch_ms, executions, replicas_per_broker, saved_state, user_tasks,
     write_policy,
@@ -176,6 +176,29 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
 
     eprintln!("step a: an empty broker is filled with no command");
     assert_eq!(count(&bootstrap, 4), 0, "broker 4 starts empty");
+    // --dry-run --once: says what it would do, does and saves nothing.
+    let p = write_policy(dir.path(), "a0.yaml", &policy(&[], &all, "0s"));
+    let t_dry = epoch_ms();
+    let (code, out) = Operate::once(&{
+        let mut o = OperateOptions::new(&url, &bootstrap, &p, &state_dir);
+        o.extra_args = vec!["--dry-run".into()];
+        o
+    })
+    .unwrap();
+    eprintln!("--- operate --once --dry-run ---\n{out}--- end ---");
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("rebalance-add-brokers brokers 4 dry-run"),
+        "{out}"
+    );
+    let sent: Vec<_> = user_tasks(&url)
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.start_ms >= t_dry && !t.url.starts_with("GET"))
+        .collect();
+    assert!(sent.is_empty(), "a dry run only reads: {sent:?}");
+    assert!(saved_state(&state_dir).is_none(), "a dry run saves nothing");
+    assert_eq!(count(&bootstrap, 4), 0);
     let p = write_policy(dir.path(), "a.yaml", &policy(&[], &all, "2s"));
     let t_a = epoch_ms();
     let mut op = Operate::start(&OperateOptions::new(&url, &bootstrap, &p, &state_dir)).unwrap();
@@ -321,9 +344,29 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     let first_log = op.log();
     eprintln!("--- operate log (killed) ---\n{first_log}--- end ---");
     let saved = saved_state(&state_dir).expect("a saved state");
-    assert_eq!(
-        saved["mover"]["flow"]["task_id"], task.id,
-        "the task id was saved: {saved}\n{first_log}"
+    // Killed after the answer was saved (the task id is in the state), or while the request
+    // was in flight (saved before sending, no task id yet: the next instance must find the
+    // task in user_tasks). Either way the restart must follow this task, not send another.
+    let saved_task = saved["mover"]["flow"]["task_id"]
+        .as_str()
+        .map(str::to_string);
+    match &saved_task {
+        Some(id) => assert_eq!(id, &task.id, "{saved}\n{first_log}"),
+        None => {
+            assert_eq!(
+                saved["mover"]["flow"]["phase"]["phase"], "starting",
+                "{saved}"
+            );
+            assert!(saved["mover"]["requested_at"].is_u64(), "{saved}");
+        }
+    }
+    eprintln!(
+        "killed {}",
+        if saved_task.is_some() {
+            "after the task id was saved"
+        } else {
+            "with the execution request in flight (attach through user_tasks)"
+        }
     );
     assert_eq!(
         executions(&url, "add_broker", t_d).unwrap()[0].status,
@@ -391,6 +434,31 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
         server.restarts().is_empty(),
         "a dynamic change restarted nodes: {:?}",
         server.restarts()
+    );
+    stop(&mut op);
+
+    eprintln!("step f: a replication factor from the policy is applied (topic_configuration)");
+    let p = write_policy(
+        dir.path(),
+        "f.yaml",
+        &(policy(&[], &["add-brokers"], "1h") + "replicationFactors:\n  orders: 3\n"),
+    );
+    let t_f = epoch_ms();
+    let mut op = Operate::start(&OperateOptions::new(&url, &bootstrap, &p, &state_dir)).unwrap();
+    wait_for("every orders partition to have 3 replicas", WAIT, || {
+        Ok(placement(&bootstrap, "orders")?
+            .iter()
+            .all(|p| p.replicas.len() == 3)
+            .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    wait_idle(&state_dir, &op);
+    let rf = executions(&url, "topic_configuration", t_f).unwrap();
+    assert_eq!(
+        rf.len(),
+        1,
+        "one topic_configuration execution: {rf:?}\n{}",
+        op.log()
     );
     stop(&mut op);
 }

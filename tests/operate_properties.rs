@@ -196,6 +196,8 @@ impl World {
             Ok(KafkaView {
                 brokers: self.brokers.clone(),
                 reassignments: Vec::new(),
+                topics: BTreeMap::new(),
+                racks: BTreeSet::new(),
             })
         };
         let cc = if self.cc_down {
@@ -625,6 +627,7 @@ fn run(s: &Scenario) -> (World, Shell) {
             modes: s.modes.clone(),
             drain: w.drain.clone(),
             scale_up_grace_ms: s.grace_ms,
+            replication_factors: BTreeMap::new(),
         };
         let obs = w.observe(sh.state.needs_user_tasks());
         let d = decide(&mut sh.state, &obs, &policy, &flow_config());
@@ -641,6 +644,7 @@ fn run(s: &Scenario) -> (World, Shell) {
                         w.stop();
                     }
                 }
+                Act::StepReplicationFactors => panic!("no replication factors in this world"),
                 Act::StepRoll => {
                     if w.roll_step() {
                         sh.state.finish_roll(true, "done");

@@ -42,11 +42,11 @@ use crate::cruise_control::flow::{self, FlowDriver, FlowHooks};
 use crate::cruise_control::model::{ExecutorState, OptimizationResult, ProgressStep};
 use crate::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
 use crate::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
-use crate::engine::cc_flow::{CcFlow, FailureClass, FlowConfig, InterruptChoice, Outcome, Stage};
+use crate::engine::cc_flow::{CcFlow, FlowConfig, InterruptChoice, Outcome, Stage};
 use crate::engine::operator_guard::Action;
 use crate::engine::replicas::{
     ChangeState, ClusterFacts, InputErrors, ReplicasState, RoundEnd, TopicChange, TopicFacts,
-    merge_requests, validate, whole_names_regex,
+    merge_requests, round_end, validate, whole_names_regex,
 };
 use crate::error::{CliError, CodedError, ExitCode};
 use crate::kafka::{ConnectionConfig, KafkaAdmin, KafkaClient};
@@ -582,29 +582,9 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
         if let Some(p) = report.execution.as_ref().or(report.proposal.as_ref()) {
             proposal = Some(summary(&p.value));
         }
-        let end = match &report.outcome {
-            Outcome::Completed { .. } => RoundEnd::Completed,
-            Outcome::Failed { .. } => RoundEnd::CompletedWithError,
-            Outcome::TaskLost { .. } => RoundEnd::Lost,
-            Outcome::NothingToDo => RoundEnd::NothingToDo,
-            Outcome::Busy { running } => RoundEnd::Busy(format!(
-                "Cruise Control is executing something else ({running})"
-            )),
-            Outcome::Error {
-                stage: Stage::Proposal | Stage::Start | Stage::Readiness,
-                failure,
-                ..
-            } if failure.class == FailureClass::Retryable && failure.exit != ExitCode::NotReady => {
-                RoundEnd::Busy(failure.message.clone())
-            }
-            Outcome::Error {
-                stage: Stage::Proposal | Stage::Start,
-                failure,
-                ..
-            } if failure.class == FailureClass::Permanent => {
-                RoundEnd::Refused(failure.message.clone())
-            }
-            Outcome::Started { task_id } => {
+        let end = match (round_end(&report.outcome), &report.outcome) {
+            (Some(end), _) => end,
+            (None, Outcome::Started { task_id }) => {
                 // --no-wait: the change is with Cruise Control.
                 state.handle_sent(task_id.clone());
                 // Saved as following, so the next run of the same command follows this task.
@@ -617,7 +597,7 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
                 printer.emit(&v, |v| render(v, printer.color))?;
                 return Ok(ExitCode::Ok);
             }
-            _ => {
+            (None, _) => {
                 // Not ready, declined, interrupted, timed out, a failed request while following:
                 // keep the state (a re-run resumes) and report.
                 let keep = report.flow.execution_started()

@@ -48,6 +48,33 @@ pub fn request(policy: &Policy, r: &Rebalance) -> Result<RebalanceRequest, CliEr
     checked_request(&kind, &args, None)
 }
 
+/// The `topic_configuration` request of a replication-factor round: every pending change,
+/// grouped by target factor (as `topic set-rf` sends it); the rack-awareness check is skipped
+/// only when no broker has a rack.
+#[must_use]
+pub fn rf_request(
+    replicas: &crate::engine::replicas::ReplicasState,
+    racks: bool,
+) -> crate::cruise_control::params::TopicConfigurationRequest {
+    use crate::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
+    TopicConfigurationRequest {
+        topic: String::new(),
+        replication_factor: 0,
+        by_factor: replicas
+            .to_send()
+            .into_iter()
+            .map(|(rf, topics)| (rf, crate::engine::replicas::whole_names_regex(&topics)))
+            .collect(),
+        skip_rack_awareness_check: !racks,
+        execution: ExecutionOptions {
+            dryrun: true,
+            ..ExecutionOptions::default()
+        },
+        goals: GoalOptions::default(),
+        reason: "kafkaops operate: replication factors".into(),
+    }
+}
+
 /// The unattended flow hooks: log lines instead of prompts and progress bars.
 pub struct OperateHooks;
 

@@ -455,6 +455,11 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                         pause = pause.min(p);
                     }
                 }
+                Act::StepReplicationFactors => {
+                    if let Some(p) = self.step_replication_factors(state, &obs).await? {
+                        pause = pause.min(p);
+                    }
+                }
                 Act::StepRoll => {
                     if let Some(p) = self.step_roll(state).await? {
                         pause = pause.min(p);
@@ -685,26 +690,59 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                 return Ok(Some(self.args.resync));
             }
         };
+        self.step_flow(state, &op).await
+    }
+
+    /// Drives the running replication-factor round's flow until it waits or ends.
+    async fn step_replication_factors(
+        &mut self,
+        state: &mut OperateState,
+        obs: &crate::engine::operate::Observation,
+    ) -> Result<Option<Duration>, Stop> {
+        let Some(r) = state.replication_factors() else {
+            return Ok(None);
+        };
+        let racks = obs.kafka.as_ref().is_ok_and(|k| !k.racks.is_empty());
+        let op = act::rf_request(&r.replicas, racks);
+        let task_before = r.flow.task_id().is_some();
+        let pause = self.step_flow(state, &op).await?;
+        // Once Cruise Control took the changes, they are ongoing under its task.
+        if !task_before
+            && let Some(crate::engine::operate::Mover::ReplicationFactors(r)) = &mut state.mover
+            && r.flow.execution_started()
+        {
+            r.replicas.handle_sent(r.flow.task_id().map(str::to_string));
+            self.persist_or_stop(state).await?;
+        }
+        Ok(pause)
+    }
+
+    /// Drives the running mover's Cruise Control flow for `op` until it waits or ends, saving
+    /// the state after every step and before the execution request. Returns how long until it
+    /// wants to look again.
+    async fn step_flow<O: crate::cruise_control::flow::CcOperation>(
+        &self,
+        state: &mut OperateState,
+        op: &O,
+    ) -> Result<Option<Duration>, Stop> {
+        let Some(flow) = state.flow().cloned() else {
+            return Ok(None);
+        };
         let hooks = act::OperateHooks;
-        let mut driver = FlowDriver::resume(&self.cc, &op, r.flow.clone(), &hooks, &LogObserver);
+        let mut driver = FlowDriver::resume(&self.cc, op, flow, &hooks, &LogObserver);
         let mut never = pin!(std::future::pending::<()>());
         loop {
-            if let Some(r) = state.rebalance_mut()
-                && r.about_to_execute()
-                && r.requested_at.is_none()
-            {
+            state.set_flow(driver.flow().clone());
+            if state.about_to_execute() {
                 // Saved before the request is sent: a successor finds the task by this time.
-                r.flow = driver.flow().clone();
-                r.mark_requested(now_ms());
+                state.mark_requested(now_ms());
                 self.persist_or_stop(state).await?;
                 if !self.leadership.is_leader() {
                     return Err(Stop::Deposed("leadership lost".into()));
                 }
             }
             let step = driver.step(never.as_mut()).await;
-            if let Some(r) = state.rebalance_mut() {
-                r.flow = driver.flow().clone();
-            }
+            state.set_flow(driver.flow().clone());
             if let Some(task) = driver.flow().task_id() {
                 let mut followed = self
                     .followed
@@ -724,7 +762,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                 Step::Done => {
                     let report = driver.into_report();
                     if let Some(e) = &report.error {
-                        log(format!("the rebalance flow ended: {e}"));
+                        log(format!("the Cruise Control flow ended: {e}"));
                     }
                     // The engine finishes it on the next loop, which comes at once.
                     return Ok(Some(Duration::from_millis(200)));

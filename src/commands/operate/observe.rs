@@ -13,6 +13,7 @@ use crate::cruise_control::params::Substate;
 use crate::engine::anomalies::records;
 use crate::engine::model::Millis;
 use crate::engine::operate::{CcView, KafkaView, Observation};
+use crate::engine::replicas::TopicFacts;
 use crate::kafka::{KafkaAdmin, KafkaClient};
 
 /// Reads Kafka: registered brokers, replicas per broker, reassignments in flight.
@@ -22,6 +23,12 @@ pub async fn kafka(kafka: &KafkaClient) -> Result<KafkaView, String> {
         .await
         .map_err(|e| format!("{e:#}"))?;
     let mut brokers: BTreeMap<i32, u64> = cluster.nodes.iter().map(|n| (n.id, 0)).collect();
+    let racks = cluster
+        .nodes
+        .iter()
+        .filter_map(|n| n.rack.clone())
+        .collect();
+    let mut facts = BTreeMap::new();
     let topics = kafka.list_topics().await.map_err(|e| format!("{e:#}"))?;
     if !topics.is_empty() {
         let described = kafka
@@ -34,6 +41,17 @@ pub async fn kafka(kafka: &KafkaClient) -> Result<KafkaView, String> {
                     *brokers.entry(*r).or_insert(0) += 1;
                 }
             }
+            let counts = t.partitions.iter().map(|p| p.replicas.len());
+            let to_u16 = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+            facts.insert(
+                t.name.clone(),
+                TopicFacts {
+                    partitions: u32::try_from(t.partitions.len()).unwrap_or(u32::MAX),
+                    min_rf: to_u16(counts.clone().min().unwrap_or(0)),
+                    max_rf: to_u16(counts.max().unwrap_or(0)),
+                    min_isr: None,
+                },
+            );
         }
         // Replicas on brokers that are not registered (stopped) do not make them brokers.
         let registered: Vec<i32> = cluster.nodes.iter().map(|n| n.id).collect();
@@ -46,6 +64,8 @@ pub async fn kafka(kafka: &KafkaClient) -> Result<KafkaView, String> {
     Ok(KafkaView {
         brokers,
         reassignments,
+        topics: facts,
+        racks,
     })
 }
 

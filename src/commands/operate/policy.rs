@@ -115,6 +115,7 @@ impl Policy {
             drain: self.drain.iter().copied().collect(),
             scale_up_grace_ms: u64::try_from(self.scale_up_grace_period.as_millis())
                 .unwrap_or(u64::MAX),
+            replication_factors: self.replication_factors.clone(),
         }
     }
 

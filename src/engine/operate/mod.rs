@@ -42,6 +42,7 @@ use crate::engine::operator_guard::{self, OperatorView};
 use crate::engine::rebalance::{
     Action as FsmAction, AutoRebalancer, Event, Mode, Rebalance, State,
 };
+use crate::engine::replicas::{ChangeState, ClusterFacts, ReplicasState, TopicFacts, round_end};
 use crate::kafka::observation::Reassignment;
 
 /// The version of the saved [`OperateState`] document.
@@ -60,6 +61,8 @@ pub struct OperatePolicy {
     pub drain: BTreeSet<i32>,
     /// How long a new broker must hold no replica before it is a scale-up.
     pub scale_up_grace_ms: u64,
+    /// Desired replication factors (topic: factor).
+    pub replication_factors: BTreeMap<String, u16>,
 }
 
 /// What Kafka showed.
@@ -69,6 +72,22 @@ pub struct KafkaView {
     pub brokers: BTreeMap<i32, u64>,
     /// Partition reassignments in flight (anyone's).
     pub reassignments: Vec<Reassignment>,
+    /// Every topic's partitions and replica counts (for replication factors).
+    pub topics: BTreeMap<String, TopicFacts>,
+    /// Distinct `broker.rack` values (empty: no broker has one).
+    pub racks: BTreeSet<String>,
+}
+
+impl KafkaView {
+    /// The facts the replication-factor engine reads.
+    #[must_use]
+    pub fn facts(&self) -> ClusterFacts {
+        ClusterFacts {
+            brokers: self.brokers.len(),
+            racks: self.racks.clone(),
+            topics: self.topics.clone(),
+        }
+    }
 }
 
 /// What Cruise Control showed.
@@ -153,6 +172,18 @@ impl RunningRebalance {
 pub enum Mover {
     Rebalance(RunningRebalance),
     Roll(RunningRoll),
+    ReplicationFactors(RunningReplicationFactors),
+}
+
+/// A replication-factor round being run (`topic_configuration`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunningReplicationFactors {
+    /// The changes, as `topic set-rf` keeps them.
+    pub replicas: ReplicasState,
+    pub flow: CcFlow,
+    /// When the execution request was about to be sent (saved before sending it).
+    pub requested_at: Option<Millis>,
+    pub started_at: Millis,
 }
 
 /// What `operate` keeps between loops (serde; versioned).
@@ -163,6 +194,10 @@ pub struct OperateState {
     pub mover: Option<Mover>,
     /// When each broker was first seen holding no replica (scale-up grace), epoch ms.
     pub empty_since: BTreeMap<i32, Millis>,
+    /// Replication-factor changes that failed for good (topic: target): not tried again until
+    /// the policy asks for another factor.
+    #[serde(default)]
+    pub rf_failed: BTreeMap<String, u16>,
 }
 
 impl Default for OperateState {
@@ -180,13 +215,15 @@ pub enum Act {
     StopRebalance { task_id: Option<String> },
     /// Drive the running roll (start it if it has no run yet) one step.
     StepRoll,
+    /// Drive the running replication-factor round's Cruise Control flow until it waits or ends.
+    StepReplicationFactors,
 }
 
 /// An action started or ended, for logs, Events and metrics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
     /// `rebalance-add-brokers`, `rebalance-remove-brokers`, `rebalance-imbalance`,
-    /// `stop-rebalance`, `roll`.
+    /// `stop-rebalance`, `roll`, `set-rf`.
     pub kind: String,
     /// `brokers 4,5` or `cluster`.
     pub target: String,
@@ -330,6 +367,7 @@ impl OperateState {
             rebalancer: AutoRebalancer::new(),
             mover: None,
             empty_since: BTreeMap::new(),
+            rf_failed: BTreeMap::new(),
         }
     }
 
@@ -386,8 +424,66 @@ impl OperateState {
     /// and its task is to be found.
     #[must_use]
     pub fn needs_user_tasks(&self) -> bool {
-        self.rebalance()
-            .is_some_and(|r| *r.flow.phase() == Phase::Starting && r.flow.task_id().is_none())
+        self.flow()
+            .is_some_and(|f| *f.phase() == Phase::Starting && f.task_id().is_none())
+    }
+
+    /// The Cruise Control flow of the running mover (rebalance or replication factors).
+    #[must_use]
+    pub fn flow(&self) -> Option<&CcFlow> {
+        match &self.mover {
+            Some(Mover::Rebalance(r)) => Some(&r.flow),
+            Some(Mover::ReplicationFactors(r)) => Some(&r.flow),
+            _ => None,
+        }
+    }
+
+    /// Replaces the running mover's flow (after a step of the shell).
+    pub fn set_flow(&mut self, flow: CcFlow) {
+        match &mut self.mover {
+            Some(Mover::Rebalance(r)) => r.flow = flow,
+            Some(Mover::ReplicationFactors(r)) => r.flow = flow,
+            _ => {}
+        }
+    }
+
+    /// The next step of the running flow sends the execution request: save the state with
+    /// [`OperateState::mark_requested`] first.
+    #[must_use]
+    pub fn about_to_execute(&self) -> bool {
+        self.flow()
+            .is_some_and(|f| *f.phase() == Phase::Starting && !f.execution_started())
+            && self.requested_at().is_none()
+    }
+
+    /// When the running flow's execution request was about to be sent.
+    #[must_use]
+    pub fn requested_at(&self) -> Option<Millis> {
+        match &self.mover {
+            Some(Mover::Rebalance(r)) => r.requested_at,
+            Some(Mover::ReplicationFactors(r)) => r.requested_at,
+            _ => None,
+        }
+    }
+
+    /// Records that the execution request is about to be sent (at `now`, epoch ms).
+    pub fn mark_requested(&mut self, now: Millis) {
+        match &mut self.mover {
+            Some(Mover::Rebalance(r)) => r.mark_requested(now),
+            Some(Mover::ReplicationFactors(r)) => {
+                r.requested_at.get_or_insert(now);
+            }
+            _ => {}
+        }
+    }
+
+    /// The running replication-factor round, if any.
+    #[must_use]
+    pub fn replication_factors(&self) -> Option<&RunningReplicationFactors> {
+        match &self.mover {
+            Some(Mover::ReplicationFactors(r)) => Some(r),
+            _ => None,
+        }
     }
 
     /// What moves, for metrics (`rebalance`, `none`).
@@ -396,6 +492,7 @@ impl OperateState {
         match &self.mover {
             Some(Mover::Rebalance(_)) => "rebalance",
             Some(Mover::Roll(_)) => "roll",
+            Some(Mover::ReplicationFactors(_)) => "set-rf",
             None => "none",
         }
     }
@@ -609,9 +706,16 @@ pub fn decide(
                 d.waits.push(format!("{w} waits: {wait_on}"));
             }
         }
-    } else if let Some(r) = state.roll() {
-        // 2'. A roll runs: nothing else starts until it ends.
-        let wait_on = format!("the roll of nodes {} runs", ids(&r.nodes));
+    } else if state.roll().is_some() || state.replication_factors().is_some() {
+        // 2'. A roll or a replication-factor round runs: nothing else starts until it ends.
+        let wait_on = match (state.roll(), state.replication_factors()) {
+            (Some(r), _) => format!("the roll of nodes {} runs", ids(&r.nodes)),
+            (_, Some(r)) => format!(
+                "the replication-factor round of {} runs",
+                topics_of(&r.replicas)
+            ),
+            _ => String::new(),
+        };
         let mut wishes = queued_wishes(state);
         if !to_drain.is_empty() {
             wishes.push(format!("scale-down of brokers {}", ids(&to_drain)));
@@ -622,10 +726,13 @@ pub fn decide(
         for w in wishes {
             d.waits.push(format!("{w} waits: {wait_on}"));
         }
-        d.acts.push(Act::StepRoll);
+        if state.roll().is_some() {
+            d.acts.push(Act::StepRoll);
+        }
     } else {
         // 3. Nothing of ours moves: may anything start?
         let blockers = blockers(obs);
+        let rf = rf_wanted(state, obs, policy);
         let scale_wish = (!to_drain.is_empty() && policy.modes.contains(&Mode::RemoveBrokers))
             || (!scale_up.is_empty() && policy.modes.contains(&Mode::AddBrokers))
             || state
@@ -651,10 +758,41 @@ pub fn decide(
                     }));
                     d.acts.push(Act::StepRoll);
                 }
+                // (5) Replication factors, before imbalance.
+                None if !scale_wish && !rf.is_empty() => {
+                    if let Ok(k) = &obs.kafka {
+                        let replicas = ReplicasState::plan(None, &rf, &k.facts());
+                        d.records.push(Record {
+                            kind: "set-rf".into(),
+                            target: topics_of(&replicas),
+                            reason: format!(
+                                "the policy asks for {}",
+                                rf.iter()
+                                    .map(|(t, f)| format!("{t}: {f}"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                            result: RecordResult::Started,
+                        });
+                        state.mover = Some(Mover::ReplicationFactors(RunningReplicationFactors {
+                            replicas,
+                            flow: CcFlow::new(flow.clone()),
+                            requested_at: None,
+                            started_at: now,
+                        }));
+                        d.acts.push(Act::StepReplicationFactors);
+                    }
+                }
                 _ => {
                     feed(
                         state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
                     );
+                    if !rf.is_empty() {
+                        d.waits.push(format!(
+                            "replication factors of topics {} wait: scale-down, scale-up and rolls go first",
+                            rf.keys().cloned().collect::<Vec<_>>().join(",")
+                        ));
+                    }
                     if let Some(w) = &obs.roll {
                         d.waits.push(format!(
                             "roll of nodes {} waits: scale-down and scale-up go first",
@@ -675,6 +813,12 @@ pub fn decide(
             wishes.extend(queued_wishes(state));
             if let Some(w) = &obs.roll {
                 wishes.push(format!("roll of nodes {}", ids(&w.nodes)));
+            }
+            if !rf.is_empty() {
+                wishes.push(format!(
+                    "replication factors of topics {}",
+                    rf.keys().cloned().collect::<Vec<_>>().join(",")
+                ));
             }
             if wishes.is_empty() {
                 d.notes.push(format!("nothing to do; {why}"));
@@ -792,20 +936,32 @@ fn feed(
     }
 }
 
-/// The running rebalance: attach after a restart, follow, or finish.
-fn running(
-    state: &mut OperateState,
+/// What became of the running mover's Cruise Control flow.
+enum FlowState {
+    /// Drive it (new, resumed, attached or followed again).
+    Step,
+    /// It cannot go on now (why).
+    Wait(String),
+    /// It ended.
+    Ended(Outcome),
+    /// A saved execution request never reached Cruise Control.
+    NeverSent,
+}
+
+/// The running flow after a restart, an outage or its end; attaches a flow restored with its
+/// execution request in flight to the task Cruise Control lists for it.
+#[allow(clippy::too_many_arguments)]
+fn resolve_flow(
+    flow: &mut CcFlow,
+    requested_at: Option<Millis>,
+    started_at: Millis,
+    endpoint: &str,
+    brokers: &BTreeSet<i32>,
     obs: &Observation,
-    policy: &OperatePolicy,
-    flow: &FlowConfig,
+    config: &FlowConfig,
     d: &mut Decision,
-) {
-    let now = obs.now;
-    let Some(r) = state.rebalance_mut() else {
-        return;
-    };
-    // The flow ended: finish; a stop was asked for and the flow went on: it sees the execution end.
-    if let Some(outcome) = r.flow.outcome().cloned() {
+) -> FlowState {
+    if let Some(outcome) = flow.outcome().cloned() {
         let keeps_running = matches!(
             outcome,
             Outcome::TimedOut { .. }
@@ -814,81 +970,185 @@ fn running(
                     ..
                 }
         );
-        if keeps_running && r.flow.follow_again() {
+        if keeps_running && flow.follow_again() {
             // Following failed (Cruise Control did not answer) while it executes: follow again.
             d.notes.push(format!(
                 "following task {} again",
-                r.flow.task_id().unwrap_or("-")
+                flow.task_id().unwrap_or("-")
             ));
-            d.acts.push(Act::StepRebalance);
-            return;
+            return FlowState::Step;
         }
-        let succeeded = matches!(outcome, Outcome::Completed { .. } | Outcome::NothingToDo);
-        let why = describe_outcome(&outcome);
-        state.finish(succeeded, &why, now, policy, flow, d);
-        return;
+        return FlowState::Ended(outcome);
     }
-    if *r.flow.phase() == Phase::Starting && r.flow.task_id().is_none() {
+    let cc = match &obs.cc {
+        Ok(cc) => cc,
+        Err(e) => return FlowState::Wait(format!("Cruise Control cannot be reached ({e})")),
+    };
+    if *flow.phase() == Phase::Starting && flow.task_id().is_none() {
         // Restored with the execution request in flight: find its task, never send it again.
-        let cc = match &obs.cc {
-            Ok(cc) => cc,
-            Err(e) => {
-                d.waits.push(format!(
-                    "resuming the {} rebalance waits: Cruise Control cannot be reached ({e})",
-                    mode_name(r.rebalance.mode)
-                ));
-                return;
-            }
-        };
         let Some(tasks) = &cc.user_tasks else {
-            d.waits.push(
-                "resuming the rebalance waits: Cruise Control's user tasks were not read".into(),
-            );
-            return;
+            return FlowState::Wait("Cruise Control's user tasks were not read".into());
         };
-        let since = r.requested_at.unwrap_or(r.started_at);
-        if let Some(t) = find_our_task(
-            tasks,
-            endpoint_of(r.rebalance.mode),
-            &r.rebalance.brokers,
-            since,
-        ) {
+        let since = requested_at.unwrap_or(started_at);
+        if let Some(t) = find_our_task(tasks, endpoint, brokers, since) {
             d.notes.push(format!(
-                "attaching to Cruise Control task {} ({}, {:?}) started by an earlier instance",
-                t.user_task_id,
-                endpoint_of(r.rebalance.mode),
-                t.status
+                "attaching to Cruise Control task {} ({endpoint}, {:?}) started by an earlier instance",
+                t.user_task_id, t.status
             ));
-            r.flow = CcFlow::attach(flow.clone(), t.user_task_id.clone(), now);
-            d.acts.push(Act::StepRebalance);
-            return;
+            *flow = CcFlow::attach(config.clone(), t.user_task_id.clone(), obs.now);
+            return FlowState::Step;
         }
         if !cc.executor.is_idle() {
-            d.waits.push(format!(
-                "resuming the {} rebalance waits: Cruise Control is executing ({}), and no task of ours is listed",
-                mode_name(r.rebalance.mode),
+            return FlowState::Wait(format!(
+                "Cruise Control is executing ({}), and no task of ours is listed",
                 cc.executor.describe()
             ));
-            return;
         }
-        state.finish(
-            false,
-            "the execution request of an earlier instance never reached Cruise Control",
-            now,
-            policy,
-            flow,
-            d,
-        );
-        return;
+        return FlowState::NeverSent;
     }
-    if let Err(e) = &obs.cc {
-        d.waits.push(format!(
-            "the {} rebalance waits: Cruise Control cannot be reached ({e})",
-            mode_name(r.rebalance.mode)
-        ));
-        return;
+    FlowState::Step
+}
+
+/// The running rebalance or replication-factor round: attach after a restart, follow, or
+/// finish.
+fn running(
+    state: &mut OperateState,
+    obs: &Observation,
+    policy: &OperatePolicy,
+    flow: &FlowConfig,
+    d: &mut Decision,
+) {
+    let now = obs.now;
+    match &mut state.mover {
+        Some(Mover::Rebalance(r)) => {
+            let mode = r.rebalance.mode;
+            let brokers = r.rebalance.brokers.clone();
+            match resolve_flow(
+                &mut r.flow,
+                r.requested_at,
+                r.started_at,
+                endpoint_of(mode),
+                &brokers,
+                obs,
+                flow,
+                d,
+            ) {
+                FlowState::Step => d.acts.push(Act::StepRebalance),
+                FlowState::Wait(why) => d.waits.push(format!(
+                    "the {} rebalance of {} waits: {why}",
+                    mode_name(mode),
+                    target_of(&r.rebalance)
+                )),
+                FlowState::Ended(outcome) => {
+                    let succeeded =
+                        matches!(outcome, Outcome::Completed { .. } | Outcome::NothingToDo);
+                    state.finish(succeeded, &describe_outcome(&outcome), now, policy, flow, d);
+                }
+                FlowState::NeverSent => state.finish(
+                    false,
+                    "the execution request of an earlier instance never reached Cruise Control",
+                    now,
+                    policy,
+                    flow,
+                    d,
+                ),
+            }
+        }
+        Some(Mover::ReplicationFactors(r)) => {
+            let topics = topics_of(&r.replicas);
+            let st = resolve_flow(
+                &mut r.flow,
+                r.requested_at,
+                r.started_at,
+                "topic_configuration",
+                &BTreeSet::new(),
+                obs,
+                flow,
+                d,
+            );
+            let end = match st {
+                FlowState::Step => {
+                    d.acts.push(Act::StepReplicationFactors);
+                    return;
+                }
+                FlowState::Wait(why) => {
+                    d.waits
+                        .push(format!("the replication factors of {topics} wait: {why}"));
+                    return;
+                }
+                FlowState::Ended(o) => (round_end(&o), describe_outcome(&o)),
+                FlowState::NeverSent => (
+                    None,
+                    "the execution request of an earlier instance never reached Cruise Control"
+                        .to_string(),
+                ),
+            };
+            let Ok(k) = &obs.kafka else {
+                d.waits.push(format!(
+                    "the end of the replication-factor round of {topics} waits: Kafka cannot be read"
+                ));
+                return;
+            };
+            if let (Some(e), _) = &end {
+                r.replicas.handle_round(e, &k.facts());
+            } else {
+                r.replicas.observe(&k.facts());
+            }
+            let mut failed = Vec::new();
+            for (t, c) in &r.replicas.changes {
+                if c.state == ChangeState::Failed {
+                    state_failed(&mut failed, t, c.target);
+                }
+            }
+            let succeeded = !r.replicas.unfinished() && !r.replicas.any_failed();
+            d.records.push(Record {
+                kind: "set-rf".into(),
+                target: topics,
+                reason: end.1,
+                result: if succeeded {
+                    RecordResult::Succeeded
+                } else {
+                    RecordResult::Failed
+                },
+            });
+            state.mover = None;
+            state.rf_failed.extend(failed);
+        }
+        _ => {}
     }
-    d.acts.push(Act::StepRebalance);
+}
+
+fn state_failed(out: &mut Vec<(String, u16)>, topic: &str, target: u16) {
+    out.push((topic.to_string(), target));
+}
+
+/// `topics a, b`.
+fn topics_of(r: &ReplicasState) -> String {
+    format!(
+        "topics {}",
+        r.changes.keys().cloned().collect::<Vec<_>>().join(",")
+    )
+}
+
+/// The policy's factors not in force (topics that exist, not at their target, not failed at
+/// that target before).
+fn rf_wanted(
+    state: &OperateState,
+    obs: &Observation,
+    policy: &OperatePolicy,
+) -> BTreeMap<String, u16> {
+    let Ok(k) = &obs.kafka else {
+        return BTreeMap::new();
+    };
+    policy
+        .replication_factors
+        .iter()
+        .filter(|(t, target)| {
+            k.topics.get(*t).is_some_and(|f| !f.is_at(**target))
+                && state.rf_failed.get(*t) != Some(*target)
+        })
+        .map(|(t, f)| (t.clone(), *f))
+        .collect()
 }
 
 /// One sentence about how a flow ended.

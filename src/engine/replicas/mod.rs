@@ -225,6 +225,37 @@ pub enum RoundEnd {
     Refused(String),
 }
 
+/// How a `topic_configuration` flow's outcome ends a round (`None`: it did not end one: the
+/// execution was started without waiting, interrupted, timed out, or following it failed).
+#[must_use]
+pub fn round_end(outcome: &crate::engine::cc_flow::Outcome) -> Option<RoundEnd> {
+    use crate::engine::cc_flow::{FailureClass, Outcome, Stage};
+    Some(match outcome {
+        Outcome::Completed { .. } => RoundEnd::Completed,
+        Outcome::Failed { .. } => RoundEnd::CompletedWithError,
+        Outcome::TaskLost { .. } => RoundEnd::Lost,
+        Outcome::NothingToDo => RoundEnd::NothingToDo,
+        Outcome::Busy { running } => RoundEnd::Busy(format!(
+            "Cruise Control is executing something else ({running})"
+        )),
+        Outcome::Error {
+            stage: Stage::Proposal | Stage::Start | Stage::Readiness,
+            failure,
+            ..
+        } if failure.class == FailureClass::Retryable
+            && failure.exit != crate::error::ExitCode::NotReady =>
+        {
+            RoundEnd::Busy(failure.message.clone())
+        }
+        Outcome::Error {
+            stage: Stage::Proposal | Stage::Start,
+            failure,
+            ..
+        } if failure.class == FailureClass::Permanent => RoundEnd::Refused(failure.message.clone()),
+        _ => return None,
+    })
+}
+
 /// The state of a `set-rf` run (saved in the state file).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplicasState {
