@@ -12,6 +12,7 @@
 //! and exit 0, leaving a running Cruise Control execution to finish on its own.
 
 pub mod act;
+pub mod kube_ports;
 pub mod observe;
 pub mod policy;
 pub mod ports;
@@ -110,9 +111,6 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     let cc = super::rebalance::client(ctx, poll)?;
     let kafka = super::reassignments::kafka(ctx).await?;
     check_against_cluster(&mut policy, &kafka).await?;
-    let path = state_path(&args, cc.url());
-    let store = FileStore::new(path.clone());
-    let leadership = LockLeadership::new(path.with_extension("lock"));
     let method = super::roll::restart_method_of(
         args.restart_command.as_ref(),
         args.stop_command.as_ref(),
@@ -124,6 +122,16 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         policy.policy().roll.max_batch_size,
         args.action_timeout,
     );
+    if let Some(kube) = kube_ports::from_args(ctx, &args).await? {
+        let roll = roll.with_kube(kube.pods);
+        return Operator::new(cc, kafka, kube.ports, policy, args, roll)
+            .with_strimzi(kube.strimzi)
+            .run(shutdown)
+            .await;
+    }
+    let path = state_path(&args, cc.url());
+    let store = FileStore::new(path.clone());
+    let leadership = LockLeadership::new(path.with_extension("lock"));
     let op = Operator::new(
         cc,
         kafka,
@@ -173,6 +181,8 @@ pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
     pub roll: roll::RollSettings,
     /// The roll this process drives, if one runs.
     roll_session: Option<roll::RollSession>,
+    /// With `--strimzi`: the operator's side and the KafkaNodePools' scale-down intent.
+    strimzi: Option<kube_ports::StrimziSide>,
 }
 
 /// Why the loop stopped acting.
@@ -205,7 +215,15 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             followed: std::sync::Mutex::default(),
             roll,
             roll_session: None,
+            strimzi: None,
         }
+    }
+
+    /// Reads the Strimzi side every loop (Kubernetes with `--strimzi`).
+    #[must_use]
+    pub fn with_strimzi(mut self, strimzi: Option<kube_ports::StrimziSide>) -> Self {
+        self.strimzi = strimzi;
+        self
     }
 
     fn flow_config(&self) -> FlowConfig {
@@ -400,10 +418,16 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             now_ms(),
         )
         .await;
+        // The policy file is read before anything is decided (a reload applies at once).
+        self.refresh_policy().await;
+        let mut engine_policy = self.policy.policy().engine();
+        if let Some(strimzi) = &self.strimzi {
+            strimzi.observe(&mut obs, &mut engine_policy).await;
+        }
         let mut roll_notes = Vec::new();
         if state.roll().is_none() {
             match roll::wish(&self.kafka, &self.roll).await {
-                Ok(Some(w)) if self.roll.method.is_none() => roll_notes.push(format!(
+                Ok(Some(w)) if !self.roll.can_restart() => roll_notes.push(format!(
                     "nodes {:?} need a roll ({}), but no --restart-command (or --stop-command and --start-command) says how to restart them",
                     w.nodes, w.reason
                 )),
@@ -424,8 +448,6 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         }
         let reachable = obs.kafka.is_ok() && obs.cc.is_ok();
         self.telemetry.ready(reachable);
-        self.refresh_policy().await;
-        let engine_policy = self.policy.policy().engine();
         let flow = self.flow_config();
         let before = state.clone();
         let mut d = decide(state, &obs, &engine_policy, &flow);

@@ -17,15 +17,17 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use super::ports::StateStore;
-use crate::commands::roll::{StderrProgress, platform_nodes, requests};
+use crate::commands::roll::{StderrProgress, platform_nodes, requests, with_platform_reasons};
 use crate::driver::kafka_io::{KafkaRollIo, process_status, set_incarnations, witness_idle_limit};
 use crate::driver::{DriverOptions, RollRun, RunStore};
+use crate::engine::model::NodeId;
 use crate::engine::operate::{OperateState, RollWish};
 use crate::engine::roll::{PlanStep, RollConfig, Roller};
 use crate::kafka::KafkaClient;
 use crate::kafka::client::ClusterObserver;
 use crate::kafka::convert::to_snapshot;
 use crate::kafka::observation::apply_process_status;
+use crate::platform::kube::KubePlatform;
 use crate::platform::process::{ProcessPlatform, RestartMethod};
 use crate::platform::witness::RestartWitness;
 use crate::platform::{AnyPlatform, Platform};
@@ -40,6 +42,9 @@ pub struct RollSettings {
     pub config: RollConfig,
     /// How long one restart command or reconfiguration may take.
     pub command_timeout: Duration,
+    /// Kubernetes: the pods (restart = delete the pod; their own restart reasons: annotated,
+    /// stuck, old revision), instead of `method`.
+    pub kube: Option<KubePlatform>,
 }
 
 impl RollSettings {
@@ -65,11 +70,35 @@ impl RollSettings {
                 include_unhealthy: false,
             },
             command_timeout,
+            kube: None,
         }
+    }
+
+    /// Rolls pods (Kubernetes) instead of running restart commands.
+    #[must_use]
+    pub fn with_kube(mut self, kube: Option<KubePlatform>) -> RollSettings {
+        self.kube = kube;
+        self
+    }
+
+    /// Whether nodes can be restarted at all (a restart command or pods).
+    #[must_use]
+    pub fn can_restart(&self) -> bool {
+        self.method.is_some() || self.kube.is_some()
     }
 
     /// The platform nodes restart on.
     fn platform(&self, observation: &crate::kafka::KafkaObservation) -> Option<AnyPlatform> {
+        if let Some(k) = &self.kube {
+            return Some(AnyPlatform::Kube(
+                k.clone().with_addresses(
+                    platform_nodes(observation)
+                        .into_iter()
+                        .filter_map(|n| n.address.map(|a| (n.id, a)))
+                        .collect(),
+                ),
+            ));
+        }
         self.method.as_ref().map(|m| {
             AnyPlatform::Process(ProcessPlatform::new(
                 platform_nodes(observation),
@@ -83,6 +112,15 @@ impl RollSettings {
 /// The nodes whose broker configuration differs from the policy's (as the roll engine plans
 /// it: reconfigured where Kafka allows, else restarted). `Ok(None)`: nothing to do.
 pub async fn wish(client: &KafkaClient, s: &RollSettings) -> Result<Option<RollWish>, String> {
+    let pods = pod_reasons(s).await?;
+    if !pods.is_empty() {
+        let mut reasons: Vec<String> = pods.values().flatten().cloned().collect();
+        reasons.dedup();
+        return Ok(Some(RollWish {
+            nodes: pods.keys().map(|id| id.0).collect(),
+            reason: reasons.join("; "),
+        }));
+    }
     if s.desired.is_empty() {
         return Ok(None);
     }
@@ -112,6 +150,25 @@ pub async fn wish(client: &KafkaClient, s: &RollSettings) -> Result<Option<RollW
             s.desired.keys().cloned().collect::<Vec<_>>().join(", ")
         ),
     }))
+}
+
+/// Kubernetes: the pods' own restart reasons (annotated, stuck, old revision) by node.
+async fn pod_reasons(s: &RollSettings) -> Result<BTreeMap<NodeId, Vec<String>>, String> {
+    let Some(k) = &s.kube else {
+        return Ok(BTreeMap::new());
+    };
+    Ok(k.discover()
+        .await
+        .map_err(|e| e.to_string())?
+        .iter()
+        .map(|p| {
+            (
+                NodeId(p.id),
+                p.restart_reasons().into_iter().map(|(_, r)| r).collect(),
+            )
+        })
+        .filter(|(_, r): &(NodeId, Vec<String>)| !r.is_empty())
+        .collect())
 }
 
 /// A roll in progress in this process.
@@ -158,7 +215,14 @@ pub async fn start(
         Some(v) => serde_json::from_value::<RollRun>(v.clone())
             .map_err(|e| format!("the saved roll cannot be read: {e}"))?,
         None => {
-            let requests = requests(&snapshot, None, &s.desired).map_err(|e| e.to_string())?;
+            // The desired configuration (none: no request from it, `requests` would select
+            // every node) and the pods' own reasons.
+            let desired = if s.desired.is_empty() {
+                BTreeMap::new()
+            } else {
+                requests(&snapshot, None, &s.desired).map_err(|e| e.to_string())?
+            };
+            let requests = with_platform_reasons(desired, &snapshot, &pod_reasons(s).await?);
             RollRun::new(
                 Roller::new(s.config.clone(), requests),
                 crate::driver::RollIo::now(&io),
