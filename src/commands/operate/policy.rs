@@ -590,6 +590,15 @@ roll:
     }
 
     #[test]
+    fn the_example_configmap_policy_is_good() {
+        let cm: serde_yaml::Value =
+            serde_yaml::from_str(include_str!("../../../examples/operate/policy.yaml")).unwrap();
+        let text = cm["data"]["policy.yaml"].as_str().unwrap();
+        let p = Policy::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p.auto_rebalance.len(), 3);
+    }
+
+    #[test]
     fn a_wrong_value_is_named_at_its_field() {
         let bad = GOOD.replace("orders: 3", "orders: three");
         let msg = problem(&bad);
