@@ -4,8 +4,12 @@
 //! got (`user_tasks`), never operate's view.
 //!
 //! a) A skewed placement (every replica on brokers 1 and 2) that the double's anomaly detector
-//!    reports as a fixable goal violation is fixed by operate (imbalance mode, the policy's
-//!    template): one `rebalance` execution, and the placement ends balanced with complete ISRs.
+//!    reports as a fixable goal violation: with a policy that does not enable `imbalance`,
+//!    operate starts nothing; a bad version of the policy written next (unknown template) is
+//!    reported with its field and counted, and still nothing starts (the last good policy stays);
+//!    the good version enabling `imbalance` is picked up by the running operate, which fixes the
+//!    violation with the policy's template: one `rebalance` execution, and the placement ends
+//!    balanced with complete ISRs.
 //!
 //! b) A rebalance in execution (started by `kafkaops rebalance add --execute --no-wait` with a
 //!    low replication throttle, so it lasts) holds back a roll that the policy asks for (a
@@ -26,7 +30,8 @@ use support::bin::kafkaops_bin;
 use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::control::{ControlServer, connection_args};
 use support::kafka::{
-    ClusterSpec, KafkaCluster, broker_config, create_topic, placement, produce_bulk, wait_for,
+    ClusterSpec, KafkaCluster, broker_config, create_topic, http_get, placement, produce_bulk,
+    wait_for,
 };
 use support::operate::{
     Operate, OperateOptions, epoch_ms, executions, http_port, last_loop, saved_state, user_tasks,
@@ -97,12 +102,68 @@ fn operate_fixes_a_goal_violation() {
         spread(&bootstrap, "skew")
     );
 
-    eprintln!("step a: the skew is a goal violation; operate fixes it with the imbalance template");
+    eprintln!("step a: the skew is a goal violation; a policy without `imbalance` leaves it");
     let dir = tempfile::tempdir().unwrap();
-    let policy = write_policy(dir.path(), "policy.yaml", IMBALANCE_POLICY);
+    let policy = write_policy(
+        dir.path(),
+        "policy.yaml",
+        // Broker 3 holds nothing, but add-brokers is not enabled either: only a scale-down could run.
+        "autoRebalance:\n  - mode: remove-brokers\n    template: { name: t }\ntemplates:\n  t: {}\n",
+    );
     let o = OperateOptions::new(&url, &bootstrap, &policy, &dir.path().join("state"));
     let since = epoch_ms();
     let mut op = Operate::start(&o).expect("operate");
+    let port = wait_for("operate's /metrics address", WAIT, || Ok(http_port(&op)))
+        .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    let detector = "/kafkacruisecontrol/state?json=true&substates=anomaly_detector";
+    wait_for("the double to report the goal violation", WAIT, || {
+        let v: serde_json::Value = serde_json::from_str(&http_get(cc.port(), detector)?)?;
+        let n = v["AnomalyDetectorState"]["recentGoalViolations"]
+            .as_array()
+            .map_or(0, Vec::len);
+        Ok((n > 0).then_some(()))
+    })
+    .unwrap();
+    let seen_at = epoch_ms() as f64 / 1000.0;
+    let loops_after = |t: f64| {
+        wait_for("two more loops", WAIT, || {
+            Ok(last_loop(port).is_some_and(|l| l > t + 2.0).then_some(()))
+        })
+        .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    };
+    loops_after(seen_at);
+    assert!(
+        user_tasks(&url).unwrap().iter().all(|t| !t.executes()),
+        "a mode absent from the policy never starts: {:?}",
+        user_tasks(&url).unwrap()
+    );
+
+    eprintln!("step a': a bad version of the policy is reported and the last good one stays");
+    std::fs::write(
+        &policy,
+        IMBALANCE_POLICY.replace("{ name: full }", "{ name: ful }"),
+    )
+    .unwrap();
+    wait_for("the bad policy reported with its field", WAIT, || {
+        let metrics = http_get(port, "/metrics")?;
+        let counted = metrics.contains("kafkaops_operate_errors_total{source=\"policy\"} 1");
+        let named = op
+            .log()
+            .contains("autoRebalance[0].template.name: unknown template \"ful\"");
+        Ok((counted && named).then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    loops_after(epoch_ms() as f64 / 1000.0);
+    assert!(
+        user_tasks(&url).unwrap().iter().all(|t| !t.executes()),
+        "the bad version is not acted on: {:?}",
+        user_tasks(&url).unwrap()
+    );
+
+    eprintln!(
+        "step a'': the good version enabling `imbalance` is picked up; operate fixes the skew"
+    );
+    std::fs::write(&policy, IMBALANCE_POLICY).unwrap();
     wait_for("a balanced placement of `skew`", WAIT, || {
         let s = spread(&bootstrap, "skew");
         let balanced =
@@ -144,7 +205,6 @@ fn operate_fixes_a_goal_violation() {
         }))
     })
     .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
-    let port = http_port(&op).expect("operate printed its /metrics address");
     let idle_at = epoch_ms() as f64 / 1000.0;
     wait_for("three more loops after Idle", WAIT, || {
         Ok(last_loop(port)
