@@ -327,6 +327,36 @@ pub fn epoch_ms() -> i64 {
     .unwrap()
 }
 
+/// The port of `/metrics`, `/healthz` and `/readyz` that operate printed at start (the tests
+/// pass `--listen 127.0.0.1:0`).
+pub fn http_port(op: &Operate) -> Option<u16> {
+    let log = op.log();
+    let marker = "on http://127.0.0.1:";
+    let at = log.find(marker)? + marker.len();
+    log[at..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The value of an unlabelled metric in a `/metrics` text (`None`: absent).
+pub fn metric(text: &str, name: &str) -> Option<f64> {
+    text.lines()
+        .find(|l| l.starts_with(name) && l[name.len()..].starts_with(' '))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+}
+
+/// When operate's last reconcile loop completed (epoch seconds, from its `/metrics`).
+pub fn last_loop(port: u16) -> Option<f64> {
+    let text = super::kafka::http_get(port, "/metrics").ok()?;
+    metric(
+        &text,
+        "kafkaops_operate_last_successful_loop_timestamp_seconds",
+    )
+}
+
 /// Writes `bytes` into each partition of `topic` (acks=all), so moving it takes time.
 pub fn fill(bootstrap: &str, topic: &str, partitions: i32, bytes: usize) -> Result<()> {
     use rdkafka::producer::BaseRecord;
