@@ -48,6 +48,13 @@ pub fn code_of(cause: &(dyn std::error::Error + 'static)) -> Option<ExitCode> {
         // The Strimzi operator (or its KafkaRebalance) is acting on the cluster: busy.
         return Some(ExitCode::Busy);
     }
+    if cause
+        .downcast_ref::<crate::commands::operate::policy::LoadError>()
+        .is_some()
+    {
+        // `operate` with a policy file it cannot read or use: a configuration error.
+        return Some(ExitCode::Usage);
+    }
     None
 }
 

@@ -3,7 +3,8 @@
 use clap::{CommandFactory, FromArgMatches};
 use tracing_subscriber::EnvFilter;
 
-use kafkaops::cli::Cli;
+use kafkaops::cli::operate::LogFormat;
+use kafkaops::cli::{Cli, Command};
 use kafkaops::error::ExitCode;
 
 fn main() {
@@ -28,7 +29,7 @@ fn main() {
             std::process::exit(ExitCode::Usage.code());
         }
     };
-    init_logging(cli.global.verbose, cli.global.quiet);
+    init_logging(cli.global.verbose, cli.global.quiet, &cli.command);
 
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -40,9 +41,15 @@ fn main() {
             std::process::exit(ExitCode::Failed.code());
         }
     };
+    // A log collector reading `operate --log-format json` gets the final error as JSON too.
+    let json_logs = matches!(&cli.command, Command::Operate(a) if a.log_format == LogFormat::Json);
     let result = runtime.block_on(kafkaops::commands::run(cli, &matches));
     let code = match result {
         Ok(code) => code,
+        Err(err) if json_logs => {
+            tracing::error!(exit_code = err.code.code(), "{err}");
+            err.code
+        }
         Err(err) => {
             eprintln!("error: {err}");
             err.code
@@ -52,22 +59,42 @@ fn main() {
 }
 
 /// Logs go to stderr; `-v` raises the default level, `-q` lowers it, `RUST_LOG` overrides.
-fn init_logging(verbose: u8, quiet: bool) {
-    let default = match (quiet, verbose) {
+/// Only `operate` has a log format (its logs go to collectors; `json`: one JSON object per line
+/// with timestamp, level, target and fields, never coloured); every other command writes lines
+/// for people.
+fn init_logging(verbose: u8, quiet: bool, command: &Command) {
+    let format = match command {
+        Command::Operate(args) => args.log_format,
+        _ => LogFormat::Text,
+    };
+    let level = match (quiet, verbose) {
         (true, _) => "error",
         (false, 0) => "warn",
         (false, 1) => "info",
         (false, 2) => "debug",
         _ => "trace",
     };
+    // `operate` is a service: its own info lines (each action with its reason, each
+    // transition) are its record, so they show without -v.
+    let ours = match (command, quiet, verbose) {
+        (Command::Operate(_), false, 0) => "info",
+        _ => level,
+    };
     let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new(format!("{default},kafkaops={default}")));
+        .unwrap_or_else(|_| EnvFilter::new(format!("{level},kafkaops={ours}")));
     let ansi = kafkaops::output::ColorChoice::Auto
         .enabled(std::io::IsTerminal::is_terminal(&std::io::stderr()));
-    let _ = tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(ansi)
-        .with_target(false)
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder.with_ansi(ansi).with_target(false).try_init(),
+        LogFormat::Json => builder
+            .json()
+            .with_ansi(false)
+            .with_target(true)
+            .with_current_span(true)
+            .flatten_event(true)
+            .try_init(),
+    };
 }

@@ -217,3 +217,137 @@ pub async fn observe_operator(
         rebalances,
     })
 }
+
+/// The annotation on a `KafkaNodePool` listing, in order, the node ids to remove first when
+/// the pool is scaled down (`[60-50,9,8,7]`).
+pub const REMOVE_NODE_IDS: &str = "strimzi.io/remove-node-ids";
+
+/// Strimzi's node id list (`[0,1,10-20,30]`; a range may count down, `60-50`), in order.
+/// `None`: malformed (Strimzi then falls back to its default).
+#[must_use]
+pub fn parse_node_ids(text: &str) -> Option<Vec<i32>> {
+    let inner = text.trim().strip_prefix('[')?.strip_suffix(']')?.trim();
+    if inner.is_empty() {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::new();
+    for item in inner.split(',') {
+        let item = item.trim();
+        // A leading '-' is not a range (ids are not negative): malformed.
+        match item.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (i32, i32) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+                if a <= b {
+                    out.extend(a..=b);
+                } else {
+                    out.extend((b..=a).rev());
+                }
+            }
+            None => out.push(item.parse().ok()?),
+        }
+    }
+    Some(out)
+}
+
+/// The node ids Strimzi removes when a pool holding `node_ids` is scaled to `replicas`: the
+/// pool's ids in the order of its `strimzi.io/remove-node-ids` annotation, then the highest
+/// ids (Strimzi's default, also for a malformed annotation).
+#[must_use]
+pub fn nodes_to_remove(node_ids: &[i32], replicas: usize, annotation: Option<&str>) -> Vec<i32> {
+    let leaving = node_ids.len().saturating_sub(replicas);
+    let mut order: Vec<i32> = annotation
+        .and_then(parse_node_ids)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|id| node_ids.contains(id))
+        .collect();
+    let mut rest: Vec<i32> = node_ids.to_vec();
+    rest.sort_unstable_by(|a, b| b.cmp(a));
+    order.extend(rest);
+    let mut out = Vec::new();
+    for id in order {
+        if out.len() == leaving {
+            break;
+        }
+        if !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    out
+}
+
+/// Scale-down intent from Strimzi: the nodes the operator is about to remove from the cluster's
+/// `KafkaNodePool`s (labelled `strimzi.io/cluster=CLUSTER`). A pool intends to remove nodes
+/// when its `spec.replicas` is below the number of its `status.nodeIds`; which ones follows
+/// its `strimzi.io/remove-node-ids` annotation (see [`nodes_to_remove`]). The annotation alone,
+/// with the replicas unchanged, removes nothing (as in Strimzi), so it is not a drain request.
+///
+/// # Errors
+/// The pools cannot be listed (`list kafkanodepools`).
+pub async fn scale_down_intent(
+    conn: &KubeConn,
+    cluster: &str,
+) -> Result<std::collections::BTreeSet<i32>, PlatformError> {
+    let ns = conn.namespace.as_str();
+    let pools: Api<DynamicObject> =
+        Api::namespaced_with(conn.client.clone(), ns, &strimzi_resource("KafkaNodePool"));
+    let list = pools
+        .list(&ListParams::default().labels(&format!("strimzi.io/cluster={cluster}")))
+        .await
+        .map_err(|e| kube_error("list", "kafkanodepools.kafka.strimzi.io", None, ns, &e))?;
+    let mut out = std::collections::BTreeSet::new();
+    for pool in &list.items {
+        let node_ids: Vec<i32> = pool.data["status"]["nodeIds"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_i64().and_then(|v| i32::try_from(v).ok()))
+            .collect();
+        let Some(replicas) = pool.data["spec"]["replicas"]
+            .as_u64()
+            .and_then(|r| usize::try_from(r).ok())
+        else {
+            continue;
+        };
+        let annotation = pool
+            .metadata
+            .annotations
+            .as_ref()
+            .and_then(|a| a.get(REMOVE_NODE_IDS))
+            .map(String::as_str);
+        out.extend(nodes_to_remove(&node_ids, replicas, annotation));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod node_id_tests {
+    use super::*;
+
+    #[test]
+    fn node_id_lists() {
+        assert_eq!(
+            parse_node_ids("[60-57, 9,8 ,7]"),
+            Some(vec![60, 59, 58, 57, 9, 8, 7])
+        );
+        assert_eq!(parse_node_ids("[0,1,3-4]"), Some(vec![0, 1, 3, 4]));
+        assert_eq!(parse_node_ids("[]"), Some(vec![]));
+        assert_eq!(parse_node_ids("3"), None);
+        assert_eq!(parse_node_ids("[a]"), None);
+        assert_eq!(parse_node_ids("[-3]"), None);
+    }
+
+    #[test]
+    fn removal_order() {
+        let ids = [0, 1, 2, 3, 4];
+        // Nothing leaves while replicas match, whatever the annotation says.
+        assert!(nodes_to_remove(&ids, 5, Some("[2]")).is_empty());
+        // Default: the highest ids.
+        assert_eq!(nodes_to_remove(&ids, 3, None), vec![4, 3]);
+        // The annotation first (ids not in the pool skipped), then the default.
+        assert_eq!(nodes_to_remove(&ids, 3, Some("[9,1]")), vec![1, 4]);
+        assert_eq!(nodes_to_remove(&ids, 4, Some("[2-0]")), vec![2]);
+        // Malformed: the default.
+        assert_eq!(nodes_to_remove(&ids, 4, Some("two")), vec![4]);
+    }
+}

@@ -84,17 +84,65 @@ fn operate_refuses_a_bad_policy_and_says_when_it_cannot_reach_the_cluster() {
     run("autoRebalance:\n  - mode: add-brokers\n    templat: { name: t }\n")
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "autoRebalance[0]: unknown field `templat`",
-        ));
+        .stderr(
+            predicate::str::contains("autoRebalance[0]")
+                .and(predicate::str::contains("unknown field `templat`")),
+        );
     run("autoRebalance:\n  - mode: add-brokers\n    template: { name: nope }\n")
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("template \"nope\" is not defined"));
+        .stderr(predicate::str::contains("unknown template \"nope\""));
     run("autoRebalance:\n  - mode: add-brokers\n    template: { name: t }\ntemplates:\n  t: {}\n")
         .assert()
         .code(6)
         .stderr(predicate::str::contains("cannot reach Kafka"));
+}
+
+/// A bad policy stops `operate` at start with exit 2, naming the field, before anything is
+/// contacted; with `--log-format json` the error is a JSON log line like every other.
+#[test]
+fn operate_reports_a_bad_policy_at_its_field_and_in_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("policy.yaml");
+    std::fs::write(
+        &policy,
+        "autoRebalance:\n  - mode: imbalance\n    template: { name: ful }\ntemplates:\n  full: {}\n",
+    )
+    .unwrap();
+    let out = kafkaops()
+        .args(["--bootstrap-servers", "127.0.0.1:1", "--cruise-control-url"])
+        .args(["http://127.0.0.1:1", "operate", "--policy"])
+        .arg(&policy)
+        .args(["--log-format", "json", "--listen", "127.0.0.1:0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<serde_json::Value> = stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    let last = lines.last().expect("a log line");
+    assert_eq!(last["level"], "ERROR", "{last}");
+    assert_eq!(last["exit_code"], 2, "{last}");
+    assert!(
+        last["message"]
+            .as_str()
+            .unwrap()
+            .contains("autoRebalance[0].template.name: unknown template \"ful\" (templates: full)"),
+        "{last}"
+    );
+    // Text format: the same message on one `error:` line.
+    kafkaops()
+        .args(["operate", "--policy"])
+        .arg(&policy)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::starts_with("error: bad policy").and(predicate::str::contains(
+                "autoRebalance[0].template.name: unknown template",
+            )),
+        );
 }
 
 /// `topic set-rf` input errors that need no cluster: exit 2, nothing contacted.

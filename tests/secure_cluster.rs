@@ -15,6 +15,9 @@
 //! - the Cruise Control double connects to Kafka over SASL_SSL (its AdminClient gets the same
 //!   SCRAM user and CA) and `kafkaops rebalance add` gets a dry-run proposal built from the
 //!   real cluster's placement;
+//! - `kafkaops operate --once --log-format json -vvv` over SASL_SSL with a Cruise Control double
+//!   demanding basic auth: one loop succeeds, every stderr line is JSON, neither password
+//!   appears;
 //! - kafkaops' client moves a partition with AlterPartitionReassignments and lists
 //!   reassignments over the controllers' SASL_SSL listener, judged by Kafka's metadata.
 //!
@@ -424,6 +427,120 @@ fn cruise_control_over_sasl_ssl(cluster: &Arc<Mutex<KafkaCluster>>) {
     );
 }
 
+/// `kafkaops operate --once --log-format json -vvv` over SASL_SSL, against a Cruise Control
+/// double that demands HTTP basic auth: one reconcile loop succeeds (exit 0), every stderr line
+/// is a JSON object (the loop's own lines and those of librdkafka, hyper and the rest at trace
+/// level), and neither the SASL password nor the Cruise Control password appears anywhere.
+fn operate_json_logs_over_sasl_ssl(cluster: &Arc<Mutex<KafkaCluster>>, conn: &[String]) {
+    eprintln!("step: operate --log-format json -vvv over SASL_SSL, Cruise Control with basic auth");
+    const CC_USER: &str = "cc-operator";
+    const CC_PASSWORD: &str = "Basic-Auth-Secret-31b8d0";
+    let (secure_bootstrap, ca) = {
+        let c = cluster.lock().unwrap();
+        (c.secure_bootstrap_servers(), c.ca_pem_path())
+    };
+    let jaas = format!(
+        "org.apache.kafka.common.security.scram.ScramLoginModule required \
+         username=\"{USER}\" password=\"{PASSWORD}\";"
+    );
+    let props: Vec<(String, String)> = [
+        ("security.protocol", "SASL_SSL".to_string()),
+        ("sasl.mechanism", "SCRAM-SHA-512".to_string()),
+        ("sasl.jaas.config", jaas),
+        ("ssl.truststore.type", "PEM".to_string()),
+        ("ssl.truststore.location", ca.display().to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    let cc = CcDouble::start(
+        &secure_bootstrap,
+        CcDoubleOptions {
+            kafka_properties: props,
+            basic_auth: Some((CC_USER.into(), CC_PASSWORD.into())),
+            ..Default::default()
+        },
+    )
+    .expect("start the cc-double");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let policy = dir.path().join("policy.yaml");
+    std::fs::write(
+        &policy,
+        "autoRebalance:\n  - mode: imbalance\n    template: { name: full }\ntemplates:\n  full: {}\n",
+    )
+    .expect("policy");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kafkaops"));
+    for (k, _) in std::env::vars() {
+        if k.starts_with("KAFKAOPS_") {
+            cmd.env_remove(k);
+        }
+    }
+    let out = cmd
+        .env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .env("NO_COLOR", "1")
+        .env("KAFKAOPS_KAFKA_PASSWORD", PASSWORD)
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", cc.url())
+        .env("KAFKAOPS_CRUISE_CONTROL_USER", CC_USER)
+        .env("KAFKAOPS_CRUISE_CONTROL_PASSWORD", CC_PASSWORD)
+        .args(conn)
+        .args(["-vvv", "operate", "--once", "--log-format", "json"])
+        .args(["--listen", "127.0.0.1:0", "--resync", "1s", "--policy"])
+        .arg(&policy)
+        .arg("--state-dir")
+        .arg(dir.path().join("state"))
+        .output()
+        .expect("run kafkaops operate");
+    let run = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    let tail: Vec<&str> = run.stderr.lines().rev().take(30).collect();
+    assert_eq!(
+        run.code,
+        0,
+        "one loop over SASL_SSL with basic auth:\n{}\n--- cc-double log ---\n{}",
+        tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
+        cc.log()
+    );
+    let mut ours = 0;
+    for line in run.stderr.lines() {
+        let v: serde_json::Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("a stderr line is not JSON ({e}): {line}"));
+        assert!(
+            v["timestamp"].is_string() && v["level"].is_string(),
+            "a log record: {line}"
+        );
+        if v["target"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("kafkaops"))
+        {
+            ours += 1;
+        }
+    }
+    let levels: std::collections::BTreeSet<String> = run
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["level"].as_str().map(str::to_string))
+        .collect();
+    eprintln!(
+        "{} JSON lines ({ours} from kafkaops), levels {levels:?}",
+        run.stderr.lines().count()
+    );
+    assert!(
+        run.stderr.contains("\"message\":\"leading;"),
+        "the loop's own lines are JSON records:\n{}",
+        run.stderr
+    );
+    assert!(
+        levels.contains("TRACE"),
+        "-vvv logs at trace level: {levels:?}"
+    );
+    assert_no_secret(&run, PASSWORD);
+    assert_no_secret(&run, CC_PASSWORD);
+}
+
 /// kafkaops' own client moves a partition over the controllers' SASL_SSL listener
 /// (AlterPartitionReassignments and ListPartitionReassignments on the kafka-protocol path, SCRAM);
 /// judged by Kafka's metadata read over PLAINTEXT.
@@ -472,6 +589,7 @@ fn sasl_ssl_roll_refusals_and_cruise_control() {
     refusals(&conn, &other_ca, &server);
     roll_over_sasl_ssl(&cluster, &server, &conn);
     cruise_control_over_sasl_ssl(&cluster);
+    operate_json_logs_over_sasl_ssl(&cluster, &conn);
     reassignment_over_sasl_ssl(&cluster);
     drop(server);
     let _ = std::fs::remove_dir_all(state_dir());

@@ -42,13 +42,13 @@ pub struct OperateArgs {
     /// else ~/.local/state/kafkaops]
     #[arg(long, env = "KAFKAOPS_STATE_DIR", value_name = "DIR")]
     pub state_dir: Option<PathBuf>,
-    /// Kubernetes: keep the state in this ConfigMap [default with --strimzi or --lease:
-    /// kafkaops-operate-<cluster>]
+    /// Kubernetes: keep the state in this ConfigMap (key state.json) [default:
+    /// kafkaops-operate-<cluster> with --strimzi, else the --lease name]
     #[arg(long, value_name = "NAME")]
     pub state_configmap: Option<String>,
-    /// Kubernetes: leader election Lease; only its holder acts, standbys wait [default with
-    /// --strimzi: kafkaops-operate-<cluster>]. Without Kubernetes a lock file in the state
-    /// directory keeps a second instance out
+    /// Kubernetes: leader election Lease; only its holder acts, standbys wait [default:
+    /// kafkaops-operate-<cluster> with --strimzi, else the --state-configmap name]. Without
+    /// Kubernetes a lock file in the state directory keeps a second instance out
     #[arg(long, value_name = "NAME")]
     pub lease: Option<String>,
     /// Kubernetes: how long a leader's Lease lasts without renewal (a standby takes over after it)

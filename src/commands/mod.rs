@@ -42,7 +42,7 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
     if let Some(cluster) = &cli.global.kube.strimzi
         && !matches!(
             cli.command,
-            Command::Completions { .. } | Command::Config(_) | Command::Operate(_)
+            Command::Completions { .. } | Command::Config(_)
         )
     {
         let conn = cli.global.kube.target().connect().await?;

@@ -3,10 +3,11 @@
 //! [`KubeEnv::start`] runs etcd and kube-apiserver (v1.37.2, built from the Go module proxy by
 //! `tests/env/kube/build.sh`, cached) on loopback ports: a CA and serving certificate made with
 //! `openssl` for the run, static-token authentication, RBAC authorization, no endpoint reconciler
-//! (a loopback advertise address needs that). It writes a kubeconfig with three contexts:
+//! (a loopback advertise address needs that). It writes a kubeconfig with four contexts:
 //! `admin` (group `system:masters`, for the harness), `kafkaops` (bound to exactly the Role in
-//! `examples/kafkaops-rbac.yaml`) and `limited` (a test-chosen copy of that Role with one verb
-//! removed). It installs our CRDs for the Strimzi kinds (`tests/env/kube/crds/strimzi.yaml`).
+//! `examples/kafkaops-rbac.yaml`), `limited` (a test-chosen copy of that Role with one verb
+//! removed) and `operate` (bound to exactly the Role in `examples/operate/rbac.yaml`; the
+//! apiserver's audit log records each of its requests, [`KubeEnv::audited`]). It installs our CRDs for the Strimzi kinds (`tests/env/kube/crds/strimzi.yaml`).
 //!
 //! There is no scheduler, kubelet or Strimzi operator, so [`FakeStrimzi`] plays them for one
 //! Strimzi-shaped cluster bound to a real [`KafkaCluster`]: a `Kafka` resource whose status lists
@@ -48,6 +49,10 @@ pub const NAMESPACE: &str = "kafka";
 const ADMIN_TOKEN: &str = "admin-token-for-tests";
 const KAFKAOPS_TOKEN: &str = "kafkaops-token-for-tests";
 const LIMITED_TOKEN: &str = "limited-token-for-tests";
+const OPERATE_TOKEN: &str = "operate-token-for-tests";
+/// The user (and kubeconfig context) bound to exactly the Role of `examples/operate/rbac.yaml`;
+/// the apiserver's audit log records every request it makes (see [`KubeEnv::audited`]).
+pub const OPERATE_USER: &str = "operate";
 
 /// Runs `tests/env/kube/build.sh` once per process; the directory with the binaries.
 pub fn kube_binaries() -> Result<&'static Path> {
@@ -242,7 +247,16 @@ impl KubeEnv {
             format!(
                 "{ADMIN_TOKEN},admin,uid-admin,\"system:masters\"\n\
                  {KAFKAOPS_TOKEN},kafkaops,uid-kafkaops\n\
-                 {LIMITED_TOKEN},limited,uid-limited\n"
+                 {LIMITED_TOKEN},limited,uid-limited\n\
+                 {OPERATE_TOKEN},{OPERATE_USER},uid-operate\n"
+            ),
+        )?;
+        // The audit log: every request of the operate identity (metadata only).
+        fs::write(
+            d.join("audit-policy.yaml"),
+            format!(
+                "apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\n\
+                 rules:\n- level: Metadata\n  users: [{OPERATE_USER}]\n- level: None\n"
             ),
         )?;
         let (etcd_port, peer_port, api_port) = (free_port()?, free_port()?, free_port()?);
@@ -295,6 +309,9 @@ impl KubeEnv {
             format!("--service-account-issuer=https://127.0.0.1:{api_port}/"),
             format!("--service-account-key-file={}", p("sa.pub")),
             format!("--service-account-signing-key-file={}", p("sa.key")),
+            format!("--audit-policy-file={}", p("audit-policy.yaml")),
+            format!("--audit-log-path={}", p("audit.log")),
+            "--audit-log-mode=blocking".into(),
             format!("--kubelet-certificate-authority={}", p("ca.crt")),
             format!("--kubelet-client-certificate={}", p("kubelet-client.crt")),
             format!("--kubelet-client-key={}", p("kubelet-client.key")),
@@ -451,7 +468,58 @@ impl KubeEnv {
             }
         }
         let role = documented_role()?;
-        self.bind_role(role, "kafkaops").await
+        self.bind_role(role, "kafkaops").await?;
+        self.bind_role(role_in("examples/operate/rbac.yaml")?, OPERATE_USER)
+            .await
+    }
+
+    /// What user `user` asked the apiserver so far (audit log; only [`OPERATE_USER`] is
+    /// audited): (API group, resource[/subresource], verb, HTTP status).
+    pub fn audited(&self, user: &str) -> Result<Vec<(String, String, String, u16)>> {
+        let text = fs::read_to_string(self.dir.path().join("audit.log")).unwrap_or_default();
+        let mut out = Vec::new();
+        for line in text.lines() {
+            let v: Value = serde_json::from_str(line)?;
+            if v["user"]["username"] != user || v["stage"] != "ResponseComplete" {
+                continue;
+            }
+            let o = &v["objectRef"];
+            let mut resource = o["resource"].as_str().unwrap_or_default().to_string();
+            if let Some(sub) = o["subresource"].as_str() {
+                resource = format!("{resource}/{sub}");
+            }
+            out.push((
+                o["apiGroup"].as_str().unwrap_or_default().to_string(),
+                resource,
+                v["verb"].as_str().unwrap_or_default().to_string(),
+                u16::try_from(v["responseStatus"]["code"].as_u64().unwrap_or(0)).unwrap_or(0),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The rules of the Role in `examples/operate/rbac.yaml` as (API group, resource, verb).
+    pub fn operate_rules() -> Result<std::collections::BTreeSet<(String, String, String)>> {
+        let role = role_in("examples/operate/rbac.yaml")?;
+        let mut out = std::collections::BTreeSet::new();
+        for rule in role["rules"].as_array().into_iter().flatten() {
+            let strs = |k: &str| -> Vec<String> {
+                rule[k]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            };
+            for g in strs("apiGroups") {
+                for r in strs("resources") {
+                    for verb in strs("verbs") {
+                        out.insert((g.clone(), r.clone(), verb));
+                    }
+                }
+            }
+        }
+        Ok(out)
     }
 
     async fn bind_role(&self, role: Value, user: &str) -> Result<()> {
@@ -666,16 +734,24 @@ fn documented_role() -> Result<Value> {
 
 /// The first object of kind `kind` in `examples/kafkaops-rbac.yaml`, as written.
 fn documented(kind: &str) -> Result<Value> {
-    let text = fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kafkaops-rbac.yaml"),
-    )?;
+    first_of("examples/kafkaops-rbac.yaml", kind)
+}
+
+/// The Role in a manifest file of the repository.
+fn role_in(file: &str) -> Result<Value> {
+    first_of(file, "Role")
+}
+
+/// The first object of kind `kind` in a manifest file of the repository, as written.
+fn first_of(file: &str, kind: &str) -> Result<Value> {
+    let text = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))?;
     for doc in serde_yaml::Deserializer::from_str(&text) {
         let v: Value = serde::Deserialize::deserialize(doc)?;
         if v["kind"] == kind {
             return Ok(v);
         }
     }
-    bail!("examples/kafkaops-rbac.yaml has no {kind}")
+    bail!("{file} has no {kind}")
 }
 
 fn kubeconfig_text(server: &str, ca: &[u8]) -> String {
@@ -687,6 +763,7 @@ fn kubeconfig_text(server: &str, ca: &[u8]) -> String {
         ("admin", ADMIN_TOKEN),
         ("kafkaops", KAFKAOPS_TOKEN),
         ("limited", LIMITED_TOKEN),
+        (OPERATE_USER, OPERATE_TOKEN),
     ] {
         users.push_str(&format!("- name: {name}\n  user:\n    token: {token}\n"));
         contexts.push_str(&format!(

@@ -69,8 +69,11 @@ fn command(o: &OperateOptions) -> Command {
         }
     }
     cmd.env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
-        .env("NO_COLOR", "1")
-        .env("KAFKAOPS_CRUISE_CONTROL_URL", &o.cc_url);
+        .env("NO_COLOR", "1");
+    // Empty: not given (with --strimzi, discovered from the cluster's resources).
+    if !o.cc_url.is_empty() {
+        cmd.env("KAFKAOPS_CRUISE_CONTROL_URL", &o.cc_url);
+    }
     match &o.connection {
         Some(args) => cmd.args(args),
         None => cmd.args(["--bootstrap-servers", &o.bootstrap]),
@@ -251,7 +254,30 @@ pub fn user_tasks(cc_url: &str) -> Result<Vec<Task>> {
         .and_then(|p| p.parse().ok())
         .ok_or_else(|| anyhow!("no port in {cc_url}"))?;
     let body = super::kafka::http_get(port, &format!("/{base}/user_tasks?json=true"))?;
-    let v: serde_json::Value = serde_json::from_str(&body).with_context(|| body.clone())?;
+    parse_user_tasks(&body)
+}
+
+/// The double's user tasks over HTTPS with Basic auth (`curl`), oldest first.
+pub fn user_tasks_tls(cc_url: &str, ca: &Path, user: &str, password: &str) -> Result<Vec<Task>> {
+    let out = Command::new("curl")
+        .args(["-sS", "--fail", "--max-time", "20", "--cacert"])
+        .arg(ca)
+        .args(["-u", &format!("{user}:{password}")])
+        .arg(format!(
+            "{}/user_tasks?json=true",
+            cc_url.trim_end_matches('/')
+        ))
+        .output()
+        .context("cannot run curl")?;
+    if !out.status.success() {
+        bail!("curl: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    parse_user_tasks(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// A `user_tasks` answer, oldest first.
+pub fn parse_user_tasks(body: &str) -> Result<Vec<Task>> {
+    let v: serde_json::Value = serde_json::from_str(body).with_context(|| body.to_string())?;
     let mut out: Vec<Task> = v["userTasks"]
         .as_array()
         .cloned()
@@ -299,4 +325,105 @@ pub fn epoch_ms() -> i64 {
             .as_millis(),
     )
     .unwrap()
+}
+
+/// The port of `/metrics`, `/healthz` and `/readyz` that operate printed at start (the tests
+/// pass `--listen 127.0.0.1:0`).
+pub fn http_port(op: &Operate) -> Option<u16> {
+    let log = op.log();
+    let marker = "on http://127.0.0.1:";
+    let at = log.find(marker)? + marker.len();
+    log[at..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The value of an unlabelled metric in a `/metrics` text (`None`: absent).
+pub fn metric(text: &str, name: &str) -> Option<f64> {
+    text.lines()
+        .find(|l| l.starts_with(name) && l[name.len()..].starts_with(' '))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+}
+
+/// When operate's last reconcile loop completed (epoch seconds, from its `/metrics`).
+pub fn last_loop(port: u16) -> Option<f64> {
+    let text = super::kafka::http_get(port, "/metrics").ok()?;
+    metric(
+        &text,
+        "kafkaops_operate_last_successful_loop_timestamp_seconds",
+    )
+}
+
+/// Writes `bytes` into each partition of `topic` (acks=all), so moving it takes time.
+pub fn fill(bootstrap: &str, topic: &str, partitions: i32, bytes: usize) -> Result<()> {
+    use rdkafka::producer::BaseRecord;
+    let producer: BaseProducer = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("acks", "all")
+        .set("linger.ms", "20")
+        .set("log_level", "3")
+        .create()?;
+    let payload = vec![b'x'; 10_000];
+    for p in 0..partitions {
+        for _ in 0..bytes / payload.len() {
+            loop {
+                let rec = BaseRecord::<(), [u8]>::to(topic)
+                    .partition(p)
+                    .payload(&payload[..]);
+                match producer.send(rec) {
+                    Ok(()) => break,
+                    Err(_) => {
+                        producer.poll(Duration::from_millis(50));
+                    }
+                }
+            }
+            producer.poll(Duration::ZERO);
+        }
+    }
+    producer.flush(Duration::from_secs(60))?;
+    Ok(())
+}
+
+/// Throttles replication: every replica of `topics` (`*`) and the rate on `brokers` (`None`:
+/// the rate removed), so a reassignment is slow until the throttle is lifted.
+pub fn throttle(
+    bootstrap: &str,
+    topics: &[&str],
+    brokers: &[i32],
+    rate: Option<u64>,
+) -> Result<()> {
+    use rdkafka::admin::{AdminClient, AdminOptions, AlterConfig, ResourceSpecifier};
+    use rdkafka::client::DefaultClientContext;
+    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("log_level", "3")
+        .create()?;
+    let opts = AdminOptions::new().request_timeout(Some(Duration::from_secs(10)));
+    let mut configs = Vec::new();
+    for t in topics {
+        configs.push(
+            AlterConfig::new(ResourceSpecifier::Topic(t))
+                .set("leader.replication.throttled.replicas", "*")
+                .set("follower.replication.throttled.replicas", "*"),
+        );
+    }
+    let value = rate.map(|r| r.to_string());
+    for b in brokers {
+        let c = AlterConfig::new(ResourceSpecifier::Broker(*b));
+        configs.push(match &value {
+            Some(v) => c
+                .set("leader.replication.throttled.rate", v)
+                .set("follower.replication.throttled.rate", v),
+            None => c,
+        });
+    }
+    for c in &configs {
+        for r in futures::executor::block_on(admin.alter_configs([c], &opts))? {
+            r.map_err(|(res, code)| anyhow!("AlterConfigs {res:?}: {code:?}"))?;
+        }
+    }
+    Ok(())
 }

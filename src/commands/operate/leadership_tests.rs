@@ -132,7 +132,9 @@ async fn a_deposed_leader_waits_to_lead_again_and_reloads_the_state() {
         cc,
         kafka,
         (store.clone(), leadership.clone(), LogRecorder),
-        policy::load(&policy_path).unwrap(),
+        policy::PolicySource::load(&policy_path, policy::SETTLE, None)
+            .await
+            .unwrap(),
         args,
         settings,
     );

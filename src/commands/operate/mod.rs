@@ -20,6 +20,7 @@
 //! and exit 0, leaving a running Cruise Control execution to finish on its own.
 
 pub mod act;
+pub mod kube_ports;
 pub mod observe;
 pub mod policy;
 pub mod ports;
@@ -45,17 +46,20 @@ use crate::engine::model::Millis;
 use crate::engine::operate::{Act, Decision, OperateState, RecordResult, STATE_VERSION, decide};
 use crate::error::{CliError, ExitCode};
 use crate::kafka::KafkaClient;
-use policy::Policy;
+use policy::{PolicySource, Reload};
 use ports::{ActionRecord, ActionResult, Leadership, PortError, Recorder, StateStore};
 use store_file::{FileStore, LockLeadership, LogRecorder};
 use telemetry::{ErrorSource, Telemetry};
 
-/// One log line of the loop (stderr).
+/// One log line of the loop (stderr, through `tracing`: text, or JSON with `--log-format json`;
+/// `operate` logs at info by default, see `main.rs`).
 pub fn log(msg: impl std::fmt::Display) {
-    eprintln!(
-        "{} operate: {msg}",
-        humantime::format_rfc3339_seconds(SystemTime::now())
-    );
+    tracing::info!("{msg}");
+}
+
+/// A log line about something wrong that the loop rides out.
+pub fn warn(msg: impl std::fmt::Display) {
+    tracing::warn!("{msg}");
 }
 
 fn now_ms() -> Millis {
@@ -100,8 +104,9 @@ fn state_path(args: &OperateArgs, cc_url: &str) -> PathBuf {
 /// Runs `kafkaops operate` on a plain host.
 pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     let mut shutdown = Box::pin(shutdown_signal());
-    let policy = policy::load(&args.policy).map_err(CliError::usage)?;
-    check_policy(&policy).map_err(CliError::usage)?;
+    // A bad policy is reported (exit 2) before anything is contacted; the checks against the
+    // cluster follow once Kafka answers.
+    let mut policy = PolicySource::load(&args.policy, policy::SETTLE, None).await?;
     if ctx.settings.cruise_control.url.is_none() {
         return Err(CliError::usage(
             "operate needs Cruise Control: set --cruise-control-url (or KAFKAOPS_CRUISE_CONTROL_URL)",
@@ -120,20 +125,29 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         log("stopped while waiting for Kafka");
         return Ok(ExitCode::Ok);
     };
-    let path = state_path(&args, cc.url());
-    let store = FileStore::new(path.clone());
-    let leadership = LockLeadership::new(path.with_extension("lock"));
+    check_against_cluster(&mut policy, &kafka).await?;
     let method = super::roll::restart_method_of(
         args.restart_command.as_ref(),
         args.stop_command.as_ref(),
         args.start_command.as_ref(),
     )?;
-    let roll = roll::RollSettings::new(
-        policy.roll.broker_config.clone(),
+    let mut roll = roll::RollSettings::new(
+        policy.policy().roll.broker_config.clone(),
         method,
-        policy.roll.max_batch_size,
+        policy.policy().roll.max_batch_size,
         args.action_timeout,
     );
+    if let Some(kube) = kube_ports::from_args(ctx, &args).await? {
+        roll.kube = kube.pods;
+        let mut op = Operator::new(cc, kafka, kube.ports, policy, args, roll);
+        op.platform = kube
+            .strimzi
+            .map(|s| Box::new(s) as Box<dyn ports::PlatformObserver>);
+        return op.run(shutdown).await;
+    }
+    let path = state_path(&args, cc.url());
+    let store = FileStore::new(path.clone());
+    let leadership = LockLeadership::new(path.with_extension("lock"));
     let op = Operator::new(
         cc,
         kafka,
@@ -179,7 +193,7 @@ async fn connect_kafka(
             return Err(e);
         }
         if let Some(line) = outages.note("Kafka", Err(&e.to_string())) {
-            log(line);
+            warn(line);
         }
         tokio::select! {
             () = tokio::time::sleep(outages.pause(args.resync)) => {}
@@ -188,16 +202,18 @@ async fn connect_kafka(
     }
 }
 
-/// What the loop refuses to start with (the obs engineer's validation replaces this).
-fn check_policy(p: &Policy) -> Result<(), String> {
-    for e in &p.auto_rebalance {
-        if !p.templates.contains_key(&e.template.name) {
-            return Err(format!(
-                "autoRebalance: mode {}: template {:?} is not defined under templates",
-                crate::engine::operate::mode_name(e.mode),
-                e.template.name
-            ));
-        }
+/// Checks the policy loaded at start against the cluster (exit 2 when it does not fit). Kafka
+/// not answering is no reason to stop: the loop waits for it, and the cluster checks apply from
+/// the next change of the file.
+pub async fn check_against_cluster(
+    policy: &mut PolicySource,
+    kafka: &KafkaClient,
+) -> Result<(), CliError> {
+    match observe::cluster_facts(kafka).await {
+        Ok(facts) => policy.check(&facts)?,
+        Err(e) => warn(format!(
+            "the policy is not checked against the cluster yet (Kafka cannot be read: {e})"
+        )),
     }
     Ok(())
 }
@@ -210,7 +226,8 @@ pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
     pub leadership: L,
     pub recorder: R,
     pub telemetry: Telemetry,
-    pub policy: Policy,
+    /// The policy file and the policy in force (the last good one).
+    pub policy: PolicySource,
     pub args: OperateArgs,
     /// The document last saved (nothing is written when it did not change).
     saved: std::sync::Mutex<Option<String>>,
@@ -241,7 +258,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         cc: CruiseControlClient,
         kafka: KafkaClient,
         ports: (S, L, R),
-        policy: Policy,
+        policy: PolicySource,
         args: OperateArgs,
         roll: roll::RollSettings,
     ) -> Self {
@@ -287,14 +304,24 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         shutdown: impl std::future::Future<Output = ()>,
     ) -> Result<ExitCode, CliError> {
         let mut shutdown = pin!(shutdown);
-        tokio::select! {
-            r = self.leadership.acquire() => r.map_err(|e| CliError::new(ExitCode::Failed, e))?,
-            () = &mut shutdown => {
-                log("stopped before becoming the leader");
-                return Ok(ExitCode::Ok);
-            }
+        let server = self
+            .telemetry
+            .serve(self.args.listen, self.args.resync)
+            .await
+            .map_err(|e| {
+                CliError::usage(format!(
+                    "cannot serve /metrics, /healthz and /readyz on {} (--listen): {e}",
+                    self.args.listen
+                ))
+            })?;
+        log(format!(
+            "serving /metrics, /healthz and /readyz on http://{}",
+            server.local_addr()
+        ));
+        if !self.wait_to_lead(&mut shutdown).await? {
+            log("stopped before becoming the leader");
+            return Ok(ExitCode::Ok);
         }
-        self.telemetry.leader(true);
         let mut state = self.load().await?;
         self.say_leading(&state);
         // Wakes the sleep early when the policy file changes (not needed for one loop).
@@ -331,14 +358,10 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                     if self.args.once {
                         return Ok(ExitCode::Failed);
                     }
-                    tokio::select! {
-                        r = self.leadership.acquire() => r.map_err(|e| CliError::new(ExitCode::Failed, e))?,
-                        () = &mut shutdown => {
-                            log("stopped while waiting to lead again");
-                            return Ok(ExitCode::Ok);
-                        }
+                    if !self.wait_to_lead(&mut shutdown).await? {
+                        log("stopped while waiting to lead again");
+                        return Ok(ExitCode::Ok);
                     }
-                    self.telemetry.leader(true);
                     self.forget_leading();
                     state = self.load().await?;
                     self.say_leading(&state);
@@ -378,12 +401,36 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         Ok(code)
     }
 
+    /// Waits to lead (`false`: stopped first). A standby is alive and ready while it waits: its
+    /// wait counts as a loop for /healthz.
+    async fn wait_to_lead(
+        &self,
+        shutdown: &mut (impl std::future::Future<Output = ()> + Unpin),
+    ) -> Result<bool, CliError> {
+        self.telemetry.leader(false);
+        self.telemetry.ready(true);
+        let standby = async {
+            loop {
+                self.telemetry.loop_succeeded(now_secs());
+                tokio::time::sleep(self.args.resync).await;
+            }
+        };
+        tokio::select! {
+            r = self.leadership.acquire() => r.map_err(|e| CliError::new(ExitCode::Failed, e))?,
+            () = standby => {}
+            () = &mut *shutdown => return Ok(false),
+        }
+        self.telemetry.leader(true);
+        Ok(true)
+    }
+
     fn say_leading(&self, state: &OperateState) {
         log(format!(
             "leading; state {:?}, policy {} (modes: {})",
             state.rebalancer.state(),
             self.args.policy.display(),
             self.policy
+                .policy()
                 .auto_rebalance
                 .iter()
                 .map(|e| crate::engine::operate::mode_name(e.mode))
@@ -487,6 +534,8 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             now_ms(),
         )
         .await;
+        // The policy file is read before anything is decided (a reload applies at once).
+        self.refresh_policy().await;
         let mut roll_notes = Vec::new();
         if state.roll().is_none() {
             match roll::wish(&self.kafka, &self.roll).await {
@@ -515,10 +564,10 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                 .outages
                 .note(source, r.as_ref().map(|_| ()).map_err(String::as_str))
             {
-                log(line);
+                if r.is_err() { warn(line) } else { log(line) }
             }
         }
-        let mut engine_policy = self.policy.engine();
+        let mut engine_policy = self.policy.policy().engine();
         let mut platform_ok = true;
         if let Some(p) = &self.platform {
             match p.observe().await {
@@ -608,6 +657,45 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         );
         self.telemetry.loop_succeeded(now_secs());
         Ok((pause, reachable))
+    }
+
+    /// Re-reads the policy file (every loop; the cluster is read only when the content changed).
+    /// A bad version is logged with its field and counted; the last good policy stays in force.
+    async fn refresh_policy(&mut self) {
+        let kafka = &self.kafka;
+        let path = self.args.policy.display();
+        match self
+            .policy
+            .refresh(async || observe::cluster_facts(kafka).await)
+            .await
+        {
+            Reload::Unchanged => {}
+            Reload::Reloaded => {
+                // What the roll keeps true follows the policy in force.
+                let p = self.policy.policy();
+                self.roll.desired.clone_from(&p.roll.broker_config);
+                self.roll.config.max_batch_size = p.roll.max_batch_size.max(1);
+                log(format!("policy {path} reloaded"));
+            }
+            Reload::Rejected(e) => {
+                self.telemetry.error(ErrorSource::Policy);
+                warn(format!(
+                    "policy {path} rejected, the last good version stays in force: {e}"
+                ));
+            }
+            Reload::Unreadable(e) => {
+                self.telemetry.error(ErrorSource::Policy);
+                warn(format!(
+                    "policy {path} cannot be read, the last good version stays in force: {e}"
+                ));
+            }
+            Reload::Changing => log(format!(
+                "policy {path} is being written; read again at the next loop"
+            )),
+            Reload::Deferred(e) => log(format!(
+                "policy {path} changed; it is checked once Kafka answers ({e})"
+            )),
+        }
     }
 
     /// Logs, records and counts a decision.
@@ -773,7 +861,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         let Some(r) = state.rebalance() else {
             return Ok(None);
         };
-        let op = match act::request(&self.policy, &r.rebalance) {
+        let op = match act::request(&self.policy.policy(), &r.rebalance) {
             Ok(op) => op,
             Err(e) => {
                 log(format!(

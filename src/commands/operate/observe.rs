@@ -119,3 +119,17 @@ pub async fn observe(
         roll: None,
     }
 }
+
+/// What the policy is checked against (read only when the policy file changed): the brokers
+/// Kafka lists and the topics that exist.
+pub async fn cluster_facts(kafka: &KafkaClient) -> Result<super::policy::ClusterFacts, String> {
+    let cluster = kafka
+        .describe_cluster()
+        .await
+        .map_err(|e| format!("{e:#}"))?;
+    let topics = kafka.list_topics().await.map_err(|e| format!("{e:#}"))?;
+    Ok(super::policy::ClusterFacts {
+        brokers: cluster.nodes.iter().map(|n| n.id).collect(),
+        topics: topics.into_iter().collect(),
+    })
+}

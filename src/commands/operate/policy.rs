@@ -24,8 +24,20 @@
 //!
 //! A mode absent from `autoRebalance` is never run automatically. Unknown keys are errors (the
 //! file is the whole truth; a typo must not silently disable a mode).
+//!
+//! Every error names its exact field (`replicationFactors.orders: ...`,
+//! `autoRebalance[1].template.name: unknown template ...`, `drain[0]: broker 9 does not exist`),
+//! whether it is a wrong type, an unknown key, a dangling template name, a template whose `mode`
+//! does not fit its auto-rebalance mode, a mode listed twice, or a fact of the cluster
+//! ([`Policy::check`] against [`ClusterFacts`]: drained brokers and topics exist, factors within
+//! `1..=brokers`). [`PolicySource`] keeps the policy in force: it re-reads the file every resync,
+//! adopts a changed content only when it is stable and good, and otherwise keeps the last good
+//! policy (a file truncated mid-write is never acted on).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{Hash as _, Hasher as _};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -119,14 +131,799 @@ impl Policy {
     }
 }
 
-/// Reads and parses the policy file (the one place the loop loads it; reload and validation
-/// with field paths replace this).
-pub fn load(path: &std::path::Path) -> Result<Policy, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the policy {}: {e}", path.display()))?;
-    if text.trim().is_empty() {
-        return Ok(Policy::default());
+// ---------------------------------------------------------------------------------------------
+// Loading, validation and reload.
+//
+// Three layers, each naming the exact field it rejects:
+// 1. [`Policy::parse`]: YAML into the types above through `serde_path_to_error`, so a wrong
+//    type or an unknown key is reported at its path (`replicationFactors.orders: invalid
+//    type ...`, `roll.brokerConfg: unknown field ...`);
+// 2. the checks that need nothing but the file (template names, template modes, duplicate
+//    modes, factor 0, batch size 0);
+// 3. [`Policy::check`] against [`ClusterFacts`], plain data the loop observed (broker ids,
+//    topic names), so it is tested without a cluster.
+// [`PolicySource`] re-reads the file every resync and swaps the policy only for a good one.
+// ---------------------------------------------------------------------------------------------
+
+/// One thing wrong with a policy, at its field (`autoRebalance[1].template.name`); `field` is
+/// empty when the file is not YAML at all (the message then says where it broke).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.field.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.field, self.message)
+        }
     }
-    serde_yaml::from_str(&text)
-        .map_err(|e| format!("the policy {} is invalid: {e}", path.display()))
+}
+
+/// A policy that cannot be used: every problem found, each at its field. Bad at start: exit 2;
+/// bad on reload: logged, the last good policy stays in force.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct PolicyError {
+    pub problems: Vec<Problem>,
+}
+
+impl std::fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let all: Vec<String> = self.problems.iter().map(ToString::to_string).collect();
+        f.write_str(&all.join("; "))
+    }
+}
+
+impl PolicyError {
+    fn one(field: impl Into<String>, message: impl Into<String>) -> PolicyError {
+        PolicyError {
+            problems: vec![Problem {
+                field: field.into(),
+                message: message.into(),
+            }],
+        }
+    }
+}
+
+/// What the policy is checked against: the cluster as the loop last observed it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClusterFacts {
+    /// The registered brokers (fenced ones included: a stopped broker may still be drained).
+    pub brokers: BTreeSet<i32>,
+    /// The topics that exist.
+    pub topics: BTreeSet<String>,
+}
+
+/// The `mode` a template used by an auto-rebalance mode may name (Strimzi's KafkaRebalance
+/// modes; an imbalance is fixed by a full rebalance).
+fn strimzi_mode(mode: Mode) -> &'static str {
+    match mode {
+        Mode::AddBrokers => "add-brokers",
+        Mode::RemoveBrokers => "remove-brokers",
+        Mode::Imbalance => "full",
+    }
+}
+
+fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::AddBrokers => "add-brokers",
+        Mode::RemoveBrokers => "remove-brokers",
+        Mode::Imbalance => "imbalance",
+    }
+}
+
+fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let v: Vec<String> = items.into_iter().map(|i| i.to_string()).collect();
+    if v.is_empty() {
+        "none".to_string()
+    } else {
+        v.join(", ")
+    }
+}
+
+impl Policy {
+    /// Parses a policy file and runs the checks that need no cluster. An empty file is an
+    /// error (a file caught empty mid-write must not mean "do nothing"; an empty policy is `{}`).
+    pub fn parse(text: &str) -> Result<Policy, PolicyError> {
+        if text.trim().is_empty() {
+            return Err(PolicyError::one(
+                "",
+                "the policy file is empty (write `{}` for a policy that asks for nothing)",
+            ));
+        }
+        let de = serde_yaml::Deserializer::from_str(text);
+        let policy: Policy = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let field = if path == "." { String::new() } else { path };
+            let message = without_yaml_path(&e.into_inner().to_string(), &field);
+            PolicyError::one(field, message)
+        })?;
+        let problems = policy.structural_problems();
+        if problems.is_empty() {
+            Ok(policy)
+        } else {
+            Err(PolicyError { problems })
+        }
+    }
+
+    fn structural_problems(&self) -> Vec<Problem> {
+        let mut out = Vec::new();
+        let mut push = |field: String, message: String| out.push(Problem { field, message });
+        let mut seen: BTreeMap<Mode, usize> = BTreeMap::new();
+        for (i, entry) in self.auto_rebalance.iter().enumerate() {
+            if let Some(first) = seen.insert(entry.mode, i) {
+                // Keep the first position for the message of a third occurrence too.
+                seen.insert(entry.mode, first);
+                push(
+                    format!("autoRebalance[{i}].mode"),
+                    format!(
+                        "{} is already listed at autoRebalance[{first}] (each mode once)",
+                        mode_name(entry.mode)
+                    ),
+                );
+            }
+            let name = &entry.template.name;
+            match self.templates.get(name) {
+                None => push(
+                    format!("autoRebalance[{i}].template.name"),
+                    format!(
+                        "unknown template {name:?} (templates: {})",
+                        list(self.templates.keys())
+                    ),
+                ),
+                Some(t) => {
+                    let want = strimzi_mode(entry.mode);
+                    if let Some(m) = &t.mode
+                        && m != want
+                    {
+                        push(
+                            format!("templates.{name}.mode"),
+                            format!(
+                                "{m:?}: the template is used by autoRebalance[{i}] ({}), which runs a `{want}` rebalance, so its mode must be `{want}` or absent",
+                                mode_name(entry.mode)
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        for (topic, factor) in &self.replication_factors {
+            if *factor == 0 {
+                push(
+                    format!("replicationFactors.{topic}"),
+                    "0 is not a replication factor (at least 1)".to_string(),
+                );
+            }
+        }
+        if self.roll.max_batch_size == 0 {
+            push(
+                "roll.maxBatchSize".to_string(),
+                "0: a roll restarts at least one node at a time".to_string(),
+            );
+        }
+        out
+    }
+
+    /// Checks the policy against the cluster: drained brokers and topics must exist, factors
+    /// must be in `1..=brokers`, and draining must leave a broker to move replicas to.
+    pub fn check(&self, facts: &ClusterFacts) -> Result<(), PolicyError> {
+        let mut problems = Vec::new();
+        let brokers = list(&facts.brokers);
+        for (i, id) in self.drain.iter().enumerate() {
+            if !facts.brokers.contains(id) {
+                problems.push(Problem {
+                    field: format!("drain[{i}]"),
+                    message: format!("broker {id} does not exist (brokers: {brokers})"),
+                });
+            }
+        }
+        let drained: BTreeSet<i32> = self.drain.iter().copied().collect();
+        if !facts.brokers.is_empty() && facts.brokers.iter().all(|b| drained.contains(b)) {
+            problems.push(Problem {
+                field: "drain".to_string(),
+                message: format!(
+                    "drains every broker ({brokers}): their replicas would have nowhere to go"
+                ),
+            });
+        }
+        let count = facts.brokers.len();
+        for (topic, factor) in &self.replication_factors {
+            let field = format!("replicationFactors.{topic}");
+            if !facts.topics.contains(topic) {
+                problems.push(Problem {
+                    field,
+                    message: format!("topic {topic:?} does not exist"),
+                });
+            } else if *factor == 0 || usize::from(*factor) > count {
+                problems.push(Problem {
+                    field,
+                    message: format!(
+                        "{factor} is out of range 1..={count} (the cluster has {count} brokers)"
+                    ),
+                });
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(PolicyError { problems })
+        }
+    }
+}
+
+/// serde_yaml starts its messages with its own path, which for an unknown key is the parent's
+/// (`roll: unknown field ...`); the field is named once, by `serde_path_to_error`'s exact path.
+fn without_yaml_path(message: &str, field: &str) -> String {
+    if let Some((head, rest)) = message.split_once(": ")
+        && !head.contains(' ')
+        && (field == head
+            || field.starts_with(&format!("{head}."))
+            || field.starts_with(&format!("{head}[")))
+    {
+        return rest.to_string();
+    }
+    message.to_string()
+}
+
+/// Why the policy file could not be used at start (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read the policy file {path}: {message}")]
+    Unreadable { path: PathBuf, message: String },
+    #[error("bad policy {path}: {error}")]
+    Invalid { path: PathBuf, error: PolicyError },
+}
+
+/// What one [`PolicySource::refresh`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reload {
+    /// Same content as the policy in force (or as a version already rejected).
+    Unchanged,
+    /// A new, good policy is in force.
+    Reloaded,
+    /// New content that is not a good policy; the last good one stays in force. Reported once
+    /// per content (the next refreshes answer `Unchanged` until the file changes again).
+    Rejected(PolicyError),
+    /// The file could not be read; the last good policy stays in force.
+    Unreadable(String),
+    /// The content changed between two reads (a writer is at work): nothing adopted, the next
+    /// refresh tries again.
+    Changing,
+    /// New content, but the cluster could not be read to check it: the next refresh tries again.
+    Deferred(String),
+}
+
+/// The policy file and the policy in force.
+///
+/// Change detection hashes the content on every refresh: in Kubernetes the ConfigMap volume
+/// swaps a `..data` symlink, and an edited file may keep its mtime (or a restored one), so mtimes
+/// are never trusted. A changed content is read a second time after a short pause and must be
+/// identical, then it must parse and pass the checks; otherwise the last good policy stays in
+/// force (a file truncated mid-write does not parse, and one still being written differs between
+/// the two reads).
+#[derive(Debug)]
+pub struct PolicySource {
+    path: PathBuf,
+    settle: Duration,
+    policy: Arc<Policy>,
+    /// Hash of the content in force.
+    hash: u64,
+    /// Hash of the last content rejected (so it is reported once).
+    rejected: Option<u64>,
+}
+
+fn hash_of(bytes: &[u8]) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish()
+}
+
+/// How long a changed file must stay the same between the two reads.
+pub const SETTLE: Duration = Duration::from_millis(200);
+
+impl PolicySource {
+    /// Reads, parses and checks the policy at start; any problem is fatal (exit 2). Without
+    /// `facts` (Kafka did not answer at start) only the checks that need no cluster run; the
+    /// cluster checks then apply from the next change of the file.
+    pub async fn load(
+        path: &Path,
+        settle: Duration,
+        facts: Option<&ClusterFacts>,
+    ) -> Result<PolicySource, LoadError> {
+        let unreadable = |message: String| LoadError::Unreadable {
+            path: path.to_path_buf(),
+            message,
+        };
+        let invalid = |error: PolicyError| LoadError::Invalid {
+            path: path.to_path_buf(),
+            error,
+        };
+        let (bytes, hash) = loop {
+            let first = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
+            tokio::time::sleep(settle).await;
+            let second = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
+            if first == second {
+                let hash = hash_of(&second);
+                break (second, hash);
+            }
+        };
+        let policy = parse_checked(&bytes, facts).map_err(invalid)?;
+        Ok(PolicySource {
+            path: path.to_path_buf(),
+            settle,
+            policy: Arc::new(policy),
+            hash,
+            rejected: None,
+        })
+    }
+
+    /// Checks the policy in force against the cluster (at start, once Kafka answered).
+    pub fn check(&self, facts: &ClusterFacts) -> Result<(), LoadError> {
+        self.policy
+            .check(facts)
+            .map_err(|error| LoadError::Invalid {
+                path: self.path.clone(),
+                error,
+            })
+    }
+
+    /// The policy in force (the last good one).
+    #[must_use]
+    pub fn policy(&self) -> Arc<Policy> {
+        Arc::clone(&self.policy)
+    }
+
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Re-reads the file (every resync); adopts its content only when it changed, stayed the
+    /// same over two reads and is a good policy for the cluster `facts` reads (called only when
+    /// the content changed).
+    pub async fn refresh(
+        &mut self,
+        facts: impl AsyncFnOnce() -> Result<ClusterFacts, String>,
+    ) -> Reload {
+        let first = match std::fs::read(&self.path) {
+            Ok(b) => b,
+            Err(e) => return Reload::Unreadable(e.to_string()),
+        };
+        let hash = hash_of(&first);
+        if hash == self.hash || Some(hash) == self.rejected {
+            return Reload::Unchanged;
+        }
+        tokio::time::sleep(self.settle).await;
+        match std::fs::read(&self.path) {
+            Ok(second) if second == first => {}
+            Ok(_) => return Reload::Changing,
+            Err(e) => return Reload::Unreadable(e.to_string()),
+        }
+        let facts = match facts().await {
+            Ok(f) => f,
+            Err(e) => return Reload::Deferred(e),
+        };
+        match parse_checked(&first, Some(&facts)) {
+            Ok(policy) => {
+                self.policy = Arc::new(policy);
+                self.hash = hash;
+                self.rejected = None;
+                Reload::Reloaded
+            }
+            Err(e) => {
+                self.rejected = Some(hash);
+                Reload::Rejected(e)
+            }
+        }
+    }
+}
+
+fn parse_checked(bytes: &[u8], facts: Option<&ClusterFacts>) -> Result<Policy, PolicyError> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| PolicyError::one("", format!("the policy file is not UTF-8: {e}")))?;
+    let policy = Policy::parse(text)?;
+    if let Some(facts) = facts {
+        policy.check(facts)?;
+    }
+    Ok(policy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "\
+autoRebalance:
+  - mode: add-brokers
+    template: { name: add }
+  - mode: remove-brokers
+    template: { name: remove }
+  - mode: imbalance
+    template: { name: full }
+scaleUpGracePeriod: 2m
+drain: [2]
+templates:
+  add: {}
+  remove: { replicationThrottle: 10000000 }
+  full: { mode: full, goals: [RackAwareGoal, ReplicaDistributionGoal] }
+replicationFactors:
+  orders: 3
+roll:
+  brokerConfig:
+    log.retention.ms: \"604800000\"
+  maxBatchSize: 1
+";
+
+    fn facts() -> ClusterFacts {
+        ClusterFacts {
+            brokers: [0, 1, 2].into_iter().collect(),
+            topics: ["orders".to_string(), "payments".to_string()]
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// The one problem of a bad policy, as displayed.
+    fn problem(text: &str) -> String {
+        let err = Policy::parse(text).and_then(|p| p.check(&facts()).map(|()| p));
+        let err = err.expect_err("the policy should be rejected");
+        assert_eq!(err.problems.len(), 1, "{err}");
+        err.to_string()
+    }
+
+    #[test]
+    fn the_documented_policy_is_good() {
+        let p = Policy::parse(GOOD).unwrap();
+        p.check(&facts()).unwrap();
+        assert_eq!(p.scale_up_grace_period, Duration::from_secs(120));
+        assert_eq!(p.drain, vec![2]);
+        assert_eq!(p.replication_factors["orders"], 3);
+        assert_eq!(p.templates["remove"].replication_throttle, Some(10_000_000));
+        assert_eq!(p.roll.broker_config["log.retention.ms"], "604800000");
+        // `{}` asks for nothing: no mode runs.
+        let empty = Policy::parse("{}").unwrap();
+        assert!(empty.auto_rebalance.is_empty());
+        assert_eq!(empty.roll.max_batch_size, 1);
+    }
+
+    #[test]
+    fn the_example_configmap_policy_is_good() {
+        let cm: serde_yaml::Value =
+            serde_yaml::from_str(include_str!("../../../examples/operate/policy.yaml")).unwrap();
+        let text = cm["data"]["policy.yaml"].as_str().unwrap();
+        let p = Policy::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p.auto_rebalance.len(), 3);
+    }
+
+    #[test]
+    fn a_wrong_value_is_named_at_its_field() {
+        let bad = GOOD.replace("orders: 3", "orders: three");
+        let msg = problem(&bad);
+        assert!(
+            msg.starts_with("replicationFactors.orders: invalid type: string \"three\""),
+            "{msg}"
+        );
+        let bad = GOOD.replace("orders: 3", "orders: 70000");
+        let msg = problem(&bad);
+        assert!(
+            msg.starts_with("replicationFactors.orders: invalid value: integer `70000`"),
+            "{msg}"
+        );
+        let bad = GOOD.replace("scaleUpGracePeriod: 2m", "scaleUpGracePeriod: soon");
+        assert!(problem(&bad).starts_with("scaleUpGracePeriod: "));
+        let bad = GOOD.replace("mode: remove-brokers", "mode: remove-broker");
+        let msg = problem(&bad);
+        assert!(
+            msg.starts_with("autoRebalance[1].mode: unknown variant"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let bad = GOOD.replace("  maxBatchSize: 1", "  maxBatchSise: 1");
+        let msg = problem(&bad);
+        assert!(
+            msg.starts_with("roll.maxBatchSise: unknown field `maxBatchSise`"),
+            "{msg}"
+        );
+        let bad = GOOD.replace("drain: [2]", "drian: [2]");
+        let msg = problem(&bad);
+        assert!(msg.starts_with("drian: unknown field `drian`"), "{msg}");
+        let bad = GOOD.replace("replicationThrottle:", "replicationThrotle:");
+        let msg = problem(&bad);
+        assert!(
+            msg.starts_with("templates.remove.replicationThrotle: unknown field"),
+            "{msg}"
+        );
+        let bad = GOOD.replace(
+            "template: { name: add }",
+            "template: { name: add, kind: x }",
+        );
+        let msg = problem(&bad);
+        assert!(
+            msg.starts_with("autoRebalance[0].template.kind: unknown field"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_template_is_named() {
+        let bad = GOOD.replace("{ name: remove }", "{ name: remov }");
+        assert_eq!(
+            problem(&bad),
+            "autoRebalance[1].template.name: unknown template \"remov\" (templates: add, full, remove)"
+        );
+    }
+
+    #[test]
+    fn a_template_mode_must_fit_the_auto_rebalance_mode() {
+        let bad = GOOD.replace("{ mode: full,", "{ mode: remove-brokers,");
+        let msg = problem(&bad);
+        assert!(
+            msg.starts_with("templates.full.mode: \"remove-brokers\": the template is used by autoRebalance[2] (imbalance), which runs a `full` rebalance"),
+            "{msg}"
+        );
+        let bad = GOOD.replace("remove: {", "remove: { mode: full,");
+        let msg = problem(&bad);
+        assert!(msg.starts_with("templates.remove.mode: \"full\""), "{msg}");
+        let ok = GOOD.replace("remove: {", "remove: { mode: remove-brokers,");
+        Policy::parse(&ok).unwrap();
+    }
+
+    #[test]
+    fn a_mode_listed_twice_is_named() {
+        let bad = GOOD.replace(
+            "  - mode: imbalance\n",
+            "  - mode: add-brokers\n    template: { name: add }\n  - mode: imbalance\n",
+        );
+        assert_eq!(
+            problem(&bad),
+            "autoRebalance[2].mode: add-brokers is already listed at autoRebalance[0] (each mode once)"
+        );
+    }
+
+    #[test]
+    fn drained_brokers_must_exist_and_leave_one() {
+        let bad = GOOD.replace("drain: [2]", "drain: [2, 9]");
+        assert_eq!(
+            problem(&bad),
+            "drain[1]: broker 9 does not exist (brokers: 0, 1, 2)"
+        );
+        let bad = GOOD.replace("drain: [2]", "drain: [0, 1, 2]");
+        assert!(problem(&bad).starts_with("drain: drains every broker (0, 1, 2)"));
+    }
+
+    #[test]
+    fn factors_must_be_in_range_and_topics_must_exist() {
+        let bad = GOOD.replace("orders: 3", "orders: 4");
+        assert_eq!(
+            problem(&bad),
+            "replicationFactors.orders: 4 is out of range 1..=3 (the cluster has 3 brokers)"
+        );
+        let bad = GOOD.replace("orders: 3", "orders: 0");
+        assert!(
+            problem(&bad).starts_with("replicationFactors.orders: 0 is not a replication factor")
+        );
+        let bad = GOOD.replace("orders: 3", "ordres: 3");
+        assert_eq!(
+            problem(&bad),
+            "replicationFactors.ordres: topic \"ordres\" does not exist"
+        );
+    }
+
+    #[test]
+    fn every_problem_is_reported() {
+        let bad = GOOD
+            .replace("drain: [2]", "drain: [7]")
+            .replace("orders: 3", "orders: 5");
+        let err = Policy::parse(&bad).unwrap().check(&facts()).unwrap_err();
+        let fields: Vec<&str> = err.problems.iter().map(|p| p.field.as_str()).collect();
+        assert_eq!(fields, ["drain[0]", "replicationFactors.orders"]);
+    }
+
+    #[test]
+    fn an_empty_or_broken_file_is_rejected() {
+        assert!(Policy::parse("").unwrap_err().to_string().contains("empty"));
+        assert!(Policy::parse("  \n").is_err());
+        // Cut mid-write inside a flow mapping: not YAML, the error says where.
+        let cut = &GOOD[..GOOD.find("remove }").unwrap() + 3];
+        let msg = Policy::parse(cut).unwrap_err().to_string();
+        assert!(msg.contains("line"), "{msg}");
+    }
+
+    // ---- reload ----
+
+    struct File {
+        _dir: tempfile::TempDir,
+        path: PathBuf,
+    }
+
+    impl File {
+        fn new(text: &str) -> File {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("policy.yaml");
+            std::fs::write(&path, text).unwrap();
+            File { _dir: dir, path }
+        }
+        fn write(&self, text: &str) {
+            std::fs::write(&self.path, text).unwrap();
+        }
+    }
+
+    async fn source(f: &File) -> PolicySource {
+        PolicySource::load(&f.path, Duration::ZERO, Some(&facts()))
+            .await
+            .unwrap()
+    }
+
+    async fn refresh(s: &mut PolicySource) -> Reload {
+        s.refresh(async || Ok(facts())).await
+    }
+
+    #[tokio::test]
+    async fn a_bad_file_at_start_is_fatal_and_names_the_field() {
+        let f = File::new(&GOOD.replace("orders: 3", "orders: 9"));
+        let err = PolicySource::load(&f.path, Duration::ZERO, Some(&facts()))
+            .await
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("replicationFactors.orders: 9 is out of range"),
+            "{err}"
+        );
+        let missing = f.path.with_file_name("nothing.yaml");
+        let err = PolicySource::load(&missing, Duration::ZERO, Some(&facts()))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, LoadError::Unreadable { .. }), "{err}");
+    }
+
+    #[tokio::test]
+    async fn a_changed_file_is_reloaded_and_an_unchanged_one_is_not() {
+        let f = File::new(GOOD);
+        let mut s = source(&f).await;
+        assert_eq!(refresh(&mut s).await, Reload::Unchanged);
+        f.write(&GOOD.replace("orders: 3", "orders: 2"));
+        assert_eq!(refresh(&mut s).await, Reload::Reloaded);
+        assert_eq!(s.policy().replication_factors["orders"], 2);
+        assert_eq!(refresh(&mut s).await, Reload::Unchanged);
+    }
+
+    #[tokio::test]
+    async fn a_bad_version_keeps_the_last_good_policy_and_is_reported_once() {
+        let f = File::new(GOOD);
+        let mut s = source(&f).await;
+        f.write(&GOOD.replace("{ name: full }", "{ name: fulll }"));
+        match refresh(&mut s).await {
+            Reload::Rejected(e) => assert!(
+                e.to_string()
+                    .starts_with("autoRebalance[2].template.name: unknown template \"fulll\""),
+                "{e}"
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(*s.policy(), Policy::parse(GOOD).unwrap());
+        assert_eq!(refresh(&mut s).await, Reload::Unchanged);
+        // Fixed: adopted.
+        f.write(&GOOD.replace("drain: [2]", "drain: []"));
+        assert_eq!(refresh(&mut s).await, Reload::Reloaded);
+        assert!(s.policy().drain.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_file_truncated_mid_write_is_never_acted_on() {
+        let f = File::new(GOOD);
+        let mut s = source(&f).await;
+        let next = GOOD.replace("orders: 3", "orders: 1");
+        for cut in [0, 40, next.find("remove }").unwrap() + 3] {
+            f.write(&next[..cut]);
+            assert!(
+                matches!(refresh(&mut s).await, Reload::Rejected(_)),
+                "cut at {cut}"
+            );
+            assert_eq!(s.policy().replication_factors["orders"], 3);
+        }
+        f.write(&next);
+        assert_eq!(refresh(&mut s).await, Reload::Reloaded);
+        assert_eq!(s.policy().replication_factors["orders"], 1);
+    }
+
+    #[tokio::test]
+    async fn a_file_being_written_is_not_adopted_until_it_settles() {
+        let f = File::new(GOOD);
+        let mut s = PolicySource::load(&f.path, Duration::from_millis(300), Some(&facts()))
+            .await
+            .unwrap();
+        // A writer changes the file again while the first read settles.
+        let path = f.path.clone();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            std::fs::write(&path, GOOD.replace("orders: 3", "orders: 2")).unwrap();
+        });
+        f.write(&GOOD.replace("orders: 3", "orders: 1"));
+        assert_eq!(refresh(&mut s).await, Reload::Changing);
+        writer.join().unwrap();
+        assert_eq!(s.policy().replication_factors["orders"], 3);
+        assert_eq!(refresh(&mut s).await, Reload::Reloaded);
+        assert_eq!(s.policy().replication_factors["orders"], 2);
+    }
+
+    #[tokio::test]
+    async fn a_configmap_symlink_swap_is_seen_whatever_the_mtimes() {
+        // The kubelet's layout: policy.yaml -> ..data/policy.yaml, ..data -> ..<timestamp>.
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let old = d.join("..v1");
+        std::fs::create_dir(&old).unwrap();
+        std::fs::write(old.join("policy.yaml"), GOOD).unwrap();
+        std::os::unix::fs::symlink("..v1", d.join("..data")).unwrap();
+        std::os::unix::fs::symlink("..data/policy.yaml", d.join("policy.yaml")).unwrap();
+        let mut s = PolicySource::load(&d.join("policy.yaml"), Duration::ZERO, Some(&facts()))
+            .await
+            .unwrap();
+        // New version with the same mtime as the old one, swapped in atomically.
+        let new = d.join("..v2");
+        std::fs::create_dir(&new).unwrap();
+        std::fs::write(
+            new.join("policy.yaml"),
+            GOOD.replace("drain: [2]", "drain: [1]"),
+        )
+        .unwrap();
+        let mtime = std::fs::metadata(old.join("policy.yaml"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(new.join("policy.yaml"))
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        std::os::unix::fs::symlink("..v2", d.join("..data_tmp")).unwrap();
+        std::fs::rename(d.join("..data_tmp"), d.join("..data")).unwrap();
+        assert_eq!(refresh(&mut s).await, Reload::Reloaded);
+        assert_eq!(s.policy().drain, vec![1]);
+    }
+
+    #[tokio::test]
+    async fn a_change_waits_for_the_cluster_facts() {
+        let f = File::new(GOOD);
+        let mut s = source(&f).await;
+        // Unchanged: the cluster is not even asked.
+        let asked = s
+            .refresh(async || -> Result<ClusterFacts, String> { panic!("asked") })
+            .await;
+        assert_eq!(asked, Reload::Unchanged);
+        f.write(&GOOD.replace("drain: [2]", "drain: [1]"));
+        let r = s.refresh(async || Err("Kafka is down".to_string())).await;
+        assert_eq!(r, Reload::Deferred("Kafka is down".into()));
+        assert_eq!(s.policy().drain, vec![2]);
+        assert_eq!(refresh(&mut s).await, Reload::Reloaded);
+        assert_eq!(s.policy().drain, vec![1]);
+        // At start without facts: only the checks that need no cluster.
+        f.write(&GOOD.replace("drain: [2]", "drain: [9]"));
+        let s = PolicySource::load(&f.path, Duration::ZERO, None)
+            .await
+            .unwrap();
+        assert_eq!(s.policy().drain, vec![9]);
+        f.write(&GOOD.replace("{ name: add }", "{ name: nope }"));
+        assert!(
+            PolicySource::load(&f.path, Duration::ZERO, None)
+                .await
+                .is_err()
+        );
+    }
+
+    #[tokio::test]
+    async fn an_unreadable_file_keeps_the_last_good_policy() {
+        let f = File::new(GOOD);
+        let mut s = source(&f).await;
+        std::fs::remove_file(&f.path).unwrap();
+        assert!(matches!(refresh(&mut s).await, Reload::Unreadable(_)));
+        assert_eq!(*s.policy(), Policy::parse(GOOD).unwrap());
+    }
 }

@@ -268,7 +268,9 @@ pub async fn start(
         Some(v) => serde_json::from_value::<RollRun>(v.clone())
             .map_err(|e| format!("the saved roll cannot be read: {e}"))?,
         None => {
-            let requests = requests(&snapshot, None, &s.desired).map_err(|e| e.to_string())?;
+            // As the wish: the desired configuration and the pods' own reasons (with no desired
+            // configuration, `requests` alone would select every node).
+            let requests = roll_requests(s, &snapshot).await?;
             RollRun::new(
                 Roller::new(s.config.clone(), requests),
                 crate::driver::RollIo::now(&io),

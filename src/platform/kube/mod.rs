@@ -22,21 +22,24 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use k8s_openapi::api::apps::v1::StatefulSet;
-use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::Pod;
-use kube::api::{Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams};
+use kube::api::{Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams};
 use kube::core::{ApiResource, GroupVersionKind};
 use kube::{Client, Config};
 use serde_json::json;
 
 use super::{Platform, PlatformError, PlatformNode};
 
+pub mod events;
+pub mod lease;
 mod pods;
 pub use pods::*;
 pub mod portforward;
+
+use lease::{Attempt, LeaseLock, Renewal};
 
 /// Strimzi's annotation asking for a pod (or all pods of a StrimziPodSet) to be rolled.
 pub const MANUAL_ROLLING_UPDATE: &str = "strimzi.io/manual-rolling-update";
@@ -233,7 +236,13 @@ impl std::fmt::Debug for KubePlatform {
 /// Who this roll is, for the lease and the events: `kafkaops@HOST/PID`.
 #[must_use]
 pub fn identity() -> String {
-    let host = std::env::var("HOSTNAME")
+    format!("kafkaops@{}/{}", hostname(), std::process::id())
+}
+
+/// The host name (in a pod: the pod's name).
+#[must_use]
+pub fn hostname() -> String {
+    std::env::var("HOSTNAME")
         .ok()
         .filter(|h| !h.is_empty())
         .or_else(|| {
@@ -241,8 +250,7 @@ pub fn identity() -> String {
                 .ok()
                 .map(|s| s.trim().to_string())
         })
-        .unwrap_or_else(|| "unknown-host".into());
-    format!("kafkaops@{host}/{}", std::process::id())
+        .unwrap_or_else(|| "unknown-host".into())
 }
 
 impl KubePlatform {
@@ -479,33 +487,25 @@ impl KubePlatform {
 
     /// Publishes an `events.k8s.io/v1` Event about the pod.
     async fn publish(&self, pod: &Pod, reason: &str, note: &str) -> Result<(), PlatformError> {
-        let ns = &self.inner.conn.namespace;
-        let api: Api<k8s_openapi::api::events::v1::Event> =
-            Api::namespaced(self.inner.conn.client.clone(), ns);
-        let name = pod.metadata.name.clone().unwrap_or_default();
-        let mut note = note.to_string();
-        note.truncate(1000);
-        let event: k8s_openapi::api::events::v1::Event = serde_json::from_value(json!({
-            "metadata": { "generateName": format!("{name}.kafkaops-"), "namespace": ns },
-            "eventTime": now_micros(),
-            "reportingController": "kafkaops.io/roll",
-            "reportingInstance": truncate(&self.inner.identity, 128),
-            "action": "RestartPod",
-            "reason": reason,
-            "note": note,
-            "type": "Normal",
-            "regarding": {
-                "apiVersion": "v1", "kind": "Pod", "name": name, "namespace": ns,
-                "uid": pod.metadata.uid,
+        let regarding = events::Regarding {
+            api_version: "v1".into(),
+            kind: "Pod".into(),
+            name: pod.metadata.name.clone().unwrap_or_default(),
+            uid: pod.metadata.uid.clone(),
+        };
+        events::publish(
+            &self.inner.conn,
+            &events::EventSpec {
+                regarding: &regarding,
+                controller: "kafkaops.io/roll",
+                instance: &self.inner.identity,
+                action: "RestartPod",
+                reason,
+                note,
+                warning: false,
             },
-        }))
-        .map_err(|e| PlatformError::KubeConfig {
-            message: format!("cannot build an Event: {e}"),
-        })?;
-        api.create(&PostParams::default(), &event)
-            .await
-            .map_err(|e| self.err("create", "events.events.k8s.io", None, &e))?;
-        Ok(())
+        )
+        .await
     }
 
     /// Removes `strimzi.io/manual-rolling-update` from a pod that still carries it.
@@ -524,84 +524,22 @@ impl KubePlatform {
     /// # Errors
     /// The lease is held, or a Kubernetes call fails.
     pub async fn take_lease(&self, duration: Duration) -> Result<LeaseGuard, PlatformError> {
-        let name = self.inner.selector.lease_name();
-        let api: Api<Lease> =
-            Api::namespaced(self.inner.conn.client.clone(), &self.inner.conn.namespace);
-        let me = self.inner.identity.clone();
-        let secs = i32::try_from(duration.as_secs().max(1)).unwrap_or(i32::MAX);
-        let body = |rv: Option<String>, acquire: String| -> Result<Lease, PlatformError> {
-            serde_json::from_value(json!({
-                "metadata": { "name": name, "resourceVersion": rv,
-                              "labels": { "app.kubernetes.io/managed-by": MANAGER } },
-                "spec": { "holderIdentity": me, "leaseDurationSeconds": secs,
-                          "acquireTime": acquire, "renewTime": now_micros() },
-            }))
-            .map_err(|e| PlatformError::KubeConfig {
-                message: format!("cannot build the Lease: {e}"),
-            })
-        };
-        let lerr = |verb: &str, e: &kube::Error| {
-            kube_error(
-                verb,
-                "leases.coordination.k8s.io",
-                Some(&name),
-                &self.inner.conn.namespace,
-                e,
-            )
-        };
-        match api.get_opt(&name).await.map_err(|e| lerr("get", &e))? {
-            None => {
-                api.create(&PostParams::default(), &body(None, now_micros())?)
-                    .await
-                    .map_err(|e| match &e {
-                        kube::Error::Api(s) if s.is_already_exists() => PlatformError::LeaseHeld {
-                            lease: name.clone(),
-                            holder: "another kafkaops roll (it took the lease just now)".into(),
-                            renewed: "just now".into(),
-                        },
-                        _ => lerr("create", &e),
-                    })?;
-            }
-            Some(current) => {
-                let spec = current.spec.clone().unwrap_or_default();
-                let holder = spec.holder_identity.clone().unwrap_or_default();
-                let renewed = serde_json::to_value(&spec.renew_time)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string));
-                let live_for = spec.lease_duration_seconds.unwrap_or(0);
-                let expired = renewed
-                    .as_deref()
-                    .and_then(|r| humantime::parse_rfc3339_weak(r.trim_end_matches('Z')).ok())
-                    .is_none_or(|t| {
-                        t + Duration::from_secs(u64::try_from(live_for).unwrap_or(0))
-                            < SystemTime::now()
-                    });
-                if !holder.is_empty() && holder != me && !expired {
-                    return Err(PlatformError::LeaseHeld {
-                        lease: name.clone(),
-                        holder,
-                        renewed: renewed.unwrap_or_else(|| "never".into()),
-                    });
-                }
-                api.replace(
-                    &name,
-                    &PostParams::default(),
-                    &body(current.metadata.resource_version.clone(), now_micros())?,
-                )
-                .await
-                .map_err(|e| match &e {
-                    kube::Error::Api(s) if s.is_conflict() => PlatformError::LeaseHeld {
-                        lease: name.clone(),
-                        holder: "another kafkaops roll (it took the lease just now)".into(),
-                        renewed: "just now".into(),
-                    },
-                    _ => lerr("update", &e),
-                })?;
-            }
+        let lock = LeaseLock::new(
+            &self.inner.conn,
+            &self.inner.selector.lease_name(),
+            &self.inner.identity,
+            duration,
+        );
+        if let Attempt::Held { holder, renewed } = lock.try_acquire().await? {
+            return Err(PlatformError::LeaseHeld {
+                lease: lock.name().to_string(),
+                holder,
+                renewed,
+            });
         }
         let stop = Arc::new(tokio::sync::Notify::new());
         let renew = {
-            let (api, name, me, stop) = (api.clone(), name.clone(), me.clone(), Arc::clone(&stop));
+            let (lock, stop) = (lock.clone(), Arc::clone(&stop));
             let every = (duration / 3).max(Duration::from_secs(1));
             tokio::spawn(async move {
                 loop {
@@ -609,21 +547,20 @@ impl KubePlatform {
                         () = stop.notified() => return,
                         () = tokio::time::sleep(every) => {}
                     }
-                    let patch =
-                        json!({ "spec": { "renewTime": now_micros(), "holderIdentity": me } });
-                    if let Err(e) = api
-                        .patch(&name, &PatchParams::default(), &Patch::Merge(&patch))
-                        .await
-                    {
-                        tracing::warn!("cannot renew the roll lease {name}: {e}");
+                    match lock.renew().await {
+                        Ok(Renewal::Renewed) => {}
+                        Ok(Renewal::Lost) => {
+                            tracing::warn!("the roll lease {} was taken by another", lock.name());
+                        }
+                        Err(e) => {
+                            tracing::warn!("cannot renew the roll lease {}: {e}", lock.name())
+                        }
                     }
                 }
             })
         };
         Ok(LeaseGuard {
-            api,
-            name,
-            identity: me,
+            lock,
             stop,
             renew: Some(renew),
         })
@@ -632,9 +569,7 @@ impl KubePlatform {
 
 /// A held roll lease; [`LeaseGuard::release`] deletes it (dropping only stops renewing).
 pub struct LeaseGuard {
-    api: Api<Lease>,
-    name: String,
-    identity: String,
+    lock: LeaseLock,
     stop: Arc<tokio::sync::Notify>,
     renew: Option<tokio::task::JoinHandle<()>>,
 }
@@ -642,7 +577,7 @@ pub struct LeaseGuard {
 impl LeaseGuard {
     #[must_use]
     pub fn name(&self) -> &str {
-        &self.name
+        self.lock.name()
     }
 
     /// Stops renewing and deletes the lease if we still hold it.
@@ -651,25 +586,7 @@ impl LeaseGuard {
         if let Some(h) = self.renew.take() {
             h.abort();
         }
-        match self.api.get_opt(&self.name).await {
-            Ok(Some(l))
-                if l.spec.as_ref().and_then(|s| s.holder_identity.as_deref())
-                    == Some(self.identity.as_str()) =>
-            {
-                let dp = DeleteParams {
-                    preconditions: Some(kube::api::Preconditions {
-                        uid: l.metadata.uid.clone(),
-                        resource_version: l.metadata.resource_version.clone(),
-                    }),
-                    ..DeleteParams::default()
-                };
-                if let Err(e) = self.api.delete(&self.name, &dp).await {
-                    tracing::warn!("cannot release the roll lease {}: {e}", self.name);
-                }
-            }
-            Ok(_) => {}
-            Err(e) => tracing::warn!("cannot read the roll lease {}: {e}", self.name),
-        }
+        self.lock.release(true).await;
     }
 }
 
@@ -679,15 +596,6 @@ impl Drop for LeaseGuard {
             h.abort();
         }
     }
-}
-
-fn truncate(s: &str, n: usize) -> String {
-    s.chars().take(n).collect()
-}
-
-/// Now as a Kubernetes MicroTime (`2026-11-23T04:00:00.123456Z`).
-fn now_micros() -> String {
-    humantime::format_rfc3339_micros(SystemTime::now()).to_string()
 }
 
 impl Platform for KubePlatform {

@@ -1,0 +1,579 @@
+//! The [`ports`](super::ports) in Kubernetes: the state in a ConfigMap ([`ConfigMapStore`]),
+//! leader election with a Lease ([`LeaseLeadership`]), actions as Events ([`EventRecorder`]).
+//!
+//! Why these shapes: two replicas of the Deployment run; only the Lease holder acts. A leader
+//! can be deposed without knowing it (paused, partitioned), so leadership alone is not enough to
+//! protect the state: the ConfigMap is replaced with the resourceVersion this instance last
+//! read or wrote, and a write by anyone else in between makes ours fail with
+//! [`PortError::Conflict`] instead of overwriting the new leader's state. The Lease code is the
+//! roll's (`crate::platform::kube::lease`), used here with a renewal task and a holder that
+//! gives up at once on SIGTERM (holder cleared, not deleted, so the RBAC needs no `delete`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use k8s_openapi::api::core::v1::ConfigMap;
+use kube::api::{Api, PostParams};
+use serde_json::json;
+
+use super::ports::{ActionRecord, ActionResult, Leadership, PortError, Recorder, StateStore};
+use crate::platform::PlatformError;
+use crate::platform::kube::events::{self, EventSpec, Regarding};
+use crate::platform::kube::lease::{Attempt, LeaseLock, Renewal};
+use crate::platform::kube::{KubeConn, KubeFailure, MANAGER, kube_error, strimzi_resource};
+
+/// The ConfigMap data key holding the state document.
+pub const STATE_KEY: &str = "state.json";
+/// The Event reporter.
+pub const CONTROLLER: &str = "kafkaops.io/operate";
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+// ---------------------------------------------------------------------------------------------
+// State: a ConfigMap with optimistic concurrency
+// ---------------------------------------------------------------------------------------------
+
+/// The operate state in ConfigMap `name` (data key [`STATE_KEY`]).
+pub struct ConfigMapStore {
+    api: Api<ConfigMap>,
+    name: String,
+    namespace: String,
+    /// The resourceVersion last read or written by this instance (`None`: the ConfigMap did
+    /// not exist, or was never read).
+    version: Mutex<Option<String>>,
+}
+
+impl ConfigMapStore {
+    #[must_use]
+    pub fn new(conn: &KubeConn, name: &str) -> Self {
+        ConfigMapStore {
+            api: Api::namespaced(conn.client.clone(), &conn.namespace),
+            name: name.to_string(),
+            namespace: conn.namespace.clone(),
+            version: Mutex::new(None),
+        }
+    }
+
+    fn err(&self, verb: &str, e: &kube::Error) -> PortError {
+        PortError::Kube(kube_error(
+            verb,
+            "configmaps",
+            Some(&self.name),
+            &self.namespace,
+            e,
+        ))
+    }
+
+    fn conflict(&self) -> PortError {
+        PortError::Conflict(format!(
+            "ConfigMap {} in namespace {} was written by someone else since this instance read it",
+            self.name, self.namespace
+        ))
+    }
+}
+
+impl StateStore for ConfigMapStore {
+    async fn load(&self) -> Result<Option<String>, PortError> {
+        let cm = self
+            .api
+            .get_opt(&self.name)
+            .await
+            .map_err(|e| self.err("get", &e))?;
+        let (version, doc) = match cm {
+            Some(cm) => (
+                cm.metadata.resource_version.clone(),
+                cm.data.and_then(|mut d| d.remove(STATE_KEY)),
+            ),
+            None => (None, None),
+        };
+        *lock(&self.version) = version;
+        Ok(doc)
+    }
+
+    async fn save(&self, doc: &str) -> Result<(), PortError> {
+        let version = lock(&self.version).clone();
+        let body: ConfigMap = serde_json::from_value(json!({
+            "metadata": { "name": self.name, "resourceVersion": version,
+                          "labels": { "app.kubernetes.io/managed-by": MANAGER,
+                                      "app.kubernetes.io/component": "operate" } },
+            "data": { STATE_KEY: doc },
+        }))
+        .map_err(|e| PortError::Io(format!("cannot build the ConfigMap: {e}")))?;
+        let written = match &version {
+            Some(_) => self
+                .api
+                .replace(&self.name, &PostParams::default(), &body)
+                .await
+                .map_err(|e| match &e {
+                    kube::Error::Api(s) if s.is_conflict() => self.conflict(),
+                    // Deleted since we read it: someone else is managing it.
+                    kube::Error::Api(s) if s.is_not_found() => self.conflict(),
+                    _ => self.err("update", &e),
+                })?,
+            None => self
+                .api
+                .create(&PostParams::default(), &body)
+                .await
+                .map_err(|e| match &e {
+                    kube::Error::Api(s) if s.is_already_exists() => self.conflict(),
+                    _ => self.err("create", &e),
+                })?,
+        };
+        *lock(&self.version) = written.metadata.resource_version;
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Leadership: a Lease renewed in the background
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Default)]
+struct LeaderState {
+    leading: AtomicBool,
+    /// Until when our last successful write of the Lease keeps it ours (local clock, taken
+    /// before the write was sent, so never later than what a standby computes).
+    valid_until: Mutex<Option<Instant>>,
+}
+
+impl LeaderState {
+    fn is_leader(&self) -> bool {
+        self.leading.load(Ordering::SeqCst)
+            && lock(&self.valid_until).is_some_and(|t| Instant::now() < t)
+    }
+
+    fn confirmed(&self, sent: Instant, duration: Duration) {
+        *lock(&self.valid_until) = Some(sent + duration);
+        self.leading.store(true, Ordering::SeqCst);
+    }
+
+    fn lost(&self) {
+        self.leading.store(false, Ordering::SeqCst);
+    }
+}
+
+/// Leader election on Lease `name`: [`Leadership::acquire`] waits (polling) until the Lease is
+/// free, expired or released; the holder renews it every duration/3 in a background task.
+/// [`Leadership::is_leader`] turns false as soon as a renewal fails or finds the Lease taken,
+/// and in any case once a whole duration passed since the last successful renewal (a frozen or
+/// partitioned leader stops acting before a standby may take over). After a failed renewal the
+/// task keeps trying: a later success while still the holder makes it the leader again; a lost
+/// Lease ends the task (call `acquire` again to stand by).
+pub struct LeaseLeadership {
+    lock: LeaseLock,
+    state: Arc<LeaderState>,
+    renewer: Mutex<Option<tokio::task::JoinHandle<()>>>,
+    poll: Duration,
+}
+
+impl LeaseLeadership {
+    /// `identity`: the holder identity written to the Lease (in a pod, its name; see
+    /// [`crate::platform::kube::identity`]).
+    #[must_use]
+    pub fn new(conn: &KubeConn, name: &str, identity: &str, duration: Duration) -> Self {
+        let poll = (duration / 6).clamp(Duration::from_millis(250), Duration::from_secs(5));
+        LeaseLeadership {
+            lock: LeaseLock::new(conn, name, identity, duration),
+            state: Arc::new(LeaderState::default()),
+            renewer: Mutex::new(None),
+            poll,
+        }
+    }
+
+    #[must_use]
+    pub fn identity(&self) -> &str {
+        self.lock.identity()
+    }
+
+    #[must_use]
+    pub fn lease_name(&self) -> &str {
+        self.lock.name()
+    }
+
+    fn stop_renewing(&self) {
+        if let Some(h) = lock(&self.renewer).take() {
+            h.abort();
+        }
+    }
+
+    fn start_renewing(&self) {
+        let (lease, state) = (self.lock.clone(), Arc::clone(&self.state));
+        let duration = lease.duration();
+        let every = (duration / 3).max(Duration::from_millis(100));
+        let task = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                let sent = Instant::now();
+                match lease.renew().await {
+                    Ok(Renewal::Renewed) => {
+                        if !state.leading.load(Ordering::SeqCst) {
+                            super::log(format!(
+                                "renewed the lease {} again: leading",
+                                lease.name()
+                            ));
+                        }
+                        state.confirmed(sent, duration);
+                    }
+                    Ok(Renewal::Lost) => {
+                        state.lost();
+                        super::log(format!(
+                            "lost the lease {}: another instance holds it; not acting any more",
+                            lease.name()
+                        ));
+                        return;
+                    }
+                    Err(e) => {
+                        if state.leading.swap(false, Ordering::SeqCst) {
+                            super::log(format!(
+                                "cannot renew the lease {}: {e}; not acting until it is renewed",
+                                lease.name()
+                            ));
+                        }
+                    }
+                }
+            }
+        });
+        *lock(&self.renewer) = Some(task);
+    }
+}
+
+impl Drop for LeaseLeadership {
+    fn drop(&mut self) {
+        self.stop_renewing();
+    }
+}
+
+impl Leadership for LeaseLeadership {
+    async fn acquire(&self) -> Result<(), PortError> {
+        if self.is_leader() {
+            return Ok(());
+        }
+        self.stop_renewing();
+        let mut waiting_for = None;
+        loop {
+            let sent = Instant::now();
+            match self.lock.try_acquire().await {
+                Ok(Attempt::Acquired) => {
+                    self.state.confirmed(sent, self.lock.duration());
+                    self.start_renewing();
+                    super::log(format!(
+                        "holding the lease {} as {}: leading",
+                        self.lock.name(),
+                        self.lock.identity()
+                    ));
+                    return Ok(());
+                }
+                Ok(Attempt::Held { holder, renewed }) => {
+                    if waiting_for.as_ref() != Some(&holder) {
+                        super::log(format!(
+                            "standing by: the lease {} is held by {holder} (renewed {renewed})",
+                            self.lock.name()
+                        ));
+                        waiting_for = Some(holder);
+                    }
+                }
+                // The apiserver away for a moment: keep standing by.
+                Err(PlatformError::Kube {
+                    reason: KubeFailure::Unreachable,
+                    message,
+                    ..
+                }) => {
+                    super::log(format!(
+                        "cannot read the lease {}: {message}",
+                        self.lock.name()
+                    ));
+                }
+                Err(e) => return Err(PortError::Kube(e)),
+            }
+            tokio::time::sleep(self.poll).await;
+        }
+    }
+
+    fn is_leader(&self) -> bool {
+        self.state.is_leader()
+    }
+
+    async fn release(&self) {
+        self.stop_renewing();
+        self.state.lost();
+        self.lock.release(false).await;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recorder: events.k8s.io/v1 Events
+// ---------------------------------------------------------------------------------------------
+
+/// Records every action as an Event regarding one object: the `Kafka` resource with
+/// `--strimzi`, else the operate pod itself.
+pub struct EventRecorder {
+    conn: KubeConn,
+    regarding: Regarding,
+    instance: String,
+}
+
+/// `rebalance-add-brokers` → `RebalanceAddBrokers`.
+fn camel(kebab: &str) -> String {
+    kebab
+        .split(['-', '_', ' '])
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+impl EventRecorder {
+    #[must_use]
+    pub fn new(conn: &KubeConn, regarding: Regarding, instance: &str) -> Self {
+        EventRecorder {
+            conn: conn.clone(),
+            regarding,
+            instance: instance.to_string(),
+        }
+    }
+
+    /// Events regarding the Strimzi `Kafka` resource `cluster` (its UID read once; `get kafkas`).
+    ///
+    /// # Errors
+    /// The Kafka resource cannot be read.
+    pub async fn for_strimzi(
+        conn: &KubeConn,
+        cluster: &str,
+        instance: &str,
+    ) -> Result<Self, PlatformError> {
+        let api: Api<kube::api::DynamicObject> = Api::namespaced_with(
+            conn.client.clone(),
+            &conn.namespace,
+            &strimzi_resource("Kafka"),
+        );
+        let kafka = api.get(cluster).await.map_err(|e| {
+            kube_error(
+                "get",
+                "kafkas.kafka.strimzi.io",
+                Some(cluster),
+                &conn.namespace,
+                &e,
+            )
+        })?;
+        Ok(Self::new(
+            conn,
+            Regarding {
+                api_version: "kafka.strimzi.io/v1".into(),
+                kind: "Kafka".into(),
+                name: cluster.to_string(),
+                uid: kafka.metadata.uid,
+            },
+            instance,
+        ))
+    }
+
+    /// Events regarding the pod operate runs in (`pod`: its name, the hostname in a pod).
+    #[must_use]
+    pub fn for_pod(conn: &KubeConn, pod: &str, instance: &str) -> Self {
+        Self::new(
+            conn,
+            Regarding {
+                api_version: "v1".into(),
+                kind: "Pod".into(),
+                name: pod.to_string(),
+                uid: None,
+            },
+            instance,
+        )
+    }
+
+    /// The Event fields for an action: (action, reason, note, warning).
+    #[must_use]
+    pub fn fields(action: &ActionRecord) -> (String, String, String, bool) {
+        let verb = camel(&action.kind);
+        let outcome = match action.result {
+            ActionResult::Started => "Started",
+            ActionResult::Succeeded => "Succeeded",
+            ActionResult::Failed => "Failed",
+            ActionResult::DryRun => "DryRun",
+        };
+        let dry = if action.result == ActionResult::DryRun {
+            " (dry run: not taken)"
+        } else {
+            ""
+        };
+        (
+            verb.clone(),
+            format!("{verb}{outcome}"),
+            format!(
+                "{} {}: {}{dry}",
+                action.kind,
+                action.target,
+                action.reason.trim_end_matches('.')
+            ),
+            action.result == ActionResult::Failed,
+        )
+    }
+}
+
+impl Recorder for EventRecorder {
+    async fn record(&self, action: &ActionRecord) {
+        let (verb, reason, note, warning) = Self::fields(action);
+        let spec = EventSpec {
+            regarding: &self.regarding,
+            controller: CONTROLLER,
+            instance: &self.instance,
+            action: &verb,
+            reason: &reason,
+            note: &note,
+            warning,
+        };
+        if let Err(e) = events::publish(&self.conn, &spec).await {
+            super::log(format!("cannot record the action as an Event: {e}"));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Choosing the ports
+// ---------------------------------------------------------------------------------------------
+
+/// What operate uses of Kubernetes.
+pub struct KubeSetup {
+    pub ports: (ConfigMapStore, LeaseLeadership, EventRecorder),
+    /// With `--strimzi`.
+    pub strimzi: Option<StrimziSide>,
+    /// The pods rolls restart (`--strimzi` or `--pod-selector`).
+    pub pods: Option<crate::platform::kube::KubePlatform>,
+}
+
+/// The Kubernetes ports, when operate runs against Kubernetes (`--lease`, `--state-configmap`
+/// or `--strimzi`); `None` on a plain host. One name serves both the Lease and the ConfigMap
+/// when only one is given (`kafkaops-operate-<cluster>` with `--strimzi`).
+///
+/// # Errors
+/// No Kubernetes configuration, or (with `--strimzi`) the Kafka resource cannot be read.
+pub async fn from_args(
+    ctx: &crate::commands::Ctx,
+    args: &crate::cli::operate::OperateArgs,
+) -> Result<Option<KubeSetup>, PlatformError> {
+    let cluster = ctx.global.kube.strimzi.as_deref();
+    let default = cluster.map(|c| format!("kafkaops-operate-{c}"));
+    let (Some(lease), Some(configmap)) = (
+        args.lease
+            .clone()
+            .or_else(|| default.clone())
+            .or_else(|| args.state_configmap.clone()),
+        args.state_configmap
+            .clone()
+            .or_else(|| default.clone())
+            .or_else(|| args.lease.clone()),
+    ) else {
+        return Ok(None);
+    };
+    let conn = ctx.global.kube.target().connect().await?;
+    let identity = crate::platform::kube::identity();
+    let recorder = match cluster {
+        Some(c) => EventRecorder::for_strimzi(&conn, c, &identity).await?,
+        None => EventRecorder::for_pod(&conn, &crate::platform::kube::hostname(), &identity),
+    };
+    super::log(format!(
+        "Kubernetes: Lease {lease}, state in ConfigMap {configmap}, namespace {}, as {identity}",
+        conn.namespace
+    ));
+    Ok(Some(KubeSetup {
+        ports: (
+            ConfigMapStore::new(&conn, &configmap),
+            LeaseLeadership::new(&conn, &lease, &identity, args.lease_duration),
+            recorder,
+        ),
+        strimzi: cluster.map(|c| StrimziSide {
+            conn: conn.clone(),
+            cluster: c.to_string(),
+        }),
+        pods: pod_selector(cluster, args).map(|sel| {
+            crate::platform::kube::KubePlatform::new(conn.clone(), sel, args.action_timeout)
+        }),
+    }))
+}
+
+/// The cluster's pods: Strimzi's (`--strimzi`) or `--pod-selector`'s.
+fn pod_selector(
+    cluster: Option<&str>,
+    args: &crate::cli::operate::OperateArgs,
+) -> Option<crate::platform::kube::PodSelector> {
+    use crate::platform::kube::{NodeIdRule, PodSelector};
+    if let Some(c) = cluster {
+        return Some(PodSelector::strimzi(c));
+    }
+    args.pod_selector.as_ref().map(|labels| PodSelector {
+        labels: labels.clone(),
+        id_rule: args
+            .node_id_label
+            .clone()
+            .map_or(NodeIdRule::NameSuffix, NodeIdRule::Label),
+        strimzi_cluster: None,
+    })
+}
+
+/// What operate reads of a Strimzi cluster every loop: whether the operator is active or runs
+/// its own rebalance (the engine then waits, as `rebalance --execute` refuses), and the nodes
+/// its KafkaNodePools are about to remove (scale-down intent, added to the policy's drain set).
+pub struct StrimziSide {
+    conn: KubeConn,
+    cluster: String,
+}
+
+impl super::ports::PlatformObserver for StrimziSide {
+    /// Resources that cannot be read make the loop wait rather than act without knowing what
+    /// the operator does or which brokers are leaving.
+    fn observe(
+        &self,
+    ) -> std::pin::Pin<
+        Box<
+            dyn std::future::Future<Output = Result<super::ports::PlatformView, PortError>>
+                + Send
+                + '_,
+        >,
+    > {
+        Box::pin(async move {
+            let operator = crate::strimzi::observe_operator(&self.conn, &self.cluster).await?;
+            let drain = crate::strimzi::scale_down_intent(&self.conn, &self.cluster).await?;
+            Ok(super::ports::PlatformView {
+                operator: Some(operator),
+                drain,
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_fields() {
+        let a = ActionRecord {
+            kind: "rebalance-add-brokers".into(),
+            target: "brokers 4,5".into(),
+            reason: "brokers 4,5 joined and hold no replica.".into(),
+            result: ActionResult::Started,
+        };
+        let (verb, reason, note, warning) = EventRecorder::fields(&a);
+        assert_eq!(verb, "RebalanceAddBrokers");
+        assert_eq!(reason, "RebalanceAddBrokersStarted");
+        assert_eq!(
+            note,
+            "rebalance-add-brokers brokers 4,5: brokers 4,5 joined and hold no replica"
+        );
+        assert!(!warning);
+        let failed = ActionRecord {
+            result: ActionResult::Failed,
+            ..a
+        };
+        assert!(EventRecorder::fields(&failed).3);
+        assert_eq!(camel("set-rf"), "SetRf");
+    }
+}
