@@ -4,23 +4,28 @@
 //! The world here is independent of the engine's rules: it holds brokers with replica counts, a
 //! Cruise Control with ONE executor (an execution request while it runs is refused, as a real
 //! one refuses it), user tasks (dry runs and executions, with start times), executions that take
-//! a few ticks and then move replicas (or fail), executions started by someone else, outages of
-//! Cruise Control and Kafka, and scenario events (a broker joins empty, a broker is put on the
-//! drain list). The test plays the shell: it observes the world, calls `decide`, drives the
+//! a few ticks and then move replicas (or fail), executions and partition reassignments started
+//! by someone else (an execution request is refused while either runs), execution requests that
+//! reach Cruise Control but whose answer is lost (the execution starts, maybe a few ticks later
+//! while Cruise Control still computes, and the engine sees a timeout), outages of Cruise
+//! Control and Kafka, and scenario events (a broker joins empty, a broker, the joining one too,
+//! is put on the drain list and maybe taken off it again). The test plays the shell: it observes the world, calls `decide`, drives the
 //! `CcFlow` of the running rebalance command by command against the world, saves the state
 //! (serialized) after every step and before an execution request, and restarts the "leader" at
 //! random points by reloading that saved form (including between the save before an execution
 //! request and the request, and between the request and the save of its task id).
 //!
 //! The oracles read only the world's history of execution requests:
-//! - never an execution request while an execution of ours is unfinished in the world, nor while
-//!   the last executor state the world showed the engine was busy (so never two movers);
+//! - never an execution request while an execution of ours is unfinished in the world (also one
+//!   whose answer was lost), nor while the last executor state the world showed the engine was
+//!   busy, nor while anyone's execution or reassignment runs (so never two movers);
 //! - scale-down before scale-up: when a drain and an add are requested at the same tick, no
 //!   add_broker execution for the added broker is requested before the first remove_broker
 //!   execution for the drained one;
-//! - a broker on the drain list is never in an add_broker request;
-//! - a roll never restarts a node while an execution of ours runs, and nothing is requested
-//!   while it runs; a wanted replication factor is reached (or its change failed in the world);
+//! - a broker on the drain list is never in an add_broker request, and a broker off it never in
+//!   a remove_broker request;
+//! - a roll never restarts a node while any execution (ours or anyone's) or others'
+//!   reassignments run, and nothing is requested while it runs; a wanted replication factor is reached (or its change failed in the world);
 //! - once the faults stop, everything requested is done: drained brokers hold no replica, added
 //!   brokers hold some, and the machine is Idle with nothing running.
 //!
@@ -37,6 +42,7 @@ use kafkaops::engine::operate::{
 use kafkaops::engine::rebalance::{Mode, State};
 use kafkaops::engine::replicas::TopicFacts;
 use kafkaops::error::ExitCode;
+use kafkaops::kafka::observation::Reassignment;
 use proptest::prelude::*;
 
 fn cases() -> u32 {
@@ -50,6 +56,9 @@ const TICK_MS: u64 = 1_000;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Status {
+    /// The request reached Cruise Control, which still computes the proposal: listed in
+    /// `user_tasks` (Active), the executor idle; it starts executing after `delay` ticks.
+    Pending,
     Running,
     Completed,
     Failed,
@@ -65,6 +74,8 @@ struct Exec {
     remaining: u32,
     fail: bool,
     status: Status,
+    /// Ticks until a pending execution starts.
+    delay: u32,
 }
 
 /// One execution request the world received from the engine.
@@ -97,6 +108,11 @@ struct TickPlan {
     /// the save before an execution request and the request, 3 after the request before its
     /// answer is saved).
     restart: u8,
+    /// The next execution request reaches Cruise Control but its answer is lost (a timeout):
+    /// the execution starts after this many ticks while the engine sees an error.
+    lose_answer: Option<u32>,
+    /// Someone else starts partition reassignments lasting this many ticks.
+    reassign: Option<u32>,
 }
 
 struct World {
@@ -116,8 +132,11 @@ struct World {
     roll_wanted: bool,
     roll_active: bool,
     roll_left: u32,
-    /// Each node restart of our roll: whether an execution of ours ran meanwhile.
+    /// Each node restart of our roll: whether any execution (ours or anyone's) or
+    /// reassignments someone else started ran meanwhile.
     roll_steps: Vec<(usize, bool)>,
+    /// Ticks left of the reassignments someone else started.
+    reassign_left: u32,
     rolls_done: u32,
     /// Topic `orders`: its replication factor.
     orders_rf: u16,
@@ -142,6 +161,7 @@ impl World {
             roll_active: false,
             roll_left: 0,
             roll_steps: Vec::new(),
+            reassign_left: 0,
             rolls_done: 0,
             orders_rf: 2,
         }
@@ -185,6 +205,7 @@ impl World {
                 client_identity: String::new(),
                 start_ms: Some(e.start_ms as i64),
                 status: match e.status {
+                    Status::Pending => TaskStatus::Active,
                     Status::Running => TaskStatus::InExecution,
                     Status::Completed => TaskStatus::Completed,
                     Status::Failed => TaskStatus::CompletedWithError,
@@ -201,7 +222,17 @@ impl World {
         } else {
             Ok(KafkaView {
                 brokers: self.brokers.clone(),
-                reassignments: Vec::new(),
+                reassignments: if self.reassign_left > 0 {
+                    vec![Reassignment {
+                        topic: "orders".into(),
+                        partition: 0,
+                        replicas: vec![1, 2, 3],
+                        adding: vec![3],
+                        removing: vec![],
+                    }]
+                } else {
+                    Vec::new()
+                },
                 topics: [(
                     "orders".to_string(),
                     TopicFacts {
@@ -266,12 +297,19 @@ impl World {
         }
     }
 
-    /// An execution request: `Err` when refused (the executor runs something).
-    fn execute(&mut self, endpoint: &'static str, brokers: &BTreeSet<i32>) -> Result<String, ()> {
+    /// An execution request: `Err` when refused (the executor runs something, or others'
+    /// reassignments are in flight). `lost`: the answer never reaches the engine, and the
+    /// execution starts after that many ticks.
+    fn execute(
+        &mut self,
+        endpoint: &'static str,
+        brokers: &BTreeSet<i32>,
+        lost: Option<u32>,
+    ) -> Result<String, ()> {
         let ours_running = self
             .execs
             .iter()
-            .filter(|e| e.ours && e.status == Status::Running)
+            .filter(|e| e.ours && matches!(e.status, Status::Running | Status::Pending))
             .map(|e| e.id.clone())
             .collect();
         self.requests.push(Request {
@@ -280,15 +318,16 @@ impl World {
             brokers: brokers.clone(),
             ours_running,
             shown_busy: self.shown_busy,
-            busy: self.running().is_some(),
+            busy: self.running().is_some() || self.reassign_left > 0,
             rolling: self.roll_active,
             drain_at_time: self.drain.clone(),
         });
-        if self.running().is_some() {
+        if self.running().is_some() || self.reassign_left > 0 {
             return Err(());
         }
         let id = self.id();
         let fail = std::mem::take(&mut self.fail_next);
+        let delay = lost.unwrap_or(0);
         self.execs.push(Exec {
             id: id.clone(),
             endpoint,
@@ -297,7 +336,12 @@ impl World {
             start_ms: self.now,
             remaining: 2,
             fail,
-            status: Status::Running,
+            status: if delay > 0 {
+                Status::Pending
+            } else {
+                Status::Running
+            },
+            delay,
         });
         Ok(id)
     }
@@ -308,11 +352,8 @@ impl World {
             self.roll_active = true;
             self.roll_left = 3;
         }
-        let ours = self
-            .execs
-            .iter()
-            .any(|e| e.ours && e.status == Status::Running);
-        self.roll_steps.push((self.tick, ours));
+        let moving = self.running().is_some() || self.reassign_left > 0;
+        self.roll_steps.push((self.tick, moving));
         self.roll_left -= 1;
         if self.roll_left == 0 {
             self.roll_active = false;
@@ -325,7 +366,7 @@ impl World {
 
     fn stop(&mut self) {
         for e in &mut self.execs {
-            if e.status == Status::Running {
+            if matches!(e.status, Status::Running | Status::Pending) {
                 e.status = Status::Failed;
             }
         }
@@ -343,6 +384,7 @@ impl World {
                 remaining: ticks,
                 fail: false,
                 status: Status::Running,
+                delay: 0,
             });
         }
     }
@@ -351,6 +393,26 @@ impl World {
     fn advance(&mut self) {
         self.now += TICK_MS;
         self.tick += 1;
+        self.reassign_left = self.reassign_left.saturating_sub(1);
+        self.progress();
+        // Pending executions start once their proposal is computed (or fail: another runs).
+        for i in 0..self.execs.len() {
+            if self.execs[i].status != Status::Pending {
+                continue;
+            }
+            self.execs[i].delay = self.execs[i].delay.saturating_sub(1);
+            if self.execs[i].delay == 0 {
+                self.execs[i].status = if self.running().is_some() || self.reassign_left > 0 {
+                    Status::Failed
+                } else {
+                    Status::Running
+                };
+            }
+        }
+    }
+
+    /// The running execution progresses and, at its end, moves replicas.
+    fn progress(&mut self) {
         let Some(i) = self.execs.iter().position(|e| e.status == Status::Running) else {
             return;
         };
@@ -454,7 +516,7 @@ impl Shell {
 
 /// Drives the running rebalance's flow against the world until it waits or ends. Returns
 /// false when the leader "crashed" in the middle (the caller restarts it).
-fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8) -> bool {
+fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8, lose_answer: Option<u32>) -> bool {
     let Some(mut flow) = sh.state.flow().cloned() else {
         return true;
     };
@@ -495,7 +557,12 @@ fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8) -> bool {
                 if w.cc_down {
                     flow.handle_error(down())
                 } else {
-                    match w.execute(ep, &brokers) {
+                    match w.execute(ep, &brokers, lose_answer) {
+                        Ok(_) if lose_answer.is_some() => flow.handle_error(Failure {
+                            class: FailureClass::Retryable,
+                            exit: ExitCode::Unreachable,
+                            message: "the execution request timed out".into(),
+                        }),
                         Ok(id) => {
                             if crash_at == 3 {
                                 return false;
@@ -520,6 +587,7 @@ fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8) -> bool {
                         Some(id) => match w.execs.iter().find(|e| e.id == id) {
                             None => TaskView::Lost,
                             Some(e) => TaskView::Status(match e.status {
+                                Status::Pending => TaskStatus::Active,
                                 Status::Running => TaskStatus::InExecution,
                                 Status::Completed => TaskStatus::Completed,
                                 Status::Failed => TaskStatus::CompletedWithError,
@@ -551,8 +619,10 @@ struct Scenario {
     ticks: Vec<TickPlan>,
     /// At this tick broker 5 joins empty.
     join_at: usize,
-    /// At this tick this broker (1-4) is put on the drain list.
+    /// At this tick this broker (1-5; 5 is the joining one) is put on the drain list.
     drain: Option<(usize, i32)>,
+    /// This many ticks later it is taken off the drain list again.
+    undrain: Option<usize>,
     /// At this tick the desired broker configuration changes (a roll is wanted).
     roll_at: Option<usize>,
     /// From this tick the policy wants `orders` at replication factor 3.
@@ -568,14 +638,18 @@ fn tick_plan() -> impl Strategy<Value = TickPlan> {
         prop::option::weighted(0.07, 1u32..5),
         prop::bool::weighted(0.1),
         prop_oneof![6 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8), 1 => Just(3u8)],
+        prop::option::weighted(0.07, 0u32..3),
+        prop::option::weighted(0.05, 1u32..4),
     )
         .prop_map(
-            |(cc_down, kafka_down, foreign, fail_next, restart)| TickPlan {
+            |(cc_down, kafka_down, foreign, fail_next, restart, lose_answer, reassign)| TickPlan {
                 cc_down,
                 kafka_down,
                 foreign,
                 fail_next,
                 restart,
+                lose_answer,
+                reassign,
             },
         )
 }
@@ -584,7 +658,8 @@ fn scenario() -> impl Strategy<Value = Scenario> {
     (
         prop::collection::vec(tick_plan(), 10..40),
         0usize..8,
-        prop::option::of((0usize..8, 1i32..=4)),
+        prop::option::of((0usize..8, 1i32..=5)),
+        prop::option::weighted(0.3, 1usize..10),
         prop_oneof![Just(0u64), Just(2_000u64)],
         prop::bool::weighted(0.9),
         prop::bool::weighted(0.9),
@@ -592,7 +667,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         prop::option::of(0usize..10),
     )
         .prop_map(
-            |(ticks, join_at, drain, grace_ms, add, remove, roll_at, rf_at)| {
+            |(ticks, join_at, drain, undrain, grace_ms, add, remove, roll_at, rf_at)| {
                 let mut modes = BTreeSet::new();
                 if add {
                     modes.insert(Mode::AddBrokers);
@@ -604,6 +679,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     ticks,
                     join_at,
                     drain,
+                    undrain,
                     roll_at,
                     rf_at,
                     grace_ms,
@@ -628,10 +704,13 @@ fn run(s: &Scenario) -> (World, Shell) {
         if t == s.join_at {
             w.brokers.insert(5, 0);
         }
-        if let Some((at, b)) = s.drain
-            && t == at
-        {
-            w.drain.insert(b);
+        if let Some((at, b)) = s.drain {
+            if t == at {
+                w.drain.insert(b);
+            }
+            if s.undrain.is_some_and(|k| t == at + k) {
+                w.drain.remove(&b);
+            }
         }
         if s.roll_at == Some(t) {
             w.roll_wanted = true;
@@ -643,6 +722,11 @@ fn run(s: &Scenario) -> (World, Shell) {
         }
         if let Some(n) = plan.foreign {
             w.foreign(n);
+        }
+        if let Some(n) = plan.reassign
+            && w.reassign_left == 0
+        {
+            w.reassign_left = n;
         }
         if plan.restart == 1 {
             sh.restart();
@@ -663,7 +747,7 @@ fn run(s: &Scenario) -> (World, Shell) {
         for act in d.acts {
             match act {
                 Act::StepRebalance => {
-                    if !step_flow(&mut sh, &mut w, plan.restart) {
+                    if !step_flow(&mut sh, &mut w, plan.restart, plan.lose_answer) {
                         sh.restart();
                     }
                 }
@@ -673,7 +757,7 @@ fn run(s: &Scenario) -> (World, Shell) {
                     }
                 }
                 Act::StepReplicationFactors => {
-                    if !step_flow(&mut sh, &mut w, plan.restart) {
+                    if !step_flow(&mut sh, &mut w, plan.restart, plan.lose_answer) {
                         sh.restart();
                     }
                 }
@@ -710,10 +794,11 @@ proptest! {
         for r in &w.requests {
             prop_assert!(!r.busy, "execution request {r:?} while an execution ran");
         }
-        // A roll never restarts a node while an execution of ours runs, and no execution is
-        // requested while the roll is in progress: one mover at a time.
-        for (tick, ours) in &w.roll_steps {
-            prop_assert!(!ours, "a node restarted at tick {tick} while our execution ran");
+        // A roll never restarts a node while any execution (ours or anyone's) or reassignments
+        // someone else started run, and no execution is requested while the roll is in
+        // progress: one mover at a time.
+        for (tick, moving) in &w.roll_steps {
+            prop_assert!(!moving, "a node restarted at tick {tick} while data moved");
         }
         for r in &w.requests {
             prop_assert!(!r.rolling, "execution request {r:?} during the roll");
@@ -731,15 +816,20 @@ proptest! {
         } else {
             prop_assert!(w.requests.iter().all(|r| r.endpoint != "topic_configuration"));
         }
-        // A drained broker is never in an add_broker request.
+        // A drained broker is never in an add_broker request; only brokers on the drain list
+        // are in a remove_broker request.
         for r in &w.requests {
             if r.endpoint == "add_broker" {
                 prop_assert!(r.brokers.is_disjoint(&r.drain_at_time), "{r:?}");
+            }
+            if r.endpoint == "remove_broker" {
+                prop_assert!(r.brokers.is_subset(&r.drain_at_time), "{r:?}");
             }
         }
         // Requested together: the removal first.
         if let Some((at, b)) = s.drain
             && at == s.join_at
+            && s.undrain.is_none()
             && s.grace_ms == 0
             && s.modes.contains(&Mode::RemoveBrokers)
         {
@@ -761,10 +851,11 @@ proptest! {
         prop_assert!(sh.state.mover.is_none(), "{:?}", sh.state);
         if let Some((_, b)) = s.drain
             && s.modes.contains(&Mode::RemoveBrokers)
+            && w.drain.contains(&b)
         {
             prop_assert_eq!(w.brokers[&b], 0, "drained broker {} still holds replicas: {:?}", b, w.brokers);
         }
-        if s.modes.contains(&Mode::AddBrokers) && s.drain.is_none_or(|(_, b)| b != 5) {
+        if s.modes.contains(&Mode::AddBrokers) && !w.drain.contains(&5) {
             prop_assert!(w.brokers[&5] > 0, "broker 5 never filled: {:?}", w.brokers);
         }
         if !s.modes.contains(&Mode::AddBrokers) {
@@ -783,6 +874,7 @@ fn crash_scenario(restart: u8) -> Scenario {
         ticks,
         join_at: 0,
         drain: None,
+        undrain: None,
         roll_at: None,
         rf_at: None,
         grace_ms: 0,

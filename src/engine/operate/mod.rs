@@ -427,8 +427,7 @@ impl OperateState {
     /// and its task is to be found.
     #[must_use]
     pub fn needs_user_tasks(&self) -> bool {
-        self.flow()
-            .is_some_and(|f| *f.phase() == Phase::Starting && f.task_id().is_none())
+        self.flow().is_some_and(request_unanswered)
     }
 
     /// The Cruise Control flow of the running mover (rebalance or replication factors).
@@ -650,6 +649,10 @@ pub fn decide(
                 if policy.drain.contains(&b) {
                     if n > 0 {
                         to_drain.insert(b);
+                    } else if adding(state, b) {
+                        d.notes.push(format!(
+                            "broker {b} holds no replica, but an add-brokers rebalance for it is queued or runs: not safe to stop yet"
+                        ));
                     } else {
                         d.notes.push(format!(
                             "broker {b} is drained (holds no replica): safe to stop"
@@ -729,8 +732,19 @@ pub fn decide(
         for w in wishes {
             d.waits.push(format!("{w} waits: {wait_on}"));
         }
-        if state.roll().is_some() {
-            d.acts.push(Act::StepRoll);
+        if let Some(r) = state.roll() {
+            // Someone else's execution or reassignments started meanwhile: no node restarts
+            // while they move data; the roll resumes from its saved run once they are over.
+            let why = blockers(obs);
+            if why.is_empty() {
+                d.acts.push(Act::StepRoll);
+            } else {
+                d.waits.push(format!(
+                    "the roll of nodes {} waits: {}",
+                    ids(&r.nodes),
+                    why.join("; ")
+                ));
+            }
         }
     } else {
         // 3. Nothing of ours moves: may anything start?
@@ -831,7 +845,109 @@ pub fn decide(
             }
         }
     }
+    hold_unsent(state, obs, policy, flow, &mut d);
     d
+}
+
+/// A rebalance or replication-factor round whose execution request is not sent yet (just
+/// started by the machine after another ended, or queued before): it starts only when nothing
+/// blocks it (anyone's execution, reassignments others started, the Strimzi operator guard, an
+/// unreadable platform), else it waits; and a rebalance runs only for brokers still wanted
+/// (still on the drain list and holding replicas; registered and off the drain list for a
+/// scale-up), so a broker taken off the drain list is not drained and a broker put on it is not
+/// filled. Requests queued in the machine are re-checked here when they start.
+fn hold_unsent(
+    state: &mut OperateState,
+    obs: &Observation,
+    policy: &OperatePolicy,
+    flow: &FlowConfig,
+    d: &mut Decision,
+) {
+    // Each pass may end a rebalance no longer wanted, and the machine may start the next.
+    for _ in 0..4 {
+        let step = match &state.mover {
+            Some(Mover::Rebalance(_)) => Act::StepRebalance,
+            Some(Mover::ReplicationFactors(_)) => Act::StepReplicationFactors,
+            _ => return,
+        };
+        let Some(f) = state.flow() else { return };
+        if f.execution_requested() || f.outcome().is_some() || !d.acts.contains(&step) {
+            return;
+        }
+        let why = blockers(obs);
+        if !why.is_empty() {
+            d.acts.retain(|a| *a != step);
+            let what = match (state.rebalance(), state.replication_factors()) {
+                (Some(r), _) => format!(
+                    "the {} rebalance of {}",
+                    mode_name(r.rebalance.mode),
+                    target_of(&r.rebalance)
+                ),
+                (_, Some(r)) => {
+                    format!("the replication-factor round of {}", topics_of(&r.replicas))
+                }
+                _ => return,
+            };
+            d.waits.push(format!("{what} waits: {}", why.join("; ")));
+            return;
+        }
+        let (Some(r), Ok(k)) = (state.rebalance_mut(), &obs.kafka) else {
+            return;
+        };
+        let mode = r.rebalance.mode;
+        let wanted: BTreeSet<i32> = r
+            .rebalance
+            .brokers
+            .iter()
+            .copied()
+            .filter(|b| match mode {
+                Mode::RemoveBrokers => {
+                    policy.drain.contains(b) && k.brokers.get(b).is_some_and(|n| *n > 0)
+                }
+                Mode::AddBrokers => k.brokers.contains_key(b) && !policy.drain.contains(b),
+                Mode::Imbalance => true,
+            })
+            .collect();
+        if wanted == r.rebalance.brokers {
+            return;
+        }
+        let dropped: BTreeSet<i32> = r.rebalance.brokers.difference(&wanted).copied().collect();
+        let why = match mode {
+            Mode::RemoveBrokers => format!(
+                "brokers {} are no longer to be drained (off the drain list or empty)",
+                ids(&dropped)
+            ),
+            _ => format!(
+                "brokers {} are no longer to be filled (on the drain list or gone)",
+                ids(&dropped)
+            ),
+        };
+        if !wanted.is_empty() {
+            d.notes.push(format!(
+                "the {} rebalance runs for brokers {} only: {why}",
+                mode_name(mode),
+                ids(&wanted)
+            ));
+            r.rebalance.brokers = wanted;
+            r.flow = CcFlow::new(flow.clone());
+            r.requested_at = None;
+            return;
+        }
+        d.acts.retain(|a| *a != step);
+        state.finish(false, &format!("not run: {why}"), obs.now, policy, flow, d);
+    }
+}
+
+/// Whether an add-brokers rebalance for broker `b` is queued or runs (it may fill `b`).
+fn adding(state: &OperateState, b: i32) -> bool {
+    state
+        .rebalancer
+        .queued()
+        .get(&Mode::AddBrokers)
+        .is_some_and(|q| q.contains(&b))
+        || state.rebalance().is_some_and(|r| {
+            r.rebalance.mode == Mode::AddBrokers && r.rebalance.brokers.contains(&b)
+        })
 }
 
 /// The machine's queued modes, as wishes.
@@ -954,8 +1070,25 @@ enum FlowState {
     NeverSent,
 }
 
-/// The running flow after a restart, an outage or its end; attaches a flow restored with its
-/// execution request in flight to the task Cruise Control lists for it.
+/// The execution request of `flow` may have reached Cruise Control without its answer reaching
+/// us: the flow was restored with the request in flight, or the request failed or timed out
+/// (it is never retried; Cruise Control may have started the execution). Either way its task is
+/// looked for in `user_tasks` before anything else may start.
+fn request_unanswered(flow: &CcFlow) -> bool {
+    (*flow.phase() == Phase::Starting && flow.task_id().is_none())
+        || matches!(
+            flow.outcome(),
+            Some(Outcome::Error {
+                stage: Stage::Start,
+                task_id: None,
+                ..
+            })
+        )
+}
+
+/// The running flow after a restart, an outage or its end; attaches a flow whose execution
+/// request got no answer (restored in flight, failed or timed out) to the task Cruise Control
+/// lists for it.
 #[allow(clippy::too_many_arguments)]
 fn resolve_flow(
     flow: &mut CcFlow,
@@ -967,7 +1100,8 @@ fn resolve_flow(
     config: &FlowConfig,
     d: &mut Decision,
 ) -> FlowState {
-    if let Some(outcome) = flow.outcome().cloned() {
+    let unanswered = request_unanswered(flow);
+    if !unanswered && let Some(outcome) = flow.outcome().cloned() {
         let keeps_running = matches!(
             outcome,
             Outcome::TimedOut { .. }
@@ -990,15 +1124,16 @@ fn resolve_flow(
         Ok(cc) => cc,
         Err(e) => return FlowState::Wait(format!("Cruise Control cannot be reached ({e})")),
     };
-    if *flow.phase() == Phase::Starting && flow.task_id().is_none() {
-        // Restored with the execution request in flight: find its task, never send it again.
+    if unanswered {
+        // The execution request may have reached Cruise Control (restored in flight, or it
+        // failed or timed out): find its task, never send it again.
         let Some(tasks) = &cc.user_tasks else {
             return FlowState::Wait("Cruise Control's user tasks were not read".into());
         };
         let since = requested_at.unwrap_or(started_at);
         if let Some(t) = find_our_task(tasks, endpoint, brokers, since) {
             d.notes.push(format!(
-                "attaching to Cruise Control task {} ({endpoint}, {:?}) started by an earlier instance",
+                "attaching to Cruise Control task {} ({endpoint}, {:?}) whose execution request got no answer",
                 t.user_task_id, t.status
             ));
             *flow = CcFlow::attach(config.clone(), t.user_task_id.clone(), obs.now);
@@ -1052,7 +1187,7 @@ fn running(
                 }
                 FlowState::NeverSent => state.finish(
                     false,
-                    "the execution request of an earlier instance never reached Cruise Control",
+                    "the execution request never reached Cruise Control (no task of ours is listed)",
                     now,
                     policy,
                     flow,
@@ -1085,7 +1220,7 @@ fn running(
                 FlowState::Ended(o) => (round_end(&o), describe_outcome(&o)),
                 FlowState::NeverSent => (
                     None,
-                    "the execution request of an earlier instance never reached Cruise Control"
+                    "the execution request never reached Cruise Control (no task of ours is listed)"
                         .to_string(),
                 ),
             };
