@@ -649,6 +649,11 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         let Some(session) = self.roll_session.as_mut() else {
             return Ok(None);
         };
+        // A restart waits for its pod or command (up to --action-timeout, twice for a stop and
+        // a start command): /healthz allows that (`Telemetry::busy`).
+        let _busy = self
+            .telemetry
+            .busy(now_secs(), self.args.action_timeout * 2);
         let result = {
             let mut store = roll::StateRunStore {
                 store: &self.store,
@@ -791,7 +796,10 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                     return Err(Stop::Deposed("leadership lost".into()));
                 }
             }
-            let step = driver.step(never.as_mut()).await;
+            let step = {
+                let _busy = self.telemetry.busy(now_secs(), self.args.action_timeout);
+                driver.step(never.as_mut()).await
+            };
             state.set_flow(driver.flow().clone());
             if let Some(task) = driver.flow().task_id() {
                 let mut followed = self
