@@ -416,12 +416,17 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         self.refresh_policy().await;
         let mut roll_notes = Vec::new();
         if state.roll().is_none() {
-            match roll::wish(&self.kafka, &self.roll).await {
-                Ok(Some(w)) if !self.roll.can_restart() => roll_notes.push(format!(
-                    "nodes {:?} need a roll ({}), but no --restart-command (or --stop-command and --start-command) says how to restart them",
-                    w.nodes, w.reason
-                )),
-                Ok(w) => obs.roll = w,
+            match roll::wish(&self.kafka, &self.roll, &state.rolled_config).await {
+                Ok((w, note)) => {
+                    roll_notes.extend(note);
+                    match w {
+                        Some(w) if !self.roll.can_restart() => roll_notes.push(format!(
+                            "nodes {:?} need a roll ({}), but no --restart-command (or --stop-command and --start-command) says how to restart them",
+                            w.nodes, w.reason
+                        )),
+                        w => obs.roll = w,
+                    }
+                }
                 Err(e) => {
                     self.telemetry.error(ErrorSource::Kafka);
                     roll_notes.push(format!("cannot tell which nodes need a roll: {e}"));
@@ -631,8 +636,22 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             return Ok(None);
         };
         if self.roll_session.is_none() {
-            match roll::start(&self.kafka, &self.roll, r.run.as_ref()).await {
-                Ok(s) => self.roll_session = Some(s),
+            match roll::start(
+                &self.kafka,
+                &self.roll,
+                r.run.as_ref(),
+                &state.rolled_config,
+            )
+            .await
+            {
+                Ok(s) => {
+                    // Not rolled again for the same desired configuration (roll.rs).
+                    let hash = roll::config_hash(&self.roll.desired);
+                    for n in &s.config_nodes {
+                        state.rolled_config.insert(*n, hash.clone());
+                    }
+                    self.roll_session = Some(s);
+                }
                 Err(e) => {
                     if let Some(rec) = state.finish_roll(false, &format!("cannot start: {e}")) {
                         self.report(&Decision {
@@ -715,6 +734,12 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                     crate::driver::Outcome::Interrupted => "interrupted".to_string(),
                 };
                 self.roll_session = None;
+                if !ok && let Some(r) = state.roll() {
+                    // A failed roll is tried again, even for the same configuration.
+                    for n in r.nodes.clone() {
+                        state.rolled_config.remove(&n);
+                    }
+                }
                 if let Some(rec) = state.finish_roll(ok, &why) {
                     self.report(&Decision {
                         records: vec![rec],
