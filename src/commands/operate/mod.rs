@@ -145,17 +145,20 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
 }
 
 /// Checks the policy loaded at start against the cluster (exit 2 when it does not fit). Kafka
-/// not answering is no reason to stop: the loop waits for it, and the cluster checks apply from
-/// the next change of the file.
+/// not answering is no reason to stop: the loop checks again at every refresh and acts on
+/// nothing until a check passed.
 pub async fn check_against_cluster(
     policy: &mut PolicySource,
     kafka: &KafkaClient,
 ) -> Result<(), CliError> {
     match observe::cluster_facts(kafka).await {
         Ok(facts) => policy.check(&facts)?,
-        Err(e) => warn(format!(
-            "the policy is not checked against the cluster yet (Kafka cannot be read: {e})"
-        )),
+        Err(e) => {
+            warn(format!(
+                "the policy is not checked against the cluster yet (Kafka cannot be read: {e})"
+            ));
+            policy.not_checked(format!("Kafka cannot be read: {e}"));
+        }
     }
     Ok(())
 }
@@ -414,6 +417,20 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         .await;
         // The policy file is read before anything is decided (a reload applies at once).
         self.refresh_policy().await;
+        if let Some(why) = self.policy.unchecked() {
+            // Never act on a policy the cluster checks did not pass (a drained broker or a
+            // topic that does not exist); it is checked again at every loop.
+            let wait =
+                format!("everything waits until the policy is checked against the cluster: {why}");
+            self.report(&Decision {
+                waits: vec![wait],
+                ..Decision::default()
+            })
+            .await;
+            self.telemetry.ready(false);
+            self.telemetry.loop_succeeded(now_secs());
+            return Ok((self.args.resync, obs.kafka.is_ok() && obs.cc.is_ok()));
+        }
         let mut roll_notes = Vec::new();
         if state.roll().is_none() {
             match roll::wish(&self.kafka, &self.roll, &state.rolled_config).await {
@@ -568,6 +585,9 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             )),
             Reload::Deferred(e) => log(format!(
                 "policy {path} changed; it is checked once Kafka answers ({e})"
+            )),
+            Reload::Checked => log(format!(
+                "policy {path} checked against the cluster; acting on it"
             )),
         }
     }
