@@ -259,7 +259,6 @@ impl Telemetry {
     /// A step that may take up to `limit` starts at `now` (seconds since the epoch): until the
     /// returned guard drops, `/healthz` counts the process alive for that long (see the module
     /// docs).
-    #[must_use]
     pub fn busy(&self, now: f64, limit: Duration) -> Busy {
         self.inner
             .busy_limit
