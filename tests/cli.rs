@@ -544,3 +544,74 @@ fn strimzi_operator_refusal_is_busy_and_documented() {
             .stdout(predicate::str::contains("--force").and(predicate::str::contains("Strimzi")));
     }
 }
+
+/// Without `--once`, `operate` does not exit when Kafka cannot be reached at start: it says so
+/// once and keeps trying with backoff until stopped (SIGTERM: exit 0). With `--once` it exits 6
+/// (above).
+#[cfg(unix)]
+#[test]
+fn operate_without_once_waits_for_an_unreachable_kafka() {
+    use std::io::Read as _;
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("policy.yaml");
+    std::fs::write(
+        &p,
+        "autoRebalance:\n  - mode: add-brokers\n    template: { name: t }\ntemplates:\n  t: {}\n",
+    )
+    .unwrap();
+    let log = dir.path().join("stderr.log");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kafkaops"))
+        .env("NO_COLOR", "1")
+        .env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .args([
+            "--bootstrap-servers",
+            "127.0.0.1:1",
+            "--cruise-control-url",
+            "http://127.0.0.1:1/kafkacruisecontrol",
+            "--request-timeout",
+            "2s",
+            "operate",
+            "--resync",
+            "1s",
+            "--listen",
+            "127.0.0.1:0",
+            "--state-dir",
+        ])
+        .arg(dir.path())
+        .arg("--policy")
+        .arg(&p)
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let read = || {
+        let mut s = String::new();
+        let _ = std::fs::File::open(&log).map(|mut f| f.read_to_string(&mut s));
+        s
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !read().contains("Kafka cannot be read (looking again with backoff)") {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("operate exited ({status}) instead of waiting:\n{}", read());
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no outage line:\n{}",
+            read()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(child.try_wait().unwrap().is_none(), "{}", read());
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let out = read();
+    assert_eq!(status.code(), Some(0), "{out}");
+    assert_eq!(
+        out.matches("Kafka cannot be read (looking again").count(),
+        1,
+        "the outage is said once: {out}"
+    );
+}

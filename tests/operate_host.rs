@@ -234,7 +234,7 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     let mut op = Operate::start(&OperateOptions::new(&url, &bootstrap, &p, &state_dir)).unwrap();
     // A second instance on the same state directory waits for the lock and takes no action.
     wait_for("the first instance to lead", WAIT, || {
-        Ok(op.log().contains("operate: leading").then_some(()))
+        Ok(op.log().contains(" leading; state ").then_some(()))
     })
     .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
     let mut second =

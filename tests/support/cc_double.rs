@@ -172,6 +172,12 @@ impl CcDouble {
         }
     }
 
+    /// Kills the process (Cruise Control down); [`CcDouble::restart`] starts it again on the
+    /// same port.
+    pub fn stop(&mut self) {
+        self.kill();
+    }
+
     /// The double's stderr so far (for failure messages).
     pub fn log(&self) -> String {
         fs::read_to_string(self.log_path()).unwrap_or_default()

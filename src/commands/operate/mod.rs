@@ -6,6 +6,14 @@
 //! the same adapters as the CLI. What differs between a plain host and Kubernetes sits behind
 //! [`ports`]. What to keep true is the [`policy`] file. [`telemetry`] serves metrics and health.
 //!
+//! A controller outlives outages: without `--once`, Kafka not answering at start (unreachable,
+//! timed out) or Kafka / Cruise Control not answering later is waited for with backoff and
+//! logged once per change ([`wake`]), and the loop acts again when they answer. Credentials,
+//! TLS and settings errors at start still exit (6 / 2): they do not heal by waiting. `--once`
+//! exits 6 when Kafka or Cruise Control cannot be reached. A leader that is deposed (its save
+//! answered a conflict, or it lost the Lease) stops acting, waits to lead again and then goes on
+//! from the state the other leader left.
+//!
 //! The loop ([`Operator`]) is generic over the ports: the state is persisted after every
 //! transition (and before an execution request is sent, so a successor attaches to the task
 //! instead of sending it again), only the leader acts, and SIGTERM / Ctrl-C persist, release
@@ -19,6 +27,10 @@ pub mod ports;
 pub mod roll;
 pub mod store_file;
 pub mod telemetry;
+pub mod wake;
+
+#[cfg(test)]
+mod leadership_tests;
 
 use std::path::PathBuf;
 use std::pin::pin;
@@ -91,7 +103,7 @@ fn state_path(args: &OperateArgs, cc_url: &str) -> PathBuf {
 
 /// Runs `kafkaops operate` on a plain host.
 pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
-    let shutdown = shutdown_signal();
+    let mut shutdown = Box::pin(shutdown_signal());
     // A bad policy is reported (exit 2) before anything is contacted; the checks against the
     // cluster follow once Kafka answers.
     let mut policy = PolicySource::load(&args.policy, policy::SETTLE, None).await?;
@@ -109,7 +121,10 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         .resync
         .clamp(Duration::from_millis(200), Duration::from_secs(5));
     let cc = super::rebalance::client(ctx, poll)?;
-    let kafka = super::reassignments::kafka(ctx).await?;
+    let Some(kafka) = connect_kafka(ctx, &args, &mut shutdown).await? else {
+        log("stopped while waiting for Kafka");
+        return Ok(ExitCode::Ok);
+    };
     check_against_cluster(&mut policy, &kafka).await?;
     let method = super::roll::restart_method_of(
         args.restart_command.as_ref(),
@@ -142,6 +157,49 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         roll,
     );
     op.run(shutdown).await
+}
+
+/// Connects to Kafka. Without `--once`, Kafka not answering (unreachable, timed out) is waited
+/// for with backoff, logged once per change (`None`: stopped meanwhile); credentials, TLS and
+/// settings errors do not heal by waiting and end the run (exit 6 / 2), as with `--once`.
+async fn connect_kafka(
+    ctx: &Ctx,
+    args: &OperateArgs,
+    shutdown: &mut (impl std::future::Future<Output = ()> + Unpin),
+) -> Result<Option<KafkaClient>, CliError> {
+    let mut outages = wake::Outages::default();
+    loop {
+        let e = match super::reassignments::kafka(ctx).await {
+            Ok(k) => {
+                if let Some(line) = outages.note("Kafka", Ok(())) {
+                    log(line);
+                }
+                return Ok(Some(k));
+            }
+            Err(e) => e,
+        };
+        let waitable = e
+            .error
+            .chain()
+            .find_map(|c| c.downcast_ref::<crate::kafka::KafkaError>())
+            .is_some_and(|k| {
+                matches!(
+                    k,
+                    crate::kafka::KafkaError::Unreachable { .. }
+                        | crate::kafka::KafkaError::Timeout { .. }
+                )
+            });
+        if args.once || !waitable {
+            return Err(e);
+        }
+        if let Some(line) = outages.note("Kafka", Err(&e.to_string())) {
+            warn(line);
+        }
+        tokio::select! {
+            () = tokio::time::sleep(outages.pause(args.resync)) => {}
+            () = &mut *shutdown => return Ok(None),
+        }
+    }
 }
 
 /// Checks the policy loaded at start against the cluster (exit 2 when it does not fit). Kafka
@@ -187,6 +245,8 @@ pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
     roll_session: Option<roll::RollSession>,
     /// Kubernetes: the operator guard's view and the node pools' scale-down intent.
     pub platform: Option<Box<dyn ports::PlatformObserver>>,
+    /// Kafka and Cruise Control outages: logged once per change, backoff while they last.
+    outages: wake::Outages,
 }
 
 /// Why the loop stopped acting.
@@ -220,6 +280,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             roll,
             roll_session: None,
             platform: None,
+            outages: wake::Outages::default(),
         }
     }
 
@@ -260,38 +321,18 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             "serving /metrics, /healthz and /readyz on http://{}",
             server.local_addr()
         ));
-        // A standby is alive and ready while it waits: its wait counts as a loop for /healthz.
-        self.telemetry.leader(false);
-        self.telemetry.ready(true);
-        let standby = async {
-            loop {
-                self.telemetry.loop_succeeded(now_secs());
-                tokio::time::sleep(self.args.resync).await;
-            }
-        };
-        tokio::select! {
-            r = self.leadership.acquire() => r.map_err(|e| CliError::new(ExitCode::Failed, e))?,
-            () = standby => {}
-            () = &mut shutdown => {
-                log("stopped before becoming the leader");
-                return Ok(ExitCode::Ok);
-            }
+        if !self.wait_to_lead(&mut shutdown).await? {
+            log("stopped before becoming the leader");
+            return Ok(ExitCode::Ok);
         }
-        self.telemetry.leader(true);
         let mut state = self.load().await?;
-        log(format!(
-            "leading; state {:?}, policy {} (modes: {})",
-            state.rebalancer.state(),
-            self.args.policy.display(),
-            self.policy
-                .policy()
-                .auto_rebalance
-                .iter()
-                .map(|e| crate::engine::operate::mode_name(e.mode))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        self.say_leading(&state);
+        // Wakes the sleep early when the policy file changes (not needed for one loop).
+        let policy_watch = (!self.args.once)
+            .then(|| wake::PolicyWatch::start(self.args.policy.clone(), wake::POLICY_CHECK));
         let mut code = ExitCode::Ok;
+        // Depositions in a row: a store that keeps failing must not spin the loop.
+        let mut deposed = 0u32;
         loop {
             let step = tokio::select! {
                 r = self.iteration(&mut state) => Some(r),
@@ -306,17 +347,43 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                         }
                         break;
                     }
-                    pause
+                    deposed = 0;
+                    pause.min(self.outages.pause(self.args.resync))
                 }
                 Some(Err(Stop::Deposed(why))) => {
-                    log(format!("not the leader any more ({why}); stopping"));
+                    // Someone else acts now: stop acting, wait to lead again, and then go on
+                    // from the state the other leader left (never from ours).
+                    log(format!(
+                        "not the leader any more ({why}); waiting to lead again"
+                    ));
                     self.telemetry.leader(false);
                     self.leadership.release().await;
-                    return Ok(ExitCode::Failed);
+                    if self.args.once {
+                        return Ok(ExitCode::Failed);
+                    }
+                    if !self.wait_to_lead(&mut shutdown).await? {
+                        log("stopped while waiting to lead again");
+                        return Ok(ExitCode::Ok);
+                    }
+                    self.forget_leading();
+                    state = self.load().await?;
+                    self.say_leading(&state);
+                    deposed = deposed.saturating_add(1);
+                    let resync = millis(self.args.resync);
+                    Duration::from_millis(crate::engine::anomalies::poll_delay_ms(
+                        resync, deposed, resync,
+                    ))
+                }
+            };
+            let policy_changed = async {
+                match &policy_watch {
+                    Some(w) => w.changed().await,
+                    None => std::future::pending().await,
                 }
             };
             tokio::select! {
                 () = tokio::time::sleep(pause) => {}
+                () = policy_changed => log(format!("policy {} changed; looking now", self.args.policy.display())),
                 () = &mut shutdown => break,
             }
         }
@@ -335,6 +402,61 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         self.leadership.release().await;
         self.telemetry.leader(false);
         Ok(code)
+    }
+
+    /// Waits to lead (`false`: stopped first). A standby is alive and ready while it waits: its
+    /// wait counts as a loop for /healthz.
+    async fn wait_to_lead(
+        &self,
+        shutdown: &mut (impl std::future::Future<Output = ()> + Unpin),
+    ) -> Result<bool, CliError> {
+        self.telemetry.leader(false);
+        self.telemetry.ready(true);
+        let standby = async {
+            loop {
+                self.telemetry.loop_succeeded(now_secs());
+                tokio::time::sleep(self.args.resync).await;
+            }
+        };
+        tokio::select! {
+            r = self.leadership.acquire() => r.map_err(|e| CliError::new(ExitCode::Failed, e))?,
+            () = standby => {}
+            () = &mut *shutdown => return Ok(false),
+        }
+        self.telemetry.leader(true);
+        Ok(true)
+    }
+
+    fn say_leading(&self, state: &OperateState) {
+        log(format!(
+            "leading; state {:?}, policy {} (modes: {})",
+            state.rebalancer.state(),
+            self.args.policy.display(),
+            self.policy
+                .policy()
+                .auto_rebalance
+                .iter()
+                .map(|e| crate::engine::operate::mode_name(e.mode))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+
+    /// Forgets what this process knew while it last led (the saved document, the lines said,
+    /// the followed task, its roll session): the next leader's state is read afresh.
+    fn forget_leading(&mut self) {
+        *self.saved_doc() = None;
+        self.said
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clear();
+        *self
+            .followed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+        if let Some(s) = self.roll_session.take() {
+            s.witness.stop();
+        }
     }
 
     async fn load(&mut self) -> Result<OperateState, CliError> {
@@ -450,13 +572,22 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                 }
             }
         }
-        if let Err(e) = &obs.kafka {
+        if obs.kafka.is_err() {
             self.telemetry.error(ErrorSource::Kafka);
-            log(format!("Kafka cannot be read: {e}"));
         }
-        if let Err(e) = &obs.cc {
+        if obs.cc.is_err() {
             self.telemetry.error(ErrorSource::CruiseControl);
-            log(format!("Cruise Control cannot be read: {e}"));
+        }
+        // Logged once per change of an outage; the loop backs off while one lasts.
+        let kafka_read = obs.kafka.as_ref().map(|_| ()).map_err(ToString::to_string);
+        let cc_read = obs.cc.as_ref().map(|_| ()).map_err(ToString::to_string);
+        for (source, r) in [("Kafka", kafka_read), ("Cruise Control", cc_read)] {
+            if let Some(line) = self
+                .outages
+                .note(source, r.as_ref().map(|_| ()).map_err(String::as_str))
+            {
+                if r.is_err() { warn(line) } else { log(line) }
+            }
         }
         let mut engine_policy = self.policy.policy().engine();
         let mut platform_ok = true;

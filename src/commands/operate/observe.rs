@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use crate::cruise_control::CruiseControlClient;
-use crate::cruise_control::client::LogObserver;
 use crate::cruise_control::params::Substate;
 use crate::engine::anomalies::records;
 use crate::engine::model::Millis;
@@ -81,13 +80,13 @@ pub async fn cruise_control(
             &[Substate::Executor, Substate::AnomalyDetector],
             false,
             deadline,
-            &LogObserver,
+            &super::wake::QuietRetries,
         )
         .await
         .map_err(|e| e.to_string())?;
     let tasks = if user_tasks {
         Some(
-            cc.user_tasks(&[], false, deadline, &LogObserver)
+            cc.user_tasks(&[], false, deadline, &super::wake::QuietRetries)
                 .await
                 .map_err(|e| e.to_string())?
                 .user_tasks,

@@ -287,7 +287,8 @@ pub struct RollSession {
     pub config_nodes: BTreeSet<i32>,
 }
 
-/// The roll's progress lines (as `kafkaops roll` prints them), plus each restart and
+/// The roll's progress lines (as `kafkaops roll` prints them, but as log lines: `tracing`, so
+/// `--log-format json` stays JSON), plus each restart and
 /// reconfiguration as an action to record (an Event in Kubernetes, metrics).
 pub struct RecordingProgress {
     lines: StderrProgress,
@@ -382,7 +383,7 @@ pub async fn start(
         }
     };
     let progress = RecordingProgress {
-        lines: StderrProgress::new(false, io.recovery()),
+        lines: StderrProgress::logged(io.recovery()),
         decided: Vec::new(),
     };
     Ok(RollSession {

@@ -112,10 +112,10 @@ impl Leadership for LockLeadership {
                 return Ok(());
             }
             if !told {
-                eprintln!(
+                super::log(format!(
                     "another kafkaops operate holds {}; waiting for it to exit",
                     self.path.display()
-                );
+                ));
                 told = true;
             }
             tokio::time::sleep(self.poll).await;

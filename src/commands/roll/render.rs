@@ -206,6 +206,9 @@ pub(crate) struct StderrProgress {
     pub(super) started: Option<Millis>,
     /// Tests: lines are collected here instead of printed.
     pub(super) captured: Option<std::cell::RefCell<Vec<String>>>,
+    /// Lines go through `tracing` (info) instead of raw stderr: `operate`, whose stderr is its
+    /// log (JSON lines with `--log-format json`).
+    pub(super) logged: bool,
 }
 
 impl StderrProgress {
@@ -218,9 +221,19 @@ impl StderrProgress {
         }
     }
 
+    /// Progress lines as log lines (`tracing`, info), for a service whose stderr is its log.
+    pub(crate) fn logged(recovery: Arc<Mutex<BTreeMap<i32, i64>>>) -> StderrProgress {
+        StderrProgress {
+            logged: true,
+            ..StderrProgress::new(false, recovery)
+        }
+    }
+
     fn say(&self, msg: &str) {
         if let Some(lines) = &self.captured {
             lines.borrow_mut().push(msg.to_string());
+        } else if self.logged {
+            tracing::info!("roll: {}", msg.trim_start());
         } else if !self.quiet {
             eprintln!("{msg}");
         }
@@ -391,5 +404,59 @@ fn decision_word(d: &Decision) -> &'static str {
         Decision::Wait { .. } => "wait",
         Decision::Done { .. } => "end",
         Decision::Abort { .. } => "abort",
+    }
+}
+
+#[cfg(test)]
+mod logged_tests {
+    use super::*;
+
+    /// A `tracing` writer into a shared buffer.
+    #[derive(Clone, Default)]
+    struct Buf(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Buf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// `operate`'s roll lines are log events: with a JSON subscriber every line is a JSON object
+    /// carrying the progress text (nothing goes around the subscriber to raw stderr).
+    #[test]
+    fn logged_progress_lines_are_tracing_events() {
+        let buf = Buf::default();
+        let writer = buf.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .json()
+            .with_writer(move || writer.clone())
+            .with_max_level(tracing::Level::INFO)
+            .finish();
+        let progress = StderrProgress::logged(Arc::default());
+        tracing::subscriber::with_default(subscriber, || {
+            progress.say("==> restarting node(s) 2: the broker configuration differs");
+            progress.say("[ 0:03]   node 2: restarting");
+        });
+        let out = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON log line"))
+            .collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        assert!(
+            lines[0]["fields"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("restarting node(s) 2")),
+            "{out}"
+        );
+        assert!(
+            lines[1]["fields"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("node 2: restarting"))
+        );
     }
 }
