@@ -1166,7 +1166,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --state-dir 'Plain host: directory of the state file (one per cluster) [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]'
             cand --state-configmap 'Kubernetes: keep the state in this ConfigMap (key state.json) [default: kafkaops-operate-<cluster> with --strimzi, else the --lease name]'
             cand --lease 'Kubernetes: leader election Lease; only its holder acts, standbys wait [default: kafkaops-operate-<cluster> with --strimzi, else the --state-configmap name]. Without Kubernetes a lock file in the state directory keeps a second instance out'
-            cand --lease-duration 'Kubernetes: how long a leader''s Lease lasts without renewal (a standby takes over after it)'
+            cand --lease-duration 'Kubernetes: how long a leader''s Lease lasts without renewal (a standby takes over after it; the leader stops acting at 2/3 of it). At least 3s; rounded up to whole seconds'
             cand --listen 'Address of the HTTP endpoints /metrics, /healthz and /readyz (port 0: any free port, printed at start)'
             cand --log-format 'Log line format on stderr'
             cand --restart-command 'Plain host: command restarting a node for a roll; {id} and {host} are replaced'

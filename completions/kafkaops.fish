@@ -873,7 +873,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l resync -d 
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l state-dir -d 'Plain host: directory of the state file (one per cluster) [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l state-configmap -d 'Kubernetes: keep the state in this ConfigMap (key state.json) [default: kafkaops-operate-<cluster> with --strimzi, else the --lease name]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l lease -d 'Kubernetes: leader election Lease; only its holder acts, standbys wait [default: kafkaops-operate-<cluster> with --strimzi, else the --state-configmap name]. Without Kubernetes a lock file in the state directory keeps a second instance out' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l lease-duration -d 'Kubernetes: how long a leader\'s Lease lasts without renewal (a standby takes over after it)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l lease-duration -d 'Kubernetes: how long a leader\'s Lease lasts without renewal (a standby takes over after it; the leader stops acting at 2/3 of it). At least 3s; rounded up to whole seconds' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l listen -d 'Address of the HTTP endpoints /metrics, /healthz and /readyz (port 0: any free port, printed at start)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l log-format -d 'Log line format on stderr' -r -f -a "text\t'Human-readable lines'
 json\t'One JSON object per line (for log collectors)'"

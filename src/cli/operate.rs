@@ -51,8 +51,9 @@ pub struct OperateArgs {
     /// Kubernetes a lock file in the state directory keeps a second instance out
     #[arg(long, value_name = "NAME")]
     pub lease: Option<String>,
-    /// Kubernetes: how long a leader's Lease lasts without renewal (a standby takes over after it)
-    #[arg(long, default_value = "15s", value_parser = parse_duration)]
+    /// Kubernetes: how long a leader's Lease lasts without renewal (a standby takes over after it;
+    /// the leader stops acting at 2/3 of it). At least 3s; rounded up to whole seconds
+    #[arg(long, default_value = "15s", value_parser = parse_lease_duration)]
     pub lease_duration: Duration,
     /// Address of the HTTP endpoints /metrics, /healthz and /readyz (port 0: any free port, printed at start)
     #[arg(long, default_value = "127.0.0.1:9464", value_name = "ADDR")]
@@ -80,4 +81,21 @@ pub struct OperateArgs {
     /// action counts as failed (the loop goes on)
     #[arg(long, default_value = "10m", value_parser = parse_duration)]
     pub action_timeout: Duration,
+}
+
+/// The shortest `--lease-duration`: the Lease stores whole seconds, the leader renews every
+/// third of it and stops acting at two thirds, so shorter leases leave no room for one slow
+/// renewal.
+pub const MIN_LEASE_DURATION: Duration = Duration::from_secs(3);
+
+/// clap value parser of `--lease-duration` (at least [`MIN_LEASE_DURATION`]).
+pub fn parse_lease_duration(s: &str) -> Result<Duration, String> {
+    let d = parse_duration(s)?;
+    if d < MIN_LEASE_DURATION {
+        return Err(format!(
+            "{s:?} is too short: a lease lasts at least {}",
+            humantime::format_duration(MIN_LEASE_DURATION)
+        ));
+    }
+    Ok(d)
 }

@@ -134,9 +134,19 @@ impl StateStore for ConfigMapStore {
 #[derive(Default)]
 struct LeaderState {
     leading: AtomicBool,
-    /// Until when our last successful write of the Lease keeps it ours (local clock, taken
-    /// before the write was sent, so never later than what a standby computes).
+    /// Until when our last successful write of the Lease lets us act (local clock, from before
+    /// the write was sent; see [`acting_window`]).
     valid_until: Mutex<Option<Instant>>,
+}
+
+/// How long after sending its last successful renewal the leader keeps acting: two thirds of
+/// the lease. A standby judges expiry from the leader-written `renewTime` plus the whole
+/// (rounded-up) `leaseDurationSeconds` against its own clock; the last third absorbs clock
+/// skew between the two and the time an action already under way needs to notice. Renewals
+/// come every third, so one on time always extends it.
+#[must_use]
+pub fn acting_window(duration: Duration) -> Duration {
+    duration * 2 / 3
 }
 
 impl LeaderState {
@@ -146,7 +156,7 @@ impl LeaderState {
     }
 
     fn confirmed(&self, sent: Instant, duration: Duration) {
-        *lock(&self.valid_until) = Some(sent + duration);
+        *lock(&self.valid_until) = Some(sent + acting_window(duration));
         self.leading.store(true, Ordering::SeqCst);
     }
 
@@ -158,8 +168,8 @@ impl LeaderState {
 /// Leader election on Lease `name`: [`Leadership::acquire`] waits (polling) until the Lease is
 /// free, expired or released; the holder renews it every duration/3 in a background task.
 /// [`Leadership::is_leader`] turns false as soon as a renewal fails or finds the Lease taken,
-/// and in any case once a whole duration passed since the last successful renewal (a frozen or
-/// partitioned leader stops acting before a standby may take over). After a failed renewal the
+/// and in any case once two thirds of the duration passed since the last successful renewal
+/// (a frozen or partitioned leader stops acting well before a standby may take over). After a failed renewal the
 /// task keeps trying: a later success while still the holder makes it the leader again; a lost
 /// Lease ends the task (call `acquire` again to stand by).
 pub struct LeaseLeadership {
@@ -552,6 +562,25 @@ impl super::ports::PlatformObserver for StrimziSide {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_leader_stops_acting_at_two_thirds_of_the_lease() {
+        let d = Duration::from_secs(15);
+        assert_eq!(acting_window(d), Duration::from_secs(10));
+        let s = LeaderState::default();
+        assert!(!s.is_leader());
+        // Renewed (sent) 9 s ago: still acting; 11 s ago: not any more, although the Lease
+        // (15 s) is still ours in the eyes of a standby.
+        let now = Instant::now();
+        s.confirmed(now - Duration::from_secs(9), d);
+        assert!(s.is_leader());
+        s.confirmed(now - Duration::from_secs(11), d);
+        assert!(!s.is_leader());
+        s.confirmed(now, d);
+        assert!(s.is_leader());
+        s.lost();
+        assert!(!s.is_leader());
+    }
 
     #[test]
     fn event_fields() {

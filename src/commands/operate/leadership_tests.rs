@@ -132,9 +132,15 @@ async fn a_deposed_leader_waits_to_lead_again_and_reloads_the_state() {
         cc,
         kafka,
         (store.clone(), leadership.clone(), LogRecorder),
-        policy::PolicySource::load(&policy_path, policy::SETTLE, None)
-            .await
-            .unwrap(),
+        // Checked against a cluster at start (nothing acts on an unchecked policy, and this
+        // Kafka never answers).
+        policy::PolicySource::load(
+            &policy_path,
+            policy::SETTLE,
+            Some(&policy::ClusterFacts::default()),
+        )
+        .await
+        .unwrap(),
         args,
         settings,
     );

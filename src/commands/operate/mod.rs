@@ -203,17 +203,20 @@ async fn connect_kafka(
 }
 
 /// Checks the policy loaded at start against the cluster (exit 2 when it does not fit). Kafka
-/// not answering is no reason to stop: the loop waits for it, and the cluster checks apply from
-/// the next change of the file.
+/// not answering is no reason to stop: the loop checks again at every refresh and acts on
+/// nothing until a check passed.
 pub async fn check_against_cluster(
     policy: &mut PolicySource,
     kafka: &KafkaClient,
 ) -> Result<(), CliError> {
     match observe::cluster_facts(kafka).await {
         Ok(facts) => policy.check(&facts)?,
-        Err(e) => warn(format!(
-            "the policy is not checked against the cluster yet (Kafka cannot be read: {e})"
-        )),
+        Err(e) => {
+            warn(format!(
+                "the policy is not checked against the cluster yet (Kafka cannot be read: {e})"
+            ));
+            policy.not_checked(format!("Kafka cannot be read: {e}"));
+        }
     }
     Ok(())
 }
@@ -536,14 +539,33 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         .await;
         // The policy file is read before anything is decided (a reload applies at once).
         self.refresh_policy().await;
+        if let Some(why) = self.policy.unchecked() {
+            // Never act on a policy the cluster checks did not pass (a drained broker or a
+            // topic that does not exist); it is checked again at every loop.
+            let wait =
+                format!("everything waits until the policy is checked against the cluster: {why}");
+            self.report(&Decision {
+                waits: vec![wait],
+                ..Decision::default()
+            })
+            .await;
+            self.telemetry.ready(false);
+            self.telemetry.loop_succeeded(now_secs());
+            return Ok((self.args.resync, obs.kafka.is_ok() && obs.cc.is_ok()));
+        }
         let mut roll_notes = Vec::new();
         if state.roll().is_none() {
-            match roll::wish(&self.kafka, &self.roll).await {
-                Ok(Some(w)) if !self.roll.can_restart() => roll_notes.push(format!(
-                    "nodes {:?} need a roll ({}), but no --restart-command (or --stop-command and --start-command) says how to restart them",
-                    w.nodes, w.reason
-                )),
-                Ok(w) => obs.roll = w,
+            match roll::wish(&self.kafka, &self.roll, &state.rolled_config).await {
+                Ok((w, note)) => {
+                    roll_notes.extend(note);
+                    match w {
+                        Some(w) if !self.roll.can_restart() => roll_notes.push(format!(
+                            "nodes {:?} need a roll ({}), but no --restart-command (or --stop-command and --start-command) says how to restart them",
+                            w.nodes, w.reason
+                        )),
+                        w => obs.roll = w,
+                    }
+                }
                 Err(e) => {
                     self.telemetry.error(ErrorSource::Kafka);
                     roll_notes.push(format!("cannot tell which nodes need a roll: {e}"));
@@ -695,6 +717,9 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             Reload::Deferred(e) => log(format!(
                 "policy {path} changed; it is checked once Kafka answers ({e})"
             )),
+            Reload::Checked => log(format!(
+                "policy {path} checked against the cluster; acting on it"
+            )),
         }
     }
 
@@ -762,8 +787,22 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             return Ok(None);
         };
         if self.roll_session.is_none() {
-            match roll::start(&self.kafka, &self.roll, r.run.as_ref()).await {
-                Ok(s) => self.roll_session = Some(s),
+            match roll::start(
+                &self.kafka,
+                &self.roll,
+                r.run.as_ref(),
+                &state.rolled_config,
+            )
+            .await
+            {
+                Ok(s) => {
+                    // Not rolled again for the same desired configuration (roll.rs).
+                    let hash = roll::config_hash(&self.roll.desired);
+                    for n in &s.config_nodes {
+                        state.rolled_config.insert(*n, hash.clone());
+                    }
+                    self.roll_session = Some(s);
+                }
                 Err(e) => {
                     if let Some(rec) = state.finish_roll(false, &format!("cannot start: {e}")) {
                         self.report(&Decision {
@@ -780,6 +819,11 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         let Some(session) = self.roll_session.as_mut() else {
             return Ok(None);
         };
+        // A restart waits for its pod or command (up to --action-timeout, twice for a stop and
+        // a start command): /healthz allows that (`Telemetry::busy`).
+        let _busy = self
+            .telemetry
+            .busy(now_secs(), self.args.action_timeout * 2);
         let result = {
             let mut store = roll::StateRunStore {
                 store: &self.store,
@@ -841,6 +885,12 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                     crate::driver::Outcome::Interrupted => "interrupted".to_string(),
                 };
                 self.roll_session = None;
+                if !ok && let Some(r) = state.roll() {
+                    // A failed roll is tried again, even for the same configuration.
+                    for n in r.nodes.clone() {
+                        state.rolled_config.remove(&n);
+                    }
+                }
                 if let Some(rec) = state.finish_roll(ok, &why) {
                     self.report(&Decision {
                         records: vec![rec],
@@ -922,7 +972,10 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                     return Err(Stop::Deposed("leadership lost".into()));
                 }
             }
-            let step = driver.step(never.as_mut()).await;
+            let step = {
+                let _busy = self.telemetry.busy(now_secs(), self.args.action_timeout);
+                driver.step(never.as_mut()).await
+            };
             state.set_flow(driver.flow().clone());
             if let Some(task) = driver.flow().task_id() {
                 let mut followed = self

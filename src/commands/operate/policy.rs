@@ -394,6 +394,8 @@ pub enum Reload {
     Changing,
     /// New content, but the cluster could not be read to check it: the next refresh tries again.
     Deferred(String),
+    /// The policy in force, not checked against the cluster until now, passed the checks.
+    Checked,
 }
 
 /// The policy file and the policy in force.
@@ -404,6 +406,12 @@ pub enum Reload {
 /// identical, then it must parse and pass the checks; otherwise the last good policy stays in
 /// force (a file truncated mid-write does not parse, and one still being written differs between
 /// the two reads).
+///
+/// Nothing may act on a policy the cluster checks did not pass ([`PolicySource::unchecked`]):
+/// one loaded while Kafka did not answer is checked again at every refresh until a check
+/// passes, and content rejected because of a cluster fact (a topic not created yet, a broker
+/// not registered yet) is checked again at every refresh, so it is adopted once the cluster
+/// fits without an edit of the file.
 #[derive(Debug)]
 pub struct PolicySource {
     path: PathBuf,
@@ -411,8 +419,20 @@ pub struct PolicySource {
     policy: Arc<Policy>,
     /// Hash of the content in force.
     hash: u64,
-    /// Hash of the last content rejected (so it is reported once).
-    rejected: Option<u64>,
+    /// The last content rejected (so it is reported once).
+    rejected: Option<Rejected>,
+    /// Why the policy in force is not checked against the cluster (`None`: checked).
+    unchecked: Option<String>,
+}
+
+/// Content that was rejected.
+#[derive(Debug)]
+struct Rejected {
+    hash: u64,
+    /// By a check against the cluster (the file itself is good): checked again each refresh.
+    by_cluster: bool,
+    /// As reported (reported again only when it changes).
+    message: String,
 }
 
 fn hash_of(bytes: &[u8]) -> u64 {
@@ -457,17 +477,37 @@ impl PolicySource {
             policy: Arc::new(policy),
             hash,
             rejected: None,
+            unchecked: facts
+                .is_none()
+                .then(|| "the cluster was not read yet".to_string()),
         })
     }
 
-    /// Checks the policy in force against the cluster (at start, once Kafka answered).
-    pub fn check(&self, facts: &ClusterFacts) -> Result<(), LoadError> {
+    /// Checks the policy in force against the cluster (at start, once Kafka answered); passed,
+    /// it may be acted on.
+    pub fn check(&mut self, facts: &ClusterFacts) -> Result<(), LoadError> {
         self.policy
             .check(facts)
             .map_err(|error| LoadError::Invalid {
                 path: self.path.clone(),
                 error,
-            })
+            })?;
+        self.unchecked = None;
+        Ok(())
+    }
+
+    /// Records why the policy in force could not be checked (the cluster did not answer).
+    pub fn not_checked(&mut self, why: String) {
+        if self.unchecked.is_some() {
+            self.unchecked = Some(why);
+        }
+    }
+
+    /// Why the policy in force is not checked against the cluster yet (`None`: checked; only
+    /// a checked policy is acted on).
+    #[must_use]
+    pub fn unchecked(&self) -> Option<&str> {
+        self.unchecked.as_deref()
     }
 
     /// The policy in force (the last good one).
@@ -482,8 +522,9 @@ impl PolicySource {
     }
 
     /// Re-reads the file (every resync); adopts its content only when it changed, stayed the
-    /// same over two reads and is a good policy for the cluster `facts` reads (called only when
-    /// the content changed).
+    /// same over two reads and is a good policy for the cluster `facts` reads. The cluster is
+    /// read only when the content changed, when the policy in force is not checked yet, or when
+    /// the content was rejected because of the cluster (checked again each time).
     pub async fn refresh(
         &mut self,
         facts: impl AsyncFnOnce() -> Result<ClusterFacts, String>,
@@ -493,29 +534,108 @@ impl PolicySource {
             Err(e) => return Reload::Unreadable(e.to_string()),
         };
         let hash = hash_of(&first);
-        if hash == self.hash || Some(hash) == self.rejected {
-            return Reload::Unchanged;
+        let in_force = hash == self.hash;
+        let rejected_by_cluster = self
+            .rejected
+            .as_ref()
+            .filter(|r| r.hash == hash)
+            .map(|r| r.by_cluster);
+        match (in_force, rejected_by_cluster) {
+            (true, _) if self.unchecked.is_none() => return Reload::Unchanged,
+            // Content bad in itself: only the policy in force may need a check.
+            (false, Some(false)) if self.unchecked.is_none() => return Reload::Unchanged,
+            (false, Some(false)) => {
+                return match facts().await {
+                    Ok(f) => self.check_in_force(&f),
+                    Err(e) => {
+                        self.not_checked(format!("the cluster cannot be read: {e}"));
+                        Reload::Unchanged
+                    }
+                };
+            }
+            _ => {}
         }
-        tokio::time::sleep(self.settle).await;
-        match std::fs::read(&self.path) {
-            Ok(second) if second == first => {}
-            Ok(_) => return Reload::Changing,
-            Err(e) => return Reload::Unreadable(e.to_string()),
+        if !in_force && rejected_by_cluster.is_none() {
+            tokio::time::sleep(self.settle).await;
+            match std::fs::read(&self.path) {
+                Ok(second) if second == first => {}
+                Ok(_) => return Reload::Changing,
+                Err(e) => return Reload::Unreadable(e.to_string()),
+            }
         }
+        // New content that is bad in itself needs no cluster.
+        let parsed = if in_force {
+            None
+        } else {
+            match std::str::from_utf8(&first)
+                .map_err(|e| PolicyError::one("", format!("the policy file is not UTF-8: {e}")))
+                .and_then(Policy::parse)
+            {
+                Ok(p) => Some(p),
+                Err(e) => return self.reject(hash, false, e),
+            }
+        };
         let facts = match facts().await {
             Ok(f) => f,
-            Err(e) => return Reload::Deferred(e),
+            Err(e) => {
+                self.not_checked(format!("the cluster cannot be read: {e}"));
+                return if in_force || rejected_by_cluster.is_some() {
+                    Reload::Unchanged
+                } else {
+                    Reload::Deferred(e)
+                };
+            }
         };
-        match parse_checked(&first, Some(&facts)) {
-            Ok(policy) => {
+        let Some(policy) = parsed else {
+            return self.check_in_force(&facts);
+        };
+        match policy.check(&facts) {
+            Ok(()) => {
                 self.policy = Arc::new(policy);
                 self.hash = hash;
                 self.rejected = None;
+                self.unchecked = None;
                 Reload::Reloaded
             }
             Err(e) => {
-                self.rejected = Some(hash);
-                Reload::Rejected(e)
+                if self.unchecked.is_some() {
+                    self.check_in_force(&facts);
+                }
+                self.reject(hash, true, e)
+            }
+        }
+    }
+
+    /// Content `hash` is rejected with `e` (`by_cluster`: by a check against the cluster);
+    /// reported unless it was already, with the same problems.
+    fn reject(&mut self, hash: u64, by_cluster: bool, e: PolicyError) -> Reload {
+        let message = e.to_string();
+        let again = self
+            .rejected
+            .as_ref()
+            .is_some_and(|r| r.hash == hash && r.message == message);
+        self.rejected = Some(Rejected {
+            hash,
+            by_cluster,
+            message,
+        });
+        if again {
+            Reload::Unchanged
+        } else {
+            Reload::Rejected(e)
+        }
+    }
+
+    /// Checks the policy in force (not checked yet) against `facts`.
+    fn check_in_force(&mut self, facts: &ClusterFacts) -> Reload {
+        match self.policy.check(facts) {
+            Ok(()) => {
+                self.unchecked = None;
+                Reload::Checked
+            }
+            Err(e) => {
+                self.unchecked = Some(format!("it does not fit the cluster: {e}"));
+                Reload::Unchanged
             }
         }
     }
@@ -916,6 +1036,68 @@ roll:
                 .await
                 .is_err()
         );
+    }
+
+    #[tokio::test]
+    async fn a_policy_is_acted_on_only_once_the_cluster_checks_passed() {
+        // Loaded while Kafka did not answer: not checked, nothing may act on it.
+        let f = File::new(&GOOD.replace("drain: [2]", "drain: [9]"));
+        let mut s = PolicySource::load(&f.path, Duration::ZERO, None)
+            .await
+            .unwrap();
+        assert!(s.unchecked().is_some());
+        // Kafka still down, the file unchanged: still unchecked, and says why.
+        let r = s.refresh(async || Err("Kafka is down".to_string())).await;
+        assert_eq!(r, Reload::Unchanged);
+        assert!(s.unchecked().unwrap().contains("Kafka is down"), "{s:?}");
+        // Kafka answers; broker 9 does not exist: still unchecked, with the problem.
+        assert_eq!(refresh(&mut s).await, Reload::Unchanged);
+        assert!(s.unchecked().unwrap().contains("drain[0]"), "{s:?}");
+        // Broker 9 registers: checked, without an edit of the file.
+        let mut with9 = facts();
+        with9.brokers.insert(9);
+        let f9 = with9.clone();
+        assert_eq!(s.refresh(async || Ok(f9)).await, Reload::Checked);
+        assert_eq!(s.unchecked(), None);
+        assert_eq!(
+            s.refresh(async || -> Result<ClusterFacts, String> { panic!("asked") })
+                .await,
+            Reload::Unchanged
+        );
+
+        // A new version rejected because of a cluster fact (a topic not created yet) ...
+        let next = GOOD
+            .replace("drain: [2]", "drain: [9]")
+            .replace("  orders: 3", "  orders: 3\n  audit: 2");
+        f.write(&next);
+        let f9 = with9.clone();
+        match s.refresh(async || Ok(f9)).await {
+            Reload::Rejected(e) => assert!(
+                e.to_string().starts_with("replicationFactors.audit: "),
+                "{e}"
+            ),
+            other => panic!("{other:?}"),
+        }
+        // ... is reported once, checked again at each refresh ...
+        let f9 = with9.clone();
+        assert_eq!(s.refresh(async || Ok(f9)).await, Reload::Unchanged);
+        assert!(!s.policy().replication_factors.contains_key("audit"));
+        // ... and adopted once the topic exists, without an edit.
+        with9.topics.insert("audit".to_string());
+        assert_eq!(s.refresh(async || Ok(with9)).await, Reload::Reloaded);
+        assert_eq!(s.policy().replication_factors["audit"], 2);
+        assert_eq!(s.unchecked(), None);
+
+        // Unchecked at start, then a broken file: the policy in force is still checked.
+        let f = File::new(GOOD);
+        let mut s = PolicySource::load(&f.path, Duration::ZERO, None)
+            .await
+            .unwrap();
+        f.write("autoRebalance: [");
+        assert!(matches!(refresh(&mut s).await, Reload::Rejected(_)));
+        assert!(s.unchecked().is_some());
+        assert_eq!(refresh(&mut s).await, Reload::Checked);
+        assert_eq!(s.unchecked(), None);
     }
 
     #[tokio::test]

@@ -7,6 +7,12 @@
 //! Control and has a good policy; a standby is ready too, so a rolling update of the Deployment
 //! proceeds).
 //!
+//! One loop may legitimately outlast those intervals: a roll's restart waits for its pod or
+//! command (up to `--action-timeout`, twice for a stop and a start command). Such a step is
+//! marked with [`Telemetry::busy`]; while it runs, `/healthz` allows it its limit from its
+//! start on top of the usual intervals, so the liveness probe does not kill the leader
+//! mid-restart, and still fails once the step overran its own limit (a hung call).
+//!
 //! A standby's waiting loop counts as a loop for `/healthz` (the loop calls
 //! [`Telemetry::loop_succeeded`] while it waits for leadership too), so a healthy standby is not
 //! restarted by its liveness probe. Before the first loop the start time counts as the last one,
@@ -78,6 +84,10 @@ struct Inner {
     last_loop: Gauge<f64, AtomicU64>,
     leader: Gauge,
     ready: AtomicBool,
+    /// When the step marked busy started (seconds since the epoch as `f64` bits; 0: none).
+    busy_since: AtomicU64,
+    /// How long that step may take (seconds as `f64` bits).
+    busy_limit: AtomicU64,
     /// Seconds since the epoch when the telemetry was created (the "last loop" before the
     /// first), as `f64` bits.
     started: AtomicU64,
@@ -158,6 +168,8 @@ impl Telemetry {
                 last_loop,
                 leader,
                 ready: AtomicBool::new(false),
+                busy_since: AtomicU64::new(0),
+                busy_limit: AtomicU64::new(0),
                 started: AtomicU64::new(epoch_seconds(SystemTime::now()).to_bits()),
             }),
         }
@@ -229,12 +241,34 @@ impl Telemetry {
     }
 
     /// Whether a loop finished within [`HEALTHY_LOOPS`] resync intervals of `now` (seconds since
-    /// the epoch); before the first loop, the start counts as the last loop.
+    /// the epoch), or a step marked [`Telemetry::busy`] runs and started within its limit plus
+    /// those intervals; before the first loop, the start counts as the last loop.
     #[must_use]
     pub fn healthy(&self, now: f64, resync: Duration) -> bool {
         let started = f64::from_bits(self.inner.started.load(Ordering::Relaxed));
         let last = self.inner.last_loop.get().max(started);
-        now - last <= (resync * HEALTHY_LOOPS).as_secs_f64()
+        let allowance = (resync * HEALTHY_LOOPS).as_secs_f64();
+        if now - last <= allowance {
+            return true;
+        }
+        let busy_since = f64::from_bits(self.inner.busy_since.load(Ordering::Relaxed));
+        let limit = f64::from_bits(self.inner.busy_limit.load(Ordering::Relaxed));
+        busy_since > 0.0 && now - busy_since <= limit + allowance
+    }
+
+    /// A step that may take up to `limit` starts at `now` (seconds since the epoch): until the
+    /// returned guard drops, `/healthz` counts the process alive for that long (see the module
+    /// docs).
+    pub fn busy(&self, now: f64, limit: Duration) -> Busy {
+        self.inner
+            .busy_limit
+            .store(limit.as_secs_f64().to_bits(), Ordering::Relaxed);
+        self.inner
+            .busy_since
+            .store(now.to_bits(), Ordering::Relaxed);
+        Busy {
+            telemetry: self.clone(),
+        }
     }
 
     #[must_use]
@@ -290,6 +324,21 @@ async fn readyz(State((t, _)): State<AppState>) -> Response {
     }
 }
 
+/// A step marked busy ([`Telemetry::busy`]); dropping it ends the mark.
+#[must_use = "the step is marked busy only while the guard lives"]
+pub struct Busy {
+    telemetry: Telemetry,
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.telemetry
+            .inner
+            .busy_since
+            .store(0f64.to_bits(), Ordering::Relaxed);
+    }
+}
+
 /// The running HTTP server; dropping it stops it.
 #[derive(Debug)]
 pub struct Server {
@@ -341,6 +390,25 @@ mod tests {
         t.loop_succeeded(start + 100.0);
         assert!(t.healthy(start + 189.0, resync));
         assert!(!t.healthy(start + 191.0, resync));
+    }
+
+    #[test]
+    fn a_long_step_keeps_the_process_alive_within_its_limit() {
+        let t = Telemetry::new();
+        let resync = Duration::from_secs(30);
+        let last = f64::from_bits(t.inner.started.load(Ordering::Relaxed)) + 1000.0;
+        t.loop_succeeded(last);
+        // A restart of up to 10 minutes starts 10 s after the last loop.
+        let busy = t.busy(last + 10.0, Duration::from_secs(600));
+        // Past the 3 intervals (90 s) but within the step's limit plus them: alive.
+        assert!(t.healthy(last + 200.0, resync));
+        assert!(t.healthy(last + 10.0 + 600.0 + 89.0, resync));
+        // The step overran its limit (a hung call): not alive.
+        assert!(!t.healthy(last + 10.0 + 600.0 + 91.0, resync));
+        // The step ended and no loop finished since: the usual rule.
+        drop(busy);
+        assert!(!t.healthy(last + 200.0, resync));
+        assert!(t.healthy(last + 89.0, resync));
     }
 
     #[tokio::test]

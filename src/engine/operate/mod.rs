@@ -201,6 +201,11 @@ pub struct OperateState {
     /// the policy asks for another factor.
     #[serde(default)]
     pub rf_failed: BTreeMap<String, u16>,
+    /// Per node, the hash of the desired broker configuration (`roll.brokerConfig`) a roll
+    /// already went over it for: that configuration does not roll the node again (a setting a
+    /// restart does not apply would otherwise roll every loop). Kept by the shell.
+    #[serde(default)]
+    pub rolled_config: BTreeMap<i32, String>,
 }
 
 impl Default for OperateState {
@@ -371,6 +376,7 @@ impl OperateState {
             mover: None,
             empty_since: BTreeMap::new(),
             rf_failed: BTreeMap::new(),
+            rolled_config: BTreeMap::new(),
         }
     }
 

@@ -68,6 +68,15 @@ fn renew_time(lease: &Lease) -> Option<String> {
         .and_then(|v| v.as_str().map(str::to_string))
 }
 
+/// `leaseDurationSeconds` for `duration`: rounded up to whole seconds (at least 1), so a
+/// standby never judges the Lease expired before its holder stops counting on it (truncating
+/// 1.5 s to 1 s would let both act for half a second).
+#[must_use]
+pub fn lease_seconds(duration: Duration) -> i32 {
+    let secs = duration.as_secs() + u64::from(duration.subsec_nanos() > 0);
+    i32::try_from(secs.max(1)).unwrap_or(i32::MAX)
+}
+
 impl LeaseLock {
     #[must_use]
     pub fn new(conn: &KubeConn, name: &str, identity: &str, duration: Duration) -> Self {
@@ -105,7 +114,7 @@ impl LeaseLock {
         holder: &str,
         acquire: Option<String>,
     ) -> Result<Lease, PlatformError> {
-        let secs = i32::try_from(self.duration.as_secs().max(1)).unwrap_or(i32::MAX);
+        let secs = lease_seconds(self.duration);
         serde_json::from_value(json!({
             "metadata": { "name": self.name, "resourceVersion": rv,
                           "labels": { "app.kubernetes.io/managed-by": MANAGER } },
@@ -264,5 +273,18 @@ impl LeaseLock {
         if let Err(e) = result {
             tracing::warn!("cannot release the lease {}: {e}", self.name);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lease_seconds_round_up() {
+        assert_eq!(lease_seconds(Duration::from_millis(1500)), 2);
+        assert_eq!(lease_seconds(Duration::from_secs(15)), 15);
+        assert_eq!(lease_seconds(Duration::from_millis(15_001)), 16);
+        assert_eq!(lease_seconds(Duration::ZERO), 1);
     }
 }
