@@ -8,6 +8,12 @@
 //! [`PortError::Conflict`] instead of overwriting the new leader's state. The Lease code is the
 //! roll's (`crate::platform::kube::lease`), used here with a renewal task and a holder that
 //! gives up at once on SIGTERM (holder cleared, not deleted, so the RBAC needs no `delete`).
+//!
+//! [`ClusterWatch`] wakes the loop before the resync: plain `list` + `watch` requests (the
+//! resourceVersion from the list; a watch that fails or expires is started again from a new
+//! list, with backoff) on the cluster's pods and, with `--strimzi`, its KafkaNodePools. Only
+//! what the loop decides on counts as a change (a fingerprint of annotations, labels,
+//! readiness, restarts, replicas and node ids), so status heartbeats do not wake it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
