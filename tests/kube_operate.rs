@@ -18,7 +18,9 @@
 //! Then the KafkaNodePool is scaled down (node 4 named in `strimzi.io/remove-node-ids`): the
 //! leader drains node 4 (one remove_broker, Kafka's metadata shows it empty). Then a pod
 //! annotated `strimzi.io/manual-rolling-update=true` is rolled by operate (the harness saw only
-//! that pod replaced) while an `acks=all` producer runs, with zero failed sends. Last, the Role
+//! that pod replaced) while an `acks=all` producer runs, with zero failed sends. The standby
+//! runs with a 10 minute resync: the drain and the roll after the failover happen only because
+//! the watch of the pools and pods woke its loop. Last, the Role
 //! is compared with what operate asked the apiserver (its audit log): every request allowed,
 //! every rule used (but the two annotation-clearing patches a roll of another shape needs).
 
@@ -416,7 +418,13 @@ templates:
             .unwrap()
             .filter(|h| h.ends_with(&a_id))
     });
-    let mut b = Operate::start(&opts).unwrap();
+    // The standby, once it leads, loops only every 10 minutes: what it does after the failover
+    // (the drain, the roll) is woken by a running flow or by the watch of the pods and pools.
+    let mut b = Operate::start(&OperateOptions {
+        resync: "10m".into(),
+        ..opts.clone()
+    })
+    .unwrap();
     let b_id = format!("/{}", b.pid().unwrap());
     wait_until("the second instance to stand by", WAIT, || {
         b.log().contains("standing by: the lease").then_some(())
@@ -521,6 +529,11 @@ templates:
         .then_some(()))
     })
     .unwrap_or_else(|e| panic!("{e:#}\n{}", b.log()));
+    assert!(
+        b.log().contains("the cluster changed (KafkaNodePool kafka"),
+        "the pool's watch woke the loop\n{}",
+        b.log()
+    );
     let removes: Vec<Task> = tasks()
         .into_iter()
         .filter(|t| t.endpoint() == "remove_broker" && t.executes() && t.start_ms >= t_down)
@@ -551,6 +564,9 @@ templates:
     .unwrap();
     let before = strimzi.uids().unwrap();
     let restarts_before = strimzi.restarts().len();
+    // Nothing runs (the mover is empty) and the policy is unchanged: with the 10 minute resync
+    // only the watch of the pods can wake the loop for the annotation.
+    let log_before = b.log().len();
     strimzi
         .annotate(2, "strimzi.io/manual-rolling-update", "true")
         .unwrap();
@@ -565,6 +581,15 @@ templates:
         .then_some(()))
     })
     .unwrap_or_else(|e| panic!("{e:#}\n{}", b.log()));
+    let woken = b.log()[log_before..]
+        .lines()
+        .find(|l| l.contains("the cluster changed ("))
+        .map(str::to_string);
+    assert!(
+        woken.is_some_and(|l| l.contains(&format!("pod {}", strimzi.pod_name(2)))),
+        "the annotation woke the loop through the watch\n{}",
+        b.log()
+    );
     wait_for("the producer to send after the roll", WAIT, || {
         Ok((producer.stats().sent > 200).then_some(()))
     })

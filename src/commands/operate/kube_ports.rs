@@ -8,13 +8,19 @@
 //! [`PortError::Conflict`] instead of overwriting the new leader's state. The Lease code is the
 //! roll's (`crate::platform::kube::lease`), used here with a renewal task and a holder that
 //! gives up at once on SIGTERM (holder cleared, not deleted, so the RBAC needs no `delete`).
+//!
+//! [`ClusterWatch`] wakes the loop before the resync: plain `list` + `watch` requests (the
+//! resourceVersion from the list; a watch that fails or expires is started again from a new
+//! list, with backoff) on the cluster's pods and, with `--strimzi`, its KafkaNodePools. Only
+//! what the loop decides on counts as a change (a fingerprint of annotations, labels,
+//! readiness, restarts, replicas and node ids), so status heartbeats do not wake it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use k8s_openapi::api::core::v1::ConfigMap;
-use kube::api::{Api, PostParams};
+use k8s_openapi::api::core::v1::{ConfigMap, Pod};
+use kube::api::{Api, DynamicObject, PostParams};
 use serde_json::json;
 
 use super::ports::{ActionRecord, ActionResult, Leadership, PortError, Recorder, StateStore};
@@ -457,6 +463,8 @@ pub struct KubeSetup {
     pub strimzi: Option<StrimziSide>,
     /// The pods rolls restart (`--strimzi` or `--pod-selector`).
     pub pods: Option<crate::platform::kube::KubePlatform>,
+    /// What wakes the loop before the resync (the same pods; the node pools with `--strimzi`).
+    pub watch: ClusterWatch,
 }
 
 /// The Kubernetes ports, when operate runs against Kubernetes (`--lease`, `--state-configmap`
@@ -503,6 +511,11 @@ pub async fn from_args(
             conn: conn.clone(),
             cluster: c.to_string(),
         }),
+        watch: ClusterWatch {
+            conn: conn.clone(),
+            pods: pod_selector(cluster, args).map(|sel| sel.labels),
+            strimzi: cluster.map(str::to_string),
+        },
         pods: pod_selector(cluster, args).map(|sel| {
             crate::platform::kube::KubePlatform::new(conn.clone(), sel, args.action_timeout)
         }),
@@ -556,6 +569,227 @@ impl super::ports::PlatformObserver for StrimziSide {
                 drain,
             })
         })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Watch: an early wake-up when the cluster's pods or node pools change
+// ---------------------------------------------------------------------------------------------
+
+/// How long the watch waits after a change for more before it wakes the loop (a roll or a
+/// scale-down changes several objects in a burst; one loop looks at all of them).
+pub const DEBOUNCE: Duration = Duration::from_secs(1);
+/// The server-side timeout of one watch request; the watch is restarted from a fresh list.
+const WATCH_TIMEOUT_SECS: u32 = 290;
+/// The longest pause between attempts while the apiserver refuses the list or the watch.
+const MAX_BACKOFF: Duration = Duration::from_secs(60);
+
+/// What the watch follows: the cluster's pods (their label selector) and, with `--strimzi`,
+/// its KafkaNodePools.
+pub struct ClusterWatch {
+    conn: KubeConn,
+    pods: Option<String>,
+    strimzi: Option<String>,
+}
+
+impl ClusterWatch {
+    /// Starts one watch per kind (list for the resourceVersion, then `watch`, started again
+    /// from a new list on error or expiry, with backoff); the returned handle wakes the loop.
+    #[must_use]
+    pub fn start(&self) -> super::wake::ClusterChanges {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut tasks = Vec::new();
+        if let Some(sel) = &self.pods {
+            let api: Api<Pod> = Api::namespaced(self.conn.client.clone(), &self.conn.namespace);
+            tasks.push(tokio::spawn(watch_kind(
+                api,
+                sel.clone(),
+                "pod",
+                pod_fingerprint,
+                tx.clone(),
+            )));
+        }
+        if let Some(c) = &self.strimzi {
+            let api: Api<DynamicObject> = Api::namespaced_with(
+                self.conn.client.clone(),
+                &self.conn.namespace,
+                &strimzi_resource("KafkaNodePool"),
+            );
+            tasks.push(tokio::spawn(watch_kind(
+                api,
+                format!("strimzi.io/cluster={c}"),
+                "KafkaNodePool",
+                pool_fingerprint,
+                tx,
+            )));
+        }
+        super::wake::ClusterChanges::start(rx, DEBOUNCE, tasks)
+    }
+}
+
+fn hash_of(v: &impl std::hash::Hash) -> u64 {
+    use std::hash::Hasher as _;
+    let mut h = std::hash::DefaultHasher::new();
+    v.hash(&mut h);
+    h.finish()
+}
+
+/// What of a pod matters to the loop: its annotations and labels (the manual-rolling-update
+/// annotation, the revision), being deleted, its phase and conditions (Ready), its containers'
+/// readiness, restarts and waiting reasons (stuck). Not its resourceVersion or timestamps.
+#[must_use]
+pub fn pod_fingerprint(p: &Pod) -> u64 {
+    let status = p.status.as_ref();
+    let conditions: Vec<(&str, &str)> = status
+        .and_then(|s| s.conditions.as_ref())
+        .map(|c| {
+            c.iter()
+                .map(|c| (c.type_.as_str(), c.status.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let containers: Vec<(&str, bool, i32, Option<&str>)> = status
+        .and_then(|s| s.container_statuses.as_ref())
+        .map(|cs| {
+            cs.iter()
+                .map(|c| {
+                    (
+                        c.name.as_str(),
+                        c.ready,
+                        c.restart_count,
+                        c.state
+                            .as_ref()
+                            .and_then(|s| s.waiting.as_ref())
+                            .and_then(|w| w.reason.as_deref()),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    hash_of(&(
+        &p.metadata.annotations,
+        &p.metadata.labels,
+        p.metadata.deletion_timestamp.is_some(),
+        status.and_then(|s| s.phase.as_deref()),
+        conditions,
+        containers,
+    ))
+}
+
+/// What of a KafkaNodePool matters: its annotations (`strimzi.io/remove-node-ids`), its
+/// replicas and its node ids (scale-down intent).
+#[must_use]
+pub fn pool_fingerprint(p: &DynamicObject) -> u64 {
+    hash_of(&(
+        &p.metadata.annotations,
+        p.data["spec"]["replicas"].to_string(),
+        p.data["status"]["nodeIds"].to_string(),
+    ))
+}
+
+/// Follows the objects of one kind matching `selector`; sends `"<what> <name>"` for every
+/// object whose fingerprint changed (added, modified in what matters, deleted). Runs until
+/// aborted.
+async fn watch_kind<K>(
+    api: Api<K>,
+    selector: String,
+    what: &'static str,
+    fingerprint: fn(&K) -> u64,
+    changes: tokio::sync::mpsc::UnboundedSender<String>,
+) where
+    K: kube::Resource + Clone + serde::de::DeserializeOwned + std::fmt::Debug + Send + 'static,
+{
+    use futures::StreamExt as _;
+    use kube::api::{ListParams, WatchEvent, WatchParams};
+    let mut known: Option<std::collections::BTreeMap<String, u64>> = None;
+    let mut failures = 0u32;
+    let mut said: Option<String> = None;
+    loop {
+        if failures > 0 {
+            let delay = Duration::from_secs(1)
+                .saturating_mul(1 << failures.min(6))
+                .min(MAX_BACKOFF);
+            tokio::time::sleep(delay).await;
+        }
+        let list = match api.list(&ListParams::default().labels(&selector)).await {
+            Ok(l) => l,
+            Err(e) => {
+                failures = failures.saturating_add(1);
+                let line = format!("cannot list the {what}s to watch them (retrying): {e}");
+                if said.as_deref() != Some(line.as_str()) {
+                    super::log(&line);
+                    said = Some(line);
+                }
+                continue;
+            }
+        };
+        let now: std::collections::BTreeMap<String, u64> = list
+            .items
+            .iter()
+            .map(|o| (o.meta().name.clone().unwrap_or_default(), fingerprint(o)))
+            .collect();
+        // Changes missed between two watches count too.
+        if let Some(before) = &known {
+            for name in now.keys().chain(before.keys()) {
+                if now.get(name) != before.get(name) {
+                    let _ = changes.send(format!("{what} {name}"));
+                }
+            }
+        }
+        let mut known_now = now;
+        let version = list.metadata.resource_version.unwrap_or_default();
+        let params = WatchParams::default()
+            .labels(&selector)
+            .timeout(WATCH_TIMEOUT_SECS);
+        let stream = match api.watch(&params, &version).await {
+            Ok(s) => s,
+            Err(e) => {
+                failures = failures.saturating_add(1);
+                let line = format!("cannot watch the {what}s (retrying): {e}");
+                if said.as_deref() != Some(line.as_str()) {
+                    super::log(&line);
+                    said = Some(line);
+                }
+                known = Some(known_now);
+                continue;
+            }
+        };
+        let mut stream = std::pin::pin!(stream);
+        // An error ends this watch (an expired resourceVersion, 410, or another): list again,
+        // after a backoff that grows while watches keep failing before any event.
+        failures = failures.saturating_add(1);
+        loop {
+            let Some(event) = stream.next().await else {
+                // The server's timeout: a quiet watch, not a failure.
+                failures = 0;
+                break;
+            };
+            let (object, deleted) = match event {
+                Ok(WatchEvent::Added(o) | WatchEvent::Modified(o)) => (o, false),
+                Ok(WatchEvent::Deleted(o)) => (o, true),
+                Ok(WatchEvent::Bookmark(_)) => continue,
+                Ok(WatchEvent::Error(e)) => {
+                    tracing::debug!("the {what} watch ended: {e:?}");
+                    break;
+                }
+                Err(e) => {
+                    tracing::debug!("the {what} watch ended: {e}");
+                    break;
+                }
+            };
+            failures = 0;
+            said = None;
+            let name = object.meta().name.clone().unwrap_or_default();
+            let changed = if deleted {
+                known_now.remove(&name).is_some()
+            } else {
+                known_now.insert(name.clone(), fingerprint(&object)) != Some(fingerprint(&object))
+            };
+            if changed {
+                let _ = changes.send(format!("{what} {name}"));
+            }
+        }
+        known = Some(known_now);
     }
 }
 

@@ -140,6 +140,7 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     if let Some(kube) = kube_ports::from_args(ctx, &args).await? {
         roll.kube = kube.pods;
         let mut op = Operator::new(cc, kafka, kube.ports, policy, args, roll);
+        op.cluster_watch = Some(kube.watch);
         op.platform = kube
             .strimzi
             .map(|s| Box::new(s) as Box<dyn ports::PlatformObserver>);
@@ -247,6 +248,8 @@ pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
     pub platform: Option<Box<dyn ports::PlatformObserver>>,
     /// Kafka and Cruise Control outages: logged once per change, backoff while they last.
     outages: wake::Outages,
+    /// Kubernetes: the pods and node pools whose changes wake the loop before the resync.
+    pub cluster_watch: Option<kube_ports::ClusterWatch>,
 }
 
 /// Why the loop stopped acting.
@@ -281,6 +284,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             roll_session: None,
             platform: None,
             outages: wake::Outages::default(),
+            cluster_watch: None,
         }
     }
 
@@ -330,6 +334,12 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         // Wakes the sleep early when the policy file changes (not needed for one loop).
         let policy_watch = (!self.args.once)
             .then(|| wake::PolicyWatch::start(self.args.policy.clone(), wake::POLICY_CHECK));
+        // Kubernetes: wakes it when the cluster's pods or node pools change.
+        let cluster_changes = self
+            .cluster_watch
+            .as_ref()
+            .filter(|_| !self.args.once)
+            .map(kube_ports::ClusterWatch::start);
         let mut code = ExitCode::Ok;
         // Depositions in a row: a store that keeps failing must not spin the loop.
         let mut deposed = 0u32;
@@ -381,9 +391,16 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                     None => std::future::pending().await,
                 }
             };
+            let cluster_changed = async {
+                match &cluster_changes {
+                    Some(c) => c.changed().await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
                 () = tokio::time::sleep(pause) => {}
                 () = policy_changed => log(format!("policy {} changed; looking now", self.args.policy.display())),
+                what = cluster_changed => log(format!("the cluster changed ({what}); looking now")),
                 () = &mut shutdown => break,
             }
         }

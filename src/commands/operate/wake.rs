@@ -13,7 +13,11 @@
 //! ConfigMap volume swaps a symlink, and an edit may keep the mtime. What the policy says is still
 //! read and checked by the loop itself; this task only wakes it. A running Cruise Control flow
 //! that wants its next look sooner than the resync already shortens the pause (`step_flow`
-//! returns the flow's own wake-up time).
+//! returns the flow's own wake-up time). In Kubernetes a watch of the cluster's pods (and, with
+//! `--strimzi`, its KafkaNodePools) wakes the loop too ([`ClusterChanges`]): a pod annotated
+//! for a roll, going not-Ready or stuck, or a pool's scale-down intent is acted on within about
+//! a second, not at the next resync. Like the policy task, the watch only wakes the loop; what
+//! changed is read by the loop itself.
 
 use std::collections::BTreeMap;
 use std::hash::{Hash as _, Hasher as _};
@@ -138,6 +142,80 @@ impl Drop for PolicyWatch {
     }
 }
 
+/// The cluster changed (in Kubernetes: a pod or a node pool, see
+/// [`super::kube_ports::ClusterWatch`]): `changed()` resolves with what changed, at most once
+/// per [`super::kube_ports::DEBOUNCE`] (a burst of changes wakes the loop once, after it
+/// settled). The watches and the debounce end when the handle is dropped.
+pub struct ClusterChanges {
+    changed: Arc<tokio::sync::Notify>,
+    what: Arc<std::sync::Mutex<Vec<String>>>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl ClusterChanges {
+    /// Debounces what the `watches` send on `rx` (each a short description of a change).
+    #[must_use]
+    pub fn start(
+        mut rx: tokio::sync::mpsc::UnboundedReceiver<String>,
+        debounce: Duration,
+        mut watches: Vec<tokio::task::JoinHandle<()>>,
+    ) -> ClusterChanges {
+        let changed = Arc::new(tokio::sync::Notify::new());
+        let what = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (notify, seen) = (changed.clone(), what.clone());
+        watches.push(tokio::spawn(async move {
+            while let Some(first) = rx.recv().await {
+                let mut batch = std::collections::BTreeSet::from([first]);
+                let settle = tokio::time::sleep(debounce);
+                tokio::pin!(settle);
+                loop {
+                    tokio::select! {
+                        () = &mut settle => break,
+                        more = rx.recv() => match more {
+                            Some(m) => { batch.insert(m); }
+                            None => break,
+                        },
+                    }
+                }
+                let mut w = seen
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                for b in batch {
+                    if !w.contains(&b) {
+                        w.push(b);
+                    }
+                }
+                drop(w);
+                notify.notify_one();
+            }
+        }));
+        ClusterChanges {
+            changed,
+            what,
+            tasks: watches,
+        }
+    }
+
+    /// Resolves once something changed since the last wake-up, with what changed (a change
+    /// while the loop was busy is kept for its next sleep).
+    pub async fn changed(&self) -> String {
+        self.changed.notified().await;
+        let mut w = self
+            .what
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        std::mem::take(&mut *w).join(", ")
+    }
+}
+
+impl Drop for ClusterChanges {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +253,23 @@ mod tests {
             o.pause(Duration::from_millis(300)),
             Duration::from_millis(300)
         );
+    }
+
+    #[tokio::test]
+    async fn a_burst_of_cluster_changes_wakes_the_loop_once_after_it_settled() {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let changes = ClusterChanges::start(rx, Duration::from_millis(200), Vec::new());
+        let quiet = tokio::time::timeout(Duration::from_millis(300), changes.changed()).await;
+        assert!(quiet.is_err(), "woken without a change");
+        for m in ["pod a", "pod b", "pod a"] {
+            tx.send(m.to_string()).unwrap();
+        }
+        let what = tokio::time::timeout(Duration::from_secs(30), changes.changed())
+            .await
+            .expect("a change wakes the loop");
+        assert_eq!(what, "pod a, pod b");
+        let again = tokio::time::timeout(Duration::from_millis(500), changes.changed()).await;
+        assert!(again.is_err(), "one burst woke the loop twice");
     }
 
     #[tokio::test]
