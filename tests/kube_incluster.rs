@@ -40,6 +40,7 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use support::bin::Out;
 use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::kafka::{ClusterSpec, KafkaCluster};
 use support::kube::{FakeStrimzi, KubeEnv, NAMESPACE};
@@ -137,15 +138,9 @@ impl PodFiles {
     }
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
 /// kafkaops "in a pod" seeing `pod` (a [`PodFiles`] directory): an environment with nothing but
 /// `PATH`, `HOME` (empty), `NO_COLOR` and the `KUBERNETES_SERVICE_*` variables of the apiserver.
-fn in_pod(env: &KubeEnv, pod: &Path, home: &Path, args: &[&str]) -> Run {
+fn in_pod(env: &KubeEnv, pod: &Path, home: &Path, args: &[&str]) -> Out {
     let start = Instant::now();
     let out = Command::new("unshare")
         .args(["-rm", "sh", "-c", POD_SETUP, "sh"])
@@ -161,7 +156,7 @@ fn in_pod(env: &KubeEnv, pod: &Path, home: &Path, args: &[&str]) -> Run {
         .env("KAFKAOPS_TEST_POD", pod)
         .output()
         .expect("run unshare");
-    let run = Run {
+    let run = Out {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -279,16 +274,7 @@ fn in_cluster_service_account_alone_finds_the_cluster_and_cruise_control() {
         ],
     );
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    let plan: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
-    let mut nodes: Vec<i64> = plan["plan"]["steps"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["nodes"].as_array().cloned().unwrap_or_default())
-        .filter_map(|n| n["node"].as_i64())
-        .collect();
-    nodes.sort_unstable();
-    assert_eq!(nodes, vec![1, 2, 3], "{plan}");
+    assert_eq!(run.planned_roll_nodes(), vec![1, 2, 3], "{}", run.stdout);
     assert!(strimzi.restarts().is_empty(), "a dry run restarts nothing");
 
     // Control: the namespace is the service account's. With `default` in its namespace file

@@ -21,20 +21,15 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use support::bin::Out;
 use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, wait_for};
 use support::kube::{FakeStatefulSet, FakeStrimzi, KubeEnv, NAMESPACE};
 
 const CLUSTER: &str = "my-cluster";
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
 /// kafkaops as `context` with nothing but the kubeconfig (no Kafka or Cruise Control setting).
-fn kafkaops(env: &KubeEnv, context: &str, args: &[&str]) -> Run {
+fn kafkaops(env: &KubeEnv, context: &str, args: &[&str]) -> Out {
     let start = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_kafkaops"))
         .args(["--yes", "-n", NAMESPACE, "--kube-context", context])
@@ -50,7 +45,7 @@ fn kafkaops(env: &KubeEnv, context: &str, args: &[&str]) -> Run {
         .env_remove("KUBERNETES_SERVICE_HOST")
         .output()
         .expect("run kafkaops");
-    let run = Run {
+    let run = Out {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -148,16 +143,7 @@ fn strimzi_cruise_control_through_a_port_forward() {
         ],
     );
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    let plan: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
-    let mut nodes: Vec<i64> = plan["plan"]["steps"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["nodes"].as_array().cloned().unwrap_or_default())
-        .filter_map(|n| n["node"].as_i64())
-        .collect();
-    nodes.sort_unstable();
-    assert_eq!(nodes, vec![1, 2, 3], "{plan}");
+    assert_eq!(run.planned_roll_nodes(), vec![1, 2, 3], "{}", run.stdout);
     assert!(strimzi.restarts().is_empty(), "a dry run restarts nothing");
 
     // Without `create pods/portforward` the permission is named (exit 6), and nothing was
@@ -356,7 +342,7 @@ fn pods_map_to_node_ids_by_a_label() {
         all.extend_from_slice(args);
         kafkaops(&env, "kafkaops", &all)
     };
-    let planned = |run: &Run| -> Vec<(i64, String)> {
+    let planned = |run: &Out| -> Vec<(i64, String)> {
         let plan: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
         plan["plan"]["steps"]
             .as_array()

@@ -27,17 +27,13 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rdkafka::admin::{AdminClient, AdminOptions, AlterConfig, ResourceSpecifier};
-use rdkafka::client::DefaultClientContext;
-use rdkafka::config::ClientConfig;
-use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 use support::bin::kafkaops_bin;
 use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::control::{ControlServer, connection_args};
 use support::kafka::{ClusterSpec, KafkaCluster, broker_config, create_topic, placement, wait_for};
 use support::operate::{
-    Operate, OperateOptions, epoch_ms, executions, replicas_per_broker, saved_state, user_tasks,
-    write_policy,
+    Operate, OperateOptions, epoch_ms, executions, fill, replicas_per_broker, saved_state,
+    throttle, user_tasks, write_policy,
 };
 
 const WAIT: Duration = Duration::from_secs(180);
@@ -74,74 +70,6 @@ fn wait_idle(state_dir: &Path, op: &Operate) {
         }))
     })
     .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
-}
-
-/// Writes `bytes` into each partition of `topic`.
-fn fill(bootstrap: &str, topic: &str, partitions: i32, bytes: usize) {
-    let producer: BaseProducer = ClientConfig::new()
-        .set("bootstrap.servers", bootstrap)
-        .set("acks", "all")
-        .set("linger.ms", "20")
-        .set("log_level", "3")
-        .create()
-        .unwrap();
-    let payload = vec![b'x'; 10_000];
-    for p in 0..partitions {
-        for _ in 0..bytes / payload.len() {
-            loop {
-                let rec = BaseRecord::<(), [u8]>::to(topic)
-                    .partition(p)
-                    .payload(&payload[..]);
-                match producer.send(rec) {
-                    Ok(()) => break,
-                    Err(_) => {
-                        producer.poll(Duration::from_millis(50));
-                    }
-                }
-            }
-            producer.poll(Duration::ZERO);
-        }
-    }
-    producer.flush(Duration::from_secs(60)).unwrap();
-}
-
-fn admin(bootstrap: &str) -> AdminClient<DefaultClientContext> {
-    ClientConfig::new()
-        .set("bootstrap.servers", bootstrap)
-        .set("log_level", "3")
-        .create()
-        .unwrap()
-}
-
-/// Sets (or with `None` clears) the replication throttle rate on `brokers`.
-fn throttle_brokers(bootstrap: &str, brokers: &[i32], rate: Option<u64>) {
-    let admin = admin(bootstrap);
-    let value = rate.map(|r| r.to_string());
-    for b in brokers {
-        let c = AlterConfig::new(ResourceSpecifier::Broker(*b));
-        let c = match &value {
-            Some(v) => c
-                .set("leader.replication.throttled.rate", v)
-                .set("follower.replication.throttled.rate", v),
-            None => c,
-        };
-        let opts = AdminOptions::new().request_timeout(Some(Duration::from_secs(10)));
-        for r in futures::executor::block_on(admin.alter_configs([&c], &opts)).unwrap() {
-            r.unwrap_or_else(|(res, code)| panic!("AlterConfigs {res:?}: {code:?}"));
-        }
-    }
-}
-
-/// Throttles every replica of `topic` (`*`), so moving it is slow while the brokers are.
-fn throttle_topic(bootstrap: &str, topic: &str) {
-    let admin = admin(bootstrap);
-    let c = AlterConfig::new(ResourceSpecifier::Topic(topic))
-        .set("leader.replication.throttled.replicas", "*")
-        .set("follower.replication.throttled.replicas", "*");
-    let opts = AdminOptions::new().request_timeout(Some(Duration::from_secs(10)));
-    for r in futures::executor::block_on(admin.alter_configs([&c], &opts)).unwrap() {
-        r.unwrap_or_else(|(res, code)| panic!("AlterConfigs {res:?}: {code:?}"));
-    }
 }
 
 /// SIGTERM: operate saves, releases and exits 0; its log is shown (`--nocapture`).
@@ -348,11 +276,9 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
         &[],
     )
     .unwrap();
-    fill(&bootstrap, "big", 6, 300_000);
-    fill(&bootstrap, "orders", 12, 100_000);
-    throttle_topic(&bootstrap, "big");
-    throttle_topic(&bootstrap, "orders");
-    throttle_brokers(&bootstrap, &[1, 2, 3, 4], Some(10_000));
+    fill(&bootstrap, "big", 6, 300_000).unwrap();
+    fill(&bootstrap, "orders", 12, 100_000).unwrap();
+    throttle(&bootstrap, &["big", "orders"], &[1, 2, 3, 4], Some(10_000)).unwrap();
     let p = write_policy(dir.path(), "d.yaml", &policy(&[], &["add-brokers"], "0s"));
     let t_d = epoch_ms();
     let opts = OperateOptions::new(&url, &bootstrap, &p, &state_dir);
@@ -431,7 +357,7 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
             .then_some(()))
     })
     .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
-    throttle_brokers(&bootstrap, &[1, 2, 3, 4], None);
+    throttle(&bootstrap, &[], &[1, 2, 3, 4], None).unwrap();
     wait_idle(&state_dir, &op);
     let adds = executions(&url, "add_broker", t_d).unwrap();
     assert_eq!(

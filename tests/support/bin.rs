@@ -39,4 +39,18 @@ impl Out {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
     }
+
+    /// The nodes a `roll --output json` plan restarts or reconfigures, sorted.
+    pub fn planned_roll_nodes(&self) -> Vec<i64> {
+        let plan = self.json();
+        let mut nodes: Vec<i64> = plan["plan"]["steps"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|s| s["nodes"].as_array().cloned().unwrap_or_default())
+            .filter_map(|n| n["node"].as_i64())
+            .collect();
+        nodes.sort_unstable();
+        nodes
+    }
 }
