@@ -42,7 +42,7 @@ pub fn request(policy: &Policy, r: &Rebalance) -> Result<RebalanceRequest, CliEr
     let mut args = policy.template_for(r.mode).merge_into(&defaults.proposal);
     args.reason = format!(
         "kafkaops operate: {} {}",
-        crate::engine::operate::mode_name(r.mode),
+        r.mode.name(),
         crate::engine::operate::target_of(r)
     );
     checked_request(&kind, &args, None)

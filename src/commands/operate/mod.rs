@@ -453,7 +453,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                 .policy()
                 .auto_rebalance
                 .iter()
-                .map(|e| crate::engine::operate::mode_name(e.mode))
+                .map(|e| e.mode.name())
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
@@ -933,7 +933,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             Err(e) => {
                 log(format!(
                     "cannot build the Cruise Control request of the {} rebalance: {e}",
-                    crate::engine::operate::mode_name(r.rebalance.mode)
+                    r.rebalance.mode.name()
                 ));
                 return Ok(Some(self.args.resync));
             }

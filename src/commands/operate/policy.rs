@@ -207,14 +207,6 @@ fn strimzi_mode(mode: Mode) -> &'static str {
     }
 }
 
-fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::AddBrokers => "add-brokers",
-        Mode::RemoveBrokers => "remove-brokers",
-        Mode::Imbalance => "imbalance",
-    }
-}
-
 fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
     let v: Vec<String> = items.into_iter().map(|i| i.to_string()).collect();
     if v.is_empty() {
@@ -261,7 +253,7 @@ impl Policy {
                     format!("autoRebalance[{i}].mode"),
                     format!(
                         "{} is already listed at autoRebalance[{first}] (each mode once)",
-                        mode_name(entry.mode)
+                        entry.mode.name()
                     ),
                 );
             }
@@ -283,7 +275,7 @@ impl Policy {
                             format!("templates.{name}.mode"),
                             format!(
                                 "{m:?}: the template is used by autoRebalance[{i}] ({}), which runs a `{want}` rebalance, so its mode must be `{want}` or absent",
-                                mode_name(entry.mode)
+                                entry.mode.name()
                             ),
                         );
                     }

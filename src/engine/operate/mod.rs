@@ -26,8 +26,11 @@
 //! was first seen empty. Nothing here does IO or reads a clock; `now` is part of the
 //! [`Observation`] (epoch ms).
 
+mod tasks;
 #[cfg(test)]
 mod tests;
+
+pub use tasks::{RequestView, find_our_task, request_of};
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -280,16 +283,6 @@ pub fn endpoint_of(mode: Mode) -> &'static str {
     }
 }
 
-/// The policy's name of a mode (`add-brokers`, ...).
-#[must_use]
-pub fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::AddBrokers => "add-brokers",
-        Mode::RemoveBrokers => "remove-brokers",
-        Mode::Imbalance => "imbalance",
-    }
-}
-
 fn ids(set: &BTreeSet<i32>) -> String {
     set.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
 }
@@ -302,69 +295,6 @@ pub fn target_of(r: &Rebalance) -> String {
     } else {
         format!("brokers {}", ids(&r.brokers))
     }
-}
-
-/// What a user task's `RequestURL` says
-/// (`POST /kafkacruisecontrol/add_broker?brokerid=4,5&dryrun=false`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RequestView {
-    pub endpoint: String,
-    /// Cruise Control's default is a dry run: only an explicit `dryrun=false` executes.
-    pub dryrun: bool,
-    /// The `brokerid` parameter.
-    pub brokers: BTreeSet<i32>,
-}
-
-/// Reads a user task's `RequestURL`.
-#[must_use]
-pub fn request_of(url: &str) -> RequestView {
-    let path_and_query = url.split_whitespace().last().unwrap_or("");
-    let (path, query) = path_and_query
-        .split_once('?')
-        .unwrap_or((path_and_query, ""));
-    let mut view = RequestView {
-        endpoint: path.rsplit('/').next().unwrap_or("").to_ascii_lowercase(),
-        dryrun: true,
-        brokers: BTreeSet::new(),
-    };
-    for kv in query.split('&') {
-        let Some((k, v)) = kv.split_once('=') else {
-            continue;
-        };
-        if k.eq_ignore_ascii_case("dryrun") {
-            view.dryrun = !v.eq_ignore_ascii_case("false");
-        } else if k.eq_ignore_ascii_case("brokerid") {
-            view.brokers = v
-                .replace("%2C", ",")
-                .replace("%2c", ",")
-                .split(',')
-                .filter_map(|b| b.trim().parse().ok())
-                .collect();
-        }
-    }
-    view
-}
-
-/// Our execution among `tasks`: a non-dry-run request to `endpoint` for `brokers` (when there
-/// are any) that Cruise Control started at or after `since` (less the clock skew); the latest.
-#[must_use]
-pub fn find_our_task<'a>(
-    tasks: &'a [UserTask],
-    endpoint: &str,
-    brokers: &BTreeSet<i32>,
-    since: Millis,
-) -> Option<&'a UserTask> {
-    let from = i64::try_from(since.0.saturating_sub(CLOCK_SKEW_MS)).unwrap_or(i64::MAX);
-    tasks
-        .iter()
-        .filter(|t| {
-            let r = request_of(&t.request_url);
-            r.endpoint == endpoint
-                && !r.dryrun
-                && (brokers.is_empty() || r.brokers == *brokers)
-                && t.start_ms.is_some_and(|s| s >= from)
-        })
-        .max_by_key(|t| t.start_ms)
 }
 
 impl OperateState {
@@ -565,9 +495,9 @@ impl OperateState {
                 // Queued under an older policy: a mode absent from the policy never starts.
                 d.notes.push(format!(
                     "not starting the {} rebalance of {}: {} is not in the policy's autoRebalance",
-                    mode_name(r.mode),
+                    r.mode.name(),
                     target_of(&r),
-                    mode_name(r.mode)
+                    r.mode.name()
                 ));
                 let a = self.handle(Event::RebalanceFinished { succeeded: false }, now, d);
                 self.apply(a, now, policy, flow, d, reason);
@@ -701,7 +631,7 @@ pub fn decide(
             .map(|r| {
                 format!(
                     "the {} rebalance of {} runs",
-                    mode_name(r.rebalance.mode),
+                    r.rebalance.mode.name(),
                     target_of(&r.rebalance)
                 )
             })
@@ -886,7 +816,7 @@ fn hold_unsent(
             let what = match (state.rebalance(), state.replication_factors()) {
                 (Some(r), _) => format!(
                     "the {} rebalance of {}",
-                    mode_name(r.rebalance.mode),
+                    r.rebalance.mode.name(),
                     target_of(&r.rebalance)
                 ),
                 (_, Some(r)) => {
@@ -931,7 +861,7 @@ fn hold_unsent(
         if !wanted.is_empty() {
             d.notes.push(format!(
                 "the {} rebalance runs for brokers {} only: {why}",
-                mode_name(mode),
+                mode.name(),
                 ids(&wanted)
             ));
             r.rebalance.brokers = wanted;
@@ -964,11 +894,11 @@ fn queued_wishes(state: &OperateState) -> Vec<String> {
         .into_iter()
         .map(|(mode, brokers)| {
             if brokers.is_empty() {
-                format!("queued {} rebalance", mode_name(mode))
+                format!("queued {} rebalance", mode.name())
             } else {
                 format!(
                     "queued {} rebalance of brokers {}",
-                    mode_name(mode),
+                    mode.name(),
                     ids(&brokers)
                 )
             }
@@ -1183,7 +1113,7 @@ fn running(
                 FlowState::Step => d.acts.push(Act::StepRebalance),
                 FlowState::Wait(why) => d.waits.push(format!(
                     "the {} rebalance of {} waits: {why}",
-                    mode_name(mode),
+                    mode.name(),
                     target_of(&r.rebalance)
                 )),
                 FlowState::Ended(outcome) => {

@@ -50,6 +50,19 @@ pub enum Mode {
     Imbalance,
 }
 
+impl Mode {
+    /// The mode's name in policies and templates (`add-brokers`, `remove-brokers`,
+    /// `imbalance`), as serde writes it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::RemoveBrokers => "remove-brokers",
+            Mode::AddBrokers => "add-brokers",
+            Mode::Imbalance => "imbalance",
+        }
+    }
+}
+
 /// The seed's FSM states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase")]
