@@ -262,6 +262,7 @@ impl World {
             cc,
             operator: None,
             platform_error: None,
+            other_roll: None,
             roll: (self.roll_wanted && !self.kafka_down).then(|| RollWish {
                 nodes: [1, 2, 3].into_iter().collect(),
                 reason: "broker configuration differs".into(),
