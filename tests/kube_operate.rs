@@ -20,7 +20,8 @@
 //! annotated `strimzi.io/manual-rolling-update=true` waits while a manual `kafkaops roll`
 //! holds the roll Lease (the pod untouched), then is rolled by operate once that Lease is
 //! released (the harness saw only that pod replaced) while an `acks=all` producer runs, with
-//! zero failed sends. The standby
+//! zero failed sends; a manual `kafkaops roll` started while operate rolls exits 5 naming
+//! operate. The standby
 //! runs with a 10 minute resync: the drain and the roll after the failover happen only because
 //! the watch of the pools and pods woke its loop. Last, the Role
 //! is compared with what operate asked the apiserver (its audit log): every request allowed,
@@ -620,6 +621,32 @@ templates:
     // restarts would wake operate, here the harness touches the pod.
     rt.block_on(manual.release());
     strimzi.annotate(2, "kafkaops.test/touched", "1").unwrap();
+    // operate's roll takes the same Lease: a manual `kafkaops roll` meanwhile is busy (exit 5)
+    // and names operate as the holder.
+    let roll_lease = format!("kafkaops-roll-{CLUSTER}");
+    wait_until("operate's roll to take the roll lease", WAIT, || {
+        env.lease_holder(&roll_lease)
+            .unwrap()
+            .filter(|h| h.ends_with(&b_id))
+    });
+    let manual_state = tempfile::tempdir().unwrap();
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_kafkaops"))
+        .args(["--yes", "roll", "--strimzi", CLUSTER, "-n", NAMESPACE])
+        .args(["--kube-context", "admin"])
+        .arg("--kubeconfig")
+        .arg(&env.kubeconfig)
+        .arg("--state-dir")
+        .arg(manual_state.path())
+        .env_remove("KUBECONFIG")
+        .env_remove("KAFKAOPS_BOOTSTRAP_SERVERS")
+        .output()
+        .expect("run kafkaops roll");
+    let refused_err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(5), "{refused_err}");
+    assert!(
+        refused_err.contains(&roll_lease) && refused_err.contains(&b_id),
+        "names the lease and operate as its holder: {refused_err}"
+    );
     wait_for("pod 2 rolled and the roll finished", WAIT, || {
         let uids = strimzi.uids()?;
         let rolled = uids.get(&2).is_some_and(|u| Some(u) != before.get(&2));
