@@ -529,8 +529,9 @@ impl KubePlatform {
     }
 
     /// Who else rolls these pods: the roll lease's live holder other than us, described as
-    /// `Lease <name> held by <holder> (renewed <time>)`; `None` when it is free, expired or
-    /// ours. Read only (`operate` asks every loop so that it starts nothing while a
+    /// `Lease <name> held by <holder>` (without the renewal time, so the wait that quotes it
+    /// reads the same, and is logged once, while the holder renews); `None` when it is free,
+    /// expired or ours. Read only (`operate` asks every loop so that it starts nothing while a
     /// `kafkaops roll` restarts brokers).
     ///
     /// # Errors
@@ -538,10 +539,9 @@ impl KubePlatform {
     pub async fn roll_lease_holder(&self) -> Result<Option<String>, PlatformError> {
         let lock = self.roll_lock(Duration::from_secs(1));
         Ok(match lock.other_holder().await? {
-            Some(Attempt::Held { holder, renewed }) => Some(format!(
-                "Lease {} held by {holder} (renewed {renewed})",
-                lock.name()
-            )),
+            Some(Attempt::Held { holder, .. }) => {
+                Some(format!("Lease {} held by {holder}", lock.name()))
+            }
             _ => None,
         })
     }
