@@ -17,8 +17,11 @@
 //! `user_tasks`), follows the task to its end and finishes the state machine (the ConfigMap).
 //! Then the KafkaNodePool is scaled down (node 4 named in `strimzi.io/remove-node-ids`): the
 //! leader drains node 4 (one remove_broker, Kafka's metadata shows it empty). Then a pod
-//! annotated `strimzi.io/manual-rolling-update=true` is rolled by operate (the harness saw only
-//! that pod replaced) while an `acks=all` producer runs, with zero failed sends. The standby
+//! annotated `strimzi.io/manual-rolling-update=true` waits while a manual `kafkaops roll`
+//! holds the roll Lease (the pod untouched), then is rolled by operate once that Lease is
+//! released (the harness saw only that pod replaced) while an `acks=all` producer runs, with
+//! zero failed sends; a manual `kafkaops roll` started while operate rolls exits 5 naming
+//! operate. The standby
 //! runs with a 10 minute resync: the drain and the roll after the failover happen only because
 //! the watch of the pools and pods woke its loop. Last, the Role
 //! is compared with what operate asked the apiserver (its audit log): every request allowed,
@@ -36,7 +39,7 @@ use kafkaops::commands::operate::kube_ports::{
 use kafkaops::commands::operate::ports::{
     ActionRecord, ActionResult, Leadership, PortError, Recorder, StateStore,
 };
-use kafkaops::platform::kube::{KubeConn, KubeTarget, strimzi_resource};
+use kafkaops::platform::kube::{KubeConn, KubePlatform, KubeTarget, PodSelector, strimzi_resource};
 use kube::api::{Api, DynamicObject, Patch, PatchParams, PostParams};
 use serde_json::json;
 use support::cc_double::{CcDouble, CcDoubleOptions};
@@ -567,9 +570,83 @@ templates:
     // Nothing runs (the mover is empty) and the policy is unchanged: with the 10 minute resync
     // only the watch of the pods can wake the loop for the annotation.
     let log_before = b.log().len();
+    // A manual `kafkaops roll` of the same cluster holds the roll Lease (taken and renewed as
+    // the command does it, by another identity): operate restarts nothing while it is held.
+    let rt = runtime();
+    let admin = rt
+        .block_on(
+            KubeTarget {
+                kubeconfig: Some(env.kubeconfig.clone()),
+                context: Some("admin".into()),
+                namespace: Some(NAMESPACE.into()),
+            }
+            .connect(),
+        )
+        .expect("connect as admin");
+    let manual = rt
+        .block_on(
+            KubePlatform::new(admin, PodSelector::strimzi(CLUSTER), WAIT)
+                .take_lease(Duration::from_secs(30)),
+        )
+        .expect("take the roll lease as a manual roll");
+    let manual_id = kafkaops::platform::kube::identity();
     strimzi
         .annotate(2, "strimzi.io/manual-rolling-update", "true")
         .unwrap();
+    wait_for("operate to wait for the manual roll", WAIT, || {
+        Ok(b.log()[log_before..]
+            .lines()
+            .any(|l| {
+                l.contains("roll of nodes 2 waits: another roll is in progress")
+                    && l.contains(&manual_id)
+            })
+            .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", b.log()));
+    // Ground truth: pod 2 is the same pod, no restart, and the Lease is still the manual one.
+    assert_eq!(
+        strimzi.uids().unwrap().get(&2),
+        before.get(&2),
+        "{}",
+        b.log()
+    );
+    assert_eq!(strimzi.restarts().len(), restarts_before, "{}", b.log());
+    assert_eq!(
+        env.lease_holder(&format!("kafkaops-roll-{CLUSTER}"))
+            .unwrap()
+            .as_deref(),
+        Some(manual_id.as_str())
+    );
+    // The manual roll ends (its Lease deleted, as `kafkaops roll` leaves it); its own pod
+    // restarts would wake operate, here the harness touches the pod.
+    rt.block_on(manual.release());
+    strimzi.annotate(2, "kafkaops.test/touched", "1").unwrap();
+    // operate's roll takes the same Lease: a manual `kafkaops roll` meanwhile is busy (exit 5)
+    // and names operate as the holder.
+    let roll_lease = format!("kafkaops-roll-{CLUSTER}");
+    wait_until("operate's roll to take the roll lease", WAIT, || {
+        env.lease_holder(&roll_lease)
+            .unwrap()
+            .filter(|h| h.ends_with(&b_id))
+    });
+    let manual_state = tempfile::tempdir().unwrap();
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_kafkaops"))
+        .args(["--yes", "roll", "--strimzi", CLUSTER, "-n", NAMESPACE])
+        .args(["--kube-context", "admin"])
+        .arg("--kubeconfig")
+        .arg(&env.kubeconfig)
+        .arg("--state-dir")
+        .arg(manual_state.path())
+        .env_remove("KUBECONFIG")
+        .env_remove("KAFKAOPS_BOOTSTRAP_SERVERS")
+        .output()
+        .expect("run kafkaops roll");
+    let refused_err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(5), "{refused_err}");
+    assert!(
+        refused_err.contains(&roll_lease) && refused_err.contains(&b_id),
+        "names the lease and operate as its holder: {refused_err}"
+    );
     wait_for("pod 2 rolled and the roll finished", WAIT, || {
         let uids = strimzi.uids()?;
         let rolled = uids.get(&2).is_some_and(|u| Some(u) != before.get(&2));

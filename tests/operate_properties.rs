@@ -24,8 +24,9 @@
 //!   execution for the drained one;
 //! - a broker on the drain list is never in an add_broker request, and a broker off it never in
 //!   a remove_broker request;
-//! - a roll never restarts a node while any execution (ours or anyone's) or others'
-//!   reassignments run, and nothing is requested while it runs; a wanted replication factor is reached (or its change failed in the world);
+//! - a roll never restarts a node while any execution (ours or anyone's), others'
+//!   reassignments or someone else's roll (holding the roll lease) run, and nothing is
+//!   requested while it runs or while someone else's roll holds the roll lease; a wanted replication factor is reached (or its change failed in the world);
 //! - once the faults stop, everything requested is done: drained brokers hold no replica, added
 //!   brokers hold some, and the machine is Idle with nothing running.
 //!
@@ -92,6 +93,8 @@ struct Request {
     busy: bool,
     /// Our roll was in progress when it came.
     rolling: bool,
+    /// Someone else's roll held the roll lease when it came.
+    manual_rolling: bool,
     drain_at_time: BTreeSet<i32>,
 }
 
@@ -113,6 +116,9 @@ struct TickPlan {
     lose_answer: Option<u32>,
     /// Someone else starts partition reassignments lasting this many ticks.
     reassign: Option<u32>,
+    /// Someone else (`kafkaops roll`) takes the roll lease for this many ticks, unless our
+    /// roll holds it (then that roll is refused, as the lease refuses it).
+    manual_roll: Option<u32>,
 }
 
 struct World {
@@ -137,6 +143,8 @@ struct World {
     roll_steps: Vec<(usize, bool)>,
     /// Ticks left of the reassignments someone else started.
     reassign_left: u32,
+    /// Ticks left of someone else's roll (it holds the roll lease meanwhile).
+    manual_roll_left: u32,
     rolls_done: u32,
     /// Topic `orders`: its replication factor.
     orders_rf: u16,
@@ -162,6 +170,7 @@ impl World {
             roll_left: 0,
             roll_steps: Vec::new(),
             reassign_left: 0,
+            manual_roll_left: 0,
             rolls_done: 0,
             orders_rf: 2,
         }
@@ -262,6 +271,8 @@ impl World {
             cc,
             operator: None,
             platform_error: None,
+            other_roll: (self.manual_roll_left > 0)
+                .then(|| "Lease kafkaops-roll-c held by alice".to_string()),
             roll: (self.roll_wanted && !self.kafka_down).then(|| RollWish {
                 nodes: [1, 2, 3].into_iter().collect(),
                 reason: "broker configuration differs".into(),
@@ -320,6 +331,7 @@ impl World {
             shown_busy: self.shown_busy,
             busy: self.running().is_some() || self.reassign_left > 0,
             rolling: self.roll_active,
+            manual_rolling: self.manual_roll_left > 0,
             drain_at_time: self.drain.clone(),
         });
         if self.running().is_some() || self.reassign_left > 0 {
@@ -352,7 +364,8 @@ impl World {
             self.roll_active = true;
             self.roll_left = 3;
         }
-        let moving = self.running().is_some() || self.reassign_left > 0;
+        let moving =
+            self.running().is_some() || self.reassign_left > 0 || self.manual_roll_left > 0;
         self.roll_steps.push((self.tick, moving));
         self.roll_left -= 1;
         if self.roll_left == 0 {
@@ -394,6 +407,7 @@ impl World {
         self.now += TICK_MS;
         self.tick += 1;
         self.reassign_left = self.reassign_left.saturating_sub(1);
+        self.manual_roll_left = self.manual_roll_left.saturating_sub(1);
         self.progress();
         // Pending executions start once their proposal is computed (or fail: another runs).
         for i in 0..self.execs.len() {
@@ -640,9 +654,10 @@ fn tick_plan() -> impl Strategy<Value = TickPlan> {
         prop_oneof![6 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8), 1 => Just(3u8)],
         prop::option::weighted(0.07, 0u32..3),
         prop::option::weighted(0.05, 1u32..4),
+        prop::option::weighted(0.05, 1u32..4),
     )
         .prop_map(
-            |(cc_down, kafka_down, foreign, fail_next, restart, lose_answer, reassign)| TickPlan {
+            |(
                 cc_down,
                 kafka_down,
                 foreign,
@@ -650,6 +665,18 @@ fn tick_plan() -> impl Strategy<Value = TickPlan> {
                 restart,
                 lose_answer,
                 reassign,
+                manual_roll,
+            )| {
+                TickPlan {
+                    cc_down,
+                    kafka_down,
+                    foreign,
+                    fail_next,
+                    restart,
+                    lose_answer,
+                    reassign,
+                    manual_roll,
+                }
             },
         )
 }
@@ -728,6 +755,13 @@ fn run(s: &Scenario) -> (World, Shell) {
         {
             w.reassign_left = n;
         }
+        // The roll lease: free, or expired, when neither roll holds it.
+        if let Some(n) = plan.manual_roll
+            && !w.roll_active
+            && w.manual_roll_left == 0
+        {
+            w.manual_roll_left = n;
+        }
         if plan.restart == 1 {
             sh.restart();
         }
@@ -802,6 +836,7 @@ proptest! {
         }
         for r in &w.requests {
             prop_assert!(!r.rolling, "execution request {r:?} during the roll");
+            prop_assert!(!r.manual_rolling, "execution request {r:?} while another's roll held the lease");
         }
         if s.roll_at.is_some() {
             prop_assert_eq!(w.rolls_done, 1, "the roll finished once");

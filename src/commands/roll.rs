@@ -58,7 +58,7 @@ use crate::platform::witness::RestartWitness;
 use crate::platform::{AnyPlatform, Platform, PlatformNode};
 
 /// How long a roll's Kubernetes lease lives without renewal (renewed every third of it).
-const LEASE_DURATION: Duration = Duration::from_secs(30);
+pub(crate) const LEASE_DURATION: Duration = Duration::from_secs(30);
 
 mod render;
 

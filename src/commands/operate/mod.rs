@@ -244,6 +244,9 @@ pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
     pub roll: roll::RollSettings,
     /// The roll this process drives, if one runs.
     roll_session: Option<roll::RollSession>,
+    /// Kubernetes: the roll Lease `kafkaops roll` takes for the same pods, held (and renewed in
+    /// the background) while our roll runs, so a manual roll meanwhile is refused as busy.
+    roll_lease: Option<crate::platform::kube::LeaseGuard>,
     /// Kubernetes: the operator guard's view and the node pools' scale-down intent.
     pub platform: Option<Box<dyn ports::PlatformObserver>>,
     /// Kafka and Cruise Control outages: logged once per change, backoff while they last.
@@ -282,6 +285,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             followed: std::sync::Mutex::default(),
             roll,
             roll_session: None,
+            roll_lease: None,
             platform: None,
             outages: wake::Outages::default(),
             cluster_watch: None,
@@ -367,6 +371,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                         "not the leader any more ({why}); waiting to lead again"
                     ));
                     self.telemetry.leader(false);
+                    self.release_roll_lease().await;
                     self.leadership.release().await;
                     if self.args.once {
                         return Ok(ExitCode::Failed);
@@ -416,6 +421,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                 "exiting; Cruise Control task {t} keeps running (the next instance attaches to it)"
             ));
         }
+        self.release_roll_lease().await;
         self.leadership.release().await;
         self.telemetry.leader(false);
         Ok(code)
@@ -442,6 +448,15 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         }
         self.telemetry.leader(true);
         Ok(true)
+    }
+
+    /// Gives the roll Lease up if we hold it (the roll ended, we exit or were deposed): its
+    /// holder is cleared, so the next roller (a `kafkaops roll`, the next leader) takes it at once.
+    async fn release_roll_lease(&mut self) {
+        if let Some(g) = self.roll_lease.take() {
+            log(format!("releasing the roll lease {}", g.name()));
+            g.give_up(false).await;
+        }
     }
 
     fn say_leading(&self, state: &OperateState) {
@@ -618,6 +633,28 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                     platform_ok = false;
                     self.telemetry.error(ErrorSource::Kubernetes);
                     obs.platform_error = Some(e.to_string());
+                }
+            }
+        }
+        // Kubernetes: a `kafkaops roll` (or a former leader's roll) holding the roll Lease of
+        // the same pods is a mover: nothing of ours starts while it is held.
+        if let Some(k) = &self.roll.kube {
+            match k.roll_lease_holder().await {
+                Ok(other) => {
+                    if other.is_some() && self.roll_lease.is_some() {
+                        // Ours expired and was taken: we hold nothing any more.
+                        self.roll_lease = None;
+                    }
+                    obs.other_roll = other;
+                }
+                Err(e) => {
+                    platform_ok = false;
+                    self.telemetry.error(ErrorSource::Kubernetes);
+                    let e = format!("the roll lease cannot be read: {e}");
+                    obs.platform_error = Some(match obs.platform_error.take() {
+                        Some(p) => format!("{p}; {e}"),
+                        None => e,
+                    });
                 }
             }
         }
@@ -803,6 +840,31 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         let Some(r) = state.roll() else {
             return Ok(None);
         };
+        // Kubernetes: the roll Lease, as `kafkaops roll` takes it; held by another, the roll
+        // waits (a wait, not a failure) and takes it once it is free.
+        if let Some(k) = &self.roll.kube
+            && self.roll_lease.is_none()
+        {
+            match k.take_lease(crate::commands::roll::LEASE_DURATION).await {
+                Ok(g) => {
+                    log(format!("took the roll lease {}", g.name()));
+                    self.roll_lease = Some(g);
+                }
+                Err(e) => {
+                    let nodes: Vec<String> = r.nodes.iter().map(i32::to_string).collect();
+                    let wait = format!("the roll of nodes {} waits: {e}", nodes.join(","));
+                    self.report(&Decision {
+                        waits: vec![wait],
+                        ..Decision::default()
+                    })
+                    .await;
+                    return Ok(Some(self.args.resync));
+                }
+            }
+        }
+        let Some(r) = state.roll() else {
+            return Ok(None);
+        };
         if self.roll_session.is_none() {
             match roll::start(
                 &self.kafka,
@@ -821,6 +883,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                     self.roll_session = Some(s);
                 }
                 Err(e) => {
+                    self.release_roll_lease().await;
                     if let Some(rec) = state.finish_roll(false, &format!("cannot start: {e}")) {
                         self.report(&Decision {
                             records: vec![rec],
@@ -902,6 +965,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
                     crate::driver::Outcome::Interrupted => "interrupted".to_string(),
                 };
                 self.roll_session = None;
+                self.release_roll_lease().await;
                 if !ok && let Some(r) = state.roll() {
                     // A failed roll is tried again, even for the same configuration.
                     for n in r.nodes.clone() {

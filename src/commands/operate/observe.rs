@@ -116,6 +116,7 @@ pub async fn observe(
         cc: c,
         operator: None,
         platform_error: None,
+        other_roll: None,
         roll: None,
     }
 }

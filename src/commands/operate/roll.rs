@@ -19,6 +19,15 @@
 //! Plain host: the nodes restart with `--restart-command` (or `--stop-command` and
 //! `--start-command`); without one, a needed roll waits and says so. Kubernetes plugs its
 //! platform in [`RollSettings::platform`].
+//!
+//! Never two rollers (issue #13): in Kubernetes `kafkaops roll` holds a per-cluster Lease
+//! ([`KubePlatform::take_lease`], named by the pod selector). `operate` reads that Lease every
+//! loop ([`KubePlatform::roll_lease_holder`]): held by another, nothing of ours starts (the
+//! engine's `other_roll` blocker); and our own roll takes the same Lease before it restarts a
+//! node, renews it while it runs, and clears its holder when it ends or `operate` exits or is
+//! deposed, so a manual `kafkaops roll` meanwhile exits 5 naming us. On plain hosts
+//! `kafkaops roll` takes no lock, so there is nothing to read or take there: hosts are left as
+//! they are (one operator at a time is the user's business).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;

@@ -115,6 +115,12 @@ pub struct Observation {
     /// The platform's side (Kubernetes) could not be read: nothing starts (the operator guard
     /// cannot be checked).
     pub platform_error: Option<String>,
+    /// Someone else's roll holds the cluster's roll Lease (Kubernetes: the Lease `kafkaops roll`
+    /// takes for the same pods), described with its holder; `None`: free, ours, or not looked at
+    /// (plain hosts take no roll lock). Nothing of ours starts while it is held (no rebalance,
+    /// replication-factor change or roll while another restarts brokers); an execution of ours
+    /// already sent goes on (whoever started the roll meanwhile answers for it).
+    pub other_roll: Option<String>,
     /// Nodes the shell found in need of a roll (desired broker configuration, Kubernetes
     /// reasons), as the roll engine plans it; `None`: none (or not looked at).
     pub roll: Option<RollWish>,
@@ -939,6 +945,9 @@ fn blockers(obs: &Observation) -> Vec<String> {
     }
     if let Some(e) = &obs.platform_error {
         out.push(format!("the platform cannot be read ({e})"));
+    }
+    if let Some(r) = &obs.other_roll {
+        out.push(format!("another roll is in progress ({r})"));
     }
     if let Some(view) = &obs.operator
         && let operator_guard::Decision::Refuse(e) =

@@ -90,6 +90,7 @@ fn observation(brokers: &[(i32, u64)], topics: &[(&str, u16)]) -> Observation {
         }),
         operator: None,
         platform_error: None,
+        other_roll: None,
         roll: None,
     }
 }
@@ -450,4 +451,68 @@ fn queued_requests_are_checked_again_when_they_start() {
         Some([4].into_iter().collect()),
         "{d:?}"
     );
+}
+
+#[test]
+fn nothing_starts_while_another_roll_holds_the_roll_lease_and_each_wish_names_it() {
+    let held = "kafka-roll-abc held by alice-laptop-123, renewed 2026-11-23T12:00:00Z";
+    let policy = OperatePolicy {
+        modes: [Mode::AddBrokers].into_iter().collect(),
+        scale_up_grace_ms: 0,
+        replication_factors: [("orders".to_string(), 3)].into_iter().collect(),
+        ..OperatePolicy::default()
+    };
+    let mut s = OperateState::new();
+    let mut obs = observation(&[(1, 6), (2, 6), (3, 0)], &[("orders", 2)]);
+    obs.roll = Some(RollWish {
+        nodes: [1].into_iter().collect(),
+        reason: "config".into(),
+    });
+    obs.other_roll = Some(held.into());
+    let d = decide(&mut s, &obs, &policy, &config());
+    assert!(d.acts.is_empty() && s.mover.is_none(), "{d:?} {s:?}");
+    for wish in [
+        "scale-up of brokers 3 waits",
+        "roll of nodes 1 waits",
+        "replication factors of topics orders waits",
+    ] {
+        assert!(
+            d.waits.iter().any(|w| w.starts_with(wish)
+                && w.contains("another roll is in progress")
+                && w.contains("alice-laptop-123")),
+            "{wish}: {d:?}"
+        );
+    }
+    // Released: the scale-up goes first.
+    obs.other_roll = None;
+    let d = decide(&mut s, &obs, &policy, &config());
+    assert_eq!(d.acts, vec![Act::StepRebalance], "{d:?}");
+}
+
+#[test]
+fn an_unsent_rebalance_waits_for_another_roll_but_a_sent_one_goes_on() {
+    let held = "kafka-roll-abc held by alice";
+    let policy = policy_add_remove(&[]);
+    let mut s = OperateState::new();
+    let obs = observation(&[(1, 6), (2, 6), (3, 0)], &[]);
+    let d = decide(&mut s, &obs, &policy, &config());
+    assert_eq!(d.acts, vec![Act::StepRebalance], "{d:?}");
+    // Someone's roll took the lease before our request was sent: it is not sent.
+    let mut held_obs = observation(&[(1, 6), (2, 6), (3, 0)], &[]);
+    held_obs.other_roll = Some(held.into());
+    let d = decide(&mut s, &held_obs, &policy, &config());
+    assert!(d.acts.is_empty(), "{d:?}");
+    assert!(
+        d.waits.iter().any(|w| w.contains("add-brokers rebalance")
+            && w.contains("another roll is in progress (kafka-roll-abc held by alice)")),
+        "{d:?}"
+    );
+    // Sent before the roll began: ours is followed, not stopped.
+    drive_to_start(&mut s, obs.now);
+    let mut f = s.flow().cloned().unwrap();
+    f.handle_execution_started(Some("ours".into()), obs.now);
+    s.set_flow(f);
+    busy(&mut held_obs, "ours");
+    let d = decide(&mut s, &held_obs, &policy, &config());
+    assert_eq!(d.acts, vec![Act::StepRebalance], "{d:?}");
 }

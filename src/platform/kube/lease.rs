@@ -133,6 +133,38 @@ impl LeaseLock {
         }
     }
 
+    /// [`Attempt::Held`] when `lease` has a live holder other than us (renewed within its
+    /// duration); `None` when it is free, expired, released or ours.
+    fn held_by_other(&self, lease: &Lease) -> Option<Attempt> {
+        let spec = lease.spec.clone().unwrap_or_default();
+        let holder = spec.holder_identity.clone().unwrap_or_default();
+        let renewed = renew_time(lease);
+        let live_for = u64::try_from(spec.lease_duration_seconds.unwrap_or(0)).unwrap_or(0);
+        let expired = renewed
+            .as_deref()
+            .and_then(|r| humantime::parse_rfc3339_weak(r.trim_end_matches('Z')).ok())
+            .is_none_or(|t| t + Duration::from_secs(live_for) < SystemTime::now());
+        (!holder.is_empty() && holder != self.identity && !expired).then(|| Attempt::Held {
+            holder,
+            renewed: renewed.unwrap_or_else(|| "never".into()),
+        })
+    }
+
+    /// Reads the lease without writing it: [`Attempt::Held`] when another contender holds it
+    /// and renews it, `None` when it is absent, free, expired, released or ours (taking it
+    /// would succeed but for a race). `operate` asks this every loop to see a `kafkaops roll`.
+    ///
+    /// # Errors
+    /// The Kubernetes read fails.
+    pub async fn other_holder(&self) -> Result<Option<Attempt>, PlatformError> {
+        Ok(self
+            .api
+            .get_opt(&self.name)
+            .await
+            .map_err(|e| self.err("get", &e))?
+            .and_then(|l| self.held_by_other(&l)))
+    }
+
     /// Takes the lease if it is free, expired, released or already ours.
     ///
     /// # Errors
@@ -159,17 +191,8 @@ impl LeaseLock {
         };
         let spec = current.spec.clone().unwrap_or_default();
         let holder = spec.holder_identity.clone().unwrap_or_default();
-        let renewed = renew_time(&current);
-        let live_for = u64::try_from(spec.lease_duration_seconds.unwrap_or(0)).unwrap_or(0);
-        let expired = renewed
-            .as_deref()
-            .and_then(|r| humantime::parse_rfc3339_weak(r.trim_end_matches('Z')).ok())
-            .is_none_or(|t| t + Duration::from_secs(live_for) < SystemTime::now());
-        if !holder.is_empty() && holder != self.identity && !expired {
-            return Ok(Attempt::Held {
-                holder,
-                renewed: renewed.unwrap_or_else(|| "never".into()),
-            });
+        if let Some(held) = self.held_by_other(&current) {
+            return Ok(held);
         }
         let acquire = if holder == self.identity {
             serde_json::to_value(&spec.acquire_time)

@@ -518,18 +518,41 @@ impl KubePlatform {
         Ok(())
     }
 
+    /// The roll lease of these pods as this process sees it.
+    fn roll_lock(&self, duration: Duration) -> LeaseLock {
+        LeaseLock::new(
+            &self.inner.conn,
+            &self.inner.selector.lease_name(),
+            &self.inner.identity,
+            duration,
+        )
+    }
+
+    /// Who else rolls these pods: the roll lease's live holder other than us, described as
+    /// `Lease <name> held by <holder>` (without the renewal time, so the wait that quotes it
+    /// reads the same, and is logged once, while the holder renews); `None` when it is free,
+    /// expired or ours. Read only (`operate` asks every loop so that it starts nothing while a
+    /// `kafkaops roll` restarts brokers).
+    ///
+    /// # Errors
+    /// The Lease cannot be read.
+    pub async fn roll_lease_holder(&self) -> Result<Option<String>, PlatformError> {
+        let lock = self.roll_lock(Duration::from_secs(1));
+        Ok(match lock.other_holder().await? {
+            Some(Attempt::Held { holder, .. }) => {
+                Some(format!("Lease {} held by {holder}", lock.name()))
+            }
+            _ => None,
+        })
+    }
+
     /// Takes the roll lease for this cluster; fails with [`PlatformError::LeaseHeld`] when a
     /// live holder other than us has it. The returned guard renews it until released.
     ///
     /// # Errors
     /// The lease is held, or a Kubernetes call fails.
     pub async fn take_lease(&self, duration: Duration) -> Result<LeaseGuard, PlatformError> {
-        let lock = LeaseLock::new(
-            &self.inner.conn,
-            &self.inner.selector.lease_name(),
-            &self.inner.identity,
-            duration,
-        );
+        let lock = self.roll_lock(duration);
         if let Attempt::Held { holder, renewed } = lock.try_acquire().await? {
             return Err(PlatformError::LeaseHeld {
                 lease: lock.name().to_string(),
@@ -581,12 +604,18 @@ impl LeaseGuard {
     }
 
     /// Stops renewing and deletes the lease if we still hold it.
-    pub async fn release(mut self) {
+    pub async fn release(self) {
+        self.give_up(true).await;
+    }
+
+    /// Stops renewing and gives the lease up if we still hold it: deletes it (`delete`) or
+    /// clears its holder (needs only `update` on leases, as `operate`'s Role allows).
+    pub async fn give_up(mut self, delete: bool) {
         self.stop.notify_one();
         if let Some(h) = self.renew.take() {
             h.abort();
         }
-        self.lock.release(true).await;
+        self.lock.release(delete).await;
     }
 }
 
