@@ -392,6 +392,13 @@ fn anomalies_on_a_real_cluster() {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_millis() as i64;
+    // Down until the watch says so: a restart quicker than one request's retries (10 s) would
+    // be absorbed by the client and never seen as an outage.
+    cc.stop();
+    wait_for("the watch to report the outage", WAIT, || {
+        Ok(bg.stderr().contains("DISCONNECTED").then_some(()))
+    })
+    .unwrap();
     cc.restart().expect("restart the double");
     wait_for(
         "a re-detection after the restart and the watch reconnected",
@@ -403,7 +410,14 @@ fn anomalies_on_a_real_cluster() {
             Ok((fresh && bg.stderr().contains("Reconnected")).then_some(()))
         },
     )
-    .unwrap();
+    .unwrap_or_else(|e| {
+        panic!(
+            "{e:#}\nviolations: {:?}\nwatch stderr:\n{}\ndouble log:\n{}",
+            goal_violations(&cc),
+            bg.stderr(),
+            cc.log()
+        )
+    });
     // The watch polls every 300 ms: let it see the double's later re-detections too.
     wait_for("two re-detections after the restart", WAIT, || {
         Ok((goal_violations(&cc).len() >= 2).then_some(()))
