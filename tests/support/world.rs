@@ -1301,6 +1301,7 @@ pub mod adapter {
         ConfigEntry {
             value: Some(v),
             read_only: true,
+            sensitive: false,
         }
     }
 

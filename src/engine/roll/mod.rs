@@ -87,7 +87,9 @@ pub use config_diff::{ConfigChange, ConfigDiff};
 pub use error::RollError;
 use restart::{Awaiting, RestartProgress};
 use safety::{PartitionIndex, Strictness};
-use select::{Cache, Selection, describe_reasons, select, unselected_unhealthy};
+use select::{
+    Cache, Selection, describe_reasons, select, sensitive_settings, unselected_unhealthy,
+};
 
 /// Settings of a roll (defaults from the proposal).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -407,6 +409,18 @@ pub struct Plan {
     /// `include_unhealthy`), still counted by every safety check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unselected_unhealthy: Vec<NodeReason>,
+    /// Desired settings Kafka returns no value for because they are sensitive:
+    /// neither compared nor applied dynamically (only a restart applies them,
+    /// from the node's own configuration).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sensitive_settings: Vec<NodeSettings>,
+}
+
+/// Settings of one node.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeSettings {
+    pub node: NodeId,
+    pub keys: Vec<String>,
 }
 
 impl Plan {
@@ -667,6 +681,13 @@ impl Roller {
                         describe_reasons(&left)
                     ));
                 }
+                let sensitive = sensitive_settings(&self.nodes, snapshot);
+                if !sensitive.is_empty() {
+                    notes.push(format!(
+                        "sensitive setting(s) not compared (Kafka returns no value for them), so                          not applied by this roll unless the node was restarted: {}",
+                        describe_settings(&sensitive)
+                    ));
+                }
                 let summary = RollSummary {
                     restarted: self.filter_ids(|c| c.num_restarts > 0),
                     reconfigured: self.filter_ids(|c| c.num_reconfigs > 0 && c.num_restarts == 0),
@@ -691,6 +712,7 @@ impl Roller {
         let mut cache = Cache::default();
         let mut plan = Plan {
             unselected_unhealthy: unselected_unhealthy(&self.config, &nodes),
+            sensitive_settings: sensitive_settings(&nodes, snapshot),
             ..Plan::default()
         };
         // Each step changes one context; a bound keeps a bug from looping.
@@ -863,6 +885,16 @@ fn assume_back_in_sync(
         }
     }
     true
+}
+
+/// `node 1: a, b; node 2: c`.
+#[must_use]
+pub fn describe_settings(settings: &[NodeSettings]) -> String {
+    settings
+        .iter()
+        .map(|s| format!("node {}: {}", s.node, s.keys.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn join_ids(ids: &[NodeId]) -> String {
