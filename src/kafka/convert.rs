@@ -15,8 +15,9 @@
 //! - Controller-only node (by `process.roles`, voter or observer): `NotRunning` when the
 //!   platform says its process does not run; else `Serving` when it leads the quorum or is
 //!   caught up by the engine's rule ([`is_caught_up`]: its `LastCaughtUpTimestamp` at most
-//!   the fetch timeout behind the leader's, never ahead of it), else `NotReady` (the quorum
-//!   cannot tell a stopped controller from a lagging one; the platform can).
+//!   the fetch timeout behind the leader's, never ahead of it; and none while any member's
+//!   timestamp is ahead of the leader's clock, [`clock_stepped_back`]), else `NotReady` (the
+//!   quorum cannot tell a stopped controller from a lagging one; the platform can).
 //! - A broker-role node that Kafka still lists unfenced while the platform says its process
 //!   does not run (crashed, not fenced yet) is `NotReady`: not serving, but not assumed out
 //!   of its ISRs either.
@@ -38,7 +39,7 @@ use crate::engine::model::{
     ObservedState, PartitionSnapshot, QuorumSnapshot, TopicPartition, TopicSettings, VoterState,
 };
 
-use crate::engine::roll::safety::is_caught_up;
+use crate::engine::roll::safety::{clock_stepped_back, is_caught_up};
 
 use super::observation::{
     BrokerState, BrokerStateSource, KafkaObservation, NodeObservation, QuorumObservation,
@@ -60,10 +61,19 @@ fn controller_caught_up(quorum: &QuorumObservation, id: i32) -> bool {
             .and_then(|v| v.last_caught_up_timestamp)
             .filter(|t| *t >= 0)
     };
-    match (quorum.leader_id.and_then(ts), ts(id)) {
-        (Some(leader), Some(mine)) => is_caught_up(leader, mine, quorum.fetch_timeout_ms),
-        _ => false,
+    let Some(leader) = quorum.leader_id.and_then(ts) else {
+        return false;
+    };
+    let all = quorum
+        .voters
+        .iter()
+        .chain(&quorum.observers)
+        .filter_map(|v| Some((NodeId(v.id), v.last_caught_up_timestamp?)));
+    if clock_stepped_back(leader, all).is_some() {
+        // The leader's clock stepped back: no timestamp can be trusted.
+        return false;
     }
+    ts(id).is_some_and(|mine| is_caught_up(leader, mine, quorum.fetch_timeout_ms))
 }
 
 fn node_state(node: &NodeObservation, quorum: &QuorumObservation, inferred: bool) -> ObservedState {

@@ -260,6 +260,17 @@ pub fn is_caught_up(leader_ts: i64, ts: i64, timeout_ms: i64) -> bool {
         .is_some_and(|behind| (0..timeout_ms).contains(&behind))
 }
 
+/// The first quorum member whose `LastCaughtUpTimestamp` is ahead of the
+/// leader's own: the leader's clock stepped back (Kafka keeps the highest value
+/// it recorded). Then no timestamp can be trusted: a controller that stopped
+/// long ago can land inside the fetch timeout of the stepped-back clock.
+pub fn clock_stepped_back(
+    leader_ts: i64,
+    timestamps: impl IntoIterator<Item = (NodeId, i64)>,
+) -> Option<(NodeId, i64)> {
+    timestamps.into_iter().find(|(_, t)| *t > leader_ts)
+}
+
 /// Controllers (by assigned role) that count as caught up from the active
 /// controller's point of view: the leader itself, and voters whose
 /// `LastCaughtUpTimestamp` is within the fetch timeout of the leader's
@@ -305,6 +316,20 @@ pub fn caught_up_by_timestamp(snapshot: &ClusterSnapshot) -> Result<Vec<NodeId>,
     let leader_ts = ts(leader).ok_or_else(|| RollError::QuorumUnknown {
         detail: format!("no LastCaughtUpTimestamp for the leader {leader}"),
     })?;
+    let members = quorum.voters.iter().chain(&quorum.observers);
+    if let Some(ahead) = clock_stepped_back(
+        leader_ts,
+        members.filter_map(|v| v.last_caught_up_ms.map(|t| (v.id, t))),
+    ) {
+        return Err(RollError::QuorumUnknown {
+            detail: format!(
+                "node {}'s LastCaughtUpTimestamp {} is ahead of the quorum leader {leader}'s \
+                 clock ({leader_ts}): the leader's clock stepped back, and until it has passed \
+                 every timestamp it recorded, a long-stopped controller can look caught up",
+                ahead.0, ahead.1
+            ),
+        });
+    }
     let timeout = fetch_timeout_ms(snapshot);
     Ok(controllers(snapshot)
         .into_iter()
