@@ -734,7 +734,11 @@ fn stopped_voter(
         (100..100 + n).collect()
     };
     for &id in &voters {
-        let roles = if combined { NodeRoles::COMBINED } else { NodeRoles::CONTROLLER };
+        let roles = if combined {
+            NodeRoles::COMBINED
+        } else {
+            NodeRoles::CONTROLLER
+        };
         w.add_node(id, roles, true, Timing::default());
     }
     brokers(&mut w, 10..=11, &Timing::default());
@@ -742,7 +746,11 @@ fn stopped_voter(
     w.add_partition("t", &[first, 10, 11]);
     w.topics.get_mut("t").unwrap().min_override = Some(1);
     w.controller_status = controller_status;
-    w.state_source = if endpoints { StateSource::Endpoints } else { StateSource::None };
+    w.state_source = if endpoints {
+        StateSource::Endpoints
+    } else {
+        StateSource::None
+    };
     w.init();
     let node = NodeId(voters[victim % voters.len()]);
     w.faults.push((
@@ -750,11 +758,18 @@ fn stopped_voter(
         if stop {
             Fault::Stop { node, shutdown_ms }
         } else {
-            Fault::Crash { node, down_ms: None }
+            Fault::Crash {
+                node,
+                down_ms: None,
+            }
         },
     ));
     w.advance_to(3_000 + delay);
-    let others: Vec<i32> = voters.iter().copied().filter(|v| NodeId(*v) != node).collect();
+    let others: Vec<i32> = voters
+        .iter()
+        .copied()
+        .filter(|v| NodeId(*v) != node)
+        .collect();
     let reasons = subset(&others, mask);
     let mut selection = others;
     selection.extend([10, 11]);
@@ -900,9 +915,21 @@ proptest! {
 
 /// The settings point 6 plays with: (key, read-only, sensitive, running value, other value).
 const SETTINGS: [(&str, bool, bool, Option<&str>, &str); 5] = [
-    ("create.topic.policy.class.name", true, false, None, "com.example.Policy"),
+    (
+        "create.topic.policy.class.name",
+        true,
+        false,
+        None,
+        "com.example.Policy",
+    ),
     ("log.cleaner.threads", false, false, Some("1"), "2"),
-    ("ssl.cipher.suites", false, false, None, "TLS_AES_128_GCM_SHA256"),
+    (
+        "ssl.cipher.suites",
+        false,
+        false,
+        None,
+        "TLS_AES_128_GCM_SHA256",
+    ),
     ("ssl.keystore.password", false, true, Some("old"), "new"),
     ("log.dirs", true, false, Some("/a"), "/b"),
 ];

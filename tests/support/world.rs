@@ -778,8 +778,7 @@ impl World {
         let t = self.now;
         let stale_fetch = self.stale_voters_fetch;
         for n in self.nodes.values_mut() {
-            let stale_voter_fetches =
-                stale_fetch && n.voter && !n.roles.controller && n.unfenced();
+            let stale_voter_fetches = stale_fetch && n.voter && !n.roles.controller && n.unfenced();
             if n.ctrl_in_sync(t) || stale_voter_fetches {
                 n.last_caught_up = n.last_caught_up.max(now);
             }
@@ -900,8 +899,10 @@ impl World {
                 let Some(n) = self.nodes.get_mut(node) else {
                     return;
                 };
-                if !matches!(n.proc, Proc::Serving | Proc::Recovering { .. } | Proc::Starting { .. })
-                {
+                if !matches!(
+                    n.proc,
+                    Proc::Serving | Proc::Recovering { .. } | Proc::Starting { .. }
+                ) {
                     return;
                 }
                 n.failed_since_restart = true;
@@ -1685,10 +1686,7 @@ pub mod adapter {
                 // NOT_READY; its process end shows through the witness. The
                 // new one: NOT_RUNNING when the platform reports its process
                 // stopped.
-                let state = if rules == Rules::New
-                    && w.controller_status
-                    && !proc.alive()
-                {
+                let state = if rules == Rules::New && w.controller_status && !proc.alive() {
                     ObservedState::NotRunning
                 } else if caught_up(id) {
                     ObservedState::Serving
