@@ -474,6 +474,18 @@ mod tests {
         o.quorum.voters[1].last_caught_up_timestamp = Some(60_000);
         let s = to_snapshot(&o);
         assert_eq!(s.node(NodeId(2)).unwrap().state, ObservedState::NotReady);
+        // Any timestamp ahead of the leader's: its clock stepped back, none is trusted (3 at
+        // 9_500 would otherwise look caught up).
+        let mut o = observation();
+        o.quorum.voters[2].last_caught_up_timestamp = Some(9_500);
+        assert_eq!(
+            to_snapshot(&o).node(NodeId(3)).unwrap().state,
+            ObservedState::Serving
+        );
+        o.quorum.voters[1].last_caught_up_timestamp = Some(60_000);
+        let s = to_snapshot(&o);
+        assert_eq!(s.node(NodeId(3)).unwrap().state, ObservedState::NotReady);
+        assert_eq!(s.node(NodeId(1)).unwrap().state, ObservedState::Serving);
     }
 
     /// Issue 23, points 1 and 2: what the platform says about a process reaches the snapshot. A

@@ -732,6 +732,18 @@ fn voter_timestamp_ahead_of_the_leaders_clock_is_not_caught_up() {
     let d = roller.decide(&snapshot, Millis(10_000));
     assert!(d.restarted_nodes().is_empty(), "{d:?}");
     assert!(blocked_reason(&d).contains("quorum"), "{d:?}");
+    // Found by the world model with only the negative lag refused: once the leader's clock
+    // stepped back, the timestamp of a controller that stopped long ago can land inside the
+    // fetch timeout of the new clock (2 at 9_500, "fresh"), while the live voter 1 is ahead.
+    // Any timestamp ahead of the leader's means none can be trusted.
+    let snapshot = ClusterSnapshot {
+        quorum: quorum(Some(0), &[(0, 10_000), (1, 30_000), (2, 9_500)]),
+        ..snapshot
+    };
+    let mut roller = Roller::new(RollConfig::default(), restart(&[1]));
+    let d = roller.decide(&snapshot, Millis(10_000));
+    assert!(d.restarted_nodes().is_empty(), "{d:?}");
+    assert!(blocked_reason(&d).contains("stepped back"), "{d:?}");
 }
 
 /// Point 5: no topic override; the leader's broker-level `min.insync.replicas` cannot be read
