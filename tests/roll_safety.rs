@@ -63,12 +63,35 @@
 //! With the bug 5 gap masked (controllers caught up the instant they start),
 //! 5000 random cases found nothing (engine of `wip/engine` 7a33b1c).
 //!
+//! # Issue 23 (second safety audit), points 1-6
+//!
+//! One property per point, each named after what must hold; each fails with its fix removed
+//! (checked by removing it) and the seeds that found them are in
+//! `tests/roll_safety.proptest-regressions`, which proptest runs first every time:
+//!
+//! | point | property | what the world adds |
+//! |-------|----------|---------------------|
+//! | 1 | `replica_not_serving_outside_the_selection_not_counted` | crashes Kafka has not fenced yet (`fence_lag_ms`), someone else's controlled shutdown (`Fault::Stop`) |
+//! | 2 | `stopped_voter_with_a_fresh_timestamp_not_counted` | the voter excuse only while the observation showed the voter serving; controller process status |
+//! | 3 | `stale_voters_with_broker_roles_count_in_the_majority` | voters without a controller role (they vote no more, may keep fetching) |
+//! | 4 | `voter_timestamp_ahead_of_the_leaders_clock_not_caught_up` | the leader's clock steps back (`Fault::ClockStep`); Kafka keeps the highest timestamp |
+//! | 5 | `unknown_broker_min_isr_refuses` | per-broker min ISR the observer cannot read |
+//! | 6 | `unset_read_only_settings_restart_and_sensitive_ones_are_named` | node configurations, reconfiguration, rule (g) |
+//!
+//! Before the world change, point 2's property passed with the engine fix removed: the checker
+//! excused any voter a fault hit less than the fetch timeout ago, although the snapshot showed
+//! it down. Point 4's property found more than the issue says: with only negative lags refused,
+//! a controller that stopped long ago lands inside the fetch timeout of the stepped-back clock;
+//! any timestamp ahead of the leader's clock now makes all of them untrusted.
+//!
 //! The checker excuses what no roll can avoid and the product's documented
 //! policy accepts: partitions with no more replicas than their min ISR,
 //! quorums of one or two voters (the other must be caught up), and faults the
 //! observation cannot show yet (a voter hit by a crash or lag less than the
-//! fetch timeout before a controller restart; a partition or quorum hit by a
-//! fault while processes the roll stopped are not back).
+//! fetch timeout before a controller restart, unless the observation showed it
+//! not serving; someone else's controlled shutdown of a node the observation
+//! showed serving, i.e. without a broker-state source; a partition or quorum
+//! hit by a fault while processes the roll stopped are not back).
 
 #[path = "support/world.rs"]
 mod world;
