@@ -627,6 +627,8 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             match p.observe().await {
                 Ok(v) => {
                     obs.operator = v.operator;
+                    // The node pools' scale-down joins the drain set before the engine checks
+                    // it (a set that would leave too few brokers drains nothing).
                     engine_policy.drain.extend(v.drain);
                 }
                 Err(e) => {

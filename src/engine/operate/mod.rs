@@ -473,11 +473,9 @@ impl OperateState {
     pub fn mark_requested(&mut self, now: Millis, request: Option<RequestParams>) {
         match &mut self.mover {
             Some(Mover::Rebalance(r)) => r.mark_requested(now, request),
-            Some(Mover::ReplicationFactors(r)) => {
-                if r.requested_at.is_none() {
-                    r.requested_at = Some(now);
-                    r.request = request;
-                }
+            Some(Mover::ReplicationFactors(r)) if r.requested_at.is_none() => {
+                r.requested_at = Some(now);
+                r.request = request;
             }
             _ => {}
         }
