@@ -53,10 +53,15 @@
 //!
 //! Beyond the proposal: availability is judged on the ISR both now and as it
 //! will be once ongoing reassignments complete, against each partition's
-//! effective `min.insync.replicas` (unknown refuses); nothing restarts while
-//! any other node is in log recovery or is a broker in an unknown state (it
-//! may be in log recovery); and state restored from JSON that does not match
-//! the cluster aborts the roll rather than panicking.
+//! effective `min.insync.replicas` (unknown refuses, and so does a replica
+//! whose broker-level value cannot be read), counting in each ISR only the
+//! replicas the snapshot shows serving; the quorum rule counts only running
+//! controllers as caught up, keeps a majority of the leader's real voter set,
+//! and trusts no timestamp while one is ahead of the leader's clock; an unset
+//! desired setting is a change (only sensitive ones are skipped, and named);
+//! nothing restarts while any other node is in log recovery or is a broker in
+//! an unknown state (it may be in log recovery); and state restored from JSON
+//! that does not match the cluster aborts the roll rather than panicking.
 
 pub mod batch;
 pub mod config_diff;
