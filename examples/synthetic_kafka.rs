@@ -22,7 +22,9 @@ use clap::Parser;
 use synthetic_kafka::{Placement, Spec, SyntheticKafka};
 
 #[derive(Parser, Debug)]
-#[command(about = "Serve a synthetic Kafka cluster (wire protocol) on 127.0.0.1 for kafkaops benches")]
+#[command(
+    about = "Serve a synthetic Kafka cluster (wire protocol) on 127.0.0.1 for kafkaops benches"
+)]
 struct Args {
     /// Brokers (ids 1..=N), one loopback port each
     #[arg(long, default_value_t = 5)]

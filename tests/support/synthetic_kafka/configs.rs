@@ -1,6 +1,6 @@
 //! The config entries DescribeConfigs answers with: a real Kafka 4.4.0 broker's, controller's
-//! and topic's (captured once, see `configs/README.md`), with each node's own values
-//! (`node.id`, listeners, rack, ...) filled in.
+//! and topic's (captured once; how is said at the top of each `configs/*.tsv`), with each node's
+//! own values (`node.id`, listeners, rack, ...) filled in.
 
 use kafka_protocol::messages::describe_configs_response::{
     DescribeConfigsResourceResult, DescribeConfigsSynonym,
@@ -129,10 +129,12 @@ pub fn node_entries(
     };
     list.iter()
         .filter(|e| wanted(keys, &e.name))
-        // A broker without a rack has no broker.rack value.
-        .filter(|e| !(e.name == "broker.rack" && node.rack.is_none()))
         .map(|e| {
-            let value = e.value.as_deref().map(|v| fill(v, node, cluster));
+            // A broker without a rack has no broker.rack value.
+            let value = match e.value.as_deref() {
+                Some("{rack}") if node.rack.is_none() => None,
+                v => v.map(|v| fill(v, node, cluster)),
+            };
             result(e, value, synonyms, version)
         })
         .collect()

@@ -65,8 +65,10 @@ impl SyntheticKafka {
         let http = bind(&spec.host)?;
         let stats_addr = http.local_addr()?;
         let broker_ports: Vec<u16> = brokers.iter().map(port).collect::<std::io::Result<_>>()?;
-        let controller_ports: Vec<u16> =
-            controllers.iter().map(port).collect::<std::io::Result<_>>()?;
+        let controller_ports: Vec<u16> = controllers
+            .iter()
+            .map(port)
+            .collect::<std::io::Result<_>>()?;
         let cluster = Cluster::generate(spec, &broker_ports, &controller_ports);
         let shared = Arc::new(server::Shared::new(cluster));
         let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -22,8 +22,8 @@ use kafka_protocol::messages::metadata_response::{
 };
 use kafka_protocol::messages::{
     ApiKey, ApiVersionsResponse, BrokerId, DescribeClusterRequest, DescribeClusterResponse,
-    DescribeConfigsRequest, DescribeConfigsResponse, DescribeQuorumRequest,
-    DescribeQuorumResponse, DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse,
+    DescribeConfigsRequest, DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse,
+    DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse,
     ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse, MetadataRequest,
     MetadataResponse, TopicName,
 };
@@ -150,26 +150,35 @@ fn metadata_topic(t: &Topic, view: View, ops: bool) -> MetadataResponseTopic {
 /// Metadata as a broker with `view` answers it. In KRaft the "controller" of Metadata is a
 /// live broker; here always the first.
 #[must_use]
-pub fn metadata(cluster: &Cluster, view: View, req: &MetadataRequest, version: i16) -> MetadataResponse {
+pub fn metadata(
+    cluster: &Cluster,
+    view: View,
+    req: &MetadataRequest,
+    version: i16,
+) -> MetadataResponse {
     let ops = req.include_topic_authorized_operations;
     let topics = match &req.topics {
         // v0: an empty list means every topic; v1+: null does.
         Some(list) if !(version == 0 && list.is_empty()) => list
             .iter()
             .map(|rt| {
-                let found = match &rt.name {
-                    Some(n) => cluster.topic(n.0.as_str()),
-                    None => cluster.topic_by_id(&rt.topic_id),
+                // A topic id (v10+) wins over the name, as in Kafka.
+                let by_id = !rt.topic_id.is_nil();
+                let found = if by_id {
+                    cluster.topic_by_id(&rt.topic_id)
+                } else {
+                    rt.name.as_ref().and_then(|n| cluster.topic(n.0.as_str()))
                 };
-                match (found, &rt.name) {
-                    (Some(t), _) => metadata_topic(t, view, ops),
-                    (None, Some(n)) => MetadataResponseTopic::default()
-                        .with_error_code(UNKNOWN_TOPIC_OR_PARTITION)
-                        .with_name(Some(n.clone()))
-                        .with_topic_authorized_operations(OPS_NOT_ASKED),
-                    (None, None) => MetadataResponseTopic::default()
+                match found {
+                    Some(t) => metadata_topic(t, view, ops),
+                    None if by_id => MetadataResponseTopic::default()
                         .with_error_code(UNKNOWN_TOPIC_ID)
+                        .with_name(None)
                         .with_topic_id(rt.topic_id)
+                        .with_topic_authorized_operations(OPS_NOT_ASKED),
+                    None => MetadataResponseTopic::default()
+                        .with_error_code(UNKNOWN_TOPIC_OR_PARTITION)
+                        .with_name(rt.name.clone())
                         .with_topic_authorized_operations(OPS_NOT_ASKED),
                 }
             })
@@ -397,18 +406,19 @@ pub fn describe_cluster(
     } else {
         (&cluster.brokers, cluster.brokers[0].id)
     };
-    base.with_controller_id(BrokerId(controller_id)).with_brokers(
-        nodes
-            .iter()
-            .map(|n| {
-                DescribeClusterBroker::default()
-                    .with_broker_id(BrokerId(n.id))
-                    .with_host(StrBytes::from_string(n.host.clone()))
-                    .with_port(i32::from(n.port))
-                    .with_rack(n.rack.clone().map(StrBytes::from_string))
-            })
-            .collect(),
-    )
+    base.with_controller_id(BrokerId(controller_id))
+        .with_brokers(
+            nodes
+                .iter()
+                .map(|n| {
+                    DescribeClusterBroker::default()
+                        .with_broker_id(BrokerId(n.id))
+                        .with_host(StrBytes::from_string(n.host.clone()))
+                        .with_port(i32::from(n.port))
+                        .with_rack(n.rack.clone().map(StrBytes::from_string))
+                })
+                .collect(),
+        )
 }
 
 /// DescribeQuorum of `__cluster_metadata-0` at `now_ms` (the leader's clock). Voters are
@@ -438,8 +448,7 @@ pub fn describe_quorum(
                 .iter()
                 .map(|p| {
                     let base = PartitionData::default().with_partition_index(p.partition_index);
-                    if t.topic_name.0.as_str() != "__cluster_metadata" || p.partition_index != 0
-                    {
+                    if t.topic_name.0.as_str() != "__cluster_metadata" || p.partition_index != 0 {
                         return base.with_error_code(UNKNOWN_TOPIC_OR_PARTITION);
                     }
                     if node.controller && node.id != cluster.quorum_leader {
@@ -512,6 +521,8 @@ pub fn describe_quorum(
 
 /// No reassignment is ever in progress.
 #[must_use]
-pub fn list_reassignments(_req: &ListPartitionReassignmentsRequest) -> ListPartitionReassignmentsResponse {
+pub fn list_reassignments(
+    _req: &ListPartitionReassignmentsRequest,
+) -> ListPartitionReassignmentsResponse {
     ListPartitionReassignmentsResponse::default()
 }

@@ -14,8 +14,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use bytes::{BufMut, Bytes, BytesMut};
 use kafka_protocol::messages::{
     ApiKey, ApiVersionsResponse, DescribeClusterRequest, DescribeClusterResponse,
-    DescribeConfigsRequest, DescribeConfigsResponse, DescribeQuorumRequest,
-    DescribeQuorumResponse, DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse,
+    DescribeConfigsRequest, DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse,
+    DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse,
     ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse, MetadataRequest,
     MetadataResponse, RequestHeader, ResponseHeader,
 };
@@ -164,7 +164,10 @@ impl Counters {
                 n.requests += count.requests;
                 n.bytes_in += count.bytes_in;
                 n.bytes_out += count.bytes_out;
-                n.by_api.entry(slot_name(s).to_string()).or_default().add(count);
+                n.by_api
+                    .entry(slot_name(s).to_string())
+                    .or_default()
+                    .add(count);
                 let api = stats.by_api.entry(slot_name(s).to_string()).or_default();
                 api.requests += count.requests;
                 api.bytes_in += count.bytes_in;
@@ -460,11 +463,12 @@ async fn serve_connection(shared: Arc<Shared>, node: usize, mut stream: TcpStrea
             return;
         };
         head[..4].copy_from_slice(&total32.to_be_bytes());
-        if stream.write_all(&head).await.is_err() || stream.write_all(&answer.body).await.is_err()
-        {
+        if stream.write_all(&head).await.is_err() || stream.write_all(&answer.body).await.is_err() {
             return;
         }
-        shared.counters.record(node, slot(Some(api)), len + 4, total + 4);
+        shared
+            .counters
+            .record(node, slot(Some(api)), len + 4, total + 4);
     }
 }
 
