@@ -60,6 +60,11 @@ struct Args {
     /// Records a lagging broker is behind in the metadata log
     #[arg(long, default_value_t = 5_000)]
     quorum_lag: i64,
+    /// The address every node listens on and advertises [default: each node its own loopback
+    /// address, 127.100.100.100 and up: librdkafka cannot describe more than 32 brokers in
+    /// racks that all advertise 127.0.0.1]
+    #[arg(long)]
+    host: Option<String>,
     /// Ignore stdin; serve until SIGINT/SIGTERM only
     #[arg(long)]
     until_signal: bool,
@@ -78,6 +83,7 @@ fn main() -> Result<()> {
     spec.lagging = args.lagging.iter().copied().collect::<BTreeSet<i32>>();
     spec.out_of_sync = args.out_of_sync;
     spec.quorum_lag = args.quorum_lag;
+    spec.host = args.host.clone();
     let started = std::time::Instant::now();
     let cluster = SyntheticKafka::start(&spec)?;
     eprintln!(

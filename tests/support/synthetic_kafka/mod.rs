@@ -1,5 +1,6 @@
 //! A wire-level synthetic Kafka cluster: one process answers for B brokers and C controllers on
-//! B + C loopback ports, with P partitions in a seeded placement, so kafkaops' observation can be
+//! B + C loopback listeners (each node its own loopback address by default, see
+//! [`model::node_host`]), with P partitions in a seeded placement, so kafkaops' observation can be
 //! measured at sizes no test machine can run for real (1,000 brokers, 100,000 partitions).
 //!
 //! It speaks the real protocol (the `kafka-protocol` codec, server side) and answers what
@@ -44,8 +45,9 @@ fn bind(host: &str) -> std::io::Result<std::net::TcpListener> {
     Ok(l)
 }
 
-fn port(l: &std::net::TcpListener) -> std::io::Result<u16> {
-    Ok(l.local_addr()?.port())
+fn address(l: &std::net::TcpListener) -> std::io::Result<(String, u16)> {
+    let a = l.local_addr()?;
+    Ok((a.ip().to_string(), a.port()))
 }
 
 impl SyntheticKafka {
@@ -56,20 +58,24 @@ impl SyntheticKafka {
     /// An invalid spec, or a port that cannot be bound.
     pub fn start(spec: &Spec) -> std::io::Result<Self> {
         spec.check().map_err(std::io::Error::other)?;
+        let host = |i: usize| spec.host.clone().unwrap_or_else(|| model::node_host(i));
         let brokers: Vec<_> = (0..spec.brokers)
-            .map(|_| bind(&spec.host))
+            .map(|i| bind(&host(i)))
             .collect::<std::io::Result<_>>()?;
         let controllers: Vec<_> = (0..spec.controllers)
-            .map(|_| bind(&spec.host))
+            .map(|i| bind(&host(spec.brokers + i)))
             .collect::<std::io::Result<_>>()?;
-        let http = bind(&spec.host)?;
+        let http = bind(spec.host.as_deref().unwrap_or("127.0.0.1"))?;
         let stats_addr = http.local_addr()?;
-        let broker_ports: Vec<u16> = brokers.iter().map(port).collect::<std::io::Result<_>>()?;
-        let controller_ports: Vec<u16> = controllers
+        let broker_addresses: Vec<_> = brokers
             .iter()
-            .map(port)
+            .map(address)
             .collect::<std::io::Result<_>>()?;
-        let cluster = Cluster::generate(spec, &broker_ports, &controller_ports);
+        let controller_addresses: Vec<_> = controllers
+            .iter()
+            .map(address)
+            .collect::<std::io::Result<_>>()?;
+        let cluster = Cluster::generate(spec, &broker_addresses, &controller_addresses);
         let shared = Arc::new(server::Shared::new(cluster));
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)

@@ -53,8 +53,9 @@ pub struct Spec {
     pub out_of_sync: usize,
     /// How many records a lagging broker's metadata log is behind the high watermark.
     pub quorum_lag: i64,
-    /// The address every listener binds and advertises.
-    pub host: String,
+    /// The address every listener binds and advertises; `None` (the default): each node its own
+    /// loopback address, `127.100.100.100`, `127.100.100.101`, ... (see [`node_host`]).
+    pub host: Option<String>,
 }
 
 impl Spec {
@@ -75,7 +76,7 @@ impl Spec {
             lagging: BTreeSet::new(),
             out_of_sync: 0,
             quorum_lag: 5_000,
-            host: "127.0.0.1".into(),
+            host: None,
         }
     }
 
@@ -85,7 +86,7 @@ impl Spec {
             return Err("at least one broker and one controller".into());
         }
         if self.brokers + self.controllers > 60_000 {
-            return Err("too many nodes (one loopback port each)".into());
+            return Err("too many nodes (one loopback address or port each)".into());
         }
         if self.partitions_per_topic == 0 {
             return Err("partitions per topic must be at least 1".into());
@@ -215,6 +216,25 @@ impl Rng {
     }
 }
 
+/// The address node number `index` (brokers first, then controllers, from 0) listens on and
+/// advertises when it has its own: `127.1xx.1xx.1xx`, always 15 characters.
+///
+/// Why not `127.0.0.1` for all: librdkafka (2.12.1) sizes the scratch buffer it parses a
+/// Metadata response into at 4 times the response, which is too small for a brokers-only
+/// answer (its DescribeCluster) listing more than 32 brokers whose advertised host has 9
+/// characters or fewer and a `broker.rack`: the call then fails with "Bad message format"
+/// (and at exactly 33 brokers kafkaops crashed). Real clusters advertising short IPs in racks
+/// would hit the same; `--host 127.0.0.1` reproduces it.
+#[must_use]
+pub fn node_host(index: usize) -> String {
+    format!(
+        "127.{}.{}.{}",
+        100 + index / 10_000,
+        100 + (index / 100) % 100,
+        100 + index % 100
+    )
+}
+
 /// Rack name of rack number `i`: `a`..`z`, then `r26`, `r27`, ...
 #[must_use]
 pub fn rack_name(i: usize) -> String {
@@ -230,22 +250,26 @@ fn id(i: usize) -> i32 {
 }
 
 impl Cluster {
-    /// Generates the cluster; `broker_ports` and `controller_ports` are the bound listeners
-    /// (one per node, in id order).
+    /// Generates the cluster; `broker_addresses` and `controller_addresses` are the bound
+    /// listeners (host, port; one per node, in id order).
     ///
     /// # Panics
     /// When the spec does not pass [`Spec::check`] or the port lists do not match it.
     #[must_use]
-    pub fn generate(spec: &Spec, broker_ports: &[u16], controller_ports: &[u16]) -> Self {
+    pub fn generate(
+        spec: &Spec,
+        broker_addresses: &[(String, u16)],
+        controller_addresses: &[(String, u16)],
+    ) -> Self {
         spec.check().expect("a valid spec");
-        assert_eq!(broker_ports.len(), spec.brokers);
-        assert_eq!(controller_ports.len(), spec.controllers);
+        assert_eq!(broker_addresses.len(), spec.brokers);
+        assert_eq!(controller_addresses.len(), spec.controllers);
         let mut rng = Rng::new(spec.seed);
         let brokers: Vec<Node> = (0..spec.brokers)
             .map(|i| Node {
                 id: id(i + 1),
-                host: spec.host.clone(),
-                port: broker_ports[i],
+                host: broker_addresses[i].0.clone(),
+                port: broker_addresses[i].1,
                 rack: (spec.racks > 0).then(|| rack_name(i % spec.racks)),
                 controller: false,
             })
@@ -253,8 +277,8 @@ impl Cluster {
         let controllers: Vec<Node> = (0..spec.controllers)
             .map(|i| Node {
                 id: id(spec.brokers + i + 1),
-                host: spec.host.clone(),
-                port: controller_ports[i],
+                host: controller_addresses[i].0.clone(),
+                port: controller_addresses[i].1,
                 rack: None,
                 controller: true,
             })
