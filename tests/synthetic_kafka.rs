@@ -555,3 +555,27 @@ fn roll_dry_run_refuses_what_the_current_isr_forbids_despite_the_lagging_broker(
     );
     assert_eq!(kafka.stats().by_api.get("Unsupported"), None);
 }
+
+/// More than 32 brokers in racks: each node advertises its own 15-character loopback address
+/// (librdkafka's DescribeCluster fails on that many racked brokers advertising `127.0.0.1`,
+/// see `node_host`).
+#[tokio::test(flavor = "multi_thread")]
+async fn kafkaops_observes_forty_brokers_in_racks() {
+    let kafka = SyntheticKafka::start(&Spec::new(40, 400)).unwrap();
+    let c = kafka.cluster().clone();
+    let hosts: BTreeSet<&str> = c.brokers.iter().map(|b| b.host.as_str()).collect();
+    assert_eq!(hosts.len(), 40);
+    let first_three = kafka
+        .bootstrap_servers()
+        .split(',')
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(",");
+    let client = KafkaClient::connect(ConnectionConfig::new(first_three))
+        .await
+        .unwrap();
+    let o = client.observe().await.unwrap();
+    assert_eq!(observed_placement(&o), model_placement(&c, View::Current));
+    assert_eq!(o.nodes.iter().filter(|n| n.roles.broker).count(), 40);
+    assert_eq!(kafka.stats().by_api.get("Unsupported"), None);
+}
