@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::{BufMut, Bytes, BytesMut};
 use kafka_protocol::messages::{
@@ -90,6 +90,10 @@ pub struct ApiCount {
     pub bytes_out: u64,
     /// Distinct nodes that received it.
     pub nodes: u64,
+    /// When its first and last answers went out, in ms since the counters started (or were
+    /// last reset).
+    pub first_ms: u64,
+    pub last_ms: u64,
 }
 
 /// One node's traffic.
@@ -120,6 +124,10 @@ struct Counters {
     /// `nodes x SLOTS`.
     cells: Vec<Cell>,
     connections: Vec<AtomicU64>,
+    /// Per slot: first and last answer, ms since `epoch`.
+    first: Vec<AtomicU64>,
+    last: Vec<AtomicU64>,
+    epoch: Mutex<Instant>,
 }
 
 impl Counters {
@@ -127,6 +135,9 @@ impl Counters {
         Self {
             cells: (0..nodes * SLOTS).map(|_| Cell::default()).collect(),
             connections: (0..nodes).map(|_| AtomicU64::new(0)).collect(),
+            first: (0..SLOTS).map(|_| AtomicU64::new(u64::MAX)).collect(),
+            last: (0..SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            epoch: Mutex::new(Instant::now()),
         }
     }
 
@@ -135,6 +146,10 @@ impl Counters {
         c.requests.fetch_add(1, Ordering::Relaxed);
         c.bytes_in.fetch_add(bytes_in as u64, Ordering::Relaxed);
         c.bytes_out.fetch_add(bytes_out as u64, Ordering::Relaxed);
+        let epoch = *self.epoch.lock().unwrap();
+        let ms = u64::try_from(epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.first[slot].fetch_min(ms, Ordering::Relaxed);
+        self.last[slot].fetch_max(ms, Ordering::Relaxed);
     }
 
     fn snapshot(&self, nodes: &[Node], reset: bool) -> Stats {
@@ -173,6 +188,8 @@ impl Counters {
                 api.bytes_in += count.bytes_in;
                 api.bytes_out += count.bytes_out;
                 api.nodes += 1;
+                api.first_ms = self.first[s].load(Ordering::Relaxed);
+                api.last_ms = self.last[s].load(Ordering::Relaxed);
             }
             stats.connections += n.connections;
             if n.requests > 0 || n.connections > 0 {
@@ -183,6 +200,13 @@ impl Counters {
                     stats.nodes_asked += 1;
                 }
                 stats.by_node.insert(node.id, n);
+            }
+        }
+        if reset {
+            *self.epoch.lock().unwrap() = Instant::now();
+            for s in 0..SLOTS {
+                self.first[s].store(u64::MAX, Ordering::Relaxed);
+                self.last[s].store(0, Ordering::Relaxed);
             }
         }
         stats
