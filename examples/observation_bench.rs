@@ -212,6 +212,8 @@ struct DryRunRow {
     run: Run,
     /// Brokers whose DescribeTopics failed or timed out (kafkaops skips their view).
     views_skipped: usize,
+    /// The notes of the JSON plan (unreachable brokers, inferred roles, ...).
+    notes: Vec<String>,
     stats: Stats,
 }
 
@@ -238,11 +240,19 @@ fn dry_run(args: &Args, kafkaops: &PathBuf, kafka: &SyntheticKafka) -> Result<Dr
     let mut run = run_child(cmd, args.rss_limit_mib, Duration::from_secs(args.timeout))?;
     let stats = kafka.take_stats();
     let views_skipped = run.stderr.matches("did not describe the topics").count();
+    let notes = serde_json::from_str::<serde_json::Value>(&run.stdout)
+        .ok()
+        .and_then(|v| v["notes"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|n| n.as_str().map(|s| s.chars().take(300).collect()))
+        .collect();
     // The plan itself is long at 1,000 brokers: keep its size only.
     run.stdout = format!("{} bytes", run.stdout.len());
     Ok(DryRunRow {
         run,
         views_skipped,
+        notes,
         stats,
     })
 }
@@ -253,6 +263,11 @@ struct ObservationLine {
     ok: bool,
     error: Option<String>,
     wall_s: f64,
+    /// Brokers whose partition metadata went into the observation (`metadata_from`); the
+    /// others' DescribeTopics failed or timed out and were skipped.
+    views_used: usize,
+    /// Brokers whose DescribeConfigs failed or timed out (`unreachable_brokers`).
+    unreachable: usize,
     /// VmHWM after this observation (the process's peak so far).
     hwm_mib: f64,
     rss_mib: f64,
@@ -359,6 +374,8 @@ fn observe_child(bootstrap: &str, stats_url: &str, count: usize) -> Result<()> {
                 n,
                 ok: result.is_ok(),
                 error: result.as_ref().err().map(ToString::to_string),
+                views_used: result.as_ref().map_or(0, |o| o.metadata_from.len()),
+                unreachable: result.as_ref().map_or(0, |o| o.unreachable_brokers.len()),
                 wall_s,
                 hwm_mib: status_kib("VmHWM:") / 1024.0,
                 rss_mib: status_kib("VmRSS:") / 1024.0,
@@ -453,14 +470,14 @@ fn print_tables(dry: &[(usize, usize, DryRunRow)], observe: &[(usize, usize, Vec
             "One observation (`KafkaClient::observe`; #1 opens the connections, later ones reuse them as a roll's polls do):\n"
         );
         println!(
-            "| brokers | partitions | observation | result | wall time | peak RSS so far | requests | bytes to kafkaops | bytes from kafkaops | requests by API (nodes asked, bytes to kafkaops) |"
+            "| brokers | partitions | observation | result | wall time | peak RSS so far | requests | bytes to kafkaops | bytes from kafkaops | broker views used | brokers unreachable | requests by API (nodes asked, bytes to kafkaops) |"
         );
-        println!("|---|---|---|---|---|---|---|---|---|---|");
+        println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (b, p, rows) in observe {
             for r in rows {
                 match &r.line {
                     Some(l) => println!(
-                        "| {} | {} | #{} | {} | {:.2} s | {:.0} MiB | {} | {} | {} | {} |",
+                        "| {} | {} | #{} | {} | {:.2} s | {:.0} MiB | {} | {} | {} | {} | {} | {} |",
                         thousands(*b as u64),
                         thousands(*p as u64),
                         l.n,
@@ -470,12 +487,14 @@ fn print_tables(dry: &[(usize, usize, DryRunRow)], observe: &[(usize, usize, Vec
                         thousands(l.stats.requests),
                         mib(l.stats.bytes_out),
                         mib(l.stats.bytes_in),
+                        l.views_used,
+                        l.unreachable,
                         by_api(&l.stats)
                     ),
                     None => {
                         let s = r.partial.clone().unwrap_or_default();
                         println!(
-                            "| {} | {} | (unfinished) | {} | | {:.0} MiB | {} | {} | {} | {} |",
+                            "| {} | {} | (unfinished) | {} | | {:.0} MiB | {} | {} | {} | | | {} |",
                             thousands(*b as u64),
                             thousands(*p as u64),
                             outcome(r.run_exit, r.killed),
