@@ -129,6 +129,8 @@ struct Run {
     wall_s: f64,
     max_rss_mib: f64,
     cpu_s: f64,
+    /// CPU this process (the synthetic cluster) used meanwhile.
+    server_cpu_s: f64,
     stdout: String,
     stderr_tail: String,
     #[serde(skip)]
@@ -136,8 +138,24 @@ struct Run {
 }
 
 /// Runs `cmd`, killing it past the RSS limit or the timeout.
+/// CPU seconds (user + system) this process used so far.
+fn own_cpu_s() -> f64 {
+    // SAFETY: zeroed rusage is a valid value; getrusage only writes into it.
+    #[allow(unsafe_code)]
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &raw mut usage);
+        usage
+    };
+    #[allow(clippy::cast_precision_loss)]
+    let s = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) as f64
+        + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) as f64 / 1e6;
+    s
+}
+
 fn run_child(mut cmd: Command, rss_limit_mib: u64, timeout: Duration) -> Result<Run> {
     let started = Instant::now();
+    let server_cpu = own_cpu_s();
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -175,6 +193,7 @@ fn run_child(mut cmd: Command, rss_limit_mib: u64, timeout: Duration) -> Result<
                     + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) as f64 / 1e6;
             }
             run.exit = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+            run.server_cpu_s = own_cpu_s() - server_cpu;
             break;
         }
         if run.killed.is_none() {
@@ -228,6 +247,21 @@ fn bootstrap(kafka: &SyntheticKafka) -> String {
         .join(",")
 }
 
+/// A note listing many node ids, shortened to its start and the number of ids.
+fn shorten(note: &str) -> String {
+    if note.len() <= 200 {
+        return note.to_string();
+    }
+    let ids = note
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .count();
+    format!(
+        "{}... ({ids} numbers)",
+        note.chars().take(120).collect::<String>()
+    )
+}
+
 fn dry_run(args: &Args, kafkaops: &PathBuf, kafka: &SyntheticKafka) -> Result<DryRunRow> {
     let state = tempfile::tempdir()?;
     let _ = kafka.take_stats();
@@ -245,7 +279,7 @@ fn dry_run(args: &Args, kafkaops: &PathBuf, kafka: &SyntheticKafka) -> Result<Dr
         .and_then(|v| v["notes"].as_array().cloned())
         .unwrap_or_default()
         .iter()
-        .filter_map(|n| n.as_str().map(|s| s.chars().take(300).collect()))
+        .filter_map(|n| n.as_str().map(shorten))
         .collect();
     // The plan itself is long at 1,000 brokers: keep its size only.
     run.stdout = format!("{} bytes", run.stdout.len());
@@ -444,18 +478,19 @@ fn print_tables(dry: &[(usize, usize, DryRunRow)], observe: &[(usize, usize, Vec
     if !dry.is_empty() {
         println!("`kafkaops roll --dry-run --all`, end to end:\n");
         println!(
-            "| brokers | partitions | result | wall time | peak RSS | CPU | requests | bytes to kafkaops | bytes from kafkaops | views skipped | requests by API (nodes asked, bytes to kafkaops) |"
+            "| brokers | partitions | result | wall time | peak RSS | CPU | CPU of the synthetic cluster | requests | bytes to kafkaops | bytes from kafkaops | views skipped | requests by API (nodes asked, bytes to kafkaops) |"
         );
-        println!("|---|---|---|---|---|---|---|---|---|---|---|");
+        println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (b, p, r) in dry {
             println!(
-                "| {} | {} | {} | {:.2} s | {:.0} MiB | {:.1} s | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {:.2} s | {:.0} MiB | {:.1} s | {:.1} s | {} | {} | {} | {} | {} |",
                 thousands(*b as u64),
                 thousands(*p as u64),
                 outcome(r.run.exit, r.run.killed),
                 r.run.wall_s,
                 r.run.max_rss_mib,
                 r.run.cpu_s,
+                r.run.server_cpu_s,
                 thousands(r.stats.requests),
                 mib(r.stats.bytes_out),
                 mib(r.stats.bytes_in),
