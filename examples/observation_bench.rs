@@ -465,6 +465,19 @@ fn by_api(stats: &Stats) -> String {
         .join("; ")
 }
 
+/// `1,515`, or `1,902 (1,500 answered)` when some were not answered in full.
+fn requests(stats: &Stats) -> String {
+    if stats.answered == stats.requests {
+        thousands(stats.requests)
+    } else {
+        format!(
+            "{} ({} answered)",
+            thousands(stats.requests),
+            thousands(stats.answered)
+        )
+    }
+}
+
 fn outcome(exit: Option<i32>, killed: Option<&str>) -> String {
     match (killed, exit) {
         (Some("rss"), _) => "killed (RSS limit)".into(),
@@ -491,7 +504,7 @@ fn print_tables(dry: &[(usize, usize, DryRunRow)], observe: &[(usize, usize, Vec
                 r.run.max_rss_mib,
                 r.run.cpu_s,
                 r.run.server_cpu_s,
-                thousands(r.stats.requests),
+                requests(&r.stats),
                 mib(r.stats.bytes_out),
                 mib(r.stats.bytes_in),
                 r.views_skipped,
@@ -519,7 +532,7 @@ fn print_tables(dry: &[(usize, usize, DryRunRow)], observe: &[(usize, usize, Vec
                         if l.ok { "ok" } else { "failed" },
                         l.wall_s,
                         l.hwm_mib,
-                        thousands(l.stats.requests),
+                        requests(&l.stats),
                         mib(l.stats.bytes_out),
                         mib(l.stats.bytes_in),
                         l.views_used,
@@ -534,7 +547,7 @@ fn print_tables(dry: &[(usize, usize, DryRunRow)], observe: &[(usize, usize, Vec
                             thousands(*p as u64),
                             outcome(r.run_exit, r.killed),
                             r.run_max_rss_mib,
-                            thousands(s.requests),
+                            requests(&s),
                             mib(s.bytes_out),
                             mib(s.bytes_in),
                             by_api(&s)

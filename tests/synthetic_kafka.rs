@@ -457,6 +457,7 @@ async fn kafkaops_observes_the_served_placement_and_the_lagging_broker() {
     }
     let per_node: u64 = stats.by_node.values().map(|n| n.requests).sum();
     assert_eq!(per_node, stats.requests);
+    assert_eq!(stats.answered, stats.requests, "every request answered");
     let per_api: u64 = stats.by_api.values().map(|a| a.bytes_out).sum();
     assert_eq!(per_api, stats.bytes_out);
     let _ = kafka.take_stats();

@@ -62,14 +62,17 @@ fn slot_name(i: usize) -> &'static str {
 #[derive(Default)]
 struct Cell {
     requests: AtomicU64,
+    answered: AtomicU64,
     bytes_in: AtomicU64,
     bytes_out: AtomicU64,
 }
 
-/// Requests and bytes (both directions, length prefixes included).
+/// Requests received, answers written in full, and bytes in both directions (length prefixes
+/// included; `bytes_out` counts whole answers only).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Count {
     pub requests: u64,
+    pub answered: u64,
     pub bytes_in: u64,
     pub bytes_out: u64,
 }
@@ -77,6 +80,7 @@ pub struct Count {
 impl Count {
     fn add(&mut self, other: Count) {
         self.requests += other.requests;
+        self.answered += other.answered;
         self.bytes_in += other.bytes_in;
         self.bytes_out += other.bytes_out;
     }
@@ -86,6 +90,7 @@ impl Count {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct ApiCount {
     pub requests: u64,
+    pub answered: u64,
     pub bytes_in: u64,
     pub bytes_out: u64,
     /// Distinct nodes that received it.
@@ -100,6 +105,7 @@ pub struct ApiCount {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct NodeCount {
     pub requests: u64,
+    pub answered: u64,
     pub bytes_in: u64,
     pub bytes_out: u64,
     pub connections: u64,
@@ -110,6 +116,7 @@ pub struct NodeCount {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Stats {
     pub requests: u64,
+    pub answered: u64,
     pub bytes_in: u64,
     pub bytes_out: u64,
     pub connections: u64,
@@ -141,10 +148,15 @@ impl Counters {
         }
     }
 
-    fn record(&self, node: usize, slot: usize, bytes_in: usize, bytes_out: usize) {
+    fn received(&self, node: usize, slot: usize, bytes_in: usize) {
         let c = &self.cells[node * SLOTS + slot];
         c.requests.fetch_add(1, Ordering::Relaxed);
         c.bytes_in.fetch_add(bytes_in as u64, Ordering::Relaxed);
+    }
+
+    fn answered(&self, node: usize, slot: usize, bytes_out: usize) {
+        let c = &self.cells[node * SLOTS + slot];
+        c.answered.fetch_add(1, Ordering::Relaxed);
         c.bytes_out.fetch_add(bytes_out as u64, Ordering::Relaxed);
         let epoch = *self.epoch.lock().unwrap();
         let ms = u64::try_from(epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -170,13 +182,15 @@ impl Counters {
                 let c = &self.cells[i * SLOTS + s];
                 let count = Count {
                     requests: read(&c.requests),
+                    answered: read(&c.answered),
                     bytes_in: read(&c.bytes_in),
                     bytes_out: read(&c.bytes_out),
                 };
-                if count.requests == 0 {
+                if count.requests == 0 && count.answered == 0 {
                     continue;
                 }
                 n.requests += count.requests;
+                n.answered += count.answered;
                 n.bytes_in += count.bytes_in;
                 n.bytes_out += count.bytes_out;
                 n.by_api
@@ -185,6 +199,7 @@ impl Counters {
                     .add(count);
                 let api = stats.by_api.entry(slot_name(s).to_string()).or_default();
                 api.requests += count.requests;
+                api.answered += count.answered;
                 api.bytes_in += count.bytes_in;
                 api.bytes_out += count.bytes_out;
                 api.nodes += 1;
@@ -192,8 +207,9 @@ impl Counters {
                 api.last_ms = self.last[s].load(Ordering::Relaxed);
             }
             stats.connections += n.connections;
-            if n.requests > 0 || n.connections > 0 {
+            if n.requests > 0 || n.answered > 0 || n.connections > 0 {
                 stats.requests += n.requests;
+                stats.answered += n.answered;
                 stats.bytes_in += n.bytes_in;
                 stats.bytes_out += n.bytes_out;
                 if n.requests > 0 {
@@ -452,20 +468,26 @@ async fn serve_connection(shared: Arc<Shared>, node: usize, mut stream: TcpStrea
         let header = api.and_then(|a| {
             RequestHeader::decode(&mut frame, a.request_header_version(version)).ok()
         });
-        let (Some(api), Some(header)) = (api, header) else {
-            shared.counters.record(node, UNSUPPORTED, len + 4, 0);
+        let served = api.is_some_and(|a| {
+            a == ApiKey::ApiVersions
+                || responses::supported(shared.nodes[node].controller)
+                    .iter()
+                    .any(|(k, min, max)| *k == a && (*min..=*max).contains(&version))
+        });
+        let (true, Some(api), Some(header)) = (served, api, header) else {
+            shared.counters.received(node, UNSUPPORTED, len + 4);
             shared.warn_once(api_key, version, node_id);
             return;
         };
+        let counted = slot(Some(api));
+        shared.counters.received(node, counted, len + 4);
         let answer = match respond(&shared, node, api, version, frame).await {
             Ok(Some(a)) => a,
             Ok(None) => {
-                shared.counters.record(node, UNSUPPORTED, len + 4, 0);
                 shared.warn_once(api_key, version, node_id);
                 return;
             }
             Err(e) => {
-                shared.counters.record(node, UNSUPPORTED, len + 4, 0);
                 eprintln!(
                     "synthetic kafka: node {node_id}: cannot answer api key {api_key} \
                      v{version}: {e}; connection closed"
@@ -490,9 +512,7 @@ async fn serve_connection(shared: Arc<Shared>, node: usize, mut stream: TcpStrea
         if stream.write_all(&head).await.is_err() || stream.write_all(&answer.body).await.is_err() {
             return;
         }
-        shared
-            .counters
-            .record(node, slot(Some(api)), len + 4, total + 4);
+        shared.counters.answered(node, counted, total + 4);
     }
 }
 
