@@ -540,6 +540,42 @@ impl Roller {
         }
     }
 
+    /// Feed-back: the action the last decision asked for was never issued (a
+    /// run restored after a crash between "decided" and "issued", or held
+    /// back by a stop request). The roller forgets it as if it had never been
+    /// decided, so the next decision starts from a fresh observation with
+    /// fresh safety checks: a restart is forgotten as by
+    /// [`Roller::handle_restart_not_issued`]; a reconfiguration gives back its
+    /// attempt (it does not count towards `max_reconfig_attempts`); a
+    /// preferred-leader election is asked for again if the nodes still do not
+    /// lead. Ignored when the roller is not waiting on that very action.
+    pub fn handle_not_issued(&mut self, decision: &Decision) {
+        match decision {
+            Decision::Restart { .. } => {
+                self.handle_restart_not_issued(&decision.restarted_nodes());
+            }
+            Decision::Reconfigure { node, .. } => {
+                let matches = self.awaiting.as_ref().is_some_and(|a| {
+                    a.kind == ActionKind::Reconfigure && a.nodes == [*node]
+                });
+                if matches {
+                    self.awaiting = None;
+                    if let Some(ctx) = self.nodes.get_mut(node) {
+                        ctx.num_reconfigs = ctx.num_reconfigs.saturating_sub(1);
+                    }
+                }
+            }
+            Decision::ElectPreferredLeaders { nodes, .. } => {
+                if let Some(a) = self.awaiting.as_mut() {
+                    for n in nodes {
+                        a.elected.remove(n);
+                    }
+                }
+            }
+            Decision::Wait { .. } | Decision::Done { .. } | Decision::Abort { .. } => {}
+        }
+    }
+
     /// A restored roller whose executor's incarnations do not survive the
     /// executor (the restart witness numbers processes from zero in every
     /// run): incarnations recorded before the restore cannot be compared with
