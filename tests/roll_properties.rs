@@ -647,7 +647,10 @@ mod resume {
         w.begin_roll(&selected, &selected, false);
         let io = WorldIo::new(w, Rules::New);
         let config = adapter::roll_config(false, true);
-        let mut run = RollRun::new(Roller::new(config, requests), kafkaops::driver::RollIo::now(&io));
+        let mut run = RollRun::new(
+            Roller::new(config, requests),
+            kafkaops::driver::RollIo::now(&io),
+        );
         let mut store = KillBeforeIssue {
             crash_at: s.crash_at,
             issued: 0,

@@ -14,6 +14,10 @@
 //!   once the old process is seen to end, even when the command returns early
 //!   (`kill -TERM`). Witness generations are numbered afresh by every process, so they do not
 //!   survive a restore ([`RollIo::incarnations_survive_restore`] is `false`).
+//!
+//! Its clock is the host's wall clock unless a [`Clock`] is given ([`KafkaRollIo::with_clock`]):
+//! a test resumes a saved roll on a clock moved back without touching the host's. Every time
+//! the IO reports (the witness's process ends included) is on that clock.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -31,6 +35,19 @@ use crate::kafka::{ConfigTarget, KafkaObservation};
 use crate::platform::witness::RestartWitness;
 use crate::platform::{Platform, PlatformError, PlatformNode};
 
+/// Where the roll's IO reads the time: wall-clock milliseconds since the epoch.
+pub type Clock = Arc<dyn Fn() -> Millis + Send + Sync>;
+
+/// The host's wall clock, in milliseconds since the epoch.
+#[must_use]
+pub fn system_clock() -> Millis {
+    Millis(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+    )
+}
+
 /// The roll's IO over the Kafka adapter and a platform.
 pub struct KafkaRollIo<P> {
     client: KafkaClient,
@@ -41,6 +58,8 @@ pub struct KafkaRollIo<P> {
     recovery: Arc<Mutex<BTreeMap<i32, i64>>>,
     /// Sees each restarted node's old process end (its generation is the incarnation).
     witness: RestartWitness,
+    /// The time ([`system_clock`] unless replaced).
+    clock: Clock,
 }
 
 impl<P: Platform + Clone + 'static> KafkaRollIo<P> {
@@ -60,7 +79,15 @@ impl<P: Platform + Clone + 'static> KafkaRollIo<P> {
             nodes,
             recovery: Arc::new(Mutex::new(BTreeMap::new())),
             witness,
+            clock: Arc::new(system_clock),
         })
+    }
+
+    /// The same IO reading the time from `clock` instead of the host's wall clock.
+    #[must_use]
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// Logs left to recover per node, as last observed (for progress displays).
@@ -79,10 +106,22 @@ impl<P: Platform + Clone + 'static> KafkaRollIo<P> {
     /// The witness's evidence since the last call: nodes whose old process ended, with the
     /// time (observations carry the same evidence as a changed `incarnation`).
     fn witness_evidence(&self) -> Vec<(NodeId, Millis)> {
-        self.witness
-            .take_ended()
+        let ended = self.witness.take_ended();
+        if ended.is_empty() {
+            return Vec::new();
+        }
+        // The witness stamps with the host's clock: moved onto this IO's.
+        let (host, ours) = (system_clock().0, (self.clock)().0);
+        ended
             .into_iter()
-            .map(|e| (NodeId(e.node), Millis(e.at_ms)))
+            .map(|e| {
+                let at = if ours >= host {
+                    e.at_ms.saturating_add(ours - host)
+                } else {
+                    e.at_ms.saturating_sub(host - ours)
+                };
+                (NodeId(e.node), Millis(at))
+            })
             .collect()
     }
 
@@ -246,11 +285,7 @@ impl<P: Platform + Clone + 'static> RollIo for KafkaRollIo<P> {
     }
 
     fn now(&self) -> Millis {
-        Millis(
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-        )
+        (self.clock)()
     }
 
     async fn sleep_until(&self, until: Millis) {

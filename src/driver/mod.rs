@@ -1342,7 +1342,11 @@ mod tests {
     #[test]
     fn a_saved_reconfiguration_is_decided_again_and_keeps_its_attempts() {
         let mut sim = SimCluster::generate(&spec(), 7);
-        let node = *sim.nodes.keys().find(|n| sim.nodes[n].roles.broker).unwrap();
+        let node = *sim
+            .nodes
+            .keys()
+            .find(|n| sim.nodes[n].roles.broker)
+            .unwrap();
         let key = sim.nodes[&node]
             .config
             .iter()

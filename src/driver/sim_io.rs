@@ -102,7 +102,13 @@ impl RollIo for SimIo {
     }
 
     fn now(&self) -> Millis {
-        Millis(self.sim.borrow().now.0.saturating_sub(self.clock_back_ms.get()))
+        Millis(
+            self.sim
+                .borrow()
+                .now
+                .0
+                .saturating_sub(self.clock_back_ms.get()),
+        )
     }
 
     fn process_ended(&self) -> Vec<(NodeId, Millis)> {

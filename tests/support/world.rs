@@ -1742,7 +1742,10 @@ pub mod io {
             Ok(())
         }
 
-        async fn elect_preferred_leaders(&self, partitions: &[TopicPartition]) -> anyhow::Result<()> {
+        async fn elect_preferred_leaders(
+            &self,
+            partitions: &[TopicPartition],
+        ) -> anyhow::Result<()> {
             let mut w = self.world.borrow_mut();
             w.elect_preferred(partitions);
             let to = w.now + 100;

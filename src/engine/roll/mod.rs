@@ -555,9 +555,10 @@ impl Roller {
                 self.handle_restart_not_issued(&decision.restarted_nodes());
             }
             Decision::Reconfigure { node, .. } => {
-                let matches = self.awaiting.as_ref().is_some_and(|a| {
-                    a.kind == ActionKind::Reconfigure && a.nodes == [*node]
-                });
+                let matches = self
+                    .awaiting
+                    .as_ref()
+                    .is_some_and(|a| a.kind == ActionKind::Reconfigure && a.nodes == [*node]);
                 if matches {
                     self.awaiting = None;
                     if let Some(ctx) = self.nodes.get_mut(node) {
