@@ -15,6 +15,9 @@
 //!   (`kill -TERM`). Witness generations are numbered afresh by every process, so they do not
 //!   survive a restore ([`RollIo::incarnations_survive_restore`] is `false`).
 //!
+//! With [`KafkaRollIo::with_cruise_control`] it asks Cruise Control's executor before each
+//! decision (the engine holds new actions while an execution runs).
+//!
 //! Its clock is the host's wall clock unless a [`Clock`] is given ([`KafkaRollIo::with_clock`]):
 //! a test resumes a saved roll on a clock moved back without touching the host's. Every time
 //! the IO reports (the witness's process ends included) is on that clock.
@@ -26,7 +29,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::Context as _;
 
 use super::RollIo;
+use crate::cruise_control::{CruiseControlClient, LogObserver};
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId, TopicPartition};
+use crate::engine::movers::CruiseControlView;
 use crate::engine::roll::ConfigChange;
 use crate::kafka::client::{ClusterObserver, KafkaAdmin, KafkaClient};
 use crate::kafka::convert::to_snapshot;
@@ -60,6 +65,18 @@ pub struct KafkaRollIo<P> {
     witness: RestartWitness,
     /// The time ([`system_clock`] unless replaced).
     clock: Clock,
+    /// Cruise Control, asked before each decision whether it executes.
+    cruise_control: Option<CruiseControlWatch>,
+}
+
+/// Cruise Control as the roll asks it, with its last answer: every request holds one of Cruise
+/// Control's few user-task slots for about 5 s (reference section 13), so one answer serves
+/// every decision within [`CruiseControlWatch::fresh_for`].
+struct CruiseControlWatch {
+    client: CruiseControlClient,
+    request_timeout: Duration,
+    fresh_for: Duration,
+    last: tokio::sync::Mutex<Option<(std::time::Instant, CruiseControlView)>>,
 }
 
 impl<P: Platform + Clone + 'static> KafkaRollIo<P> {
@@ -80,7 +97,25 @@ impl<P: Platform + Clone + 'static> KafkaRollIo<P> {
             recovery: Arc::new(Mutex::new(BTreeMap::new())),
             witness,
             clock: Arc::new(system_clock),
+            cruise_control: None,
         })
+    }
+
+    /// The same IO asking `client` before each decision whether Cruise Control executes (one
+    /// request per 5 s at most; each bounded by `request_timeout`).
+    #[must_use]
+    pub fn with_cruise_control(
+        mut self,
+        client: CruiseControlClient,
+        request_timeout: Duration,
+    ) -> Self {
+        self.cruise_control = Some(CruiseControlWatch {
+            client,
+            request_timeout,
+            fresh_for: Duration::from_secs(5),
+            last: tokio::sync::Mutex::new(None),
+        });
+        self
     }
 
     /// The same IO reading the time from `clock` instead of the host's wall clock.
@@ -286,6 +321,20 @@ impl<P: Platform + Clone + 'static> RollIo for KafkaRollIo<P> {
 
     fn now(&self) -> Millis {
         (self.clock)()
+    }
+
+    async fn cruise_control(&self) -> Option<CruiseControlView> {
+        let watch = self.cruise_control.as_ref()?;
+        let mut last = watch.last.lock().await;
+        if let Some((at, view)) = last.as_ref()
+            && at.elapsed() < watch.fresh_for
+        {
+            return Some(view.clone());
+        }
+        let deadline = std::time::Instant::now() + watch.request_timeout;
+        let view = watch.client.executor_view(deadline, &LogObserver).await;
+        *last = Some((std::time::Instant::now(), view.clone()));
+        Some(view)
     }
 
     async fn sleep_until(&self, until: Millis) {

@@ -39,6 +39,9 @@
 //!   which is one of the engine's pieces of evidence that it restarted (the
 //!   engine does not rely on the pause for safety: without evidence, a node
 //!   that still looks SERVING is not counted as back);
+//! - Cruise Control's executor, when the IO asks it ([`RollIo::cruise_control`]),
+//!   is given to the engine before each decision: no new restart or
+//!   reconfiguration starts while an execution runs;
 //! - a stop request (Ctrl-C) is honoured only between batches: a batch that
 //!   has been restarted is waited for until it serves again (or the engine
 //!   aborts), then the loop returns [`Outcome::Interrupted`].
@@ -53,6 +56,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId, TopicPartition};
+use crate::engine::movers::CruiseControlView;
 use crate::engine::roll::{ConfigChange, Decision, RollError, RollSummary, Roller};
 
 /// The IO a roll needs. Implemented over the Kafka adapter and a platform by
@@ -90,6 +94,14 @@ pub trait RollIo {
     /// numbered afresh by each process (the restart witness).
     fn incarnations_survive_restore(&self) -> bool {
         true
+    }
+    /// What Cruise Control's executor is doing, asked before every decision
+    /// ([`Roller::handle_cruise_control`]: no new action while an execution
+    /// runs). `None` (the default): not asked, no Cruise Control is
+    /// configured (or the roll runs with `--force`, or its caller, `operate`,
+    /// already waits for other movers before it steps the roll).
+    fn cruise_control(&self) -> impl Future<Output = Option<CruiseControlView>> {
+        std::future::ready(None)
     }
 }
 
@@ -465,6 +477,9 @@ pub async fn step<I: RollIo, P: Progress, S: RunStore>(
     };
     for (node, at) in io.process_ended() {
         run.roller.handle_process_ended(node, at);
+    }
+    if let Some(view) = io.cruise_control().await {
+        run.roller.handle_cruise_control(&view);
     }
     let now = io.now();
     let decision = run.roller.decide(&snapshot, now);
