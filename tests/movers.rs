@@ -661,9 +661,8 @@ async fn pace_sends_the_concurrency_to_the_admin_endpoint() {
 /// The double's answer about one user task (`GET /user_tasks`): its `Status` (`None`: no
 /// answer, e.g. all of its user-task slots are taken for a few seconds).
 fn user_task_status(cc_url: &str, task: &str) -> Option<String> {
-    let url = format!(
-        "{cc_url}/user_tasks?json=true&user_task_ids={task}&fetch_completed_task=true"
-    );
+    let url =
+        format!("{cc_url}/user_tasks?json=true&user_task_ids={task}&fetch_completed_task=true");
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -775,7 +774,10 @@ fn a_roll_during_an_execution_refuses_naming_the_task_and_the_execution_complete
     let step = &o.json()["plan"]["steps"][0];
     assert_eq!(step["action"], "blocked", "{step}");
     assert!(
-        step["reason"].as_str().unwrap().contains(&format!("task {task}")),
+        step["reason"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("task {task}")),
         "{step}"
     );
     let state = wait_for("the executor's state", WAIT, || {
@@ -788,10 +790,14 @@ fn a_roll_during_an_execution_refuses_naming_the_task_and_the_execution_complete
     );
 
     eprintln!("== the throttle lifted, the execution completes");
-    admin.clear_replication_throttle("moving", &[1, 2, 3]).unwrap();
+    admin
+        .clear_replication_throttle("moving", &[1, 2, 3])
+        .unwrap();
     wait_for("the execution to end", WAIT, || {
-        Ok((executor_state_name(&cc.url()).as_deref() == Some("NO_TASK_IN_PROGRESS"))
-            .then_some(()))
+        Ok(
+            (executor_state_name(&cc.url()).as_deref() == Some("NO_TASK_IN_PROGRESS"))
+                .then_some(()),
+        )
     })
     .unwrap();
     let status = wait_for("the task's status", WAIT, || {
