@@ -62,6 +62,9 @@ pub enum CruiseControlView {
     NotAsked,
     /// Asked, and it could not be read (why).
     Unreachable(String),
+    /// It answered without saying what the executor does (a missing or empty `state`, which
+    /// Cruise Control itself never sends): it may be executing.
+    StateUnknown(String),
     /// `NO_TASK_IN_PROGRESS`.
     Idle,
     /// An execution runs (its replica or leader phase, or it is stopping).
@@ -85,6 +88,7 @@ impl CruiseControlView {
     pub fn of(executor: Result<&ExecutorState, &str>) -> CruiseControlView {
         match executor {
             Err(e) => CruiseControlView::Unreachable(e.to_string()),
+            Ok(x) if x.is_unknown() => CruiseControlView::StateUnknown(x.describe()),
             Ok(x) if x.is_idle() => CruiseControlView::Idle,
             Ok(x) => CruiseControlView::Executing(Execution {
                 state: x.state.clone(),
@@ -98,9 +102,9 @@ impl CruiseControlView {
     #[must_use]
     pub fn executor(&self) -> ExecutorView {
         match self {
-            CruiseControlView::NotAsked | CruiseControlView::Unreachable(_) => {
-                ExecutorView::Unknown
-            }
+            CruiseControlView::NotAsked
+            | CruiseControlView::Unreachable(_)
+            | CruiseControlView::StateUnknown(_) => ExecutorView::Unknown,
             CruiseControlView::Idle => ExecutorView::Idle,
             CruiseControlView::Executing(_) => ExecutorView::Executing,
         }
@@ -146,6 +150,9 @@ impl OtherMovers {
         match &self.cruise_control {
             CruiseControlView::Unreachable(e) => {
                 out.push(format!("Cruise Control cannot be reached ({e})"));
+            }
+            CruiseControlView::StateUnknown(d) => {
+                out.push(format!("Cruise Control may be executing: {d}"));
             }
             CruiseControlView::Executing(x) => {
                 out.push(format!("Cruise Control is executing: {}", x.description));
@@ -439,6 +446,15 @@ mod tests {
         );
         let m = other_movers(CruiseControlView::NotAsked, &rs, &BTreeMap::new());
         assert_eq!(m.blockers().len(), 1);
+        // An answer without a state is not idle: it may be executing.
+        let blank = ExecutorState::default();
+        let m = other_movers(CruiseControlView::of(Ok(&blank)), &rs, &BTreeMap::new());
+        assert!(matches!(
+            m.cruise_control,
+            CruiseControlView::StateUnknown(_)
+        ));
+        assert!(m.blockers()[0].starts_with("Cruise Control may be executing: "));
+        assert_eq!(m.external[0].owner, Owner::Unknown);
         assert!(
             other_movers(CruiseControlView::NotAsked, &[], &BTreeMap::new())
                 .blockers()

@@ -893,9 +893,11 @@ impl Roller {
 pub fn other_mover_block(view: &CruiseControlView) -> Option<RollError> {
     match view {
         CruiseControlView::NotAsked | CruiseControlView::Idle => None,
-        CruiseControlView::Unreachable(error) => Some(RollError::CruiseControlUnknown {
-            error: error.clone(),
-        }),
+        CruiseControlView::Unreachable(error) | CruiseControlView::StateUnknown(error) => {
+            Some(RollError::CruiseControlUnknown {
+                error: error.clone(),
+            })
+        }
         CruiseControlView::Executing(x) => Some(RollError::CruiseControlExecuting {
             task: x.task.clone(),
             execution: x.description.clone(),
