@@ -48,3 +48,5 @@ fi
 # Operator's CRDs for the tests of the shipping files (tests/ship.rs), built from the Go module
 # proxy and cached the same way (cold ~7.5 min wall on 2 cores with module downloads, warm 0.03 s).
 "$here/ship/build.sh" >&2
+# The glibc-only root filesystem the image test runs the binary from (Debian's packages, cached).
+"$here/image/base.sh" >&2
