@@ -285,7 +285,13 @@ fn global_arg(containerfile: &str, name: &str) -> String {
         .unwrap_or_else(|| panic!("no ARG {name} with a default"))
 }
 
-/// The chart's default pod security context (values.yaml).
+/// The chart's Chart.yaml.
+fn chart_meta() -> Value {
+    serde_yaml::from_str(&fs::read_to_string(top().join(CHART).join("Chart.yaml")).unwrap())
+        .unwrap()
+}
+
+/// The chart's default values (values.yaml).
 fn chart_values() -> Value {
     let text = fs::read_to_string(top().join(CHART).join("values.yaml")).unwrap();
     serde_yaml::from_str(&text).unwrap()
@@ -700,6 +706,19 @@ fn chart_lints_renders_and_alerts_on_real_series() {
         }
     }
     assert_eq!(triples, KubeEnv::operate_rules().unwrap());
+    // The packaged chart (what `helm push` uploads) carries the linked file's content.
+    let pkg = tempfile::tempdir().unwrap();
+    ok(&mut helm(&["package", CHART, "--destination"]).arg(pkg.path()));
+    let tgz = pkg.path().join(format!(
+        "kafkaops-operate-{}.tgz",
+        chart_meta()["version"].as_str().unwrap()
+    ));
+    let packaged = ok(&mut helm(&["template", "ship", "--namespace", "kafka"]).arg(&tgz));
+    let packaged_role = serde_yaml::Deserializer::from_str(&packaged)
+        .map(|d| <Value as serde::Deserialize>::deserialize(d).unwrap())
+        .find(|d| d["kind"] == "Role")
+        .expect("a Role in the packaged chart");
+    assert_eq!(packaged_role["rules"], audited["rules"]);
     let binding = the(&docs, "RoleBinding");
     let sa = the(&docs, "ServiceAccount");
     assert_eq!(binding["roleRef"]["name"], role["metadata"]["name"]);
@@ -713,6 +732,7 @@ fn chart_lints_renders_and_alerts_on_real_series() {
     let pod = &deploy["spec"]["template"]["spec"];
     assert_eq!(pod["serviceAccountName"], sa["metadata"]["name"]);
     let c = &pod["containers"][0];
+    assert_eq!(chart_meta()["appVersion"], env!("CARGO_PKG_VERSION"));
     assert_eq!(
         c["image"],
         format!("kafkaops:{}", env!("CARGO_PKG_VERSION")),
