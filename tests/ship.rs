@@ -27,6 +27,11 @@
 //!   policy parser; bad values are refused naming the value; the alert rules load as Prometheus
 //!   loads a rule file, and they and the dashboard's queries name only series and labels
 //!   `operate` exports.
+//! - `alerts_fire_when_their_condition_holds`: the rendered rules evaluated by Prometheus' own
+//!   alerting-rule code over an hour of series (a leader and a standby): a stalled loop, the
+//!   first failure of an action kind (a counter that just appeared) and a later one, a mover
+//!   lasting past its limit across a state change (not the standby's stale state), dependency
+//!   errors, nobody leading; each pending/firing exactly when its condition and `for` say.
 //! - `chart_is_accepted_by_the_apiserver_under_restricted_pod_security`: every rendered object
 //!   (monitors and rules against the Prometheus Operator's generated CRDs) is accepted by the
 //!   real test apiserver in a server-side dry run with strict field validation, in a namespace
@@ -931,6 +936,201 @@ fn chart_lints_renders_and_alerts_on_real_series() {
         .unwrap_or_else(|e| panic!("promcheck: {e}\n{}", text(&out)));
     check_series("dashboard", &analyses);
     assert!(out.status.success(), "{}", text(&out));
+}
+
+/// The alerts active at `minute` of a `promcheck alerts` run: (alert, state, pod, detail),
+/// detail being the kind or source label, or the description for KafkaopsOperateMoverTooLong.
+fn active_at(evals: &Value, minute: i64) -> BTreeSet<(String, String, String, String)> {
+    let at = evals
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["seconds"] == minute * 60)
+        .unwrap_or_else(|| panic!("no evaluation at {minute} m"));
+    at["alerts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let l = &a["labels"];
+            let detail = if a["name"] == "KafkaopsOperateMoverTooLong" {
+                a["annotations"]["description"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            } else {
+                l["kind"]
+                    .as_str()
+                    .or(l["source"].as_str())
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            (
+                a["name"].as_str().unwrap().to_string(),
+                a["state"].as_str().unwrap().to_string(),
+                l["pod"].as_str().unwrap_or_default().to_string(),
+                detail,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn alerts_fire_when_their_condition_holds() {
+    // The chart's rules with a shorter mover limit, evaluated by Prometheus' own rule code over
+    // a scenario: every minute for an hour, a leader (a) and a standby (b).
+    let docs = render("kafka", &[ALL_ON, "prometheusRule.moverTooLongFor=30m"]);
+    let dir = tempfile::tempdir().unwrap();
+    let rules_file = dir.path().join("rules.yaml");
+    fs::write(
+        &rules_file,
+        serde_yaml::to_string(&the(&docs, "PrometheusRule")["spec"]).unwrap(),
+    )
+    .unwrap();
+    let a = r#"namespace="kafka", pod="ship-kafkaops-operate-7c9f4-aaaaa""#;
+    let b = r#"namespace="kafka", pod="ship-kafkaops-operate-7c9f4-bbbbb""#;
+    let series = [
+        // a leads for 40 minutes, then nobody does.
+        format!("kafkaops_operate_leader{{{a}}} 1x40 0x20"),
+        format!("kafkaops_operate_leader{{{b}}} 0x60"),
+        // a's loop stops at 20 m (stalled past 3 x 30 s + 10 m = 690 s at 31.5 m); b loops on.
+        format!("kafkaops_operate_last_successful_loop_timestamp_seconds{{{a}}} 0+60x20 1200x40"),
+        format!("kafkaops_operate_last_successful_loop_timestamp_seconds{{{b}}} 0+60x60"),
+        // A restart fails first at about 10 m (the counter appears at 1), again at about 41 m.
+        format!(
+            r#"kafkaops_operate_actions_total{{{a}, kind="restart", result="failed"}} _x9 1x30 2x20"#
+        ),
+        format!(
+            r#"kafkaops_operate_actions_total{{{a}, kind="reconfigure", result="succeeded"}} 1+1x60"#
+        ),
+        // a moves from the start, the state changing at 20 m; b's state is a stale leftover.
+        format!(
+            r#"kafkaops_operate_state{{{a}, rebalance_state="RebalanceOnScaleUp", mover="rebalance"}} 1x20"#
+        ),
+        format!(
+            r#"kafkaops_operate_state{{{a}, rebalance_state="RebalanceOnScaleDown", mover="rebalance"}} _x20 1x40"#
+        ),
+        format!(
+            r#"kafkaops_operate_state{{{b}, rebalance_state="RebalanceOnScaleUp", mover="rebalance"}} 1x60"#
+        ),
+        // Cruise Control calls fail every minute; b had Kafka errors once, long ago.
+        format!(r#"kafkaops_operate_errors_total{{{a}, source="cruise-control"}} 0+1x60"#),
+        format!(r#"kafkaops_operate_errors_total{{{b}, source="kafka"}} 3x60"#),
+    ];
+    let mut child = Command::new(tools().join("promcheck"))
+        .arg("alerts")
+        .arg(&rules_file)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            json!({"interval": "1m", "until": "60m", "series": series})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let evals: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pod_a = "ship-kafkaops-operate-7c9f4-aaaaa";
+    let set = |items: &[(&str, &str, &str)]| -> BTreeSet<(String, String, String, String)> {
+        items
+            .iter()
+            .map(|(n, st, d)| {
+                (
+                    n.to_string(),
+                    st.to_string(),
+                    pod_a.to_string(),
+                    d.to_string(),
+                )
+            })
+            .collect()
+    };
+    let moving = |state: &str| {
+        format!(
+            "State {state}, mover rebalance for more than 30m. Its log and the Events on the Kafka resource say what it waits for."
+        )
+    };
+    let up = moving("RebalanceOnScaleUp");
+    let down = moving("RebalanceOnScaleDown");
+    // 12 m: the first failure of a kind (a counter that just appeared) fires at once; the
+    // mover and the errors are pending.
+    assert_eq!(
+        active_at(&evals, 12),
+        set(&[
+            ("KafkaopsOperateActionFailed", "firing", "restart"),
+            ("KafkaopsOperateMoverTooLong", "pending", &up),
+            (
+                "KafkaopsOperateDependencyErrors",
+                "pending",
+                "cruise-control"
+            ),
+        ])
+    );
+    // 25 m: that failure is a window old; the state changed, still pending (one mover).
+    assert_eq!(
+        active_at(&evals, 25),
+        set(&[
+            ("KafkaopsOperateMoverTooLong", "pending", &down),
+            (
+                "KafkaopsOperateDependencyErrors",
+                "firing",
+                "cruise-control"
+            ),
+        ])
+    );
+    // 35 m: the loop has been stuck for 15 m, the mover has moved for 35.
+    assert_eq!(
+        active_at(&evals, 35),
+        set(&[
+            ("KafkaopsOperateLoopStalled", "firing", ""),
+            ("KafkaopsOperateMoverTooLong", "firing", &down),
+            (
+                "KafkaopsOperateDependencyErrors",
+                "firing",
+                "cruise-control"
+            ),
+        ])
+    );
+    // 45 m: the second failure (an increase); nobody leads (pending), so no mover alert.
+    let mut at45 = set(&[
+        ("KafkaopsOperateActionFailed", "firing", "restart"),
+        ("KafkaopsOperateLoopStalled", "firing", ""),
+        (
+            "KafkaopsOperateDependencyErrors",
+            "firing",
+            "cruise-control",
+        ),
+    ]);
+    at45.insert((
+        "KafkaopsOperateNoLeader".into(),
+        "pending".into(),
+        String::new(),
+        String::new(),
+    ));
+    assert_eq!(active_at(&evals, 45), at45);
+    // 58 m: no leader for 17 m.
+    let mut at58 = set(&[
+        ("KafkaopsOperateLoopStalled", "firing", ""),
+        (
+            "KafkaopsOperateDependencyErrors",
+            "firing",
+            "cruise-control",
+        ),
+    ]);
+    at58.insert((
+        "KafkaopsOperateNoLeader".into(),
+        "firing".into(),
+        String::new(),
+        String::new(),
+    ));
+    assert_eq!(active_at(&evals, 58), at58);
 }
 
 /// The Kubernetes API group and version of an object's `apiVersion`.

@@ -7,7 +7,8 @@
 #   kubectl                 kubectl at the k8s.io version Helm uses (helm/kubectl/)
 #   kubectl-krew            krew v0.4.3, and its own manifest validator
 #   validate-krew-manifest  (krew/: sigs.k8s.io/krew/cmd/{krew,validate-krew-manifest})
-#   promcheck               Prometheus' rule-file and PromQL parser (promcheck/)
+#   promcheck               Prometheus' rule-file and PromQL parser, and its rule evaluation over
+#                           a scenario of series (promcheck/)
 #   crds/                   the ServiceMonitor, PodMonitor and PrometheusRule CRDs, generated with
 #                           controller-gen from the Prometheus Operator's API types (monitoring/)
 # Module and build caches are shared with kube/build.sh (../go.sh).
