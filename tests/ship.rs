@@ -713,12 +713,12 @@ fn chart_lints_renders_and_alerts_on_real_series() {
     assert_eq!(triples, KubeEnv::operate_rules().unwrap());
     // The packaged chart (what `helm push` uploads) carries the linked file's content.
     let pkg = tempfile::tempdir().unwrap();
-    ok(&mut helm(&["package", CHART, "--destination"]).arg(pkg.path()));
+    ok(helm(&["package", CHART, "--destination"]).arg(pkg.path()));
     let tgz = pkg.path().join(format!(
         "kafkaops-operate-{}.tgz",
         chart_meta()["version"].as_str().unwrap()
     ));
-    let packaged = ok(&mut helm(&["template", "ship", "--namespace", "kafka"]).arg(&tgz));
+    let packaged = ok(helm(&["template", "ship", "--namespace", "kafka"]).arg(&tgz));
     let packaged_role = serde_yaml::Deserializer::from_str(&packaged)
         .map(|d| <Value as serde::Deserialize>::deserialize(d).unwrap())
         .find(|d| d["kind"] == "Role")
