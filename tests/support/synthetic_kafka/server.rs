@@ -414,7 +414,8 @@ async fn respond(
         }
         ApiKey::DescribeConfigs => {
             let b = shared
-                .cached(key(i64::from(n.id) + 2), || {
+                // Keyed by the answering node: its own BROKER resource is in the answer.
+                .cached(key(i64::from(n.id)), || {
                     let req: DescribeConfigsRequest = decode(&body, version)?;
                     encode(
                         &responses::describe_configs(&shared.configs, cluster, n, &req, version),
