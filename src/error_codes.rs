@@ -167,6 +167,9 @@ pub fn roll_outcome_code(outcome: &crate::driver::Outcome) -> ExitCode {
     match outcome {
         Outcome::Done(_) => ExitCode::Ok,
         Outcome::Aborted(RollError::NotServingInTime { .. }) => ExitCode::Timeout,
+        // Held back by a Cruise Control execution for the whole blocked timeout: busy.
+        Outcome::Aborted(RollError::CruiseControlExecuting { .. }) => ExitCode::Busy,
+        Outcome::Aborted(RollError::CruiseControlUnknown { .. }) => ExitCode::Unreachable,
         Outcome::Aborted(_) | Outcome::SaveFailed(_) => ExitCode::Failed,
         Outcome::Interrupted => ExitCode::Interrupted,
         Outcome::RestartFailed { error, .. } | Outcome::ObserveFailed(error) => {

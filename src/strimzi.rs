@@ -5,7 +5,9 @@
 //! `<cluster>-cruise-control` (port `rest-api`), its credentials from the Secret
 //! `<cluster>-cruise-control-api` (user `rebalance-operator`) and its CA from the Secret
 //! `<cluster>-cluster-ca-cert` (`ca.crt`). Flags, environment and the config file still win:
-//! discovery only fills what none of them gave.
+//! discovery only fills what none of them gave. `roll` looks for Cruise Control the same way
+//! (it asks whether an execution runs); a cluster without its Service has none
+//! ([`is_missing_cruise_control`]).
 //!
 //! Reaching the Service: inside the cluster (a pod, `KUBERNETES_SERVICE_HOST` set) its DNS name;
 //! outside, its external address (LoadBalancer ingress or `spec.externalIPs`), else a
@@ -28,7 +30,9 @@ use kube::api::{Api, DynamicObject, ListParams};
 use crate::engine::operator_guard::{KafkaResource, OperatorView, RebalanceResource};
 use crate::platform::PlatformError;
 use crate::platform::kube::portforward::{PortForward, forward_to_service};
-use crate::platform::kube::{KubeConn, kube_error, strimzi_bootstrap, strimzi_resource};
+use crate::platform::kube::{
+    KubeConn, KubeFailure, kube_error, strimzi_bootstrap, strimzi_resource,
+};
 use crate::secret::Secret;
 use crate::settings::{Settings, Source, Sourced};
 
@@ -101,6 +105,16 @@ pub async fn discover(
         ));
     }
     Ok(forward)
+}
+
+/// The discovery error of a cluster without Cruise Control: its Service does not exist.
+#[must_use]
+pub fn is_missing_cruise_control(e: &PlatformError) -> bool {
+    matches!(
+        e,
+        PlatformError::Kube { reason: KubeFailure::NotFound, object, .. }
+            if object.starts_with("services ") && object.ends_with("-cruise-control")
+    )
 }
 
 fn secret_value(secret: &KubeSecret, key: &str) -> Option<String> {

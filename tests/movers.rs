@@ -16,6 +16,12 @@
 //!   ISR), `--strict` refuses (no node restarted, per the control server's record), and the
 //!   summary of a real roll names the risky topics it touched.
 //!
+//! - `roll` and other movers (issue 23, point 10): during a Cruise Control execution moving
+//!   replicas onto the broker (the double's executor, throttled so it lasts) a roll refuses with
+//!   exit 5, naming the task and saying the block clears when it ends, restarts nothing, and the
+//!   execution completes; then the same roll runs. The external reassignment above is named in
+//!   a roll's plan and confirmation, and `--strict` refuses (exit 5).
+//!
 //! - `rebalance pace` changes a running execution's concurrency live through `POST /admin`: the
 //!   request on the wire (wiremock), and on the double the number of reassignments Kafka has in
 //!   flight at once goes from 1 to 3 while the double's executor reports the new limit.
@@ -182,6 +188,53 @@ fn external_reassignments_block_wait_and_cancel() {
         table.stdout.contains("ext-0") && table.stdout.contains("external"),
         "{}",
         table.stdout
+    );
+
+    eprintln!("== a roll names it in the plan and the confirmation; --strict refuses (exit 5)");
+    let o = kafkaops(&env, &["roll", "--nodes", "3", "--dry-run", "-o", "json"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let n = notes(&o.json()["notes"]);
+    assert!(
+        n.iter().any(|x| x.starts_with(
+            "1 partition reassignment(s) in flight not started by Cruise Control (its executor \
+             is idle): ext-0 (adding 2, removing none, 0/1 new replicas in sync)"
+        )),
+        "{n:#?}"
+    );
+    let o = kafkaops(
+        &env,
+        &["roll", "--nodes", "3", "--restart-command", "false"],
+    );
+    assert_eq!(o.code, 2, "no terminal to confirm: {}", o.stderr);
+    assert!(
+        o.stderr.contains(
+            "Roll the cluster (1 step(s) above; 1 partition reassignment(s) in flight not \
+             started by Cruise Control: ext-0)"
+        ),
+        "{}",
+        o.stderr
+    );
+    // (`false` as the restart command: a roll that got as far as restarting would exit 1.)
+    let o = kafkaops(
+        &env,
+        &[
+            "--yes",
+            "roll",
+            "--nodes",
+            "3",
+            "--restart-command",
+            "false",
+            "--strict",
+        ],
+    );
+    assert_eq!(o.code, 5, "{}", o.stderr);
+    assert!(
+        o.stderr.contains(
+            "--strict: 1 partition reassignment(s) not started by Cruise Control are in flight: \
+             ext-0 (adding 2"
+        ) && o.stderr.contains("nothing was changed"),
+        "{}",
+        o.stderr
     );
 
     eprintln!("== it blocks rebalance add --execute and topic set-rf --execute");
@@ -603,6 +656,171 @@ async fn pace_sends_the_concurrency_to_the_admin_endpoint() {
             .unwrap()
             .contains("Leadership movement concurrency is set to 7")
     );
+}
+
+/// The double's answer about one user task (`GET /user_tasks`): its `Status` (`None`: no
+/// answer, e.g. all of its user-task slots are taken for a few seconds).
+fn user_task_status(cc_url: &str, task: &str) -> Option<String> {
+    let url =
+        format!("{cc_url}/user_tasks?json=true&user_task_ids={task}&fetch_completed_task=true");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let body = rt
+        .block_on(async { reqwest::get(&url).await?.text().await })
+        .unwrap();
+    let v = serde_json::from_str::<Value>(&body).ok()?;
+    v["userTasks"][0]["Status"].as_str().map(str::to_string)
+}
+
+/// The double's executor state (`None`: no answer, e.g. its user-task slots are taken).
+fn executor_state_name(cc_url: &str) -> Option<String> {
+    executor_state(cc_url)["state"].as_str().map(str::to_string)
+}
+
+/// Issue 23, point 10: `roll --nodes 3 --yes` during an execution that moves replicas onto
+/// broker 3 (the double's executor, throttled to 1 KB/s so it lasts) restarted the broker with
+/// exit 0, and Cruise Control's execution died with it. Now the roll refuses (exit 5) naming the
+/// task and saying the block clears when the execution ends; nothing is restarted; a dry run
+/// shows the plan blocked on it; the execution completes once the throttle is lifted; and the
+/// same roll then runs.
+#[test]
+fn a_roll_during_an_execution_refuses_naming_the_task_and_the_execution_completes() {
+    let _ = kafkaops_bin();
+    let cluster = KafkaCluster::start(ClusterSpec::combined(3)).expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    let admin = Admin::connect(&cluster).unwrap();
+    // 4 partitions on brokers 1 and 2 with 2 MB each; add_broker 3 moves some onto 3.
+    let assignment: Vec<Vec<i32>> = (0..4)
+        .map(|p| if p % 2 == 0 { vec![1, 2] } else { vec![2, 1] })
+        .collect();
+    create_topic(&bootstrap, "moving", &assignment, &[]).unwrap();
+    produce_bulk(&bootstrap, "moving", 1600, 5_000, 1_000_000).unwrap();
+    admin
+        .throttle_whole_topic("moving", &[1, 2, 3], 1024)
+        .unwrap();
+    let cc = CcDouble::start(&bootstrap, CcDoubleOptions::default()).unwrap();
+    let env = Env {
+        bootstrap: Some(bootstrap.clone()),
+        cc_url: cc.url(),
+    };
+    let cluster = std::sync::Arc::new(std::sync::Mutex::new(cluster));
+    let server = ControlServer::start(std::sync::Arc::clone(&cluster));
+    let cmd = server.restart_command();
+
+    eprintln!("== Cruise Control executes: replicas move onto broker 3");
+    let o = kafkaops(
+        &env,
+        &[
+            "rebalance",
+            "add",
+            "--brokers",
+            "3",
+            "--execute",
+            "--yes",
+            "--no-wait",
+            "--concurrent-partition-movements-per-broker",
+            "1",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let task = o.json()["execution"]["task_id"]
+        .as_str()
+        .expect("a task id")
+        .to_string();
+    wait_for("a reassignment adding broker 3", WAIT, || {
+        Ok(admin
+            .reassignments()?
+            .iter()
+            .any(|r| r.adding.contains(&3))
+            .then_some(()))
+    })
+    .unwrap();
+
+    eprintln!("== roll --nodes 3 refuses, naming the task; nothing restarts");
+    let roll = [
+        "--yes",
+        "roll",
+        "--nodes",
+        "3",
+        "--restart-command",
+        cmd.as_str(),
+        "--poll-interval",
+        "1s",
+        "-o",
+        "json",
+    ];
+    let o = kafkaops(&env, &roll);
+    assert_eq!(o.code, 5, "{}", o.stderr);
+    for words in [
+        "refusing to start the roll: Cruise Control is executing: ".to_string(),
+        format!("(task {task})"),
+        "the block clears when the execution ends".to_string(),
+        format!("kafkaops rebalance status --task {task} --follow"),
+        "nothing was changed".to_string(),
+    ] {
+        assert!(o.stderr.contains(&words), "{words:?} in:\n{}", o.stderr);
+    }
+    let doc = o.json();
+    assert_eq!(doc["result"]["status"], "refused", "{doc:#}");
+    assert_eq!(doc["result"]["exit_code"], 5, "{doc:#}");
+    assert!(server.restarts().is_empty(), "{:?}", server.restarts());
+    // A dry run shows the plan blocked on the execution (and is not refused).
+    let o = kafkaops(&env, &["roll", "--nodes", "3", "--dry-run", "-o", "json"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let step = &o.json()["plan"]["steps"][0];
+    assert_eq!(step["action"], "blocked", "{step}");
+    assert!(
+        step["reason"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("task {task}")),
+        "{step}"
+    );
+    let state = wait_for("the executor's state", WAIT, || {
+        Ok(executor_state_name(&cc.url()))
+    })
+    .unwrap();
+    assert_eq!(
+        state, "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS",
+        "the execution still runs"
+    );
+
+    eprintln!("== the throttle lifted, the execution completes");
+    admin
+        .clear_replication_throttle("moving", &[1, 2, 3])
+        .unwrap();
+    wait_for("the execution to end", WAIT, || {
+        Ok(
+            (executor_state_name(&cc.url()).as_deref() == Some("NO_TASK_IN_PROGRESS"))
+                .then_some(()),
+        )
+    })
+    .unwrap();
+    let status = wait_for("the task's status", WAIT, || {
+        Ok(user_task_status(&cc.url(), &task))
+    })
+    .unwrap();
+    assert_eq!(status, "Completed");
+    assert!(admin.reassignments().unwrap().is_empty());
+    assert!(
+        replicas_on(&bootstrap, "moving", 3) > 0,
+        "the execution moved replicas onto broker 3"
+    );
+
+    eprintln!("== the block has cleared: the same roll runs");
+    let o = kafkaops(&env, &roll);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.json()["result"]["status"], "done");
+    assert_eq!(
+        server.restarts().iter().map(|r| r.node).collect::<Vec<_>>(),
+        vec![3]
+    );
+    drop(server);
+    drop(cc);
 }
 
 /// The double's own ExecutorState (`GET /state?substates=executor`).

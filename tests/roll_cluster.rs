@@ -6,11 +6,15 @@
 //! quorum leader at that moment. kafkaops gets `--restart-command 'curl -sf
 //! http://127.0.0.1:PORT/restart/{id}'`, exactly as an operator would give it an `ssh ...`.
 //!
-//! Two cluster starts in all (the harness runs one cluster at a time): the split cluster
+//! The harness runs one cluster at a time. The split cluster
 //! (3 controllers + 4 brokers) runs every scenario in order in one test (a roll of every node
 //! with an `acks=all` producer, a dynamic change, a static change, bad input, a node that never
-//! comes back); the combined cluster (3 nodes) runs the full roll. Waits poll with deadlines;
-//! nothing sleeps a fixed time. Every JVM is stopped when a test ends, also on panic.
+//! comes back); the combined cluster (3 nodes) runs the full roll and a killed-and-resumed roll.
+//! A third (1 controller + 3 brokers) resumes a saved roll on a faked clock moved back: that test
+//! drives the roll's real IO (`KafkaRollIo`, Kafka adapter, process platform, restart witness)
+//! with the library's step function, since the clock source is the IO's, not the host's. Waits
+//! poll with deadlines; nothing sleeps a fixed time. Every JVM is stopped when a test ends, also
+//! on panic.
 //!
 //! Run with `cargo test --test roll_cluster -- --nocapture` (a few minutes on 2 cores).
 
@@ -495,6 +499,285 @@ fn a_killed_roll_resumes_and_restarts_each_node_once() {
     let _ = std::fs::remove_dir_all(state_dir());
     eprintln!(
         "killed-and-resumed roll test took {:.1?}",
+        started.elapsed()
+    );
+    drop(server);
+}
+
+/// Saves every run it is given (the JSON the state file would hold) and fails, as a process
+/// killed at that moment, at the first save of a restart as `Issued`: what is left is the run
+/// with that restart `Decided` and never issued.
+#[derive(Default)]
+struct KillBeforeIssue {
+    last: Option<String>,
+    killed: bool,
+}
+
+impl kafkaops::driver::RunStore for KillBeforeIssue {
+    fn save(&mut self, run: &kafkaops::driver::RollRun) -> anyhow::Result<()> {
+        let issued = run.pending.as_ref().is_some_and(|p| {
+            p.status == kafkaops::driver::ActionStatus::Issued
+                && !p.decision.restarted_nodes().is_empty()
+        });
+        if issued && !self.killed {
+            self.killed = true;
+            anyhow::bail!("killed (injected)");
+        }
+        self.last = Some(serde_json::to_string(run)?);
+        Ok(())
+    }
+}
+
+/// The driver's events, in words, in order.
+#[derive(Default)]
+struct Events(Vec<String>);
+
+impl kafkaops::driver::Progress for Events {
+    fn event(&mut self, event: &kafkaops::driver::Event<'_>) {
+        use kafkaops::driver::Event;
+        self.0.push(match event {
+            Event::Observed { snapshot, .. } => {
+                let down: Vec<String> = snapshot
+                    .nodes
+                    .iter()
+                    .filter(|n| {
+                        n.state != kafkaops::engine::model::ObservedState::Serving || !n.reachable
+                    })
+                    .map(|n| n.id.to_string())
+                    .collect();
+                format!("observed (not serving: [{}])", down.join(","))
+            }
+            Event::Decided(d) => format!("decided {d:?}"),
+            Event::Resumed {
+                not_issued,
+                clock_behind_ms,
+                ..
+            } => format!(
+                "resumed (not issued: {}, clock behind by {clock_behind_ms} ms)",
+                not_issued.map_or_else(|| "none".into(), |d| format!("{:?}", d.restarted_nodes()))
+            ),
+            other => format!("{other:?}"),
+        });
+    }
+}
+
+/// Issue 23, point 7, on a real cluster (1 controller, brokers 1..=3, every partition of the
+/// topic on all three, min.insync.replicas 2). A roll of node 1 decides "restart 1" from a
+/// real observation and is killed before it issues the command (the saved run has it
+/// `Decided`). Meanwhile node 2 stops (ISRs [1,3]). The run is resumed through the roll's
+/// real IO (Kafka adapter, process platform, restart witness) whose clock source is faked 10
+/// minutes behind the decision (the host's clock is not touched): before, the saved decision's
+/// age saturated to 0 and node 1 was restarted at once, leaving the partitions one replica in
+/// sync. The resumed run observes first, sees node 2 down and stops; node 1 is not restarted.
+/// Then, with node 2 back and only the clock moved back, a resumed run observes, decides again
+/// and restarts node 1 once.
+#[test]
+fn a_saved_roll_resumed_with_the_clock_moved_back_observes_before_acting() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use kafkaops::driver::kafka_io::{KafkaRollIo, system_clock};
+    use kafkaops::driver::{
+        DriverOptions, NoProgress, NoStore, Outcome, RollIo, RollRun, StepResult, step,
+    };
+    use kafkaops::engine::model::{Millis, NodeId};
+    use kafkaops::engine::roll::{NodeRequest, RollConfig, RollError, Roller};
+    use kafkaops::kafka::client::{ClusterObserver, KafkaClient};
+    use kafkaops::kafka::config::ConnectionConfig;
+    use kafkaops::platform::PlatformNode;
+    use kafkaops::platform::process::{ProcessPlatform, RestartMethod};
+    use kafkaops::platform::witness::RestartWitness;
+
+    let started = Instant::now();
+    let (cluster, server, _conn) = start(ClusterSpec::split(1, 3));
+    let (bootstrap, config) = {
+        let c = cluster.lock().unwrap();
+        let urls = c
+            .nodes()
+            .iter()
+            .filter(|n| n.role.is_broker())
+            .map(|n| format!("{}={}", n.id, n.broker_state_url()))
+            .collect::<Vec<_>>()
+            .join(",");
+        let mut config = ConnectionConfig::new(c.bootstrap_servers())
+            .with_property("bootstrap.controllers", c.controller_bootstrap())
+            .with_property("kafkaops.broker.state.url", urls);
+        config.request_timeout = Duration::from_secs(15);
+        (c.bootstrap_servers(), config)
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    // The fake clock: the host's, minus `behind`.
+    let behind = Arc::new(AtomicU64::new(0));
+    let io = rt.block_on(async {
+        let client = KafkaClient::connect(config).await.expect("connect");
+        let observation = client.observe().await.expect("observe");
+        let nodes: Vec<PlatformNode> = observation
+            .nodes
+            .iter()
+            .map(|n| PlatformNode {
+                id: n.id,
+                host: n.host.clone().unwrap_or_default(),
+                address: n.host.as_ref().zip(n.port).map(|(h, p)| format!("{h}:{p}")),
+            })
+            .collect();
+        let client = client.with_known_brokers(vec![1, 2, 3]);
+        let platform = ProcessPlatform::new(
+            nodes,
+            RestartMethod::Restart(server.restart_command()),
+            Duration::from_secs(60),
+        );
+        let witness = RestartWitness::new(Duration::from_secs(5), Duration::from_secs(540));
+        let behind = Arc::clone(&behind);
+        KafkaRollIo::new(client, platform, witness)
+            .await
+            .expect("the roll's IO")
+            .with_clock(Arc::new(move || {
+                Millis(system_clock().0 - behind.load(Ordering::SeqCst))
+            }))
+    });
+    let config = RollConfig {
+        poll_interval_ms: 1_000,
+        ..RollConfig::default()
+    };
+    let requests = std::collections::BTreeMap::from([(
+        NodeId(1),
+        NodeRequest {
+            restart_reasons: vec!["selected with --nodes".into()],
+            desired_config: std::collections::BTreeMap::new(),
+        },
+    )]);
+    let options = DriverOptions {
+        settle_after_restart_ms: 1_000,
+        ..DriverOptions::default()
+    };
+    // A roll killed between deciding "restart 1" and issuing it; its saved run.
+    let kill_before_issue = || -> (String, Millis) {
+        let mut run = RollRun::new(Roller::new(config.clone(), requests.clone()), io.now());
+        let mut store = KillBeforeIssue::default();
+        let r = rt.block_on(step(
+            &mut run,
+            &io,
+            &mut NoProgress,
+            &mut store,
+            false,
+            &options,
+        ));
+        assert!(
+            matches!(r, StepResult::Finished(Outcome::SaveFailed(_))),
+            "{r:?}"
+        );
+        let saved = store.last.expect("the decided run was saved");
+        let restored: RollRun = serde_json::from_str(&saved).unwrap();
+        let p = restored.pending.expect("saved with its decision");
+        assert_eq!(p.status, kafkaops::driver::ActionStatus::Decided);
+        assert_eq!(p.decision.restarted_nodes(), vec![NodeId(1)]);
+        (saved, p.decided_at)
+    };
+    let (saved, decided_at) = kill_before_issue();
+    assert!(server.restarts().is_empty(), "{:?}", server.restarts());
+
+    // Meanwhile node 2 stops: every partition is left with ISR [1,3].
+    cluster.lock().unwrap().stop_node(2).expect("stop node 2");
+    wait_for("ISRs without node 2", WAIT, || {
+        let p = placement(&bootstrap, TOPIC)?;
+        Ok(p.iter()
+            .all(|p| !p.isr.contains(&2) && p.isr.len() == 2)
+            .then_some(()))
+    })
+    .expect("ISRs [1,3]");
+
+    // Resumed on a clock 10 minutes behind the decision.
+    behind.store(io.now().since(decided_at) + 600_000, Ordering::SeqCst);
+    assert!(io.now() < decided_at);
+    let mut run: RollRun = serde_json::from_str(&saved).unwrap();
+    let mut events = Events::default();
+    let result = rt.block_on(step(
+        &mut run,
+        &io,
+        &mut events,
+        &mut NoStore,
+        false,
+        &options,
+    ));
+    eprintln!("resumed step: {result:?}\n{:#?}", events.0);
+    assert!(
+        server.restarts().is_empty(),
+        "node 1 restarted on the saved decision: {:?}",
+        server.restarts()
+    );
+    // About 10 minutes behind the decision (less the milliseconds the resume itself took).
+    let behind_ms: u64 = events.0[0]
+        .strip_prefix("resumed (not issued: [NodeId(1)], clock behind by ")
+        .and_then(|r| r.strip_suffix(" ms)"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{:#?}", events.0));
+    assert!(behind_ms > 590_000, "{:#?}", events.0);
+    assert_eq!(
+        events.0[1], "observed (not serving: [2])",
+        "{:#?}",
+        events.0
+    );
+    assert!(events.0[2].starts_with("decided Abort"), "{:#?}", events.0);
+    match result {
+        StepResult::Finished(Outcome::Aborted(
+            RollError::NodeBecameUnhealthy { node, .. } | RollError::NodeBecameUnreachable { node },
+        )) => assert_eq!(node, NodeId(2)),
+        other => panic!("{other:?}"),
+    }
+
+    // Node 2 back; only the clock moved back: the resumed run observes, decides again and
+    // restarts node 1 once.
+    {
+        let mut c = cluster.lock().unwrap();
+        c.start_node(2).expect("start node 2");
+    }
+    wait_for("full ISRs again", WAIT, || {
+        let p = placement(&bootstrap, TOPIC)?;
+        Ok(p.iter().all(|p| p.isr.len() == 3).then_some(()))
+    })
+    .expect("full ISRs");
+    behind.store(0, Ordering::SeqCst);
+    let (saved, decided_at) = kill_before_issue();
+    behind.store(io.now().since(decided_at) + 600_000, Ordering::SeqCst);
+    let mut run: RollRun = serde_json::from_str(&saved).unwrap();
+    let mut events = Events::default();
+    let mut outcome = None;
+    let deadline = Instant::now() + Duration::from_secs(240);
+    while Instant::now() < deadline {
+        match rt.block_on(step(
+            &mut run,
+            &io,
+            &mut events,
+            &mut NoStore,
+            false,
+            &options,
+        )) {
+            StepResult::Wake(at) => rt.block_on(io.sleep_until(at)),
+            StepResult::Finished(o) => {
+                outcome = Some(o);
+                break;
+            }
+        }
+    }
+    let decided: Vec<&String> = events
+        .0
+        .iter()
+        .filter(|e| e.starts_with("decided Restart"))
+        .collect();
+    eprintln!("second resume: {outcome:?}\n{:#?}", decided);
+    assert!(
+        matches!(outcome, Some(Outcome::Done(_))),
+        "{outcome:?}\n{:#?}",
+        events.0
+    );
+    assert_eq!(events.0[1], "observed (not serving: [])", "{:#?}", events.0);
+    let restarted: Vec<i32> = server.restarts().iter().map(|r| r.node).collect();
+    assert_eq!(restarted, vec![1], "{:?}", server.restarts());
+    eprintln!(
+        "clock-moved-back resume test took {:.1?}",
         started.elapsed()
     );
     drop(server);

@@ -56,8 +56,10 @@ pub struct RollArgs {
     /// Print the plan and exit
     #[arg(long)]
     pub dry_run: bool,
-    /// With --strimzi: roll even though the Strimzi operator's reconciliation is not paused or
-    /// one of its KafkaRebalances is executing (default: refuse with exit code 5)
+    /// Roll even though Cruise Control is executing or cannot be asked (when it is configured
+    /// or found with --strimzi), or, with --strimzi, the Strimzi operator's reconciliation is not
+    /// paused or one of its KafkaRebalances is executing (default: refuse with exit code 5, or
+    /// 6 when Cruise Control cannot be asked)
     #[arg(long)]
     pub force: bool,
     /// Do not restore preferred leaders after each restart
@@ -98,7 +100,8 @@ pub struct RollArgs {
     pub node_id_label: Option<String>,
     /// Refuse to roll (exit 1, nothing restarted; a dry run exits 1 too) while any topic on
     /// the nodes to restart cannot stay available: replication factor 1, factor at or below
-    /// min.insync.replicas, partitions already under min ISR or offline
+    /// min.insync.replicas, partitions already under min ISR or offline; and (exit 5) while
+    /// partition reassignments that Cruise Control did not start are in flight
     #[arg(long)]
     pub strict: bool,
 }

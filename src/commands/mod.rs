@@ -30,6 +30,10 @@ pub struct Ctx {
     pub global: GlobalArgs,
     pub settings: Settings,
     pub printer: Printer,
+    /// `--strimzi` with `roll`: why the cluster's Cruise Control could not be found from its
+    /// resources (a cluster without one is not an error). The roll refuses unless `--force`,
+    /// since it cannot tell whether an execution runs.
+    pub cruise_control_discovery: Option<String>,
 }
 
 /// Runs the parsed command.
@@ -39,6 +43,7 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
     // --strimzi: fill what no flag, variable or config file gave from the cluster's resources.
     // A port-forward to Cruise Control opened there lives until the command returns.
     let mut _cc_forward = None;
+    let mut cruise_control_discovery = None;
     if let Some(cluster) = &cli.global.kube.strimzi
         && !matches!(
             cli.command,
@@ -46,15 +51,30 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         )
     {
         let conn = cli.global.kube.target().connect().await?;
-        let cruise_control = !matches!(cli.command, Command::Roll(_));
-        _cc_forward =
-            crate::strimzi::discover(&conn, cluster, &mut settings, cruise_control).await?;
+        let roll = matches!(cli.command, Command::Roll(_));
+        _cc_forward = crate::strimzi::discover(&conn, cluster, &mut settings, !roll).await?;
+        if roll {
+            // A roll asks Cruise Control whether it executes (no restart during an execution),
+            // found the same way; a cluster without one (no Service) is fine, and a failure is
+            // the roll's to judge.
+            let before = settings.cruise_control.clone();
+            match crate::strimzi::discover(&conn, cluster, &mut settings, true).await {
+                Ok(forward) => _cc_forward = forward,
+                Err(e) => {
+                    settings.cruise_control = before;
+                    if !crate::strimzi::is_missing_cruise_control(&e) {
+                        cruise_control_discovery = Some(e.to_string());
+                    }
+                }
+            }
+        }
     }
     let printer = Printer::new(cli.global.output, cli.global.color, cli.global.quiet);
     let ctx = Ctx {
         global: cli.global,
         settings,
         printer,
+        cruise_control_discovery,
     };
     match cli.command {
         Command::Rebalance(cmd) => rebalance::run(&ctx, cmd).await,

@@ -17,10 +17,10 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::cli::reassignments::{CancelArgs, ReassignmentsCommand};
-use crate::cruise_control::params::Substate;
 use crate::cruise_control::{ClientConfig, CruiseControlClient, LogObserver};
 use crate::engine::movers::{
-    self, ExecutorView, ExternalReassignments, ReassignmentView, blocking, classify,
+    self, CruiseControlView, ExecutorView, ExternalReassignments, ReassignmentView, blocking,
+    classify,
 };
 use crate::error::{CliError, ExitCode};
 use crate::kafka::{ConnectionConfig, KafkaAdmin, KafkaClient};
@@ -63,19 +63,11 @@ async fn executor_view(ctx: &Ctx) -> ExecutorView {
         }
     };
     let deadline = Instant::now() + request_timeout(ctx);
-    match cc
-        .state(&[Substate::Executor], false, deadline, &LogObserver)
-        .await
-    {
-        Ok(state) => match state.executor {
-            Some(e) if !e.is_idle() => ExecutorView::Executing,
-            _ => ExecutorView::Idle,
-        },
-        Err(e) => {
-            tracing::warn!("cannot ask Cruise Control who started the reassignments: {e}");
-            ExecutorView::Unknown
-        }
+    let view = cc.executor_view(deadline, &LogObserver).await;
+    if let CruiseControlView::Unreachable(e) = &view {
+        tracing::warn!("cannot ask Cruise Control who started the reassignments: {e}");
     }
+    view.executor()
 }
 
 /// The reassignments in flight, with ISR-based progress and an owner.

@@ -21,11 +21,17 @@
 //! and unhealthy nodes outside it are listed in the plan as not restarted unless
 //! `--include-unhealthy`.
 //!
+//! Before the plan it asks Cruise Control (when configured or found) whether it executes: no
+//! node restarts during an execution, and reassignments no execution owns are named (see
+//! `roll/movers.rs`).
+//!
 //! Exit codes: 0 done; 1 refused by a safety check, aborted by the engine or a failed restart
 //! command; 2 usage (unknown node ids, bad desired config, no restart command, a broker-state
 //! list `ID=URL,...` without an entry for a broker); 3 a node did
-//! not serve again in time (or a restart command timed out); 6 the cluster is unreachable;
-//! 130 stopped by Ctrl-C between batches.
+//! not serve again in time (or a restart command timed out); 5 Cruise Control executes (a new
+//! roll refuses; a running one aborts when it has waited `--blocked-timeout`), or `--strict`
+//! with reassignments Cruise Control did not start; 6 the cluster, or Cruise Control, is
+//! unreachable; 130 stopped by Ctrl-C between batches.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -60,6 +66,7 @@ use crate::platform::{AnyPlatform, Platform, PlatformNode};
 /// How long a roll's Kubernetes lease lives without renewal (renewed every third of it).
 pub(crate) const LEASE_DURATION: Duration = Duration::from_secs(30);
 
+mod movers;
 mod render;
 
 pub(crate) use render::StderrProgress;
@@ -242,10 +249,16 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         request["pods"] = serde_json::json!(sel.labels);
     }
     let resumed = saved_run(&args, &state_path, &request, ctx.printer.quiet)?;
-    let roller = match &resumed {
+    // Who else moves data: Cruise Control's execution (no node restarts while it runs) and
+    // reassignments no execution owns (named below; refused with --strict).
+    let others = movers::observe(ctx, &observation, timeout).await?;
+    let mut roller = match &resumed {
         Some(run) => run.roller.clone(),
         None => Roller::new(roll_config.clone(), requests),
     };
+    if !args.force {
+        roller.handle_cruise_control(&others.others.cruise_control);
+    }
     let plan = roller.plan(&snapshot);
     // Topics no order of restarts can keep available (engine::risk): listed before anything
     // restarts, refused with --strict, and named again in the summary if the roll touched them.
@@ -257,6 +270,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
             t.describe()
         )
     }));
+    plan_notes.extend(movers::notes(&others, args.force));
     let printer = &ctx.printer;
     let blocked = plan.steps.iter().find_map(|s| match s {
         PlanStep::Blocked { nodes, reason } => Some((nodes.clone(), reason.clone())),
@@ -305,7 +319,35 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
                 CodedError::new(ExitCode::Failed, format!("refusing the roll: {reason}")),
             ));
         }
+        if let Some(reason) = movers::strict_refusal(&others, args.strict) {
+            return Err(movers::error(
+                ExitCode::Busy,
+                format!("refusing the roll: {reason}"),
+            ));
+        }
         return Ok(ExitCode::Ok);
+    }
+    // Cruise Control executes (or cannot be asked): a new roll refuses at once, naming the
+    // execution; a resumed one may be in the middle of a batch, and waits (the engine holds new
+    // actions until the execution ends).
+    if resumed.is_none()
+        && let Some((code, message)) = movers::refusal(&others, args.force)
+    {
+        let mut result = ResultDoc::refused(&plan, &message);
+        result.exit_code = code.code();
+        emit_result(printer, &plan, &plan_notes, &result)?;
+        return Err(movers::error(code, message));
+    }
+    if resumed.is_none()
+        && let Some(reason) = movers::strict_refusal(&others, args.strict)
+    {
+        let mut result = ResultDoc::refused(&plan, &reason);
+        result.exit_code = ExitCode::Busy.code();
+        emit_result(printer, &plan, &plan_notes, &result)?;
+        return Err(movers::error(
+            ExitCode::Busy,
+            format!("refusing to start the roll: {reason}"),
+        ));
     }
     if resumed.is_none()
         && let Some(reason) = &strict_refusal
@@ -352,17 +394,28 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     let touched = plan.steps.len();
     confirm(
         &if resumed.is_some() {
-            format!("Resume the roll ({touched} step(s) left above)")
+            format!(
+                "Resume the roll ({touched} step(s) left above{})",
+                movers::confirmation(&others)
+            )
         } else {
-            format!("Roll the cluster ({touched} step(s) above)")
+            format!(
+                "Roll the cluster ({touched} step(s) above{})",
+                movers::confirmation(&others)
+            )
         },
         ctx.global.yes,
         printer.interactive,
     )?;
 
-    let io = KafkaRollIo::new(client, platform, witness.clone())
+    let mut io = KafkaRollIo::new(client, platform, witness.clone())
         .await
         .context("cannot list the platform's nodes")?;
+    if !args.force
+        && let Some(cc) = others.client
+    {
+        io = io.with_cruise_control(cc, timeout);
+    }
     let recovery = io.recovery();
     let mut store = crate::state::FileStore::new(state_path.clone(), cluster_key, request);
     let mut run = resumed.unwrap_or_else(|| driver::RollRun::new(roller, io.now()));

@@ -22,6 +22,7 @@ use super::model::{
 use super::params::{self, Endpoint, Query, RebalanceRequest, Substate};
 use super::retry::{Backoff, RetryDecision, RetryPolicy, decide};
 use super::review::{RequestInfo, ReviewBoard, held_for_review};
+use crate::engine::movers::CruiseControlView;
 use crate::secret::Secret;
 use crate::settings::CruiseControlSettings;
 
@@ -502,6 +503,19 @@ impl CruiseControlClient {
             .send(Endpoint::UserTasks, &q, &self.policy(deadline), obs)
             .await?;
         Ok(parse::<UserTasks>(Endpoint::UserTasks, &reply.body)?.user_tasks)
+    }
+
+    /// What the executor is doing, as the rules about other movers read it
+    /// ([`crate::engine::movers`]): one `state?substates=executor` request (retried within
+    /// `deadline`); a failure is [`CruiseControlView::Unreachable`] with the error.
+    pub async fn executor_view(&self, deadline: Instant, obs: &dyn Observer) -> CruiseControlView {
+        match self
+            .state(&[Substate::Executor], false, deadline, obs)
+            .await
+        {
+            Ok(s) => CruiseControlView::of(Ok(&s.executor.unwrap_or_default())),
+            Err(e) => CruiseControlView::of(Err(&e.to_string())),
+        }
     }
 
     /// `GET /state` with the given substates (all when empty).

@@ -14,6 +14,13 @@
 //!   once the old process is seen to end, even when the command returns early
 //!   (`kill -TERM`). Witness generations are numbered afresh by every process, so they do not
 //!   survive a restore ([`RollIo::incarnations_survive_restore`] is `false`).
+//!
+//! With [`KafkaRollIo::with_cruise_control`] it asks Cruise Control's executor before each
+//! decision (the engine holds new actions while an execution runs).
+//!
+//! Its clock is the host's wall clock unless a [`Clock`] is given ([`KafkaRollIo::with_clock`]):
+//! a test resumes a saved roll on a clock moved back without touching the host's. Every time
+//! the IO reports (the witness's process ends included) is on that clock.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -22,7 +29,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::Context as _;
 
 use super::RollIo;
+use crate::cruise_control::{CruiseControlClient, LogObserver};
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId, TopicPartition};
+use crate::engine::movers::CruiseControlView;
 use crate::engine::roll::ConfigChange;
 use crate::kafka::client::{ClusterObserver, KafkaAdmin, KafkaClient};
 use crate::kafka::convert::to_snapshot;
@@ -30,6 +39,19 @@ use crate::kafka::observation::apply_process_status;
 use crate::kafka::{ConfigTarget, KafkaObservation};
 use crate::platform::witness::RestartWitness;
 use crate::platform::{Platform, PlatformError, PlatformNode};
+
+/// Where the roll's IO reads the time: wall-clock milliseconds since the epoch.
+pub type Clock = Arc<dyn Fn() -> Millis + Send + Sync>;
+
+/// The host's wall clock, in milliseconds since the epoch.
+#[must_use]
+pub fn system_clock() -> Millis {
+    Millis(
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+    )
+}
 
 /// The roll's IO over the Kafka adapter and a platform.
 pub struct KafkaRollIo<P> {
@@ -41,6 +63,20 @@ pub struct KafkaRollIo<P> {
     recovery: Arc<Mutex<BTreeMap<i32, i64>>>,
     /// Sees each restarted node's old process end (its generation is the incarnation).
     witness: RestartWitness,
+    /// The time ([`system_clock`] unless replaced).
+    clock: Clock,
+    /// Cruise Control, asked before each decision whether it executes.
+    cruise_control: Option<CruiseControlWatch>,
+}
+
+/// Cruise Control as the roll asks it, with its last answer: every request holds one of Cruise
+/// Control's few user-task slots for about 5 s (reference section 13), so one answer serves
+/// every decision within [`CruiseControlWatch::fresh_for`].
+struct CruiseControlWatch {
+    client: CruiseControlClient,
+    request_timeout: Duration,
+    fresh_for: Duration,
+    last: tokio::sync::Mutex<Option<(std::time::Instant, CruiseControlView)>>,
 }
 
 impl<P: Platform + Clone + 'static> KafkaRollIo<P> {
@@ -60,7 +96,33 @@ impl<P: Platform + Clone + 'static> KafkaRollIo<P> {
             nodes,
             recovery: Arc::new(Mutex::new(BTreeMap::new())),
             witness,
+            clock: Arc::new(system_clock),
+            cruise_control: None,
         })
+    }
+
+    /// The same IO asking `client` before each decision whether Cruise Control executes (one
+    /// request per 5 s at most; each bounded by `request_timeout`).
+    #[must_use]
+    pub fn with_cruise_control(
+        mut self,
+        client: CruiseControlClient,
+        request_timeout: Duration,
+    ) -> Self {
+        self.cruise_control = Some(CruiseControlWatch {
+            client,
+            request_timeout,
+            fresh_for: Duration::from_secs(5),
+            last: tokio::sync::Mutex::new(None),
+        });
+        self
+    }
+
+    /// The same IO reading the time from `clock` instead of the host's wall clock.
+    #[must_use]
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// Logs left to recover per node, as last observed (for progress displays).
@@ -79,10 +141,22 @@ impl<P: Platform + Clone + 'static> KafkaRollIo<P> {
     /// The witness's evidence since the last call: nodes whose old process ended, with the
     /// time (observations carry the same evidence as a changed `incarnation`).
     fn witness_evidence(&self) -> Vec<(NodeId, Millis)> {
-        self.witness
-            .take_ended()
+        let ended = self.witness.take_ended();
+        if ended.is_empty() {
+            return Vec::new();
+        }
+        // The witness stamps with the host's clock: moved onto this IO's.
+        let (host, ours) = (system_clock().0, (self.clock)().0);
+        ended
             .into_iter()
-            .map(|e| (NodeId(e.node), Millis(e.at_ms)))
+            .map(|e| {
+                let at = if ours >= host {
+                    e.at_ms.saturating_add(ours - host)
+                } else {
+                    e.at_ms.saturating_sub(host - ours)
+                };
+                (NodeId(e.node), Millis(at))
+            })
             .collect()
     }
 
@@ -246,11 +320,21 @@ impl<P: Platform + Clone + 'static> RollIo for KafkaRollIo<P> {
     }
 
     fn now(&self) -> Millis {
-        Millis(
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-        )
+        (self.clock)()
+    }
+
+    async fn cruise_control(&self) -> Option<CruiseControlView> {
+        let watch = self.cruise_control.as_ref()?;
+        let mut last = watch.last.lock().await;
+        if let Some((at, view)) = last.as_ref()
+            && at.elapsed() < watch.fresh_for
+        {
+            return Some(view.clone());
+        }
+        let deadline = std::time::Instant::now() + watch.request_timeout;
+        let view = watch.client.executor_view(deadline, &LogObserver).await;
+        *last = Some((std::time::Instant::now(), view.clone()));
+        Some(view)
     }
 
     async fn sleep_until(&self, until: Millis) {

@@ -39,6 +39,9 @@
 //!   which is one of the engine's pieces of evidence that it restarted (the
 //!   engine does not rely on the pause for safety: without evidence, a node
 //!   that still looks SERVING is not counted as back);
+//! - Cruise Control's executor, when the IO asks it ([`RollIo::cruise_control`]),
+//!   is given to the engine before each decision: no new restart or
+//!   reconfiguration starts while an execution runs;
 //! - a stop request (Ctrl-C) is honoured only between batches: a batch that
 //!   has been restarted is waited for until it serves again (or the engine
 //!   aborts), then the loop returns [`Outcome::Interrupted`].
@@ -53,6 +56,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId, TopicPartition};
+use crate::engine::movers::CruiseControlView;
 use crate::engine::roll::{ConfigChange, Decision, RollError, RollSummary, Roller};
 
 /// The IO a roll needs. Implemented over the Kafka adapter and a platform by
@@ -91,6 +95,14 @@ pub trait RollIo {
     fn incarnations_survive_restore(&self) -> bool {
         true
     }
+    /// What Cruise Control's executor is doing, asked before every decision
+    /// ([`Roller::handle_cruise_control`]: no new action while an execution
+    /// runs). `None` (the default): not asked, no Cruise Control is
+    /// configured (or the roll runs with `--force`, or its caller, `operate`,
+    /// already waits for other movers before it steps the roll).
+    fn cruise_control(&self) -> impl Future<Output = Option<CruiseControlView>> {
+        std::future::ready(None)
+    }
 }
 
 /// What the loop reports while it runs (progress display, logs).
@@ -118,7 +130,15 @@ pub enum Event<'a> {
     StopRequested,
     /// A restored run resumes, with the action it found pending (after the
     /// resume rules of [`RollRun`]).
-    Resumed { pending: Option<&'a PendingAction> },
+    Resumed {
+        pending: Option<&'a PendingAction>,
+        /// A decision saved but never issued: dropped, decided again from a fresh
+        /// observation.
+        not_issued: Option<&'a Decision>,
+        /// How far the clock is behind the latest time the saved run recorded (0: not
+        /// behind). Nothing relies on a saved decision's age, so this is only reported.
+        clock_behind_ms: u64,
+    },
     /// A restart restored as issued but unconfirmed was judged: `happened`
     /// from evidence, or not (forgotten and decided again).
     UnconfirmedRestartJudged { nodes: &'a [NodeId], happened: bool },
@@ -281,12 +301,13 @@ pub struct PendingAction {
 /// through its [`RunStore`]) and resumes from the saved copy after a crash.
 ///
 /// Resume rules (applied by the first [`step`] after a deserialisation):
-/// - a restart `Decided` but not `Issued` never ran: it is issued if the
-///   decision is younger than one poll interval (nothing can have changed
-///   that an observation would show), otherwise the engine forgets it
-///   ([`Roller::handle_restart_not_issued`]) and decides again from a fresh
-///   observation with fresh safety checks; a reconfiguration or an election
-///   is issued (both are idempotent and not disruptive);
+/// - an action `Decided` but not `Issued` never ran: it is never issued on the
+///   saved decision, whatever its age. The engine forgets it
+///   ([`Roller::handle_not_issued`]) and the step observes and decides again
+///   with fresh safety checks before anything is done. The saved decision's
+///   age is not trusted: the clock of a resumed run may have moved backwards
+///   (another host, a clock step), and the cluster may have changed in any
+///   time at all (a replica of the node to restart went down meanwhile);
 /// - a restart `Issued` but not `Done` may or may not have run: it is never
 ///   issued again on that basis. Its nodes are observed; evidence that the old
 ///   process ended (the node seen down or unreachable, a changed persistent
@@ -357,6 +378,24 @@ impl RollRun {
         }
     }
 
+    /// The latest time the run recorded (its start, the last successful observation, the
+    /// pending action's decision and unconfirmed-since times).
+    #[must_use]
+    pub fn latest_time(&self) -> Millis {
+        let mut t = self.started;
+        for x in [
+            self.last_ok,
+            self.pending.as_ref().map(|p| p.decided_at),
+            self.pending.as_ref().and_then(|p| p.unconfirmed_since),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            t = t.max(x);
+        }
+        t
+    }
+
     /// A restart command that may be running: `Issued` and not yet `Done`.
     #[must_use]
     pub fn restart_in_flight(&self) -> Vec<NodeId> {
@@ -415,14 +454,6 @@ pub async fn step<I: RollIo, P: Progress, S: RunStore>(
         run.stop_seen = true;
         progress.event(&Event::StopRequested);
     }
-    if run
-        .pending
-        .as_ref()
-        .is_some_and(|p| p.status == ActionStatus::Decided)
-    {
-        // Restored between "decided" and "issued", and fresh enough.
-        return act(run, io, progress, store, options).await;
-    }
     let poll = run.roller.config().poll_interval_ms.max(1);
     let snapshot = match io.observe().await {
         Ok(s) => {
@@ -446,6 +477,9 @@ pub async fn step<I: RollIo, P: Progress, S: RunStore>(
     };
     for (node, at) in io.process_ended() {
         run.roller.handle_process_ended(node, at);
+    }
+    if let Some(view) = io.cruise_control().await {
+        run.roller.handle_cruise_control(&view);
     }
     let now = io.now();
     let decision = run.roller.decide(&snapshot, now);
@@ -478,19 +512,8 @@ pub async fn step<I: RollIo, P: Progress, S: RunStore>(
         Decision::Done { summary } => StepResult::Finished(Outcome::Done(summary)),
         Decision::Abort { reason } => StepResult::Finished(Outcome::Aborted(reason)),
         Decision::Restart { .. } | Decision::Reconfigure { .. } if stop => {
-            // Not issued: the engine forgets the restart (a reconfiguration
-            // is simply left; it is issued if the run is resumed).
-            if let Decision::Restart { .. } = &decision {
-                run.roller
-                    .handle_restart_not_issued(&decision.restarted_nodes());
-            } else {
-                run.pending = Some(PendingAction {
-                    decision,
-                    status: ActionStatus::Decided,
-                    decided_at: now,
-                    unconfirmed_since: None,
-                });
-            }
+            // Not issued: the engine forgets it; a resumed run decides again.
+            run.roller.handle_not_issued(&decision);
             StepResult::Finished(Outcome::Interrupted)
         }
         decision => {
@@ -514,25 +537,26 @@ fn resume<I: RollIo, P: Progress>(run: &mut RollRun, io: &I, progress: &mut P) {
         run.roller.forget_incarnations();
     }
     let now = io.now();
-    let poll = run.roller.config().poll_interval_ms.max(1);
-    let Some(p) = run.pending.as_mut() else {
-        progress.event(&Event::Resumed { pending: None });
-        return;
-    };
-    match (p.status, &p.decision) {
-        (ActionStatus::Decided, Decision::Restart { .. }) if now.since(p.decided_at) > poll => {
-            let nodes = p.decision.restarted_nodes();
-            run.roller.handle_restart_not_issued(&nodes);
-            run.pending = None;
+    let clock_behind_ms = run.latest_time().since(now);
+    let mut not_issued = None;
+    if let Some(p) = run.pending.as_mut() {
+        match (p.status, &p.decision) {
+            // Never acted on: observed and decided again, whatever the clock says.
+            (ActionStatus::Decided, _) => {
+                run.roller.handle_not_issued(&p.decision);
+                not_issued = run.pending.take().map(|p| p.decision);
+            }
+            (ActionStatus::Issued, Decision::Restart { .. }) => {
+                p.unconfirmed_since.get_or_insert(now);
+            }
+            (ActionStatus::Issued, _) => p.status = ActionStatus::Done,
+            (ActionStatus::Done, _) => {}
         }
-        (ActionStatus::Issued, Decision::Restart { .. }) => {
-            p.unconfirmed_since.get_or_insert(now);
-        }
-        (ActionStatus::Issued, _) => p.status = ActionStatus::Done,
-        _ => {}
     }
     progress.event(&Event::Resumed {
         pending: run.pending.as_ref(),
+        not_issued: not_issued.as_ref(),
+        clock_behind_ms,
     });
 }
 
@@ -606,11 +630,8 @@ fn save_or_report<S: RunStore, P: Progress>(run: &RollRun, store: &mut S, progre
 
 /// The state could not be saved before a command: it is not issued.
 fn not_issued(run: &mut RollRun, error: anyhow::Error) -> StepResult {
-    if let Some(p) = run.pending.take()
-        && let Decision::Restart { .. } = &p.decision
-    {
-        run.roller
-            .handle_restart_not_issued(&p.decision.restarted_nodes());
+    if let Some(p) = run.pending.take() {
+        run.roller.handle_not_issued(&p.decision);
     }
     StepResult::Finished(Outcome::SaveFailed(error))
 }
@@ -1150,6 +1171,251 @@ mod tests {
                 "no crash at {status}: {crashes:?}"
             );
         }
+    }
+
+    /// Saves every run it is given, and "crashes" (fails, as a process killed at that moment
+    /// would) at the first save of an `Issued` action: the last copy written is then the run
+    /// with its action `Decided` and never issued.
+    #[derive(Default)]
+    struct CrashBeforeIssue {
+        last: Option<String>,
+        crashed: bool,
+    }
+
+    impl RunStore for CrashBeforeIssue {
+        fn save(&mut self, run: &RollRun) -> anyhow::Result<()> {
+            if !self.crashed
+                && run
+                    .pending
+                    .as_ref()
+                    .is_some_and(|p| p.status == ActionStatus::Issued)
+            {
+                self.crashed = true;
+                anyhow::bail!("crash (injected)");
+            }
+            self.last = Some(serde_json::to_string(run)?);
+            Ok(())
+        }
+    }
+
+    /// Every event, in words, in order.
+    #[derive(Default)]
+    struct Log(Vec<String>);
+
+    impl Progress for Log {
+        fn event(&mut self, event: &Event<'_>) {
+            self.0.push(match event {
+                Event::Observed { .. } => "observed".into(),
+                Event::Decided(d) => format!("decided {d:?}"),
+                Event::Resumed {
+                    not_issued,
+                    clock_behind_ms,
+                    ..
+                } => format!("resumed not_issued={not_issued:?} behind={clock_behind_ms}"),
+                other => format!("{other:?}"),
+            });
+        }
+    }
+
+    /// Issue 23, point 7: a run saved with "restart node 0" decided (and never issued) is
+    /// resumed on a host whose clock is 10 minutes behind the decision, while node 1 went
+    /// down meanwhile (ISR [0, 2], min.insync.replicas 2). `now.since(decided_at)` saturates to
+    /// 0 there, and the saved decision looked fresh: node 0 was restarted with no observation,
+    /// leaving the partitions one replica in sync. A resumed run observes and decides again
+    /// before its first action.
+    #[test]
+    fn a_saved_restart_resumed_with_the_clock_moved_back_observes_and_decides_again() {
+        let spec = ClusterSpec {
+            brokers: 3,
+            combined: 0,
+            controllers: 1,
+            topics: 1,
+            partitions_per_topic: 2,
+            replication_factor: 3,
+            min_isr_choices: vec![2],
+            racks: 3,
+            placement: Placement::RackAware,
+        };
+        let mut sim = SimCluster::generate(&spec, 3);
+        sim.advance_to(Millis(3_600_000));
+        let (b0, b1) = (NodeId(0), NodeId(1));
+        sim.restart_reasons.insert(b0, vec!["--nodes".into()]);
+        let config = RollConfig {
+            poll_interval_ms: 1_000,
+            ..RollConfig::default()
+        };
+        sim.start_roll(config.clone());
+        let requests = BTreeMap::from([(b0, sim.requests()[&b0].clone())]);
+        let io = SimIo::new(sim);
+        let mut run = RollRun::new(Roller::new(config, requests), io.now());
+        // 1. Decided "restart 0", then the process died before issuing it.
+        let mut store = CrashBeforeIssue::default();
+        let first = block_on(step(
+            &mut run,
+            &io,
+            &mut NoProgress,
+            &mut store,
+            false,
+            &DriverOptions::default(),
+        ));
+        assert!(
+            matches!(first, StepResult::Finished(Outcome::SaveFailed(_))),
+            "{first:?}"
+        );
+        let saved = store.last.clone().expect("the decided run was saved");
+        let mut run = restore(&saved);
+        let pending = run.pending.clone().expect("saved with its decision");
+        assert_eq!(pending.status, ActionStatus::Decided);
+        assert_eq!(pending.decision.restarted_nodes(), vec![b0]);
+        assert!(io.sim.borrow().batches.is_empty());
+        // 2. Meanwhile node 1 goes down (for 5 minutes), and 30 s later the run is resumed on
+        //    a clock 10 minutes behind the decision.
+        {
+            let mut sim = io.sim.borrow_mut();
+            sim.inject(&crate::engine::roll::sim::Fault::Crash {
+                node: b1,
+                down_ms: Some(300_000),
+            });
+            let t = sim.now.plus(30_000);
+            sim.advance_to(t);
+        }
+        io.clock_back_ms.set(630_000);
+        assert!(io.now() < pending.decided_at);
+        // 3. The resumed step observes first: node 1, healthy when the restart was decided, is
+        //    down; the roll stops there and node 0 is not restarted.
+        let mut log = Log::default();
+        let result = block_on(step(
+            &mut run,
+            &io,
+            &mut log,
+            &mut NoStore,
+            false,
+            &DriverOptions::default(),
+        ));
+        assert!(
+            io.sim.borrow().batches.is_empty(),
+            "node 0 restarted on the saved decision: {:?}\n{:#?}",
+            io.sim.borrow().batches,
+            log.0
+        );
+        assert!(
+            log.0[0].starts_with("resumed not_issued=Some(Restart")
+                && log.0[0].ends_with("behind=600000"),
+            "{:#?}",
+            log.0
+        );
+        assert_eq!(log.0[1], "observed", "{:#?}", log.0);
+        assert!(log.0[2].starts_with("decided Abort"), "{:#?}", log.0);
+        match result {
+            StepResult::Finished(Outcome::Aborted(RollError::NodeBecameUnhealthy {
+                node, ..
+            })) => assert_eq!(node, b1),
+            other => panic!("{other:?}"),
+        }
+        assert!(run.pending.is_none());
+        assert!(io.sim.borrow().violations.is_empty());
+    }
+
+    /// Nothing changed but the clock (10 minutes back): the resumed run observes, decides
+    /// again and rolls every node once.
+    #[test]
+    fn a_saved_restart_resumed_with_the_clock_moved_back_and_nothing_changed_restarts_once() {
+        let mut sim = SimCluster::generate(&spec(), 5);
+        let roller = roll_all(&mut sim);
+        sim.advance_to(Millis(3_600_000));
+        let io = SimIo::new(sim);
+        let mut run = RollRun::new(roller, io.now());
+        let mut store = CrashBeforeIssue::default();
+        let _ = block_on(step(
+            &mut run,
+            &io,
+            &mut NoProgress,
+            &mut store,
+            false,
+            &DriverOptions::default(),
+        ));
+        let mut run = restore(store.last.as_deref().unwrap());
+        io.clock_back_ms.set(600_000);
+        let mut log = Log::default();
+        let report = block_on(run_with(
+            &mut run,
+            &io,
+            &mut log,
+            &mut NoStore,
+            &AtomicBool::new(false),
+            &DriverOptions::default(),
+        ));
+        assert!(matches!(report.outcome, Outcome::Done(_)), "{report:?}");
+        assert_eq!(log.0[1], "observed", "{:#?}", log.0);
+        let sim = io.sim.borrow();
+        assert!(sim.violations.is_empty(), "{:?}", sim.violations);
+        assert!(sim.nodes.values().all(|n| n.restarts_by_roll == 1));
+    }
+
+    /// A reconfiguration saved as decided and never issued is decided again too, and gives
+    /// back its attempt: it is issued once, from a fresh decision.
+    #[test]
+    fn a_saved_reconfiguration_is_decided_again_and_keeps_its_attempts() {
+        let mut sim = SimCluster::generate(&spec(), 7);
+        let node = *sim
+            .nodes
+            .keys()
+            .find(|n| sim.nodes[n].roles.broker)
+            .unwrap();
+        let key = sim.nodes[&node]
+            .config
+            .iter()
+            .find(|(_, e)| !e.read_only)
+            .map(|(k, _)| k.clone())
+            .expect("a dynamic key");
+        sim.nodes
+            .get_mut(&node)
+            .unwrap()
+            .desired
+            .insert(key, "12345".into());
+        let config = RollConfig {
+            poll_interval_ms: 1_000,
+            ..RollConfig::default()
+        };
+        sim.start_roll(config.clone());
+        let requests = BTreeMap::from([(node, sim.requests()[&node].clone())]);
+        let io = SimIo::new(sim);
+        let mut run = RollRun::new(Roller::new(config, requests), io.now());
+        let mut store = CrashBeforeIssue::default();
+        let _ = block_on(step(
+            &mut run,
+            &io,
+            &mut NoProgress,
+            &mut store,
+            false,
+            &DriverOptions::default(),
+        ));
+        let mut run = restore(store.last.as_deref().unwrap());
+        assert!(matches!(
+            run.pending.as_ref().map(|p| (&p.decision, p.status)),
+            Some((Decision::Reconfigure { .. }, ActionStatus::Decided))
+        ));
+        let report = block_on(run_with(
+            &mut run,
+            &io,
+            &mut NoProgress,
+            &mut NoStore,
+            &AtomicBool::new(false),
+            &DriverOptions::default(),
+        ));
+        assert!(matches!(report.outcome, Outcome::Done(_)), "{report:?}");
+        let reconfigures = report
+            .actions
+            .iter()
+            .filter(|a| matches!(a, ActionRecord::Reconfigure { .. }))
+            .count();
+        assert_eq!(reconfigures, 1, "{:?}", report.actions);
+        assert_eq!(io.sim.borrow().nodes[&node].reconfigs_by_roll, 1);
+        assert_eq!(
+            run.roller.contexts()[&node].num_reconfigs,
+            1,
+            "the attempt never issued is not counted"
+        );
     }
 
     /// A restored state that does not match the cluster or itself (edited by

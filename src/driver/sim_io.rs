@@ -18,6 +18,8 @@ pub(crate) struct SimIo {
     pub(crate) failing_restart: Option<NodeId>,
     /// Set `stop` after this many restart batches.
     pub(crate) stop_after_batches: Option<(usize, &'static AtomicBool)>,
+    /// The IO's clock runs this far behind the simulator's (a clock moved back).
+    pub(crate) clock_back_ms: Cell<u64>,
 }
 
 impl SimIo {
@@ -28,6 +30,7 @@ impl SimIo {
             observations: Cell::new(0),
             failing_restart: None,
             stop_after_batches: None,
+            clock_back_ms: Cell::new(0),
         }
     }
 }
@@ -99,16 +102,26 @@ impl RollIo for SimIo {
     }
 
     fn now(&self) -> Millis {
-        self.sim.borrow().now
+        Millis(
+            self.sim
+                .borrow()
+                .now
+                .0
+                .saturating_sub(self.clock_back_ms.get()),
+        )
     }
 
     fn process_ended(&self) -> Vec<(NodeId, Millis)> {
+        let back = self.clock_back_ms.get();
         std::mem::take(&mut self.sim.borrow_mut().process_ended)
+            .into_iter()
+            .map(|(n, at)| (n, Millis(at.0.saturating_sub(back))))
+            .collect()
     }
 
     async fn sleep_until(&self, until: Millis) {
         let mut sim = self.sim.borrow_mut();
-        let to = until.max(sim.now);
+        let to = until.plus(self.clock_back_ms.get()).max(sim.now);
         sim.advance_to(to);
     }
 }

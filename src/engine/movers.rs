@@ -1,4 +1,5 @@
-//! Who else is moving data: partition reassignments that Cruise Control did not start.
+//! Who else is moving data: Cruise Control's running execution, and partition reassignments
+//! that Cruise Control did not start.
 //!
 //! Cruise Control refuses to execute (or, with `auto.stop.external.agent=true`, silently
 //! cancels) while reassignments started by someone else are in flight, and either way the
@@ -6,11 +7,18 @@
 //! turn the Admin API's list of ongoing reassignments plus what Cruise Control's executor
 //! says it is doing into a listing with an owner and a progress figure, decide whether an
 //! execution may start, and pick what `reassignments cancel` cancels.
+//!
+//! [`other_movers`] is the one place that says what else moves data, for every mover of ours:
+//! `operate` waits on its [`OtherMovers::blockers`] before anything starts, and a roll
+//! (`engine::roll`) restarts no node while Cruise Control executes (a restarted broker that an
+//! execution moves replicas to or from kills the execution's tasks and leaves its throttles and
+//! reassignments behind).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use crate::cruise_control::model::ExecutorState;
 use crate::kafka::observation::Reassignment;
 
 /// Who started a reassignment, as far as kafkaops can tell.
@@ -45,6 +53,121 @@ pub enum ExecutorView {
     Idle,
     /// Anything else: an execution (its replica or leader phase, or stopping) is running.
     Executing,
+}
+
+/// What Cruise Control said about its executor, for the rules about other movers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CruiseControlView {
+    /// Not asked: no Cruise Control is configured or found (or `--force`).
+    NotAsked,
+    /// Asked, and it could not be read (why).
+    Unreachable(String),
+    /// It answered without saying what the executor does (a missing or empty `state`, which
+    /// Cruise Control itself never sends): it may be executing.
+    StateUnknown(String),
+    /// `NO_TASK_IN_PROGRESS`.
+    Idle,
+    /// An execution runs (its replica or leader phase, or it is stopping).
+    Executing(Execution),
+}
+
+/// A running Cruise Control execution, as people are told about it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Execution {
+    /// The executor's state, e.g. `INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS`.
+    pub state: String,
+    /// The user task (or self-healing task) that started it.
+    pub task: Option<String>,
+    /// One line: state, task and reason ([`ExecutorState::describe`]).
+    pub description: String,
+}
+
+impl CruiseControlView {
+    /// The view of an executor state as read (`Err`: why it could not be read).
+    #[must_use]
+    pub fn of(executor: Result<&ExecutorState, &str>) -> CruiseControlView {
+        match executor {
+            Err(e) => CruiseControlView::Unreachable(e.to_string()),
+            Ok(x) if x.is_unknown() => CruiseControlView::StateUnknown(x.describe()),
+            Ok(x) if x.is_idle() => CruiseControlView::Idle,
+            Ok(x) => CruiseControlView::Executing(Execution {
+                state: x.state.clone(),
+                task: x.running_task().map(str::to_string),
+                description: x.describe(),
+            }),
+        }
+    }
+
+    /// The executor as reassignment attribution sees it.
+    #[must_use]
+    pub fn executor(&self) -> ExecutorView {
+        match self {
+            CruiseControlView::NotAsked
+            | CruiseControlView::Unreachable(_)
+            | CruiseControlView::StateUnknown(_) => ExecutorView::Unknown,
+            CruiseControlView::Idle => ExecutorView::Idle,
+            CruiseControlView::Executing(_) => ExecutorView::Executing,
+        }
+    }
+}
+
+/// What moves data besides the caller: Cruise Control's side, and the reassignments in flight
+/// that no Cruise Control execution owns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtherMovers {
+    pub cruise_control: CruiseControlView,
+    /// In flight and not owned by a running execution (empty while Cruise Control executes:
+    /// they are taken to be its own).
+    pub external: Vec<ReassignmentView>,
+}
+
+/// Others moving data, from Cruise Control's view and the reassignments in flight (`isr`: the
+/// ISR per partition, for progress; may be empty).
+#[must_use]
+pub fn other_movers(
+    cruise_control: CruiseControlView,
+    reassignments: &[Reassignment],
+    isr: &BTreeMap<(String, i32), Vec<i32>>,
+) -> OtherMovers {
+    let executor = cruise_control.executor();
+    let external = if executor == ExecutorView::Executing {
+        Vec::new()
+    } else {
+        blocking(&classify(reassignments, isr, executor))
+    };
+    OtherMovers {
+        cruise_control,
+        external,
+    }
+}
+
+impl OtherMovers {
+    /// Why a mover of ours may not start now (empty: nothing else moves), in `operate`'s words:
+    /// Cruise Control unreachable, executing (naming its task), reassignments it did not start.
+    #[must_use]
+    pub fn blockers(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        match &self.cruise_control {
+            CruiseControlView::Unreachable(e) => {
+                out.push(format!("Cruise Control cannot be reached ({e})"));
+            }
+            CruiseControlView::StateUnknown(d) => {
+                out.push(format!("Cruise Control may be executing: {d}"));
+            }
+            CruiseControlView::Executing(x) => {
+                out.push(format!("Cruise Control is executing: {}", x.description));
+            }
+            CruiseControlView::NotAsked | CruiseControlView::Idle => {}
+        }
+        if !self.external.is_empty() {
+            out.push(format!(
+                "{} partition reassignment(s) not started by Cruise Control are in flight: {}",
+                self.external.len(),
+                describe(&self.external)
+            ));
+        }
+        out
+    }
 }
 
 /// One reassignment in flight, for people and scripts.
@@ -265,6 +388,78 @@ mod tests {
             "{s}"
         );
         assert!(s.contains("after waiting 10s"), "{s}");
+    }
+
+    fn executor(state: &str, task: &str) -> ExecutorState {
+        ExecutorState {
+            state: state.into(),
+            triggered_user_task_id: Some(task.into()),
+            triggered_self_healing_task_id: Some(String::new()),
+            triggered_task_reason: Some("remove brokers 4 (Client: 127.0.0.1)".into()),
+            ..ExecutorState::default()
+        }
+    }
+
+    #[test]
+    fn other_movers_name_the_running_execution_or_the_reassignments_nobody_owns() {
+        let rs = [r("orders", 0, &[4], &[1])];
+        // Cruise Control executes: its task is named; the reassignments are its own.
+        let x = executor("INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS", "task-7");
+        let m = other_movers(CruiseControlView::of(Ok(&x)), &rs, &BTreeMap::new());
+        assert!(m.external.is_empty());
+        let CruiseControlView::Executing(e) = &m.cruise_control else {
+            panic!("{m:?}")
+        };
+        assert_eq!(e.task.as_deref(), Some("task-7"));
+        assert_eq!(
+            m.blockers(),
+            vec![
+                "Cruise Control is executing: INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS \
+                 (task task-7), reason: remove brokers 4 (Client: 127.0.0.1)"
+                    .to_string()
+            ]
+        );
+        // Idle: the reassignments are someone else's.
+        let idle = executor("NO_TASK_IN_PROGRESS", "");
+        let m = other_movers(CruiseControlView::of(Ok(&idle)), &rs, &BTreeMap::new());
+        assert_eq!(m.cruise_control, CruiseControlView::Idle);
+        assert_eq!(m.external.len(), 1);
+        assert_eq!(m.external[0].owner, Owner::External);
+        assert_eq!(
+            m.blockers(),
+            vec![
+                "1 partition reassignment(s) not started by Cruise Control are in flight: \
+                 orders-0 (adding 4, removing 1, 0/1 new replicas in sync)"
+                    .to_string()
+            ]
+        );
+        // Unreachable or not asked: nobody is known to own them.
+        let m = other_movers(
+            CruiseControlView::of(Err("timed out")),
+            &rs,
+            &BTreeMap::new(),
+        );
+        assert_eq!(m.external[0].owner, Owner::Unknown);
+        assert_eq!(
+            m.blockers()[0],
+            "Cruise Control cannot be reached (timed out)"
+        );
+        let m = other_movers(CruiseControlView::NotAsked, &rs, &BTreeMap::new());
+        assert_eq!(m.blockers().len(), 1);
+        // An answer without a state is not idle: it may be executing.
+        let blank = ExecutorState::default();
+        let m = other_movers(CruiseControlView::of(Ok(&blank)), &rs, &BTreeMap::new());
+        assert!(matches!(
+            m.cruise_control,
+            CruiseControlView::StateUnknown(_)
+        ));
+        assert!(m.blockers()[0].starts_with("Cruise Control may be executing: "));
+        assert_eq!(m.external[0].owner, Owner::Unknown);
+        assert!(
+            other_movers(CruiseControlView::NotAsked, &[], &BTreeMap::new())
+                .blockers()
+                .is_empty()
+        );
     }
 
     #[test]

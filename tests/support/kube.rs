@@ -434,12 +434,27 @@ impl KubeEnv {
         )
         .await
         .context("create namespace")?;
-        let crds: Api<CustomResourceDefinition> = Api::all(c.clone());
         let text = fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/env/kube/crds/strimzi.yaml"),
         )?;
+        self.create_crds(&text).await?;
+        let role = documented_role()?;
+        self.bind_role(role, "kafkaops").await?;
+        self.bind_role(role_in("examples/operate/rbac.yaml")?, OPERATE_USER)
+            .await
+    }
+
+    /// Creates the CustomResourceDefinitions in a YAML file (one or more documents) and waits
+    /// until each is established.
+    pub fn install_crds(&self, file: &Path) -> Result<()> {
+        let text = fs::read_to_string(file).with_context(|| format!("read {}", file.display()))?;
+        self.rt.block_on(self.create_crds(&text))
+    }
+
+    async fn create_crds(&self, text: &str) -> Result<()> {
+        let crds: Api<CustomResourceDefinition> = Api::all(self.admin.clone());
         let mut names = Vec::new();
-        for doc in serde_yaml::Deserializer::from_str(&text) {
+        for doc in serde_yaml::Deserializer::from_str(text) {
             let v: Value = serde::Deserialize::deserialize(doc)?;
             if v.is_null() {
                 continue;
@@ -467,10 +482,7 @@ impl KubeEnv {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         }
-        let role = documented_role()?;
-        self.bind_role(role, "kafkaops").await?;
-        self.bind_role(role_in("examples/operate/rbac.yaml")?, OPERATE_USER)
-            .await
+        Ok(())
     }
 
     /// What user `user` asked the apiserver so far (audit log; only [`OPERATE_USER`] is
@@ -498,9 +510,14 @@ impl KubeEnv {
         Ok(out)
     }
 
+    /// The Role in `examples/operate/rbac.yaml`, as written.
+    pub fn operate_role() -> Result<Value> {
+        role_in("examples/operate/rbac.yaml")
+    }
+
     /// The rules of the Role in `examples/operate/rbac.yaml` as (API group, resource, verb).
     pub fn operate_rules() -> Result<std::collections::BTreeSet<(String, String, String)>> {
-        let role = role_in("examples/operate/rbac.yaml")?;
+        let role = Self::operate_role()?;
         let mut out = std::collections::BTreeSet::new();
         for rule in role["rules"].as_array().into_iter().flatten() {
             let strs = |k: &str| -> Vec<String> {

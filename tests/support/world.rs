@@ -64,7 +64,8 @@
 //!
 //! Only public model types and `Roller`/`Decision` are used; the engine's
 //! safety rules are deliberately not imported. The engine's API touch points
-//! (snapshot construction, config, feed-back) are in [`adapter`].
+//! (snapshot construction, config, feed-back) are in [`adapter`]; [`io`] is the
+//! world as the roll driver's IO, with a clock a test can move back.
 
 #![allow(dead_code)]
 
@@ -1944,4 +1945,153 @@ pub fn drive(
     let end = w.now + 120_000;
     w.advance_to(end);
     run
+}
+
+/// The world as the roll driver's IO ([`kafkaops::driver::RollIo`]): the real driver loop
+/// (`kafkaops::driver::step`, with its save, crash and resume rules) observes, restarts and
+/// waits, instead of [`drive`]'s loop over the engine. The IO's clock is the world's plus a
+/// fixed epoch, minus `behind_ms`: a test moves it back (a clock step, another host's clock)
+/// without the world's time, which the checker judges by, moving at all.
+pub mod io {
+    use std::cell::{Cell, RefCell};
+
+    use kafkaops::driver::RollIo;
+
+    use super::{
+        BTreeMap, ClusterSnapshot, Feedback, Millis, Ms, NodeId, Rules, TopicPartition, World,
+        adapter,
+    };
+
+    /// The IO clock's reading at world time 0 (room to move it back).
+    pub const EPOCH_MS: u64 = 10_000_000_000;
+
+    pub struct WorldIo {
+        pub world: RefCell<World>,
+        pub rules: Rules,
+        /// How far the IO's clock is behind the world's.
+        pub behind_ms: Cell<u64>,
+        ended: RefCell<Vec<(NodeId, Millis)>>,
+    }
+
+    impl WorldIo {
+        #[must_use]
+        pub fn new(world: World, rules: Rules) -> WorldIo {
+            WorldIo {
+                world: RefCell::new(world),
+                rules,
+                behind_ms: Cell::new(0),
+                ended: RefCell::new(Vec::new()),
+            }
+        }
+
+        /// World time `at` on the IO's clock.
+        fn clock(&self, at: Ms) -> Millis {
+            Millis((EPOCH_MS + at).saturating_sub(self.behind_ms.get()))
+        }
+
+        /// The world's feed-back due now: process ends are kept for
+        /// [`RollIo::process_ended`], the rest is returned.
+        fn feedback(&self) -> Vec<Feedback> {
+            let due = self.world.borrow_mut().take_feedback();
+            let mut rest = Vec::new();
+            for f in due {
+                match f {
+                    Feedback::ProcessEnded { node, at } => {
+                        self.ended.borrow_mut().push((node, self.clock(at)));
+                    }
+                    other => rest.push(other),
+                }
+            }
+            rest
+        }
+    }
+
+    impl RollIo for WorldIo {
+        async fn observe(&self) -> anyhow::Result<ClusterSnapshot> {
+            let snapshot =
+                adapter::observe(&self.world.borrow(), self.rules).map_err(anyhow::Error::msg)?;
+            // What the roll was shown: the checker excuses only what it could not show.
+            self.world.borrow_mut().observed(&snapshot);
+            Ok(snapshot)
+        }
+
+        /// Runs the commands until each has returned (as the platform does).
+        async fn restart(&self, nodes: &[NodeId]) -> Vec<(NodeId, anyhow::Result<()>)> {
+            {
+                let mut w = self.world.borrow_mut();
+                w.roll_restart(nodes);
+                let done = w.last_command_done().unwrap_or(w.now + 1).max(w.now + 1);
+                w.advance_to(done);
+            }
+            let mut results: BTreeMap<NodeId, anyhow::Result<()>> = BTreeMap::new();
+            for f in self.feedback() {
+                match f {
+                    Feedback::RestartDone { node, .. } => {
+                        results.insert(node, Ok(()));
+                    }
+                    Feedback::RestartFailed { node, error, .. } => {
+                        results.insert(node, Err(anyhow::anyhow!(error)));
+                    }
+                    Feedback::ProcessEnded { .. } => {}
+                }
+            }
+            nodes
+                .iter()
+                .map(|n| {
+                    let r = results
+                        .remove(n)
+                        .unwrap_or_else(|| Err(anyhow::anyhow!("no result for node {n}")));
+                    (*n, r)
+                })
+                .collect()
+        }
+
+        async fn reconfigure(
+            &self,
+            node: NodeId,
+            changes: &[kafkaops::engine::roll::ConfigChange],
+        ) -> anyhow::Result<()> {
+            let mut w = self.world.borrow_mut();
+            let changes: Vec<(String, String)> = changes
+                .iter()
+                .map(|c| (c.key.clone(), c.to.clone()))
+                .collect();
+            w.reconfigure(node, &changes);
+            let to = w.now + 100;
+            w.advance_to(to);
+            Ok(())
+        }
+
+        async fn elect_preferred_leaders(
+            &self,
+            partitions: &[TopicPartition],
+        ) -> anyhow::Result<()> {
+            let mut w = self.world.borrow_mut();
+            w.elect_preferred(partitions);
+            let to = w.now + 100;
+            w.advance_to(to);
+            Ok(())
+        }
+
+        fn now(&self) -> Millis {
+            self.clock(self.world.borrow().now)
+        }
+
+        async fn sleep_until(&self, until: Millis) {
+            let target = (until.0 + self.behind_ms.get()).saturating_sub(EPOCH_MS);
+            let mut w = self.world.borrow_mut();
+            let to = target.max(w.now);
+            w.advance_to(to);
+        }
+
+        fn process_ended(&self) -> Vec<(NodeId, Millis)> {
+            let _ = self.feedback();
+            std::mem::take(&mut *self.ended.borrow_mut())
+        }
+
+        /// The world's incarnations (process exits) are its own, not a process's.
+        fn incarnations_survive_restore(&self) -> bool {
+            true
+        }
+    }
 }

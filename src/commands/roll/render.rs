@@ -368,7 +368,34 @@ impl Progress for StderrProgress {
             Event::StopRequested => {
                 self.say("    stop requested: finishing the current batch");
             }
-            Event::Resumed { pending } => {
+            Event::Resumed {
+                pending,
+                not_issued,
+                clock_behind_ms,
+            } => {
+                if *clock_behind_ms > 0 {
+                    self.say(&format!(
+                        "    the clock is {} behind the saved roll (moved back, or another host's): \
+                         no saved time is trusted for a decision",
+                        humantime::format_duration(std::time::Duration::from_millis(
+                            *clock_behind_ms
+                        ))
+                    ));
+                }
+                if let Some(d) = not_issued {
+                    let nodes = match d {
+                        Decision::Restart { .. } => d.restarted_nodes(),
+                        Decision::Reconfigure { node, .. } => vec![*node],
+                        Decision::ElectPreferredLeaders { nodes, .. } => nodes.clone(),
+                        _ => Vec::new(),
+                    };
+                    self.say(&format!(
+                        "    the saved {} of node(s) {} was never issued: observing and deciding \
+                         again before anything is done",
+                        decision_word(d),
+                        join(&nodes)
+                    ));
+                }
                 if let Some(p) = pending {
                     self.say(&format!(
                         "    resumed with a pending {} ({:?})",

@@ -46,7 +46,7 @@ use crate::cruise_control::model::{ExecutorState, TaskStatus, UserTask};
 use crate::engine::anomalies::AnomalyRecord;
 use crate::engine::cc_flow::{CcFlow, FlowConfig, Outcome, Phase, Stage};
 use crate::engine::model::Millis;
-use crate::engine::movers::{self, ExecutorView};
+use crate::engine::movers::{self, CruiseControlView};
 use crate::engine::operator_guard::{self, OperatorView};
 use crate::engine::rebalance::{
     Action as FsmAction, AutoRebalancer, Event, Mode, Rebalance, State,
@@ -1168,42 +1168,17 @@ fn queued_wishes(state: &OperateState) -> Vec<String> {
 
 /// Why nothing may start now (empty: it may).
 fn blockers(obs: &Observation) -> Vec<String> {
-    let mut out = Vec::new();
-    let executor = match &obs.cc {
+    // Cruise Control's execution and the reassignments nobody's execution owns: the rule every
+    // mover of ours shares (`kafkaops roll` asks the same, see `engine::movers`).
+    let cc = CruiseControlView::of(obs.cc.as_ref().map(|c| &c.executor).map_err(String::as_str));
+    let mut out = match &obs.kafka {
         Err(e) => {
-            out.push(format!("Cruise Control cannot be reached ({e})"));
-            ExecutorView::Unknown
+            let mut out = movers::other_movers(cc, &[], &BTreeMap::new()).blockers();
+            out.push(format!("Kafka cannot be read ({e})"));
+            out
         }
-        Ok(cc) if cc.executor.is_unknown() => {
-            out.push(format!(
-                "Cruise Control may be executing: {}",
-                cc.executor.describe()
-            ));
-            ExecutorView::Unknown
-        }
-        Ok(cc) if !cc.executor.is_idle() => {
-            out.push(format!(
-                "Cruise Control is executing: {}",
-                cc.executor.describe()
-            ));
-            ExecutorView::Executing
-        }
-        Ok(_) => ExecutorView::Idle,
+        Ok(k) => movers::other_movers(cc, &k.reassignments, &BTreeMap::new()).blockers(),
     };
-    match &obs.kafka {
-        Err(e) => out.push(format!("Kafka cannot be read ({e})")),
-        Ok(k) => {
-            let views = movers::classify(&k.reassignments, &BTreeMap::new(), executor);
-            let others = movers::blocking(&views);
-            if executor != ExecutorView::Executing && !others.is_empty() {
-                out.push(format!(
-                    "{} partition reassignment(s) not started by Cruise Control are in flight: {}",
-                    others.len(),
-                    movers::describe(&others)
-                ));
-            }
-        }
-    }
     if let Some(e) = &obs.platform_error {
         out.push(format!("the platform cannot be read ({e})"));
     }

@@ -91,6 +91,33 @@ pub enum RollError {
     NodeBecameUnhealthy { node: NodeId, state: ObservedState },
     #[error("node {node} is unreachable but was healthy before")]
     NodeBecameUnreachable { node: NodeId },
+    #[error(
+        "Cruise Control is executing: {execution}; no node is restarted or reconfigured while \
+         an execution moves replicas (a restarted broker it moves replicas to or from kills its \
+         tasks), and the block clears when the execution ends{}",
+        also_suffix(also)
+    )]
+    CruiseControlExecuting {
+        /// The user task (or self-healing task) that started it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        task: Option<String>,
+        /// State, task and reason, in one line.
+        execution: String,
+        /// What else blocks the roll meanwhile (e.g. a partition the execution is moving).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        also: Option<String>,
+    },
+    #[error(
+        "Cruise Control cannot be asked whether it is executing ({error}); no node is restarted \
+         or reconfigured while that is unknown, and the block clears once it answers idle"
+    )]
+    CruiseControlUnknown { error: String },
+}
+
+fn also_suffix(also: &Option<String>) -> String {
+    also.as_ref()
+        .map(|a| format!(" (meanwhile also: {a})"))
+        .unwrap_or_default()
 }
 
 fn detail_suffix(detail: &str) -> String {

@@ -86,6 +86,7 @@ use crate::engine::model::{
     ClusterSnapshot, Millis, NodeId, NodeRoles, NodeSnapshot, ObservedState, PartitionSnapshot,
     TopicPartition,
 };
+use crate::engine::movers::CruiseControlView;
 
 use batch::ConflictGraph;
 pub use config_diff::{ConfigChange, ConfigDiff};
@@ -450,6 +451,10 @@ pub struct Roller {
     blocked_since: Option<Millis>,
     notes: Vec<String>,
     finished: Option<Decision>,
+    /// Another mover holds new actions back ([`Roller::handle_cruise_control`]); given again
+    /// before every decision, so not saved.
+    #[serde(skip)]
+    other_mover: Option<RollError>,
 }
 
 impl Roller {
@@ -468,6 +473,7 @@ impl Roller {
             blocked_since: None,
             notes: Vec::new(),
             finished: None,
+            other_mover: None,
         }
     }
 
@@ -559,6 +565,53 @@ impl Roller {
         }
     }
 
+    /// Input before a decision (or a plan): what Cruise Control's executor is doing, when the
+    /// caller asks it (a roll without Cruise Control, or run with `--force`, never calls this).
+    /// While an execution runs, or while Cruise Control cannot be asked, no new restart or
+    /// reconfiguration starts: the decision is a blocked wait that names the execution and
+    /// says the block clears when it ends (and aborts after `blocked_timeout_ms`, like any
+    /// block); an action already under way is still waited for. See [`other_mover_block`].
+    pub fn handle_cruise_control(&mut self, view: &CruiseControlView) {
+        self.other_mover = other_mover_block(view);
+    }
+
+    /// Feed-back: the action the last decision asked for was never issued (a
+    /// run restored after a crash between "decided" and "issued", or held
+    /// back by a stop request). The roller forgets it as if it had never been
+    /// decided, so the next decision starts from a fresh observation with
+    /// fresh safety checks: a restart is forgotten as by
+    /// [`Roller::handle_restart_not_issued`]; a reconfiguration gives back its
+    /// attempt (it does not count towards `max_reconfig_attempts`); a
+    /// preferred-leader election is asked for again if the nodes still do not
+    /// lead. Ignored when the roller is not waiting on that very action.
+    pub fn handle_not_issued(&mut self, decision: &Decision) {
+        match decision {
+            Decision::Restart { .. } => {
+                self.handle_restart_not_issued(&decision.restarted_nodes());
+            }
+            Decision::Reconfigure { node, .. } => {
+                let matches = self
+                    .awaiting
+                    .as_ref()
+                    .is_some_and(|a| a.kind == ActionKind::Reconfigure && a.nodes == [*node]);
+                if matches {
+                    self.awaiting = None;
+                    if let Some(ctx) = self.nodes.get_mut(node) {
+                        ctx.num_reconfigs = ctx.num_reconfigs.saturating_sub(1);
+                    }
+                }
+            }
+            Decision::ElectPreferredLeaders { nodes, .. } => {
+                if let Some(a) = self.awaiting.as_mut() {
+                    for n in nodes {
+                        a.elected.remove(n);
+                    }
+                }
+            }
+            Decision::Wait { .. } | Decision::Done { .. } | Decision::Abort { .. } => {}
+        }
+    }
+
     /// A restored roller whose executor's incarnations do not survive the
     /// executor (the restart witness numbers processes from zero in every
     /// run): incarnations recorded before the restore cannot be compared with
@@ -621,7 +674,7 @@ impl Roller {
             }
         }
         let selection = select(&self.config, &self.nodes, snapshot, &mut cache);
-        match selection {
+        match hold_for(self.other_mover.as_ref(), selection) {
             Selection::Restart(nodes, reason) => {
                 let mut restarts = BTreeMap::new();
                 for n in &nodes {
@@ -722,7 +775,8 @@ impl Roller {
         };
         // Each step changes one context; a bound keeps a bug from looping.
         for _ in 0..=4 * nodes.len() * (self.config.max_reconfig_attempts as usize + 2) {
-            match select(&self.config, &nodes, &assumed, &mut cache) {
+            let selection = select(&self.config, &nodes, &assumed, &mut cache);
+            match hold_for(self.other_mover.as_ref(), selection) {
                 Selection::Restart(batch, reason) => {
                     for n in &batch {
                         if let Some(ctx) = nodes.get_mut(&n.node) {
@@ -854,6 +908,56 @@ impl Roller {
             ctx.was_healthy = healthy_now;
         }
         failure.map_or(Ok(()), Err)
+    }
+}
+
+/// The roll's rule about other movers: while Cruise Control executes (or cannot be asked), no
+/// node is restarted or reconfigured. A broker restarted under an execution that moves replicas
+/// to or from it kills the execution's tasks (Cruise Control stops with its throttles and
+/// reassignments left behind), and the execution's next batch can take a partition's ISR below
+/// what the roll judged (the Strimzi proposal's open race). `None`: nothing holds the roll.
+#[must_use]
+pub fn other_mover_block(view: &CruiseControlView) -> Option<RollError> {
+    match view {
+        CruiseControlView::NotAsked | CruiseControlView::Idle => None,
+        CruiseControlView::Unreachable(error) | CruiseControlView::StateUnknown(error) => {
+            Some(RollError::CruiseControlUnknown {
+                error: error.clone(),
+            })
+        }
+        CruiseControlView::Executing(x) => Some(RollError::CruiseControlExecuting {
+            task: x.task.clone(),
+            execution: x.description.clone(),
+            also: None,
+        }),
+    }
+}
+
+/// A selection held back by another mover: a restart or reconfiguration becomes a block that
+/// names the mover; a block for another reason keeps that reason beside it.
+fn hold_for(mover: Option<&RollError>, selection: Selection) -> Selection {
+    let Some(block) = mover else {
+        return selection;
+    };
+    match selection {
+        Selection::Restart(nodes, _) => {
+            Selection::Blocked(nodes.iter().map(|n| n.node).collect(), block.clone())
+        }
+        Selection::Reconfigure(node, _, _) => Selection::Blocked(vec![node], block.clone()),
+        Selection::Blocked(nodes, other) => {
+            let held = match block.clone() {
+                RollError::CruiseControlExecuting {
+                    task, execution, ..
+                } => RollError::CruiseControlExecuting {
+                    task,
+                    execution,
+                    also: Some(other.to_string()),
+                },
+                b => b,
+            };
+            Selection::Blocked(nodes, held)
+        }
+        s @ (Selection::Abort(_) | Selection::Done) => s,
     }
 }
 

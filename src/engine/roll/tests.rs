@@ -858,3 +858,85 @@ fn unset_read_only_setting_is_a_restart_and_only_sensitive_ones_are_skipped() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Issue 23, point 10: a roll restarted brokers while Cruise Control executed (its execution
+/// moving replicas onto broker 4 died: "the new replica is down"). While an execution runs no
+/// node is restarted or reconfigured: the decision is a blocked wait naming the task and saying
+/// that the block clears when the execution ends; a block for another reason (a partition the
+/// execution is moving) is named beside it; an action under way is still waited for; Cruise
+/// Control unreachable holds the roll too; once idle the roll goes on.
+#[test]
+fn no_restart_while_cruise_control_executes() {
+    use crate::engine::movers::{CruiseControlView, Execution};
+    let executing = CruiseControlView::Executing(Execution {
+        state: "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS".into(),
+        task: Some("task-42".into()),
+        description: "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS (task task-42), reason: \
+                      remove brokers"
+            .into(),
+    });
+    let snapshot = brokers_cluster();
+    let mut roller = Roller::new(RollConfig::default(), restart(&[1, 2]));
+    roller.handle_cruise_control(&executing);
+    // The plan says so too.
+    let plan = roller.plan(&snapshot);
+    match plan.steps.first() {
+        Some(PlanStep::Blocked { nodes, reason }) => {
+            assert_eq!(nodes, &vec![n(1)]);
+            assert!(reason.contains("task task-42"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let d = roller.decide(&snapshot, Millis(0));
+    let why = blocked_reason(&d);
+    assert!(
+        why.contains("Cruise Control is executing")
+            && why.contains("task task-42")
+            && why.contains("the block clears when the execution ends"),
+        "{why}"
+    );
+    // It lasts: the roll aborts with that error after blocked_timeout_ms, as any block.
+    match roller.clone().decide(&snapshot, Millis(300_000)) {
+        Decision::Abort {
+            reason: RollError::CruiseControlExecuting { task, also, .. },
+        } => {
+            assert_eq!(task.as_deref(), Some("task-42"));
+            assert_eq!(also, None);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A partition the execution moves also blocks: both are said.
+    let mut moving = snapshot.clone();
+    moving.partitions[0].isr = vec![n(1), n(2)];
+    let mut r = Roller::new(RollConfig::default(), restart(&[1]));
+    r.handle_cruise_control(&executing);
+    let why = blocked_reason(&r.decide(&moving, Millis(0)));
+    assert!(
+        why.contains("task task-42") && why.contains("meanwhile also") && why.contains("t-0"),
+        "{why}"
+    );
+    // Cruise Control cannot be asked: held back too.
+    let mut r = Roller::new(RollConfig::default(), restart(&[1]));
+    r.handle_cruise_control(&CruiseControlView::Unreachable("connection refused".into()));
+    let why = blocked_reason(&r.decide(&snapshot, Millis(0)));
+    assert!(
+        why.contains("cannot be asked") && why.contains("connection refused"),
+        "{why}"
+    );
+    // Idle again: node 1 restarts.
+    roller.handle_cruise_control(&CruiseControlView::Idle);
+    let d = roller.decide(&snapshot, Millis(10_000));
+    assert_eq!(d.restarted_nodes(), vec![n(1)], "{d:?}");
+    // An execution that starts while node 1 restarts: node 1 is still waited for, node 2 is
+    // not restarted.
+    roller.handle_restart_done(n(1), Millis(10_500));
+    roller.handle_process_ended(n(1), Millis(10_500));
+    roller.handle_cruise_control(&executing);
+    let d = roller.decide(&snapshot, Millis(11_000));
+    assert!(
+        matches!(&d, Decision::Wait { for_what, .. } if !for_what.is_blocked()),
+        "{d:?}"
+    );
+    let d = roller.decide(&snapshot, Millis(12_000));
+    assert!(blocked_reason(&d).contains("task task-42"), "{d:?}");
+}
