@@ -2,8 +2,9 @@
 //!
 //! Scripts branch on our exit codes, so they are an API: one table, documented
 //! in the README and checked by `tests/cli.rs`. Core modules keep their own
-//! typed errors (`thiserror`); at the edge every failure becomes a
-//! [`CliError`] carrying the code that fits it.
+//! typed errors (`thiserror`) and failure classes; at the edge (`main` and `commands`,
+//! the only importers of this module) every failure becomes a [`CliError`] carrying the
+//! code that fits it ([`crate::error_codes`] holds the mapping).
 
 use std::fmt;
 
@@ -153,3 +154,52 @@ impl CodedError {
 }
 
 pub type Result<T, E = CliError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::engine::cc_flow::{AfterInterrupt, Outcome};
+
+    #[test]
+    fn interrupted_outcomes_name_the_task_and_what_became_of_it() {
+        let e: crate::error::CliError = crate::driver::cc_flow::outcome_error(
+            &Outcome::Interrupted {
+                task_id: Some("t1".into()),
+                after: AfterInterrupt::LeftRunning,
+            },
+            None,
+            None,
+            None,
+        );
+        assert_eq!(e.code, ExitCode::Interrupted);
+        assert!(e.to_string().contains("(task t1) keeps running"), "{e}");
+        let e: crate::error::CliError = crate::driver::cc_flow::outcome_error(
+            &Outcome::Interrupted {
+                task_id: None,
+                after: AfterInterrupt::LeftRunning,
+            },
+            None,
+            None,
+            None,
+        );
+        assert!(e.to_string().contains("may be running"), "{e}");
+        let e: crate::error::CliError = crate::driver::cc_flow::outcome_error(
+            &Outcome::TaskLost {
+                task_id: "t1".into(),
+            },
+            None,
+            None,
+            None,
+        );
+        assert_eq!(e.code, ExitCode::Failed);
+        let e: crate::error::CliError = crate::driver::cc_flow::outcome_error(
+            &Outcome::TimedOut { task_id: None },
+            None,
+            Some(Duration::from_secs(3)),
+            None,
+        );
+        assert_eq!(e.code, ExitCode::Timeout);
+    }
+}

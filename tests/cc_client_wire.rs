@@ -806,10 +806,11 @@ mod tls {
 /// The one Cruise Control flow driver (`kafkaops::cruise_control::flow::run`) against the double.
 mod flow_driver {
     use super::*;
-    use kafkaops::cruise_control::flow::{self, FlowHooks};
-    use kafkaops::cruise_control::model::{ExecutorState, OptimizationResult};
+    use kafkaops::cruise_control::model::OptimizationResult;
     use kafkaops::cruise_control::{Answer, Observer};
+    use kafkaops::driver::cc_flow::{self as flow, FlowHooks};
     use kafkaops::engine::cc_flow::{AfterInterrupt, FlowConfig, InterruptChoice, Outcome};
+    use kafkaops::engine::view::ExecutorState;
     use kafkaops::error::CliError;
     use std::sync::Mutex;
 

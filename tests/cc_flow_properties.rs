@@ -13,13 +13,15 @@
 //!
 //! Default: 256 cases per property; `PROPTEST_CASES=5000` for a heavier run.
 
-use kafkaops::cruise_control::model::{ExecutorState, MonitorState, TaskStatus};
 use kafkaops::engine::cc_flow::{
     AfterInterrupt, CcFlow, Command, Failure, FailureClass, FlowConfig, InterruptChoice, Outcome,
     TaskView,
 };
+use kafkaops::engine::failure::FailureKind;
 use kafkaops::engine::model::Millis;
+use kafkaops::engine::view::{ExecutorState, MonitorState, TaskStatus};
 use kafkaops::error::ExitCode;
+use kafkaops::error_codes::OutcomeExitCode;
 use proptest::prelude::*;
 
 fn cases() -> u32 {
@@ -93,10 +95,10 @@ fn any_task_kind() -> impl Strategy<Value = TaskKind> {
 fn failure(class: FailureClass) -> Failure {
     Failure {
         class,
-        exit: match class {
-            FailureClass::NoOp => ExitCode::Ok,
-            FailureClass::Retryable => ExitCode::Unreachable,
-            FailureClass::Permanent => ExitCode::Failed,
+        kind: match class {
+            FailureClass::NoOp => FailureKind::NoOp,
+            FailureClass::Retryable => FailureKind::Unreachable,
+            FailureClass::Permanent => FailureKind::Failed,
         },
         message: "boom".into(),
     }

@@ -20,12 +20,13 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use kafkaops::engine::model::{NodeId, ObservedState};
+use kafkaops::engine::view::ConfigSource;
 use kafkaops::kafka::client::{ClusterObserver, KafkaAdmin, KafkaClient};
 use kafkaops::kafka::config::ConnectionConfig;
 use kafkaops::kafka::convert::to_snapshot;
 use kafkaops::kafka::observation::{
-    BrokerState, BrokerStateSource, ConfigSource, FencingSource, FetchTimeoutSource,
-    KafkaObservation, RolesSource, apply_process_status,
+    BrokerState, BrokerStateSource, FencingSource, FetchTimeoutSource, KafkaObservation,
+    RolesSource, apply_process_status,
 };
 use kafkaops::kafka::{ConfigChange, ConfigTarget};
 use kafkaops::platform::process::ProcessPlatform;

@@ -45,17 +45,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kafkaops::cruise_control::model::{ExecutorState, MonitorState, TaskStatus, UserTask};
 use kafkaops::engine::anomalies::{AnomalyRecord, AnomalyType};
 use kafkaops::engine::cc_flow::{Command, Failure, FailureClass, FlowConfig, TaskView};
+use kafkaops::engine::failure::FailureKind;
 use kafkaops::engine::model::Millis;
 use kafkaops::engine::operate::{
     Act, CcView, KafkaView, Observation, OperatePolicy, OperateState, RollWish, decide,
 };
 use kafkaops::engine::rebalance::{Mode, State};
 use kafkaops::engine::replicas::TopicFacts;
-use kafkaops::error::ExitCode;
-use kafkaops::kafka::observation::Reassignment;
+use kafkaops::engine::view::{ExecutorState, MonitorState, Reassignment, TaskStatus, UserTask};
 use proptest::prelude::*;
 
 fn cases() -> u32 {
@@ -714,7 +713,7 @@ fn flow_config() -> FlowConfig {
 fn down() -> Failure {
     Failure {
         class: FailureClass::Retryable,
-        exit: ExitCode::Unreachable,
+        kind: FailureKind::Unreachable,
         message: "cruise control down".into(),
     }
 }
@@ -818,7 +817,7 @@ fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8, lose_answer: Option<u3
                     ) {
                         Ok(_) if lose_answer.is_some() => flow.handle_error(Failure {
                             class: FailureClass::Retryable,
-                            exit: ExitCode::Unreachable,
+                            kind: FailureKind::Unreachable,
                             message: "the execution request timed out".into(),
                         }),
                         Ok(id) => {
@@ -829,7 +828,7 @@ fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8, lose_answer: Option<u3
                         }
                         Err(()) => flow.handle_error(Failure {
                             class: FailureClass::Retryable,
-                            exit: ExitCode::Busy,
+                            kind: FailureKind::Busy,
                             message: "an execution is in progress".into(),
                         }),
                     }

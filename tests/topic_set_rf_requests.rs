@@ -6,15 +6,16 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use kafkaops::cruise_control::flow::{self, FlowHooks};
-use kafkaops::cruise_control::model::{ExecutorState, OptimizationResult};
+use kafkaops::cruise_control::model::OptimizationResult;
 use kafkaops::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
 use kafkaops::cruise_control::retry::Backoff;
 use kafkaops::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
+use kafkaops::driver::cc_flow::{self as flow, FlowHooks};
 use kafkaops::engine::cc_flow::{FlowConfig, InterruptChoice, Outcome};
 use kafkaops::engine::replicas::{
     ClusterFacts, ReplicasState, TopicFacts, merge_requests, whole_names_regex,
 };
+use kafkaops::engine::view::ExecutorState;
 use kafkaops::error::CliError;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer};

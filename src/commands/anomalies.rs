@@ -29,12 +29,13 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use super::Ctx;
 use super::rebalance::CliObserver;
 use crate::cli::anomalies::{AnomaliesCommand, WatchArgs};
+use crate::cruise_control::convert::anomaly_records as records;
 use crate::cruise_control::error::{ErrorClass, Permanent};
 use crate::cruise_control::params::Substate;
 use crate::cruise_control::{CcError, ClientConfig, CruiseControlClient};
 use crate::engine::anomalies::{
     AnomalyKey, AnomalyRecord, AnomalyType, WatchEvent, WatchEventKind, WatchFilter, WatchTracker,
-    poll_delay_ms, records,
+    poll_delay_ms,
 };
 use crate::error::{CliError, ExitCode};
 use crate::output::{OutputFormat, Printer, write_stdout};

@@ -37,8 +37,9 @@ use super::rebalance::{
 };
 use crate::cli::rebalance::{ImbalanceArgs, ProposalArgs};
 use crate::cruise_control::CcError;
+use crate::cruise_control::convert::anomaly_records as records;
 use crate::cruise_control::params::{RebalanceKind, Substate};
-use crate::engine::anomalies::{AnomalyKey, AnomalyRecord, records};
+use crate::engine::anomalies::{AnomalyKey, AnomalyRecord};
 use crate::engine::cc_flow::Outcome;
 use crate::engine::model::Millis;
 use crate::engine::rebalance::{Action, AutoRebalancer, Event, Mode};

@@ -104,7 +104,7 @@ pub async fn run(ctx: &Ctx, a: &PaceArgs) -> Result<ExitCode, CliError> {
     let state = cc
         .state(&[Substate::Executor], false, deadline, &obs)
         .await?;
-    let executor = state.executor.unwrap_or_default();
+    let executor = state.executor_view();
     if executor.is_idle() {
         return Err(not_executing());
     }
@@ -206,8 +206,7 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
     let executor = cc
         .state(&[Substate::Executor], false, deadline, &obs)
         .await?
-        .executor
-        .unwrap_or_default();
+        .executor_view();
     if executor.is_idle() {
         return Err(not_executing());
     }
@@ -231,7 +230,7 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
         .original_response
         .as_deref()
         .and_then(|body| lenient::from_str::<OptimizationResult>(body).ok())
-        .map(|r| Plan::of(&r));
+        .map(|r| Plan::from(&r));
 
     printer.note(format!(
         "Cruise Control cannot change the replication throttle of a running execution. kafkaops will:\n\
@@ -294,7 +293,7 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
     let deadline = Instant::now() + a.timeout;
     let policy = cc.policy(deadline);
     let dry = cc.replay(endpoint, &dry_query, &policy, &obs).await?;
-    let new = Plan::of(&dry.value);
+    let new = Plan::from(&dry.value);
     let tol = Tolerance {
         max_drift_pct: a.max_drift,
         max_data_mb: a.max_data_mb,

@@ -2,7 +2,7 @@
 //!
 //! `add`, `remove` and `full` run the shared Cruise Control execution flow: the pure
 //! state machine [`crate::engine::cc_flow`] (ready? busy? input valid? no-op? confirmed?
-//! finished?) driven by [`crate::cruise_control::flow::run`], which asks for the proposal
+//! finished?) driven by [`crate::driver::cc_flow::run`], which asks for the proposal
 //! (always a dry run first) and only with `--execute` plus confirmation starts it once and
 //! follows it until it ends, with Ctrl-C offering to stop it or leave it running. This
 //! module only plugs in what is particular to rebalances: the request
@@ -73,19 +73,18 @@ use crate::cli::rebalance::{
     AddArgs, DemoteArgs, FullArgs, ProposalArgs, RebalanceCommand, RemoveArgs, RemoveDisksArgs,
     StatusArgs, StopArgs,
 };
-use crate::cruise_control::flow::{self, FlowHooks};
-use crate::cruise_control::model::{
-    CruiseControlState, ExecutionProgress, ExecutorState, MonitorState, OptimizationResult,
-    ProgressStep, Readiness,
-};
+use crate::cruise_control::model::{CruiseControlState, OptimizationResult, ProgressStep};
 use crate::cruise_control::params::{
     ExecutionOptions, GoalOptions, RebalanceKind, RebalanceRequest, Substate,
 };
 use crate::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
+use crate::driver::cc_flow::{self as flow, FlowHooks};
 use crate::engine::cc_flow::{FlowConfig, InterruptChoice, Outcome};
 use crate::engine::drift::{DriftReport, Plan, Tolerance};
 use crate::engine::operator_guard::Action;
+use crate::engine::view::{ExecutionProgress, ExecutorState, MonitorState, Readiness};
 use crate::error::{CliError, ExitCode};
+use crate::error_codes::OutcomeExitCode;
 use crate::output::{Printer, confirm, progress_bar};
 
 /// Runs a `rebalance` subcommand.
@@ -876,8 +875,8 @@ async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {
 /// The status shown for a Cruise Control state (pure).
 #[must_use]
 pub fn status_view(state: &CruiseControlState) -> StatusView {
-    let executor = state.executor.clone().unwrap_or_default();
-    let monitor = state.monitor.clone();
+    let executor = state.executor_view();
+    let monitor = state.monitor_view();
     let readiness = monitor.as_ref().map(MonitorState::readiness);
     StatusView {
         executing: !executor.is_idle(),
@@ -915,8 +914,7 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
     let before = cc
         .state(&[Substate::Executor], false, deadline, &obs)
         .await?
-        .executor
-        .unwrap_or_default();
+        .executor_view();
     if before.is_idle() {
         let view = StopView {
             stop_requested: false,
@@ -960,8 +958,7 @@ pub(crate) async fn wait_until_idle(
         let now = cc
             .state(&[Substate::Executor], false, deadline, obs)
             .await?
-            .executor
-            .unwrap_or_default();
+            .executor_view();
         if now.is_idle() {
             return Ok(now);
         }

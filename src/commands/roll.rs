@@ -1388,11 +1388,11 @@ mod tests {
     fn the_witness_idle_limit_follows_the_brokers_idle_timeout() {
         let mut o = observation_of(&snapshot());
         assert_eq!(witness_idle_limit(&o), Duration::from_secs(540));
-        let entry = |v: &str| crate::kafka::observation::ConfigEntry {
+        let entry = |v: &str| crate::engine::view::ConfigEntry {
             name: "connections.max.idle.ms".into(),
             value: Some(v.into()),
             read_only: true,
-            source: crate::kafka::observation::ConfigSource::StaticBroker,
+            source: crate::engine::view::ConfigSource::StaticBroker,
             sensitive: false,
         };
         o.broker_configs.insert(1, vec![entry("60000")]);

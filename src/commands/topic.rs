@@ -2,7 +2,7 @@
 //!
 //! The shell around [`crate::engine::replicas`]: it reads the topics and brokers from Kafka
 //! (the Kafka adapter), has the engine check the input and decide what to send, and runs the
-//! shared Cruise Control flow ([`crate::cruise_control::flow`]) once per round with every
+//! shared Cruise Control flow ([`crate::driver::cc_flow`]) once per round with every
 //! pending topic in one `topic_configuration` request (the JSON body groups topics by target
 //! factor; names are escaped so the whole-name regex matches only them). A round that finds
 //! Cruise Control busy leaves the changes pending and retries after the poll interval until
@@ -38,16 +38,17 @@ use serde::{Deserialize, Serialize};
 
 use super::Ctx;
 use crate::cli::topic::{SetRfArgs, TopicCommand};
-use crate::cruise_control::flow::{self, FlowDriver, FlowHooks};
-use crate::cruise_control::model::{ExecutorState, OptimizationResult, ProgressStep};
+use crate::cruise_control::model::{OptimizationResult, ProgressStep};
 use crate::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
 use crate::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
+use crate::driver::cc_flow::{self as flow, FlowDriver, FlowHooks};
 use crate::engine::cc_flow::{CcFlow, FlowConfig, InterruptChoice, Outcome, Stage};
 use crate::engine::operator_guard::Action;
 use crate::engine::replicas::{
     ChangeState, ClusterFacts, InputErrors, ReplicasState, RoundEnd, TopicChange, TopicFacts,
     merge_requests, round_end, validate, whole_names_regex,
 };
+use crate::engine::view::ExecutorState;
 use crate::error::{CliError, CodedError, ExitCode};
 use crate::kafka::{ConnectionConfig, KafkaAdmin, KafkaClient};
 use crate::output::{Printer, confirm, progress_bar};

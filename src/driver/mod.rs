@@ -1,4 +1,8 @@
-//! The observe -> decide -> act loop of a roll.
+//! The drivers: the step functions that act on what the engine decides. The roll's
+//! observe -> decide -> act loop is here; the Cruise Control execution flow's is [`cc_flow`]
+//! (generic over the Cruise Control API, so a scripted double can drive it).
+//!
+//! # The roll driver
 //!
 //! The engine ([`Roller`]) decides from plain snapshots and never touches the
 //! world; this loop is the only place that does, and it does so through the
@@ -46,6 +50,7 @@
 //!   has been restarted is waited for until it serves again (or the engine
 //!   aborts), then the loop returns [`Outcome::Interrupted`].
 
+pub mod cc_flow;
 pub mod kafka_io;
 #[cfg(test)]
 pub(crate) mod sim_io;

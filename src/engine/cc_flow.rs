@@ -16,12 +16,12 @@
 //! an execution (with the executor) to word that message; a dry run sends its proposal request
 //! first, so it takes as few of Cruise Control's user-task slots as possible.
 //!
-//! [`CcFlow`] does no IO and reads no clock (STYLE.md §1): the driver
-//! (`crate::cruise_control::flow`) executes each [`Command`], feeds what happened back through a
+//! [`CcFlow`] does no IO and reads no clock (STYLE.md §1): the driver (the shell's Cruise
+//! Control flow driver) executes each [`Command`], feeds what happened back through a
 //! `handle_*` method together with `now`, and gets the next [`Command`]. The flow ends with
-//! [`Command::Finish`] carrying an [`Outcome`], which maps to the exit-code table
-//! ([`Outcome::exit_code`]). The state is plain serde data, so `operate` can persist it between
-//! steps.
+//! [`Command::Finish`] carrying an [`Outcome`], whose failure class ([`Outcome::failure_kind`])
+//! the binary's edge maps to an exit code. The state is plain serde data, so `operate` can
+//! persist it between steps.
 //!
 //! A flow restored from saved state continues with [`CcFlow::resume`].
 //!
@@ -30,9 +30,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cruise_control::model::{ExecutionProgress, ExecutorState, MonitorState, TaskStatus};
+use crate::engine::failure::FailureKind;
 use crate::engine::model::Millis;
-use crate::error::ExitCode;
+use crate::engine::view::{ExecutionProgress, ExecutorState, MonitorState, TaskStatus};
 
 /// What the flow was asked to do.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,7 +138,7 @@ pub enum Stage {
     Follow,
 }
 
-/// How an error is classified (by the client, once: see `crate::cruise_control::error`).
+/// How an error is classified (by the client, once).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FailureClass {
@@ -154,8 +154,10 @@ pub enum FailureClass {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Failure {
     pub class: FailureClass,
-    /// The exit code of this failure (the client's classification).
-    pub exit: ExitCode,
+    /// What kind of failure this is (the client's classification); saved as `exit`, the name
+    /// it had when flows kept exit codes.
+    #[serde(rename = "exit")]
+    pub kind: FailureKind,
     pub message: String,
 }
 
@@ -203,24 +205,27 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The documented exit code of this outcome.
+    /// The failure class of this outcome (`None`: it is not a failure; a dry run, nothing to
+    /// do, or an execution that started or completed). The edge maps it to an exit code.
     #[must_use]
-    pub fn exit_code(&self) -> ExitCode {
+    pub fn failure_kind(&self) -> Option<FailureKind> {
         match self {
             Outcome::Proposed
             | Outcome::NothingToDo
             | Outcome::Started { .. }
-            | Outcome::Completed { .. } => ExitCode::Ok,
-            Outcome::NotReady { .. } => ExitCode::NotReady,
-            Outcome::Busy { .. } => ExitCode::Busy,
-            Outcome::Rejected { .. } => ExitCode::Usage,
+            | Outcome::Completed { .. } => None,
+            Outcome::NotReady { .. } => Some(FailureKind::NotReady),
+            Outcome::Busy { .. } => Some(FailureKind::Busy),
+            Outcome::Rejected { .. } => Some(FailureKind::Invalid),
             Outcome::Declined
             | Outcome::Drifted { .. }
             | Outcome::Failed { .. }
-            | Outcome::TaskLost { .. } => ExitCode::Failed,
-            Outcome::TimedOut { .. } => ExitCode::Timeout,
-            Outcome::Interrupted { .. } => ExitCode::Interrupted,
-            Outcome::Error { failure, .. } => failure.exit,
+            | Outcome::TaskLost { .. } => Some(FailureKind::Failed),
+            Outcome::TimedOut { .. } => Some(FailureKind::TimedOut),
+            Outcome::Interrupted { .. } => Some(FailureKind::Interrupted),
+            Outcome::Error { failure, .. } => {
+                (failure.kind != FailureKind::NoOp).then_some(failure.kind)
+            }
         }
     }
 
@@ -878,7 +883,7 @@ mod tests {
         let mut f = proposing(config(false, false, false));
         assert_eq!(f.handle_proposal(false), Command::Finish(Outcome::Proposed));
         assert!(!f.execution_requested());
-        assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::Ok);
+        assert_eq!(f.outcome().unwrap().failure_kind(), None);
     }
 
     #[test]
@@ -892,7 +897,7 @@ mod tests {
         let mut f = proposing(config(true, true, false));
         let noop = Failure {
             class: FailureClass::NoOp,
-            exit: ExitCode::Ok,
+            kind: FailureKind::NoOp,
             message: "already".into(),
         };
         assert_eq!(f.handle_error(noop), Command::Finish(Outcome::NothingToDo));
@@ -907,7 +912,10 @@ mod tests {
             f.handle_confirmation(false),
             Command::Finish(Outcome::Declined)
         );
-        assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::Failed);
+        assert_eq!(
+            f.outcome().unwrap().failure_kind(),
+            Some(FailureKind::Failed)
+        );
         let mut f = proposing(config(true, false, false));
         f.handle_proposal(false);
         assert_eq!(f.handle_confirmation(true), Command::StartExecution);
@@ -930,11 +938,14 @@ mod tests {
         assert_eq!(f.handle_input_checked(Ok(())), Command::RequestProposal);
         let c = f.handle_error(Failure {
             class: FailureClass::Retryable,
-            exit: ExitCode::NotReady,
+            kind: FailureKind::NotReady,
             message: "NotEnoughValidWindowsException".into(),
         });
         assert!(matches!(c, Command::Finish(Outcome::Error { .. })), "{c:?}");
-        assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::NotReady);
+        assert_eq!(
+            f.outcome().unwrap().failure_kind(),
+            Some(FailureKind::NotReady)
+        );
     }
 
     #[test]
@@ -946,7 +957,7 @@ mod tests {
             matches!(c, Command::Finish(Outcome::Busy { ref running }) if running.contains("task other")),
             "{c:?}"
         );
-        assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::Busy);
+        assert_eq!(f.outcome().unwrap().failure_kind(), Some(FailureKind::Busy));
         // A dry run does not look at the executor at all.
         let mut f = CcFlow::new(config(false, false, false));
         assert_eq!(f.start(Millis(0)), Command::CheckInput);
@@ -963,7 +974,10 @@ mod tests {
                 reason: "unknown broker 9".into()
             })
         );
-        assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::Usage);
+        assert_eq!(
+            f.outcome().unwrap().failure_kind(),
+            Some(FailureKind::Invalid)
+        );
     }
 
     #[test]
@@ -1055,12 +1069,15 @@ mod tests {
                 task_id: Some("t1".into())
             })
         );
-        assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::Timeout);
+        assert_eq!(
+            f.outcome().unwrap().failure_kind(),
+            Some(FailureKind::TimedOut)
+        );
         // A failed poll ends the flow with the task id.
         let mut f = following(Some("t1"));
         let fail = Failure {
             class: FailureClass::Retryable,
-            exit: ExitCode::Unreachable,
+            kind: FailureKind::Unreachable,
             message: "refused".into(),
         };
         let c = f.handle_error(fail);
@@ -1068,7 +1085,10 @@ mod tests {
             matches!(&c, Command::Finish(Outcome::Error { stage: Stage::Follow, task_id: Some(t), .. }) if t == "t1"),
             "{c:?}"
         );
-        assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::Unreachable);
+        assert_eq!(
+            f.outcome().unwrap().failure_kind(),
+            Some(FailureKind::Unreachable)
+        );
     }
 
     #[test]
@@ -1122,14 +1142,17 @@ mod tests {
                 after: AfterInterrupt::StopRequested
             })
         );
-        assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::Interrupted);
+        assert_eq!(
+            f.outcome().unwrap().failure_kind(),
+            Some(FailureKind::Interrupted)
+        );
         // The stop request failing is reported as such.
         let mut f = following(Some("t1"));
         f.handle_interrupt();
         f.handle_interrupt_choice(InterruptChoice::Stop);
         let fail = Failure {
             class: FailureClass::Retryable,
-            exit: ExitCode::Unreachable,
+            kind: FailureKind::Unreachable,
             message: "refused".into(),
         };
         assert_eq!(
@@ -1157,7 +1180,7 @@ mod tests {
         assert_eq!(f.handle_proposal(false), Command::StartExecution);
         let timeout = Failure {
             class: FailureClass::Retryable,
-            exit: ExitCode::Timeout,
+            kind: FailureKind::TimedOut,
             message: "timed out".into(),
         };
         assert!(matches!(
@@ -1276,7 +1299,10 @@ mod tests {
             })
         );
         assert!(!f.execution_requested());
-        assert_eq!(f.outcome().unwrap().exit_code(), ExitCode::Failed);
+        assert_eq!(
+            f.outcome().unwrap().failure_kind(),
+            Some(FailureKind::Failed)
+        );
 
         let mut f = rechecking(false);
         assert_eq!(f.handle_recheck(false, vec![]), Command::AskConfirmation);

@@ -228,10 +228,10 @@ pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::view::{ConfigEntry, ConfigSource, Reassignment};
     use crate::kafka::observation::{
-        BrokerStateSource, ConfigEntry, ConfigSource, FencingSource, FetchTimeoutSource,
-        PartitionObservation, Reassignment, ReplicaObservation, Roles, RolesSource,
-        TopicObservation,
+        BrokerStateSource, FencingSource, FetchTimeoutSource, PartitionObservation,
+        ReplicaObservation, Roles, RolesSource, TopicObservation,
     };
 
     fn node(id: i32, controller: bool, broker: bool) -> NodeObservation {

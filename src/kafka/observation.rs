@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::ffi::{ClusterDescription, TopicDescription};
+use crate::engine::view::{ConfigEntry, Reassignment};
 
 /// Default of `controller.quorum.fetch.timeout.ms` (Kafka 3.x and 4.x).
 pub const DEFAULT_QUORUM_FETCH_TIMEOUT_MS: i64 = 2000;
@@ -240,29 +241,6 @@ pub struct PartitionObservation {
     pub offline_replicas: Vec<i32>,
 }
 
-/// Kafka's config source (DescribeConfigs `ConfigSource`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ConfigSource {
-    DynamicTopic,
-    DynamicBroker,
-    DynamicDefaultBroker,
-    StaticBroker,
-    Default,
-    Unknown,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ConfigEntry {
-    pub name: String,
-    /// `None` for sensitive values and unset keys.
-    pub value: Option<String>,
-    /// `false` means the broker can change it without a restart (DescribeConfigs BROKER).
-    pub read_only: bool,
-    pub source: ConfigSource,
-    pub sensitive: bool,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuorumObservation {
     /// The active controller; `None` while there is no leader.
@@ -297,15 +275,6 @@ pub struct ReplicaObservation {
     /// `None` when unknown (-1), as for the leader itself.
     pub last_fetch_timestamp: Option<i64>,
     pub last_caught_up_timestamp: Option<i64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Reassignment {
-    pub topic: String,
-    pub partition: i32,
-    pub replicas: Vec<i32>,
-    pub adding: Vec<i32>,
-    pub removing: Vec<i32>,
 }
 
 /// A broker-state endpoint answer for one node.
@@ -702,6 +671,7 @@ pub fn apply_process_status(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::view::ConfigSource;
     use crate::kafka::ffi::{NodeAddress, PartitionDescription};
 
     fn node(id: i32) -> NodeAddress {

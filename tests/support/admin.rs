@@ -10,9 +10,9 @@
 use std::time::Duration;
 
 use anyhow::{Result, anyhow};
+use kafkaops::engine::view::Reassignment;
 use kafkaops::kafka::client::{KafkaAdmin, KafkaClient};
 use kafkaops::kafka::config::ConnectionConfig;
-use kafkaops::kafka::observation::Reassignment;
 use kafkaops::kafka::{ConfigChange, ConfigTarget};
 
 use super::kafka::KafkaCluster;

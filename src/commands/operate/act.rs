@@ -12,12 +12,13 @@ use crate::cli::rebalance::ProposalArgs;
 use crate::commands::rebalance::checked_request;
 use crate::cruise_control::CcError;
 use crate::cruise_control::client::{Answer, CruiseControlClient, Observer};
-use crate::cruise_control::flow::FlowHooks;
-use crate::cruise_control::model::{ExecutorState, OptimizationResult};
+use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::params::{RebalanceKind, RebalanceRequest};
+use crate::driver::cc_flow::FlowHooks;
 use crate::engine::cc_flow::InterruptChoice;
 use crate::engine::operate::RunningRebalance;
 use crate::engine::rebalance::Mode;
+use crate::engine::view::ExecutorState;
 use crate::error::CliError;
 
 /// The proposal options of a flagless `rebalance` command (clap's defaults).
@@ -148,7 +149,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::cruise_control::flow::CcOperation;
+    use crate::driver::cc_flow::CcOperation;
     use crate::engine::cc_flow::{CcFlow, FlowConfig};
     use crate::engine::model::Millis;
     use crate::engine::rebalance::Rebalance;

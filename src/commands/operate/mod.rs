@@ -40,7 +40,7 @@ use super::Ctx;
 use crate::cli::operate::OperateArgs;
 use crate::cruise_control::CruiseControlClient;
 use crate::cruise_control::client::LogObserver;
-use crate::cruise_control::flow::{FlowDriver, Step};
+use crate::driver::cc_flow::{FlowDriver, Step};
 use crate::engine::cc_flow::FlowConfig;
 use crate::engine::model::Millis;
 use crate::engine::operate::{Act, Decision, OperateState, RecordResult, STATE_VERSION, decide};
@@ -106,7 +106,9 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     let mut shutdown = Box::pin(shutdown_signal());
     // A bad policy is reported (exit 2) before anything is contacted; the checks against the
     // cluster follow once Kafka answers.
-    let mut policy = PolicySource::load(&args.policy, policy::SETTLE, None).await?;
+    let mut policy = PolicySource::load(&args.policy, policy::SETTLE, None)
+        .await
+        .map_err(policy::LoadError::classified)?;
     if ctx.settings.cruise_control.url.is_none() {
         return Err(CliError::usage(
             "operate needs Cruise Control: set --cruise-control-url (or KAFKAOPS_CRUISE_CONTROL_URL)",
@@ -211,7 +213,9 @@ pub async fn check_against_cluster(
     kafka: &KafkaClient,
 ) -> Result<(), CliError> {
     match observe::cluster_facts(kafka).await {
-        Ok(facts) => policy.check(&facts)?,
+        Ok(facts) => policy
+            .check(&facts)
+            .map_err(policy::LoadError::classified)?,
         Err(e) => {
             warn(format!(
                 "the policy is not checked against the cluster yet (Kafka cannot be read: {e})"
@@ -1034,7 +1038,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
     /// Drives the running mover's Cruise Control flow for `op` until it waits or ends, saving
     /// the state after every step and before the execution request. Returns how long until it
     /// wants to look again.
-    async fn step_flow<O: crate::cruise_control::flow::CcOperation>(
+    async fn step_flow<O: crate::driver::cc_flow::CcOperation>(
         &self,
         state: &mut OperateState,
         op: &O,

@@ -8,11 +8,12 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use crate::cruise_control::CruiseControlClient;
+use crate::cruise_control::convert::anomaly_records as records;
 use crate::cruise_control::params::Substate;
-use crate::engine::anomalies::records;
 use crate::engine::model::Millis;
 use crate::engine::operate::{CcView, KafkaView, Observation};
 use crate::engine::replicas::TopicFacts;
+use crate::engine::view::UserTask;
 use crate::kafka::{KafkaAdmin, KafkaClient};
 
 /// Reads Kafka: registered brokers, replicas per broker, reassignments in flight.
@@ -89,13 +90,16 @@ pub async fn cruise_control(
             cc.user_tasks(&[], false, deadline, &super::wake::QuietRetries)
                 .await
                 .map_err(|e| e.to_string())?
-                .user_tasks,
+                .user_tasks
+                .iter()
+                .map(UserTask::from)
+                .collect(),
         )
     } else {
         None
     };
     Ok(CcView {
-        executor: state.executor.unwrap_or_default(),
+        executor: state.executor_view(),
         anomalies: records(&state.anomaly_detector.unwrap_or_default()),
         user_tasks: tasks,
     })

@@ -43,6 +43,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::commands::imbalance::Template;
+use crate::engine::failure::{Classified, FailureKind};
 use crate::engine::rebalance::Mode;
 
 /// The whole policy.
@@ -367,6 +368,15 @@ pub enum LoadError {
     Unreadable { path: PathBuf, message: String },
     #[error("bad policy {path}: {error}")]
     Invalid { path: PathBuf, error: PolicyError },
+}
+
+impl LoadError {
+    /// This error with its failure class: a policy that cannot be read or used is bad
+    /// configuration, which the edge reports as such (exit 2) without knowing this type.
+    #[must_use]
+    pub fn classified(self) -> Classified {
+        Classified::wrap(FailureKind::Invalid, self)
+    }
 }
 
 /// What one [`PolicySource::refresh`] found.

@@ -24,12 +24,12 @@ use serde::Serialize;
 use super::{CliObserver, client};
 use crate::cli::rebalance::{ReviewCommand, ReviewDecisionArgs, ReviewListArgs};
 use crate::commands::Ctx;
-use crate::cruise_control::flow::CcOperation;
 use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::params::{RebalanceKind, RebalanceRequest};
 use crate::cruise_control::retry::RetryPolicy;
 use crate::cruise_control::review::RequestInfo;
-use crate::cruise_control::{Answer, CcError, CruiseControlClient, Observer};
+use crate::cruise_control::{Answer, CcError, CruiseControlApi, CruiseControlClient, Observer};
+use crate::driver::cc_flow::CcOperation;
 use crate::error::{CliError, ExitCode};
 
 /// Runs `rebalance review ...`.
@@ -190,9 +190,9 @@ impl CcOperation for Reviewed {
     /// as `review_id=N` at the dry-run step and the execution request as usual (held for review
     /// in turn). An approved execution is sent once, at the dry-run step (its answer is the
     /// proposal it executes); the execution step takes that answer and sends nothing.
-    fn request(
+    fn request<C: CruiseControlApi>(
         &self,
-        cc: &CruiseControlClient,
+        cc: &C,
         dryrun: bool,
         policy: &RetryPolicy,
         obs: &dyn Observer,

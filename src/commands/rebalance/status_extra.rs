@@ -57,7 +57,7 @@ pub fn details(e: &ExecutorState, now_ms: i64) -> ExecutionDetails {
     };
     let started = e.triggered_task_reason.as_deref().and_then(started_ms);
     let elapsed = started.map(|s| u64::try_from((now_ms - s).max(0) / 1000).unwrap_or(0));
-    let p = e.progress();
+    let p = crate::engine::view::ExecutorState::from(e).progress();
     let eta = elapsed.and_then(|secs| {
         #[allow(clippy::cast_precision_loss)]
         let (_, eta) = p.rate_and_eta(p.data_finished_mb, secs as f64);

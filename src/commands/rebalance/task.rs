@@ -19,16 +19,18 @@ use serde::Serialize;
 use super::{CliObserver, RebalanceHooks, client, millis};
 use crate::cli::rebalance::StatusArgs;
 use crate::commands::Ctx;
-use crate::cruise_control::flow::{self, FlowDriver};
-use crate::cruise_control::model::{ExecutionProgress, TaskStatus, UserTask};
+use crate::cruise_control::model::{TaskStatus, UserTask};
 use crate::cruise_control::params::{
     ExecutionOptions, GoalOptions, RebalanceKind, RebalanceRequest, Substate,
 };
 use crate::cruise_control::{CcError, CruiseControlClient, Observer};
+use crate::driver::cc_flow::{self as flow, FlowDriver};
 use crate::engine::cc_flow::{CcFlow, FlowConfig, Outcome};
 use crate::engine::drift::Tolerance;
 use crate::engine::model::Millis;
+use crate::engine::view::ExecutionProgress;
 use crate::error::{CliError, ExitCode};
+use crate::error_codes::OutcomeExitCode;
 
 /// What became of a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -196,8 +198,7 @@ pub(crate) async fn status_task(
         let ex = cc
             .state(&[Substate::Executor], false, deadline, &obs)
             .await?
-            .executor
-            .unwrap_or_default();
+            .executor_view();
         (ex.running_task() == Some(task_id)).then(|| ex.progress())
     } else {
         None

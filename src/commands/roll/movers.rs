@@ -166,7 +166,7 @@ pub(super) fn error(code: ExitCode, message: String) -> CliError {
 mod tests {
     use super::*;
     use crate::engine::movers::Execution;
-    use crate::kafka::observation::Reassignment;
+    use crate::engine::view::Reassignment;
 
     fn movers(view: CruiseControlView, reassignments: &[Reassignment]) -> Movers {
         Movers {

@@ -42,7 +42,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::cruise_control::model::{ExecutorState, TaskStatus, UserTask};
 use crate::engine::anomalies::AnomalyRecord;
 use crate::engine::cc_flow::{CcFlow, FlowConfig, Outcome, Phase, Stage};
 use crate::engine::model::Millis;
@@ -52,7 +51,7 @@ use crate::engine::rebalance::{
     Action as FsmAction, AutoRebalancer, Event, Mode, Rebalance, State,
 };
 use crate::engine::replicas::{ChangeState, ClusterFacts, ReplicasState, TopicFacts, round_end};
-use crate::kafka::observation::Reassignment;
+use crate::engine::view::{ExecutorState, Reassignment, TaskStatus, UserTask};
 
 /// The version of the saved [`OperateState`] document.
 pub const STATE_VERSION: u32 = 1;

@@ -157,14 +157,13 @@ fn nothing_starts_while_others_move_and_the_wait_says_why() {
     // Reassignments someone else started (the executor is idle).
     let mut obs = observation(&[(1, 6), (2, 6), (3, 0)], &[]);
     if let Ok(k) = &mut obs.kafka {
-        k.reassignments
-            .push(crate::kafka::observation::Reassignment {
-                topic: "orders".into(),
-                partition: 0,
-                replicas: vec![1, 2],
-                adding: vec![2],
-                removing: vec![],
-            });
+        k.reassignments.push(crate::engine::view::Reassignment {
+            topic: "orders".into(),
+            partition: 0,
+            replicas: vec![1, 2],
+            adding: vec![2],
+            removing: vec![],
+        });
     }
     let mut s = OperateState::new();
     let d = decide(&mut s, &obs, &policy, &config());
@@ -209,8 +208,8 @@ fn policy_add_remove(drain: &[i32]) -> OperatePolicy {
 
 /// Drives the running flow up to its execution request (as the shell would, everything ok).
 fn drive_to_start(s: &mut OperateState, now: Millis) {
-    use crate::cruise_control::model::MonitorState;
     use crate::engine::cc_flow::Command;
+    use crate::engine::view::MonitorState;
     let mut f = s.flow().cloned().unwrap();
     let mut cmd = f.resume(now);
     for _ in 0..10 {
@@ -289,7 +288,7 @@ fn a_failed_execution_request_is_looked_for_in_user_tasks_never_sent_again() {
     let mut f = s.flow().cloned().unwrap();
     f.handle_error(Failure {
         class: FailureClass::Retryable,
-        exit: crate::error::ExitCode::Unreachable,
+        kind: crate::engine::failure::FailureKind::Unreachable,
         message: "timed out".into(),
     });
     s.set_flow(f);

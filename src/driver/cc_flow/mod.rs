@@ -1,7 +1,8 @@
 //! The one driver of the Cruise Control execution flow.
 //!
 //! [`crate::engine::cc_flow::CcFlow`] decides (pure); this module acts: it executes each command
-//! against Cruise Control, sleeps, listens for the interrupt signal while an execution may run,
+//! against Cruise Control (through [`CruiseControlApi`], so a scripted double can stand in for
+//! the REST client), sleeps, listens for the interrupt signal while an execution may run,
 //! and feeds every answer back. Commands plug in what differs between them: the request
 //! ([`CcOperation`]: `rebalance`, `add_broker`, `remove_broker` through [`RebalanceRequest`],
 //! `topic_configuration` through [`TopicConfigurationRequest`]) and the people-facing side
@@ -12,33 +13,43 @@
 //! (`operate`) can step once per reconcile and keep the serializable [`CcFlow`] in between;
 //! [`run`] is the CLI's loop over it, sleeping and listening for Ctrl-C.
 //!
-//! The failure wording (not ready, busy, interrupted, timed out) lives here too, so every
-//! command that runs the flow says the same thing with the same exit code.
+//! The failure wording (not ready, busy, interrupted, timed out) lives here too ([`words`]), so
+//! every command that runs the flow says the same thing with the same failure class (which the
+//! binary's edge maps to an exit code).
+
+pub mod words;
+
+pub use words::{
+    INTERRUPT_STOP_REASON, goals_unsatisfiable_message, not_ready_message, outcome_error,
+};
 
 use std::future::Future;
 use std::pin::Pin;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-use super::client::{Answer, CruiseControlClient, Observer};
-use super::error::{CcError, ErrorClass, Transient};
-use super::model::{ExecutorState, MonitorState, OptimizationResult};
-use super::params::{RebalanceRequest, Substate, TopicConfigurationRequest};
-use super::retry::RetryPolicy;
+use crate::cruise_control::error::ErrorClass;
+use crate::cruise_control::model::OptimizationResult;
+use crate::cruise_control::params::{Query, RebalanceRequest, TopicConfigurationRequest};
+use crate::cruise_control::retry::RetryPolicy;
+use crate::cruise_control::{Answer, CcError, CruiseControlApi, CruiseControlClient, Observer};
 use crate::engine::cc_flow::{
-    AfterInterrupt, CcFlow, Command, Failure, FailureClass, FlowConfig, InterruptChoice, Outcome,
-    Stage, TaskView, WaitReason,
+    CcFlow, Command, Failure, FailureClass, FlowConfig, InterruptChoice, Outcome, Stage, TaskView,
+    WaitReason,
 };
 use crate::engine::drift::{self, DriftReport, Plan, Tolerance};
+use crate::engine::failure::{Classified, FailureKind};
 use crate::engine::model::Millis;
-use crate::error::{CodedError, ExitCode};
+use crate::engine::view::{ExecutorState, MonitorState, TaskStatus};
+use words::{explain_goals, explain_not_ready, outcome_error as describe_outcome};
 
 /// What the flow executes: a request that Cruise Control answers with a proposal, sent once as
-/// a dry run and (when confirmed) once as the execution.
+/// a dry run and (when confirmed) once as the execution, through whichever Cruise Control API
+/// the flow runs against.
 pub trait CcOperation {
     /// Sends the request, as a dry run or as the execution.
-    fn request(
+    fn request<C: CruiseControlApi>(
         &self,
-        cc: &CruiseControlClient,
+        cc: &C,
         dryrun: bool,
         policy: &RetryPolicy,
         obs: &dyn Observer,
@@ -52,14 +63,14 @@ pub trait CcOperation {
     }
 }
 
-fn owned(q: super::params::Query) -> Vec<(String, String)> {
+fn owned(q: Query) -> Vec<(String, String)> {
     q.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
 
 impl CcOperation for RebalanceRequest {
-    fn request(
+    fn request<C: CruiseControlApi>(
         &self,
-        cc: &CruiseControlClient,
+        cc: &C,
         dryrun: bool,
         policy: &RetryPolicy,
         obs: &dyn Observer,
@@ -78,9 +89,9 @@ impl CcOperation for RebalanceRequest {
 }
 
 impl CcOperation for TopicConfigurationRequest {
-    fn request(
+    fn request<C: CruiseControlApi>(
         &self,
-        cc: &CruiseControlClient,
+        cc: &C,
         dryrun: bool,
         policy: &RetryPolicy,
         obs: &dyn Observer,
@@ -98,17 +109,19 @@ impl CcOperation for TopicConfigurationRequest {
     }
 }
 
-/// The command's side of the flow: checks, prompts and the progress sink.
-pub trait FlowHooks {
-    /// The command's error type (the CLI's `CliError`).
-    type Error: From<CcError> + From<CodedError> + std::fmt::Display;
+/// The command's side of the flow: checks, prompts and the progress sink. `C` is the Cruise
+/// Control API the flow runs against (the REST client unless a test scripts one).
+pub trait FlowHooks<C = CruiseControlClient> {
+    /// The command's error type (the CLI's `CliError`): it takes the client's errors and the
+    /// flow's own, each with its failure class.
+    type Error: From<CcError> + From<Classified> + std::fmt::Display;
 
     /// The operation's own input checks against the cluster (e.g. broker ids), after Cruise
     /// Control was found ready and before any proposal: `Err` when Cruise Control could not be
     /// asked, `Ok(Err(..))` when the input is refused.
     fn check_input(
         &self,
-        cc: &CruiseControlClient,
+        cc: &C,
         deadline: Instant,
         obs: &dyn Observer,
     ) -> impl Future<Output = Result<Result<(), Self::Error>, CcError>>;
@@ -170,9 +183,6 @@ pub struct FlowReport<E> {
     pub error: Option<E>,
 }
 
-/// The reason sent with the stop request after an interrupt.
-pub const INTERRUPT_STOP_REASON: &str = "kafkaops: interrupted by the user";
-
 /// How long the stop request after an interrupt may take.
 const STOP_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -180,8 +190,8 @@ const STOP_TIMEOUT: Duration = Duration::from_secs(60);
 ///
 /// `interrupt` resolves on Ctrl-C; it is only polled once the execution request is being sent
 /// (before that nothing has changed and the process's default Ctrl-C handling stays).
-pub async fn run<O, H>(
-    cc: &CruiseControlClient,
+pub async fn run<C, O, H>(
+    cc: &C,
     op: &O,
     config: FlowConfig,
     hooks: &H,
@@ -189,8 +199,9 @@ pub async fn run<O, H>(
     interrupt: impl Future<Output = ()>,
 ) -> FlowReport<H::Error>
 where
+    C: CruiseControlApi,
     O: CcOperation,
-    H: FlowHooks,
+    H: FlowHooks<C>,
 {
     run_driver(
         FlowDriver::new(cc, op, config, hooks, obs),
@@ -203,14 +214,15 @@ where
 /// [`run`] for a driver made by [`FlowDriver::new`] or [`FlowDriver::resume`], calling
 /// `after_step` with the state machine after every step, so a command can persist it (the
 /// `topic set-rf` state file) and resume after a crash or a restart.
-pub async fn run_driver<O, H>(
-    mut driver: FlowDriver<'_, O, H>,
+pub async fn run_driver<C, O, H>(
+    mut driver: FlowDriver<'_, C, O, H>,
     interrupt: impl Future<Output = ()>,
     mut after_step: impl FnMut(&CcFlow),
 ) -> FlowReport<H::Error>
 where
+    C: CruiseControlApi,
     O: CcOperation,
-    H: FlowHooks,
+    H: FlowHooks<C>,
 {
     tokio::pin!(interrupt);
     loop {
@@ -250,8 +262,8 @@ pub enum Step {
 /// The flow's state machine plus what acting on it needs: a step function over
 /// [`CcFlow`], for the CLI's loop ([`run`]) and for a controller that steps once per reconcile
 /// and keeps [`FlowDriver::flow`] between steps.
-pub struct FlowDriver<'a, O, H: FlowHooks> {
-    cc: &'a CruiseControlClient,
+pub struct FlowDriver<'a, C, O, H: FlowHooks<C>> {
+    cc: &'a C,
     op: &'a O,
     hooks: &'a H,
     obs: &'a dyn Observer,
@@ -277,14 +289,15 @@ pub struct FlowDriver<'a, O, H: FlowHooks> {
     outcome: Option<Outcome>,
 }
 
-impl<'a, O, H> FlowDriver<'a, O, H>
+impl<'a, C, O, H> FlowDriver<'a, C, O, H>
 where
+    C: CruiseControlApi,
     O: CcOperation,
-    H: FlowHooks,
+    H: FlowHooks<C>,
 {
     /// Starts a flow now.
     pub fn new(
-        cc: &'a CruiseControlClient,
+        cc: &'a C,
         op: &'a O,
         config: FlowConfig,
         hooks: &'a H,
@@ -327,7 +340,7 @@ where
     /// following an execution follows it again (never re-sending the execution request); its
     /// deadlines count from now.
     pub fn resume(
-        cc: &'a CruiseControlClient,
+        cc: &'a C,
         op: &'a O,
         mut flow: CcFlow,
         hooks: &'a H,
@@ -407,26 +420,14 @@ where
     pub async fn step<F: Future<Output = ()>>(&mut self, interrupt: Pin<&mut F>) -> Step {
         let (cc, hooks, obs, deadline) = (self.cc, self.hooks, self.obs, self.deadline);
         let next = match std::mem::replace(&mut self.next, Command::Nothing) {
-            Command::ObserveReadiness => {
-                match cc
-                    .state(
-                        &[Substate::Monitor, Substate::Executor, Substate::Analyzer],
-                        true,
-                        deadline,
-                        obs,
-                    )
-                    .await
-                {
-                    Ok(state) => {
-                        let m = state.monitor.unwrap_or_default();
-                        let executor = state.executor.unwrap_or_default();
-                        let next = self.flow.handle_readiness(&m, &executor, self.now());
-                        self.monitor = Some(m);
-                        next
-                    }
-                    Err(e) => self.fail(e, false),
+            Command::ObserveReadiness => match cc.readiness(deadline, obs).await {
+                Ok((m, executor)) => {
+                    let next = self.flow.handle_readiness(&m, &executor, self.now());
+                    self.monitor = Some(m);
+                    next
                 }
-            }
+                Err(e) => self.fail(e, false),
+            },
             Command::CheckInput => match hooks.check_input(cc, deadline, obs).await {
                 Ok(Ok(())) => self.flow.handle_input_checked(Ok(())),
                 Ok(Err(e)) => {
@@ -460,7 +461,7 @@ where
             {
                 Some((shown, Ok(()))) => {
                     // What the operator saw and confirmed is what must run.
-                    self.approved = Some(Plan::of(&shown.value));
+                    self.approved = Some(Plan::from(&shown.value));
                     self.flow.handle_confirmation(true)
                 }
                 Some((_, Err(e))) => {
@@ -478,14 +479,17 @@ where
                         None => self
                             .proposal
                             .as_ref()
-                            .map(|p| Plan::of(&p.value))
+                            .map(|p| Plan::from(&p.value))
                             .unwrap_or_default(),
                     },
                 };
                 match self.op.request(cc, true, &cc.policy(deadline), obs).await {
                     Ok(answer) => {
-                        let report =
-                            drift::compare(&approved, &Plan::of(&answer.value), &hooks.tolerance());
+                        let report = drift::compare(
+                            &approved,
+                            &Plan::from(&answer.value),
+                            &hooks.tolerance(),
+                        );
                         if !report.within_tolerance {
                             hooks.drifted(&report, &answer);
                         }
@@ -526,12 +530,12 @@ where
                         let approved = self.approved.clone().or_else(|| {
                             hooks
                                 .approved_plan()
-                                .or_else(|| self.proposal.as_ref().map(|p| Plan::of(&p.value)))
+                                .or_else(|| self.proposal.as_ref().map(|p| Plan::from(&p.value)))
                         });
                         if let Some(approved) = approved.as_ref() {
                             let d = drift::compare(
                                 approved,
-                                &Plan::of(&answer.value),
+                                &Plan::from(&answer.value),
                                 &hooks.tolerance(),
                             );
                             if !d.within_tolerance {
@@ -573,11 +577,7 @@ where
             }
             Command::StopExecution { .. } => {
                 match cc
-                    .stop_proposal_execution(
-                        INTERRUPT_STOP_REASON,
-                        Instant::now() + STOP_TIMEOUT,
-                        obs,
-                    )
+                    .stop_execution(INTERRUPT_STOP_REASON, Instant::now() + STOP_TIMEOUT, obs)
                     .await
                 {
                     Ok(_) => self.flow.handle_stop_answered(true),
@@ -605,7 +605,7 @@ where
                     task_id: self.flow.task_id().map(str::to_string),
                     failure: Failure {
                         class: FailureClass::Permanent,
-                        exit: ExitCode::Failed,
+                        kind: FailureKind::Failed,
                         message: "internal error: the Cruise Control flow stalled".into(),
                     },
                 });
@@ -638,15 +638,15 @@ where
                 task_id: self.flow.task_id().map(str::to_string),
                 failure: Failure {
                     class: FailureClass::Permanent,
-                    exit: ExitCode::Failed,
+                    kind: FailureKind::Failed,
                     message: "internal error: the Cruise Control flow did not finish".into(),
                 },
             });
-        let error = if outcome.exit_code() == ExitCode::Ok {
+        let error = if outcome.failure_kind().is_none() {
             None
         } else {
             self.error.or_else(|| {
-                Some(outcome_error(
+                Some(describe_outcome(
                     &outcome,
                     self.monitor.as_ref(),
                     self.follow_started.map(|s| s.elapsed()),
@@ -677,18 +677,14 @@ fn follow_deadline(config: &FlowConfig) -> Option<Instant> {
 }
 
 /// One look at the running execution: the executor, then the user task.
-async fn observe_progress<H: FlowHooks>(
-    cc: &CruiseControlClient,
+async fn observe_progress<C: CruiseControlApi, H: FlowHooks<C>>(
+    cc: &C,
     flow: &CcFlow,
     hooks: &H,
     deadline: Instant,
     obs: &dyn Observer,
 ) -> Result<(ExecutorState, TaskView), CcError> {
-    let executor = cc
-        .state(&[Substate::Executor], false, deadline, obs)
-        .await?
-        .executor
-        .unwrap_or_default();
+    let executor = cc.executor(deadline, obs).await?;
     if !executor.is_idle() {
         hooks.progress(&executor);
     }
@@ -698,10 +694,10 @@ async fn observe_progress<H: FlowHooks>(
     let task = match flow.task_id() {
         None => TaskView::NoId,
         Some(id) if !executor.is_idle() && executor.running_task() == Some(id) => {
-            TaskView::Status(super::model::TaskStatus::InExecution)
+            TaskView::Status(TaskStatus::InExecution)
         }
-        Some(id) => match cc.user_task(id, deadline, obs).await {
-            Ok(t) => TaskView::Status(t.status),
+        Some(id) => match cc.task_status(id, deadline, obs).await {
+            Ok(status) => TaskView::Status(status),
             Err(CcError::TaskLost { .. }) => TaskView::Lost,
             Err(e) => return Err(e),
         },
@@ -717,310 +713,7 @@ fn failure(e: &CcError) -> Failure {
             ErrorClass::Retryable(_) => FailureClass::Retryable,
             ErrorClass::Permanent(_) => FailureClass::Permanent,
         },
-        exit: crate::error_codes::cruise_control(e),
+        kind: e.failure_kind(),
         message: e.to_string(),
-    }
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-/// The message for "Cruise Control is still sampling", with how long it has been.
-#[must_use]
-pub fn not_ready_message(monitor: &MonitorState, reason: &str, now_ms: i64) -> String {
-    let mut msg = format!("Cruise Control is not ready yet: {reason}");
-    if let Some(since) = monitor.sampling_since_ms() {
-        let secs = u64::try_from((now_ms - since).max(0) / 1000).unwrap_or(0);
-        msg.push_str(&format!(
-            "; its oldest metric window started {} ago",
-            humantime::format_duration(Duration::from_secs(secs))
-        ));
-    } else if let Some(w) = monitor.num_monitored_windows {
-        msg.push_str(&format!("; {w} metric window(s) collected so far"));
-    }
-    if let Some(pct) = monitor.monitoring_coverage_pct {
-        msg.push_str(&format!(", {pct:.0}% of partitions covered"));
-    }
-    msg.push_str(
-        ". Nothing was changed; retry later or pass --wait-for-ready (e.g. --wait-for-ready 10m)",
-    );
-    msg
-}
-
-fn not_ready<E: From<CodedError>>(monitor: Option<&MonitorState>, reason: &str) -> E {
-    let blank = MonitorState::default();
-    CodedError::new(
-        ExitCode::NotReady,
-        not_ready_message(monitor.unwrap_or(&blank), reason, now_ms()),
-    )
-    .into()
-}
-
-/// Adds how long Cruise Control has been sampling to a not-enough-windows error.
-fn explain_not_ready<E: From<CcError> + From<CodedError>>(
-    e: CcError,
-    monitor: Option<&MonitorState>,
-) -> E {
-    if matches!(
-        e.class(),
-        ErrorClass::Retryable(Transient::NotEnoughValidWindows)
-    ) {
-        tracing::debug!("{e}");
-        return not_ready(
-            monitor,
-            "its load model does not have enough valid metric windows yet (NotEnoughValidWindowsException)",
-        );
-    }
-    if e.to_string()
-        .to_ascii_lowercase()
-        .contains("load monitor is in loading state")
-    {
-        tracing::debug!("{e}");
-        return not_ready(
-            monitor,
-            "its load monitor is still LOADING its stored metric samples",
-        );
-    }
-    explain_goals(e)
-}
-
-/// Says which goal Cruise Control could not satisfy and its hint, for an
-/// `OptimizationFailureException` (exit 12): it proposed nothing, so nothing was changed.
-fn explain_goals<E: From<CcError> + From<CodedError>>(e: CcError) -> E {
-    if !matches!(
-        e.class(),
-        ErrorClass::Permanent(super::error::Permanent::OptimizationFailure)
-    ) {
-        return e.into();
-    }
-    tracing::debug!("{e}");
-    CodedError::new(
-        crate::error_codes::cruise_control(&e),
-        goals_unsatisfiable_message(&e.to_string()),
-    )
-    .into()
-}
-
-/// "Cruise Control could not satisfy the goals: <goal> ..." from the exception text, e.g.
-/// `OptimizationFailureException: [RackAwareGoal] Cannot move Replica[...] ... Add at least 1
-/// broker to a rack other than [a].` (pure).
-#[must_use]
-pub fn goals_unsatisfiable_message(text: &str) -> String {
-    let after = text
-        .split_once("OptimizationFailureException:")
-        .map_or(text, |(_, rest)| rest)
-        .trim();
-    let goal = after
-        .strip_prefix('[')
-        .and_then(|r| r.split_once(']'))
-        .map(|(g, _)| g.to_string());
-    let detail = after
-        .split_once(']')
-        .filter(|_| goal.is_some())
-        .map_or(after, |(_, rest)| rest)
-        .trim()
-        .trim_end_matches(['\'', '.'])
-        .trim_end_matches('\'')
-        .to_string();
-    let hint = detail
-        .find("Add at least")
-        .map(|i| detail[i..].trim_end_matches('.').to_string());
-    let mut msg = format!(
-        "Cruise Control could not satisfy the goals: {} cannot be met",
-        goal.as_deref().unwrap_or("a goal")
-    );
-    match hint {
-        Some(h) => {
-            let cause = detail[..detail.find("Add at least").unwrap_or(0)].trim();
-            if !cause.is_empty() {
-                msg.push_str(&format!(" ({})", cause.trim_end_matches('.')));
-            }
-            msg.push_str(&format!(". Cruise Control's hint: {h}"));
-        }
-        None if !detail.is_empty() => msg.push_str(&format!(" ({detail})")),
-        None => {}
-    }
-    msg.push_str(". It proposed nothing and nothing was changed");
-    msg
-}
-
-fn task_suffix(task_id: Option<&str>) -> String {
-    task_id.map(|t| format!(" (task {t})")).unwrap_or_default()
-}
-
-/// The error that tells people about a failing outcome that no request error explains.
-fn outcome_error<E: From<CcError> + From<CodedError>>(
-    outcome: &Outcome,
-    monitor: Option<&MonitorState>,
-    following_for: Option<Duration>,
-    stop_error: Option<&CcError>,
-) -> E {
-    let coded = |code, msg: String| E::from(CodedError::new(code, msg));
-    match outcome {
-        Outcome::NotReady { reason } => not_ready(monitor, reason),
-        Outcome::Busy { running } => coded(
-            ExitCode::Busy,
-            format!(
-                "another execution is already running on Cruise Control: {running}; nothing was changed. Wait for it (`kafkaops rebalance status`) or stop it (`kafkaops rebalance stop`)"
-            ),
-        ),
-        Outcome::Failed { task_id } => coded(
-            ExitCode::Failed,
-            format!(
-                "the execution (task {}) ended with an error or was stopped; some replicas may have moved, see `kafkaops rebalance status` and Cruise Control's log",
-                task_id.as_deref().unwrap_or("-")
-            ),
-        ),
-        Outcome::TaskLost { task_id } => CcError::TaskLost {
-            task_id: task_id.clone(),
-        }
-        .into(),
-        Outcome::TimedOut { task_id } => CcError::DeadlineExceeded {
-            waiting_for: format!(
-                "the execution{} to finish (it keeps running on Cruise Control; see `kafkaops rebalance status`)",
-                task_suffix(task_id.as_deref())
-            ),
-            after: following_for.unwrap_or_default(),
-        }
-        .into(),
-        Outcome::Interrupted { task_id, after } => {
-            let task = task_suffix(task_id.as_deref());
-            let msg = match after {
-                AfterInterrupt::NothingStarted => {
-                    "interrupted before anything was executed; nothing was changed".to_string()
-                }
-                AfterInterrupt::StopRequested => format!(
-                    "interrupted: asked Cruise Control to stop the execution{task}; replicas already moved stay where they are"
-                ),
-                AfterInterrupt::StopFailed => format!(
-                    "interrupted, and stopping the execution{task} failed: {}; run `kafkaops rebalance stop`",
-                    stop_error.map_or_else(|| "no answer".to_string(), ToString::to_string)
-                ),
-                AfterInterrupt::LeftRunning => {
-                    let what = if task_id.is_some() {
-                        format!("the execution{task} keeps running on Cruise Control")
-                    } else {
-                        "the execution was being started and may be running on Cruise Control"
-                            .to_string()
-                    };
-                    format!(
-                        "interrupted: {what}; follow it with `kafkaops rebalance status`, stop it with `kafkaops rebalance stop`"
-                    )
-                }
-            };
-            coded(ExitCode::Interrupted, msg)
-        }
-        Outcome::Error { failure, .. } => coded(failure.exit, failure.message.clone()),
-        Outcome::Rejected { reason } => coded(ExitCode::Usage, reason.clone()),
-        Outcome::Drifted { reasons } => coded(
-            ExitCode::Failed,
-            format!(
-                "the proposal changed since it was approved ({}); nothing was executed. Look at the new proposal (dry run) and run again, or allow more with --max-drift / --max-data-mb",
-                reasons.join("; ")
-            ),
-        ),
-        Outcome::Declined => coded(
-            ExitCode::Failed,
-            "the execution was not confirmed; nothing was changed".into(),
-        ),
-        Outcome::Proposed
-        | Outcome::NothingToDo
-        | Outcome::Started { .. }
-        | Outcome::Completed { .. } => coded(ExitCode::Ok, String::new()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn an_unsatisfiable_goal_is_named_with_its_hint() {
-        // The text recorded from a real Cruise Control (reference section 13), as the client sees it.
-        let text = "Cruise Control at http://cc answered 500: Error processing POST request '/remove_broker' due to: 'com.linkedin.kafka.cruisecontrol.exception.KafkaCruiseControlException: com.linkedin.kafka.cruisecontrol.exception.OptimizationFailureException: [RackAwareGoal] Cannot move Replica[isLeader=false,rack=b,broker=2,TopicPartition=orders-0,origPos=1,newPos=1] to a broker in a rack other than [a, c]. Add at least 1 broker to a rack other than [a, c].'.";
-        let msg = super::goals_unsatisfiable_message(text);
-        assert!(
-            msg.starts_with(
-                "Cruise Control could not satisfy the goals: RackAwareGoal cannot be met"
-            ),
-            "{msg}"
-        );
-        assert!(
-            msg.contains(
-                "Cruise Control's hint: Add at least 1 broker to a rack other than [a, c]"
-            ),
-            "{msg}"
-        );
-        assert!(msg.ends_with("nothing was changed"), "{msg}");
-        let bare =
-            super::goals_unsatisfiable_message("OptimizationFailureException: something odd");
-        assert!(
-            bare.contains("a goal cannot be met (something odd)"),
-            "{bare}"
-        );
-    }
-
-    use super::*;
-    use crate::cruise_control::lenient::from_str;
-
-    #[test]
-    fn not_ready_message_says_for_how_long() {
-        let m: MonitorState = from_str(
-            r#"{"state":"RUNNING","numMonitoredWindows":0,"monitoringCoveragePct":12.5,
-                "monitoredWindows":{"1700000000000":0.1}}"#,
-        )
-        .unwrap();
-        let msg = not_ready_message(&m, "no windows", 1_700_000_192_000);
-        assert!(
-            msg.contains("oldest metric window started 3m 12s ago"),
-            "{msg}"
-        );
-        assert!(
-            msg.contains("12% of partitions") || msg.contains("13% of partitions"),
-            "{msg}"
-        );
-        assert!(msg.contains("--wait-for-ready"), "{msg}");
-    }
-
-    #[test]
-    fn interrupted_outcomes_name_the_task_and_what_became_of_it() {
-        let e: crate::error::CliError = outcome_error(
-            &Outcome::Interrupted {
-                task_id: Some("t1".into()),
-                after: AfterInterrupt::LeftRunning,
-            },
-            None,
-            None,
-            None,
-        );
-        assert_eq!(e.code, ExitCode::Interrupted);
-        assert!(e.to_string().contains("(task t1) keeps running"), "{e}");
-        let e: crate::error::CliError = outcome_error(
-            &Outcome::Interrupted {
-                task_id: None,
-                after: AfterInterrupt::LeftRunning,
-            },
-            None,
-            None,
-            None,
-        );
-        assert!(e.to_string().contains("may be running"), "{e}");
-        let e: crate::error::CliError = outcome_error(
-            &Outcome::TaskLost {
-                task_id: "t1".into(),
-            },
-            None,
-            None,
-            None,
-        );
-        assert_eq!(e.code, ExitCode::Failed);
-        let e: crate::error::CliError = outcome_error(
-            &Outcome::TimedOut { task_id: None },
-            None,
-            Some(Duration::from_secs(3)),
-            None,
-        );
-        assert_eq!(e.code, ExitCode::Timeout);
     }
 }
