@@ -22,4 +22,3 @@ pub mod platform;
 pub mod secret;
 pub mod settings;
 pub mod state;
-pub mod strimzi;

@@ -33,13 +33,13 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use kafkaops::commands::operate::kube_ports::{
-    ConfigMapStore, EventRecorder, LeaseLeadership, STATE_KEY,
-};
-use kafkaops::commands::operate::ports::{
-    ActionRecord, ActionResult, Leadership, PortError, Recorder, StateStore,
-};
+use kafkaops::commands::operate::kube_ports::EventRecorder;
+use kafkaops::commands::operate::ports::{ActionRecord, ActionResult, Recorder};
+use kafkaops::platform::kube::configmap::{ConfigMapStore, STATE_KEY};
+use kafkaops::platform::kube::leader::LeaseLeadership;
+use kafkaops::platform::kube::strimzi;
 use kafkaops::platform::kube::{KubeConn, KubePlatform, KubeTarget, PodSelector, strimzi_resource};
+use kafkaops::state::{Leadership, Store, StoreError as PortError};
 use kube::api::{Api, DynamicObject, Patch, PatchParams, PostParams};
 use serde_json::json;
 use support::cc_double::{CcDouble, CcDoubleOptions};
@@ -284,7 +284,7 @@ fn ports_against_the_apiserver() {
                 .unwrap();
         });
     }
-    let intent = || rt.block_on(kafkaops::strimzi::scale_down_intent(&conn, "my-cluster"));
+    let intent = || rt.block_on(strimzi::scale_down_intent(&conn, "my-cluster"));
     // Annotated, but no pool is scaled down: nothing leaves.
     assert_eq!(intent().unwrap(), BTreeSet::new());
     let scale = |name: &str, replicas: usize| {

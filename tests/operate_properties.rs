@@ -54,6 +54,8 @@ use kafkaops::engine::operate::{
 };
 use kafkaops::engine::rebalance::{Mode, State};
 use kafkaops::engine::replicas::TopicFacts;
+use kafkaops::engine::roll::run::RollRun;
+use kafkaops::engine::roll::{RollConfig, Roller};
 use kafkaops::engine::view::{ExecutorState, MonitorState, Reassignment, TaskStatus, UserTask};
 use proptest::prelude::*;
 
@@ -1092,7 +1094,13 @@ fn run(s: &Scenario) -> (World, Shell) {
                     if w.roll_step() {
                         sh.state.finish_roll(true, "done");
                     } else if let Some(r) = sh.state.roll_mut() {
-                        r.run = Some(serde_json::json!({ "left": w.roll_left }));
+                        // The shell's run, saved with the state (its steps: the world's count).
+                        let mut run = RollRun::new(
+                            Roller::new(RollConfig::default(), BTreeMap::new()),
+                            Millis(0),
+                        );
+                        run.steps = u64::from(w.roll_left);
+                        r.run = Some(run);
                     }
                     sh.save();
                 }

@@ -509,21 +509,35 @@ fn a_killed_roll_resumes_and_restarts_each_node_once() {
 /// with that restart `Decided` and never issued.
 #[derive(Default)]
 struct KillBeforeIssue {
-    last: Option<String>,
-    killed: bool,
+    last: std::sync::Mutex<Option<String>>,
+    killed: std::sync::atomic::AtomicBool,
 }
 
-impl kafkaops::driver::RunStore for KillBeforeIssue {
-    fn save(&mut self, run: &kafkaops::driver::RollRun) -> anyhow::Result<()> {
+impl KillBeforeIssue {
+    fn last(&self) -> Option<String> {
+        self.last.lock().unwrap().clone()
+    }
+}
+
+impl kafkaops::state::Store<kafkaops::driver::RollRun> for KillBeforeIssue {
+    async fn load(&self) -> Result<Option<kafkaops::driver::RollRun>, kafkaops::state::StoreError> {
+        Ok(self.last().and_then(|l| serde_json::from_str(&l).ok()))
+    }
+
+    async fn save(
+        &self,
+        run: &kafkaops::driver::RollRun,
+    ) -> Result<(), kafkaops::state::StoreError> {
+        use std::sync::atomic::Ordering::SeqCst;
         let issued = run.pending.as_ref().is_some_and(|p| {
             p.status == kafkaops::driver::ActionStatus::Issued
                 && !p.decision.restarted_nodes().is_empty()
         });
-        if issued && !self.killed {
-            self.killed = true;
-            anyhow::bail!("killed (injected)");
+        if issued && !self.killed.load(SeqCst) {
+            self.killed.store(true, SeqCst);
+            return Err(kafkaops::state::StoreError::Io("killed (injected)".into()));
         }
-        self.last = Some(serde_json::to_string(run)?);
+        *self.last.lock().unwrap() = Some(serde_json::to_string(run)?);
         Ok(())
     }
 }
@@ -669,7 +683,7 @@ fn a_saved_roll_resumed_with_the_clock_moved_back_observes_before_acting() {
             matches!(r, StepResult::Finished(Outcome::SaveFailed(_))),
             "{r:?}"
         );
-        let saved = store.last.expect("the decided run was saved");
+        let saved = store.last().expect("the decided run was saved");
         let restored: RollRun = serde_json::from_str(&saved).unwrap();
         let p = restored.pending.expect("saved with its decision");
         assert_eq!(p.status, kafkaops::driver::ActionStatus::Decided);

@@ -497,11 +497,13 @@ mod world;
 mod resume {
     use std::collections::{BTreeMap, BTreeSet};
 
-    use kafkaops::driver::{
-        self, ActionStatus, DriverOptions, NoProgress, RollRun, RunStore, StepResult,
-    };
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    use kafkaops::driver::{self, ActionStatus, DriverOptions, NoProgress, RollRun, StepResult};
     use kafkaops::engine::model::{NodeId, NodeRoles};
     use kafkaops::engine::roll::{NodeRequest, Roller};
+    use kafkaops::state::{Store, StoreError};
     use proptest::prelude::*;
     use proptest::test_runner::FileFailurePersistence;
 
@@ -599,25 +601,43 @@ mod resume {
     /// the run with that restart `Decided`, never issued.
     struct KillBeforeIssue {
         crash_at: usize,
-        issued: usize,
-        last: String,
-        killed: bool,
+        issued: AtomicUsize,
+        last: Mutex<String>,
+        killed: AtomicBool,
     }
 
-    impl RunStore for KillBeforeIssue {
-        fn save(&mut self, run: &RollRun) -> anyhow::Result<()> {
+    impl KillBeforeIssue {
+        fn killed(&self) -> bool {
+            self.killed.load(Ordering::SeqCst)
+        }
+
+        fn last(&self) -> String {
+            self.last.lock().unwrap().clone()
+        }
+
+        fn save(&self, run: &RollRun) -> anyhow::Result<()> {
             let restart_issued = run.pending.as_ref().is_some_and(|p| {
                 p.status == ActionStatus::Issued && !p.decision.restarted_nodes().is_empty()
             });
-            if restart_issued && !self.killed {
-                if self.issued == self.crash_at {
-                    self.killed = true;
+            if restart_issued && !self.killed() {
+                if self.issued.load(Ordering::SeqCst) == self.crash_at {
+                    self.killed.store(true, Ordering::SeqCst);
                     anyhow::bail!("killed (injected)");
                 }
-                self.issued += 1;
+                self.issued.fetch_add(1, Ordering::SeqCst);
             }
-            self.last = serde_json::to_string(run)?;
+            *self.last.lock().unwrap() = serde_json::to_string(run)?;
             Ok(())
+        }
+    }
+
+    impl Store<RollRun> for KillBeforeIssue {
+        async fn load(&self) -> Result<Option<RollRun>, StoreError> {
+            Ok(serde_json::from_str(&self.last()).ok())
+        }
+
+        async fn save(&self, run: &RollRun) -> Result<(), StoreError> {
+            KillBeforeIssue::save(self, run).map_err(|e| StoreError::Io(format!("{e:#}")))
         }
     }
 
@@ -653,9 +673,9 @@ mod resume {
         );
         let mut store = KillBeforeIssue {
             crash_at: s.crash_at,
-            issued: 0,
-            last: serde_json::to_string(&run).expect("json"),
-            killed: false,
+            issued: AtomicUsize::new(0),
+            last: Mutex::new(serde_json::to_string(&run).expect("json")),
+            killed: AtomicBool::new(false),
         };
         let options = DriverOptions {
             unconfirmed_restart_grace_ms: 30_000,
@@ -672,10 +692,10 @@ mod resume {
                 false,
                 &options,
             ));
-            if store.killed && !resumed {
+            if store.killed() && !resumed {
                 resumed = true;
                 // The process died; what it saved is all that is left.
-                run = serde_json::from_str(&store.last).expect("the saved run reads back");
+                run = serde_json::from_str(&store.last()).expect("the saved run reads back");
                 let decided_at = run.pending.as_ref().map(|p| p.decided_at);
                 let mut w = io.world.borrow_mut();
                 let now = w.now;

@@ -52,17 +52,20 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
     {
         let conn = cli.global.kube.target().connect().await?;
         let roll = matches!(cli.command, Command::Roll(_));
-        _cc_forward = crate::strimzi::discover(&conn, cluster, &mut settings, !roll).await?;
+        _cc_forward =
+            crate::platform::kube::strimzi::discover(&conn, cluster, &mut settings, !roll).await?;
         if roll {
             // A roll asks Cruise Control whether it executes (no restart during an execution),
             // found the same way; a cluster without one (no Service) is fine, and a failure is
             // the roll's to judge.
             let before = settings.cruise_control.clone();
-            match crate::strimzi::discover(&conn, cluster, &mut settings, true).await {
+            match crate::platform::kube::strimzi::discover(&conn, cluster, &mut settings, true)
+                .await
+            {
                 Ok(forward) => _cc_forward = forward,
                 Err(e) => {
                     settings.cruise_control = before;
-                    if !crate::strimzi::is_missing_cruise_control(&e) {
+                    if !crate::platform::kube::strimzi::is_missing_cruise_control(&e) {
                         cruise_control_discovery = Some(e.to_string());
                     }
                 }

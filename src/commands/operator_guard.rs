@@ -1,7 +1,7 @@
 //! Before acting on a Strimzi cluster (`--strimzi CLUSTER`): is its operator active?
 //!
 //! The shell around [`crate::engine::operator_guard::decide`]: reads the `Kafka` resource and
-//! the cluster's `KafkaRebalance`s ([`crate::strimzi::observe_operator`]), prints the warnings
+//! the cluster's `KafkaRebalance`s ([`crate::platform::kube::strimzi::observe_operator`]), prints the warnings
 //! and turns a refusal into an error (exit 5, see `error_codes.rs`). Without `--strimzi` there is
 //! no Strimzi resource to look at and nothing is checked. When the resources cannot be read, an
 //! action is refused with the Kubernetes error (it names the missing permission); a dry run or
@@ -22,7 +22,7 @@ pub async fn check(ctx: &Ctx, action: Action, force: bool) -> Result<(), CliErro
     let lenient = force || action == Action::DryRun;
     let observed = async {
         let conn = ctx.global.kube.target().connect().await?;
-        crate::strimzi::observe_operator(&conn, cluster).await
+        crate::platform::kube::strimzi::observe_operator(&conn, cluster).await
     }
     .await;
     let view = match observed {

@@ -46,7 +46,7 @@ use super::Ctx;
 use crate::cli::roll::{RoleFilter, RollArgs};
 use crate::driver::kafka_io::{KafkaRollIo, process_status, set_incarnations, witness_idle_limit};
 use crate::driver::{
-    self, ActionRecord, DriverOptions, Event, Outcome, Progress, RollIo, RunStore,
+    self, ActionRecord, DriverOptions, Event, Outcome, Progress, RollIo, RunReport,
 };
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId, NodeSnapshot, ObservedState};
 use crate::engine::operator_guard::Action;
@@ -283,7 +283,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
             "Resuming the roll saved in {} (restarted so far: {}; a node whose restart was \
              in flight is judged from evidence, not restarted again)",
             state_path.display(),
-            join_or_none(&run.report(Outcome::Interrupted, run.started).restarted())
+            join_or_none(&RunReport::of(&run, Outcome::Interrupted, run.started).restarted())
         );
     }
     if printer.format == crate::output::OutputFormat::Table {
@@ -417,10 +417,10 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         io = io.with_cruise_control(cc, timeout);
     }
     let recovery = io.recovery();
-    let mut store = crate::state::FileStore::new(state_path.clone(), cluster_key, request);
+    let mut store = crate::state::RollStore::new(state_path.clone(), cluster_key, request);
     let mut run = resumed.unwrap_or_else(|| driver::RollRun::new(roller, io.now()));
     store
-        .save(&run)
+        .write(&run)
         .with_context(|| "cannot save the roll state (see --state-dir)")?;
     let stop = Arc::new(AtomicBool::new(false));
     let exit_after_command = Arc::new(AtomicBool::new(false));
@@ -454,7 +454,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         .await;
         match result {
             driver::StepResult::Wake(at) => {
-                if let Err(e) = store.save(&run) {
+                if let Err(e) = store.write(&run) {
                     progress.event(&Event::SaveFailed { error: &e });
                 }
                 if exit_after_command.load(Ordering::SeqCst) {
@@ -474,13 +474,13 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         Outcome::Interrupted | Outcome::ObserveFailed(_) | Outcome::SaveFailed(_)
     );
     if keep_state {
-        if let Err(e) = store.save(&run) {
+        if let Err(e) = store.write(&run) {
             tracing::warn!("{e:#}");
         }
     } else if let Err(e) = crate::state::remove_roll(&state_path) {
         tracing::warn!("{e:#}");
     }
-    let report = run.report(outcome, io.now());
+    let report = RunReport::of(&run, outcome, io.now());
     let resume_hint = format!(
         "state saved in {}: re-run the same command to resume, or pass --discard-state to start \
          over",
@@ -646,8 +646,7 @@ fn saved_run(
              delete it and start this one",
             path.display(),
             describe_request(&s.request),
-            s.run
-                .report(Outcome::Interrupted, s.run.started)
+            RunReport::of(&s.run, Outcome::Interrupted, s.run.started)
                 .restarted()
                 .len()
         ))),
@@ -1548,7 +1547,7 @@ mod tests {
 
     #[test]
     fn a_saved_roll_resumes_the_same_request_and_refuses_another() {
-        use crate::driver::{RollRun, RunStore};
+        use crate::driver::RollRun;
         let dir = tempfile::tempdir().unwrap();
         let path = crate::state::roll_state_path(dir.path(), "cluster-1");
         let parse = |argv: &[&str]| -> RollArgs {
@@ -1581,9 +1580,9 @@ mod tests {
             Roller::new(RollConfig::default(), BTreeMap::new()),
             Millis(1),
         );
-        let mut store =
-            crate::state::FileStore::new(path.clone(), "cluster-1".into(), request_of(&all));
-        store.save(&run).unwrap();
+        let store =
+            crate::state::RollStore::new(path.clone(), "cluster-1".into(), request_of(&all));
+        store.write(&run).unwrap();
         // The same request resumes.
         assert!(
             saved_run(&all, &path, &request_of(&all), true)

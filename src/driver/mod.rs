@@ -17,11 +17,12 @@
 //! status `decided` / `issued` / `done`, the actions record and timings),
 //! observes, decides, acts, feeds the result back, and returns
 //! [`StepResult::Wake`] (call again at that time) or
-//! [`StepResult::Finished`]. It saves the run through a [`RunStore`] before
+//! [`StepResult::Finished`]. It saves the run through a [`Store`] before
 //! and after every command; the caller saves it after every step. `kafkaops
-//! roll` loops it (saving to a file, see [`crate::state`]); `operate` can call
-//! it once per reconcile. A deserialised run resumes by the rules on
-//! [`RollRun`]. [`run`] / [`run_with`] loop it to the end.
+//! roll` loops it (saving to a file, see [`crate::state`]); `operate` calls
+//! it once per reconcile (saving it inside its own state). A deserialised run
+//! resumes by the rules on [`RollRun`] (the engine's data, `crate::engine::roll::run`).
+//! [`run`] / [`run_with`] loop it to the end.
 //!
 //! Rules the loop adds to the engine's:
 //! - the first observation must succeed (otherwise nothing was touched and the
@@ -58,11 +59,12 @@ pub(crate) mod sim_io;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::{Deserialize, Serialize};
+pub use crate::engine::roll::run::{ActionRecord, ActionStatus, PendingAction, RollRun};
 
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId, TopicPartition};
 use crate::engine::movers::CruiseControlView;
 use crate::engine::roll::{ConfigChange, Decision, RollError, RollSummary, Roller};
+use crate::state::{Store, StoreError};
 
 /// The IO a roll needs. Implemented over the Kafka adapter and a platform by
 /// `kafkaops roll`, and over the simulator in tests.
@@ -186,32 +188,6 @@ impl Default for DriverOptions {
     }
 }
 
-/// One thing the loop did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
-pub enum ActionRecord {
-    Restart {
-        nodes: Vec<NodeId>,
-        /// Milliseconds since the roll started.
-        at_ms: u64,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        error: Option<String>,
-    },
-    Reconfigure {
-        node: NodeId,
-        changes: Vec<ConfigChange>,
-        at_ms: u64,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        error: Option<String>,
-    },
-    ElectPreferredLeaders {
-        partitions: usize,
-        at_ms: u64,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        error: Option<String>,
-    },
-}
-
 /// How the loop ended.
 #[derive(Debug)]
 pub enum Outcome {
@@ -241,6 +217,16 @@ pub struct RunReport {
 }
 
 impl RunReport {
+    /// The report of `run` so far, ending with `outcome`.
+    #[must_use]
+    pub fn of(run: &RollRun, outcome: Outcome, now: Millis) -> RunReport {
+        RunReport {
+            outcome,
+            actions: run.actions.clone(),
+            elapsed_ms: now.since(run.started),
+        }
+    }
+
     /// Nodes restarted by this run, in order, each once.
     #[must_use]
     pub fn restarted(&self) -> Vec<NodeId> {
@@ -276,156 +262,23 @@ impl RunReport {
     }
 }
 
-/// Write-ahead status of the action the engine decided last.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ActionStatus {
-    /// Decided; the command has not been started.
-    Decided,
-    /// Saved just before the command started: it may or may not have run.
-    Issued,
-    /// The command's result was fed back to the engine.
-    Done,
-}
-
-/// The action the engine decided last, with its write-ahead status.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct PendingAction {
-    pub decision: Decision,
-    pub status: ActionStatus,
-    pub decided_at: Millis,
-    /// Set when a restored run found a restart `Issued` but never confirmed:
-    /// since when its evidence has been looked for.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unconfirmed_since: Option<Millis>,
-}
-
-/// Everything a roll needs between two steps: the engine plus what the
-/// driver keeps. Plain serialisable data: a caller saves it after every
-/// step (the step itself saves it before and after running a command
-/// through its [`RunStore`]) and resumes from the saved copy after a crash.
-///
-/// Resume rules (applied by the first [`step`] after a deserialisation):
-/// - an action `Decided` but not `Issued` never ran: it is never issued on the
-///   saved decision, whatever its age. The engine forgets it
-///   ([`Roller::handle_not_issued`]) and the step observes and decides again
-///   with fresh safety checks before anything is done. The saved decision's
-///   age is not trusted: the clock of a resumed run may have moved backwards
-///   (another host, a clock step), and the cluster may have changed in any
-///   time at all (a replica of the node to restart went down meanwhile);
-/// - a restart `Issued` but not `Done` may or may not have run: it is never
-///   issued again on that basis. Its nodes are observed; evidence that the old
-///   process ended (the node seen down or unreachable, a changed persistent
-///   incarnation, the restart witness seeing the connection close) counts as
-///   the platform's "done" ([`Roller::handle_restart_done`]), and the node
-///   then counts as restarted only once seen serving again, as always. Without
-///   evidence for [`DriverOptions::unconfirmed_restart_grace_ms`] (long
-///   enough for a command still running to take effect), a batch with no
-///   evidence at all is forgotten and decided again (the node is restarted
-///   only if a fresh decision, with fresh safety checks, picks it: this is
-///   the only way a node can restart twice, and only when nothing shows its
-///   first restart happened); nodes of a batch where others showed evidence
-///   are counted as issued and left to the engine's post-restart timeout;
-/// - a reconfiguration or an election `Issued` is taken as done (the engine
-///   checks the effect and retries a reconfiguration that did not apply);
-/// - incarnations recorded before the restore are forgotten when the IO says
-///   they do not survive it ([`RollIo::incarnations_survive_restore`]).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RollRun {
-    pub roller: Roller,
-    #[serde(default)]
-    pub pending: Option<PendingAction>,
-    #[serde(default)]
-    pub actions: Vec<ActionRecord>,
-    /// When the roll started (the IO's clock: wall-clock milliseconds for
-    /// `kafkaops roll`).
-    pub started: Millis,
-    /// Last successful observation.
-    #[serde(default)]
-    pub last_ok: Option<Millis>,
-    /// Steps taken so far.
-    #[serde(default)]
-    pub steps: u64,
-    /// Times this run was restored and resumed.
-    #[serde(default)]
-    pub resumes: u32,
-    /// `false` after deserialisation: the next step applies the resume rules.
-    #[serde(skip)]
-    live: bool,
-    #[serde(skip)]
-    stop_seen: bool,
-}
-
-impl RollRun {
-    /// A new run of `roller`, starting at `now`.
-    #[must_use]
-    pub fn new(roller: Roller, now: Millis) -> RollRun {
-        RollRun {
-            roller,
-            pending: None,
-            actions: Vec::new(),
-            started: now,
-            last_ok: None,
-            steps: 0,
-            resumes: 0,
-            live: true,
-            stop_seen: false,
-        }
-    }
-
-    /// The report of the run so far, ending with `outcome`.
-    #[must_use]
-    pub fn report(&self, outcome: Outcome, now: Millis) -> RunReport {
-        RunReport {
-            outcome,
-            actions: self.actions.clone(),
-            elapsed_ms: now.since(self.started),
-        }
-    }
-
-    /// The latest time the run recorded (its start, the last successful observation, the
-    /// pending action's decision and unconfirmed-since times).
-    #[must_use]
-    pub fn latest_time(&self) -> Millis {
-        let mut t = self.started;
-        for x in [
-            self.last_ok,
-            self.pending.as_ref().map(|p| p.decided_at),
-            self.pending.as_ref().and_then(|p| p.unconfirmed_since),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            t = t.max(x);
-        }
-        t
-    }
-
-    /// A restart command that may be running: `Issued` and not yet `Done`.
-    #[must_use]
-    pub fn restart_in_flight(&self) -> Vec<NodeId> {
-        match &self.pending {
-            Some(p) if p.status == ActionStatus::Issued => p.decision.restarted_nodes(),
-            _ => Vec::new(),
-        }
-    }
-}
-
-/// Where a [`RollRun`] is saved between steps.
-pub trait RunStore {
-    /// Saves `run`; an error before a command stops the run (the command is
-    /// not issued).
-    fn save(&mut self, run: &RollRun) -> anyhow::Result<()>;
-}
-
 /// Saves nothing.
 #[derive(Debug, Default)]
 pub struct NoStore;
 
-impl RunStore for NoStore {
-    fn save(&mut self, _run: &RollRun) -> anyhow::Result<()> {
+impl Store<RollRun> for NoStore {
+    async fn load(&self) -> Result<Option<RollRun>, StoreError> {
+        Ok(None)
+    }
+
+    async fn save(&self, _run: &RollRun) -> Result<(), StoreError> {
         Ok(())
     }
+}
+
+/// Saves `run` through `store`; a failure as the error the loop reports.
+async fn save<S: Store<RollRun>>(store: &S, run: &RollRun) -> anyhow::Result<()> {
+    store.save(run).await.map_err(anyhow::Error::new)
 }
 
 /// What a [`step`] leaves to its caller.
@@ -441,7 +294,7 @@ pub enum StepResult {
 /// `run` afterwards (the step saves it itself, through `store`, before and
 /// after running a command) and calls again at the returned wake-up time.
 /// `stop` (Ctrl-C) is honoured between batches.
-pub async fn step<I: RollIo, P: Progress, S: RunStore>(
+pub async fn step<I: RollIo, P: Progress, S: Store<RollRun>>(
     run: &mut RollRun,
     io: &I,
     progress: &mut P,
@@ -450,13 +303,11 @@ pub async fn step<I: RollIo, P: Progress, S: RunStore>(
     options: &DriverOptions,
 ) -> StepResult {
     run.steps += 1;
-    if !run.live {
-        run.live = true;
+    if run.mark_live() {
         run.resumes += 1;
         resume(run, io, progress);
     }
-    if stop && !run.stop_seen {
-        run.stop_seen = true;
+    if stop && run.note_stop() {
         progress.event(&Event::StopRequested);
     }
     let poll = run.roller.config().poll_interval_ms.max(1);
@@ -504,7 +355,7 @@ pub async fn step<I: RollIo, P: Progress, S: RunStore>(
         progress.event(&Event::Decided(&decision));
     }
     if let Some(wake) = judge_unconfirmed(run, progress, &decision, now, options) {
-        save_or_report(run, store, progress);
+        save_or_report(run, store, progress).await;
         return wake;
     }
     match decision {
@@ -528,7 +379,7 @@ pub async fn step<I: RollIo, P: Progress, S: RunStore>(
                 decided_at: now,
                 unconfirmed_since: None,
             });
-            if let Err(e) = store.save(run) {
+            if let Err(e) = save(store, run).await {
                 return not_issued(run, e);
             }
             act(run, io, progress, store, options).await
@@ -627,8 +478,12 @@ fn judge_unconfirmed<P: Progress>(
     Some(StepResult::Wake(now.plus(1)))
 }
 
-fn save_or_report<S: RunStore, P: Progress>(run: &RollRun, store: &mut S, progress: &mut P) {
-    if let Err(error) = store.save(run) {
+async fn save_or_report<S: Store<RollRun>, P: Progress>(
+    run: &RollRun,
+    store: &mut S,
+    progress: &mut P,
+) {
+    if let Err(error) = save(store, run).await {
         progress.event(&Event::SaveFailed { error: &error });
     }
 }
@@ -643,7 +498,7 @@ fn not_issued(run: &mut RollRun, error: anyhow::Error) -> StepResult {
 
 /// Issues the pending `Decided` action (saved as `Issued` first), feeds its
 /// result back and saves it as `Done`.
-async fn act<I: RollIo, P: Progress, S: RunStore>(
+async fn act<I: RollIo, P: Progress, S: Store<RollRun>>(
     run: &mut RollRun,
     io: &I,
     progress: &mut P,
@@ -656,7 +511,7 @@ async fn act<I: RollIo, P: Progress, S: RunStore>(
     p.status = ActionStatus::Issued;
     let decision = p.decision.clone();
     let at_ms = p.decided_at.since(run.started);
-    if let Err(e) = store.save(run) {
+    if let Err(e) = save(store, run).await {
         return not_issued(run, e);
     }
     let mut result = StepResult::Wake(io.now().plus(1));
@@ -723,13 +578,13 @@ async fn act<I: RollIo, P: Progress, S: RunStore>(
     if let Some(p) = run.pending.as_mut() {
         p.status = ActionStatus::Done;
     }
-    save_or_report(run, store, progress);
+    save_or_report(run, store, progress).await;
     result
 }
 
 /// Loops [`step`] until the run finishes, sleeping through the IO between
 /// steps and saving through `store` after every step.
-pub async fn run_with<I: RollIo, P: Progress, S: RunStore>(
+pub async fn run_with<I: RollIo, P: Progress, S: Store<RollRun>>(
     run: &mut RollRun,
     io: &I,
     progress: &mut P,
@@ -749,10 +604,10 @@ pub async fn run_with<I: RollIo, P: Progress, S: RunStore>(
         .await;
         match result {
             StepResult::Wake(at) => {
-                save_or_report(run, store, progress);
+                save_or_report(run, store, progress).await;
                 io.sleep_until(at).await;
             }
-            StepResult::Finished(outcome) => return run.report(outcome, io.now()),
+            StepResult::Finished(outcome) => return RunReport::of(run, outcome, io.now()),
         }
     }
 }
@@ -1035,8 +890,27 @@ mod tests {
         crashes_by_status: BTreeMap<String, usize>,
     }
 
-    impl RunStore for CrashStore {
-        fn save(&mut self, run: &RollRun) -> anyhow::Result<()> {
+    /// The store the driver saves to (`&self`): the crash bookkeeping behind a lock.
+    struct Crashing(std::sync::Mutex<CrashStore>);
+
+    impl Crashing {
+        fn get(&self) -> std::sync::MutexGuard<'_, CrashStore> {
+            self.0.lock().unwrap()
+        }
+    }
+
+    impl Store<RollRun> for Crashing {
+        async fn load(&self) -> Result<Option<RollRun>, StoreError> {
+            Ok(self.get().last_good.as_deref().map(restore))
+        }
+
+        async fn save(&self, run: &RollRun) -> Result<(), StoreError> {
+            self.get().save(run)
+        }
+    }
+
+    impl CrashStore {
+        fn save(&mut self, run: &RollRun) -> Result<(), StoreError> {
             self.saves += 1;
             // xorshift: crash points vary; a bounded number keeps the run finite.
             self.rng ^= self.rng << 13;
@@ -1054,7 +928,7 @@ mod tests {
                     .as_ref()
                     .map_or("none".to_string(), |p| format!("{:?}", p.status));
                 *self.crashes_by_status.entry(status).or_default() += 1;
-                anyhow::bail!("crash (injected)");
+                return Err(StoreError::Io("crash (injected)".into()));
             }
             self.last_good = Some(serde_json::to_string(run)?);
             Ok(())
@@ -1096,17 +970,17 @@ mod tests {
             let mut sim = SimCluster::generate(&spec(), seed);
             let roller = roll_all(&mut sim);
             let io = SimIo::new(sim);
-            let mut store = CrashStore {
+            let mut store = Crashing(std::sync::Mutex::new(CrashStore {
                 saves: 0,
                 rng: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15),
                 crashes: 0,
                 last_good: None,
                 crashed: false,
                 crashes_by_status: BTreeMap::new(),
-            };
+            }));
             let mut run = RollRun::new(roller, io.now());
             // The CLI saves the new run before its first step.
-            store.last_good = Some(serde_json::to_string(&run).unwrap());
+            store.get().last_good = Some(serde_json::to_string(&run).unwrap());
             let options = DriverOptions {
                 unconfirmed_restart_grace_ms: 30_000,
                 ..DriverOptions::default()
@@ -1123,9 +997,15 @@ mod tests {
                     false,
                     &options,
                 ));
-                if store.crashed {
-                    store.crashed = false;
-                    run = restore(store.last_good.as_deref().expect("a save before the crash"));
+                if store.get().crashed {
+                    store.get().crashed = false;
+                    run = restore(
+                        store
+                            .get()
+                            .last_good
+                            .as_deref()
+                            .expect("a save before the crash"),
+                    );
                     continue;
                 }
                 match result {
@@ -1151,13 +1031,13 @@ mod tests {
                     n.id, n.restarts_by_roll, sim.batches
                 );
             }
-            for (status, n) in &store.crashes_by_status {
+            for (status, n) in &store.get().crashes_by_status {
                 *crashes.entry(status.clone()).or_default() += n;
             }
             eprintln!(
                 "seed {seed}: {steps} steps, {} resumes, {:?} crashes, {} batches",
                 run.resumes,
-                store.crashes_by_status,
+                store.get().crashes_by_status,
                 io.sim.borrow().batches.len()
             );
             assert!(run.resumes > 10, "{}", run.resumes);
@@ -1183,22 +1063,26 @@ mod tests {
     /// with its action `Decided` and never issued.
     #[derive(Default)]
     struct CrashBeforeIssue {
-        last: Option<String>,
-        crashed: bool,
+        last: std::sync::Mutex<Option<String>>,
+        crashed: std::sync::atomic::AtomicBool,
     }
 
-    impl RunStore for CrashBeforeIssue {
-        fn save(&mut self, run: &RollRun) -> anyhow::Result<()> {
-            if !self.crashed
+    impl Store<RollRun> for CrashBeforeIssue {
+        async fn load(&self) -> Result<Option<RollRun>, StoreError> {
+            Ok(self.last.lock().unwrap().as_deref().map(restore))
+        }
+
+        async fn save(&self, run: &RollRun) -> Result<(), StoreError> {
+            if !self.crashed.load(Ordering::SeqCst)
                 && run
                     .pending
                     .as_ref()
                     .is_some_and(|p| p.status == ActionStatus::Issued)
             {
-                self.crashed = true;
-                anyhow::bail!("crash (injected)");
+                self.crashed.store(true, Ordering::SeqCst);
+                return Err(StoreError::Io("crash (injected)".into()));
             }
-            self.last = Some(serde_json::to_string(run)?);
+            *self.last.lock().unwrap() = Some(serde_json::to_string(run)?);
             Ok(())
         }
     }
@@ -1267,7 +1151,12 @@ mod tests {
             matches!(first, StepResult::Finished(Outcome::SaveFailed(_))),
             "{first:?}"
         );
-        let saved = store.last.clone().expect("the decided run was saved");
+        let saved = store
+            .last
+            .lock()
+            .unwrap()
+            .clone()
+            .expect("the decided run was saved");
         let mut run = restore(&saved);
         let pending = run.pending.clone().expect("saved with its decision");
         assert_eq!(pending.status, ActionStatus::Decided);
@@ -1339,7 +1228,7 @@ mod tests {
             false,
             &DriverOptions::default(),
         ));
-        let mut run = restore(store.last.as_deref().unwrap());
+        let mut run = restore(store.last.lock().unwrap().as_deref().unwrap());
         io.clock_back_ms.set(600_000);
         let mut log = Log::default();
         let report = block_on(run_with(
@@ -1395,7 +1284,7 @@ mod tests {
             false,
             &DriverOptions::default(),
         ));
-        let mut run = restore(store.last.as_deref().unwrap());
+        let mut run = restore(store.last.lock().unwrap().as_deref().unwrap());
         assert!(matches!(
             run.pending.as_ref().map(|p| (&p.decision, p.status)),
             Some((Decision::Reconfigure { .. }, ActionStatus::Decided))

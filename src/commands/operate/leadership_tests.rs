@@ -7,14 +7,14 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use super::ports::{Leadership, PortError, StateStore};
-use super::store_file::LogRecorder;
+use super::ports::LogRecorder;
 use super::{Operator, policy, roll};
 use crate::cli::operate::OperateArgs;
 use crate::cruise_control::{ClientConfig, CruiseControlClient};
 use crate::engine::operate::OperateState;
 use crate::error::ExitCode;
 use crate::kafka::{ConnectionConfig, KafkaClient};
+use crate::state::{Leadership, Store, StoreError};
 
 #[derive(Parser)]
 struct Wrap {
@@ -33,8 +33,8 @@ struct OtherLeaderStore {
     reloaded: tokio::sync::Notify,
 }
 
-impl StateStore for Arc<OtherLeaderStore> {
-    async fn load(&self) -> Result<Option<String>, PortError> {
+impl Store<str> for Arc<OtherLeaderStore> {
+    async fn load(&self) -> Result<Option<String>, StoreError> {
         let n = self.loads.fetch_add(1, Ordering::SeqCst) + 1;
         if n == 1 {
             return Ok(None);
@@ -43,9 +43,9 @@ impl StateStore for Arc<OtherLeaderStore> {
         Ok(Some(self.others.clone()))
     }
 
-    async fn save(&self, doc: &str) -> Result<(), PortError> {
+    async fn save(&self, doc: &str) -> Result<(), StoreError> {
         if self.conflict.swap(false, Ordering::SeqCst) {
-            return Err(PortError::Conflict(
+            return Err(StoreError::Conflict(
                 "the state was written by another instance".into(),
             ));
         }
@@ -65,7 +65,7 @@ struct CountingLeadership {
 }
 
 impl Leadership for Arc<CountingLeadership> {
-    async fn acquire(&self) -> Result<(), PortError> {
+    async fn acquire(&self) -> Result<(), StoreError> {
         self.acquires.fetch_add(1, Ordering::SeqCst);
         self.leading.store(true, Ordering::SeqCst);
         Ok(())

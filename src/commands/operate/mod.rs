@@ -25,7 +25,6 @@ pub mod observe;
 pub mod policy;
 pub mod ports;
 pub mod roll;
-pub mod store_file;
 pub mod telemetry;
 pub mod wake;
 
@@ -46,9 +45,9 @@ use crate::engine::model::Millis;
 use crate::engine::operate::{Act, Decision, OperateState, RecordResult, STATE_VERSION, decide};
 use crate::error::{CliError, ExitCode};
 use crate::kafka::KafkaClient;
+use crate::state::{FileStore, Leadership, LockLeadership, Store, StoreError};
 use policy::{PolicySource, Reload};
-use ports::{ActionRecord, ActionResult, Leadership, PortError, Recorder, StateStore};
-use store_file::{FileStore, LockLeadership, LogRecorder};
+use ports::{ActionRecord, ActionResult, LogRecorder, Recorder};
 use telemetry::{ErrorSource, Telemetry};
 
 /// One log line of the loop (stderr, through `tracing`: text, or JSON with `--log-format json`;
@@ -227,7 +226,7 @@ pub async fn check_against_cluster(
 }
 
 /// The loop, generic over the ports.
-pub struct Operator<S: StateStore, L: Leadership, R: Recorder> {
+pub struct Operator<S: Store<str>, L: Leadership, R: Recorder> {
     pub cc: CruiseControlClient,
     pub kafka: KafkaClient,
     pub store: S,
@@ -265,7 +264,7 @@ enum Stop {
     Deposed(String),
 }
 
-impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
+impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
     /// Builds a loop over other ports (Kubernetes).
     pub fn new(
         cc: CruiseControlClient,
@@ -526,11 +525,11 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    async fn persist(&self, state: &OperateState) -> Result<(), PortError> {
+    async fn persist(&self, state: &OperateState) -> Result<(), StoreError> {
         if self.args.dry_run {
             return Ok(());
         }
-        let doc = serde_json::to_string(state).map_err(|e| PortError::Io(e.to_string()))?;
+        let doc = serde_json::to_string(state).map_err(|e| StoreError::Io(e.to_string()))?;
         if self.saved_doc().as_deref() == Some(doc.as_str()) {
             return Ok(());
         }
@@ -549,7 +548,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
     async fn persist_or_stop(&self, state: &OperateState) -> Result<(), Stop> {
         match self.persist(state).await {
             Ok(()) => Ok(()),
-            Err(PortError::Conflict(why)) => Err(Stop::Deposed(why)),
+            Err(StoreError::Conflict(why)) => Err(Stop::Deposed(why)),
             Err(e) => {
                 // A state that cannot be saved must not run ahead of what a successor reads.
                 log(format!("cannot save the state: {e}"));
@@ -913,7 +912,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         let result = {
             let mut store = roll::StateRunStore {
                 store: &self.store,
-                state: &mut *state,
+                state: std::sync::Mutex::new(&mut *state),
                 saved: &self.saved,
             };
             crate::driver::step(
@@ -933,7 +932,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             }
             crate::driver::StepResult::Finished(_) => None,
         };
-        let run = serde_json::to_value(&session.run).ok();
+        let run = session.run.clone();
         if let crate::driver::StepResult::Finished(_) = &result {
             session.witness.stop();
         }
@@ -949,7 +948,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         match result {
             crate::driver::StepResult::Wake(_) => {
                 if let Some(r) = state.roll_mut() {
-                    r.run = run;
+                    r.run = Some(run);
                 }
                 self.persist_or_stop(state).await?;
                 Ok(Some(Duration::from_millis(wake_in.unwrap_or(0))))

@@ -32,10 +32,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use super::ports::StateStore;
 use crate::commands::roll::{StderrProgress, platform_nodes, requests, with_platform_reasons};
 use crate::driver::kafka_io::{KafkaRollIo, process_status, set_incarnations, witness_idle_limit};
-use crate::driver::{DriverOptions, Event, Progress, RollRun, RunStore};
+use crate::driver::{DriverOptions, Event, Progress, RollRun};
 use crate::engine::model::{ClusterSnapshot, NodeId};
 use crate::engine::operate::{OperateState, RollWish};
 use crate::engine::roll::{Decision, NodeRequest, PlanStep, RollConfig, Roller};
@@ -47,6 +46,7 @@ use crate::platform::kube::KubePlatform;
 use crate::platform::process::{ProcessPlatform, RestartMethod};
 use crate::platform::witness::RestartWitness;
 use crate::platform::{AnyPlatform, Platform};
+use crate::state::{Store, StoreError};
 
 /// How `operate` rolls.
 #[derive(Clone)]
@@ -343,7 +343,7 @@ impl Progress for RecordingProgress {
 pub async fn start(
     client: &KafkaClient,
     s: &RollSettings,
-    saved: Option<&serde_json::Value>,
+    saved: Option<&RollRun>,
     rolled: &BTreeMap<i32, String>,
 ) -> Result<RollSession, String> {
     let mut observation = client.observe().await.map_err(|e| format!("{e:#}"))?;
@@ -373,8 +373,8 @@ pub async fn start(
         .map_err(|e| e.to_string())?;
     let mut config_nodes = BTreeSet::new();
     let run = match saved {
-        Some(v) => serde_json::from_value::<RollRun>(v.clone())
-            .map_err(|e| format!("the saved roll cannot be read: {e}"))?,
+        // Resumed by the driver's rules, as a run read back after a crash is.
+        Some(run) => run.as_restored(),
         None => {
             // As the wish: the desired configuration and the pods' own reasons (with no desired
             // configuration, `requests` alone would select every node).
@@ -413,25 +413,38 @@ pub async fn start(
 
 /// Saves the operate state, with the roll's run in it, before and after every roll command
 /// (the driver calls it; a failed save means the command is not issued).
-pub struct StateRunStore<'a, S: StateStore> {
+pub struct StateRunStore<'a, S: Store<str>> {
     pub store: &'a S,
-    pub state: &'a mut OperateState,
+    pub state: std::sync::Mutex<&'a mut OperateState>,
     /// The operate loop's last saved document (kept in step).
     pub saved: &'a std::sync::Mutex<Option<String>>,
 }
 
-impl<S: StateStore> RunStore for StateRunStore<'_, S> {
-    fn save(&mut self, run: &RollRun) -> anyhow::Result<()> {
-        if let Some(r) = self.state.roll_mut() {
-            r.run = Some(serde_json::to_value(run)?);
-        }
-        let doc = serde_json::to_string(&*self.state)?;
-        let store = self.store;
-        // The driver's store is synchronous; the ports are async (a ConfigMap in Kubernetes).
-        tokio::task::block_in_place(|| {
-            tokio::runtime::Handle::current().block_on(store.save(&doc))
-        })
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+impl<S: Store<str>> Store<RollRun> for StateRunStore<'_, S> {
+    async fn load(&self) -> Result<Option<RollRun>, StoreError> {
+        let state = self
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Ok(state.roll().and_then(|r| r.run.clone()))
+    }
+
+    async fn save(&self, run: &RollRun) -> Result<(), StoreError> {
+        let doc = {
+            let mut state = self
+                .state
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(r) = state.roll_mut() {
+                r.run = Some(run.clone());
+            }
+            serde_json::to_string(&**state)?
+        };
+        // The roll reports the failure in one line (its message, as the loop logs it).
+        self.store.save(&doc).await.map_err(|e| match e {
+            StoreError::Backend(_) => StoreError::Io(e.to_string()),
+            e => e,
+        })?;
         *self
             .saved
             .lock()

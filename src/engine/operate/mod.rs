@@ -51,6 +51,7 @@ use crate::engine::rebalance::{
     Action as FsmAction, AutoRebalancer, Event, Mode, Rebalance, State,
 };
 use crate::engine::replicas::{ChangeState, ClusterFacts, ReplicasState, TopicFacts, round_end};
+use crate::engine::roll::run::RollRun;
 use crate::engine::view::{ExecutorState, Reassignment, TaskStatus, UserTask};
 
 /// The version of the saved [`OperateState`] document.
@@ -146,10 +147,21 @@ pub struct RunningRoll {
     pub nodes: BTreeSet<i32>,
     pub reason: String,
     pub started_at: Millis,
-    /// The roll driver's run (`crate::driver::RollRun`), saved by the shell after every step;
-    /// `None` until the shell started it. Opaque here: the roll engine decides inside it.
-    #[serde(default)]
-    pub run: Option<serde_json::Value>,
+    /// The roll's run (the roll engine and the driver's write-ahead record), saved by the shell
+    /// after every step and before every command; `None` until the shell started it. The roll
+    /// engine decides inside it; this engine only keeps it.
+    #[serde(default, deserialize_with = "run_via_value")]
+    pub run: Option<RollRun>,
+}
+
+/// Reads the roll run inside the internally tagged [`Mover`] through a JSON value: serde buffers
+/// a tagged enum's content, and that buffer does not turn the string keys of the run's node maps
+/// (`"5"`) back into node ids, which a JSON value does (states saved before the run was typed
+/// kept it as such a value, so they read the same way).
+fn run_via_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<RollRun>, D::Error> {
+    Option::<serde_json::Value>::deserialize(d)?
+        .map(|v| serde_json::from_value(v).map_err(serde::de::Error::custom))
+        .transpose()
 }
 
 /// The rebalance being run.

@@ -67,6 +67,7 @@ pub mod batch;
 pub mod config_diff;
 pub mod error;
 mod restart;
+pub mod run;
 pub mod safety;
 mod select;
 /// The simulated cluster is a test and benchmark aid: it is compiled into the library only for
@@ -455,6 +456,20 @@ pub struct Roller {
     /// before every decision, so not saved.
     #[serde(skip)]
     other_mover: Option<RollError>,
+}
+
+impl PartialEq for Roller {
+    /// Equal when everything saved is equal (the other mover, given again before every
+    /// decision and never saved, is not compared).
+    fn eq(&self, other: &Self) -> bool {
+        self.config == other.config
+            && self.requests == other.requests
+            && self.nodes == other.nodes
+            && self.awaiting == other.awaiting
+            && self.blocked_since == other.blocked_since
+            && self.notes == other.notes
+            && self.finished == other.finished
+    }
 }
 
 impl Roller {

@@ -33,11 +33,15 @@ use serde_json::json;
 
 use super::{Platform, PlatformError, PlatformNode};
 
+pub mod configmap;
 pub mod events;
+pub mod leader;
 pub mod lease;
 mod pods;
 pub use pods::*;
 pub mod portforward;
+pub mod strimzi;
+pub mod watch;
 
 use lease::{Attempt, LeaseLock, Renewal};
 
@@ -158,45 +162,6 @@ pub fn strimzi_resource(kind: &str) -> ApiResource {
         &GroupVersionKind::gvk("kafka.strimzi.io", "v1", kind),
         &plural,
     )
-}
-
-/// The Kafka bootstrap address of a Strimzi cluster, from its `Kafka` resource's status
-/// (listener `plain` if present, else the first listed).
-///
-/// # Errors
-/// The Kafka resource is missing or unreadable, or its status lists no listener.
-pub async fn strimzi_bootstrap(conn: &KubeConn, cluster: &str) -> Result<String, PlatformError> {
-    let api: Api<DynamicObject> = Api::namespaced_with(
-        conn.client.clone(),
-        &conn.namespace,
-        &strimzi_resource("Kafka"),
-    );
-    let kafka = api.get(cluster).await.map_err(|e| {
-        kube_error(
-            "get",
-            "kafkas.kafka.strimzi.io",
-            Some(cluster),
-            &conn.namespace,
-            &e,
-        )
-    })?;
-    let listeners = kafka.data["status"]["listeners"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let pick = listeners
-        .iter()
-        .find(|l| l["name"] == "plain")
-        .or_else(|| listeners.first())
-        .and_then(|l| l["bootstrapServers"].as_str());
-    pick.map(str::to_string)
-        .ok_or_else(|| PlatformError::KubeConfig {
-            message: format!(
-                "kafkas.kafka.strimzi.io {cluster} in namespace {} has no status.listeners with \
-             bootstrapServers (is the cluster ready?); pass --bootstrap-servers",
-                conn.namespace
-            ),
-        })
 }
 
 struct Inner {
@@ -487,12 +452,10 @@ impl KubePlatform {
 
     /// Publishes an `events.k8s.io/v1` Event about the pod.
     async fn publish(&self, pod: &Pod, reason: &str, note: &str) -> Result<(), PlatformError> {
-        let regarding = events::Regarding {
-            api_version: "v1".into(),
-            kind: "Pod".into(),
-            name: pod.metadata.name.clone().unwrap_or_default(),
-            uid: pod.metadata.uid.clone(),
-        };
+        let regarding = events::Regarding::pod(
+            pod.metadata.name.as_deref().unwrap_or_default(),
+            pod.metadata.uid.clone(),
+        );
         events::publish(
             &self.inner.conn,
             &events::EventSpec {
@@ -560,31 +523,19 @@ impl KubePlatform {
                 renewed,
             });
         }
-        let stop = Arc::new(tokio::sync::Notify::new());
-        let renew = {
-            let (lock, stop) = (lock.clone(), Arc::clone(&stop));
-            let every = (duration / 3).max(Duration::from_secs(1));
-            tokio::spawn(async move {
-                loop {
-                    tokio::select! {
-                        () = stop.notified() => return,
-                        () = tokio::time::sleep(every) => {}
-                    }
-                    match lock.renew().await {
-                        Ok(Renewal::Renewed) => {}
-                        Ok(Renewal::Lost) => {
-                            tracing::warn!("the roll lease {} was taken by another", lock.name());
-                        }
-                        Err(e) => {
-                            tracing::warn!("cannot renew the roll lease {}: {e}", lock.name())
-                        }
-                    }
+        let every = (duration / 3).max(Duration::from_secs(1));
+        let renew = lease::renew_in_background(lock.clone(), every, |lock, answer, _| {
+            match answer {
+                Ok(Renewal::Renewed) => {}
+                Ok(Renewal::Lost) => {
+                    tracing::warn!("the roll lease {} was taken by another", lock.name());
                 }
-            })
-        };
+                Err(e) => tracing::warn!("cannot renew the roll lease {}: {e}", lock.name()),
+            }
+            true
+        });
         Ok(LeaseGuard {
             lock,
-            stop,
             renew: Some(renew),
         })
     }
@@ -593,7 +544,6 @@ impl KubePlatform {
 /// A held roll lease; [`LeaseGuard::release`] deletes it (dropping only stops renewing).
 pub struct LeaseGuard {
     lock: LeaseLock,
-    stop: Arc<tokio::sync::Notify>,
     renew: Option<tokio::task::JoinHandle<()>>,
 }
 
@@ -611,7 +561,6 @@ impl LeaseGuard {
     /// Stops renewing and gives the lease up if we still hold it: deletes it (`delete`) or
     /// clears its holder (needs only `update` on leases, as `operate`'s Role allows).
     pub async fn give_up(mut self, delete: bool) {
-        self.stop.notify_one();
         if let Some(h) = self.renew.take() {
             h.abort();
         }

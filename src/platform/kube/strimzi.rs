@@ -1,4 +1,5 @@
-//! Strimzi discovery: connection settings from a Strimzi cluster's Kubernetes resources.
+//! Strimzi discovery: connection settings from a Strimzi cluster's Kubernetes resources (an
+//! adapter of the Kubernetes platform, next to the pods, leases and events it uses).
 //!
 //! With `--strimzi CLUSTER`, a user with a kubeconfig needs no other flag: the Kafka bootstrap
 //! address comes from the `Kafka` resource's status, Cruise Control's address from the Service
@@ -12,7 +13,7 @@
 //! Reaching the Service: inside the cluster (a pod, `KUBERNETES_SERVICE_HOST` set) its DNS name;
 //! outside, its external address (LoadBalancer ingress or `spec.externalIPs`), else a
 //! port-forward kafkaops opens itself to a Ready pod behind the Service
-//! ([`crate::platform::kube::portforward`]). Through the port-forward the URL still names the
+//! ([`super::portforward`]). Through the port-forward the URL still names the
 //! Service (`https://<cluster>-cruise-control.<namespace>.svc:<port>`), the client connects to the
 //! forward's local address instead ([`crate::settings::CruiseControlSettings::connect_to`]), so TLS
 //! verifies Cruise Control's certificate against the Service name Strimzi issues it for, not
@@ -20,19 +21,18 @@
 //!
 //! [`observe_operator`] reads what the Strimzi operator is doing (reconciliation paused or not,
 //! `KafkaRebalance`s executing) so that `roll`, `rebalance` and `topic set-rf` do not race it
-//! (the decision is [`crate::engine::operator_guard`]).
+//! (the decision is the engine's operator guard).
 
 use std::path::PathBuf;
 
 use k8s_openapi::api::core::v1::{Secret as KubeSecret, Service};
 use kube::api::{Api, DynamicObject, ListParams};
 
+use super::events::Regarding;
+use super::portforward::{PortForward, forward_to_service};
+use super::{KubeConn, KubeFailure, kube_error, strimzi_resource};
 use crate::engine::operator_guard::{KafkaResource, OperatorView, RebalanceResource};
 use crate::platform::PlatformError;
-use crate::platform::kube::portforward::{PortForward, forward_to_service};
-use crate::platform::kube::{
-    KubeConn, KubeFailure, kube_error, strimzi_bootstrap, strimzi_resource,
-};
 use crate::secret::Secret;
 use crate::settings::{Settings, Source, Sourced};
 
@@ -40,6 +40,73 @@ use crate::settings::{Settings, Source, Sourced};
 pub const CC_USER: &str = "rebalance-operator";
 /// The annotation on the `Kafka` resource that pauses the operator's reconciliation.
 pub const PAUSE_RECONCILIATION: &str = "strimzi.io/pause-reconciliation";
+
+/// The Kafka bootstrap address of a Strimzi cluster, from its `Kafka` resource's status
+/// (listener `plain` if present, else the first listed).
+///
+/// # Errors
+/// The Kafka resource is missing or unreadable, or its status lists no listener.
+pub async fn strimzi_bootstrap(conn: &KubeConn, cluster: &str) -> Result<String, PlatformError> {
+    let api: Api<DynamicObject> = Api::namespaced_with(
+        conn.client.clone(),
+        &conn.namespace,
+        &strimzi_resource("Kafka"),
+    );
+    let kafka = api.get(cluster).await.map_err(|e| {
+        kube_error(
+            "get",
+            "kafkas.kafka.strimzi.io",
+            Some(cluster),
+            &conn.namespace,
+            &e,
+        )
+    })?;
+    let listeners = kafka.data["status"]["listeners"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let pick = listeners
+        .iter()
+        .find(|l| l["name"] == "plain")
+        .or_else(|| listeners.first())
+        .and_then(|l| l["bootstrapServers"].as_str());
+    pick.map(str::to_string)
+        .ok_or_else(|| PlatformError::KubeConfig {
+            message: format!(
+                "kafkas.kafka.strimzi.io {cluster} in namespace {} has no status.listeners with \
+             bootstrapServers (is the cluster ready?); pass --bootstrap-servers",
+                conn.namespace
+            ),
+        })
+}
+
+/// The Strimzi `Kafka` resource `cluster` as the object of Events (its UID read once;
+/// `get kafkas`).
+///
+/// # Errors
+/// The Kafka resource cannot be read.
+pub async fn kafka_regarding(conn: &KubeConn, cluster: &str) -> Result<Regarding, PlatformError> {
+    let api: Api<DynamicObject> = Api::namespaced_with(
+        conn.client.clone(),
+        &conn.namespace,
+        &strimzi_resource("Kafka"),
+    );
+    let kafka = api.get(cluster).await.map_err(|e| {
+        kube_error(
+            "get",
+            "kafkas.kafka.strimzi.io",
+            Some(cluster),
+            &conn.namespace,
+            &e,
+        )
+    })?;
+    Ok(Regarding {
+        api_version: "kafka.strimzi.io/v1".into(),
+        kind: "Kafka".into(),
+        name: cluster.to_string(),
+        uid: kafka.metadata.uid,
+    })
+}
 
 /// Fills the settings none of the flags, environment or config file gave. `cruise_control`:
 /// also Cruise Control's (commands that do not use it need not read its Secrets). Returns the
