@@ -9,6 +9,7 @@
 // Only src/kafka/ffi.rs (librdkafka's C admin calls) may use unsafe, each block with a SAFETY comment.
 #![deny(unsafe_code)]
 
+pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod cruise_control;

@@ -1,5 +1,10 @@
-//! The engine is the pure core: it must not do IO, read clocks or sleep (STYLE.md §1).
-//! This test fails the moment someone imports an IO crate or a clock into `src/engine`.
+//! The shape of the crate, checked on its source (STYLE.md §1, issue #24).
+//!
+//! - The engine is the pure core: it must not do IO, read clocks or sleep; this fails the moment
+//!   someone imports an IO crate or a clock into `src/engine`.
+//! - Each folder imports only the layers below it: a table of the `crate::` paths each folder
+//!   must not name ([`forbidden`]), checked on every `crate::` and `super::` path in code (not
+//!   in comments or strings), so the layers cannot erode silently.
 
 use std::path::Path;
 
@@ -49,5 +54,347 @@ fn engine_is_pure() {
         found.is_empty(),
         "IO or clock use in the pure engine:\n{}",
         found.join("\n")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The layers (issue #24, STYLE.md §1): which `crate::` paths each folder must not name.
+// ---------------------------------------------------------------------------------------------
+
+/// Every top-level module of the crate (a folder `src/x/` or a file `src/x.rs`).
+const ALL: &[&str] = &[
+    "app",
+    "cli",
+    "commands",
+    "cruise_control",
+    "driver",
+    "engine",
+    "error",
+    "error_codes",
+    "kafka",
+    "output",
+    "platform",
+    "secret",
+    "settings",
+    "state",
+];
+
+/// Leaves: any layer may use them; they use nothing but each other.
+const LEAVES: &[&str] = &["output", "secret", "settings"];
+
+/// What each folder must not import, by the crate's top-level module it names. The layers:
+/// `main -> commands -> app -> driver -> adapters (cruise_control, kafka, platform, state) ->
+/// engine`, `cli` (clap types) for `commands` and `main` only, the exit-code table
+/// (`error`, `error_codes`) at the edge only, `settings`, `secret`, `output` as leaves.
+fn forbidden(folder: &str) -> Vec<&'static str> {
+    let except = |allowed: &[&str]| -> Vec<&'static str> {
+        ALL.iter()
+            .copied()
+            .filter(|m| *m != folder && !allowed.contains(m))
+            .collect()
+    };
+    // Above the adapters: the edge, the CLI types and the application layer.
+    let upper = ["app", "cli", "commands", "driver", "error", "error_codes"];
+    match folder {
+        // The pure core: nothing of the crate outside itself.
+        "engine" => except(&[]),
+        // Persistence: the engine's data (and the leaves) only.
+        "state" => except(&["engine", "output", "secret", "settings"]),
+        // Adapters: no layer above them, no sibling adapter but the store Kubernetes implements.
+        "cruise_control" => [upper.as_slice(), &["kafka", "platform", "state"]].concat(),
+        "kafka" => [upper.as_slice(), &["cruise_control", "platform", "state"]].concat(),
+        "platform" => [upper.as_slice(), &["cruise_control", "kafka"]].concat(),
+        // The drivers: step functions over the adapters; nothing above them.
+        "driver" => vec!["app", "cli", "commands", "error", "error_codes"],
+        // The application layer: nothing of the edge. (Stage 2 of #24 adds the use cases and
+        // their rules here: no printing through `output`'s printer, ...)
+        "app" => vec!["cli", "commands", "error", "error_codes"],
+        // The edge's exit-code table and classifier: used by `commands` and `main`, never the
+        // other way.
+        "error" | "error_codes" => vec!["app", "cli", "commands"],
+        // clap types only, on top of the leaves.
+        "cli" => except(LEAVES),
+        "output" | "secret" | "settings" => except(LEAVES),
+        // `commands` may use everything (its own rules, e.g. no subcommand imports another,
+        // come with the later stages of #24).
+        _ => Vec::new(),
+    }
+}
+
+/// `text` without comments, string and character literals (their contents become spaces).
+fn code_only(text: &str) -> String {
+    let b: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < b.len() && b[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            let mut depth = 0;
+            while i < b.len() {
+                if b[i] == '/' && b.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    i += 2;
+                } else if b[i] == '*' && b.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            out.push(' ');
+        } else if c == 'r' && (next == Some('"') || next == Some('#')) && !ident_before(&b, i) {
+            // A raw string: r"..." or r#"..."#.
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while b.get(j) == Some(&'#') {
+                hashes += 1;
+                j += 1;
+            }
+            if b.get(j) != Some(&'"') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            j += 1;
+            loop {
+                if j >= b.len() {
+                    break;
+                }
+                if b[j] == '"' && (0..hashes).all(|h| b.get(j + 1 + h) == Some(&'#')) {
+                    j += 1 + hashes;
+                    break;
+                }
+                j += 1;
+            }
+            out.push(' ');
+            i = j;
+        } else if c == '"' {
+            i += 1;
+            while i < b.len() && b[i] != '"' {
+                if b[i] == '\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push(' ');
+        } else if c == '\'' {
+            // A character literal ('x', '\n', '"'); a lifetime ('a) is code.
+            if next == Some('\\') {
+                i += 2;
+                while i < b.len() && b[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+                out.push(' ');
+            } else if b.get(i + 2) == Some(&'\'') {
+                i += 3;
+                out.push(' ');
+            } else {
+                out.push(c);
+                i += 1;
+            }
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+fn ident_before(b: &[char], i: usize) -> bool {
+    i > 0 && ident_char(b[i - 1])
+}
+
+/// The module path of a source file (`src/engine/roll/mod.rs` -> `engine::roll`).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap();
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().unwrap();
+    let stem = last.trim_end_matches(".rs");
+    if stem != "mod" && stem != "lib" {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+/// The top-level modules a `crate::` or `super::` path starting at `i` (at its first `::`
+/// segment) names: one, or one per item of a `{...}` group.
+fn heads(code: &[char], mut i: usize, base: &[String]) -> Vec<String> {
+    let segment = |i: &mut usize| -> String {
+        let mut s = String::new();
+        while *i < code.len() && ident_char(code[*i]) {
+            s.push(code[*i]);
+            *i += 1;
+        }
+        s
+    };
+    if let Some(head) = base.first() {
+        return vec![head.clone()];
+    }
+    while i < code.len() && code[i].is_whitespace() {
+        i += 1;
+    }
+    if code.get(i) != Some(&'{') {
+        let s = segment(&mut i);
+        return if s.is_empty() { Vec::new() } else { vec![s] };
+    }
+    // A group: the first segment of every item at depth 1.
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut expect = true;
+    while i < code.len() {
+        match code[i] {
+            '{' => {
+                depth += 1;
+                expect = depth == 1;
+                i += 1;
+            }
+            '}' => {
+                depth -= 1;
+                i += 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            ',' => {
+                expect = depth == 1;
+                i += 1;
+            }
+            c if c.is_whitespace() => i += 1,
+            c if ident_char(c) && expect => {
+                out.push(segment(&mut i));
+                expect = false;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// Every top-level module a file's code names through `crate::` or `super::`, with its line.
+fn imports(src: &Path, file: &Path) -> Vec<(String, usize)> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let code: Vec<char> = code_only(&text).chars().collect();
+    let module = module_of(src, file);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < code.len() {
+        let starts = |w: &str| {
+            w.chars()
+                .enumerate()
+                .all(|(k, c)| code.get(i + k) == Some(&c))
+        };
+        let line = || code[..i].iter().filter(|c| **c == '\n').count() + 1;
+        if ident_before(&code, i) {
+            i += 1;
+            continue;
+        }
+        if starts("crate::") {
+            for h in heads(&code, i + "crate::".len(), &[]) {
+                out.push((h, line()));
+            }
+            i += "crate::".len();
+        } else if starts("super::") {
+            let mut levels = 0;
+            let mut j = i;
+            while "super::"
+                .chars()
+                .enumerate()
+                .all(|(k, c)| code.get(j + k) == Some(&c))
+            {
+                levels += 1;
+                j += "super::".len();
+            }
+            let base: Vec<String> = module[..module.len().saturating_sub(levels)].to_vec();
+            for h in heads(&code, j, &base) {
+                out.push((h, line()));
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn each_layer_imports_only_the_layers_below_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let module = module_of(&src, file);
+        let Some(folder) = module.first() else {
+            continue; // lib.rs only declares the modules
+        };
+        if folder == "main" {
+            continue; // the binary, on top of everything
+        }
+        assert!(
+            ALL.contains(&folder.as_str()),
+            "{}: a top-level module the layer table does not know ({folder}): add it to ALL \
+             and give it its rules",
+            file.display()
+        );
+        let forbidden = forbidden(folder);
+        for (head, line) in imports(&src, file) {
+            checked += 1;
+            if forbidden.contains(&head.as_str()) {
+                found.push(format!(
+                    "{}:{line}: `{folder}` must not use `crate::{head}`",
+                    file.strip_prefix(&src).unwrap().display()
+                ));
+            }
+        }
+    }
+    assert!(checked > 500, "the scan found only {checked} paths");
+    assert!(
+        found.is_empty(),
+        "imports against the layers (see the table in tests/architecture.rs):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_scanner_reads_paths_as_the_compiler_does() {
+    let code = r##"
+        use crate::engine::x; // crate::commands in a comment
+        /* crate::cli in a block */ let s = "crate::app in a string";
+        let r = r#"crate::driver in a raw string"#; let c = '"'; let l: &'static str = "";
+        use crate::{kafka::a, platform::{b, c}};
+        use super::super::{ports, Ctx};
+        fn f() -> crate::state::X {}
+    "##;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("commands/operate/act.rs");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, code).unwrap();
+    let heads: Vec<String> = imports(dir.path(), &file)
+        .into_iter()
+        .map(|(h, _)| h)
+        .collect();
+    assert_eq!(
+        heads,
+        ["engine", "kafka", "platform", "commands", "state"],
+        "{:?}",
+        code_only(code)
     );
 }

@@ -190,17 +190,6 @@ pub struct KubeArgs {
     pub kubeconfig: Option<PathBuf>,
 }
 
-impl KubeArgs {
-    #[must_use]
-    pub fn target(&self) -> crate::platform::kube::KubeTarget {
-        crate::platform::kube::KubeTarget {
-            kubeconfig: self.kubeconfig.clone(),
-            context: self.kube_context.clone(),
-            namespace: self.namespace.clone(),
-        }
-    }
-}
-
 /// Environment twins of the flags, plus the secret-only variables (for docs and `config view`).
 pub const ENV_VARS: &[(&str, &str)] = &[
     ("KAFKAOPS_CONFIG", "--config"),

@@ -32,7 +32,8 @@ use crate::cli::anomalies::{AnomaliesCommand, WatchArgs};
 use crate::cruise_control::convert::anomaly_records as records;
 use crate::cruise_control::error::{ErrorClass, Permanent};
 use crate::cruise_control::params::Substate;
-use crate::cruise_control::{CcError, ClientConfig, CruiseControlClient};
+use crate::cruise_control::retry::Backoff;
+use crate::cruise_control::{CcError, CruiseControlClient};
 use crate::engine::anomalies::{
     AnomalyKey, AnomalyRecord, AnomalyType, WatchEvent, WatchEventKind, WatchFilter, WatchTracker,
     poll_delay_ms,
@@ -221,15 +222,35 @@ impl Watcher<'_> {
     }
 }
 
+/// The engine's anomaly type for the one the command line names.
+fn anomaly_type(t: crate::cli::anomalies::AnomalyType) -> AnomalyType {
+    use crate::cli::anomalies::AnomalyType as Arg;
+    match t {
+        Arg::GoalViolation => AnomalyType::GoalViolation,
+        Arg::BrokerFailure => AnomalyType::BrokerFailure,
+        Arg::DiskFailure => AnomalyType::DiskFailure,
+        Arg::MetricAnomaly => AnomalyType::MetricAnomaly,
+        Arg::TopicAnomaly => AnomalyType::TopicAnomaly,
+        Arg::MaintenanceEvent => AnomalyType::MaintenanceEvent,
+    }
+}
+
 /// A client that does not retry a failed poll itself: the watch loop backs off and says it is
 /// disconnected instead of hanging in the client's retries (only the active-task limit, which
 /// frees within seconds, is still waited for).
 fn watch_client(ctx: &Ctx, interval: Duration) -> Result<CruiseControlClient, CliError> {
-    let mut cfg = ClientConfig::from_settings(&ctx.settings.cruise_control)?;
-    cfg.poll_interval = interval.max(Duration::from_millis(100));
-    cfg.backoff.initial = Duration::from_secs(24 * 3600);
-    cfg.backoff.max = cfg.backoff.initial;
-    Ok(CruiseControlClient::new(cfg)?)
+    let no_retry = Duration::from_secs(24 * 3600);
+    Ok(crate::app::clients::cruise_control(
+        &ctx.settings.cruise_control,
+        crate::app::clients::CcOptions {
+            poll_interval: Some(interval.max(Duration::from_millis(100))),
+            backoff: Some(Backoff {
+                initial: no_retry,
+                max: no_retry,
+                ..Backoff::default()
+            }),
+        },
+    )?)
 }
 
 async fn poll(
@@ -269,7 +290,7 @@ async fn watch(ctx: &Ctx, a: &WatchArgs) -> Result<ExitCode, CliError> {
         view,
         url: cc.url().to_string(),
         filter: WatchFilter {
-            types: a.types.iter().copied().collect(),
+            types: a.types.iter().copied().map(anomaly_type).collect(),
             statuses: a.statuses.iter().map(|s| s.trim().to_uppercase()).collect(),
         },
         tracker: WatchTracker::new(),
@@ -301,10 +322,10 @@ async fn watch(ctx: &Ctx, a: &WatchArgs) -> Result<ExitCode, CliError> {
                     humantime::format_duration(a.interval)
                 );
                 let events = w.show(&all, &connection)?;
-                if let Some(hit) = events
-                    .iter()
-                    .find(|e| e.event == WatchEventKind::New && a.exit_on.contains(&e.anomaly.kind))
-                {
+                if let Some(hit) = events.iter().find(|e| {
+                    e.event == WatchEventKind::New
+                        && a.exit_on.iter().any(|t| anomaly_type(*t) == e.anomaly.kind)
+                }) {
                     printer.note(format!(
                         "A {} anomaly appeared (id {}); exiting with code {} (--exit-on)",
                         hit.anomaly.kind.name(),

@@ -19,21 +19,16 @@ use crate::cli::broker::{BrokerCommand, CordonArgs};
 use crate::engine::cc_flow::Outcome;
 use crate::engine::cordon::{CORDON_ALL, CORDON_KEY, CordonState, cordon_state, uncordon_after};
 use crate::error::{CliError, CodedError, ExitCode};
-use crate::kafka::{ConfigChange, ConfigTarget, ConnectionConfig, KafkaAdmin, KafkaClient};
+use crate::kafka::{ConfigChange, ConfigTarget, KafkaAdmin, KafkaClient};
 use crate::output::{Printer, confirm};
 
-fn request_timeout(ctx: &Ctx) -> Duration {
-    ctx.global
-        .connection
-        .request_timeout
-        .unwrap_or(Duration::from_secs(30))
-}
-
 async fn kafka(ctx: &Ctx) -> Result<KafkaClient, CliError> {
-    let config = ConnectionConfig::from_settings(&ctx.settings.kafka, request_timeout(ctx))?;
-    Ok(KafkaClient::connect(config)
-        .await
-        .context("cannot connect to the Kafka cluster")?)
+    Ok(crate::app::clients::kafka(
+        &ctx.settings.kafka,
+        ctx.request_timeout(),
+        Some("cannot connect to the Kafka cluster"),
+    )
+    .await?)
 }
 
 /// The cordon state of each broker.

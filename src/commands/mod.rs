@@ -1,7 +1,10 @@
 //! One module per subcommand: resolve settings, build adapters, run, render.
 //!
-//! Commands are the imperative shell: they own no decisions (those live in
-//! [`crate::engine`]) and no protocol details (those live in the adapters).
+//! Commands are the imperative shell's edge: they own no decisions (those live in
+//! [`crate::engine`]), no protocol details (those live in the adapters) and, more and more, no
+//! use cases (those live in [`crate::app`], shared with `operate`). The exit-code table and the
+//! one error classifier ([`crate::error`], [`crate::error_codes`]) are used here and in `main`
+//! only.
 
 pub mod anomalies;
 pub mod completions;
@@ -36,6 +39,40 @@ pub struct Ctx {
     pub cruise_control_discovery: Option<String>,
 }
 
+impl Ctx {
+    /// The Kafka request timeout (`--request-timeout`, else the default).
+    #[must_use]
+    pub fn request_timeout(&self) -> std::time::Duration {
+        self.global
+            .connection
+            .request_timeout
+            .unwrap_or(crate::app::clients::DEFAULT_REQUEST_TIMEOUT)
+    }
+}
+
+/// The CLI renders what a use case reports: notes on stderr (silenced by `-q`), warnings as
+/// log lines.
+impl crate::app::Reporter for Printer {
+    fn note(&self, message: &str) {
+        Printer::note(self, message);
+    }
+
+    fn warn(&self, message: &str) {
+        tracing::warn!("{message}");
+    }
+}
+
+/// Where the Kubernetes API is, from the `--kubeconfig`, `--kube-context` and `--namespace`
+/// flags.
+#[must_use]
+pub fn kube_target(args: &crate::cli::KubeArgs) -> crate::platform::kube::KubeTarget {
+    crate::platform::kube::KubeTarget {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.kube_context.clone(),
+        namespace: args.namespace.clone(),
+    }
+}
+
 /// Runs the parsed command.
 pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
     let overrides = overrides_from(&cli.global, matches);
@@ -50,7 +87,7 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
             Command::Completions { .. } | Command::Config(_)
         )
     {
-        let conn = cli.global.kube.target().connect().await?;
+        let conn = kube_target(&cli.global.kube).connect().await?;
         let roll = matches!(cli.command, Command::Roll(_));
         _cc_forward =
             crate::platform::kube::strimzi::discover(&conn, cluster, &mut settings, !roll).await?;

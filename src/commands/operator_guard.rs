@@ -21,7 +21,7 @@ pub async fn check(ctx: &Ctx, action: Action, force: bool) -> Result<(), CliErro
     };
     let lenient = force || action == Action::DryRun;
     let observed = async {
-        let conn = ctx.global.kube.target().connect().await?;
+        let conn = super::kube_target(&ctx.global.kube).connect().await?;
         crate::platform::kube::strimzi::observe_operator(&conn, cluster).await
     }
     .await;

@@ -8,13 +8,12 @@
 //! Control's figures only.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use serde::Serialize;
 
 use super::Ctx;
+use crate::kafka::KafkaAdmin;
 use crate::kafka::ffi::TopicDescription;
-use crate::kafka::{ConnectionConfig, KafkaAdmin, KafkaClient};
 
 /// (topic, partition) -> (leader, replicas sorted).
 pub type Placement = BTreeMap<(String, i32), (Option<i32>, Vec<i32>)>;
@@ -66,17 +65,9 @@ pub fn changes(before: &Placement, after: &Placement) -> PlacementChange {
 /// cannot be read.
 pub async fn read(ctx: &Ctx) -> Option<Placement> {
     ctx.settings.kafka.bootstrap_servers.as_ref()?;
-    let timeout = ctx
-        .global
-        .connection
-        .request_timeout
-        .unwrap_or(Duration::from_secs(30));
+    let timeout = ctx.request_timeout();
     let read = async {
-        let kafka = KafkaClient::connect(ConnectionConfig::from_settings(
-            &ctx.settings.kafka,
-            timeout,
-        )?)
-        .await?;
+        let kafka = crate::app::clients::kafka(&ctx.settings.kafka, timeout, None).await?;
         let names = kafka.list_topics().await?;
         anyhow::Ok(placement_of(&kafka.describe_topics(names).await?))
     };

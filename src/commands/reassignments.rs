@@ -17,13 +17,13 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::cli::reassignments::{CancelArgs, ReassignmentsCommand};
-use crate::cruise_control::{ClientConfig, CruiseControlClient, LogObserver};
+use crate::cruise_control::LogObserver;
 use crate::engine::movers::{
     self, CruiseControlView, ExecutorView, ExternalReassignments, ReassignmentView, blocking,
     classify,
 };
 use crate::error::{CliError, ExitCode};
-use crate::kafka::{ConnectionConfig, KafkaAdmin, KafkaClient};
+use crate::kafka::{KafkaAdmin, KafkaClient};
 use crate::output::{Printer, confirm};
 
 /// Runs a `reassignments` subcommand.
@@ -34,18 +34,13 @@ pub async fn run(ctx: &Ctx, cmd: ReassignmentsCommand) -> Result<ExitCode, CliEr
     }
 }
 
-fn request_timeout(ctx: &Ctx) -> Duration {
-    ctx.global
-        .connection
-        .request_timeout
-        .unwrap_or(Duration::from_secs(30))
-}
-
 pub(crate) async fn kafka(ctx: &Ctx) -> Result<KafkaClient, CliError> {
-    let config = ConnectionConfig::from_settings(&ctx.settings.kafka, request_timeout(ctx))?;
-    Ok(KafkaClient::connect(config)
-        .await
-        .context("cannot connect to the Kafka cluster")?)
+    Ok(crate::app::clients::kafka(
+        &ctx.settings.kafka,
+        ctx.request_timeout(),
+        Some("cannot connect to the Kafka cluster"),
+    )
+    .await?)
 }
 
 /// What Cruise Control's executor is doing; `Unknown` without a configured or reachable CC.
@@ -53,16 +48,17 @@ async fn executor_view(ctx: &Ctx) -> ExecutorView {
     if ctx.settings.cruise_control.url.is_none() {
         return ExecutorView::Unknown;
     }
-    let cc = match ClientConfig::from_settings(&ctx.settings.cruise_control)
-        .and_then(CruiseControlClient::new)
-    {
+    let cc = match crate::app::clients::cruise_control(
+        &ctx.settings.cruise_control,
+        crate::app::clients::CcOptions::default(),
+    ) {
         Ok(cc) => cc,
         Err(e) => {
             tracing::warn!("cannot ask Cruise Control who started the reassignments: {e}");
             return ExecutorView::Unknown;
         }
     };
-    let deadline = Instant::now() + request_timeout(ctx);
+    let deadline = Instant::now() + ctx.request_timeout();
     let view = cc.executor_view(deadline, &LogObserver).await;
     if let CruiseControlView::Unreachable(e) = &view {
         tracing::warn!("cannot ask Cruise Control who started the reassignments: {e}");

@@ -77,7 +77,7 @@ use crate::cruise_control::model::{CruiseControlState, OptimizationResult, Progr
 use crate::cruise_control::params::{
     ExecutionOptions, GoalOptions, RebalanceKind, RebalanceRequest, Substate,
 };
-use crate::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
+use crate::cruise_control::{Answer, CcError, CruiseControlClient, Observer};
 use crate::driver::cc_flow::{self as flow, FlowHooks};
 use crate::engine::cc_flow::{FlowConfig, InterruptChoice, Outcome};
 use crate::engine::drift::{DriftReport, Plan, Tolerance};
@@ -238,9 +238,10 @@ impl Observer for CliObserver {
 }
 
 pub(crate) fn client(ctx: &Ctx, poll_interval: Duration) -> Result<CruiseControlClient, CliError> {
-    let mut cfg = ClientConfig::from_settings(&ctx.settings.cruise_control)?;
-    cfg.poll_interval = poll_interval;
-    Ok(CruiseControlClient::new(cfg)?)
+    Ok(crate::app::clients::cruise_control(
+        &ctx.settings.cruise_control,
+        crate::app::clients::CcOptions::polling(poll_interval),
+    )?)
 }
 
 fn usage(e: InputError) -> CliError {

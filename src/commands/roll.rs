@@ -53,8 +53,7 @@ use crate::engine::operator_guard::Action;
 use crate::engine::roll::{Decision, NodeRequest, NodeState, Plan, PlanStep, RollConfig, Roller};
 use crate::error::{CliError, CodedError, ExitCode};
 use crate::kafka::KafkaObservation;
-use crate::kafka::client::{ClusterObserver, KafkaClient, missing_broker_state_ids};
-use crate::kafka::config::ConnectionConfig;
+use crate::kafka::client::{ClusterObserver, missing_broker_state_ids};
 use crate::kafka::convert::to_snapshot;
 use crate::kafka::observation::{RolesSource, apply_process_status};
 use crate::output::{Printer, confirm};
@@ -75,11 +74,34 @@ use render::render_summary;
 use render::{Document, emit_result};
 pub use render::{ResultDoc, render_plan};
 
+/// The pods to roll, when the nodes are Kubernetes pods. With `--strimzi CLUSTER` (global), the
+/// cluster's pods; without a selection (`--all`, `--nodes`, `--role`) the roll restarts the pods
+/// Kubernetes gives a reason for: annotated `strimzi.io/manual-rolling-update=true`, stuck, or
+/// on an old revision.
+#[must_use]
+pub fn pod_selector(
+    args: &RollArgs,
+    strimzi: Option<&str>,
+) -> Option<crate::platform::kube::PodSelector> {
+    use crate::platform::kube::{NodeIdRule, PodSelector};
+    if let Some(c) = strimzi {
+        return Some(PodSelector::strimzi(c));
+    }
+    args.pod_selector.as_ref().map(|labels| PodSelector {
+        labels: labels.clone(),
+        id_rule: args
+            .node_id_label
+            .clone()
+            .map_or(NodeIdRule::NameSuffix, NodeIdRule::Label),
+        strimzi_cluster: None,
+    })
+}
+
 /// Runs `kafkaops roll`.
 pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     let desired = desired_config(&args)?;
     let selection = Selection::from_args(&args)?;
-    let pod_selector = args.pod_selector(ctx.global.kube.strimzi.as_deref());
+    let pod_selector = pod_selector(&args, ctx.global.kube.strimzi.as_deref());
     if pod_selector.is_some()
         && (args.restart_command.is_some()
             || args.stop_command.is_some()
@@ -120,9 +142,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     // Kubernetes (the bootstrap address of a Strimzi cluster is already in the settings).
     let kube = match &pod_selector {
         Some(_) => Some(
-            ctx.global
-                .kube
-                .target()
+            super::kube_target(&ctx.global.kube)
                 .connect()
                 .await
                 .map_err(anyhow::Error::from)?,
@@ -143,15 +163,13 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         _ => None,
     };
     let result: Result<ExitCode, CliError> = async {
-    let timeout = ctx
-        .global
-        .connection
-        .request_timeout
-        .unwrap_or(Duration::from_secs(30));
-    let config = ConnectionConfig::from_settings(&ctx.settings.kafka, timeout)?;
-    let client = KafkaClient::connect(config)
-        .await
-        .context("cannot connect to the Kafka cluster")?;
+    let timeout = ctx.request_timeout();
+    let client = crate::app::clients::kafka(
+        &ctx.settings.kafka,
+        timeout,
+        Some("cannot connect to the Kafka cluster"),
+    )
+    .await?;
     let mut observation = client
         .observe()
         .await
@@ -283,7 +301,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
             "Resuming the roll saved in {} (restarted so far: {}; a node whose restart was \
              in flight is judged from evidence, not restarted again)",
             state_path.display(),
-            join_or_none(&RunReport::of(&run, Outcome::Interrupted, run.started).restarted())
+            join_or_none(&RunReport::of(run, Outcome::Interrupted, run.started).restarted())
         );
     }
     if printer.format == crate::output::OutputFormat::Table {

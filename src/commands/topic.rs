@@ -37,10 +37,11 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::Ctx;
+use crate::app::clients::CcOptions;
 use crate::cli::topic::{SetRfArgs, TopicCommand};
 use crate::cruise_control::model::{OptimizationResult, ProgressStep};
 use crate::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
-use crate::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
+use crate::cruise_control::{Answer, CcError, CruiseControlClient, Observer};
 use crate::driver::cc_flow::{self as flow, FlowDriver, FlowHooks};
 use crate::engine::cc_flow::{CcFlow, FlowConfig, InterruptChoice, Outcome, Stage};
 use crate::engine::operator_guard::Action;
@@ -50,7 +51,7 @@ use crate::engine::replicas::{
 };
 use crate::engine::view::ExecutorState;
 use crate::error::{CliError, CodedError, ExitCode};
-use crate::kafka::{ConnectionConfig, KafkaAdmin, KafkaClient};
+use crate::kafka::{KafkaAdmin, KafkaClient};
 use crate::output::{Printer, confirm, progress_bar};
 
 /// The state file's name inside the state directory.
@@ -381,17 +382,12 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     let wanted = wanted_of(&args)?;
     let names: BTreeSet<String> = wanted.keys().cloned().collect();
 
-    let timeout = ctx
-        .global
-        .connection
-        .request_timeout
-        .unwrap_or(Duration::from_secs(30));
-    let kafka = KafkaClient::connect(ConnectionConfig::from_settings(
+    let kafka = crate::app::clients::kafka(
         &ctx.settings.kafka,
-        timeout,
-    )?)
-    .await
-    .context("cannot connect to the Kafka cluster")?;
+        ctx.request_timeout(),
+        Some("cannot connect to the Kafka cluster"),
+    )
+    .await?;
     let (cluster_id, facts) = observe(&kafka, &names).await?;
     validate(&wanted, &facts, args.allow_below_min_isr).map_err(input_error)?;
 
@@ -432,11 +428,10 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
         _ => (ReplicasState::plan(cluster_id, &wanted, &facts), None),
     };
 
-    let cc = {
-        let mut cfg = ClientConfig::from_settings(&ctx.settings.cruise_control)?;
-        cfg.poll_interval = args.poll_interval;
-        CruiseControlClient::new(cfg)?
-    };
+    let cc = crate::app::clients::cruise_control(
+        &ctx.settings.cruise_control,
+        CcOptions::polling(args.poll_interval),
+    )?;
     let obs = CliObserver {
         printer: printer.clone(),
     };
@@ -784,11 +779,7 @@ async fn refresh(ctx: &Ctx, printer: &Printer, state: &mut ReplicasState) {
     if ctx.settings.kafka.bootstrap_servers.is_some() {
         let names: BTreeSet<String> = state.changes.keys().cloned().collect();
         let read = async {
-            let kafka = KafkaClient::connect(ConnectionConfig::from_settings(
-                &ctx.settings.kafka,
-                timeout,
-            )?)
-            .await?;
+            let kafka = crate::app::clients::kafka(&ctx.settings.kafka, timeout, None).await?;
             observe(&kafka, &names).await
         };
         match read.await {
@@ -800,9 +791,10 @@ async fn refresh(ctx: &Ctx, printer: &Printer, state: &mut ReplicasState) {
     if ongoing.is_empty() || ctx.settings.cruise_control.url.is_none() {
         return;
     }
-    let cc = match ClientConfig::from_settings(&ctx.settings.cruise_control)
-        .and_then(CruiseControlClient::new)
-    {
+    let cc = match crate::app::clients::cruise_control(
+        &ctx.settings.cruise_control,
+        CcOptions::default(),
+    ) {
         Ok(cc) => cc,
         Err(e) => {
             printer.note(format!("Not refreshed from Cruise Control: {e}"));

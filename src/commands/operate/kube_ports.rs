@@ -157,7 +157,9 @@ pub async fn from_args(
     ) else {
         return Ok(None);
     };
-    let conn = ctx.global.kube.target().connect().await?;
+    let conn = crate::commands::kube_target(&ctx.global.kube)
+        .connect()
+        .await?;
     let identity = crate::platform::kube::identity();
     let recorder = match cluster {
         Some(c) => EventRecorder::for_strimzi(&conn, c, &identity).await?,

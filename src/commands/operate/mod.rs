@@ -121,7 +121,10 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     let poll = args
         .resync
         .clamp(Duration::from_millis(200), Duration::from_secs(5));
-    let cc = super::rebalance::client(ctx, poll)?;
+    let cc = crate::app::clients::cruise_control(
+        &ctx.settings.cruise_control,
+        crate::app::clients::CcOptions::polling(poll),
+    )?;
     let Some(kafka) = connect_kafka(ctx, &args, &mut shutdown).await? else {
         log("stopped while waiting for Kafka");
         return Ok(ExitCode::Ok);
@@ -171,7 +174,14 @@ async fn connect_kafka(
 ) -> Result<Option<KafkaClient>, CliError> {
     let mut outages = wake::Outages::default();
     loop {
-        let e = match super::reassignments::kafka(ctx).await {
+        let connected = crate::app::clients::kafka(
+            &ctx.settings.kafka,
+            ctx.request_timeout(),
+            Some("cannot connect to the Kafka cluster"),
+        )
+        .await
+        .map_err(CliError::from);
+        let e = match connected {
             Ok(k) => {
                 if let Some(line) = outages.note("Kafka", Ok(())) {
                     log(line);

@@ -12,15 +12,12 @@
 //! - a completed removal warns that topics created from now on may still land there.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
-
-use anyhow::Context as _;
 
 use super::ProposalView;
 use crate::commands::Ctx;
 use crate::error::{CliError, ExitCode};
+use crate::kafka::KafkaAdmin;
 use crate::kafka::ffi::TopicDescription;
-use crate::kafka::{ConnectionConfig, KafkaAdmin, KafkaClient};
 
 /// Leaving brokers that still hold replicas after the proposal, with how many (pure).
 #[must_use]
@@ -84,17 +81,12 @@ pub async fn verify_empty(ctx: &Ctx, leaving: &[i32]) -> Result<bool, CliError> 
     if ctx.settings.kafka.bootstrap_servers.is_none() {
         return Ok(false);
     }
-    let timeout = ctx
-        .global
-        .connection
-        .request_timeout
-        .unwrap_or(Duration::from_secs(30));
-    let kafka = KafkaClient::connect(ConnectionConfig::from_settings(
+    let kafka = crate::app::clients::kafka(
         &ctx.settings.kafka,
-        timeout,
-    )?)
-    .await
-    .context("cannot connect to the Kafka cluster to check the leaving brokers")?;
+        ctx.request_timeout(),
+        Some("cannot connect to the Kafka cluster to check the leaving brokers"),
+    )
+    .await?;
     let names = kafka.list_topics().await?;
     let topics = kafka.describe_topics(names).await?;
     let left = left_on_brokers(&topics, leaving);

@@ -6,13 +6,12 @@
 //! Control sets them during an execution and a leftover one slows every later reassignment).
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use serde::Serialize;
 
 use crate::commands::Ctx;
 use crate::cruise_control::model::ExecutorState;
-use crate::kafka::{ConnectionConfig, KafkaAdmin, KafkaClient};
+use crate::kafka::KafkaAdmin;
 
 /// The execution details of `rebalance status`.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -114,14 +113,9 @@ pub struct ThrottleView {
 /// The replication throttles set on the brokers; `None` without a Kafka connection.
 pub async fn throttles(ctx: &Ctx) -> Option<Vec<ThrottleView>> {
     ctx.settings.kafka.bootstrap_servers.as_ref()?;
-    let timeout = ctx
-        .global
-        .connection
-        .request_timeout
-        .unwrap_or(Duration::from_secs(30));
+    let timeout = ctx.request_timeout();
     let read = async {
-        let config = ConnectionConfig::from_settings(&ctx.settings.kafka, timeout)?;
-        let kafka = KafkaClient::connect(config).await?;
+        let kafka = crate::app::clients::kafka(&ctx.settings.kafka, timeout, None).await?;
         let mut out = Vec::new();
         for node in kafka.describe_cluster().await?.nodes {
             let configs = kafka.describe_broker_configs(node.id).await?;
