@@ -4,90 +4,12 @@
 //! in the README and checked by `tests/cli.rs`. Core modules keep their own
 //! typed errors (`thiserror`) and failure classes; at the edge (`main` and `commands`,
 //! the only importers of this module) every failure becomes a [`CliError`] carrying the
-//! code that fits it ([`crate::error_codes`] holds the mapping).
+//! code that fits it ([`crate::error_codes`] holds the table and the mapping, and imports
+//! nothing of this module, so the two make no circle).
 
 use std::fmt;
 
-/// The documented exit codes (see README "Exit codes").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ExitCode {
-    /// Success.
-    Ok,
-    /// The operation failed or a safety check refused it.
-    Failed,
-    /// Bad usage or configuration: nothing was changed.
-    Usage,
-    /// A deadline passed while waiting.
-    Timeout,
-    /// A dependency is not ready yet (Cruise Control still sampling, broker recovering); retry later.
-    NotReady,
-    /// Another operation is already running (an ongoing Cruise Control execution, active-task limit).
-    Busy,
-    /// A dependency could not be reached or rejected our credentials.
-    Unreachable,
-    /// A change ran but did not take effect everywhere (`topic set-rf`: a topic's factor did
-    /// not change, or the Cruise Control task ended `CompletedWithError`).
-    Incomplete,
-    /// Interrupted by the user; a started operation was left running.
-    Interrupted,
-    /// `anomalies watch --exit-on`: an anomaly of a watched-for type appeared.
-    AnomalyFound,
-    /// Cruise Control could not satisfy the goals (`OptimizationFailureException`, a hard goal
-    /// such as `RackAwareGoal`): it proposed nothing and nothing was changed.
-    GoalsUnsatisfiable,
-    /// Cruise Control holds the request for review (two-step verification); nothing ran.
-    ReviewPending,
-    /// The execution was stopped (by a user or a stop request).
-    Stopped,
-    /// A scale-down left replicas on the leaving brokers.
-    ReplicasLeft,
-    /// Terminated by SIGTERM; a started execution was left running.
-    Terminated,
-}
-
-impl ExitCode {
-    /// The numeric process exit status.
-    #[must_use]
-    pub fn code(self) -> i32 {
-        match self {
-            ExitCode::Ok => 0,
-            ExitCode::Failed => 1,
-            ExitCode::Usage => 2,
-            ExitCode::Timeout => 3,
-            ExitCode::NotReady => 4,
-            ExitCode::Busy => 5,
-            ExitCode::Unreachable => 6,
-            ExitCode::Incomplete => 7,
-            ExitCode::ReviewPending => 8,
-            ExitCode::Stopped => 9,
-            ExitCode::AnomalyFound => 10,
-            ExitCode::ReplicasLeft => 11,
-            ExitCode::GoalsUnsatisfiable => 12,
-            ExitCode::Terminated => 143,
-            ExitCode::Interrupted => 130,
-        }
-    }
-
-    /// Every code, in table order (used by the README test).
-    pub const ALL: [ExitCode; 15] = [
-        ExitCode::Ok,
-        ExitCode::Failed,
-        ExitCode::Usage,
-        ExitCode::Timeout,
-        ExitCode::NotReady,
-        ExitCode::Busy,
-        ExitCode::Unreachable,
-        ExitCode::Incomplete,
-        ExitCode::ReviewPending,
-        ExitCode::Stopped,
-        ExitCode::AnomalyFound,
-        ExitCode::ReplicasLeft,
-        ExitCode::GoalsUnsatisfiable,
-        ExitCode::Interrupted,
-        ExitCode::Terminated,
-    ];
-}
+pub use crate::error_codes::ExitCode;
 
 /// An error on its way out of the binary: the message chain plus the exit code.
 #[derive(Debug)]

@@ -27,15 +27,14 @@ use std::time::Duration;
 use k8s_openapi::api::apps::v1::StatefulSet;
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams};
-use kube::core::{ApiResource, GroupVersionKind};
-use kube::{Client, Config};
 use serde_json::json;
 
 use super::{Platform, PlatformError, PlatformNode};
 
 pub mod configmap;
 mod conn;
-pub use conn::*;
+pub(crate) use conn::kube_error;
+pub use conn::{KubeConn, KubeFailure, KubeTarget, hostname, identity, strimzi_resource};
 pub mod events;
 pub mod leader;
 pub mod lease;
