@@ -183,7 +183,7 @@ pub const STATUS_CONCURRENCY: usize = 4;
 /// Asks the platform whether the process of each node in [`process_status_wanted`] runs
 /// (controller-only nodes, fenced brokers, unfenced brokers that did not answer), at most
 /// [`STATUS_CONCURRENCY`] at a time. An error is kept as the answer (unknown, never running).
-pub async fn process_status<P: Platform + Clone + 'static>(
+pub async fn process_status<P: Platform>(
     platform: &P,
     observation: &KafkaObservation,
 ) -> BTreeMap<i32, Result<bool, String>> {
