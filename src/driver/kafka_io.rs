@@ -353,10 +353,9 @@ mod tests {
     use crate::engine::model::ObservedState;
     use crate::engine::roll::RollError;
     use crate::engine::roll::safety::{caught_up_controllers, check_quorum};
+    use crate::engine::view::{ConfigEntry, ConfigSource};
     use crate::kafka::ffi::{ClusterDescription, NodeAddress};
-    use crate::kafka::observation::{
-        ConfigEntry, ConfigSource, RawObservation, RawQuorum, ReplicaObservation, assemble,
-    };
+    use crate::kafka::observation::{RawObservation, RawQuorum, ReplicaObservation, assemble};
 
     /// A platform whose processes run unless listed as stopped; asks about `failing` nodes fail.
     /// Records every node asked about and the most asks in flight at once.
