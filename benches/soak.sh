@@ -18,10 +18,11 @@ if [ "${1:-}" = "--debug" ]; then
     shift
 fi
 target_dir=${CARGO_TARGET_DIR:-target}
-cargo build --locked --example soak >&2
 if [ "$profile" = release ]; then
+    cargo build --locked --example soak >&2
     cargo build --release --locked --bin kafkaops >&2
 else
-    cargo build --locked --bin kafkaops >&2
+    # One invocation: the binary built alone would unify other dependency features (a rebuild).
+    cargo build --locked --example soak --bin kafkaops >&2
 fi
 KAFKAOPS_TEST_BIN="$target_dir/$profile/kafkaops" exec "$target_dir/debug/examples/soak" "$@"

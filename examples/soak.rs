@@ -205,6 +205,8 @@ struct Sample {
     reassigning: i64,
     /// BrokerState per broker (-1: not running; absent: paused by the soak).
     brokers: BTreeMap<i32, i64>,
+    /// Raft state per controller (`down`: not answering; absent: paused by the soak).
+    controllers: BTreeMap<i32, String>,
     /// Metadata (`None`: could not be read).
     partitions: Option<Vec<Part>>,
 }
@@ -315,6 +317,24 @@ impl Observer {
         }
     }
 
+    /// The controller's raft state (`leader`, `follower`, ...; `down`: not answering).
+    fn raft(&self, id: i32) -> String {
+        jolokia(self.agents[&id], "kafka.server:type=raft-metrics")
+            .ok()
+            .and_then(|v| v["current-state"].as_str().map(str::to_string))
+            .unwrap_or_else(|| "down".into())
+    }
+
+    /// Voters that run and follow a leader now (not down or paused by the soak).
+    fn voting(&self, truth: &Truth) -> BTreeSet<i32> {
+        CONTROLLERS
+            .iter()
+            .copied()
+            .filter(|c| !truth.down.contains(c) && !truth.paused.contains_key(c))
+            .filter(|c| matches!(self.raft(*c).as_str(), "leader" | "follower"))
+            .collect()
+    }
+
     fn reassigning(&self, id: i32) -> i64 {
         jolokia(
             self.agents[&id],
@@ -379,9 +399,25 @@ impl Observer {
         out
     }
 
-    /// What a restart or fault of `node` meets now: the partitions it takes below min ISR,
-    /// the executor, reassignments in flight.
+    /// What a restart or fault of `node` meets now: the partitions it takes below min ISR
+    /// (a controller: whether the running voters keep a majority without it), the executor,
+    /// reassignments in flight.
     fn check(&self, truth: &Truth, node: i32) -> serde_json::Value {
+        if CONTROLLERS.contains(&node) {
+            let voting = self.voting(truth);
+            let majority = CONTROLLERS.len() / 2 + 1;
+            let left = voting.iter().filter(|c| **c != node).count();
+            let breaks = voting.contains(&node) && left < majority;
+            return json!({
+                "breaks_quorum": breaks,
+                "voting": voting,
+                "below_min_isr": [],
+                "executor": self.executor(),
+                "reassigning": 0,
+                "soak_down": truth.down,
+                "soak_paused": truth.paused.keys().collect::<Vec<_>>(),
+            });
+        }
         let serving = self.serving(truth);
         let parts = self.partitions();
         let below = match &parts {
@@ -624,11 +660,7 @@ impl Soak {
 
     /// The at-min-ISR check before a soak fault of a broker (controllers: nothing to check).
     fn fault_check(&self, t: &Truth, node: i32) -> serde_json::Value {
-        if BROKERS.contains(&node) {
-            self.obs.check(t, node)
-        } else {
-            json!({})
-        }
+        self.obs.check(t, node)
     }
 
     fn start_again(&self, node: i32) {
@@ -878,11 +910,17 @@ impl Soak {
                 .filter(|(_, s)| **s == 3)
                 .map(|(b, _)| self.obs.reassigning(*b))
                 .sum();
+            let controllers: BTreeMap<i32, String> = CONTROLLERS
+                .iter()
+                .filter(|c| !paused.contains(c))
+                .map(|c| (*c, self.obs.raft(*c)))
+                .collect();
             let sample = Sample {
                 at,
                 executor: self.obs.executor(),
                 reassigning,
                 brokers,
+                controllers,
                 partitions: self.obs.partitions().ok(),
             };
             lock(&self.rec.samples).push(sample);
@@ -1052,6 +1090,7 @@ struct Counters {
     duplicate_executions: u64,
     two_mover_moments: u64,
     restarts_below_min_isr: u64,
+    restarts_breaking_quorum: u64,
 }
 
 impl Counters {
@@ -1061,6 +1100,7 @@ impl Counters {
             && self.duplicate_executions == 0
             && self.two_mover_moments == 0
             && self.restarts_below_min_isr == 0
+            && self.restarts_breaking_quorum == 0
     }
 }
 
@@ -1086,10 +1126,15 @@ fn intent_met(intent: &str, s: &Sample) -> Option<bool> {
             let mut all = true;
             for (rf, pattern) in obj.as_object()? {
                 let rf: usize = rf.parse().ok()?;
-                let topic = pattern.as_str()?;
+                // A regex of literal names: `a|b`, maybe with escaped characters.
+                let topics: Vec<String> = pattern
+                    .as_str()?
+                    .split('|')
+                    .map(|t| t.replace('\\', ""))
+                    .collect();
                 all &= parts
                     .iter()
-                    .filter(|p| p.topic == topic)
+                    .filter(|p| topics.contains(&p.topic))
                     .all(|p| p.replicas.len() == rf);
             }
             Some(all)
@@ -1128,6 +1173,16 @@ fn analyse(
         .iter()
         .filter(|e| e.kind.starts_with("fault:"))
         .collect();
+    for r in restarts
+        .iter()
+        .filter(|r| r.detail["check"]["breaks_quorum"] == true)
+    {
+        c.restarts_breaking_quorum += 1;
+        lines.push(format!(
+            "restart of controller {:?} at {} left the running voters {} without a majority",
+            r.node, r.at, r.detail["check"]["voting"]
+        ));
+    }
     for r in &restarts {
         let below = r.detail["check"]["below_min_isr"]
             .as_array()
@@ -1160,12 +1215,25 @@ fn analyse(
             .map_or(r.at, |e| e.at);
         let back = samples
             .iter()
-            .find(|s| s.at > spawned && s.brokers.get(&node) == Some(&3))
+            .find(|s| {
+                s.at > spawned
+                    && (s.brokers.get(&node) == Some(&3)
+                        || s.controllers
+                            .get(&node)
+                            .is_some_and(|r| r == "leader" || r == "follower"))
+            })
             .map_or(end, |s| s.at);
-        intervals.push((r.at, back, node));
+        // A fault the soak makes on the node meanwhile is the soak's from then on.
+        let faulted = faults
+            .iter()
+            .find(|f| f.node == r.node && f.at > r.at)
+            .map_or(end, |f| f.at);
+        intervals.push((r.at, back.min(faulted), node));
         let executor = r.detail["check"]["executor"].as_str().unwrap_or("");
         let reassigning = r.detail["check"]["reassigning"].as_i64().unwrap_or(0);
-        if executor != "NO_TASK_IN_PROGRESS" && executor != "down" || reassigning > 0 {
+        // `down`: no executor to run anything; `unreadable`: left to the intervals below.
+        let busy = !matches!(executor, "NO_TASK_IN_PROGRESS" | "down" | "unreadable" | "");
+        if busy || reassigning > 0 {
             c.two_mover_moments += 1;
             lines.push(format!(
                 "restart of node {node} at {} while the executor was {executor} and {reassigning} partitions were reassigning",
@@ -1175,7 +1243,11 @@ fn analyse(
     }
     for (i, &(a0, a1, n)) in intervals.iter().enumerate() {
         for &(b0, b1, m) in &intervals[i + 1..] {
-            if a0 < b1 && b0 < a1 {
+            if a0 < b1 && b0 < a1 && n == m {
+                lines.push(format!(
+                    "note: node {n} restarted again at {b0} before it was back from the restart at {a0}"
+                ));
+            } else if a0 < b1 && b0 < a1 {
                 c.two_mover_moments += 1;
                 lines.push(format!(
                     "restarts of nodes {n} ({a0}..{a1}) and {m} ({b0}..{b1}) overlap"
@@ -1675,6 +1747,11 @@ fn report(r: &ReportInput<'_>) -> String {
         s,
         "| restarts by kafkaops below min ISR | {} |",
         c.restarts_below_min_isr
+    );
+    let _ = writeln!(
+        s,
+        "| controller restarts by kafkaops leaving no running majority | {} |",
+        c.restarts_breaking_quorum
     );
     let restarts: Vec<i32> = r
         .events
