@@ -1958,9 +1958,10 @@ pub fn read_partitions(bootstrap: &str, topic: &str, deadline: Duration) -> Resu
     use rdkafka::consumer::{BaseConsumer, Consumer};
     use rdkafka::message::Message;
     use rdkafka::{Offset, TopicPartitionList};
-    // No group.id: a group would make Kafka create `__consumer_offsets` (new replicas on every
-    // broker, a drained one included).
+    // librdkafka wants a group even for assign(): the first read makes Kafka create
+    // `__consumer_offsets` if it does not exist yet (nothing is committed).
     let consumer: BaseConsumer = client_config(bootstrap)
+        .set("group.id", "kafkaops-test-reader")
         .set("enable.auto.commit", "false")
         .set("enable.auto.offset.store", "false")
         .set("auto.offset.reset", "earliest")
