@@ -13,6 +13,11 @@
 //! - [`operate`]: `kafkaops operate` as a child process, policy files, the double's user tasks.
 //! - [`kafka`]: a real Apache Kafka 4.x KRaft cluster on 127.0.0.1 (jars from Maven Central, see
 //!   `tests/env/README.md`), node control and fault injection, topic/placement/producer helpers.
+//!
+//! Not modules of this one (each is included with `#[path]` by the binaries that use it):
+//! `world.rs` (the roll property tests' independent world model) and `synthetic_kafka/` (a
+//! wire-level synthetic cluster of up to thousands of brokers for `tests/synthetic_kafka.rs` and
+//! the observation bench; self-contained, it uses nothing else from here).
 
 pub mod admin;
 pub mod bin;
