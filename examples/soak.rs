@@ -1543,9 +1543,7 @@ fn main() -> Result<()> {
         Ok(obs
             .partitions()?
             .iter()
-            .filter(|p| p.topic == "__consumer_offsets")
-            .count()
-            .gt(&0)
+            .any(|p| p.topic == "__consumer_offsets")
             .then_some(()))
     })?;
 
