@@ -696,8 +696,11 @@ impl Soak {
                 return;
             }
             lock(&self.truth).down.insert(node);
-            self.rec
-                .event("fault:broker-restart", Some(node), json!({ "check": check }));
+            self.rec.event(
+                "fault:broker-restart",
+                Some(node),
+                json!({ "check": check }),
+            );
         }
         let deadline = Instant::now() + Duration::from_secs(120);
         while self.cluster().is_running(node) && Instant::now() < deadline {
@@ -856,8 +859,11 @@ impl Soak {
     fn restart_operate(&self, sig: &str) {
         let mut slot = lock(&self.operate);
         if let Some(mut op) = slot.take() {
-            self.rec
-                .event(&format!("fault:operate-{}", sig.to_lowercase()), None, json!({}));
+            self.rec.event(
+                &format!("fault:operate-{}", sig.to_lowercase()),
+                None,
+                json!({}),
+            );
             let _ = op.signal(sig, Duration::from_secs(60));
             self.keep_log("operate", &op.log());
         }
@@ -961,11 +967,8 @@ impl Soak {
             let reassigning: i64 = BROKERS.iter().map(|b| self.obs.reassigning(*b)).sum();
             // kafkaops' own state only says when to stop waiting; no counter reads it.
             let idle = saved_state(&state_dir).is_some_and(|s| s["mover"].is_null());
-            let still = brokers_ok
-                && full
-                && executor == "NO_TASK_IN_PROGRESS"
-                && reassigning == 0
-                && idle;
+            let still =
+                brokers_ok && full && executor == "NO_TASK_IN_PROGRESS" && reassigning == 0 && idle;
             quiet = if still { quiet + 1 } else { 0 };
             Ok((quiet >= 10).then_some(()))
         })
@@ -1068,11 +1071,12 @@ fn executions(logs: &[String], deaths: &[Option<u64>]) -> Vec<Execution> {
             }
         }
         for e in out.iter_mut().filter(|e| e.incarnation == i) {
-            if e.started_at.is_some() && e.ended_at.is_none() {
-                if let Some(d) = deaths.get(i).copied().flatten() {
-                    e.ended_at = Some(d);
-                    e.end = "killed".into();
-                }
+            if e.started_at.is_some()
+                && e.ended_at.is_none()
+                && let Some(d) = deaths.get(i).copied().flatten()
+            {
+                e.ended_at = Some(d);
+                e.end = "killed".into();
             }
         }
     }
@@ -1122,7 +1126,9 @@ fn intent_met(intent: &str, s: &Sample) -> Option<bool> {
         ),
         "topic_configuration" => {
             let v: serde_json::Value = serde_json::from_str(arg).ok()?;
-            let obj = v.get("replication_factor")?.get("topic_by_replication_factor")?;
+            let obj = v
+                .get("replication_factor")?
+                .get("topic_by_replication_factor")?;
             let mut all = true;
             for (rf, pattern) in obj.as_object()? {
                 let rf: usize = rf.parse().ok()?;
@@ -1284,9 +1290,9 @@ fn analyse(
     for e in execs {
         let Some(start) = e.started_at else { continue };
         let owned = |t: u64| {
-            execs.iter().any(|o| {
-                o.started_at.is_some_and(|s| s <= t) && o.ended_at.is_none_or(|x| x >= t)
-            })
+            execs
+                .iter()
+                .any(|o| o.started_at.is_some_and(|s| s <= t) && o.ended_at.is_none_or(|x| x >= t))
         };
         if let Some(s) = samples.iter().rev().find(|s| s.at < e.requested_at)
             && s.reassigning > 0
@@ -1399,9 +1405,10 @@ fn main() -> Result<()> {
         "set KAFKAOPS_TEST_BIN to the kafkaops binary (benches/soak.sh does)"
     );
     let seed = args.seed.unwrap_or_else(now_ms);
-    let out = args.out.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("kafkaops-soak-{}", now_ms() / 1000))
-    });
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("kafkaops-soak-{}", now_ms() / 1000)));
     std::fs::create_dir_all(&out)?;
     eprintln!(
         "soak: seed {seed}, {} s of faults, output in {}",
@@ -1484,7 +1491,9 @@ fn main() -> Result<()> {
     };
     let spawned = {
         let rec = Arc::clone(&rec);
-        move |_: &mut KafkaCluster, id: i32| rec.event("kafkaops-restart-spawned", Some(id), json!({}))
+        move |_: &mut KafkaCluster, id: i32| {
+            rec.event("kafkaops-restart-spawned", Some(id), json!({}))
+        }
     };
     let server = ControlServer::start_with(
         Arc::clone(&cluster),

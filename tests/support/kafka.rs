@@ -2002,7 +2002,8 @@ pub fn read_partitions(bootstrap: &str, topic: &str, deadline: Duration) -> Resu
         }
         match consumer.poll(Duration::from_millis(500)) {
             Some(Ok(m)) => {
-                out.keys.insert((m.partition(), m.offset()), key_of(m.key()));
+                out.keys
+                    .insert((m.partition(), m.offset()), key_of(m.key()));
                 next.insert(m.partition(), m.offset() + 1);
             }
             Some(Err(e)) => eprintln!("reader of {topic}: {e}"),
