@@ -325,6 +325,15 @@ impl Observer {
             .unwrap_or_else(|| "down".into())
     }
 
+    /// A broker RUNNING, a controller leading or following.
+    fn is_back(&self, id: i32) -> bool {
+        if CONTROLLERS.contains(&id) {
+            matches!(self.raft(id).as_str(), "leader" | "follower")
+        } else {
+            self.broker_state(id) == 3
+        }
+    }
+
     /// Voters that run and follow a leader now (not down or paused by the soak).
     fn voting(&self, truth: &Truth) -> BTreeSet<i32> {
         CONTROLLERS
@@ -1219,16 +1228,17 @@ fn analyse(
             .iter()
             .find(|e| e.kind == "kafkaops-restart-spawned" && e.node == r.node && e.at >= r.at)
             .map_or(r.at, |e| e.at);
-        let back = samples
-            .iter()
-            .find(|s| {
-                s.at > spawned
-                    && (s.brokers.get(&node) == Some(&3)
-                        || s.controllers
-                            .get(&node)
-                            .is_some_and(|r| r == "leader" || r == "follower"))
-            })
-            .map_or(end, |s| s.at);
+        // The earliest moment it may have been back: the sample before the first that shows
+        // it back (samples are about a second apart; overlaps shorter than that are judged
+        // exactly at each restart, from `kafkaops_restarted_not_back` and the executor).
+        let first_back = samples.iter().position(|s| {
+            s.at > spawned
+                && (s.brokers.get(&node) == Some(&3)
+                    || s.controllers
+                        .get(&node)
+                        .is_some_and(|r| r == "leader" || r == "follower"))
+        });
+        let back = first_back.map_or(end, |i| samples[i.saturating_sub(1)].at.max(spawned));
         // A fault the soak makes on the node meanwhile is the soak's from then on.
         let faulted = faults
             .iter()
@@ -1246,20 +1256,32 @@ fn analyse(
                 r.at
             ));
         }
-    }
-    for (i, &(a0, a1, n)) in intervals.iter().enumerate() {
-        for &(b0, b1, m) in &intervals[i + 1..] {
-            if a0 < b1 && b0 < a1 && n == m {
-                lines.push(format!(
-                    "note: node {n} restarted again at {b0} before it was back from the restart at {a0}"
-                ));
-            } else if a0 < b1 && b0 < a1 {
-                c.two_mover_moments += 1;
-                lines.push(format!(
-                    "restarts of nodes {n} ({a0}..{a1}) and {m} ({b0}..{b1}) overlap"
-                ));
-            }
+        let not_back: Vec<i64> = r.detail["kafkaops_restarted_not_back"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(serde_json::Value::as_i64)
+            .collect();
+        let others: Vec<i64> = not_back
+            .iter()
+            .copied()
+            .filter(|n| *n != i64::from(node))
+            .collect();
+        if !others.is_empty() {
+            c.two_mover_moments += 1;
+            lines.push(format!(
+                "restart of node {node} at {} while nodes {others:?} kafkaops restarted were not back",
+                r.at
+            ));
         }
+        if not_back.contains(&i64::from(node)) {
+            lines.push(format!(
+                "note: node {node} restarted again at {} before it was back from kafkaops' previous restart",
+                r.at
+            ));
+        }
+    }
+    for &(a0, a1, n) in &intervals {
         for e in execs.iter().filter(|e| e.started_at.is_some()) {
             let (e0, e1) = (e.started_at.unwrap_or(0), e.ended_at.unwrap_or(end));
             if e0 < a1 && a0 < e1 {
@@ -1476,16 +1498,27 @@ fn main() -> Result<()> {
     // The restarts kafkaops makes, judged at the moment they arrive.
     let before = {
         let (rec, truth, obs) = (Arc::clone(&rec), Arc::clone(&truth), Arc::clone(&obs));
+        // Every node kafkaops restarted so far: one that is not back when the next restart
+        // arrives (and that the soak has not taken down since) means two restarts at once.
+        let mut restarted: BTreeSet<i32> = BTreeSet::new();
         move |_: &mut KafkaCluster, id: i32| {
             let mut t = lock(&truth);
             let check = obs.check(&t, id);
+            let not_back: Vec<i32> = restarted
+                .iter()
+                .copied()
+                .filter(|n| !t.down.contains(n) && !t.paused.contains_key(n))
+                .filter(|n| !obs.is_back(*n))
+                .collect();
             // A node the soak had down or paused is kafkaops' to restart from now on.
             let took_over = t.down.remove(&id);
             drop(t);
+            restarted.insert(id);
             rec.event(
                 "kafkaops-restart",
                 Some(id),
-                json!({ "check": check, "was_down_by_soak": took_over }),
+                json!({ "check": check, "was_down_by_soak": took_over,
+                        "kafkaops_restarted_not_back": not_back }),
             );
         }
     };
