@@ -9,10 +9,21 @@ use std::sync::OnceLock;
 /// A private copy of the binary under test, taken the first time it is asked for: the shared
 /// cargo target directory's `kafkaops` may be rebuilt from another worktree while the tests run.
 /// `KAFKAOPS_TEST_BIN` names another binary to test instead.
+///
+/// Statics are never dropped, so the copy's directory is removed by an `atexit` handler when the
+/// test process exits (each copy is the size of the debug binary, ~180 MB; one leaked per test
+/// binary run filled the disk).
 pub fn kafkaops_bin() -> &'static Path {
     static BIN: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    extern "C" fn remove_copy() {
+        if let Some((dir, _)) = BIN.get() {
+            let _ = std::fs::remove_dir_all(dir.path());
+        }
+    }
     &BIN.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
+        // SAFETY: registers a plain function with no arguments, run once by libc at exit.
+        unsafe { libc::atexit(remove_copy) };
         let path = dir.path().join("kafkaops");
         // `option_env!`: cargo sets it for integration tests, not for the example that also
         // includes this support code (and never calls this).
