@@ -1779,6 +1779,9 @@ fn epoch_millis() -> u64 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Acked {
     pub partition: i32,
+    /// Negative when unknown: an idempotent producer whose retry is answered
+    /// `DUPLICATE_SEQUENCE_NUMBER` (the first send was written, its answer lost) reports the
+    /// send delivered with no offset.
     pub offset: i64,
     pub key: String,
 }
