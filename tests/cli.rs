@@ -615,3 +615,107 @@ fn operate_without_once_waits_for_an_unreachable_kafka() {
         "the outage is said once: {out}"
     );
 }
+
+/// `kafkaops anomalies watch 2>&1 | head` used to panic (exit 101) once `head` had gone: a
+/// closed stdout or stderr now ends a watch quietly. The watch here only writes to stderr
+/// (Cruise Control is unreachable, so every poll says DISCONNECTED); both ends are closed
+/// after the first line, as `2>&1 | head -1` does.
+#[test]
+fn a_closed_pipe_ends_a_watch_quietly() {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("kafkaops"));
+    for (k, _) in std::env::vars() {
+        if k.starts_with("KAFKAOPS_") {
+            cmd.env_remove(k);
+        }
+    }
+    let mut child = cmd
+        .env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .args([
+            "anomalies",
+            "watch",
+            "--cruise-control-url",
+            "http://127.0.0.1:1",
+            "--interval",
+            "200ms",
+            "--max-backoff",
+            "200ms",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("DISCONNECTED"), "{first}");
+    drop(child.stdout.take());
+    // Both readers are gone now; the next line written ends the watch.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the watch went on writing to a closed pipe for 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0), "{status:?} (101 is a panic)");
+}
+
+/// Inputs that need no cluster are judged before connecting: a factor of 0 is a usage error
+/// (exit 2) naming the factor, not "cannot connect" (exit 6), whether given by flag or file.
+#[test]
+fn a_bad_replication_factor_is_named_before_connecting() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rf.yaml");
+    std::fs::write(&file, "- {topic: a, replication_factor: 0}\n").unwrap();
+    for args in [
+        vec!["topic", "set-rf", "--topics", "a", "-r", "0"],
+        vec!["topic", "set-rf", "--from-file", file.to_str().unwrap()],
+    ] {
+        kafkaops()
+            .args([
+                "-b",
+                "127.0.0.1:1",
+                "--cruise-control-url",
+                "http://127.0.0.1:1",
+            ])
+            .args(&args)
+            .args(["--state-dir", dir.path().to_str().unwrap()])
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains("replication factor must be at least 1")
+                    .and(predicate::str::contains("connect").not()),
+            );
+    }
+}
+
+/// A missing config file's OS error is said once; a context asked for without any config file
+/// says that there is none and where it was looked for, instead of "(known: )".
+#[test]
+fn config_file_errors_say_it_once_and_plainly() {
+    let o = kafkaops()
+        .args(["--config", "/nonexistent/kafkaops.yaml", "config", "view"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&o.get_output().stderr).to_string();
+    assert!(stderr.contains("/nonexistent/kafkaops.yaml"), "{stderr}");
+    assert_eq!(stderr.matches("No such file").count(), 1, "{stderr}");
+    kafkaops()
+        .args(["--context", "nosuch", "config", "view"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("no config file")
+                .and(predicate::str::contains(
+                    "/nonexistent-kafkaops-test/kafkaops/config.yaml",
+                ))
+                .and(predicate::str::contains("known: )").not()),
+        );
+}
