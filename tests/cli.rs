@@ -499,6 +499,28 @@ fn the_demo_keeps_stdout_for_its_result_and_shows_build_progress() {
         "install.sh wrote to stdout: {:?}",
         String::from_utf8_lossy(&out.stdout)
     );
+    // The demo installs only what it uses: no kube-apiserver/etcd, Helm or image root filesystem
+    // (375 s of a 772 s cold demo went to kube-apiserver and etcd it never starts).
+    assert!(
+        demo.lines()
+            .any(|l| l.trim() == "tests/env/install.sh --demo"),
+        "{demo}"
+    );
+    let traced = std::process::Command::new("bash")
+        .arg("-x")
+        .arg(root.join("tests/env/install.sh"))
+        .arg("--demo")
+        .output()
+        .expect("run install.sh --demo");
+    let trace = String::from_utf8_lossy(&traced.stderr);
+    assert!(traced.status.success(), "{trace}");
+    assert!(trace.contains("cc-double/build.sh"), "{trace}");
+    for unused in ["kube/build.sh", "ship/build.sh", "image/base.sh"] {
+        assert!(
+            !trace.contains(unused),
+            "the demo's install ran {unused}:\n{trace}"
+        );
+    }
 }
 
 /// A running Strimzi operator refuses with exit 5 (busy, #17): the mapping, the README row and
