@@ -169,10 +169,10 @@ pub fn write_stdout(text: &str) -> anyhow::Result<()> {
 /// error is dropped: there is nowhere left to report it.
 pub fn write_stderr(text: &str) {
     let mut err = std::io::stderr().lock();
-    if let Err(e) = err.write_all(text.as_bytes()).and_then(|()| err.flush()) {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            READER_GONE.store(true, Ordering::Relaxed);
-        }
+    if let Err(e) = err.write_all(text.as_bytes()).and_then(|()| err.flush())
+        && e.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        READER_GONE.store(true, Ordering::Relaxed);
     }
 }
 
