@@ -279,12 +279,12 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     if let Some(run) = &resumed
         && !printer.quiet
     {
-        eprintln!(
+        crate::output::stderr_line(format_args!(
             "Resuming the roll saved in {} (restarted so far: {}; a node whose restart was \
              in flight is judged from evidence, not restarted again)",
             state_path.display(),
             join_or_none(&run.report(Outcome::Interrupted, run.started).restarted())
-        );
+        ));
     }
     if printer.format == crate::output::OutputFormat::Table {
         crate::output::write_stdout(&render_plan(&plan, &snapshot, &plan_notes))?;
@@ -388,7 +388,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     }
     for warning in plan_warnings(&plan, &snapshot) {
         if !printer.quiet {
-            eprintln!("warning: {warning}");
+            crate::output::stderr_line(format_args!("warning: {warning}"));
         }
     }
     let touched = plan.steps.len();
@@ -627,7 +627,10 @@ fn saved_run(
         if path.exists() && !args.dry_run {
             crate::state::remove_roll(path)?;
             if !quiet {
-                eprintln!("Discarded the saved roll state {}", path.display());
+                crate::output::stderr_line(format_args!(
+                    "Discarded the saved roll state {}",
+                    path.display()
+                ));
             }
         }
         return Ok(None);
@@ -722,25 +725,25 @@ fn spawn_signal_handler(
         }
         stop.store(true, Ordering::SeqCst);
         if !quiet {
-            eprintln!(
+            crate::output::stderr_line(format_args!(
                 "Ctrl-C: stopping after the current batch is back in service \
                  (Ctrl-C again to exit sooner; the state is kept in {})",
                 state_path.display()
-            );
+            ));
         }
         while tokio::signal::ctrl_c().await.is_ok() {
             if in_flight.load(Ordering::SeqCst) {
                 exit_after_command.store(true, Ordering::SeqCst);
-                eprintln!(
+                crate::output::stderr_line(format_args!(
                     "Ctrl-C: a restart command is running; waiting for it to end (it is not \
                      killed), then exiting; re-run the same command to resume"
-                );
+                ));
             } else {
-                eprintln!(
+                crate::output::stderr_line(format_args!(
                     "second Ctrl-C: exiting now; the state is saved in {}: re-run the same \
                      command to resume (a node being restarted may still be down)",
                     state_path.display()
-                );
+                ));
                 std::process::exit(ExitCode::Interrupted.code());
             }
         }
@@ -1427,13 +1430,23 @@ mod tests {
             n.fenced = Some(true);
             n.broker_state = Some(crate::kafka::observation::BrokerState::NotRunning);
         }
+        // The controller (Kafka does not fence controllers) is probed too, on every poll.
+        let controller = o.nodes.iter_mut().find(|n| n.id == 101).unwrap();
+        controller.host = Some(alive.ip().to_string());
+        controller.port = Some(alive.port());
         let platform = ProcessPlatform::status_only(platform_nodes(&o), Duration::from_secs(5));
         let status = process_status(&platform, &o).await;
-        assert_eq!(status.len(), 2, "only fenced brokers are probed");
+        assert_eq!(
+            status.keys().copied().collect::<Vec<_>>(),
+            vec![1, 2, 101],
+            "fenced brokers and controllers are probed, nothing else"
+        );
         apply_process_status(&mut o, &status);
         let s = to_snapshot(&o);
         assert_eq!(s.node(NodeId(1)).unwrap().state, ObservedState::Unknown);
         assert_eq!(s.node(NodeId(2)).unwrap().state, ObservedState::NotRunning);
+        assert_eq!(o.node(101).unwrap().process_running, Some(true));
+        assert_eq!(s.node(NodeId(101)).unwrap().state, ObservedState::Serving);
     }
 
     /// A roll of a simulated cluster (3 controllers, 3 brokers), rendered as the user sees
