@@ -59,6 +59,8 @@ use rdkafka::metadata::Metadata;
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer, ProducerContext};
 use rdkafka::types::RDKafkaErrorCode;
 
+use super::timing;
+
 /// Default time [`KafkaCluster::start`] waits for the whole cluster to be ready.
 pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(180);
 /// How long `Drop` lets nodes shut down gracefully before SIGKILL.
@@ -232,6 +234,22 @@ impl ClusterSpec {
 
     fn broker_count(&self) -> usize {
         self.combined + self.brokers
+    }
+
+    /// `3 combined`, `1 controllers + 3 brokers`, for the timing log.
+    fn summary(&self) -> String {
+        let mut s = if self.combined > 0 {
+            format!("{} combined", self.combined)
+        } else {
+            format!(
+                "{} controllers + {} brokers",
+                self.controllers, self.brokers
+            )
+        };
+        if self.sasl_ssl.is_some() {
+            s.push_str(", SASL_SSL");
+        }
+        s
     }
 
     fn validate(&self) -> Result<()> {
@@ -531,6 +549,8 @@ pub struct KafkaCluster {
     install: &'static KafkaInstall,
     dir: Option<tempfile::TempDir>,
     start_duration: Duration,
+    /// When [`KafkaCluster::start`] began (after the cluster lock), for the timing log.
+    began: Instant,
     /// `--add-scram` arguments for `StorageTool format` (secured clusters).
     scram_users: Vec<(String, String)>,
     // Dropped after `Drop::drop` has stopped the processes.
@@ -553,7 +573,15 @@ impl KafkaCluster {
     pub fn start(spec: ClusterSpec) -> Result<Self> {
         spec.validate()?;
         let install = kafka_install()?;
+        let asked = Instant::now();
         let serial = SerialGuard::acquire()?;
+        if asked.elapsed() >= Duration::from_secs(1) {
+            timing::record(
+                "cluster_lock",
+                asked.elapsed(),
+                "waited for another test's cluster",
+            );
+        }
         let began = Instant::now();
         let mut cluster = match Self::launch(&spec, install) {
             Ok(c) => c,
@@ -564,7 +592,9 @@ impl KafkaCluster {
             Err((e, false)) => return Err(e),
         };
         cluster.start_duration = began.elapsed();
+        cluster.began = began;
         cluster.serial = Some(serial);
+        timing::record("cluster_start", cluster.start_duration, &spec.summary());
         Ok(cluster)
     }
 
@@ -589,6 +619,7 @@ impl KafkaCluster {
             install,
             dir: Some(dir),
             start_duration: Duration::ZERO,
+            began: Instant::now(),
             scram_users: spec
                 .sasl_ssl
                 .as_ref()
@@ -1181,7 +1212,17 @@ impl KafkaCluster {
 
 impl Drop for KafkaCluster {
     fn drop(&mut self) {
+        let stopping = Instant::now();
         self.shutdown();
+        timing::record(
+            "cluster_stop",
+            stopping.elapsed(),
+            &format!(
+                "{} nodes, up {:.1?}",
+                self.nodes.len(),
+                self.began.elapsed()
+            ),
+        );
         let keep = thread::panicking() || std::env::var_os("KAFKAOPS_TESTENV_KEEP").is_some();
         if keep && let Some(dir) = self.dir.take() {
             eprintln!(
@@ -1492,7 +1533,12 @@ pub fn wait_for<T>(
     let mut last_err: Option<anyhow::Error> = None;
     loop {
         match f() {
-            Ok(Some(v)) => return Ok(v),
+            Ok(Some(v)) => {
+                if start.elapsed() >= Duration::from_secs(1) {
+                    timing::record("wait_for", start.elapsed(), what);
+                }
+                return Ok(v);
+            }
             Ok(None) => {}
             Err(e) if e.chain().any(|c| c.is::<Fatal>()) => {
                 return Err(e.context(format!("gave up waiting for {what}")));
