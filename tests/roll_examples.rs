@@ -417,7 +417,9 @@ fn reassignment_in_flight_is_judged_after_completion() {
 }
 
 /// Quorum health uses the active controller's fetch timeout and counts
-/// controllers by their assigned roles, not the (stale) voters list.
+/// controllers by their assigned roles; voters left in the leader's voter set
+/// by a scale-down still count in its majority until they are removed
+/// (issue 23, point 3).
 #[test]
 fn quorum_check_uses_active_controller_timeout_and_assigned_roles() {
     let mut snapshot = ClusterSnapshot {
@@ -447,13 +449,16 @@ fn quorum_check_uses_active_controller_timeout_and_assigned_roles() {
         ConfigEntry {
             value: Some("10000".into()),
             read_only: true,
+            sensitive: false,
         },
     );
     let mut roller = Roller::new(RollConfig::default(), restart_all(&[1]));
     assert_eq!(restarted(&roller.decide(&snapshot, Millis(0))), vec![n(1)]);
 
-    // Scale-down leftovers in the voters list (9, 10 gone, both far behind) do not change
-    // N=3: counting the voters list instead would make N=5, need 3 caught up, and block.
+    // Scale-down leftovers in the leader's voters list (9, 10 gone, both far behind, not yet
+    // removed with RemoveRaftVoter): the leader needs 3 of those 5 to commit, so restarting 1
+    // (leaving 0 and 2) would stall the metadata quorum. Refused until they are removed.
+    // (Before issue 23 this asserted the restart of 1: N=3 by roles.)
     if let Some(q) = snapshot.quorum.as_mut() {
         q.voters.push(VoterState {
             id: n(9),
@@ -465,6 +470,17 @@ fn quorum_check_uses_active_controller_timeout_and_assigned_roles() {
             last_caught_up_ms: None,
             last_fetch_ms: None,
         });
+    }
+    let mut roller = Roller::new(RollConfig::default(), restart_all(&[1]));
+    match roller.decide(&snapshot, Millis(0)) {
+        Decision::Wait { for_what, .. } => assert!(
+            for_what.to_string().contains("quorum") && for_what.to_string().contains('5'),
+            "{for_what}"
+        ),
+        other => panic!("expected a blocked wait, got {other:?}"),
+    }
+    if let Some(q) = snapshot.quorum.as_mut() {
+        q.voters.retain(|v| v.id.0 < 9);
     }
     let mut roller = Roller::new(RollConfig::default(), restart_all(&[1]));
     assert_eq!(restarted(&roller.decide(&snapshot, Millis(0))), vec![n(1)]);

@@ -724,3 +724,265 @@ fn ctrl_c_finishes_the_batch_and_exits_130() {
     drop(server);
     eprintln!("test 4 wall time {:.1?}", began.elapsed());
 }
+
+// ---------------------------------------------------------------------------------------------
+// 5. A replica outside the selection crashed and Kafka has not fenced it yet (issue 23, point 1)
+// ---------------------------------------------------------------------------------------------
+
+/// `connection_args` without the broker-state endpoints: the broker state is then inferred from
+/// fencing, so a crashed broker Kafka still lists unfenced reads RUNNING (it only fails to
+/// answer the Admin API).
+fn connection_args_without_broker_state(cluster: &KafkaCluster) -> Vec<String> {
+    let mut args = connection_args(cluster);
+    let at = args
+        .iter()
+        .position(|a| a.starts_with("kafkaops.broker.state.url="))
+        .expect("connection_args sets the broker-state URLs");
+    args.drain(at - 1..=at);
+    args
+}
+
+/// One combined node (1, the only controller) and brokers 2-4. The controller fences a broker
+/// 60 s after its last heartbeat and a leader drops a silent follower from the ISR after 60 s,
+/// so a broker killed with SIGKILL stays registered, unfenced and in its ISRs for a minute.
+/// Topic `held`: replicas [2, 3, 4], min ISR 2, an `acks=all` producer (a 3-minute delivery
+/// timeout: while the dead replica is still in the ISR, acknowledgements wait for the ISR to
+/// shrink). Broker 4 is killed, outside the selection; `roll --nodes 2` starts at once, without
+/// a broker-state endpoint (fencing is all kafkaops can see: broker 4 reads RUNNING but does
+/// not answer). Restarting 2 would leave [3] in sync once 4 is dropped: the roll must refuse
+/// (or wait), naming `held-0`, restart nothing, and say so while Kafka still lists 4 unfenced.
+/// Then 4 comes back; no `acks=all` send failed and the ISR never went below 2.
+#[test]
+fn crashed_replica_not_yet_fenced_outside_the_selection_is_not_counted() {
+    let began = Instant::now();
+    const TOPIC: &str = "held";
+    let spec = ClusterSpec {
+        brokers: 3,
+        ..ClusterSpec::combined(1)
+    }
+    .with_broker_prop("broker.session.timeout.ms", "60000")
+    .with_broker_prop("replica.lag.time.max.ms", "60000");
+    let cluster = start_cluster(spec);
+    let bootstrap = cluster.bootstrap_servers();
+    create_topic(
+        &bootstrap,
+        TOPIC,
+        &[vec![2, 3, 4]],
+        &[("min.insync.replicas", "2")],
+    )
+    .expect("create topic");
+    wait_partition(&bootstrap, TOPIC, "full ISR", |p| p.isr.len() == 3);
+    let conn = connection_args_without_broker_state(&cluster);
+    let cluster = shared(cluster);
+    let server = ControlServer::start(Arc::clone(&cluster));
+    let producer =
+        BackgroundProducer::start_with(&bootstrap, TOPIC, &[("message.timeout.ms", "180000")])
+            .expect("producer");
+    wait_for("the producer to get going", WAIT, || {
+        Ok((producer.stats().sent > 50).then_some(()))
+    })
+    .expect("producer sends");
+    let monitor = IsrMonitor::start(&bootstrap, TOPIC, 2);
+
+    lock(&cluster).kill_node(4).expect("SIGKILL broker 4");
+    let killed = Instant::now();
+    let cmd = server.restart_command();
+    let run = kafkaops_roll(
+        &conn,
+        &[
+            "--nodes",
+            "2",
+            "--restart-command",
+            &cmd,
+            "--blocked-timeout",
+            "10s",
+            "--post-restart-timeout",
+            "2m",
+        ],
+    );
+    let decided_in = killed.elapsed();
+    // Evidence that the roll decided before Kafka fenced broker 4 and dropped it from the ISR.
+    let still_unfenced = unfenced_brokers(&bootstrap)
+        .expect("unfenced brokers")
+        .contains(&4);
+    let p = placement(&bootstrap, TOPIC).unwrap().remove(0);
+    eprintln!(
+        "roll ended {decided_in:.1?} after the kill; broker 4 unfenced: {still_unfenced}; {p:?}"
+    );
+    let restarts = server.restarts();
+
+    lock(&cluster).start_node(4).expect("start broker 4");
+    wait_partition(&bootstrap, TOPIC, "broker 4 back in the ISR", |p| {
+        p.isr.len() == 3
+    });
+    let stats = producer.stop();
+    let below = monitor.stop();
+    eprintln!(
+        "producer: {stats:?}; restarts: {restarts:?}; {} samples below min ISR, first {:?}",
+        below.len(),
+        below.first()
+    );
+
+    assert_eq!(
+        restarted_nodes(&restarts),
+        Vec::<i32>::new(),
+        "roll --nodes 2 restarted something"
+    );
+    assert!(
+        below.is_empty(),
+        "held-0 went below min ISR ({} samples): {:?}",
+        below.len(),
+        below.first()
+    );
+    assert!(stats.sent > 0, "{stats:?}");
+    assert_eq!(stats.failed(), 0, "failed acks=all sends: {stats:?}");
+    assert_ne!(
+        run.code, 0,
+        "roll --nodes 2 did not refuse:\n{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("held-0"),
+        "the refusal names the partition:\n{}",
+        run.stderr
+    );
+    // Not vacuous: the roll decided while Kafka still listed broker 4 unfenced and in sync.
+    assert!(
+        still_unfenced && p.isr.contains(&4),
+        "the roll ended after Kafka fenced broker 4 or dropped it from the ISR: the window this \
+         test is about was missed ({decided_in:.1?}, {p:?})"
+    );
+    drop(server);
+    eprintln!("test 5 wall time {:.1?}", began.elapsed());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. KIP-966: eligible leader replicas and a cluster-level min.insync.replicas
+// ---------------------------------------------------------------------------------------------
+
+/// KIP-966 (eligible leader replicas) is on by default for clusters formatted by Kafka 4.1 or
+/// later, as these 4.4 test clusters are. Then Kafka refuses a broker-level
+/// `min.insync.replicas` and the cluster-level default applies to every broker. kafkaops takes a
+/// partition's min ISR from its topic override, else from each replica's broker-level value as
+/// DescribeConfigs reports it: this checks that those values are the cluster-level one.
+///
+/// Controller 101, brokers 1-3; topic `elr` on [1, 2, 3] with no topic-level override.
+/// (a) A per-broker `min.insync.replicas` is refused by Kafka (ELR is on; if Kafka accepted it,
+/// the premise of this test would be false and it says so). (b) The cluster-level default is
+/// set to 2 (IncrementalAlterConfigs on the `BROKER ""` resource): every broker reports 2.
+/// (c) Broker 3 runs but is held out of the ISR (it restarted behind 1 MB it may fetch only at
+/// 1 KB/s): ISR [1, 2]. `roll --nodes 1` refuses, naming `elr-0` and min ISR 2, and restarts
+/// nothing. (d) With the cluster-level default back at 1 the same roll restarts node 1 and
+/// finishes: the value the roll judged with is the cluster's.
+#[test]
+fn elr_cluster_level_min_isr_is_the_one_the_roll_reads() {
+    let began = Instant::now();
+    const TOPIC: &str = "elr";
+    let mut cluster = start_cluster(
+        ClusterSpec::split(1, 3).with_broker_prop("replica.fetch.max.bytes", FETCH_MAX_BYTES),
+    );
+    let bootstrap = cluster.bootstrap_servers();
+    create_topic(&bootstrap, TOPIC, &[vec![1, 2, 3]], &[]).expect("create topic");
+    wait_partition(&bootstrap, TOPIC, "full ISR", |p| p.isr.len() == 3);
+    let admin = Admin::connect(&cluster).expect("admin");
+    let reported = |b: i32| {
+        support::kafka::broker_config(&bootstrap, b, "min.insync.replicas")
+            .unwrap_or_else(|e| panic!("DescribeConfigs broker {b}: {e:#}"))
+    };
+
+    // (a) ELR is on: no broker-level min.insync.replicas.
+    let per_broker = admin.alter(
+        ConfigTarget::Broker(1),
+        vec![ConfigChange::set("min.insync.replicas", "3")],
+    );
+    eprintln!("per-broker min.insync.replicas: {per_broker:?}");
+    assert!(
+        per_broker.is_err(),
+        "Kafka accepted a broker-level min.insync.replicas: eligible leader replicas are not on"
+    );
+    for b in 1..=3 {
+        assert_eq!(
+            reported(b).as_deref(),
+            Some("1"),
+            "broker {b}, Kafka's default"
+        );
+    }
+
+    // (b) The cluster-level default: every broker reports it.
+    let cluster_min = |v: &str| {
+        admin
+            .alter(
+                ConfigTarget::ClusterDefault,
+                vec![ConfigChange::set("min.insync.replicas", v)],
+            )
+            .expect("cluster-level min.insync.replicas");
+        wait_for(
+            &format!("every broker to report min.insync.replicas {v}"),
+            WAIT,
+            || {
+                Ok((1..=3)
+                    .all(|b| reported(b).as_deref() == Some(v))
+                    .then_some(()))
+            },
+        )
+        .expect("the cluster-level value reported by every broker");
+    };
+    cluster_min("2");
+
+    // (c) Broker 3 running but out of the ISR: ISR [1, 2] = the cluster-level min.
+    admin
+        .set_replication_throttle(TOPIC, 0, &[1, 2], &[3], &[1, 2, 3], 1024)
+        .expect("throttle");
+    cluster.stop_node(3).expect("stop broker 3");
+    wait_partition(&bootstrap, TOPIC, "ISR [1, 2]", |p| {
+        sorted(p.isr.clone()) == [1, 2]
+    });
+    produce_bulk(&bootstrap, TOPIC, 1000, 1000, 8192).expect("preload 1 MB");
+    cluster.start_node(3).expect("start broker 3");
+    cluster
+        .wait_until_unfenced(3, WAIT)
+        .expect("broker 3 running again");
+    let p = placement(&bootstrap, TOPIC).unwrap().remove(0);
+    assert_eq!(
+        sorted(p.isr.clone()),
+        [1, 2],
+        "broker 3 is out of the ISR: {p:?}"
+    );
+    let conn = connection_args(&cluster);
+    let cluster = shared(cluster);
+    let server = ControlServer::start(Arc::clone(&cluster));
+    let cmd = server.restart_command();
+    let args = [
+        "--nodes",
+        "1",
+        "--restart-command",
+        cmd.as_str(),
+        "--blocked-timeout",
+        "10s",
+        "--post-restart-timeout",
+        "2m",
+    ];
+    let run = kafkaops_roll(&conn, &args);
+    assert_ne!(
+        run.code, 0,
+        "roll --nodes 1 did not refuse:\n{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("elr-0") && run.stderr.contains("min.insync.replicas: 2"),
+        "the refusal names the partition and the cluster-level min ISR:\n{}",
+        run.stderr
+    );
+    assert_eq!(restarted_nodes(&server.restarts()), Vec::<i32>::new());
+
+    // (d) Back to 1: the same roll restarts node 1.
+    cluster_min("1");
+    let run = kafkaops_roll(&conn, &args);
+    assert_eq!(run.code, 0, "roll --nodes 1 failed:\n{}", run.stderr);
+    assert_eq!(restarted_nodes(&server.restarts()), vec![1]);
+    admin
+        .clear_replication_throttle(TOPIC, &[1, 2, 3])
+        .expect("lift the throttle");
+    drop(server);
+    eprintln!("test 6 wall time {:.1?}", began.elapsed());
+}

@@ -63,12 +63,35 @@
 //! With the bug 5 gap masked (controllers caught up the instant they start),
 //! 5000 random cases found nothing (engine of `wip/engine` 7a33b1c).
 //!
+//! # Issue 23 (second safety audit), points 1-6
+//!
+//! One property per point, each named after what must hold; each fails with its fix removed
+//! (checked by removing it) and the seeds that found them are in
+//! `tests/roll_safety.proptest-regressions`, which proptest runs first every time:
+//!
+//! | point | property | what the world adds |
+//! |-------|----------|---------------------|
+//! | 1 | `replica_not_serving_outside_the_selection_not_counted` | crashes Kafka has not fenced yet (`fence_lag_ms`), someone else's controlled shutdown (`Fault::Stop`) |
+//! | 2 | `stopped_voter_with_a_fresh_timestamp_not_counted` | the voter excuse only while the observation showed the voter serving; controller process status |
+//! | 3 | `stale_voters_with_broker_roles_count_in_the_majority` | voters without a controller role (they vote no more, may keep fetching) |
+//! | 4 | `voter_timestamp_ahead_of_the_leaders_clock_not_caught_up` | the leader's clock steps back (`Fault::ClockStep`); Kafka keeps the highest timestamp |
+//! | 5 | `unknown_broker_min_isr_refuses` | per-broker min ISR the observer cannot read |
+//! | 6 | `unset_read_only_settings_restart_and_sensitive_ones_are_named` | node configurations, reconfiguration, rule (g) |
+//!
+//! Before the world change, point 2's property passed with the engine fix removed: the checker
+//! excused any voter a fault hit less than the fetch timeout ago, although the snapshot showed
+//! it down. Point 4's property found more than the issue says: with only negative lags refused,
+//! a controller that stopped long ago lands inside the fetch timeout of the stepped-back clock;
+//! any timestamp ahead of the leader's clock now makes all of them untrusted.
+//!
 //! The checker excuses what no roll can avoid and the product's documented
 //! policy accepts: partitions with no more replicas than their min ISR,
 //! quorums of one or two voters (the other must be caught up), and faults the
 //! observation cannot show yet (a voter hit by a crash or lag less than the
-//! fetch timeout before a controller restart; a partition or quorum hit by a
-//! fault while processes the roll stopped are not back).
+//! fetch timeout before a controller restart, unless the observation showed it
+//! not serving; someone else's controlled shutdown of a node the observation
+//! showed serving, i.e. without a broker-state source; a partition or quorum
+//! hit by a fault while processes the roll stopped are not back).
 
 #[path = "support/world.rs"]
 mod world;
@@ -78,8 +101,8 @@ use std::collections::BTreeMap;
 use kafkaops::engine::model::{NodeId, NodeRoles};
 use kafkaops::engine::roll::NodeRequest;
 use proptest::prelude::*;
-use proptest::test_runner::Config;
-use world::{Fault, Proc, Rules, Run, StateSource, Timing, World, adapter, drive};
+use proptest::test_runner::{Config, FileFailurePersistence};
+use world::{Fault, Proc, Rules, Run, Setting, StateSource, Timing, World, adapter, drive};
 
 /// Adapter rules matching the engine API in use.
 const RULES: Rules = if adapter::NEW_API {
@@ -94,7 +117,11 @@ fn config(cases: u32) -> Config {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(cases),
-        failure_persistence: None,
+        // Failing inputs are kept in `tests/roll_safety.proptest-regressions` and run first
+        // every time (the seeds that found issue 23's bugs with a fix removed are there).
+        failure_persistence: Some(Box::new(FileFailurePersistence::SourceParallel(
+            "proptest-regressions",
+        ))),
         max_shrink_iters: 400,
         ..Config::default()
     }
@@ -649,6 +676,331 @@ proptest! {
     }
 }
 
+// ------------------------------------------------------- issue 23, points 1-6
+
+/// Brokers 1..=4 (min ISR 2 by topic override, each broker leads one partition of RF 3) and
+/// three pure controllers.
+fn four_brokers(w: &mut World, t: &Timing) {
+    controllers(w, &Timing::default());
+    brokers(w, 1..=4, t);
+    for r in [[1, 2, 3], [2, 3, 4], [3, 4, 1], [4, 1, 2]] {
+        w.add_partition("t", &r);
+    }
+    w.topics.get_mut("t").unwrap().min_override = Some(2);
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    /// Point 1: a replica outside the selection that is not serving (someone else's
+    /// controlled shutdown, broker state 6/7; or a crash Kafka has not fenced yet, still listed
+    /// in the ISR) gives producers no acknowledgement: it must not count toward min ISR when
+    /// another replica restarts.
+    #[test]
+    fn replica_not_serving_outside_the_selection_not_counted(
+        t in timing(),
+        victim in 1i32..=4,
+        stop in any::<bool>(),
+        shutdown_ms in 1_000u64..60_000,
+        down_ms in prop::option::of(5_000u64..120_000),
+        fence_lag in prop_oneof![Just(0u64), 1_000u64..30_000],
+        isr_lag in 0u64..30_000,
+        delay in 0u64..5_000,
+        mask in 1u32..8,
+        endpoints in any::<bool>(),
+    ) {
+        let mut w = World::new();
+        four_brokers(&mut w, &t);
+        w.fence_lag_ms = fence_lag;
+        w.crash_isr_lag_ms = isr_lag;
+        w.state_source = if endpoints { StateSource::Endpoints } else { StateSource::None };
+        w.init();
+        let node = NodeId(victim);
+        w.faults.push((
+            2_000,
+            if stop {
+                Fault::Stop { node, shutdown_ms }
+            } else {
+                Fault::Crash { node, down_ms }
+            },
+        ));
+        w.advance_to(2_000 + delay);
+        let others: Vec<i32> = (1..=4).filter(|b| *b != victim).collect();
+        let reasons = subset(&others, mask);
+        let mut selection = others.clone();
+        selection.extend([100, 101, 102]);
+        let run = roll(&mut w, &selection, &reasons, false, true);
+        verdict(&w, &run)?;
+    }
+}
+
+/// Three or five voters (pure controllers 100.., or combined nodes 1.. next to brokers); one of
+/// them crashes or is stopped by someone else `delay` ms before the roll, which restarts the
+/// others that `mask` picks.
+#[allow(clippy::too_many_arguments)]
+fn stopped_voter(
+    combined: bool,
+    five: bool,
+    victim: usize,
+    stop: bool,
+    shutdown_ms: u64,
+    delay: u64,
+    controller_status: bool,
+    endpoints: bool,
+    mask: u32,
+) -> Result<(), TestCaseError> {
+    let mut w = World::new();
+    let n = if five { 5 } else { 3 };
+    let voters: Vec<i32> = if combined {
+        (1..=n).collect()
+    } else {
+        (100..100 + n).collect()
+    };
+    for &id in &voters {
+        let roles = if combined {
+            NodeRoles::COMBINED
+        } else {
+            NodeRoles::CONTROLLER
+        };
+        w.add_node(id, roles, true, Timing::default());
+    }
+    brokers(&mut w, 10..=11, &Timing::default());
+    let first = voters[0];
+    w.add_partition("t", &[first, 10, 11]);
+    w.topics.get_mut("t").unwrap().min_override = Some(1);
+    w.controller_status = controller_status;
+    w.state_source = if endpoints {
+        StateSource::Endpoints
+    } else {
+        StateSource::None
+    };
+    w.init();
+    let node = NodeId(voters[victim % voters.len()]);
+    w.faults.push((
+        3_000,
+        if stop {
+            Fault::Stop { node, shutdown_ms }
+        } else {
+            Fault::Crash {
+                node,
+                down_ms: None,
+            }
+        },
+    ));
+    w.advance_to(3_000 + delay);
+    let others: Vec<i32> = voters
+        .iter()
+        .copied()
+        .filter(|v| NodeId(*v) != node)
+        .collect();
+    let reasons = subset(&others, mask);
+    let mut selection = others;
+    selection.extend([10, 11]);
+    let run = roll(&mut w, &selection, &reasons, false, true);
+    verdict(&w, &run)
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// Point 2: a voter that is not running (crashed, stopped, a combined node shutting down)
+    /// keeps a fresh `LastCaughtUpTimestamp` for the fetch timeout; once the observation shows
+    /// it down it is no caught-up voter, and the checker no longer excuses it as a race.
+    #[test]
+    fn stopped_voter_with_a_fresh_timestamp_not_counted(
+        combined in any::<bool>(),
+        five in any::<bool>(),
+        victim in 0usize..5,
+        stop in any::<bool>(),
+        shutdown_ms in 0u64..3_000,
+        delay in 0u64..1_900,
+        controller_status in any::<bool>(),
+        endpoints in any::<bool>(),
+        mask in 1u32..16,
+    ) {
+        stopped_voter(
+            combined, five, victim, stop, shutdown_ms, delay, controller_status, endpoints, mask,
+        )?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    /// Point 3: the leader's voter set still holds voters whose controller role was removed
+    /// (brokers 4, 5 listed as voters, before RemoveRaftVoter). They vote no more, but the
+    /// majority is counted over all of them.
+    #[test]
+    fn stale_voters_with_broker_roles_count_in_the_majority(
+        t in timing(),
+        stale in 1i32..=2,
+        fetch in any::<bool>(),
+        mask in 1u32..64,
+    ) {
+        let mut w = World::new();
+        controllers(&mut w, &Timing::default());
+        brokers(&mut w, 1..=3, &t);
+        for id in 4..4 + stale {
+            w.add_node(id, NodeRoles::BROKER, true, t.clone());
+        }
+        w.add_partition("t", &[1, 2, 3]);
+        w.topics.get_mut("t").unwrap().min_override = Some(1);
+        w.stale_voters_fetch = fetch;
+        w.init();
+        w.advance_to(2_000);
+        let mut all: Vec<i32> = vec![100, 101, 102, 1, 2, 3];
+        all.extend(4..4 + stale);
+        let reasons = subset(&all, mask);
+        let run = roll(&mut w, &all, &reasons, false, true);
+        verdict(&w, &run)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    /// Point 4: after the leader's clock stepped back, Kafka still reports the highest
+    /// `LastCaughtUpTimestamp` it recorded: a voter that died (or stopped fetching) long ago
+    /// lies in the leader's "future". It is not caught up.
+    #[test]
+    fn voter_timestamp_ahead_of_the_leaders_clock_not_caught_up(
+        t in timing(),
+        combined in any::<bool>(),
+        crash in any::<bool>(),
+        back_ms in 30_000i64..600_000,
+        mask in 1u32..4,
+    ) {
+        let mut w = World::new();
+        let voters: Vec<i32> = if combined { vec![1, 2, 3] } else { vec![100, 101, 102] };
+        for &id in &voters {
+            let roles = if combined { NodeRoles::COMBINED } else { NodeRoles::CONTROLLER };
+            w.add_node(id, roles, true, t.clone());
+        }
+        brokers(&mut w, 10..=11, &t);
+        w.add_partition("t", &[voters[0], 10, 11]);
+        w.topics.get_mut("t").unwrap().min_override = Some(1);
+        w.init();
+        let node = NodeId(voters[2]);
+        w.faults.push((
+            2_000,
+            if crash {
+                Fault::Crash { node, down_ms: None }
+            } else {
+                Fault::ControllerLag { node, for_ms: 10_000_000 }
+            },
+        ));
+        w.faults.push((10_000, Fault::ClockStep { back_ms }));
+        w.advance_to(12_000);
+        let reasons = subset(&voters[..2], mask);
+        let mut selection = voters[..2].to_vec();
+        selection.extend([10, 11]);
+        let run = roll(&mut w, &selection, &reasons, false, true);
+        verdict(&w, &run)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    /// Point 5: no topic override and per-broker `min.insync.replicas` values, some of which
+    /// the observer cannot read. The highest known value is not the partition's: while any
+    /// replica's value is unknown the roll must not judge with a guess.
+    #[test]
+    fn unknown_broker_min_isr_refuses(
+        t in timing(),
+        mins in prop::collection::vec(1u32..=3, 4),
+        hidden in prop::collection::vec(prop::bool::weighted(0.4), 4),
+        lagging in prop::option::of((0usize..4, 1i32..=4)),
+        mask in 1u32..16,
+    ) {
+        let mut w = World::new();
+        controllers(&mut w, &Timing::default());
+        brokers(&mut w, 1..=4, &t);
+        for r in [[1, 2, 3], [2, 3, 4], [3, 4, 1], [4, 1, 2]] {
+            w.add_partition("t", &r);
+        }
+        w.add_partition("u", &[1, 2, 3, 4]);
+        for b in 1..=4 {
+            let i = usize::try_from(b - 1).unwrap();
+            w.node_mut(b).broker_min_isr = mins[i];
+            w.node_mut(b).min_isr_hidden = hidden[i];
+        }
+        w.init();
+        if let Some((p, node)) = lagging {
+            w.faults.push((1, Fault::ReplicaLag { partition: p, node: NodeId(node), for_ms: 10_000_000 }));
+        }
+        w.advance_to(15_000);
+        let reasons = subset(&[1, 2, 3, 4], mask);
+        let run = roll(&mut w, &[1, 2, 3, 4, 100, 101, 102], &reasons, false, true);
+        verdict(&w, &run)?;
+    }
+}
+
+/// The settings point 6 plays with: (key, read-only, sensitive, running value, other value).
+const SETTINGS: [(&str, bool, bool, Option<&str>, &str); 5] = [
+    (
+        "create.topic.policy.class.name",
+        true,
+        false,
+        None,
+        "com.example.Policy",
+    ),
+    ("log.cleaner.threads", false, false, Some("1"), "2"),
+    (
+        "ssl.cipher.suites",
+        false,
+        false,
+        None,
+        "TLS_AES_128_GCM_SHA256",
+    ),
+    ("ssl.keystore.password", false, true, Some("old"), "new"),
+    ("log.dirs", true, false, Some("/a"), "/b"),
+];
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    /// Point 6: DescribeConfigs returns no value for unset keys as for sensitive ones. A desired
+    /// read-only key that is unset needs a restart (never "done"); only sensitive keys may be
+    /// skipped, and the summary must name them. Rule (g) checks what every node runs at the end.
+    #[test]
+    fn unset_read_only_settings_restart_and_sensitive_ones_are_named(
+        t in timing(),
+        wants in prop::collection::vec(prop::collection::vec((0usize..5, any::<bool>()), 0..4), 3),
+        reasons_mask in prop_oneof![3 => Just(0u32), 1 => 0u32..8],
+    ) {
+        let mut w = World::new();
+        controllers(&mut w, &Timing::default());
+        brokers(&mut w, 1..=3, &t);
+        w.add_partition("t", &[1, 2, 3]);
+        w.topics.get_mut("t").unwrap().min_override = Some(2);
+        for b in 1..=3 {
+            for (key, read_only, sensitive, value, _) in SETTINGS {
+                w.node_mut(b).config.insert(
+                    key.to_string(),
+                    Setting { value: value.map(str::to_string), read_only, sensitive },
+                );
+            }
+        }
+        w.init();
+        let reasons = subset(&[1, 2, 3], reasons_mask);
+        let mut reqs = requests(&[1, 2, 3, 100, 101, 102], &reasons);
+        for (i, node_wants) in wants.iter().enumerate() {
+            let id = NodeId(i32::try_from(i).unwrap() + 1);
+            let desired = &mut reqs.get_mut(&id).unwrap().desired_config;
+            for &(k, change) in node_wants {
+                let (key, _, _, value, other) = SETTINGS[k];
+                let v = if change { Some(other) } else { value };
+                if let Some(v) = v {
+                    desired.insert(key.to_string(), v.to_string());
+                }
+            }
+        }
+        let run = drive(&mut w, RULES, &reqs, adapter::roll_config(false, true), false, 900_000);
+        verdict(&w, &run)?;
+    }
+}
+
 // --------------------------------------------------------------- general
 
 #[derive(Debug, Clone)]
@@ -674,6 +1026,12 @@ struct Cluster {
     /// Topic t1's settings cannot be read.
     unknown_topic: bool,
     witness: bool,
+    /// How long a crashed broker stays registered unfenced.
+    fence_lag: u64,
+    /// The platform reports controller-only processes.
+    controller_status: bool,
+    /// Per broker-role node: its `min.insync.replicas` cannot be read.
+    hidden_min: Vec<bool>,
 }
 
 fn node_timing() -> impl Strategy<Value = Timing> {
@@ -717,7 +1075,7 @@ fn cluster() -> impl Strategy<Value = Cluster> {
                 prop::collection::vec(
                     (
                         0u64..200_000,
-                        0u8..4,
+                        0u8..6,
                         0usize..16,
                         0usize..16,
                         1_000u64..60_000,
@@ -730,11 +1088,18 @@ fn cluster() -> impl Strategy<Value = Cluster> {
                 prop::collection::vec(prop_oneof![3 => Just(0u64), 1 => 1_000u64..60_000], 5),
                 prop::option::weighted(0.4, (0usize..16, 0usize..16, 0u64..120_000, 0u64..60_000)),
                 (
-                    any::<bool>(),
-                    prop::bool::weighted(0.3),
-                    prop::bool::weighted(0.2),
-                    prop::bool::weighted(0.2),
-                    prop::bool::weighted(0.7),
+                    (
+                        any::<bool>(),
+                        prop::bool::weighted(0.3),
+                        prop::bool::weighted(0.2),
+                        prop::bool::weighted(0.2),
+                        prop::bool::weighted(0.7),
+                    ),
+                    (
+                        prop_oneof![Just(0u64), 1_000u64..20_000],
+                        any::<bool>(),
+                        prop::collection::vec(prop::bool::weighted(0.15), broker_nodes),
+                    ),
                 ),
             )
         })
@@ -751,7 +1116,10 @@ fn cluster() -> impl Strategy<Value = Cluster> {
                 endpoints,
                 stale,
                 reassign,
-                (restore, include_unhealthy, ghost, unknown_topic, witness),
+                (
+                    (restore, include_unhealthy, ghost, unknown_topic, witness),
+                    (fence_lag, controller_status, hidden_min),
+                ),
             )| Cluster {
                 brokers,
                 combined,
@@ -772,6 +1140,9 @@ fn cluster() -> impl Strategy<Value = Cluster> {
                 ghost,
                 unknown_topic,
                 witness,
+                fence_lag,
+                controller_status,
+                hidden_min,
             },
         )
 }
@@ -779,6 +1150,8 @@ fn cluster() -> impl Strategy<Value = Cluster> {
 fn build(c: &Cluster) -> (World, Vec<i32>, Vec<i32>) {
     let mut w = World::new();
     w.witness = c.witness;
+    w.fence_lag_ms = c.fence_lag;
+    w.controller_status = c.controller_status;
     let mut ids = Vec::new();
     let mut next = 1;
     let mut k = 0;
@@ -795,8 +1168,9 @@ fn build(c: &Cluster) -> (World, Vec<i32>, Vec<i32>) {
         k += 1;
     }
     let broker_ids: Vec<i32> = ids.clone();
-    for (b, m) in broker_ids.iter().zip(&c.broker_mins) {
+    for ((b, m), hidden) in broker_ids.iter().zip(&c.broker_mins).zip(&c.hidden_min) {
         w.node_mut(*b).broker_min_isr = *m;
+        w.node_mut(*b).min_isr_hidden = *hidden;
     }
     for i in 0..c.pure {
         let id = 100 + i32::try_from(i).unwrap();
@@ -877,6 +1251,13 @@ fn build(c: &Cluster) -> (World, Vec<i32>, Vec<i32>) {
                 for_ms: len,
             },
             2 => Fault::ControllerLag { node, for_ms: len },
+            4 => Fault::Stop {
+                node,
+                shutdown_ms: len / 4,
+            },
+            5 => Fault::ClockStep {
+                back_ms: i64::try_from(len).unwrap_or(0),
+            },
             _ => Fault::Reassign {
                 partition: b % w.partitions.len(),
                 add: NodeId(broker_ids[a % broker_ids.len()]),

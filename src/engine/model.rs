@@ -152,11 +152,22 @@ impl ObservedState {
 /// One configuration entry as the node reports it (DescribeConfigs BROKER).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConfigEntry {
-    /// Current value; `None` for a sensitive or unset value.
+    /// Current value; `None` for a sensitive or an unset value (tell them
+    /// apart with [`ConfigEntry::sensitive`]).
     pub value: Option<String>,
     /// `true` when the setting cannot be changed without a restart
     /// (DescribeConfigs `is_read_only`).
     pub read_only: bool,
+    /// DescribeConfigs `is_sensitive`: Kafka never returns the value (passwords,
+    /// keys), so it cannot be compared. A `None` value that is not sensitive
+    /// means the setting is unset.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sensitive: bool,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// One node as observed.
@@ -187,6 +198,16 @@ pub struct NodeSnapshot {
 pub const MIN_ISR_KEY: &str = "min.insync.replicas";
 
 impl NodeSnapshot {
+    /// Serving as far as this observation shows: SERVING and answering the
+    /// Admin API. A node that is not (shutting down, crashed but not yet
+    /// fenced, starting, in an unknown state) holds no ISR place and no quorum
+    /// vote that a restart of another node may count on, whatever the ISR and
+    /// the quorum timestamps still list.
+    #[must_use]
+    pub fn is_serving(&self) -> bool {
+        self.state == ObservedState::Serving && self.reachable
+    }
+
     /// The broker-level `min.insync.replicas` this node reports, if any.
     #[must_use]
     pub fn broker_min_isr(&self) -> Option<u32> {
@@ -316,28 +337,42 @@ impl ClusterSnapshot {
     /// Effective `min.insync.replicas` of a partition: the topic override if
     /// any, otherwise the highest broker-level value among its replicas
     /// (leadership can move to any of them during a roll, and the leader's
-    /// value is the one enforced). `None` when the topic is unknown or no
-    /// replica reports a value: the caller must fail safe.
+    /// value is the one enforced). `None` when the topic is unknown, or when
+    /// any replica that is a node does not report its value (that replica may
+    /// lead, or come to lead, with a higher one): the caller must fail safe.
+    /// Replica ids that are not nodes of the snapshot (decommissioned brokers
+    /// nothing knows) cannot lead and are not asked.
     #[must_use]
     pub fn effective_min_isr(&self, p: &PartitionSnapshot) -> Option<u32> {
         effective_min_isr_with(&self.topics, p, |id| {
-            self.node(id).and_then(NodeSnapshot::broker_min_isr)
+            self.node(id).map(NodeSnapshot::broker_min_isr)
         })
     }
 }
 
 /// [`ClusterSnapshot::effective_min_isr`] with the broker-level values looked
-/// up by `broker_min_isr` (lets a caller index the nodes once).
+/// up by `broker_min_isr` (lets a caller index the nodes once): `None` for an
+/// id that is not a node, `Some(None)` for a node whose value is unknown.
 pub fn effective_min_isr_with(
     topics: &BTreeMap<String, TopicSettings>,
     p: &PartitionSnapshot,
-    broker_min_isr: impl Fn(NodeId) -> Option<u32>,
+    broker_min_isr: impl Fn(NodeId) -> Option<Option<u32>>,
 ) -> Option<u32> {
     let settings = topics.get(&p.tp.topic)?;
     if let Some(m) = settings.min_insync_replicas {
         return Some(m);
     }
-    p.all_replicas().filter_map(broker_min_isr).max()
+    let mut highest: Option<u32> = None;
+    for r in p.all_replicas() {
+        match broker_min_isr(r) {
+            // Not a node: cannot lead.
+            None => {}
+            // A replica whose value is unknown: so is the partition's.
+            Some(None) => return None,
+            Some(Some(m)) => highest = Some(highest.map_or(m, |h| h.max(m))),
+        }
+    }
+    highest
 }
 
 #[cfg(test)]
@@ -385,6 +420,7 @@ mod tests {
                         ConfigEntry {
                             value: Some(v.to_string()),
                             read_only: false,
+                            sensitive: false,
                         },
                     )
                 })
@@ -411,7 +447,7 @@ mod tests {
             nodes: vec![
                 with_min_isr(1, Some("1")),
                 with_min_isr(2, Some("2")),
-                with_min_isr(3, None),
+                with_min_isr(3, Some("1")),
             ],
             partitions: vec![p.clone()],
             ..ClusterSnapshot::default()
@@ -425,6 +461,10 @@ mod tests {
             },
         );
         assert_eq!(s.effective_min_isr(&p), Some(2));
+        // A replica id that is not a node (nothing knows a broker 9) cannot lead: not asked.
+        let mut ghost = p.clone();
+        ghost.replicas.push(NodeId(9));
+        assert_eq!(s.effective_min_isr(&ghost), Some(2));
         s.topics.get_mut("t").unwrap().min_insync_replicas = Some(1);
         assert_eq!(s.effective_min_isr(&p), Some(1));
         // No override and no replica reports a value: unknown.
@@ -433,6 +473,52 @@ mod tests {
             n.config.clear();
         }
         assert_eq!(s.effective_min_isr(&p), None);
+    }
+
+    /// Issue 23, point 5: no topic override, the leader's value cannot be read
+    /// (it is 3), the others say 2. The highest known value (2) let a roll take
+    /// the ISR to 2; while any replica's value is unknown, so is the
+    /// partition's effective min ISR.
+    #[test]
+    fn unknown_broker_min_isr_of_any_replica_makes_the_partition_min_isr_unknown() {
+        let p = PartitionSnapshot {
+            tp: TopicPartition {
+                topic: "t".into(),
+                partition: 0,
+            },
+            replicas: vec![NodeId(1), NodeId(2), NodeId(3)],
+            isr: vec![NodeId(1), NodeId(2), NodeId(3)],
+            leader: Some(NodeId(1)),
+            adding: vec![],
+            removing: vec![],
+        };
+        let mut s = ClusterSnapshot {
+            nodes: vec![
+                with_min_isr(1, None),
+                with_min_isr(2, Some("2")),
+                with_min_isr(3, Some("2")),
+            ],
+            partitions: vec![p.clone()],
+            topics: [(
+                "t".to_string(),
+                TopicSettings {
+                    min_insync_replicas: None,
+                },
+            )]
+            .into(),
+            quorum: None,
+        };
+        assert_eq!(s.effective_min_isr(&p), None);
+        // An adding replica counts too: it may lead once in sync.
+        s.nodes[0] = with_min_isr(1, Some("2"));
+        assert_eq!(s.effective_min_isr(&p), Some(2));
+        let mut moving = p.clone();
+        moving.adding = vec![NodeId(4)];
+        s.nodes.push(with_min_isr(4, None));
+        assert_eq!(s.effective_min_isr(&moving), None);
+        // A topic override does not depend on the brokers.
+        s.topics.get_mut("t").unwrap().min_insync_replicas = Some(2);
+        assert_eq!(s.effective_min_isr(&moving), Some(2));
     }
 
     #[test]

@@ -710,6 +710,13 @@ impl KafkaAdmin for KafkaClient {
         target: ConfigTarget,
         changes: Vec<ConfigChange>,
     ) -> Result<()> {
+        if target == ConfigTarget::ClusterDefault {
+            // librdkafka cannot address a resource with an empty name: the wire path can.
+            let mut conn = self
+                .wire_connection_to_brokers("altering the cluster-wide broker default")
+                .await?;
+            return wire_admin::alter_cluster_default(&mut conn, &changes).await;
+        }
         self.blocking("IncrementalAlterConfigs", move |admin, timeout| {
             ffi::incremental_alter_configs(admin, &target, &changes, timeout)
         })
@@ -738,10 +745,33 @@ impl ClusterObserver for KafkaClient {
         // Everything the safety checks need; any failure fails the observation.
         let (live, names) = self.metadata().await?;
         let cluster = self.describe_cluster_via(live).await?;
-        // The ISR as every reachable broker sees it (merged conservatively in `assemble`):
-        // one broker's metadata may be stale.
-        let first = self.describe_topics_via(live, names.clone()).await?;
         let unfenced: Vec<i32> = cluster.nodes.iter().map(|n| n.id).collect();
+        // The ISR as every reachable broker sees it (merged conservatively in `assemble`):
+        // one broker's metadata may be stale. The first view is asked of the broker that
+        // answered Metadata; when that one is not known by id (a bootstrap connection) or does
+        // not answer, librdkafka would ask "the controller", which KRaft names at random among
+        // the registered brokers: maybe one that crashed and is not fenced yet. Then the other
+        // registered brokers are asked in turn, and the first that answers is `live`.
+        let (live, first) = match self.describe_topics_via(live, names.clone()).await {
+            Ok(view) if live >= 0 => (live, view),
+            first_try => {
+                let mut found = None;
+                for &id in unfenced.iter().filter(|id| **id != live) {
+                    match self.describe_topics_via(id, names.clone()).await {
+                        Ok(view) => {
+                            found = Some((id, view));
+                            break;
+                        }
+                        Err(e) => tracing::debug!("broker {id} did not describe the topics: {e}"),
+                    }
+                }
+                match (found, first_try) {
+                    (Some(answer), _) => answer,
+                    (None, Ok(view)) => (live, view),
+                    (None, Err(e)) => return Err(e),
+                }
+            }
+        };
         let mut topic_views = vec![(live, first)];
         // The other views and the topic configs are asked while the broker configs are
         // (below): a broker that just died makes each of them wait for the request timeout.

@@ -12,10 +12,15 @@
 //!   (alive but fenced: starting or in log recovery; never restarted first). When the
 //!   endpoint could not be read, a fenced broker is `NotRunning` unless the platform says
 //!   its process runs, and an unfenced one `Unknown`.
-//! - Controller-only node (by `process.roles`, voter or observer): `Serving` when it leads
-//!   the quorum or its `LastCaughtUpTimestamp` is within the fetch timeout of the leader's,
-//!   else `NotReady` (the quorum cannot tell a stopped controller from a lagging one; the
-//!   platform can).
+//! - Controller-only node (by `process.roles`, voter or observer): `NotRunning` when the
+//!   platform says its process does not run; else `Serving` when it leads the quorum or is
+//!   caught up by the engine's rule ([`is_caught_up`]: its `LastCaughtUpTimestamp` at most
+//!   the fetch timeout behind the leader's, never ahead of it; and none while any member's
+//!   timestamp is ahead of the leader's clock, [`clock_stepped_back`]), else `NotReady` (the
+//!   quorum cannot tell a stopped controller from a lagging one; the platform can).
+//! - A broker-role node that Kafka still lists unfenced while the platform says its process
+//!   does not run (crashed, not fenced yet) is `NotReady`: not serving, but not assumed out
+//!   of its ISRs either.
 //! - Config map: everything DescribeConfigs BROKER reported for the node, including its
 //!   effective broker-level `min.insync.replicas` (where the engine reads it). The active
 //!   controller's `controller.quorum.fetch.timeout.ms` is put into the leader's config map
@@ -33,6 +38,8 @@ use crate::engine::model::{
     ClusterSnapshot, ConfigEntry as EngineConfigEntry, NodeId, NodeRoles, NodeSnapshot,
     ObservedState, PartitionSnapshot, QuorumSnapshot, TopicPartition, TopicSettings, VoterState,
 };
+
+use crate::engine::roll::safety::{clock_stepped_back, is_caught_up};
 
 use super::observation::{
     BrokerState, BrokerStateSource, KafkaObservation, NodeObservation, QuorumObservation,
@@ -52,11 +59,21 @@ fn controller_caught_up(quorum: &QuorumObservation, id: i32) -> bool {
             .chain(&quorum.observers)
             .find(|v| v.id == id)
             .and_then(|v| v.last_caught_up_timestamp)
+            .filter(|t| *t >= 0)
     };
-    match (quorum.leader_id.and_then(ts), ts(id)) {
-        (Some(leader), Some(mine)) => leader - mine < quorum.fetch_timeout_ms,
-        _ => false,
+    let Some(leader) = quorum.leader_id.and_then(ts) else {
+        return false;
+    };
+    let all = quorum
+        .voters
+        .iter()
+        .chain(&quorum.observers)
+        .filter_map(|v| Some((NodeId(v.id), v.last_caught_up_timestamp?)));
+    if clock_stepped_back(leader, all).is_some() {
+        // The leader's clock stepped back: no timestamp can be trusted.
+        return false;
     }
+    ts(id).is_some_and(|mine| is_caught_up(leader, mine, quorum.fetch_timeout_ms))
 }
 
 fn node_state(node: &NodeObservation, quorum: &QuorumObservation, inferred: bool) -> ObservedState {
@@ -65,7 +82,7 @@ fn node_state(node: &NodeObservation, quorum: &QuorumObservation, inferred: bool
         // The platform was not asked (None, no error) or said "not running".
         let not_known_alive = node.process_running == Some(false)
             || (node.process_running.is_none() && node.process_status_error.is_none());
-        match node.broker_state {
+        let state = match node.broker_state {
             Some(BrokerState::Unknown) if node.broker_state_error.is_some() => {
                 if fenced && not_known_alive {
                     ObservedState::NotRunning
@@ -77,7 +94,15 @@ fn node_state(node: &NodeObservation, quorum: &QuorumObservation, inferred: bool
             Some(BrokerState::Unknown) if inferred => ObservedState::Unknown,
             Some(s) => ObservedState::from_broker_state(s.code()),
             None => ObservedState::Unknown,
+        };
+        // Still registered unfenced, but the platform says the process is gone.
+        if !fenced && node.process_running == Some(false) && state == ObservedState::Serving {
+            ObservedState::NotReady
+        } else {
+            state
         }
+    } else if node.process_running == Some(false) {
+        ObservedState::NotRunning
     } else if controller_caught_up(quorum, node.id) {
         ObservedState::Serving
     } else {
@@ -105,6 +130,7 @@ pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
                                 EngineConfigEntry {
                                     value: e.value.clone(),
                                     read_only: e.read_only,
+                                    sensitive: e.sensitive,
                                 },
                             )
                         })
@@ -117,6 +143,7 @@ pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
                     .or_insert_with(|| EngineConfigEntry {
                         value: Some(o.quorum.fetch_timeout_ms.to_string()),
                         read_only: true,
+                        sensitive: false,
                     });
             }
             let state = node_state(n, &o.quorum, inferred);
@@ -437,6 +464,79 @@ mod tests {
         o.nodes[4].process_running = Some(false);
         let s = to_snapshot(&o);
         assert_eq!(s.node(NodeId(5)).unwrap().state, ObservedState::NotRunning);
+    }
+
+    /// Issue 23, point 4: the adapter's "caught up" is the engine's rule (one rule, not two
+    /// copies): a timestamp ahead of the leader's clock is not caught up.
+    #[test]
+    fn controller_timestamp_ahead_of_the_leader_is_not_serving() {
+        let mut o = observation();
+        o.quorum.voters[1].last_caught_up_timestamp = Some(60_000);
+        let s = to_snapshot(&o);
+        assert_eq!(s.node(NodeId(2)).unwrap().state, ObservedState::NotReady);
+        // Any timestamp ahead of the leader's: its clock stepped back, none is trusted (3 at
+        // 9_500 would otherwise look caught up).
+        let mut o = observation();
+        o.quorum.voters[2].last_caught_up_timestamp = Some(9_500);
+        assert_eq!(
+            to_snapshot(&o).node(NodeId(3)).unwrap().state,
+            ObservedState::Serving
+        );
+        o.quorum.voters[1].last_caught_up_timestamp = Some(60_000);
+        let s = to_snapshot(&o);
+        assert_eq!(s.node(NodeId(3)).unwrap().state, ObservedState::NotReady);
+        assert_eq!(s.node(NodeId(1)).unwrap().state, ObservedState::Serving);
+    }
+
+    /// Issue 23, points 1 and 2: what the platform says about a process reaches the snapshot. A
+    /// controller whose process does not run is NOT_RUNNING whatever its timestamp says; a broker
+    /// Kafka still lists unfenced whose process is gone (crashed, not fenced yet) is not serving.
+    #[test]
+    fn processes_the_platform_says_stopped_are_not_serving() {
+        let mut o = observation();
+        o.nodes[1].process_running = Some(false);
+        o.nodes[3].process_running = Some(false);
+        let s = to_snapshot(&o);
+        assert_eq!(s.node(NodeId(2)).unwrap().state, ObservedState::NotRunning);
+        assert_eq!(s.node(NodeId(4)).unwrap().state, ObservedState::NotReady);
+        assert!(!s.node(NodeId(4)).unwrap().is_serving());
+        // Running (or not asked): unchanged.
+        let mut o = observation();
+        o.nodes[1].process_running = Some(true);
+        let s = to_snapshot(&o);
+        assert_eq!(s.node(NodeId(2)).unwrap().state, ObservedState::Serving);
+        assert_eq!(s.node(NodeId(4)).unwrap().state, ObservedState::Serving);
+    }
+
+    /// Issue 23, point 6: a sensitive entry and an unset one both come without a value; only
+    /// the flag tells them apart, so it must reach the engine.
+    #[test]
+    fn sensitive_flags_reach_the_engine() {
+        let mut o = observation();
+        o.broker_configs.insert(
+            4,
+            vec![
+                ConfigEntry {
+                    name: "ssl.keystore.password".into(),
+                    value: None,
+                    read_only: false,
+                    source: ConfigSource::DynamicBroker,
+                    sensitive: true,
+                },
+                ConfigEntry {
+                    name: "create.topic.policy.class.name".into(),
+                    value: None,
+                    read_only: true,
+                    source: ConfigSource::Default,
+                    sensitive: false,
+                },
+            ],
+        );
+        let s = to_snapshot(&o);
+        let cfg = &s.node(NodeId(4)).unwrap().config;
+        assert!(cfg["ssl.keystore.password"].sensitive);
+        assert!(!cfg["create.topic.policy.class.name"].sensitive);
+        assert_eq!(cfg["create.topic.policy.class.name"].value, None);
     }
 
     #[test]

@@ -15,6 +15,7 @@ use kafka_protocol::messages::{
     AlterPartitionReassignmentsRequest, AlterPartitionReassignmentsResponse, ApiVersionsRequest,
     ApiVersionsResponse, DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
     DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse,
+    IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse,
     ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse, MetadataRequest,
     MetadataResponse, RequestHeader, ResponseHeader, SaslAuthenticateRequest,
     SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
@@ -63,6 +64,12 @@ wire_request!(
     DescribeConfigsResponse,
     32,
     "DescribeConfigs"
+);
+wire_request!(
+    IncrementalAlterConfigsRequest,
+    IncrementalAlterConfigsResponse,
+    44,
+    "IncrementalAlterConfigs"
 );
 wire_request!(
     DescribeQuorumRequest,

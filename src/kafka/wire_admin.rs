@@ -2,7 +2,8 @@
 //!
 //! DescribeQuorum and ListPartitionReassignments are not in librdkafka; reading a
 //! controller's own config needs a connection to that controller, which librdkafka
-//! cannot open. Each function takes an open [`Connection`] and returns observation
+//! cannot open; librdkafka cannot address the cluster-wide broker default (a `BROKER`
+//! resource with an empty name) in IncrementalAlterConfigs. Each function takes an open [`Connection`] and returns observation
 //! types; the decoding of responses into those types is pure and unit-tested.
 
 use kafka_protocol::messages::alter_partition_reassignments_request::{
@@ -10,15 +11,18 @@ use kafka_protocol::messages::alter_partition_reassignments_request::{
 };
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::describe_quorum_request::{PartitionData, TopicData};
+use kafka_protocol::messages::incremental_alter_configs_request::{
+    AlterConfigsResource, AlterableConfig,
+};
 use kafka_protocol::messages::{
     AlterPartitionReassignmentsRequest, BrokerId, DescribeClusterRequest, DescribeConfigsRequest,
-    DescribeQuorumRequest, DescribeQuorumResponse, ListPartitionReassignmentsRequest,
-    ListPartitionReassignmentsResponse, TopicName,
+    DescribeQuorumRequest, DescribeQuorumResponse, IncrementalAlterConfigsRequest,
+    ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 
 use super::error::{KafkaError, Result, error_name};
-use super::ffi::NodeAddress;
+use super::ffi::{AlterOp, ConfigChange, NodeAddress};
 use super::observation::{ControllerAddresses, RawQuorum, Reassignment, ReplicaObservation};
 use super::wire::Connection;
 
@@ -276,6 +280,46 @@ pub async fn describe_node_config(
         .iter()
         .find(|c| c.name.as_str() == key)
         .and_then(|c| c.value.as_ref().map(|v| v.as_str().to_string())))
+}
+
+/// IncrementalAlterConfigs on the cluster-wide broker default (`BROKER` resource with an
+/// empty name), which librdkafka cannot address. Any broker forwards it to the controller.
+/// With eligible leader replicas (KIP-966) this is where `min.insync.replicas` is set.
+pub async fn alter_cluster_default(conn: &mut Connection, changes: &[ConfigChange]) -> Result<()> {
+    let configs = changes
+        .iter()
+        .map(|c| {
+            AlterableConfig::default()
+                .with_name(StrBytes::from_string(c.name.clone()))
+                .with_config_operation(match c.op {
+                    AlterOp::Set => 0,
+                    AlterOp::Delete => 1,
+                    AlterOp::Append => 2,
+                    AlterOp::Subtract => 3,
+                })
+                .with_value(c.value.clone().map(StrBytes::from_string))
+        })
+        .collect();
+    let request = IncrementalAlterConfigsRequest::default().with_resources(vec![
+        AlterConfigsResource::default()
+            .with_resource_type(4)
+            .with_resource_name(StrBytes::from_static_str(""))
+            .with_configs(configs),
+    ]);
+    let (_, response) = conn
+        .send(&request, "altering the cluster-wide broker default")
+        .await?;
+    for r in &response.responses {
+        if r.error_code != 0 {
+            return Err(api_err(
+                "IncrementalAlterConfigs on the cluster-wide broker default",
+                conn.address(),
+                r.error_code,
+                r.error_message.as_ref(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Starts moving `topic`-`partition` to `replicas` (used by tests to create a reassignment;

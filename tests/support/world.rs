@@ -20,7 +20,20 @@
 //!   stopped controller keeps looking caught up for the fetch timeout; a quorum
 //!   leader is elected only by a real majority of running voters;
 //! - `min.insync.replicas` is enforced by the partition leader's broker-level
-//!   value unless the topic overrides it.
+//!   value unless the topic overrides it; the observer may fail to read a
+//!   broker's value;
+//! - a crashed broker stays registered unfenced for a while (`fence_lag_ms`,
+//!   Kafka's session timeout) and listed in its ISRs (`crash_isr_lag_ms`);
+//!   someone else may stop a node for maintenance (a controlled shutdown the
+//!   roll did not ask for);
+//! - the quorum leader's clock may step back; Kafka keeps the highest
+//!   `LastCaughtUpTimestamp` it recorded, so timestamps can lie in the leader's
+//!   "future"; the leader's voter set may still hold voters whose controller
+//!   role was removed (scale-down before `RemoveRaftVoter`): they vote no more,
+//!   but a majority is still counted over them;
+//! - each node runs a configuration (value, read-only, sensitive per key) and
+//!   has a configuration file: a process start runs with the file, a
+//!   reconfiguration changes dynamic keys only.
 //!
 //! The CHECKER (see [`World::violations`]) judges ground truth at every
 //! simulated instant, never the engine's rules:
@@ -39,7 +52,15 @@
 //! - (d) no node restarts twice in one roll unless it failed in between;
 //! - (e) no node in log recovery restarts;
 //! - (f) a node without restart reasons restarts only if it is truly unhealthy
-//!   (not running, not ready, or not answering).
+//!   (not running, not ready, or not answering) or runs a desired setting that
+//!   only a restart can apply;
+//! - (g) a roll that ends `Done` leaves every selected node running its
+//!   desired settings, except sensitive ones, which the summary must name.
+//!
+//! What the checker excuses is only what no observation could show: a voter
+//! hit by a fault less than the fetch timeout ago still looks caught up, unless
+//! the observation shows its process down or going down (a broker side fenced,
+//! unreachable or shutting down; a controller the platform reports stopped).
 //!
 //! Only public model types and `Roller`/`Decision` are used; the engine's
 //! safety rules are deliberately not imported. The engine's API touch points
@@ -150,6 +171,16 @@ pub struct WNode {
     pub exits: u32,
     /// A broker-state endpoint exists for this node.
     pub has_endpoint: bool,
+    /// The observer cannot read this broker's `min.insync.replicas` (the entry
+    /// is missing from its configuration; the node still answers).
+    pub min_isr_hidden: bool,
+    /// After a crash, Kafka keeps the broker registered unfenced until this
+    /// time (its session timeout).
+    pub unfenced_until: Ms,
+    /// The configuration the process runs with, by key.
+    pub config: BTreeMap<String, Setting>,
+    /// The configuration file: what a (re)started process runs with.
+    pub file: BTreeMap<String, String>,
     /// A restart command will start the process when it exits.
     restart_pending: bool,
     /// When an injected fault (crash, lag) last hit this node.
@@ -168,11 +199,14 @@ impl WNode {
             && now >= self.isr_sync_at
     }
 
+    /// A controller process runs (a voter whose controller role was removed
+    /// runs none).
     fn ctrl_running(&self) -> bool {
-        matches!(
-            self.proc,
-            Proc::Serving | Proc::ShuttingDown { .. } | Proc::Recovering { .. }
-        )
+        self.roles.controller
+            && matches!(
+                self.proc,
+                Proc::Serving | Proc::ShuttingDown { .. } | Proc::Recovering { .. }
+            )
     }
 
     fn ctrl_in_sync(&self, now: Ms) -> bool {
@@ -186,6 +220,23 @@ impl WNode {
     fn unfenced(&self) -> bool {
         self.roles.broker && matches!(self.proc, Proc::Serving | Proc::ShuttingDown { .. })
     }
+
+    /// Listed unfenced by Kafka: unfenced, or crashed less than the session
+    /// timeout ago.
+    fn listed_unfenced(&self, now: Ms) -> bool {
+        self.unfenced() || (self.roles.broker && !self.proc.alive() && now < self.unfenced_until)
+    }
+}
+
+/// One setting as a process runs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setting {
+    /// `None`: unset.
+    pub value: Option<String>,
+    /// Only a restart changes it.
+    pub read_only: bool,
+    /// Kafka never returns its value.
+    pub sensitive: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -241,6 +292,11 @@ pub enum Fault {
     },
     /// A controller stops fetching for a while.
     ControllerLag { node: NodeId, for_ms: Ms },
+    /// Someone else stops the node for maintenance (a controlled shutdown
+    /// of `shutdown_ms`, broker state 6); it stays down.
+    Stop { node: NodeId, shutdown_ms: Ms },
+    /// The quorum leader's clock steps back (NTP, a restored VM).
+    ClockStep { back_ms: i64 },
     /// A reassignment starts: `add` syncs after `sync_ms`, `remove` leaves
     /// once it has and `done_ms` have passed.
     Reassign {
@@ -314,6 +370,17 @@ pub struct World {
     pub state_source: StateSource,
     /// How long a crashed replica stays listed in the ISR.
     pub crash_isr_lag_ms: Ms,
+    /// How long a crashed broker stays registered unfenced (its session
+    /// timeout); it also bounds how long it stays listed in the ISRs.
+    pub fence_lag_ms: Ms,
+    /// The platform reports whether controller-only processes run (the
+    /// adapter then shows a stopped one NOT_RUNNING).
+    pub controller_status: bool,
+    /// Voters listed with broker-only roles keep fetching the metadata log
+    /// under their id while their broker runs: fresh timestamps, no vote.
+    pub stale_voters_fetch: bool,
+    /// How far the quorum leader's clock is behind real time.
+    pub clock_back_ms: i64,
     /// The broker whose topic config the old adapter reads.
     pub config_broker: Option<NodeId>,
     /// A restart witness reports process ends and incarnations (`false`:
@@ -331,11 +398,20 @@ pub struct World {
     voters_took: BTreeSet<NodeId>,
     quorum_ok_when_taken: bool,
     quorum_excused: bool,
+    /// Desired settings of the selected nodes (rule g).
+    desired: BTreeMap<NodeId, BTreeMap<String, String>>,
+    /// Per node, whether the last observation handed to the roll showed it
+    /// serving (`None`: no observation, e.g. a restart ordered by a test).
+    shown_serving: Option<BTreeMap<NodeId, bool>>,
     pub violations: Vec<String>,
     /// (time, batch) of every restart the roll ordered.
     pub restarts: Vec<(Ms, Vec<NodeId>)>,
     pub trace: Vec<String>,
 }
+
+/// The quorum leader's clock at simulated time 0 (timestamps stay positive
+/// when it steps back).
+pub const CLOCK_BASE: i64 = 1_000_000_000;
 
 fn majority(n: usize) -> usize {
     n / 2 + 1
@@ -365,6 +441,10 @@ impl World {
             fetch_timeout_ms: 2_000,
             state_source: StateSource::Endpoints,
             crash_isr_lag_ms: 10_000,
+            fence_lag_ms: 10_000,
+            controller_status: false,
+            stale_voters_fetch: false,
+            clock_back_ms: 0,
             config_broker: None,
             witness: true,
             faults: Vec::new(),
@@ -377,6 +457,8 @@ impl World {
             voters_took: BTreeSet::new(),
             quorum_ok_when_taken: true,
             quorum_excused: false,
+            desired: BTreeMap::new(),
+            shown_serving: None,
             violations: Vec::new(),
             restarts: Vec::new(),
             trace: Vec::new(),
@@ -401,6 +483,10 @@ impl World {
                 broker_min_isr: 1,
                 exits: 0,
                 has_endpoint: roles.broker,
+                min_isr_hidden: false,
+                unfenced_until: 0,
+                config: BTreeMap::new(),
+                file: BTreeMap::new(),
                 restart_pending: false,
                 fault_at: None,
                 roll_stop_exits: None,
@@ -573,6 +659,38 @@ impl World {
         }
     }
 
+    /// A desired setting of `id` that the running process does not have and
+    /// that no reconfiguration can set (read-only, or unknown to the process).
+    fn needs_restart_for_config(&self, id: NodeId) -> bool {
+        let (Some(n), Some(desired)) = (self.nodes.get(&id), self.desired.get(&id)) else {
+            return false;
+        };
+        desired.iter().any(|(k, v)| match n.config.get(k) {
+            None => true,
+            Some(e) => e.read_only && e.value.as_deref() != Some(v.as_str()),
+        })
+    }
+
+    /// Records what the observation handed to the roll showed: per node,
+    /// SERVING and answering. The checker excuses a recent fault only when
+    /// the observation could not show it.
+    pub fn observed(&mut self, snapshot: &ClusterSnapshot) {
+        self.shown_serving = Some(
+            snapshot
+                .nodes
+                .iter()
+                .map(|n| (n.id, n.state == ObservedState::Serving && n.reachable))
+                .collect(),
+        );
+    }
+
+    /// The last observation showed `id` serving (or there was none).
+    fn shown_serving(&self, id: NodeId) -> bool {
+        self.shown_serving
+            .as_ref()
+            .is_none_or(|m| m.get(&id).copied().unwrap_or(false))
+    }
+
     // ------------------------------------------------------------- dynamics
 
     fn next_event(&self) -> Option<Ms> {
@@ -646,18 +764,27 @@ impl World {
         self.check();
     }
 
+    /// The quorum leader's wall clock now (real time minus its step back).
+    #[must_use]
+    pub fn leader_clock(&self) -> i64 {
+        CLOCK_BASE + i64::try_from(self.now).expect("small times") - self.clock_back_ms
+    }
+
+    /// Kafka keeps the highest timestamp it recorded per replica.
     fn touch_timestamps(&mut self) {
         if self.qleader.is_none() {
             return;
         }
-        let now = i64::try_from(self.now).expect("small times");
+        let now = self.leader_clock();
         let t = self.now;
+        let stale_fetch = self.stale_voters_fetch;
         for n in self.nodes.values_mut() {
-            if n.ctrl_in_sync(t) {
-                n.last_caught_up = now;
+            let stale_voter_fetches = stale_fetch && n.voter && !n.roles.controller && n.unfenced();
+            if n.ctrl_in_sync(t) || stale_voter_fetches {
+                n.last_caught_up = n.last_caught_up.max(now);
             }
             if n.ctrl_running() || n.unfenced() {
-                n.last_fetch = now;
+                n.last_fetch = n.last_fetch.max(now);
             }
         }
     }
@@ -678,9 +805,21 @@ impl World {
                 n.restart_pending = false;
                 Proc::Down { start_at: start }
             }
-            Proc::Down { start_at: Some(s) } if s <= now => Proc::Starting {
-                ready_at: now + n.timing.start_ms,
-            },
+            Proc::Down { start_at: Some(s) } if s <= now => {
+                n.unfenced_until = 0;
+                // A new process runs with the configuration file.
+                for (k, v) in &n.file {
+                    let e = n.config.entry(k.clone()).or_insert(Setting {
+                        value: None,
+                        read_only: true,
+                        sensitive: false,
+                    });
+                    e.value = Some(v.clone());
+                }
+                Proc::Starting {
+                    ready_at: now + n.timing.start_ms,
+                }
+            }
             Proc::Starting { ready_at } if ready_at <= now => {
                 n.ctrl_sync_at = now + n.timing.ctrl_catchup_ms;
                 if n.roles.broker && n.timing.recovery_ms > 0 {
@@ -721,6 +860,9 @@ impl World {
                 };
                 if n.proc.alive() {
                     n.exits += 1;
+                    if n.unfenced() {
+                        n.unfenced_until = now + self.fence_lag_ms;
+                    }
                 }
                 n.failed_since_restart = true;
                 n.restart_pending = false;
@@ -728,7 +870,9 @@ impl World {
                 n.proc = Proc::Down {
                     start_at: down_ms.map(|d| now + d),
                 };
-                let lag = self.crash_isr_lag_ms;
+                // Listed until the leader shrinks the ISR or the controller fences the broker
+                // (KRaft removes a fenced broker from every ISR), whichever comes first.
+                let lag = self.crash_isr_lag_ms.min(self.fence_lag_ms);
                 let mut touched = Vec::new();
                 for (i, p) in self.partitions.iter_mut().enumerate() {
                     if p.isr.contains(node) {
@@ -751,6 +895,36 @@ impl World {
                 };
                 p.lagging.insert(*node, now + for_ms);
                 vec![*partition]
+            }
+            Fault::Stop { node, shutdown_ms } => {
+                let Some(n) = self.nodes.get_mut(node) else {
+                    return;
+                };
+                if !matches!(
+                    n.proc,
+                    Proc::Serving | Proc::Recovering { .. } | Proc::Starting { .. }
+                ) {
+                    return;
+                }
+                n.failed_since_restart = true;
+                n.restart_pending = false;
+                n.fault_at = Some(now);
+                n.proc = Proc::ShuttingDown {
+                    exit_at: now + shutdown_ms,
+                };
+                if self.nodes[node].voter && !self.voters_took.is_empty() {
+                    self.quorum_excused = true;
+                }
+                self.partitions
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.isr.contains(node))
+                    .map(|(i, _)| i)
+                    .collect()
+            }
+            Fault::ClockStep { back_ms } => {
+                self.clock_back_ms += back_ms;
+                vec![]
             }
             Fault::ControllerLag { node, for_ms } => {
                 if let Some(n) = self.nodes.get_mut(node) {
@@ -829,8 +1003,14 @@ impl World {
             if p.leader.is_some() {
                 p.last_leader = p.leader;
             }
+            // A new process registers anew: the old registration is fenced, out of the ISR.
+            let down = |r: &NodeId| {
+                self.nodes
+                    .get(r)
+                    .is_some_and(|n| matches!(n.proc, Proc::Down { .. }))
+            };
             p.crash_listed
-                .retain(|r, until| *until > now && !p.isr.contains(r));
+                .retain(|r, until| *until > now && !p.isr.contains(r) && down(r));
             let last = p.history.last();
             if last.is_none_or(|(_, isr, l)| *isr != p.isr || *l != p.leader) {
                 p.history.push((now, p.isr.clone(), p.leader));
@@ -865,7 +1045,8 @@ impl World {
             if running >= majority(voters.len()) {
                 self.qleader = voters.iter().copied().find(|v| {
                     let n = &self.nodes[v];
-                    matches!(n.proc, Proc::Serving | Proc::Recovering { .. })
+                    n.roles.controller
+                        && matches!(n.proc, Proc::Serving | Proc::Recovering { .. })
                         && now >= n.lag_until
                         && now >= n.ctrl_sync_at
                 });
@@ -984,7 +1165,10 @@ impl World {
             if matches!(proc, Proc::Recovering { .. }) {
                 self.violation("e", format!("restarted {id} while it is in log recovery"));
             }
-            if !self.requested.contains(&id) && !self.truly_unhealthy(id) {
+            if !self.requested.contains(&id)
+                && !self.truly_unhealthy(id)
+                && !self.needs_restart_for_config(id)
+            {
                 let what = format!(
                     "restarted {id} as unhealthy although it is healthy ({:?}) and has no \
                      restart reason",
@@ -1066,7 +1250,9 @@ impl World {
         }
         // (b) decision time. A voter a fault hit less than the fetch timeout
         // ago still looks caught up to anybody: given the benefit of the
-        // doubt (a race no roll can see), unless the roll stopped it.
+        // doubt (a race no roll can see), unless the roll stopped it or the
+        // observation the roll decided on showed it not serving (down,
+        // shutting down, fenced, unreachable, reported stopped).
         let voters = self.voters();
         let in_sync = self.in_sync_voters();
         let timeout = u64::try_from(self.fetch_timeout_ms).unwrap_or(0);
@@ -1074,13 +1260,16 @@ impl World {
             .nodes
             .values()
             .filter(|n| n.voter && n.fault_at.is_some_and(|f| now < f + timeout))
+            .filter(|n| self.shown_serving(n.id))
             .map(|n| n.id)
             .collect();
         for &id in batch {
             let Some(n) = self.nodes.get(&id) else {
                 continue;
             };
-            if !n.voter || !n.proc.alive() {
+            // A voter whose controller role was removed runs no controller: its
+            // restart takes no vote away.
+            if !n.voter || !n.roles.controller || !n.proc.alive() {
                 continue;
             }
             let others = in_sync
@@ -1095,7 +1284,20 @@ impl World {
                 self.violation("b", what);
             }
         }
-        // Bookkeeping for the instant rules.
+        // Bookkeeping for the instant rules. Someone else's controlled shutdown that the
+        // observation showed as serving (no broker-state source: a broker in controlled
+        // shutdown is still registered unfenced) is a race no roll can see: excused.
+        let hidden_shutdown: BTreeSet<NodeId> = self
+            .nodes
+            .values()
+            .filter(|n| {
+                matches!(n.proc, Proc::ShuttingDown { .. })
+                    && !n.restart_pending
+                    && !batch_set.contains(&n.id)
+                    && self.shown_serving(n.id)
+            })
+            .map(|n| n.id)
+            .collect();
         let avail: Vec<bool> = self.partitions.iter().map(|p| self.available(p)).collect();
         for (i, p) in self.partitions.iter_mut().enumerate() {
             let takes: Vec<NodeId> = stopping
@@ -1109,6 +1311,9 @@ impl World {
             if p.roll_took.is_empty() {
                 p.avail_when_taken = avail[i];
             }
+            if p.isr.iter().any(|r| hidden_shutdown.contains(r)) {
+                p.excused = true;
+            }
             p.roll_took.extend(takes);
         }
         let took: Vec<NodeId> = stopping
@@ -1120,7 +1325,7 @@ impl World {
             if self.voters_took.is_empty() {
                 self.quorum_ok_when_taken = self.quorum_ok_with(&BTreeSet::new());
             }
-            if !doubt.is_empty() {
+            if !doubt.is_empty() || voters.iter().any(|v| hidden_shutdown.contains(v)) {
                 self.quorum_excused = true;
             }
             self.voters_took.extend(took);
@@ -1174,6 +1379,66 @@ impl World {
         }
         self.settle();
         self.check();
+    }
+
+    /// A reconfiguration the roll ordered: IncrementalAlterConfigs SET on
+    /// `node`. Kafka refuses the whole request if a key is read-only or
+    /// unknown; nothing then changes.
+    pub fn reconfigure(&mut self, node: NodeId, changes: &[(String, String)]) {
+        let now = self.now;
+        let Some(n) = self.nodes.get_mut(&node) else {
+            return;
+        };
+        let refused = !n.unfenced()
+            || changes
+                .iter()
+                .any(|(k, _)| n.config.get(k).is_none_or(|e| e.read_only));
+        self.trace.push(format!(
+            "{now}: ROLL RECONFIGURES {node} {changes:?}{}",
+            if refused { " (refused)" } else { "" }
+        ));
+        if refused {
+            return;
+        }
+        for (k, v) in changes {
+            if let Some(e) = n.config.get_mut(k) {
+                e.value = Some(v.clone());
+            }
+        }
+    }
+
+    /// Rule (g), when a roll ends `Done` with these summary notes: every
+    /// selected node runs its desired settings; a sensitive one that differs
+    /// must be named in the notes (the roll cannot compare it).
+    pub fn check_done(&mut self, notes: &[String]) {
+        let mut found = Vec::new();
+        for (id, desired) in &self.desired {
+            let Some(n) = self.nodes.get(id) else {
+                continue;
+            };
+            for (k, v) in desired {
+                let running = n.config.get(k);
+                if running.is_some_and(|e| e.value.as_deref() == Some(v.as_str())) {
+                    continue;
+                }
+                if running.is_some_and(|e| e.sensitive) {
+                    if !notes.iter().any(|note| note.contains(k.as_str())) {
+                        found.push(format!(
+                            "node {id}: sensitive setting {k} differs and the summary does not \
+                             say it was not compared"
+                        ));
+                    }
+                    continue;
+                }
+                found.push(format!(
+                    "node {id}: runs {k}={:?}, desired {v:?}, but the roll said done",
+                    running.and_then(|e| e.value.clone())
+                ));
+            }
+        }
+        for f in found {
+            self.violation("g", f);
+        }
     }
 
     /// Preferred-leader election for the partitions (only live, serving,
@@ -1302,6 +1567,7 @@ pub mod adapter {
         ConfigEntry {
             value: Some(v),
             read_only: true,
+            sensitive: false,
         }
     }
 
@@ -1310,7 +1576,7 @@ pub mod adapter {
     /// # Errors
     /// A usage error the new adapter reports before anything happens.
     pub fn observe(w: &World, rules: Rules) -> Result<ClusterSnapshot, String> {
-        let now = i64::try_from(w.now).expect("small times");
+        let now = w.leader_clock();
         let voters: BTreeSet<NodeId> = w.nodes.values().filter(|n| n.voter).map(|n| n.id).collect();
         let leader_ts = |id: NodeId| -> Option<i64> {
             if w.qleader == Some(id) {
@@ -1319,10 +1585,12 @@ pub mod adapter {
                 w.nodes.get(&id).map(|n| n.last_caught_up)
             }
         };
+        // The adapter's rule (`src/kafka/convert.rs`): at most the fetch timeout behind the
+        // leader's clock, never ahead of it.
         let caught_up = |id: NodeId| {
             w.qleader == Some(id)
                 || (w.qleader.is_some()
-                    && leader_ts(id).is_some_and(|t| now - t < w.fetch_timeout_ms))
+                    && leader_ts(id).is_some_and(|t| (0..w.fetch_timeout_ms).contains(&(now - t))))
         };
         if rules == Rules::New
             && w.state_source == StateSource::Endpoints
@@ -1373,7 +1641,8 @@ pub mod adapter {
         for (&id, &roles) in &ids {
             let n = w.nodes.get(&id);
             let proc = n.map_or(Proc::Down { start_at: None }, |n| n.proc);
-            let unfenced = n.is_some_and(|n| n.unfenced());
+            // Kafka still lists a crashed broker unfenced until its session times out.
+            let unfenced = n.is_some_and(|n| n.listed_unfenced(w.now));
             let (state, reachable) = if roles.broker {
                 let reachable = matches!(proc, Proc::Serving | Proc::ShuttingDown { .. });
                 let read: Option<Result<u8, ()>> = match w.state_source {
@@ -1415,8 +1684,12 @@ pub mod adapter {
                 // node is SERVING (and reachable) while its quorum
                 // timestamp is within the fetch timeout of the leader's
                 // (the new one also reads observers' timestamps), else
-                // NOT_READY; its process end shows through the witness.
-                let state = if caught_up(id) {
+                // NOT_READY; its process end shows through the witness. The
+                // new one: NOT_RUNNING when the platform reports its process
+                // stopped.
+                let state = if rules == Rules::New && w.controller_status && !proc.alive() {
+                    ObservedState::NotRunning
+                } else if caught_up(id) {
                     ObservedState::Serving
                 } else {
                     ObservedState::NotReady
@@ -1425,7 +1698,17 @@ pub mod adapter {
             };
             let mut config = BTreeMap::new();
             if let Some(n) = n {
-                if n.roles.broker {
+                for (k, e) in &n.config {
+                    config.insert(
+                        k.clone(),
+                        ConfigEntry {
+                            value: if e.sensitive { None } else { e.value.clone() },
+                            read_only: e.read_only,
+                            sensitive: e.sensitive,
+                        },
+                    );
+                }
+                if n.roles.broker && !n.min_isr_hidden {
                     config.insert(
                         "min.insync.replicas".to_string(),
                         entry(n.broker_min_isr.to_string()),
@@ -1506,21 +1789,26 @@ pub mod adapter {
                 ))
             })
             .collect();
+        // Never-recorded timestamps are -1 on the wire, `None` here.
+        let known = |t: i64| (t > 0).then_some(t);
         let member = |id: NodeId| VoterState {
             id,
             last_caught_up_ms: if w.qleader.is_some() {
-                leader_ts(id)
+                leader_ts(id).and_then(known)
             } else {
                 None
             },
             last_fetch_ms: if w.qleader.is_some() {
-                w.nodes.get(&id).map(|n| {
-                    if w.qleader == Some(id) {
-                        now
-                    } else {
-                        n.last_fetch
-                    }
-                })
+                w.nodes
+                    .get(&id)
+                    .map(|n| {
+                        if w.qleader == Some(id) {
+                            now
+                        } else {
+                            n.last_fetch
+                        }
+                    })
+                    .and_then(known)
             } else {
                 None
             },
@@ -1574,6 +1862,16 @@ pub fn drive(
         .collect();
     let mut roller = Roller::new(config, requests.clone());
     w.begin_roll(&selection, &requested, include_unhealthy);
+    // The desired settings are in each node's configuration file: a restart applies them.
+    for (id, r) in requests {
+        if r.desired_config.is_empty() {
+            continue;
+        }
+        if let Some(n) = w.nodes.get_mut(id) {
+            n.file.extend(r.desired_config.clone());
+        }
+        w.desired.insert(*id, r.desired_config.clone());
+    }
     let mut run = Run {
         decisions: Vec::new(),
         end: None,
@@ -1593,6 +1891,7 @@ pub fn drive(
                 break;
             }
         };
+        w.observed(&snapshot);
         let d = roller.decide(&snapshot, Millis(w.now));
         let line = match &d {
             Decision::Restart { nodes, .. } => format!(
@@ -1622,9 +1921,21 @@ pub fn drive(
                 w.elect_preferred(partitions);
                 w.advance_to(w.now + 100);
             }
-            Decision::Reconfigure { .. } => w.advance_to(w.now + 100),
+            Decision::Reconfigure { node, changes, .. } => {
+                let changes: Vec<(String, String)> = changes
+                    .iter()
+                    .map(|c| (c.key.clone(), c.to.clone()))
+                    .collect();
+                w.reconfigure(*node, &changes);
+                w.advance_to(w.now + 100);
+            }
             Decision::Wait { until, .. } => w.advance_to(until.0.max(w.now + 1)),
-            Decision::Done { .. } | Decision::Abort { .. } => {
+            Decision::Done { summary } => {
+                w.check_done(&summary.notes);
+                run.end = Some(d.clone());
+                break;
+            }
+            Decision::Abort { .. } => {
                 run.end = Some(d.clone());
                 break;
             }
@@ -1697,7 +2008,11 @@ pub mod io {
 
     impl RollIo for WorldIo {
         async fn observe(&self) -> anyhow::Result<ClusterSnapshot> {
-            adapter::observe(&self.world.borrow(), self.rules).map_err(anyhow::Error::msg)
+            let snapshot =
+                adapter::observe(&self.world.borrow(), self.rules).map_err(anyhow::Error::msg)?;
+            // What the roll was shown: the checker excuses only what it could not show.
+            self.world.borrow_mut().observed(&snapshot);
+            Ok(snapshot)
         }
 
         /// Runs the commands until each has returned (as the platform does).
@@ -1733,10 +2048,15 @@ pub mod io {
 
         async fn reconfigure(
             &self,
-            _node: NodeId,
-            _changes: &[kafkaops::engine::roll::ConfigChange],
+            node: NodeId,
+            changes: &[kafkaops::engine::roll::ConfigChange],
         ) -> anyhow::Result<()> {
             let mut w = self.world.borrow_mut();
+            let changes: Vec<(String, String)> = changes
+                .iter()
+                .map(|c| (c.key.clone(), c.to.clone()))
+                .collect();
+            w.reconfigure(node, &changes);
             let to = w.now + 100;
             w.advance_to(to);
             Ok(())

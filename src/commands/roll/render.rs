@@ -80,6 +80,12 @@ pub fn render_plan(plan: &Plan, snapshot: &ClusterSnapshot, notes: &[String]) ->
     if !plan.untouched.is_empty() {
         out.push_str(&format!("Untouched: {}\n", join(&plan.untouched)));
     }
+    if !plan.sensitive_settings.is_empty() {
+        out.push_str(&format!(
+            "Not compared (sensitive, Kafka returns no value): {}; only a restart applies them\n",
+            crate::engine::roll::describe_settings(&plan.sensitive_settings)
+        ));
+    }
     for n in notes {
         out.push_str(&format!("Note: {n}\n"));
     }
@@ -431,6 +437,38 @@ fn decision_word(d: &Decision) -> &'static str {
         Decision::Wait { .. } => "wait",
         Decision::Done { .. } => "end",
         Decision::Abort { .. } => "abort",
+    }
+}
+
+#[cfg(test)]
+mod plan_tests {
+    use super::*;
+    use crate::engine::roll::NodeSettings;
+
+    /// Issue 23, point 6: a desired sensitive setting cannot be compared; the plan says so
+    /// (by key, never by value).
+    #[test]
+    fn the_plan_names_sensitive_settings_it_cannot_compare() {
+        let plan = Plan {
+            untouched: vec![NodeId(1)],
+            sensitive_settings: vec![NodeSettings {
+                node: NodeId(1),
+                keys: vec!["ssl.keystore.password".into()],
+            }],
+            ..Plan::default()
+        };
+        let text = render_plan(&plan, &ClusterSnapshot::default(), &[]);
+        assert!(
+            text.contains(
+                "Not compared (sensitive, Kafka returns no value): node 1: ssl.keystore.password"
+            ),
+            "{text}"
+        );
+        let json = serde_json::to_value(&plan).unwrap();
+        assert_eq!(
+            json["sensitive_settings"],
+            serde_json::json!([{"node": 1, "keys": ["ssl.keystore.password"]}])
+        );
     }
 }
 

@@ -5,6 +5,12 @@
 //! (Kafka sets `is_read_only` exactly for settings outside its dynamic
 //! set), so the engine needs no copy of Kafka's table. A setting the node does
 //! not report at all is treated as read-only: when in doubt, restart.
+//!
+//! Kafka returns no value both for sensitive settings (passwords, keys) and
+//! for settings that are unset. Only a sensitive value cannot be compared: it
+//! is skipped, and the diff names it so the plan and the summary can say that
+//! it was neither checked nor applied. An unset setting that is desired is a
+//! change like any other (a read-only one needs a restart).
 
 use std::collections::BTreeMap;
 
@@ -28,12 +34,17 @@ pub struct ConfigDiff {
     pub dynamic: Vec<ConfigChange>,
     /// Changed settings that need a restart.
     pub static_keys: Vec<String>,
+    /// Desired settings whose current value Kafka does not return because it
+    /// is sensitive: not compared, so neither known to differ nor applied.
+    pub sensitive_keys: Vec<String>,
 }
 
 impl ConfigDiff {
     /// Compares `desired` with `current` (`None`: the node's settings are not
     /// known, so every desired setting counts as a static change). Sensitive
-    /// values (reported without a value) cannot be compared and are skipped.
+    /// values (reported without a value and flagged sensitive) cannot be
+    /// compared and are listed in [`ConfigDiff::sensitive_keys`]; an unset
+    /// value is compared like any other.
     #[must_use]
     pub fn compute(
         desired: &BTreeMap<String, String>,
@@ -41,28 +52,30 @@ impl ConfigDiff {
     ) -> ConfigDiff {
         let mut diff = ConfigDiff::default();
         for (key, want) in desired {
-            match current.and_then(|c| c.get(key)) {
-                None => diff.static_keys.push(key.clone()),
-                Some(entry) => match &entry.value {
-                    None => {}
-                    Some(v) if v == want => {}
-                    value @ Some(_) => {
-                        if entry.read_only {
-                            diff.static_keys.push(key.clone());
-                        } else {
-                            diff.dynamic.push(ConfigChange {
-                                key: key.clone(),
-                                from: value.clone(),
-                                to: want.clone(),
-                            });
-                        }
+            let Some(entry) = current.and_then(|c| c.get(key)) else {
+                diff.static_keys.push(key.clone());
+                continue;
+            };
+            match &entry.value {
+                None if entry.sensitive => diff.sensitive_keys.push(key.clone()),
+                Some(v) if v == want => {}
+                value => {
+                    if entry.read_only {
+                        diff.static_keys.push(key.clone());
+                    } else {
+                        diff.dynamic.push(ConfigChange {
+                            key: key.clone(),
+                            from: value.clone(),
+                            to: want.clone(),
+                        });
                     }
-                },
+                }
             }
         }
         diff
     }
 
+    /// No setting is known to differ (sensitive ones may).
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.dynamic.is_empty() && self.static_keys.is_empty()
@@ -81,6 +94,7 @@ mod tests {
                 ConfigEntry {
                     value: Some("1".into()),
                     read_only: false,
+                    sensitive: false,
                 },
             ),
             (
@@ -88,6 +102,7 @@ mod tests {
                 ConfigEntry {
                     value: Some("1".into()),
                     read_only: true,
+                    sensitive: false,
                 },
             ),
             (
@@ -95,6 +110,7 @@ mod tests {
                 ConfigEntry {
                     value: None,
                     read_only: false,
+                    sensitive: true,
                 },
             ),
         ]);
@@ -116,5 +132,45 @@ mod tests {
         assert_eq!(d.static_keys, vec!["b".to_string(), "new".to_string()]);
         let d = ConfigDiff::compute(&desired(&[("a", "1")]), None);
         assert_eq!(d.static_keys, vec!["a".to_string()]);
+        let d = ConfigDiff::compute(&desired(&[("a", "2"), ("secret", "x")]), Some(&current));
+        assert_eq!(d.sensitive_keys, vec!["secret".to_string()]);
+    }
+
+    /// Issue 23, point 6: DescribeConfigs returns no value for unset keys too. A desired
+    /// read-only key that is unset (`create.topic.policy.class.name`) is a restart, never
+    /// skipped; an unset dynamic key is a dynamic change from nothing.
+    #[test]
+    fn unset_keys_are_changes_and_only_sensitive_ones_are_skipped() {
+        let unset = |read_only| ConfigEntry {
+            value: None,
+            read_only,
+            sensitive: false,
+        };
+        let current = BTreeMap::from([
+            ("create.topic.policy.class.name".to_string(), unset(true)),
+            ("log.cleaner.threads".to_string(), unset(false)),
+        ]);
+        let desired = BTreeMap::from([
+            (
+                "create.topic.policy.class.name".to_string(),
+                "com.example.Policy".to_string(),
+            ),
+            ("log.cleaner.threads".to_string(), "2".to_string()),
+        ]);
+        let d = ConfigDiff::compute(&desired, Some(&current));
+        assert_eq!(
+            d.static_keys,
+            vec!["create.topic.policy.class.name".to_string()]
+        );
+        assert_eq!(
+            d.dynamic,
+            vec![ConfigChange {
+                key: "log.cleaner.threads".into(),
+                from: None,
+                to: "2".into(),
+            }]
+        );
+        assert!(d.sensitive_keys.is_empty());
+        assert!(!d.is_empty());
     }
 }

@@ -69,8 +69,9 @@ pub enum RollError {
         detail: String,
     },
     #[error(
-        "min.insync.replicas of {topic}-{partition} is unknown (no topic override read and no \
-         replica reports a broker-level value), so restarting node {node} cannot be judged safe"
+        "min.insync.replicas of {topic}-{partition} is unknown (the topic's configs could not \
+         be read, or it has no topic override and a replica's broker-level value cannot be read, \
+         e.g. a stopped broker's), so restarting node {node} cannot be judged safe"
     )]
     MinIsrUnknown {
         node: NodeId,

@@ -53,10 +53,15 @@
 //!
 //! Beyond the proposal: availability is judged on the ISR both now and as it
 //! will be once ongoing reassignments complete, against each partition's
-//! effective `min.insync.replicas` (unknown refuses); nothing restarts while
-//! any other node is in log recovery or is a broker in an unknown state (it
-//! may be in log recovery); and state restored from JSON that does not match
-//! the cluster aborts the roll rather than panicking.
+//! effective `min.insync.replicas` (unknown refuses, and so does a replica
+//! whose broker-level value cannot be read), counting in each ISR only the
+//! replicas the snapshot shows serving; the quorum rule counts only running
+//! controllers as caught up, keeps a majority of the leader's real voter set,
+//! and trusts no timestamp while one is ahead of the leader's clock; an unset
+//! desired setting is a change (only sensitive ones are skipped, and named);
+//! nothing restarts while any other node is in log recovery or is a broker in
+//! an unknown state (it may be in log recovery); and state restored from JSON
+//! that does not match the cluster aborts the roll rather than panicking.
 
 pub mod batch;
 pub mod config_diff;
@@ -88,7 +93,9 @@ pub use config_diff::{ConfigChange, ConfigDiff};
 pub use error::RollError;
 use restart::{Awaiting, RestartProgress};
 use safety::{PartitionIndex, Strictness};
-use select::{Cache, Selection, describe_reasons, select, unselected_unhealthy};
+use select::{
+    Cache, Selection, describe_reasons, select, sensitive_settings, unselected_unhealthy,
+};
 
 /// Settings of a roll (defaults from the proposal).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -408,6 +415,18 @@ pub struct Plan {
     /// `include_unhealthy`), still counted by every safety check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unselected_unhealthy: Vec<NodeReason>,
+    /// Desired settings Kafka returns no value for because they are sensitive:
+    /// neither compared nor applied dynamically (only a restart applies them,
+    /// from the node's own configuration).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sensitive_settings: Vec<NodeSettings>,
+}
+
+/// Settings of one node.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeSettings {
+    pub node: NodeId,
+    pub keys: Vec<String>,
 }
 
 impl Plan {
@@ -720,6 +739,13 @@ impl Roller {
                         describe_reasons(&left)
                     ));
                 }
+                let sensitive = sensitive_settings(&self.nodes, snapshot);
+                if !sensitive.is_empty() {
+                    notes.push(format!(
+                        "sensitive setting(s) not compared (Kafka returns no value for them), so                          not applied by this roll unless the node was restarted: {}",
+                        describe_settings(&sensitive)
+                    ));
+                }
                 let summary = RollSummary {
                     restarted: self.filter_ids(|c| c.num_restarts > 0),
                     reconfigured: self.filter_ids(|c| c.num_reconfigs > 0 && c.num_restarts == 0),
@@ -744,6 +770,7 @@ impl Roller {
         let mut cache = Cache::default();
         let mut plan = Plan {
             unselected_unhealthy: unselected_unhealthy(&self.config, &nodes),
+            sensitive_settings: sensitive_settings(&nodes, snapshot),
             ..Plan::default()
         };
         // Each step changes one context; a bound keeps a bug from looping.
@@ -967,6 +994,16 @@ fn assume_back_in_sync(
         }
     }
     true
+}
+
+/// `node 1: a, b; node 2: c`.
+#[must_use]
+pub fn describe_settings(settings: &[NodeSettings]) -> String {
+    settings
+        .iter()
+        .map(|s| format!("node {}: {}", s.node, s.keys.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn join_ids(ids: &[NodeId]) -> String {

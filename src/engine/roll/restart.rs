@@ -392,9 +392,26 @@ impl Roller {
                     },
                 }));
             }
+            // Not a hole: every next restart is judged on the live ISR, where a node that is
+            // still catching up counts as out of sync.
+            let index = cache.index(snapshot);
+            let catching_up: Vec<NodeId> = not_leading
+                .iter()
+                .filter(|n| !back_in_all_isrs(snapshot, index, **n))
+                .copied()
+                .collect();
+            let isr_note = if catching_up.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; node(s) {} not back in every ISR yet (the next restarts count them out of \
+                     sync)",
+                    join_ids(&catching_up)
+                )
+            };
             self.notes.push(format!(
                 "node(s) {} did not lead all their preferred partitions within {timeout} ms after \
-                 {verb}; continuing (leadership is restored by the next election)",
+                 {verb}{isr_note}; continuing (leadership is restored by the next election)",
                 join_ids(&not_leading)
             ));
         }

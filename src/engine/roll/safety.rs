@@ -3,14 +3,23 @@
 //! flight: the ISR must hold both now and once they complete, against the
 //! partition's effective `min.insync.replicas`, and an unknown value refuses
 //! instead of defaulting to 1) and KRaft quorum health (Strimzi's
-//! `KafkaQuorumCheck`, counting controllers from their assigned roles).
+//! `KafkaQuorumCheck`, counting controllers from their assigned roles, and
+//! keeping a caught-up majority of the leader's real voter set).
+//!
+//! What the snapshot shows not serving never counts: a replica that is shutting
+//! down, crashed but not yet fenced, or unreachable is discounted from every
+//! ISR before a restart of another replica is judged, and a controller that is
+//! not running is no caught-up voter, whatever its `LastCaughtUpTimestamp`
+//! still says.
 //!
 //! Both are pure functions of a [`ClusterSnapshot`], so the batching code, the
-//! plan preview and the property tests all ask the very same question.
+//! plan preview and the property tests all ask the very same question. The
+//! "caught up" rule ([`is_caught_up`]) is also the adapter's (`kafka::convert`):
+//! one rule, not two copies.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use crate::engine::model::{ClusterSnapshot, NodeId, effective_min_isr_with};
+use crate::engine::model::{ClusterSnapshot, NodeId, NodeSnapshot, effective_min_isr_with};
 
 use super::error::RollError;
 
@@ -28,15 +37,24 @@ pub const DEFAULT_FETCH_TIMEOUT_MS: i64 = 2000;
 pub struct PartitionIndex {
     by_node: HashMap<NodeId, Vec<u32>>,
     min_isr: Vec<Option<u32>>,
+    /// Nodes the snapshot shows serving ([`NodeSnapshot::is_serving`]); an ISR
+    /// member outside this set is discounted when another node is judged.
+    serving: HashSet<NodeId>,
 }
 
 impl PartitionIndex {
     #[must_use]
     pub fn build(snapshot: &ClusterSnapshot) -> PartitionIndex {
-        let broker_min: HashMap<NodeId, u32> = snapshot
+        let broker_min: HashMap<NodeId, Option<u32>> = snapshot
             .nodes
             .iter()
-            .filter_map(|n| n.broker_min_isr().map(|m| (n.id, m)))
+            .map(|n| (n.id, n.broker_min_isr()))
+            .collect();
+        let serving = snapshot
+            .nodes
+            .iter()
+            .filter(|n| n.is_serving())
+            .map(|n| n.id)
             .collect();
         let mut by_node: HashMap<NodeId, Vec<u32>> = HashMap::new();
         let mut min_isr = Vec::with_capacity(snapshot.partitions.len());
@@ -51,7 +69,19 @@ impl PartitionIndex {
                 broker_min.get(&id).copied()
             }));
         }
-        PartitionIndex { by_node, min_isr }
+        PartitionIndex {
+            by_node,
+            min_isr,
+            serving,
+        }
+    }
+
+    /// Does `replica` count in an ISR when `node`'s restart is judged? The node
+    /// itself as listed; any other replica only while the snapshot shows it
+    /// serving (a replica shutting down or crashed before Kafka fenced it is
+    /// still listed, but will not ack).
+    fn counts(&self, replica: NodeId, node: NodeId) -> bool {
+        replica == node || self.serving.contains(&replica)
     }
 
     /// Partition indices of `node` (empty if it holds none).
@@ -107,6 +137,10 @@ fn judge(
 /// Rules, per partition the node holds or is about to hold:
 /// - refuse when the partition's effective min ISR is unknown (fail safe:
 ///   treating it as 1 would allow any restart);
+/// - count in each ISR only the node itself and the replicas the snapshot
+///   shows serving (SERVING and reachable): one shutting down, crashed but
+///   not yet fenced, starting or unreachable is still listed by Kafka for a
+///   while, but gives producers no acknowledgement;
 /// - skip topics whose replication factor is not above `min.insync.replicas`
 ///   (Strimzi's `replicas.size() <= minIsr`: such partitions cannot be rolled
 ///   without a gap anyway, and refusing would block every roll forever);
@@ -145,7 +179,7 @@ pub fn check_availability(
             continue;
         }
         let now = judge(
-            p.isr.iter().copied(),
+            p.isr.iter().copied().filter(|r| index.counts(*r, node)),
             node,
             p.replicas.contains(&node),
             min,
@@ -153,7 +187,7 @@ pub fn check_availability(
         );
         let blocked = now.or_else(|| {
             judge(
-                p.target_isr(),
+                p.target_isr().filter(|r| index.counts(*r, node)),
                 node,
                 p.target_replicas().any(|r| r == node),
                 min,
@@ -213,13 +247,55 @@ pub fn fetch_timeout_ms(snapshot: &ClusterSnapshot) -> i64 {
         .unwrap_or(DEFAULT_FETCH_TIMEOUT_MS)
 }
 
+/// The "caught up" rule, from the active controller's point of view: a
+/// `LastCaughtUpTimestamp` (`ts`) at most `timeout_ms` older than the leader's
+/// own (`leader_ts`, both in the leader's clock). A timestamp AHEAD of the
+/// leader's is not caught up: Kafka keeps the highest value it ever recorded,
+/// so after the leader's clock stepped back a voter that died long ago can
+/// report a time in the "future".
+#[must_use]
+pub fn is_caught_up(leader_ts: i64, ts: i64, timeout_ms: i64) -> bool {
+    leader_ts
+        .checked_sub(ts)
+        .is_some_and(|behind| (0..timeout_ms).contains(&behind))
+}
+
+/// The first quorum member whose `LastCaughtUpTimestamp` is ahead of the
+/// leader's own: the leader's clock stepped back (Kafka keeps the highest value
+/// it recorded). Then no timestamp can be trusted: a controller that stopped
+/// long ago can land inside the fetch timeout of the stepped-back clock.
+pub fn clock_stepped_back(
+    leader_ts: i64,
+    timestamps: impl IntoIterator<Item = (NodeId, i64)>,
+) -> Option<(NodeId, i64)> {
+    timestamps.into_iter().find(|(_, t)| *t > leader_ts)
+}
+
 /// Controllers (by assigned role) that count as caught up from the active
 /// controller's point of view: the leader itself, and voters whose
-/// `LastCaughtUpTimestamp` is within the fetch timeout of the leader's.
+/// `LastCaughtUpTimestamp` is within the fetch timeout of the leader's
+/// ([`is_caught_up`]). Either only while the snapshot shows the node serving:
+/// a stopped controller (or a combined node shutting down) keeps a fresh
+/// timestamp for the fetch timeout but holds no vote.
 ///
 /// # Errors
 /// `QuorumUnknown` when there is no quorum description or no leader.
 pub fn caught_up_controllers(snapshot: &ClusterSnapshot) -> Result<Vec<NodeId>, RollError> {
+    let running = |id: NodeId| snapshot.node(id).is_some_and(NodeSnapshot::is_serving);
+    Ok(caught_up_by_timestamp(snapshot)?
+        .into_iter()
+        .filter(|&c| running(c))
+        .collect())
+}
+
+/// Controllers (by assigned role) whose quorum timestamps say "caught up" (the
+/// leader, and [`is_caught_up`]), whether or not the snapshot shows them
+/// running: such a controller may still hold a vote, so restarting it is
+/// judged by the quorum rule.
+///
+/// # Errors
+/// `QuorumUnknown` when there is no quorum description or no leader.
+pub fn caught_up_by_timestamp(snapshot: &ClusterSnapshot) -> Result<Vec<NodeId>, RollError> {
     let quorum = snapshot
         .quorum
         .as_ref()
@@ -240,10 +316,24 @@ pub fn caught_up_controllers(snapshot: &ClusterSnapshot) -> Result<Vec<NodeId>, 
     let leader_ts = ts(leader).ok_or_else(|| RollError::QuorumUnknown {
         detail: format!("no LastCaughtUpTimestamp for the leader {leader}"),
     })?;
+    let members = quorum.voters.iter().chain(&quorum.observers);
+    if let Some(ahead) = clock_stepped_back(
+        leader_ts,
+        members.filter_map(|v| v.last_caught_up_ms.map(|t| (v.id, t))),
+    ) {
+        return Err(RollError::QuorumUnknown {
+            detail: format!(
+                "node {}'s LastCaughtUpTimestamp {} is ahead of the quorum leader {leader}'s \
+                 clock ({leader_ts}): the leader's clock stepped back, and until it has passed \
+                 every timestamp it recorded, a long-stopped controller can look caught up",
+                ahead.0, ahead.1
+            ),
+        });
+    }
     let timeout = fetch_timeout_ms(snapshot);
     Ok(controllers(snapshot)
         .into_iter()
-        .filter(|&c| c == leader || ts(c).is_some_and(|t| leader_ts - t < timeout))
+        .filter(|&c| c == leader || ts(c).is_some_and(|t| is_caught_up(leader_ts, t, timeout)))
         .collect())
 }
 
@@ -260,47 +350,47 @@ pub fn quorum_needed(n: usize) -> usize {
 }
 
 /// Can the controllers in `restarting` restart together without the quorum
-/// losing its majority? Counts controllers from assigned roles (not the
-/// voters list, which is inconsistent while scaling) and uses the active
-/// controller's fetch timeout.
+/// losing its majority? Two rules, both from the active controller's fetch
+/// timeout and counting only running controllers as caught up:
+/// - Strimzi's, over the controllers by assigned role (observer controllers,
+///   KIP-853, count too);
+/// - a caught-up majority of the leader's real voter set, whatever the roles
+///   say: only voters elect and commit, and a voter whose controller role was
+///   removed before `RemoveRaftVoter` is still one of the N a majority is
+///   counted over (it just never counts as caught up).
 ///
 /// # Errors
 /// `QuorumAtRisk`, or `QuorumUnknown` when the quorum cannot be judged.
 pub fn check_quorum(snapshot: &ClusterSnapshot, restarting: &[NodeId]) -> Result<(), RollError> {
     let all = controllers(snapshot);
+    let voters: Vec<NodeId> = snapshot
+        .quorum
+        .as_ref()
+        .map(|q| q.voters.iter().map(|v| v.id).collect())
+        .unwrap_or_default();
     let nodes: Vec<NodeId> = restarting
         .iter()
         .copied()
         .filter(|n| all.contains(n))
         .collect();
-    if nodes.is_empty() || all.len() <= 1 {
+    if nodes.is_empty() || (all.len() <= 1 && voters.len() <= 1) {
         return Ok(());
     }
     let caught_up = caught_up_controllers(snapshot)?;
-    let remaining = caught_up.iter().filter(|c| !nodes.contains(c)).count();
-    let needed = quorum_needed(all.len());
-    if remaining < needed {
-        return Err(RollError::QuorumAtRisk {
-            nodes,
-            caught_up: remaining,
-            controllers: all.len(),
-            needed,
-        });
+    if all.len() > 1 {
+        let remaining = caught_up.iter().filter(|c| !nodes.contains(c)).count();
+        let needed = quorum_needed(all.len());
+        if remaining < needed {
+            return Err(RollError::QuorumAtRisk {
+                nodes,
+                caught_up: remaining,
+                controllers: all.len(),
+                needed,
+            });
+        }
     }
     // Only voters elect and commit: counting observer controllers above must never let the
-    // voters themselves drop below a caught-up majority. Voters are taken among the controllers
-    // by assigned role, so stale entries of a voters list (scaling, KIP-853) do not count.
-    let voters: Vec<NodeId> = snapshot
-        .quorum
-        .as_ref()
-        .map(|q| {
-            q.voters
-                .iter()
-                .map(|v| v.id)
-                .filter(|id| all.contains(id))
-                .collect()
-        })
-        .unwrap_or_default();
+    // voters themselves drop below a caught-up majority.
     let restarting_voters = nodes.iter().filter(|n| voters.contains(n)).count();
     if voters.len() > 1 && restarting_voters > 0 {
         let remaining_voters = caught_up
@@ -328,8 +418,15 @@ mod tests {
         TopicPartition, TopicSettings, VoterState,
     };
 
+    /// Brokers 1..=4, all serving, and one partition of topic `t`.
     fn with_partition(replicas: &[i32], isr: &[i32], min: u32) -> ClusterSnapshot {
         ClusterSnapshot {
+            nodes: (1..=4)
+                .map(|id| NodeSnapshot {
+                    roles: NodeRoles::BROKER,
+                    ..controller(id)
+                })
+                .collect(),
             partitions: vec![PartitionSnapshot {
                 tp: TopicPartition {
                     topic: "t".into(),
@@ -489,8 +586,88 @@ mod tests {
             ConfigEntry {
                 value: Some("5000".into()),
                 read_only: true,
+                sensitive: false,
             },
         );
         assert!(check_quorum(&s, &[NodeId(1)]).is_ok());
+    }
+
+    #[test]
+    fn caught_up_means_at_most_the_timeout_behind_and_never_ahead() {
+        assert!(is_caught_up(10_000, 10_000, 2_000));
+        assert!(is_caught_up(10_000, 8_001, 2_000));
+        assert!(!is_caught_up(10_000, 8_000, 2_000));
+        // Ahead of the leader's clock (Kafka keeps the highest value after a clock step back).
+        assert!(!is_caught_up(10_000, 10_001, 2_000));
+        assert!(!is_caught_up(10_000, 50_000, 2_000));
+        assert!(!is_caught_up(i64::MIN, i64::MAX, 2_000));
+    }
+
+    /// Issue 23, point 1, at the rule: ISR [1,2,3], min ISR 2; node 3 is listed but not
+    /// serving (shutting down, or crashed and not yet fenced: unreachable). Restarting 1 would
+    /// leave [2].
+    #[test]
+    fn replicas_not_serving_are_discounted_from_the_isr() {
+        use Strictness::Healthy;
+        let mut s = with_partition(&[1, 2, 3], &[1, 2, 3], 2);
+        assert!(can(&s, 1, Healthy));
+        s.nodes[2].state = ObservedState::NotReady;
+        assert!(matches!(
+            check_availability(&s, &PartitionIndex::build(&s), NodeId(1), Healthy),
+            Err(RollError::WouldBreakMinIsr { isr: 2, .. })
+        ));
+        s.nodes[2].state = ObservedState::Serving;
+        s.nodes[2].reachable = false;
+        assert!(!can(&s, 1, Healthy));
+        // The node judged is counted as listed (its own state is judged elsewhere): restarting
+        // 3 itself leaves [1, 2].
+        assert!(can(&s, 3, Healthy));
+        s.nodes[2].reachable = true;
+        s.nodes[0].reachable = false;
+        assert!(!can(&s, 2, Healthy));
+        // A replica id the snapshot does not show as a node at all is not serving either.
+        s.nodes[0].reachable = true;
+        s.nodes.retain(|n| n.id != NodeId(3));
+        assert!(!can(&s, 1, Healthy));
+    }
+
+    /// Issue 23, points 2-4, at the rule.
+    #[test]
+    fn quorum_counts_running_voters_of_the_real_voter_set_and_no_future_timestamps() {
+        // Point 2: voter 2 not running, fresh timestamp: restarting 1 leaves leader 0 alone.
+        let mut s = quorum_snapshot(3, &[(0, 10_000), (1, 10_000), (2, 10_000)]);
+        assert!(check_quorum(&s, &[NodeId(1)]).is_ok());
+        s.nodes[2].state = ObservedState::NotRunning;
+        s.nodes[2].reachable = false;
+        assert!(matches!(
+            check_quorum(&s, &[NodeId(1)]),
+            Err(RollError::QuorumAtRisk { caught_up: 1, .. })
+        ));
+        // Point 3: voters 0..5, 3 and 4 listed with broker-only roles: a majority of 5 is 3.
+        let mut s = quorum_snapshot(
+            5,
+            &[
+                (0, 10_000),
+                (1, 10_000),
+                (2, 10_000),
+                (3, 10_000),
+                (4, 10_000),
+            ],
+        );
+        for n in &mut s.nodes[3..] {
+            n.roles = NodeRoles::BROKER;
+        }
+        assert!(matches!(
+            check_quorum(&s, &[NodeId(1)]),
+            Err(RollError::QuorumAtRisk {
+                caught_up: 2,
+                controllers: 5,
+                needed: 3,
+                ..
+            })
+        ));
+        // Point 4: voter 2's timestamp is ahead of the leader's clock.
+        let s = quorum_snapshot(3, &[(0, 10_000), (1, 10_000), (2, 50_000)]);
+        assert!(check_quorum(&s, &[NodeId(1)]).is_err());
     }
 }

@@ -82,6 +82,23 @@ pub(super) fn unselected_unhealthy(
         .collect()
 }
 
+/// Per node, the desired settings that are sensitive: Kafka returns no value
+/// for them, so they are neither compared nor applied dynamically.
+pub(super) fn sensitive_settings(
+    nodes: &BTreeMap<NodeId, NodeContext>,
+    snapshot: &ClusterSnapshot,
+) -> Vec<NodeSettings> {
+    nodes
+        .values()
+        .filter(|c| !c.desired_config.is_empty())
+        .filter_map(|c| {
+            let current = snapshot.node(c.id).map(|n| &n.config);
+            let keys = ConfigDiff::compute(&c.desired_config, current).sensitive_keys;
+            (!keys.is_empty()).then_some(NodeSettings { node: c.id, keys })
+        })
+        .collect()
+}
+
 pub(super) fn describe_reasons(nodes: &[NodeReason]) -> String {
     nodes
         .iter()
@@ -192,7 +209,9 @@ pub(super) fn select_inner(
         }
         first.sort_by_key(|c| (first_rank(c.roles), c.id));
         let mut first_err = None;
-        let caught_up = safety::caught_up_controllers(snapshot).unwrap_or_default();
+        // By timestamp alone: a controller that looks stopped but whose timestamp is still
+        // fresh may hold a vote, so it passes the quorum rule like any other.
+        let caught_up = safety::caught_up_by_timestamp(snapshot).unwrap_or_default();
         for c in &first {
             // A process that is not running holds no ISR place its restart
             // could take away (Kafka keeps a dead sole replica in the ISR of

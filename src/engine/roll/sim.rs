@@ -521,6 +521,7 @@ impl SimCluster {
                             .or_insert(ConfigEntry {
                                 value: None,
                                 read_only: true,
+                                sensitive: false,
                             })
                             .value = Some(v);
                     }
@@ -1104,6 +1105,7 @@ pub fn default_config() -> BTreeMap<String, ConfigEntry> {
     let entry = |v: &str, ro: bool| ConfigEntry {
         value: Some(v.to_string()),
         read_only: ro,
+        sensitive: false,
     };
     BTreeMap::from([
         ("log.retention.ms".to_string(), entry("604800000", false)),

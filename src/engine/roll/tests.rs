@@ -331,6 +331,7 @@ fn differing_broker_min_isr_uses_the_highest_replica_value() {
             ConfigEntry {
                 value: Some(v.into()),
                 read_only: false,
+                sensitive: false,
             },
         );
     }
@@ -353,11 +354,18 @@ fn all_combined_rescue_only_without_a_leader() {
             .collect(),
         partitions: vec![],
         topics: BTreeMap::new(),
-        quorum: quorum(Some(0), &[(0, 10_000), (1, 10_000), (2, 10_000)]),
+        quorum: quorum(Some(0), &[(0, 10_000), (1, 1_000), (2, 1_000)]),
     };
     let mut roller = Roller::new(RollConfig::default(), restart(&[0, 1, 2]));
     let d = roller.decide(&snapshot, Millis(0));
     assert_eq!(d.restarted_nodes().len(), 1, "{d:?}");
+    // With every timestamp fresh, each of them may still hold a vote while none shows
+    // running (issue 23, point 2): no rescue, and no restart either.
+    snapshot.quorum = quorum(Some(0), &[(0, 10_000), (1, 10_000), (2, 10_000)]);
+    let mut roller = Roller::new(RollConfig::default(), restart(&[0, 1, 2]));
+    let d = roller.decide(&snapshot, Millis(0));
+    assert!(d.restarted_nodes().is_empty(), "{d:?}");
+    assert!(blocked_reason(&d).contains("quorum"), "{d:?}");
     // Without a leader the rescue applies.
     snapshot.quorum = quorum(None, &[(0, 0), (1, 0), (2, 0)]);
     let mut roller = Roller::new(RollConfig::default(), restart(&[0, 1, 2]));
@@ -588,6 +596,267 @@ fn preview_assumes_a_restarted_down_node_rejoins_the_isr() {
             .contains(&n(2)),
         "2 must not restart while 1 is out of the ISR"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 23 (second safety audit), points 1-6: one test per unsafe input, named after it.
+// ---------------------------------------------------------------------------------------------
+
+/// Point 1: brokers 1-3, ISR [1,2,3], min ISR 2; node 3 is outside the selection and shutting
+/// down (broker state 7), or crashed and not yet fenced (listed SERVING by fencing, but not
+/// answering the Admin API). Restarting 1 would leave [2] in sync: it must wait.
+#[test]
+fn replica_not_serving_outside_the_selection_does_not_count_toward_min_isr() {
+    for crashed in [false, true] {
+        let mut snapshot = brokers_cluster();
+        if crashed {
+            snapshot.nodes[3].reachable = false;
+        } else {
+            snapshot.nodes[3].state = ObservedState::from_broker_state(7);
+        }
+        let mut roller = Roller::new(RollConfig::default(), restart(&[1]));
+        let d = roller.decide(&snapshot, Millis(0));
+        assert!(d.restarted_nodes().is_empty(), "crashed={crashed}: {d:?}");
+        assert!(blocked_reason(&d).contains("t-0"), "{d:?}");
+        // The preview says so too.
+        let plan = Roller::new(RollConfig::default(), restart(&[1])).plan(&snapshot);
+        assert!(
+            matches!(plan.steps.first(), Some(PlanStep::Blocked { reason, .. }) if reason.contains("t-0")),
+            "{plan:?}"
+        );
+        // Selected nodes of a batch are judged the same way (step 2 of the selection).
+        let mut roller = Roller::new(RollConfig::default(), restart(&[1, 2]));
+        assert!(
+            roller
+                .decide(&snapshot, Millis(0))
+                .restarted_nodes()
+                .is_empty(),
+            "crashed={crashed}"
+        );
+    }
+}
+
+/// Point 2: voters 0 (leader), 1, 2; node 2 not running (the platform says so), or a combined
+/// node shutting down (broker state 7), with its `LastCaughtUpTimestamp` still inside the
+/// fetch timeout. Restarting 1 would leave one running voter of three.
+#[test]
+fn stopped_voter_with_a_fresh_timestamp_is_not_a_caught_up_voter() {
+    for combined in [false, true] {
+        let roles = if combined {
+            NodeRoles::COMBINED
+        } else {
+            NodeRoles::CONTROLLER
+        };
+        let mut snapshot = ClusterSnapshot {
+            nodes: (0..3)
+                .map(|i| node(i, roles, ObservedState::Serving))
+                .collect(),
+            partitions: vec![],
+            topics: BTreeMap::new(),
+            quorum: quorum(Some(0), &[(0, 10_000), (1, 10_000), (2, 9_500)]),
+        };
+        snapshot.nodes[2].state = if combined {
+            ObservedState::from_broker_state(7)
+        } else {
+            ObservedState::NotRunning
+        };
+        let mut roller = Roller::new(RollConfig::default(), restart(&[1]));
+        let d = roller.decide(&snapshot, Millis(10_000));
+        assert!(d.restarted_nodes().is_empty(), "combined={combined}: {d:?}");
+        assert!(blocked_reason(&d).contains("quorum"), "{d:?}");
+    }
+}
+
+/// Point 3: the leader's voter set is {0..4}; 3 and 4 are stale voters listed with broker-only
+/// roles (their controller role was removed before RemoveRaftVoter). Restarting 1 would leave
+/// 2 caught-up voters of 5: the majority is over the real voter set, whatever the roles say.
+#[test]
+fn stale_voters_listed_with_broker_roles_still_count_in_the_majority() {
+    let snapshot = ClusterSnapshot {
+        nodes: vec![
+            node(0, NodeRoles::CONTROLLER, ObservedState::Serving),
+            node(1, NodeRoles::CONTROLLER, ObservedState::Serving),
+            node(2, NodeRoles::CONTROLLER, ObservedState::Serving),
+            node(3, NodeRoles::BROKER, ObservedState::Serving),
+            node(4, NodeRoles::BROKER, ObservedState::Serving),
+        ],
+        partitions: vec![],
+        topics: BTreeMap::new(),
+        quorum: quorum(
+            Some(0),
+            &[
+                (0, 10_000),
+                (1, 10_000),
+                (2, 10_000),
+                (3, 10_000),
+                (4, 10_000),
+            ],
+        ),
+    };
+    let mut roller = Roller::new(
+        RollConfig {
+            blocked_timeout_ms: 1_000,
+            ..RollConfig::default()
+        },
+        restart(&[1]),
+    );
+    let d = roller.decide(&snapshot, Millis(10_000));
+    assert!(d.restarted_nodes().is_empty(), "{d:?}");
+    assert_eq!(
+        roller.decide(&snapshot, Millis(11_000)),
+        Decision::Abort {
+            reason: RollError::QuorumAtRisk {
+                nodes: vec![n(1)],
+                caught_up: 2,
+                controllers: 5,
+                needed: 3,
+            }
+        }
+    );
+}
+
+/// Point 4: Kafka keeps the highest `LastCaughtUpTimestamp`; after the leader's clock stepped
+/// back, voter 2 (long dead) reports a time in the leader's "future". A negative lag is not
+/// caught up: restarting 1 would leave the leader alone.
+#[test]
+fn voter_timestamp_ahead_of_the_leaders_clock_is_not_caught_up() {
+    let snapshot = ClusterSnapshot {
+        nodes: (0..3)
+            .map(|i| node(i, NodeRoles::CONTROLLER, ObservedState::Serving))
+            .collect(),
+        partitions: vec![],
+        topics: BTreeMap::new(),
+        quorum: quorum(Some(0), &[(0, 10_000), (1, 10_000), (2, 600_000)]),
+    };
+    let mut roller = Roller::new(RollConfig::default(), restart(&[1]));
+    let d = roller.decide(&snapshot, Millis(10_000));
+    assert!(d.restarted_nodes().is_empty(), "{d:?}");
+    assert!(blocked_reason(&d).contains("quorum"), "{d:?}");
+    // Found by the world model with only the negative lag refused: once the leader's clock
+    // stepped back, the timestamp of a controller that stopped long ago can land inside the
+    // fetch timeout of the new clock (2 at 9_500, "fresh"), while the live voter 1 is ahead.
+    // Any timestamp ahead of the leader's means none can be trusted.
+    let snapshot = ClusterSnapshot {
+        quorum: quorum(Some(0), &[(0, 10_000), (1, 30_000), (2, 9_500)]),
+        ..snapshot
+    };
+    let mut roller = Roller::new(RollConfig::default(), restart(&[1]));
+    let d = roller.decide(&snapshot, Millis(10_000));
+    assert!(d.restarted_nodes().is_empty(), "{d:?}");
+    assert!(blocked_reason(&d).contains("stepped back"), "{d:?}");
+}
+
+/// Point 5: no topic override; the leader's broker-level `min.insync.replicas` cannot be read
+/// (it is 3), the other replicas say 2. Taking the highest known value (2) let the ISR go to 2;
+/// while any replica's value is unknown the partition's min ISR is unknown: refuse.
+#[test]
+fn unknown_broker_min_isr_of_one_replica_refuses_like_an_unknown_topic() {
+    let mut snapshot = brokers_cluster();
+    snapshot.topics = topic("t", None);
+    for i in [2, 3] {
+        snapshot.nodes[i].config.insert(
+            MIN_ISR_KEY.into(),
+            ConfigEntry {
+                value: Some("2".into()),
+                read_only: false,
+                sensitive: false,
+            },
+        );
+    }
+    let mut roller = Roller::new(
+        RollConfig {
+            blocked_timeout_ms: 1_000,
+            ..RollConfig::default()
+        },
+        restart(&[2]),
+    );
+    let d = roller.decide(&snapshot, Millis(0));
+    assert!(d.restarted_nodes().is_empty(), "{d:?}");
+    assert_eq!(
+        roller.decide(&snapshot, Millis(1_000)),
+        Decision::Abort {
+            reason: RollError::MinIsrUnknown {
+                node: n(2),
+                topic: "t".into(),
+                partition: 0,
+            }
+        }
+    );
+}
+
+/// Point 6: DescribeConfigs returns no value for unset keys, not only for sensitive ones. A
+/// desired `create.topic.policy.class.name` (read-only, unset) next to a dynamic key was
+/// "reconfigured" with the dynamic key only, and on its own counted as done without a restart.
+/// Only sensitive keys may be skipped, and the plan and the summary name them.
+#[test]
+fn unset_read_only_setting_is_a_restart_and_only_sensitive_ones_are_skipped() {
+    const POLICY: &str = "create.topic.policy.class.name";
+    const PASSWORD: &str = "ssl.keystore.password";
+    let mut snapshot = brokers_cluster();
+    snapshot.nodes[1].config.insert(
+        POLICY.into(),
+        ConfigEntry {
+            value: None,
+            read_only: true,
+            sensitive: false,
+        },
+    );
+    snapshot.nodes[1].config.insert(
+        PASSWORD.into(),
+        ConfigEntry {
+            value: None,
+            read_only: false,
+            sensitive: true,
+        },
+    );
+    let desired = |pairs: &[(&str, &str)]| -> BTreeMap<NodeId, NodeRequest> {
+        BTreeMap::from([(
+            n(1),
+            NodeRequest {
+                restart_reasons: Vec::new(),
+                desired_config: pairs
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+            },
+        )])
+    };
+    // Next to a dynamic change: a restart, not a reconfiguration of the dynamic key only.
+    let mut roller = Roller::new(
+        RollConfig::default(),
+        desired(&[(POLICY, "com.example.Policy"), ("log.retention.ms", "1")]),
+    );
+    let d = roller.decide(&snapshot, Millis(0));
+    assert_eq!(d.restarted_nodes(), vec![n(1)], "{d:?}");
+    // On its own: a restart, never "done".
+    let mut roller = Roller::new(
+        RollConfig::default(),
+        desired(&[(POLICY, "com.example.Policy")]),
+    );
+    let d = roller.decide(&snapshot, Millis(0));
+    assert_eq!(d.restarted_nodes(), vec![n(1)], "{d:?}");
+    // A sensitive key cannot be compared: skipped, and said so in the plan and the summary.
+    let requests = desired(&[(PASSWORD, "secret")]);
+    let plan = Roller::new(RollConfig::default(), requests.clone()).plan(&snapshot);
+    assert_eq!(
+        plan.sensitive_settings,
+        vec![NodeSettings {
+            node: n(1),
+            keys: vec![PASSWORD.to_string()],
+        }]
+    );
+    assert!(plan.steps.is_empty(), "{plan:?}");
+    let mut roller = Roller::new(RollConfig::default(), requests);
+    match roller.decide(&snapshot, Millis(0)) {
+        Decision::Done { summary } => assert!(
+            summary
+                .notes
+                .iter()
+                .any(|note| note.contains(PASSWORD) && note.contains("node 1")),
+            "{summary:?}"
+        ),
+        other => panic!("{other:?}"),
+    }
 }
 
 /// Issue 23, point 10: a roll restarted brokers while Cruise Control executed (its execution
