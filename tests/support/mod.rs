@@ -17,8 +17,16 @@
 //!
 //! Not modules of this one (each is included with `#[path]` by the binaries that use it):
 //! `world.rs` (the roll property tests' independent world model) and `synthetic_kafka/` (a
-//! wire-level synthetic cluster of up to thousands of brokers for `tests/synthetic_kafka.rs` and
+//! wire-level synthetic cluster of up to thousands of brokers for `tests/wire/synthetic_kafka.rs` and
 //! the observation bench; self-contained, it uses nothing else from here).
+
+use std::time::Duration;
+
+/// The deadline of the tests' waits for a condition (a cluster state, a Cruise Control task, a
+/// Lease, a log line). A wait returns as soon as its condition holds, so only a failing test
+/// waits this long; it is the longest any of them needed on a loaded 2-core host.
+#[allow(dead_code)] // Not used by the examples that include this module.
+pub const WAIT: Duration = Duration::from_secs(300);
 
 pub mod admin;
 pub mod bin;
