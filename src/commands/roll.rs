@@ -1427,13 +1427,23 @@ mod tests {
             n.fenced = Some(true);
             n.broker_state = Some(crate::kafka::observation::BrokerState::NotRunning);
         }
+        // The controller (Kafka does not fence controllers) is probed too, on every poll.
+        let controller = o.nodes.iter_mut().find(|n| n.id == 101).unwrap();
+        controller.host = Some(alive.ip().to_string());
+        controller.port = Some(alive.port());
         let platform = ProcessPlatform::status_only(platform_nodes(&o), Duration::from_secs(5));
         let status = process_status(&platform, &o).await;
-        assert_eq!(status.len(), 2, "only fenced brokers are probed");
+        assert_eq!(
+            status.keys().copied().collect::<Vec<_>>(),
+            vec![1, 2, 101],
+            "fenced brokers and controllers are probed, nothing else"
+        );
         apply_process_status(&mut o, &status);
         let s = to_snapshot(&o);
         assert_eq!(s.node(NodeId(1)).unwrap().state, ObservedState::Unknown);
         assert_eq!(s.node(NodeId(2)).unwrap().state, ObservedState::NotRunning);
+        assert_eq!(o.node(101).unwrap().process_running, Some(true));
+        assert_eq!(s.node(NodeId(101)).unwrap().state, ObservedState::Serving);
     }
 
     /// A roll of a simulated cluster (3 controllers, 3 brokers), rendered as the user sees

@@ -151,8 +151,9 @@ pub struct NodeObservation {
     /// `None` when it was not asked (see [`apply_process_status`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub process_running: Option<bool>,
-    /// Why the platform could not tell, if it could not (the process then counts as running:
-    /// a fenced broker is `UNKNOWN`, not restarted first).
+    /// Why the platform could not tell, if it could not: the process's state is unknown, never
+    /// taken as running (a fenced broker is `UNKNOWN`, not restarted first; a controller-only
+    /// node is `UNKNOWN` and no caught-up voter; see `kafka::convert`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub process_status_error: Option<String>,
 }
@@ -663,6 +664,35 @@ fn node_roles(
     )
 }
 
+/// The nodes whose process the platform is asked about ([`apply_process_status`]): those the
+/// roll's rules need to know alive and that Kafka cannot vouch for, and no others (at 1,000
+/// brokers a poll asks a handful, not 1,000).
+///
+/// - Controller-only nodes, always: Kafka does not fence controllers, and a stopped voter keeps
+///   a fresh `LastCaughtUpTimestamp` for the whole fetch timeout (its vote is counted by the
+///   quorum rule only while its process runs).
+/// - Fenced brokers: stopped, or alive and starting / in log recovery.
+/// - Brokers Kafka lists unfenced that did not answer (no DescribeConfigs answer, or their
+///   broker-state endpoint failed): crashed and not fenced yet, or alive and unreachable.
+///
+/// A broker that answered DescribeConfigs runs; asking about it would tell nothing new.
+#[must_use]
+pub fn process_status_wanted(o: &KafkaObservation) -> Vec<i32> {
+    o.nodes
+        .iter()
+        .filter(|n| {
+            if !n.roles.broker {
+                return n.roles.controller;
+            }
+            n.fenced != Some(false)
+                || !o.broker_configs.contains_key(&n.id)
+                || o.unreachable_brokers.contains_key(&n.id)
+                || n.broker_state_error.is_some()
+        })
+        .map(|n| n.id)
+        .collect()
+}
+
 /// Adds the platform's view of each process (status command or TCP probe) to an
 /// observation whose broker states were inferred from fencing: a fenced broker whose
 /// process runs, or whose status cannot be told, becomes `UNKNOWN` (it may be starting or
@@ -997,6 +1027,29 @@ mod tests {
         let n6 = o.node(6).unwrap();
         assert_eq!(n6.broker_state, Some(BrokerState::Unknown));
         assert_eq!(n6.process_status_error.as_deref(), Some("no probe"));
+    }
+
+    /// Issue 23 points 1 and 2 on a real cluster need the platform's word on exactly the nodes
+    /// Kafka cannot vouch for: controller-only nodes always, fenced brokers, and brokers listed
+    /// unfenced that did not answer; a broker that answered is not asked about.
+    #[test]
+    fn the_platform_is_asked_about_the_nodes_kafka_cannot_vouch_for() {
+        // Controllers 1-3; broker 4 listed unfenced without a DescribeConfigs answer; 6 fenced.
+        let o = assemble(raw()).unwrap();
+        assert_eq!(process_status_wanted(&o), vec![1, 2, 3, 4, 6]);
+        // 4 answers: not asked any more.
+        let mut r = raw();
+        r.broker_configs
+            .insert(4, vec![cfg("process.roles", "broker")]);
+        let o = assemble(r.clone()).unwrap();
+        assert_eq!(process_status_wanted(&o), vec![1, 2, 3, 6]);
+        // 5 answered DescribeConfigs but its broker-state endpoint failed: asked.
+        r.endpoint_states = Some((
+            "http://{host}/state".into(),
+            BTreeMap::from([(5, Err("refused".to_string()))]),
+        ));
+        let o = assemble(r).unwrap();
+        assert_eq!(process_status_wanted(&o), vec![1, 2, 3, 4, 5, 6]);
     }
 
     #[test]

@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use kafkaops::kafka::observation::RawQuorum;
 use kafkaops::kafka::{ConfigChange, ConfigTarget};
 use support::admin::Admin;
 use support::bin::Out as Run;
@@ -972,4 +973,145 @@ fn elr_cluster_level_min_isr_is_the_one_the_roll_reads() {
         .expect("lift the throttle");
     drop(server);
     eprintln!("test 6 wall time {:.1?}", began.elapsed());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. A controller-only voter outside the selection killed, its timestamp still fresh (issue 23,
+//    point 2, through the real driver)
+// ---------------------------------------------------------------------------------------------
+
+/// The controllers' `controller.quorum.fetch.timeout.ms` in test 7: how long the leader keeps
+/// counting a killed voter as caught up (its `LastCaughtUpTimestamp` stays within this of the
+/// leader's clock), long enough that the whole roll runs inside that window.
+const SLOW_FETCH_TIMEOUT_MS: i64 = 60_000;
+
+/// Whether Kafka's DescribeQuorum answer counts `id` as caught up: its `LastCaughtUpTimestamp`
+/// within the fetch timeout of the leader's (Kafka's own `ReplicaState.isCaughtUp` window).
+fn voter_caught_up(q: &RawQuorum, id: i32) -> bool {
+    let ts = |id: i32| {
+        q.voters
+            .iter()
+            .find(|v| v.id == id)
+            .and_then(|v| v.last_caught_up_timestamp)
+    };
+    match (q.leader_id.and_then(ts), ts(id)) {
+        (Some(leader), Some(mine)) => (0..SLOW_FETCH_TIMEOUT_MS).contains(&(leader - mine)),
+        _ => false,
+    }
+}
+
+/// Controller-only voters 101-103 with a 60 s quorum fetch timeout, and broker 1. A voter that
+/// does not lead the quorum is killed (SIGKILL); Kafka does not fence controllers, and for the
+/// fetch timeout the leader's DescribeQuorum still shows the dead voter caught up. At once,
+/// `roll --nodes <the other follower>` runs with a restart command (the status is the platform's
+/// TCP probe of each node's listener, as for any `--restart-command` roll). Restarting that
+/// follower would leave the leader the only running voter of three: the roll must refuse (or
+/// wait) and restart nothing, and the test checks it decided while Kafka still counted the dead
+/// voter caught up. Once the voter is back, the same roll restarts the follower and finishes.
+#[test]
+fn killed_controller_voter_that_still_looks_caught_up_is_not_counted() {
+    let began = Instant::now();
+    let cluster = start_cluster(ClusterSpec::split(3, 1).with_controller_prop(
+        "controller.quorum.fetch.timeout.ms",
+        SLOW_FETCH_TIMEOUT_MS.to_string(),
+    ));
+    let admin = Admin::connect(&cluster).expect("admin");
+    let controllers = cluster.controller_ids();
+    let before = wait_for("every voter caught up", WAIT, || {
+        let q = admin.describe_quorum()?;
+        Ok(
+            (q.leader_id.is_some() && controllers.iter().all(|c| voter_caught_up(&q, *c)))
+                .then_some(q),
+        )
+    })
+    .expect("a quorum with every voter caught up");
+    let leader = before.leader_id.expect("a quorum leader");
+    let followers: Vec<i32> = controllers
+        .iter()
+        .copied()
+        .filter(|c| *c != leader)
+        .collect();
+    let (victim, target) = (followers[0], followers[1]);
+    eprintln!("quorum leader {leader}; killing voter {victim}, then rolling {target}");
+    let conn = connection_args(&cluster);
+    let cluster = shared(cluster);
+    let server = ControlServer::start(Arc::clone(&cluster));
+    let cmd = server.restart_command();
+    let target_arg = target.to_string();
+    let args = [
+        "--nodes",
+        target_arg.as_str(),
+        "--restart-command",
+        cmd.as_str(),
+        "--blocked-timeout",
+        "10s",
+        "--post-restart-timeout",
+        "2m",
+    ];
+
+    lock(&cluster).kill_node(victim).expect("SIGKILL the voter");
+    let killed = Instant::now();
+    let run = kafkaops_roll(&conn, &args);
+    let ended = killed.elapsed();
+    // Kafka's view when the roll had ended: the dead voter still counted caught up.
+    let after = admin.describe_quorum().expect("DescribeQuorum");
+    let victim_down = !lock(&cluster).is_running(victim);
+    let restarts = server.restarts();
+    eprintln!(
+        "roll ended {ended:.1?} after the kill (exit {}); voter {victim} down: {victim_down}, \
+         caught up for Kafka: {}; restarts: {restarts:?}",
+        run.code,
+        voter_caught_up(&after, victim)
+    );
+
+    assert_eq!(
+        restarted_nodes(&restarts),
+        Vec::<i32>::new(),
+        "roll --nodes {target} restarted a controller while voter {victim} was down (the \
+         quorum leader {leader} was left the only running voter of three):\n{}",
+        run.stderr
+    );
+    assert_ne!(
+        run.code, 0,
+        "roll --nodes {target} did not refuse:\n{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("caught-up controller(s) of 3"),
+        "the refusal names the quorum:\n{}",
+        run.stderr
+    );
+    // Not vacuous: the roll ran while Kafka still counted the dead voter caught up.
+    assert!(
+        victim_down && after.leader_id == Some(leader) && voter_caught_up(&after, victim),
+        "the roll ended after Kafka stopped counting voter {victim} caught up (or it was not \
+         down): the window this test is about was missed ({ended:.1?}, {after:?})"
+    );
+
+    // The voter back (fetching again): the same roll restarts the follower.
+    let stale = after
+        .voters
+        .iter()
+        .find(|v| v.id == victim)
+        .and_then(|v| v.last_caught_up_timestamp);
+    lock(&cluster).start_node(victim).expect("start the voter");
+    wait_for(&format!("voter {victim} fetching again"), WAIT, || {
+        let q = admin.describe_quorum()?;
+        let fresh = q
+            .voters
+            .iter()
+            .find(|v| v.id == victim)
+            .and_then(|v| v.last_caught_up_timestamp);
+        Ok((fresh > stale && voter_caught_up(&q, victim)).then_some(()))
+    })
+    .expect("the voter back");
+    let run = kafkaops_roll(&conn, &args);
+    assert_eq!(
+        run.code, 0,
+        "roll --nodes {target} failed with every voter back:\n{}",
+        run.stderr
+    );
+    assert_eq!(restarted_nodes(&server.restarts()), vec![target]);
+    drop(server);
+    eprintln!("test 7 wall time {:.1?}", began.elapsed());
 }

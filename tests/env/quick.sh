@@ -23,6 +23,6 @@ step "cargo clippy"
 cargo clippy --all-targets --locked -- -D warnings
 
 step "cargo test (unit, engine, wire, cli)"
-cargo test --locked --lib --bins --test engine --test wire --test cli cli::
+cargo test --locked --lib --bins --test engine --test wire --test cli
 
 step "quick tier passed"

@@ -77,19 +77,29 @@ pub async fn run_async(mut cmd: Command) -> Out {
 }
 
 /// Where this process keeps its copy of the binary and kafkaops' default state directory:
-/// `$TMPDIR/kafkaops-bin-<pid>-XXXXXX`. A process's statics are never dropped, so the directory
-/// outlives it; the next test process removes those of processes that are gone.
+/// `$TMPDIR/kafkaops-bin-<pid>-XXXXXX`. Statics are never dropped, so an `atexit` handler removes
+/// it when the test process exits (the copy is the size of the debug binary, ~180 MB; one leaked
+/// per test binary run filled the disk); the next test process removes those of processes that
+/// were killed.
 const PROCESS_DIR_PREFIX: &str = "kafkaops-bin-";
 
 fn process_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
+    extern "C" fn remove_dir() {
+        if let Some(dir) = DIR.get() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
     DIR.get_or_init(|| {
         prune_dirs_of_dead_processes();
-        tempfile::Builder::new()
+        let dir = tempfile::Builder::new()
             .prefix(&format!("{PROCESS_DIR_PREFIX}{}-", std::process::id()))
             .tempdir()
             .expect("a temporary directory")
-            .keep()
+            .keep();
+        // SAFETY: registers a plain function with no arguments, run once by libc at exit.
+        unsafe { libc::atexit(remove_dir) };
+        dir
     })
 }
 
@@ -136,6 +146,8 @@ pub fn test_state_dir(prefix: &str) -> PathBuf {
 /// A private copy of the binary under test, taken the first time it is asked for: the shared
 /// cargo target directory's `kafkaops` may be rebuilt from another worktree while the tests run.
 /// `KAFKAOPS_TEST_BIN` names another binary to test instead.
+///
+/// It lives in the process's directory ([`process_dir`]), removed when the process exits.
 pub fn kafkaops_bin() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
     BIN.get_or_init(|| {

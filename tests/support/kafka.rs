@@ -159,6 +159,9 @@ pub struct ClusterSpec {
     pub racks: Vec<String>,
     /// Extra `server.properties` lines for broker-role nodes (override the harness defaults).
     pub broker_props: Vec<(String, String)>,
+    /// Extra `server.properties` lines for controller-role nodes (controller-only and combined;
+    /// applied after `broker_props`).
+    pub controller_props: Vec<(String, String)>,
     /// How long [`KafkaCluster::start`] waits until the cluster is ready.
     pub start_timeout: Duration,
     /// An extra SASL_SSL listener on every node (see [`SaslSsl`]).
@@ -187,6 +190,7 @@ impl ClusterSpec {
             combined: n,
             racks: Vec::new(),
             broker_props: Vec::new(),
+            controller_props: Vec::new(),
             start_timeout: DEFAULT_START_TIMEOUT,
             sasl_ssl: None,
         }
@@ -210,6 +214,16 @@ impl ClusterSpec {
     /// An extra `server.properties` entry for every broker-role node.
     pub fn with_broker_prop(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.broker_props.push((key.into(), value.into()));
+        self
+    }
+
+    /// An extra `server.properties` entry for every controller-role node.
+    pub fn with_controller_prop(
+        mut self,
+        key: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Self {
+        self.controller_props.push((key.into(), value.into()));
         self
     }
 
@@ -745,7 +759,13 @@ impl KafkaCluster {
             .join(",");
         let brokers = spec.broker_count();
         for node in self.nodes.values() {
-            let mut text = server_properties(&node.info, &voters, brokers, &spec.broker_props);
+            let mut text = server_properties(
+                &node.info,
+                &voters,
+                brokers,
+                &spec.broker_props,
+                &spec.controller_props,
+            );
             if secure {
                 text = secure_properties(&text, &node.info, &tls_dir);
             }
@@ -1259,6 +1279,7 @@ fn server_properties(
     voters: &str,
     brokers: usize,
     extra: &[(String, String)],
+    controller_extra: &[(String, String)],
 ) -> String {
     let rf = brokers.min(3);
     let min_isr = rf.min(2);
@@ -1324,6 +1345,12 @@ fn server_properties(
         }
     } else {
         set("broker.session.timeout.ms", "6000".into());
+    }
+    if info.role.is_controller() {
+        for (k, v) in controller_extra {
+            props.retain(|(pk, _)| pk != k);
+            props.push((k.clone(), v.clone()));
+        }
     }
     props.iter().fold(String::new(), |mut s, (k, v)| {
         let _ = writeln!(s, "{k}={v}");

@@ -359,15 +359,14 @@ pub async fn start(
         "no --restart-command (or --stop-command and --start-command) to restart nodes with"
             .to_string()
     })?;
+    // Listed first: a pod platform learns its pods' names by listing them, and the status
+    // asks need them (a node it cannot name would read as unknown).
+    let listed = platform.list_nodes().await.map_err(|e| e.to_string())?;
     let status = process_status(&platform, &observation).await;
     apply_process_status(&mut observation, &status);
     let witness = RestartWitness::new(Duration::from_secs(5), witness_idle_limit(&observation));
     let mut snapshot = to_snapshot(&observation);
-    set_incarnations(
-        &mut snapshot,
-        &platform.list_nodes().await.map_err(|e| e.to_string())?,
-        &witness,
-    );
+    set_incarnations(&mut snapshot, &listed, &witness);
     let io = KafkaRollIo::new(client, platform, witness.clone())
         .await
         .map_err(|e| e.to_string())?;
