@@ -43,7 +43,10 @@ fn declared_modules(main: &Path) -> BTreeSet<String> {
         .unwrap()
         .lines()
         .map(str::trim)
-        .filter_map(|l| l.strip_prefix("pub mod ").or_else(|| l.strip_prefix("mod ")))
+        .filter_map(|l| {
+            l.strip_prefix("pub mod ")
+                .or_else(|| l.strip_prefix("mod "))
+        })
         .filter_map(|l| l.strip_suffix(';'))
         .map(str::to_string)
         .collect()
@@ -80,10 +83,7 @@ fn every_test_file_belongs_to_one_of_a_few_binaries() {
 #[test]
 fn proptest_seeds_are_where_proptest_replays_them() {
     let seeds = tests_dir().join("proptest-regressions");
-    let modules: BTreeSet<String> = binaries()
-        .iter()
-        .flat_map(|b| names(b, "rs"))
-        .collect();
+    let modules: BTreeSet<String> = binaries().iter().flat_map(|b| names(b, "rs")).collect();
     let kept = names(&seeds, "txt");
     assert!(!kept.is_empty(), "no seed files in {}", seeds.display());
     for name in &kept {
@@ -113,7 +113,10 @@ fn proptest_seeds_are_where_proptest_replays_them() {
             .filter(|l| l.starts_with("cc "))
             .count();
         assert!(written > 0, "{name}.txt holds no seed");
-        assert_eq!(loaded, written, "proptest loads {loaded} of {name}.txt's {written} seeds");
+        assert_eq!(
+            loaded, written,
+            "proptest loads {loaded} of {name}.txt's {written} seeds"
+        );
     }
     // Seed files next to their source (proptest's fallback when no main.rs is found) would be
     // ignored here.

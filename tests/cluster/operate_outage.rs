@@ -11,7 +11,6 @@
 use crate::support;
 use support::WAIT;
 
-
 use support::bin::kafkaops_bin;
 use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, wait_for};

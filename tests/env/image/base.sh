@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The base of the image test (tests/kube/ship.rs): a root filesystem made of Debian's packages of
+# The base of the image test (tests/ship.rs): a root filesystem made of Debian's packages of
 # glibc alone (libc6, and base-files for the directory layout), standing in for
 # gcr.io/distroless/cc, onto which the test lays out examples/image/stage.sh's output. Less than
 # distroless has, on purpose: whatever else the binary needs must come from stage.sh.

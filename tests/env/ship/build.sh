@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the tools the tests of the shipping files (tests/kube/ship.rs: the Helm chart, the krew
+# Builds the tools the tests of the shipping files (tests/ship.rs: the Helm chart, the krew
 # manifest, the alert rules and dashboard under examples/) need, from the Go module proxy, and
 # caches them under $KAFKAOPS_TESTENV_CACHE/ship/<hash of the wrapper modules>/. A warm run builds
 # nothing. Prints that directory on stdout. It holds:
