@@ -87,6 +87,7 @@ pub struct GlobalArgs {
 pub struct ConnectionArgs {
     /// Kafka bootstrap servers (host:port,...)
     #[arg(
+        short = 'b',
         long,
         global = true,
         env = "KAFKAOPS_BOOTSTRAP_SERVERS",

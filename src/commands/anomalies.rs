@@ -283,6 +283,10 @@ async fn watch(ctx: &Ctx, a: &WatchArgs) -> Result<ExitCode, CliError> {
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);
     loop {
+        // The reader went away (`| head`): end quietly, as `tail -f | head` does.
+        if crate::output::reader_gone() {
+            return Ok(ExitCode::Ok);
+        }
         match poll(&cc, request_timeout, &obs).await {
             Ok(all) => {
                 if let Some(since) = disconnected_since.take() {

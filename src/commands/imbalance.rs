@@ -365,6 +365,10 @@ async fn watch(
         humantime::format_duration(args.interval)
     ));
     loop {
+        // The reader went away (`| head`): end quietly, as `tail -f | head` does.
+        if crate::output::reader_gone() {
+            return Ok(ExitCode::Ok);
+        }
         let pause = match pass(ctx, a, path, url, &mut proposed).await {
             Ok((code, out)) => {
                 failures = 0;

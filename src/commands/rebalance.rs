@@ -637,7 +637,7 @@ impl FlowHooks for RebalanceHooks<'_> {
         } else if self.printer.interactive {
             // JSON or YAML on a terminal: stdout carries the document at the end, but the
             // person about to be asked must see what they approve first (on stderr).
-            eprint!("{text}");
+            crate::output::write_stderr(&text);
         }
     }
 
@@ -670,7 +670,7 @@ impl FlowHooks for RebalanceHooks<'_> {
             if self.printer.format == crate::output::OutputFormat::Table {
                 let _ = crate::output::write_stdout(&text);
             } else {
-                eprint!("{text}");
+                crate::output::write_stderr(&text);
             }
         }
     }

@@ -279,12 +279,12 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     if let Some(run) = &resumed
         && !printer.quiet
     {
-        eprintln!(
+        crate::output::stderr_line(format_args!(
             "Resuming the roll saved in {} (restarted so far: {}; a node whose restart was \
              in flight is judged from evidence, not restarted again)",
             state_path.display(),
             join_or_none(&run.report(Outcome::Interrupted, run.started).restarted())
-        );
+        ));
     }
     if printer.format == crate::output::OutputFormat::Table {
         crate::output::write_stdout(&render_plan(&plan, &snapshot, &plan_notes))?;
@@ -388,7 +388,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     }
     for warning in plan_warnings(&plan, &snapshot) {
         if !printer.quiet {
-            eprintln!("warning: {warning}");
+            crate::output::stderr_line(format_args!("warning: {warning}"));
         }
     }
     let touched = plan.steps.len();
@@ -627,7 +627,10 @@ fn saved_run(
         if path.exists() && !args.dry_run {
             crate::state::remove_roll(path)?;
             if !quiet {
-                eprintln!("Discarded the saved roll state {}", path.display());
+                crate::output::stderr_line(format_args!(
+                    "Discarded the saved roll state {}",
+                    path.display()
+                ));
             }
         }
         return Ok(None);
@@ -722,25 +725,25 @@ fn spawn_signal_handler(
         }
         stop.store(true, Ordering::SeqCst);
         if !quiet {
-            eprintln!(
+            crate::output::stderr_line(format_args!(
                 "Ctrl-C: stopping after the current batch is back in service \
                  (Ctrl-C again to exit sooner; the state is kept in {})",
                 state_path.display()
-            );
+            ));
         }
         while tokio::signal::ctrl_c().await.is_ok() {
             if in_flight.load(Ordering::SeqCst) {
                 exit_after_command.store(true, Ordering::SeqCst);
-                eprintln!(
+                crate::output::stderr_line(format_args!(
                     "Ctrl-C: a restart command is running; waiting for it to end (it is not \
                      killed), then exiting; re-run the same command to resume"
-                );
+                ));
             } else {
-                eprintln!(
+                crate::output::stderr_line(format_args!(
                     "second Ctrl-C: exiting now; the state is saved in {}: re-run the same \
                      command to resume (a node being restarted may still be down)",
                     state_path.display()
-                );
+                ));
                 std::process::exit(ExitCode::Interrupted.code());
             }
         }

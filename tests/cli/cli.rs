@@ -493,6 +493,28 @@ fn the_demo_keeps_stdout_for_its_result_and_shows_build_progress() {
         "install.sh wrote to stdout: {:?}",
         String::from_utf8_lossy(&out.stdout)
     );
+    // The demo installs only what it uses: no kube-apiserver/etcd, Helm or image root filesystem
+    // (375 s of a 772 s cold demo went to kube-apiserver and etcd it never starts).
+    assert!(
+        demo.lines()
+            .any(|l| l.trim() == "tests/env/install.sh --demo"),
+        "{demo}"
+    );
+    let traced = std::process::Command::new("bash")
+        .arg("-x")
+        .arg(root.join("tests/env/install.sh"))
+        .arg("--demo")
+        .output()
+        .expect("run install.sh --demo");
+    let trace = String::from_utf8_lossy(&traced.stderr);
+    assert!(traced.status.success(), "{trace}");
+    assert!(trace.contains("cc-double/build.sh"), "{trace}");
+    for unused in ["kube/build.sh", "ship/build.sh", "image/base.sh"] {
+        assert!(
+            !trace.contains(unused),
+            "the demo's install ran {unused}:\n{trace}"
+        );
+    }
 }
 
 /// A running Strimzi operator refuses with exit 5 (busy, #17): the mapping, the README row and
@@ -606,4 +628,177 @@ fn operate_without_once_waits_for_an_unreachable_kafka() {
         1,
         "the outage is said once: {out}"
     );
+}
+
+/// `kafkaops anomalies watch 2>&1 | head` used to panic (exit 101) once `head` had gone: a
+/// closed stdout or stderr now ends a watch quietly. The watch here only writes to stderr
+/// (Cruise Control is unreachable, so every poll says DISCONNECTED); both ends are closed
+/// after the first line, as `2>&1 | head -1` does.
+#[test]
+fn a_closed_pipe_ends_a_watch_quietly() {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("kafkaops"));
+    for (k, _) in std::env::vars() {
+        if k.starts_with("KAFKAOPS_") {
+            cmd.env_remove(k);
+        }
+    }
+    let mut child = cmd
+        .env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+        .args([
+            "anomalies",
+            "watch",
+            "--cruise-control-url",
+            "http://127.0.0.1:1",
+            "--interval",
+            "200ms",
+            "--max-backoff",
+            "200ms",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("DISCONNECTED"), "{first}");
+    drop(child.stdout.take());
+    // Both readers are gone now; the next line written ends the watch.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the watch went on writing to a closed pipe for 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0), "{status:?} (101 is a panic)");
+}
+
+/// Inputs that need no cluster are judged before connecting: a factor of 0 is a usage error
+/// (exit 2) naming the factor, not "cannot connect" (exit 6), whether given by flag or file.
+#[test]
+fn a_bad_replication_factor_is_named_before_connecting() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rf.yaml");
+    std::fs::write(&file, "- {topic: a, replication_factor: 0}\n").unwrap();
+    for args in [
+        vec!["topic", "set-rf", "--topics", "a", "-r", "0"],
+        vec!["topic", "set-rf", "--from-file", file.to_str().unwrap()],
+    ] {
+        kafkaops()
+            .args([
+                "-b",
+                "127.0.0.1:1",
+                "--cruise-control-url",
+                "http://127.0.0.1:1",
+            ])
+            .args(&args)
+            .args(["--state-dir", dir.path().to_str().unwrap()])
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains("replication factor must be at least 1")
+                    .and(predicate::str::contains("connect").not()),
+            );
+    }
+}
+
+/// A missing config file's OS error is said once; a context asked for without any config file
+/// says that there is none and where it was looked for, instead of "(known: )".
+#[test]
+fn config_file_errors_say_it_once_and_plainly() {
+    let o = kafkaops()
+        .args(["--config", "/nonexistent/kafkaops.yaml", "config", "view"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&o.get_output().stderr).to_string();
+    assert!(stderr.contains("/nonexistent/kafkaops.yaml"), "{stderr}");
+    assert_eq!(stderr.matches("No such file").count(), 1, "{stderr}");
+    kafkaops()
+        .args(["--context", "nosuch", "config", "view"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("no config file")
+                .and(predicate::str::contains(
+                    "/nonexistent-kafkaops-test/kafkaops/config.yaml",
+                ))
+                .and(predicate::str::contains("known: )").not()),
+        );
+}
+
+/// The part of a shell line before an unquoted `#`, `|` or `>` (a comment, a pipe, a redirect).
+fn command_part(line: &str) -> &str {
+    let (mut single, mut double) = (false, false);
+    for (i, c) in line.char_indices() {
+        match c {
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '#' | '|' | '>' if !single && !double => return &line[..i],
+            _ => {}
+        }
+    }
+    line
+}
+
+/// Every `kafkaops ...` (or `kubectl kafkaops ...`) line in the README's and `examples/docs/`'s
+/// shell blocks parses with the real CLI: a newcomer copying one never meets "unexpected
+/// argument" (the README once used `-b`, which the CLI rejected).
+#[test]
+fn every_documented_example_command_parses() {
+    use clap::{CommandFactory, FromArgMatches};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    for entry in std::fs::read_dir(root.join("examples/docs")).unwrap() {
+        files.push(entry.unwrap().path());
+    }
+    let mut parsed = 0;
+    let mut failures = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let mut in_shell = false;
+        let mut logical = String::new();
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_shell = line == "```sh";
+                continue;
+            }
+            if !in_shell {
+                continue;
+            }
+            if let Some(head) = line.strip_suffix('\\') {
+                logical.push_str(head);
+                continue;
+            }
+            logical.push_str(line);
+            let whole = std::mem::take(&mut logical);
+            let cmd = command_part(&whole).trim();
+            let Some(rest) = cmd
+                .strip_prefix("kafkaops ")
+                .or_else(|| cmd.strip_prefix("kubectl kafkaops "))
+            else {
+                continue;
+            };
+            let words = shlex::split(rest).unwrap_or_else(|| panic!("cannot split {whole:?}"));
+            let argv = std::iter::once("kafkaops".to_string()).chain(words);
+            let ok = kafkaops::cli::Cli::command()
+                .try_get_matches_from(argv)
+                .map_err(|e| e.to_string())
+                .and_then(|m| kafkaops::cli::Cli::from_arg_matches(&m).map_err(|e| e.to_string()));
+            match ok {
+                Ok(_) => parsed += 1,
+                Err(e) => failures.push(format!("{}: {whole}\n  {e}", file.display())),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The README's tour alone has a dozen; the docs many more.
+    assert!(parsed >= 40, "only {parsed} example commands found");
 }

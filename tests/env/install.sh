@@ -2,8 +2,17 @@
 # Installs what building and testing kafkaops needs on a fresh Debian machine, then prepares the
 # test environment (Kafka jars from Maven Central, the Cruise Control test double), all cached
 # under ~/.cache/kafkaops-testenv. Idempotent: a warm run installs and downloads nothing.
+#
+# `install.sh --demo` installs only what examples/local-demo.sh uses (the Debian packages, the Kafka
+# classpath and the Cruise Control test double); the Kubernetes and shipping tools are for the tests.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+demo_only=false
+case "${1:-}" in
+  --demo) demo_only=true ;;
+  "") ;;
+  *) echo "usage: install.sh [--demo]" >&2; exit 2 ;;
+esac
 export KAFKAOPS_TESTENV_CACHE="${KAFKAOPS_TESTENV_CACHE:-$HOME/.cache/kafkaops-testenv}"
 mkdir -p "$KAFKAOPS_TESTENV_CACHE"
 
@@ -40,6 +49,9 @@ fi
 # examples/local-demo.sh keep for results.)
 "$here/setup.sh" >&2
 "$here/cc-double/build.sh" >&2
+if $demo_only; then
+  exit 0
+fi
 # kube-apiserver and etcd for the Kubernetes tests (tests/kube/kube_roll.rs), built from the Go module
 # proxy and cached by the hash of their wrapper modules (cold ~8 CPU-minutes, warm 0.02 s). Without Go
 # >= 1.26 on the PATH, build.sh fetches the Go toolchain from the module proxy first.

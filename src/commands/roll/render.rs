@@ -241,7 +241,7 @@ impl StderrProgress {
         } else if self.logged {
             tracing::info!("roll: {}", msg.trim_start());
         } else if !self.quiet {
-            eprintln!("{msg}");
+            crate::output::stderr_line(format_args!("{msg}"));
         }
     }
 

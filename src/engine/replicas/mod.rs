@@ -97,7 +97,10 @@ pub fn merge_requests(
     let mut errors = Vec::new();
     let mut out = BTreeMap::new();
     for (topic, factors) in seen {
-        if factors.len() > 1 {
+        if factors.contains(&0) {
+            // Needs no cluster: said before anything connects.
+            errors.push(InputError::BelowOne { topic, target: 0 });
+        } else if factors.len() > 1 {
             errors.push(InputError::Conflicting {
                 topic,
                 factors: factors.into_iter().collect(),
