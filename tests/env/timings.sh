@@ -66,7 +66,38 @@ awk -F'\t' -v OFS='\t' '
   }
 ' "$tsv" "$log"
 
+# Per test module (tests named `module::test`, i.e. binaries made of modules), from the timing log
+# alone: span is from the first cluster/apiserver start of the module to its last stop; modules of
+# one binary overlap when it runs clusters side by side.
+if [ "$tsv" != /dev/null ] && cut -f3 "$tsv" | grep -q '::'; then
+  echo
+  awk -F'\t' '
+    $3 ~ /::/ {
+      m = $2 " | " substr($3, 1, index($3, "::") - 1); k = $4; ms = $5; t = $1
+      if (!(m in seen)) { seen[m] = 1; mods[++n] = m }
+      begin = (k == "cluster_start" || k == "kube_start") ? t - ms : t
+      if (!(m in first) || begin < first[m]) first[m] = begin
+      if (!(m in last) || t > last[m]) last[m] = t
+      if (k == "cluster_start") cs[m]++
+      else if (k == "cluster_stop" && match($6, /up [0-9.]+s/)) up[m] += substr($6, RSTART + 3, RLENGTH - 4)
+      else if (k == "cluster_lock") lk[m] += ms / 1000
+      else if (k == "wait_for") wf[m] += ms / 1000
+    }
+    END {
+      print "| binary | module | clusters | cluster up s | span s | waited for a cluster slot s | waits >= 1 s, sum s |"
+      print "|---|---|---:|---:|---:|---:|---:|"
+      for (i = 1; i <= n; i++) idx[i] = i
+      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+        if (up[mods[idx[j]]] > up[mods[idx[i]]]) { x = idx[i]; idx[i] = idx[j]; idx[j] = x }
+      for (i = 1; i <= n; i++) {
+        m = mods[idx[i]]
+        printf "| %s | %d | %.0f | %.0f | %.0f | %.0f |\n", m, cs[m], up[m], (last[m] - first[m]) / 1000, lk[m], wf[m]
+      }
+    }
+  ' "$tsv"
+fi
+
 echo
 echo "Steps (offsets from the start of test-all.sh):"
-grep -E '^==> ' "$log" || true
+grep -E '^==> .* \(\+[0-9]+s\)$' "$log" || true
 grep -E '^RC=|^WALL' "$log" || true
