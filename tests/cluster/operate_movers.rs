@@ -163,23 +163,26 @@ fn operate_fixes_a_goal_violation() {
         "step a'': the good version enabling `imbalance` is picked up; operate fixes the skew"
     );
     std::fs::write(&policy, IMBALANCE_POLICY).unwrap();
-    wait_for("a balanced placement of `skew`", WAIT, || {
-        let s = spread(&bootstrap, "skew");
-        let balanced =
-            s.len() == brokers.len() && s.values().max().unwrap() - s.values().min().unwrap() <= 1;
-        Ok(balanced.then_some(()))
-    })
+    // Balanced once the moves are done: mid-reassignment a partition lists its old and new
+    // replicas (3), and a spread counted then can look balanced already.
+    let balanced = |s: &BTreeMap<i32, usize>| {
+        s.len() == brokers.len() && s.values().max().unwrap() - s.values().min().unwrap() <= 1
+    };
+    wait_for(
+        "a balanced placement of `skew`, every partition on 2 replicas, both in the ISR",
+        WAIT,
+        || {
+            let moved = placement(&bootstrap, "skew")?
+                .iter()
+                .all(|p| p.replicas.len() == 2 && p.isr.len() == 2);
+            Ok((moved && balanced(&spread(&bootstrap, "skew"))).then_some(()))
+        },
+    )
     .unwrap_or_else(|e| panic!("{e:#}\n--- operate ---\n{}", op.log()));
-    wait_for("complete ISRs", WAIT, || {
-        Ok(placement(&bootstrap, "skew")?
-            .iter()
-            .all(|p| p.isr.len() == 2)
-            .then_some(()))
-    })
-    .unwrap();
     let after = spread(&bootstrap, "skew");
     eprintln!("replicas per broker after: {after:?}");
     assert_eq!(after.values().sum::<usize>(), 24);
+    assert!(balanced(&after), "{after:?}");
     // Ground truth of what reached Cruise Control: one execution of `rebalance`, nothing else.
     let rebalances = executions(&url, "rebalance", since).unwrap();
     assert_eq!(
