@@ -17,6 +17,9 @@
 //! replication factor the least loaded ones; others' reassignments add a replica to a broker,
 //! preferably an empty one on the drain list). An operator stops the brokers the engine calls
 //! safe to stop (they leave Kafka's metadata; one taken off the drain list is started again).
+//! A broker on the drain list may also crash for a few ticks: it is missing from Kafka's
+//! metadata meanwhile, but Cruise Control still counts it, so a proposal may put replicas on it
+//! (they land once it is back).
 //! The test plays the shell: it observes the world, calls `decide`, drives the
 //! `CcFlow` of the running rebalance command by command against the world, saves the state
 //! (serialized) after every step and before an execution request, and restarts the "leader" at
@@ -31,8 +34,9 @@
 //!   add_broker execution for the added broker is requested before the first remove_broker
 //!   execution for the drained one;
 //! - a broker on the drain list is never in an add_broker request, and a broker off it never in
-//!   a remove_broker request; a rebalance or remove_broker request sent while running brokers
-//!   were on the drain list allows replicas only onto other brokers;
+//!   a remove_broker request; a rebalance or remove_broker request sent while brokers of the
+//!   cluster (running, or crashed and coming back) were on the drain list allows replicas only
+//!   onto other brokers;
 //! - a broker stopped because the engine called it safe to stop held no replica, and no
 //!   reassignment in flight nor execution (ours or anyone's) was putting one on it;
 //! - a roll never restarts a node while any execution (ours or anyone's), others'
@@ -113,8 +117,9 @@ struct Request {
     /// Someone else's roll held the roll lease when it came.
     manual_rolling: bool,
     drain_at_time: BTreeSet<i32>,
-    /// The registered (running) brokers when it came.
-    registered_at_time: BTreeSet<i32>,
+    /// The brokers of the cluster when it came: registered (running) or crashed (coming back);
+    /// not those an operator stopped.
+    cluster_at_time: BTreeSet<i32>,
     /// The brokers the request allowed replicas to move to (`None`: any).
     destinations: Option<BTreeSet<i32>>,
 }
@@ -156,6 +161,8 @@ struct TickPlan {
     /// Someone else (`kafkaops roll`) takes the roll lease for this many ticks, unless our
     /// roll holds it (then that roll is refused, as the lease refuses it).
     manual_roll: Option<u32>,
+    /// A broker on the drain list that runs (the lowest) crashes for this many ticks.
+    crash_drained: Option<u32>,
 }
 
 struct World {
@@ -189,6 +196,11 @@ struct World {
     reassign_to: i32,
     /// Brokers stopped by an operator (not registered while stopped).
     stopped: BTreeSet<i32>,
+    /// Crashed brokers and the ticks until they are back: not registered meanwhile, but
+    /// Cruise Control's model still holds them (a proposal may pick them).
+    crashed: BTreeMap<i32, u32>,
+    /// Every (tick, broker) a broker was crashed at.
+    crash_log: Vec<(usize, i32)>,
     stops: Vec<StopEvent>,
     /// Cruise Control's clock minus ours (ms).
     cc_skew_ms: i64,
@@ -223,6 +235,8 @@ impl World {
             orders_rf: 2,
             reassign_to: 0,
             stopped: BTreeSet::new(),
+            crashed: BTreeMap::new(),
+            crash_log: Vec::new(),
             stops: Vec::new(),
             cc_skew_ms: 0,
             encoded_urls: false,
@@ -237,6 +251,15 @@ impl World {
 
     /// The brokers that run (registered in Kafka's metadata).
     fn registered(&self) -> BTreeSet<i32> {
+        self.cluster()
+            .into_iter()
+            .filter(|b| !self.crashed.contains_key(b))
+            .collect()
+    }
+
+    /// The brokers Cruise Control's model holds: those that run and those crashed (it has not
+    /// dropped them; they come back), not those an operator stopped.
+    fn cluster(&self) -> BTreeSet<i32> {
         self.brokers
             .keys()
             .copied()
@@ -245,16 +268,17 @@ impl World {
     }
 
     /// Where an execution of `endpoint` for `brokers` puts replicas, within `allowed` (the
-    /// request's destinations; `None`: any running broker): an add fills the added brokers, a
-    /// removal spreads over the others, a rebalance fills those below the mean, a new
-    /// replication factor adds 4 replicas to the least loaded brokers.
+    /// request's destinations; `None`: any broker of Cruise Control's model, a crashed one
+    /// too): an add fills the added brokers, a removal spreads over the others, a rebalance
+    /// fills those below the mean, a new replication factor adds 4 replicas to the least loaded
+    /// brokers.
     fn plan(
         &self,
         endpoint: &str,
         brokers: &BTreeSet<i32>,
         allowed: Option<&BTreeSet<i32>>,
     ) -> BTreeSet<i32> {
-        let running = self.registered();
+        let running = self.cluster();
         let ok: Vec<i32> = running
             .iter()
             .copied()
@@ -379,10 +403,9 @@ impl World {
             // replica a reassignment in flight adds.
             Ok(KafkaView {
                 brokers: self
-                    .brokers
-                    .iter()
-                    .filter(|(b, _)| !self.stopped.contains(b))
-                    .map(|(b, n)| (*b, *n))
+                    .registered()
+                    .into_iter()
+                    .map(|b| (b, self.brokers[&b]))
                     .collect(),
                 reassignments: if self.reassign_left > 0 {
                     let mut replicas: Vec<i32> = self
@@ -512,7 +535,7 @@ impl World {
             rolling: self.roll_active,
             manual_rolling: self.manual_roll_left > 0,
             drain_at_time: self.drain.clone(),
-            registered_at_time: self.registered(),
+            cluster_at_time: self.cluster(),
             destinations: destinations.cloned(),
         });
         if self.running().is_some() || self.reassign_left > 0 {
@@ -602,6 +625,10 @@ impl World {
         }
         self.reassign_left = self.reassign_left.saturating_sub(1);
         self.manual_roll_left = self.manual_roll_left.saturating_sub(1);
+        self.crashed.retain(|_, left| {
+            *left -= 1;
+            *left > 0
+        });
         self.progress();
         // Pending executions start once their proposal is computed (or fail: another runs).
         for i in 0..self.execs.len() {
@@ -907,6 +934,7 @@ fn tick_plan() -> impl Strategy<Value = TickPlan> {
         prop::option::weighted(0.08, (1u32..4, 0i32..5)),
         prop::option::weighted(0.05, 1u32..4),
         prop::bool::weighted(0.5),
+        prop::option::weighted(0.08, 1u32..5),
     )
         .prop_map(
             |(
@@ -919,6 +947,7 @@ fn tick_plan() -> impl Strategy<Value = TickPlan> {
                 reassign,
                 manual_roll,
                 stop,
+                crash_drained,
             )| {
                 TickPlan {
                     cc_down,
@@ -930,6 +959,7 @@ fn tick_plan() -> impl Strategy<Value = TickPlan> {
                     reassign,
                     stop,
                     manual_roll,
+                    crash_drained,
                 }
             },
         )
@@ -1048,6 +1078,12 @@ fn run(s: &Scenario) -> (World, Shell) {
                 w.reassign_to = target;
             }
         }
+        if let Some(n) = plan.crash_drained
+            && let Some(b) = w.registered().into_iter().find(|b| w.drain.contains(b))
+        {
+            w.crashed.insert(b, n);
+        }
+        w.crash_log.extend(w.crashed.keys().map(|b| (t, *b)));
         // The roll lease: free, or expired, when neither roll holds it.
         if let Some(n) = plan.manual_roll
             && !w.roll_active
@@ -1155,7 +1191,8 @@ proptest! {
         }
         // A drained broker is never in an add_broker request; only brokers on the drain list
         // are in a remove_broker request; a rebalance or remove_broker request sent while
-        // running brokers were on the drain list allows replicas only onto other brokers.
+        // brokers of the cluster (running, or crashed and coming back) were on the drain list
+        // allows replicas only onto other brokers.
         for r in &w.requests {
             if r.endpoint == "add_broker" {
                 prop_assert!(r.brokers.is_disjoint(&r.drain_at_time), "{r:?}");
@@ -1164,7 +1201,7 @@ proptest! {
                 prop_assert!(r.brokers.is_subset(&r.drain_at_time), "{r:?}");
             }
             if matches!(r.endpoint, "rebalance" | "remove_broker") {
-                for b in r.drain_at_time.intersection(&r.registered_at_time) {
+                for b in r.drain_at_time.intersection(&r.cluster_at_time) {
                     prop_assert!(
                         r.brokers.contains(b) || r.destinations.as_ref().is_some_and(|d| !d.contains(b)),
                         "request {r:?} may move replicas onto broker {b}, on the drain list"
@@ -1180,7 +1217,8 @@ proptest! {
                 e.broker, e.tick, e.held, e.receiving
             );
         }
-        // Requested together: the removal first.
+        // Requested together: the removal first (unless the drained broker was crashed, so
+        // missing from Kafka's metadata and not drainable, before the add was requested).
         if let Some((at, b)) = s.drain
             && at == s.join_at
             && s.undrain.is_none()
@@ -1193,7 +1231,12 @@ proptest! {
             let first_add = w.requests.iter().position(|r| {
                 r.tick >= at && r.endpoint == "add_broker" && r.brokers.contains(&5)
             });
-            if let Some(add) = first_add {
+            if let Some(add) = first_add
+                && !w
+                    .crash_log
+                    .iter()
+                    .any(|(t, c)| *c == b && *t >= at && *t <= w.requests[add].tick)
+            {
                 prop_assert!(
                     first_remove.is_some_and(|rm| rm < add),
                     "add of 5 at request {add} before the removal of {b} ({:?})", w.requests

@@ -1759,6 +1759,7 @@ pub fn produce_bulk(
     let producer: BaseProducer<CountingContext> = cfg
         .create_with_context(CountingContext {
             stats: Arc::clone(&stats),
+            record: None,
         })
         .context("failed to create the bulk producer")?;
     let payload = "x".repeat(size);
@@ -1808,6 +1809,8 @@ impl ProducerStats {
 
 struct CountingContext {
     stats: Arc<Mutex<ProducerStats>>,
+    /// Where a recording producer keeps every delivery report.
+    record: Option<Arc<Mutex<Deliveries>>>,
 }
 
 impl ClientContext for CountingContext {}
@@ -1816,12 +1819,66 @@ impl ProducerContext for CountingContext {
     type DeliveryOpaque = ();
 
     fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
+        use rdkafka::message::Message;
         let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
         match result {
             Ok(_) => stats.sent += 1,
             Err((err, _)) => *stats.failed_by_code.entry(error_code(err)).or_default() += 1,
         }
+        drop(stats);
+        let Some(record) = &self.record else { return };
+        let mut d = record.lock().unwrap_or_else(|e| e.into_inner());
+        match result {
+            Ok(m) => d.acked.push(Acked {
+                partition: m.partition(),
+                offset: m.offset(),
+                key: key_of(m.key()),
+            }),
+            Err((err, m)) => d.failed.push(FailedSend {
+                at_ms: epoch_millis(),
+                code: error_code(err),
+                key: key_of(m.key()),
+            }),
+        }
     }
+}
+
+fn key_of(key: Option<&[u8]>) -> String {
+    key.map(|k| String::from_utf8_lossy(k).into_owned())
+        .unwrap_or_default()
+}
+
+fn epoch_millis() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// A send the cluster acknowledged (`acks=all`): where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Acked {
+    pub partition: i32,
+    /// Negative when unknown: an idempotent producer whose retry is answered
+    /// `DUPLICATE_SEQUENCE_NUMBER` (the first send was written, its answer lost) reports the
+    /// send delivered with no offset.
+    pub offset: i64,
+    pub key: String,
+}
+
+/// A send that finally failed (after the client's retries).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedSend {
+    /// Epoch milliseconds of the delivery report.
+    pub at_ms: u64,
+    pub code: String,
+    pub key: String,
+}
+
+/// Every delivery report of a recording [`BackgroundProducer`].
+#[derive(Clone, Debug, Default)]
+pub struct Deliveries {
+    pub acked: Vec<Acked>,
+    pub failed: Vec<FailedSend>,
 }
 
 fn error_code(err: &KafkaError) -> String {
@@ -1834,6 +1891,7 @@ fn error_code(err: &KafkaError) -> String {
 pub struct BackgroundProducer {
     stop: Arc<AtomicBool>,
     stats: Arc<Mutex<ProducerStats>>,
+    record: Option<Arc<Mutex<Deliveries>>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -1845,6 +1903,27 @@ impl BackgroundProducer {
 
     /// Like [`BackgroundProducer::start`] with extra/overriding librdkafka settings.
     pub fn start_with(bootstrap: &str, topic: &str, config: &[(&str, &str)]) -> Result<Self> {
+        Self::spawn(bootstrap, topic, config, None)
+    }
+
+    /// Like [`BackgroundProducer::start_with`], and keeps every delivery report (where each
+    /// acknowledged record was written, when and why each send failed), so a reader can check
+    /// afterwards that nothing acknowledged was lost ([`read_partitions`]).
+    pub fn start_recording(bootstrap: &str, topic: &str, config: &[(&str, &str)]) -> Result<Self> {
+        Self::spawn(
+            bootstrap,
+            topic,
+            config,
+            Some(Arc::new(Mutex::new(Deliveries::default()))),
+        )
+    }
+
+    fn spawn(
+        bootstrap: &str,
+        topic: &str,
+        config: &[(&str, &str)],
+        record: Option<Arc<Mutex<Deliveries>>>,
+    ) -> Result<Self> {
         let stats = Arc::new(Mutex::new(ProducerStats::default()));
         let mut cfg = client_config(bootstrap);
         cfg.set("acks", "all")
@@ -1857,6 +1936,7 @@ impl BackgroundProducer {
         let producer: BaseProducer<CountingContext> = cfg
             .create_with_context(CountingContext {
                 stats: Arc::clone(&stats),
+                record: record.clone(),
             })
             .context("failed to create the producer")?;
         let stop = Arc::new(AtomicBool::new(false));
@@ -1871,8 +1951,24 @@ impl BackgroundProducer {
         Ok(Self {
             stop,
             stats,
+            record,
             thread: Some(thread),
         })
+    }
+
+    /// The delivery reports so far (empty unless started with
+    /// [`BackgroundProducer::start_recording`]).
+    pub fn deliveries(&self) -> Deliveries {
+        self.record
+            .as_ref()
+            .map(|r| r.lock().unwrap_or_else(|e| e.into_inner()).clone())
+            .unwrap_or_default()
+    }
+
+    /// Stops like [`BackgroundProducer::stop`]; the final counters and every delivery report.
+    pub fn stop_recording(mut self) -> (ProducerStats, Deliveries) {
+        self.halt();
+        (self.stats(), self.deliveries())
     }
 
     /// A snapshot of the counters so far.
@@ -1927,4 +2023,74 @@ fn produce_loop(
     }
     let _ = producer.flush(Duration::from_secs(60));
     producer.poll(Duration::ZERO);
+}
+
+/// What a topic holds: each record's key by (partition, offset), and each partition's high
+/// watermark when the read started.
+#[derive(Clone, Debug, Default)]
+pub struct TopicContents {
+    pub keys: BTreeMap<(i32, i64), String>,
+    pub high_watermarks: BTreeMap<i32, i64>,
+}
+
+/// Reads every partition of `topic` from its first offset up to the high watermark it had when
+/// the read started (a plain assigned consumer: no group, nothing committed). Fails when the
+/// end is not reached within `deadline`.
+pub fn read_partitions(bootstrap: &str, topic: &str, deadline: Duration) -> Result<TopicContents> {
+    use rdkafka::consumer::{BaseConsumer, Consumer};
+    use rdkafka::message::Message;
+    use rdkafka::{Offset, TopicPartitionList};
+    // librdkafka wants a group even for assign(): the first read makes Kafka create
+    // `__consumer_offsets` if it does not exist yet (nothing is committed).
+    let consumer: BaseConsumer = client_config(bootstrap)
+        .set("group.id", "kafkaops-test-reader")
+        .set("enable.auto.commit", "false")
+        .set("enable.auto.offset.store", "false")
+        .set("auto.offset.reset", "earliest")
+        .create()
+        .context("failed to create the reader")?;
+    let md = metadata(bootstrap, Some(topic))?;
+    let partitions: Vec<i32> = md
+        .topics()
+        .iter()
+        .find(|t| t.name() == topic)
+        .ok_or_else(|| anyhow!("metadata has no topic {topic}"))?
+        .partitions()
+        .iter()
+        .map(rdkafka::metadata::MetadataPartition::id)
+        .collect();
+    let mut out = TopicContents::default();
+    let mut tpl = TopicPartitionList::new();
+    let mut next: BTreeMap<i32, i64> = BTreeMap::new();
+    for p in partitions {
+        let (low, high) = consumer
+            .fetch_watermarks(topic, p, CLIENT_TIMEOUT)
+            .with_context(|| format!("watermarks of {topic}-{p}"))?;
+        out.high_watermarks.insert(p, high);
+        if high > low {
+            tpl.add_partition_offset(topic, p, Offset::Offset(low))?;
+            next.insert(p, low);
+        }
+    }
+    consumer.assign(&tpl).context("assign")?;
+    let start = Instant::now();
+    while next.iter().any(|(p, n)| *n < out.high_watermarks[p]) {
+        if start.elapsed() > deadline {
+            bail!(
+                "reading {topic} did not reach the high watermarks within {deadline:?}: at \
+                 {next:?}, end {:?}",
+                out.high_watermarks
+            );
+        }
+        match consumer.poll(Duration::from_millis(500)) {
+            Some(Ok(m)) => {
+                out.keys
+                    .insert((m.partition(), m.offset()), key_of(m.key()));
+                next.insert(m.partition(), m.offset() + 1);
+            }
+            Some(Err(e)) => eprintln!("reader of {topic}: {e}"),
+            None => {}
+        }
+    }
+    Ok(out)
 }

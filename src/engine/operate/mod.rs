@@ -1114,15 +1114,13 @@ fn hold_unsent(
 }
 
 /// The only brokers a rebalance request sent now may move replicas to: every registered broker
-/// but those on the drain list and those it removes, when that rules out a broker on the drain
-/// list (`None`: no restriction needed; add_broker fills only the brokers it adds).
+/// but those on the drain list and those it removes, when the drain list names a broker it does
+/// not remove (`None`: no restriction needed; add_broker fills only the brokers it adds). A
+/// broker on the drain list counts whether or not the observation lists it: one missing now
+/// (stopped, killed, fenced) may be back by the time Cruise Control computes the proposal,
+/// and an unrestricted request would then let it fill that broker.
 fn destinations(r: &Rebalance, policy: &OperatePolicy, k: &KafkaView) -> Option<BTreeSet<i32>> {
-    if r.mode == Mode::AddBrokers
-        || !k
-            .brokers
-            .keys()
-            .any(|b| policy.drain.contains(b) && !r.brokers.contains(b))
-    {
+    if r.mode == Mode::AddBrokers || policy.drain.iter().all(|b| r.brokers.contains(b)) {
         return None;
     }
     Some(
