@@ -1,7 +1,7 @@
 //! Exit codes and the error type the binary maps to them.
 //!
 //! Scripts branch on our exit codes, so they are an API: one table, documented
-//! in the README and checked by `tests/cli.rs`. Core modules keep their own
+//! in the README and checked by `tests/cli/cli.rs`. Core modules keep their own
 //! typed errors (`thiserror`) and failure classes; at the edge (`main` and `commands`,
 //! the only importers of this module) every failure becomes a [`CliError`] carrying the
 //! code that fits it ([`crate::error_codes`] holds the table and the mapping, and imports

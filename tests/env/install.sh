@@ -52,12 +52,12 @@ fi
 if $demo_only; then
   exit 0
 fi
-# kube-apiserver and etcd for the Kubernetes tests (tests/kube_roll.rs), built from the Go module
+# kube-apiserver and etcd for the Kubernetes tests (tests/kube/kube_roll.rs), built from the Go module
 # proxy and cached by the hash of their wrapper modules (cold ~8 CPU-minutes, warm 0.02 s). Without Go
 # >= 1.26 on the PATH, build.sh fetches the Go toolchain from the module proxy first.
 "$here/kube/build.sh" >&2
 # Helm, kubectl, krew and its manifest validator, Prometheus' rule parser and the Prometheus
-# Operator's CRDs for the tests of the shipping files (tests/ship.rs), built from the Go module
+# Operator's CRDs for the tests of the shipping files (tests/kube/ship.rs), built from the Go module
 # proxy and cached the same way (cold ~7.5 min wall on 2 cores with module downloads, warm 0.03 s).
 "$here/ship/build.sh" >&2
 # The glibc-only root filesystem the image test runs the binary from (Debian's packages, cached).

@@ -277,6 +277,7 @@ impl CcDouble {
     }
 
     fn spawn(&mut self) -> Result<()> {
+        let began = Instant::now();
         self.build_dir = ensure_cc_double_built()?;
         self.starts += 1;
         let log = File::create(self.log_path()).context("cannot create the cc-double log")?;
@@ -318,6 +319,7 @@ impl CcDouble {
         match rx.recv_timeout(START_TIMEOUT) {
             Ok(Some(port)) => {
                 self.port = port;
+                super::timing::record("cc_double_start", began.elapsed(), "");
                 Ok(())
             }
             _ => {

@@ -13,13 +13,13 @@
 //!   `futures::executor::block_on`, no tokio). Usable from `#[test]` and `#[tokio::test]`.
 //! - **No orphan JVMs.** Every JVM is spawned from one dedicated, never-exiting thread with
 //!   `prctl(PR_SET_PDEATHSIG, SIGKILL)` (the signal fires when the *spawning thread* exits, hence the
-//!   dedicated thread), in its own process group, and [`KafkaCluster`]'s `Drop` sends SIGTERM, waits
-//!   a short grace period and SIGKILLs what is left. So a failing, panicking or killed test (even
+//!   dedicated thread), in its own process group, and [`KafkaCluster`]'s `Drop` SIGKILLs every
+//!   node's process group and reaps it. So a failing, panicking or killed test (even
 //!   `kill -9` of the test process) leaves no JVM behind.
-//! - **One cluster at a time per process.** [`KafkaCluster::start`] takes a process-wide lock held
-//!   until the cluster is dropped, so tests in one binary that start clusters run one after the
-//!   other on a 2-core host (starting a second cluster on the same thread is an error, not a
-//!   deadlock).
+//! - **A few clusters at a time per process.** [`KafkaCluster::start`] takes one of
+//!   [`cluster_slots`] (`KAFKAOPS_TEST_CLUSTERS`, default [`DEFAULT_CLUSTER_SLOTS`]), held until the
+//!   cluster is dropped; tests beyond that wait their turn (starting a second cluster on the same
+//!   thread is an error, not a deadlock). The timing log (`super::timing`) records the waits.
 //! - **Broker state.** Strimzi's `kafka-agent` is not published on Maven Central, so each node runs
 //!   the Jolokia JVM agent (`org.jolokia:jolokia-agent-jvm`, javaagent) on its own port and
 //!   [`KafkaCluster::broker_state`] reads the real `kafka.server:type=KafkaServer,name=BrokerState`
@@ -59,10 +59,12 @@ use rdkafka::metadata::Metadata;
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer, ProducerContext};
 use rdkafka::types::RDKafkaErrorCode;
 
+use super::timing;
+
+/// Clusters a test process runs at once unless `KAFKAOPS_TEST_CLUSTERS` says otherwise.
+pub const DEFAULT_CLUSTER_SLOTS: usize = 2;
 /// Default time [`KafkaCluster::start`] waits for the whole cluster to be ready.
 pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(180);
-/// How long `Drop` lets nodes shut down gracefully before SIGKILL.
-const DROP_GRACE: Duration = Duration::from_secs(3);
 /// How long [`KafkaCluster::stop_node`] waits for a graceful exit.
 const STOP_TIMEOUT: Duration = Duration::from_secs(90);
 const CONTROLLER_ID_BASE: i32 = 100;
@@ -246,6 +248,22 @@ impl ClusterSpec {
 
     fn broker_count(&self) -> usize {
         self.combined + self.brokers
+    }
+
+    /// `3 combined`, `1 controllers + 3 brokers`, for the timing log.
+    fn summary(&self) -> String {
+        let mut s = if self.combined > 0 {
+            format!("{} combined", self.combined)
+        } else {
+            format!(
+                "{} controllers + {} brokers",
+                self.controllers, self.brokers
+            )
+        };
+        if self.sasl_ssl.is_some() {
+            s.push_str(", SASL_SSL");
+        }
+        s
     }
 
     fn validate(&self) -> Result<()> {
@@ -497,31 +515,48 @@ fn free_ports(n: usize) -> Result<Vec<u16>> {
 // Serialization of cluster tests
 // ---------------------------------------------------------------------------------------------
 
-struct SerialGuard;
+/// How many clusters a test process runs at once: `KAFKAOPS_TEST_CLUSTERS`, default
+/// [`DEFAULT_CLUSTER_SLOTS`]. Most of a cluster test is waiting (for Kafka, for kafkaops, for the
+/// Cruise Control double), so two overlap well on 2 cores; every test has its own cluster,
+/// ports, work and state directories, so nothing else is shared.
+pub fn cluster_slots() -> usize {
+    static SLOTS: OnceLock<usize> = OnceLock::new();
+    *SLOTS.get_or_init(|| {
+        std::env::var("KAFKAOPS_TEST_CLUSTERS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|n| *n > 0)
+            .unwrap_or(DEFAULT_CLUSTER_SLOTS)
+    })
+}
 
-static SERIAL: (Mutex<Option<ThreadId>>, Condvar) = (Mutex::new(None), Condvar::new());
+/// One of the [`cluster_slots`], held by a cluster until it is dropped (on whatever thread).
+struct SerialGuard {
+    holder: ThreadId,
+}
+
+static SERIAL: (Mutex<Vec<ThreadId>>, Condvar) = (Mutex::new(Vec::new()), Condvar::new());
 
 impl SerialGuard {
     fn acquire() -> Result<Self> {
         let me = thread::current().id();
-        let mut holder = SERIAL.0.lock().unwrap_or_else(|e| e.into_inner());
-        if *holder == Some(me) {
-            bail!(
-                "this thread already runs a KafkaCluster; the harness runs one cluster at a time"
-            );
+        let mut holders = SERIAL.0.lock().unwrap_or_else(|e| e.into_inner());
+        if holders.contains(&me) {
+            bail!("this thread already runs a KafkaCluster; the harness runs one cluster per test");
         }
-        while holder.is_some() {
-            holder = SERIAL.1.wait(holder).unwrap_or_else(|e| e.into_inner());
+        while holders.len() >= cluster_slots() {
+            holders = SERIAL.1.wait(holders).unwrap_or_else(|e| e.into_inner());
         }
-        *holder = Some(me);
-        Ok(SerialGuard)
+        holders.push(me);
+        Ok(SerialGuard { holder: me })
     }
 }
 
 impl Drop for SerialGuard {
     fn drop(&mut self) {
-        *SERIAL.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
-        SERIAL.1.notify_one();
+        let mut holders = SERIAL.0.lock().unwrap_or_else(|e| e.into_inner());
+        holders.retain(|t| *t != self.holder);
+        SERIAL.1.notify_all();
     }
 }
 
@@ -545,6 +580,8 @@ pub struct KafkaCluster {
     install: &'static KafkaInstall,
     dir: Option<tempfile::TempDir>,
     start_duration: Duration,
+    /// When [`KafkaCluster::start`] began (after the cluster lock), for the timing log.
+    began: Instant,
     /// `--add-scram` arguments for `StorageTool format` (secured clusters).
     scram_users: Vec<(String, String)>,
     // Dropped after `Drop::drop` has stopped the processes.
@@ -567,7 +604,11 @@ impl KafkaCluster {
     pub fn start(spec: ClusterSpec) -> Result<Self> {
         spec.validate()?;
         let install = kafka_install()?;
+        let asked = Instant::now();
         let serial = SerialGuard::acquire()?;
+        if asked.elapsed() >= Duration::from_secs(1) {
+            timing::record("cluster_lock", asked.elapsed(), "waited for a cluster slot");
+        }
         let began = Instant::now();
         let mut cluster = match Self::launch(&spec, install) {
             Ok(c) => c,
@@ -578,7 +619,9 @@ impl KafkaCluster {
             Err((e, false)) => return Err(e),
         };
         cluster.start_duration = began.elapsed();
+        cluster.began = began;
         cluster.serial = Some(serial);
+        timing::record("cluster_start", cluster.start_duration, &spec.summary());
         Ok(cluster)
     }
 
@@ -603,6 +646,7 @@ impl KafkaCluster {
             install,
             dir: Some(dir),
             start_duration: Duration::ZERO,
+            began: Instant::now(),
             scram_users: spec
                 .sasl_ssl
                 .as_ref()
@@ -1174,26 +1218,19 @@ impl KafkaCluster {
         }
     }
 
-    /// SIGTERM everything, wait up to [`DROP_GRACE`], SIGKILL the rest, reap.
+    /// SIGKILL every node's process group and reap it. A cluster being thrown away needs no
+    /// controlled shutdown (its work dir goes with it); a graceful one took more than 3 s per
+    /// cluster, the grace period this used to wait before killing anyway.
     fn shutdown(&mut self) {
-        let mut children: Vec<Child> = self
+        let children: Vec<Child> = self
             .nodes
             .values_mut()
             .filter_map(|n| n.child.take())
             .collect();
         for c in &children {
-            signal_group(c, libc::SIGTERM);
-        }
-        let deadline = Instant::now() + DROP_GRACE;
-        while Instant::now() < deadline {
-            children.retain_mut(|c| matches!(c.try_wait(), Ok(None)));
-            if children.is_empty() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(50));
+            signal_group(c, libc::SIGKILL);
         }
         for mut c in children {
-            signal_group(&c, libc::SIGKILL);
             let _ = c.wait();
         }
     }
@@ -1201,7 +1238,17 @@ impl KafkaCluster {
 
 impl Drop for KafkaCluster {
     fn drop(&mut self) {
+        let stopping = Instant::now();
         self.shutdown();
+        timing::record(
+            "cluster_stop",
+            stopping.elapsed(),
+            &format!(
+                "{} nodes, up {:.1?}",
+                self.nodes.len(),
+                self.began.elapsed()
+            ),
+        );
         let keep = thread::panicking() || std::env::var_os("KAFKAOPS_TESTENV_KEEP").is_some();
         if keep && let Some(dir) = self.dir.take() {
             eprintln!(
@@ -1519,7 +1566,12 @@ pub fn wait_for<T>(
     let mut last_err: Option<anyhow::Error> = None;
     loop {
         match f() {
-            Ok(Some(v)) => return Ok(v),
+            Ok(Some(v)) => {
+                if start.elapsed() >= Duration::from_secs(1) {
+                    timing::record("wait_for", start.elapsed(), what);
+                }
+                return Ok(v);
+            }
             Ok(None) => {}
             Err(e) if e.chain().any(|c| c.is::<Fatal>()) => {
                 return Err(e.context(format!("gave up waiting for {what}")));

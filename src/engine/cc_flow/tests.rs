@@ -1,5 +1,5 @@
 //! The flow's guarantees on hand-written event sequences (the property tests in
-//! `tests/cc_flow_properties.rs` check them on random ones).
+//! `tests/engine/cc_flow_properties.rs` check them on random ones).
 
 use super::*;
 
