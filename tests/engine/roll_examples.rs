@@ -615,6 +615,61 @@ fn healthy_node_turning_unhealthy_aborts() {
     );
 }
 
+/// Found by the soak (`benches/soak.sh`): a node outside the action crashed while the roll's
+/// own restart was still coming back, the roll stopped at once, and `operate`'s next roll
+/// restarted the crashed node while ours still came up (two restarts at the same time). The
+/// roll now stops only once its own node is back: when it ends, node 0 serves again, and
+/// nothing else was restarted meanwhile.
+#[test]
+fn a_node_turning_unhealthy_during_our_restart_stops_the_roll_once_ours_is_back() {
+    let spec = ClusterSpec {
+        brokers: 3,
+        combined: 0,
+        controllers: 1,
+        topics: 1,
+        partitions_per_topic: 3,
+        replication_factor: 2,
+        min_isr_choices: vec![1],
+        racks: 1,
+        placement: Placement::Random,
+    };
+    let mut sim = SimCluster::generate(&spec, 11);
+    sim.restart_reasons.insert(n(0), vec!["x".into()]);
+    sim.restart_reasons.insert(n(1), vec!["x".into()]);
+    sim.scheduled.push((
+        Millis(1_500),
+        kafkaops::engine::roll::sim::Fault::Crash {
+            node: n(2),
+            down_ms: None,
+        },
+    ));
+    // Polls often enough to see node 2 go down while node 0 is still down.
+    let config = RollConfig {
+        poll_interval_ms: 500,
+        ..RollConfig::default()
+    };
+    let mut roller = Roller::new(config, sim.requests());
+    let mut at_stop = None;
+    let (outcome, _) = run_roll(&mut sim, &mut roller, 10_000, |sim, d| {
+        if matches!(d, Decision::Abort { .. }) {
+            at_stop = Some(sim.nodes[&n(0)].is_serving());
+        }
+    });
+    assert_eq!(
+        outcome,
+        Outcome::Aborted(RollError::NodeBecameUnhealthy {
+            node: n(2),
+            state: ObservedState::NotRunning
+        })
+    );
+    assert_eq!(sim.batches, vec![vec![n(0)]], "only node 0 was restarted");
+    assert_eq!(
+        at_stop,
+        Some(true),
+        "the roll stopped while its own restart of node 0 was still coming back"
+    );
+}
+
 /// `max_restart_attempts` is enforced before restarting.
 #[test]
 fn max_restarts_exceeded_aborts() {
