@@ -638,14 +638,7 @@ fn operate_without_once_waits_for_an_unreachable_kafka() {
 fn a_closed_pipe_ends_a_watch_quietly() {
     use std::io::BufRead;
     use std::process::Stdio;
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("kafkaops"));
-    for (k, _) in std::env::vars() {
-        if k.starts_with("KAFKAOPS_") {
-            cmd.env_remove(k);
-        }
-    }
-    let mut child = cmd
-        .env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
+    let mut child = support::bin::kafkaops()
         .args([
             "anomalies",
             "watch",

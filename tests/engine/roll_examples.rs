@@ -580,10 +580,8 @@ fn node_that_never_returns_aborts_the_roll() {
     assert_eq!(sim.batches.len(), 1);
 }
 
-/// A healthy node that crashes while another is being restarted aborts the
-/// roll.
-#[test]
-fn healthy_node_turning_unhealthy_aborts() {
+/// Brokers 0..=2 and a controller; one topic of 3 partitions at RF 2, min ISR 1 (seed 11).
+fn three_brokers_rf2() -> SimCluster {
     let spec = ClusterSpec {
         brokers: 3,
         combined: 0,
@@ -595,7 +593,14 @@ fn healthy_node_turning_unhealthy_aborts() {
         racks: 1,
         placement: Placement::Random,
     };
-    let mut sim = SimCluster::generate(&spec, 11);
+    SimCluster::generate(&spec, 11)
+}
+
+/// A healthy node that crashes while another is being restarted aborts the
+/// roll.
+#[test]
+fn healthy_node_turning_unhealthy_aborts() {
+    let mut sim = three_brokers_rf2();
     sim.restart_reasons.insert(n(0), vec!["x".into()]);
     sim.scheduled.push((
         Millis(1_500),
@@ -622,18 +627,7 @@ fn healthy_node_turning_unhealthy_aborts() {
 /// nothing else was restarted meanwhile.
 #[test]
 fn a_node_turning_unhealthy_during_our_restart_stops_the_roll_once_ours_is_back() {
-    let spec = ClusterSpec {
-        brokers: 3,
-        combined: 0,
-        controllers: 1,
-        topics: 1,
-        partitions_per_topic: 3,
-        replication_factor: 2,
-        min_isr_choices: vec![1],
-        racks: 1,
-        placement: Placement::Random,
-    };
-    let mut sim = SimCluster::generate(&spec, 11);
+    let mut sim = three_brokers_rf2();
     sim.restart_reasons.insert(n(0), vec!["x".into()]);
     sim.restart_reasons.insert(n(1), vec!["x".into()]);
     sim.scheduled.push((
