@@ -598,10 +598,7 @@ impl SerialGuard {
             }
             thread::sleep(SLOT_POLL);
         };
-        HOLDERS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(me);
+        HOLDERS.lock().unwrap_or_else(|e| e.into_inner()).push(me);
         Ok(SerialGuard {
             holder: me,
             _slot: slot,
