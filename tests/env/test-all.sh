@@ -40,7 +40,7 @@ cargo fmt --all -- --check
 # the build and the other binaries run meanwhile. The harness's cluster slots are file locks shared
 # by every test process (tests/support/kafka.rs), so the two binaries together run at most
 # KAFKAOPS_TEST_CLUSTERS clusters at once.
-export KAFKAOPS_TEST_CLUSTERS="${KAFKAOPS_TEST_CLUSTERS:-3}"
+export KAFKAOPS_TEST_CLUSTERS="${KAFKAOPS_TEST_CLUSTERS:-2}"
 logs=$(mktemp -d "${TMPDIR:-/tmp}/kafkaops-test-all.XXXXXX")
 # Whatever way this script ends (a lint fails while the clusters run, Ctrl-C), nothing it started
 # keeps running: the test binaries' JVMs die with them (PR_SET_PDEATHSIG in the harness).
