@@ -31,9 +31,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::Ctx;
+use super::observe::{CliObserver, cruise_control as client};
 use super::rebalance::{
-    CliObserver, FlowOutput, checked_request, client, emit_flow_output, render_flow_output,
-    run_flow,
+    FlowOutput, checked_request, emit_flow_output, render_flow_output, run_flow,
 };
 use crate::cli::rebalance::{ImbalanceArgs, ProposalArgs};
 use crate::cruise_control::CcError;

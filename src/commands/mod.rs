@@ -11,6 +11,7 @@ pub mod completions;
 pub mod config;
 pub mod cordon;
 pub mod imbalance;
+pub mod observe;
 pub mod operate;
 pub mod operator_guard;
 pub mod pace;

@@ -45,7 +45,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::Ctx;
-use super::rebalance::{CliObserver, client};
+use super::observe::{CliObserver, cruise_control as client};
 use crate::cli::rebalance::{PaceArgs, StatusArgs};
 use crate::cruise_control::lenient;
 use crate::cruise_control::model::OptimizationResult;

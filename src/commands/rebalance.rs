@@ -69,11 +69,12 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::Ctx;
+use super::observe::{CliObserver, cruise_control as client};
 use crate::cli::rebalance::{
     AddArgs, DemoteArgs, FullArgs, ProposalArgs, RebalanceCommand, RemoveArgs, RemoveDisksArgs,
     StatusArgs, StopArgs,
 };
-use crate::cruise_control::model::{CruiseControlState, OptimizationResult, ProgressStep};
+use crate::cruise_control::model::{CruiseControlState, OptimizationResult};
 use crate::cruise_control::params::{
     ExecutionOptions, GoalOptions, RebalanceKind, RebalanceRequest, Substate,
 };
@@ -213,36 +214,6 @@ pub fn validate_against_cluster(kind: &RebalanceKind, known: &[i32]) -> Result<(
 // ---------------------------------------------------------------------------
 // Act: the imperative shell.
 // ---------------------------------------------------------------------------
-
-/// Tells the user what a wait is for (stderr; the progress bar is separate).
-pub(crate) struct CliObserver {
-    pub(crate) printer: Printer,
-}
-
-impl Observer for CliObserver {
-    fn retrying(&self, waiting_for: &str, attempt: u32, retry_in: Duration, error: &CcError) {
-        self.printer.note(format!(
-            "Waiting for {waiting_for} (attempt {attempt}, retrying in {}): {error}",
-            humantime::format_duration(retry_in)
-        ));
-    }
-    fn computing(&self, task_id: &str, step: Option<&ProgressStep>) {
-        match step {
-            Some(s) => self.printer.note(format!(
-                "Cruise Control is computing (task {task_id}): {}",
-                s.step
-            )),
-            None => tracing::info!("Cruise Control task {task_id} is still computing"),
-        }
-    }
-}
-
-pub(crate) fn client(ctx: &Ctx, poll_interval: Duration) -> Result<CruiseControlClient, CliError> {
-    Ok(crate::app::clients::cruise_control(
-        &ctx.settings.cruise_control,
-        crate::app::clients::CcOptions::polling(poll_interval),
-    )?)
-}
 
 fn usage(e: InputError) -> CliError {
     CliError::new(ExitCode::Usage, e)

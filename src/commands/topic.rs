@@ -37,9 +37,10 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::Ctx;
+use super::observe::CliObserver;
 use crate::app::clients::CcOptions;
 use crate::cli::topic::{SetRfArgs, TopicCommand};
-use crate::cruise_control::model::{OptimizationResult, ProgressStep};
+use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
 use crate::cruise_control::{Answer, CcError, CruiseControlClient, Observer};
 use crate::driver::cc_flow::{self as flow, FlowDriver, FlowHooks};
@@ -827,28 +828,6 @@ async fn refresh(ctx: &Ctx, printer: &Printer, state: &mut ReplicasState) {
 // ---------------------------------------------------------------------------
 // Hooks.
 // ---------------------------------------------------------------------------
-
-struct CliObserver {
-    printer: Printer,
-}
-
-impl Observer for CliObserver {
-    fn retrying(&self, waiting_for: &str, attempt: u32, retry_in: Duration, error: &CcError) {
-        self.printer.note(format!(
-            "Waiting for {waiting_for} (attempt {attempt}, retrying in {}): {error}",
-            humantime::format_duration(retry_in)
-        ));
-    }
-    fn computing(&self, task_id: &str, step: Option<&ProgressStep>) {
-        match step {
-            Some(s) => self.printer.note(format!(
-                "Cruise Control is computing (task {task_id}): {}",
-                s.step
-            )),
-            None => tracing::info!("Cruise Control task {task_id} is still computing"),
-        }
-    }
-}
 
 struct TopicHooks<'a> {
     printer: &'a Printer,

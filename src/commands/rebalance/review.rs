@@ -21,9 +21,9 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{CliObserver, client};
 use crate::cli::rebalance::{ReviewCommand, ReviewDecisionArgs, ReviewListArgs};
 use crate::commands::Ctx;
+use crate::commands::observe::{CliObserver, cruise_control as client};
 use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::params::{RebalanceKind, RebalanceRequest};
 use crate::cruise_control::retry::RetryPolicy;

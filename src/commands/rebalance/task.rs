@@ -16,9 +16,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::{CliObserver, RebalanceHooks, client, millis};
+use super::{RebalanceHooks, millis};
 use crate::cli::rebalance::StatusArgs;
 use crate::commands::Ctx;
+use crate::commands::observe::{CliObserver, cruise_control as client};
 use crate::cruise_control::model::{TaskStatus, UserTask};
 use crate::cruise_control::params::{
     ExecutionOptions, GoalOptions, RebalanceKind, RebalanceRequest, Substate,
