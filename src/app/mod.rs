@@ -18,6 +18,7 @@
 //! stages of issue #24.
 
 pub mod clients;
+pub mod rebalance;
 pub mod report;
 
 pub use report::{LogReporter, Reporter};

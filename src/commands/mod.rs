@@ -16,6 +16,7 @@ pub mod operate;
 pub mod operator_guard;
 pub mod pace;
 pub mod placement;
+pub mod proposal;
 pub mod reassignments;
 pub mod rebalance;
 pub mod roll;

@@ -54,7 +54,6 @@
 
 mod drift;
 mod leaving;
-mod options;
 mod render;
 mod review;
 mod status_extra;
@@ -70,14 +69,16 @@ use serde::Serialize;
 
 use super::Ctx;
 use super::observe::{CliObserver, cruise_control as client};
+use crate::app::rebalance::{
+    FullOptions, InputError, ProposalSpec, checked_request, ids, validate_against_cluster,
+    validate_args,
+};
 use crate::cli::rebalance::{
     AddArgs, DemoteArgs, FullArgs, ProposalArgs, RebalanceCommand, RemoveArgs, RemoveDisksArgs,
     StatusArgs, StopArgs,
 };
 use crate::cruise_control::model::{CruiseControlState, OptimizationResult};
-use crate::cruise_control::params::{
-    ExecutionOptions, GoalOptions, RebalanceKind, RebalanceRequest, Substate,
-};
+use crate::cruise_control::params::{RebalanceKind, RebalanceRequest, Substate};
 use crate::cruise_control::{Answer, CcError, CruiseControlClient, Observer};
 use crate::driver::cc_flow::{self as flow, FlowHooks};
 use crate::engine::cc_flow::{FlowConfig, InterruptChoice, Outcome};
@@ -111,7 +112,7 @@ pub async fn run(ctx: &Ctx, cmd: RebalanceCommand) -> Result<ExitCode, CliError>
             concurrent_intra_broker_partition_movements,
             proposal,
         }) => {
-            let full = options::FullOptions {
+            let full = FullOptions {
                 destination_brokers: destination_brokers.map(|d| d.0).unwrap_or_default(),
                 rebalance_disk,
                 concurrent_intra_broker_partition_movements,
@@ -140,77 +141,6 @@ pub async fn run(ctx: &Ctx, cmd: RebalanceCommand) -> Result<ExitCode, CliError>
 // Decide: pure functions.
 // ---------------------------------------------------------------------------
 
-/// Input that cannot work, found before any call that changes something.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum InputError {
-    #[error(
-        "broker(s) {} are both removed and given as destinations; nothing was changed",
-        ids(.0)
-    )]
-    DestinationIsRemoved(Vec<i32>),
-    #[error(
-        "broker(s) {} are not brokers Cruise Control knows (known brokers: {}); unknown ids and KRaft controller-only nodes cannot be used; nothing was changed",
-        ids(.unknown),
-        ids(.known)
-    )]
-    UnknownBrokers { unknown: Vec<i32>, known: Vec<i32> },
-    #[error("removing broker(s) {} would leave no broker for their replicas; nothing was changed", ids(.0))]
-    RemovesEveryBroker(Vec<i32>),
-}
-
-fn ids(v: &[i32]) -> String {
-    if v.is_empty() {
-        return "(none)".into();
-    }
-    v.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
-}
-
-/// Checks that need no cluster: a broker both removed and a destination.
-pub fn validate_args(kind: &RebalanceKind) -> Result<(), InputError> {
-    if let RebalanceKind::RemoveBrokers {
-        brokers,
-        destinations,
-    } = kind
-    {
-        let both: Vec<i32> = brokers
-            .iter()
-            .copied()
-            .filter(|b| destinations.contains(b))
-            .collect();
-        if !both.is_empty() {
-            return Err(InputError::DestinationIsRemoved(both));
-        }
-    }
-    Ok(())
-}
-
-/// Checks the ids against the brokers Cruise Control knows.
-pub fn validate_against_cluster(kind: &RebalanceKind, known: &[i32]) -> Result<(), InputError> {
-    let given: Vec<i32> = match kind {
-        RebalanceKind::AddBrokers(b) => b.clone(),
-        RebalanceKind::RemoveBrokers {
-            brokers,
-            destinations,
-        } => brokers.iter().chain(destinations).copied().collect(),
-        other => other.named_brokers(),
-    };
-    let mut unknown: Vec<i32> = given.into_iter().filter(|b| !known.contains(b)).collect();
-    unknown.sort_unstable();
-    unknown.dedup();
-    if !unknown.is_empty() {
-        return Err(InputError::UnknownBrokers {
-            unknown,
-            known: known.to_vec(),
-        });
-    }
-    if let RebalanceKind::RemoveBrokers { brokers, .. } = kind
-        && known.iter().all(|k| brokers.contains(k))
-    {
-        return Err(InputError::RemovesEveryBroker(brokers.clone()));
-    }
-    Ok(())
-}
-
 // ---------------------------------------------------------------------------
 // Act: the imperative shell.
 // ---------------------------------------------------------------------------
@@ -227,8 +157,9 @@ async fn propose(
     ctx: &Ctx,
     kind: RebalanceKind,
     a: ProposalArgs,
-    full: Option<options::FullOptions>,
+    full: Option<FullOptions>,
 ) -> Result<ExitCode, CliError> {
+    let a = ProposalSpec::from(&a);
     validate_args(&kind).map_err(usage)?;
     let request = checked_request(&kind, &a, full.as_ref())?;
     // Leaving brokers are cordoned before anything moves (KIP-1066; see commands::cordon).
@@ -263,60 +194,6 @@ async fn propose(
         ));
     }
     run.finish()
-}
-
-/// The request of `add`, `remove`, `full` (and `imbalance`, with its template merged in).
-/// The request for `kind` with every option, refused (exit 2, nothing sent) when an option does
-/// not reach the endpoint (see [`options`]).
-pub(crate) fn checked_request(
-    kind: &RebalanceKind,
-    a: &ProposalArgs,
-    full: Option<&options::FullOptions>,
-) -> Result<RebalanceRequest, CliError> {
-    let bad = options::unsupported(kind, a);
-    if !bad.is_empty() {
-        return Err(CliError::new(
-            ExitCode::Usage,
-            anyhow::anyhow!(
-                "{} cannot be used with Cruise Control's {} endpoint; nothing was changed",
-                bad.join(", "),
-                kind.endpoint()
-            ),
-        ));
-    }
-    let mut request = proposal_request(kind, a);
-    if let Some(full) = full {
-        options::apply_full(&mut request, full);
-    }
-    request.extra = options::cc_params(&request, &a.cc_params)
-        .map_err(|e| CliError::new(ExitCode::Usage, anyhow::anyhow!("{e}; nothing was changed")))?;
-    Ok(request)
-}
-
-pub(crate) fn proposal_request(kind: &RebalanceKind, a: &ProposalArgs) -> RebalanceRequest {
-    RebalanceRequest {
-        kind: kind.clone(),
-        goals: GoalOptions {
-            goals: a.goals.clone(),
-            excluded_topics: a.excluded_topics.clone(),
-            skip_hard_goal_check: a.skip_hard_goal_check,
-            exclude_recently_demoted_brokers: a.exclude_recently_demoted_brokers,
-            ..GoalOptions::default()
-        },
-        execution: ExecutionOptions {
-            dryrun: true,
-            replication_throttle: a.replication_throttle,
-            concurrent_partition_movements_per_broker: a.concurrent_partition_movements_per_broker,
-            concurrent_leader_movements: a.concurrent_leader_movements,
-            max_partition_movements_in_cluster: a.max_partition_movements_in_cluster,
-            replica_movement_strategies: a.replica_movement_strategies.clone(),
-            concurrent_intra_broker_partition_movements: None,
-        },
-        reason: a.reason.clone(),
-        verbose: true,
-        review_id: None,
-        extra: Vec::new(),
-    }
 }
 
 /// What a rebalance flow printed as its result: the dry-run proposal or the execution.
@@ -368,7 +245,7 @@ pub(crate) async fn run_flow(
     ctx: &Ctx,
     kind: &RebalanceKind,
     request: &RebalanceRequest,
-    a: &ProposalArgs,
+    a: &ProposalSpec,
 ) -> Result<FlowRun, CliError> {
     let printer = ctx.printer.clone();
     // A Strimzi operator that is not paused, or its KafkaRebalance executing, would race this.
@@ -950,52 +827,6 @@ pub(crate) async fn wait_until_idle(
 mod tests {
     use super::*;
     use crate::cruise_control::lenient::from_str;
-
-    #[test]
-    fn destination_that_is_removed_is_a_usage_error() {
-        let k = RebalanceKind::RemoveBrokers {
-            brokers: vec![3, 4],
-            destinations: vec![1, 4],
-        };
-        assert_eq!(
-            validate_args(&k),
-            Err(InputError::DestinationIsRemoved(vec![4]))
-        );
-        assert!(validate_args(&RebalanceKind::AddBrokers(vec![4])).is_ok());
-    }
-
-    #[test]
-    fn unknown_and_controller_only_ids_are_rejected() {
-        let known = [1, 2, 3, 4];
-        assert!(validate_against_cluster(&RebalanceKind::AddBrokers(vec![4]), &known).is_ok());
-        let e = validate_against_cluster(&RebalanceKind::AddBrokers(vec![0, 4, 9]), &known)
-            .unwrap_err();
-        assert_eq!(
-            e,
-            InputError::UnknownBrokers {
-                unknown: vec![0, 9],
-                known: known.to_vec()
-            }
-        );
-        assert!(e.to_string().contains("controller-only"));
-        let dest = RebalanceKind::RemoveBrokers {
-            brokers: vec![4],
-            destinations: vec![7],
-        };
-        assert!(matches!(
-            validate_against_cluster(&dest, &known),
-            Err(InputError::UnknownBrokers { .. })
-        ));
-        let all = RebalanceKind::RemoveBrokers {
-            brokers: vec![1, 2, 3, 4],
-            destinations: vec![],
-        };
-        assert!(matches!(
-            validate_against_cluster(&all, &known),
-            Err(InputError::RemovesEveryBroker(_))
-        ));
-        assert!(validate_against_cluster(&RebalanceKind::Full, &[]).is_ok());
-    }
 
     #[test]
     fn status_of_an_idle_ready_and_a_busy_cruise_control() {

@@ -42,7 +42,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::commands::imbalance::Template;
+use crate::app::rebalance::Template;
 use crate::engine::failure::{Classified, FailureKind};
 use crate::engine::rebalance::Mode;
 
