@@ -18,6 +18,8 @@
 //! stages of issue #24.
 
 pub mod clients;
+pub mod cordon;
+pub mod placement;
 pub mod rebalance;
 pub mod report;
 

@@ -15,7 +15,6 @@ pub mod observe;
 pub mod operate;
 pub mod operator_guard;
 pub mod pace;
-pub mod placement;
 pub mod proposal;
 pub mod reassignments;
 pub mod rebalance;
@@ -49,6 +48,15 @@ impl Ctx {
             .connection
             .request_timeout
             .unwrap_or(crate::app::clients::DEFAULT_REQUEST_TIMEOUT)
+    }
+
+    /// How a use case reaches Kafka: the resolved settings and the request timeout.
+    #[must_use]
+    pub fn kafka_access(&self) -> crate::app::cordon::KafkaAccess<'_> {
+        crate::app::cordon::KafkaAccess {
+            settings: &self.settings.kafka,
+            request_timeout: self.request_timeout(),
+        }
     }
 }
 

@@ -349,7 +349,7 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
 
 /// The execution stays stopped: brokers cordoned for it are uncordoned, as after `rebalance stop`.
 async fn after_refusal(ctx: &Ctx, printer: &crate::output::Printer, task_id: &str) {
-    super::cordon::after_stop(ctx, printer, task_id).await;
+    crate::app::cordon::after_stop(ctx.kafka_access(), printer, task_id).await;
 }
 
 /// The replicas of the partitions `plan` moves, as Kafka reports them now; `None` without

@@ -165,14 +165,17 @@ async fn propose(
     // Leaving brokers are cordoned before anything moves (KIP-1066; see commands::cordon).
     let cordon = match &kind {
         RebalanceKind::RemoveBrokers { brokers, .. } if a.execute => {
-            super::cordon::before_removal(ctx, &ctx.printer, brokers).await?
+            crate::app::cordon::before_removal(ctx.kafka_access(), &ctx.printer, brokers).await?
         }
         _ => None,
     };
     let run = run_flow(ctx, &kind, &request, &a).await;
     if let Some(c) = cordon {
         match &run {
-            Ok(r) => c.after_run(ctx, &ctx.printer, &r.report.outcome).await,
+            Ok(r) => {
+                c.after_run(ctx.kafka_access(), &ctx.printer, &r.report.outcome)
+                    .await;
+            }
             Err(_) => c.after(&ctx.printer, &Outcome::Declined).await,
         }
     }
@@ -308,7 +311,7 @@ pub(crate) async fn run_flow(
         },
     };
     let placement_before = if a.execute && !a.no_wait {
-        super::placement::read(ctx).await
+        crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &ctx.printer).await
     } else {
         None
     };
@@ -333,9 +336,11 @@ pub(crate) async fn run_flow(
         None => flow::run(&cc, request, config, &hooks, &obs, interrupt).await,
     };
     let placement_in_kafka = match (&placement_before, report.flow.execution_started()) {
-        (Some(before), true) => super::placement::read(ctx)
-            .await
-            .map(|after| super::placement::changes(before, &after)),
+        (Some(before), true) => {
+            crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &ctx.printer)
+                .await
+                .map(|after| crate::app::placement::changes(before, &after))
+        }
         _ => None,
     };
     let mut report = report;
@@ -706,7 +711,7 @@ async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {
     }
     let out = WithCordons {
         view: &view,
-        cordoned_brokers: super::cordon::cordoned_brokers(ctx).await,
+        cordoned_brokers: crate::app::cordon::cordoned_brokers(ctx.kafka_access()).await,
     };
     printer.emit(&out, |o| {
         let mut s = render_status(o.view, printer.color);
@@ -788,7 +793,7 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
     };
     printer.emit(&view, |v| format!("{}\n", v.message))?;
     if let Some(t) = &view.task_id {
-        super::cordon::after_stop(ctx, &printer, t).await;
+        crate::app::cordon::after_stop(ctx.kafka_access(), &printer, t).await;
     }
     Ok(ExitCode::Ok)
 }

@@ -164,7 +164,7 @@ pub struct ExecutionOutcome {
     /// What kafkaops saw change in Kafka's metadata between before and after the execution
     /// (only with `--bootstrap-servers`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub placement_in_kafka: Option<crate::commands::placement::PlacementChange>,
+    pub placement_in_kafka: Option<crate::app::placement::PlacementChange>,
 }
 
 /// `--execute` output: the proposal and what became of it.
