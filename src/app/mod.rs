@@ -17,6 +17,7 @@
 //! Today it holds the clients and the reporting trait; the use cases move here in the next
 //! stages of issue #24.
 
+pub mod anomalies;
 pub mod clients;
 pub mod cordon;
 pub mod placement;

@@ -69,7 +69,7 @@ fn render_nothing(v: &NothingToFix) -> String {
         s.push_str(&format!(
             "Not acted on (unfixable): goal violation {} ({})\n",
             r.anomaly_id,
-            super::anomalies::details(r)
+            crate::app::anomalies::details(r)
         ));
     }
     if !v.already_handled.is_empty() {
@@ -194,7 +194,7 @@ async fn pass(
             "Not acting on goal violation {} detected {}: {} (Cruise Control cannot fix a violation of these goals; add brokers or racks)",
             r.anomaly_id,
             r.detected_at_ms.unwrap_or(0),
-            super::anomalies::details(r)
+            crate::app::anomalies::details(r)
         ));
     }
     let action = machine.handle(Event::AnomaliesObserved(all), now_ms());

@@ -256,7 +256,7 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
     let started = Instant::now();
     let deadline = started + a.timeout;
     cc.stop_proposal_execution(&reason, deadline, &obs).await?;
-    super::rebalance::wait_until_idle(&cc, a.poll_interval, started, deadline, &printer, &obs)
+    crate::app::rebalance::wait_until_idle(&cc, a.poll_interval, started, deadline, &printer, &obs)
         .await?;
     printer.note(format!("Task {task_id} stopped."));
 
@@ -361,9 +361,9 @@ async fn current_placement(
     if ctx.settings.kafka.bootstrap_servers.is_none() {
         return Ok(None);
     }
-    let kafka = super::reassignments::kafka(ctx)
+    let kafka = crate::app::cordon::kafka(ctx.kafka_access())
         .await
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        .map_err(|e| anyhow::anyhow!("{e:#}"))?;
     let mut topics: Vec<String> = plan.movements.iter().map(|m| m.topic.clone()).collect();
     topics.sort();
     topics.dedup();

@@ -784,7 +784,15 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
     cc.stop_proposal_execution(&a.reason, deadline, &obs)
         .await?;
     // Cruise Control stops after the in-flight batch; wait until the executor is idle.
-    let now = wait_until_idle(&cc, a.poll_interval, started, deadline, &printer, &obs).await?;
+    let now = crate::app::rebalance::wait_until_idle(
+        &cc,
+        a.poll_interval,
+        started,
+        deadline,
+        &printer,
+        &obs,
+    )
+    .await?;
     let view = StopView {
         stop_requested: true,
         task_id,
@@ -796,36 +804,6 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
         crate::app::cordon::after_stop(ctx.kafka_access(), &printer, t).await;
     }
     Ok(ExitCode::Ok)
-}
-
-/// After a stop request: polls the executor until it is idle (Cruise Control stops after the
-/// batch in flight), or fails with a timeout at `deadline`.
-pub(crate) async fn wait_until_idle(
-    cc: &CruiseControlClient,
-    poll_interval: Duration,
-    started: Instant,
-    deadline: Instant,
-    printer: &Printer,
-    obs: &dyn Observer,
-) -> Result<ExecutorState, CliError> {
-    loop {
-        let now = cc
-            .state(&[Substate::Executor], false, deadline, obs)
-            .await?
-            .executor_view();
-        if now.is_idle() {
-            return Ok(now);
-        }
-        if Instant::now() + poll_interval > deadline {
-            return Err(CcError::DeadlineExceeded {
-                waiting_for: format!("the execution to stop (executor: {})", now.describe()),
-                after: started.elapsed(),
-            }
-            .into());
-        }
-        printer.note(format!("Waiting for the execution to stop: {}", now.state));
-        tokio::time::sleep(poll_interval).await;
-    }
 }
 
 #[cfg(test)]

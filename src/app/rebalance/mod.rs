@@ -9,12 +9,14 @@
 //! [`Classified`](crate::engine::failure::Classified); the edge maps them to exit codes.
 
 mod options;
+mod stop;
 pub mod template;
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 pub use options::{FullOptions, apply_full, cc_params, unsupported};
+pub use stop::wait_until_idle;
 pub use template::Template;
 
 use crate::cruise_control::params::{
