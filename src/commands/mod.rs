@@ -7,6 +7,7 @@
 //! only.
 
 pub mod anomalies;
+pub mod cc_flow;
 pub mod completions;
 pub mod config;
 pub mod cordon;
@@ -127,6 +128,14 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         cruise_control_discovery,
     };
     match cli.command {
+        // `rebalance imbalance` and `rebalance pace` are modules of their own: no subcommand
+        // module imports another.
+        Command::Rebalance(crate::cli::rebalance::RebalanceCommand::Imbalance(a)) => {
+            imbalance::run(&ctx, a).await
+        }
+        Command::Rebalance(crate::cli::rebalance::RebalanceCommand::Pace(a)) => {
+            pace::run(&ctx, &a).await
+        }
         Command::Rebalance(cmd) => rebalance::run(&ctx, cmd).await,
         Command::Config(crate::cli::ConfigCommand::View) => config::view(&ctx),
         Command::Completions { shell } => completions::run(shell),

@@ -342,7 +342,7 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
             follow_timeout: None,
             poll_interval: a.poll_interval,
         };
-        return super::rebalance::task::status_task(ctx, &follow, t).await;
+        return super::cc_flow::task::status_task(ctx, &follow, t).await;
     }
     Ok(ExitCode::Ok)
 }

@@ -8,8 +8,12 @@
 //! pure and unit-tested here. Errors are typed ([`InputError`]) or
 //! [`Classified`](crate::engine::failure::Classified); the edge maps them to exit codes.
 
+pub mod drift;
+pub mod leaving;
 mod options;
+pub mod review;
 mod stop;
+pub mod task;
 pub mod template;
 
 use std::path::PathBuf;
