@@ -23,5 +23,6 @@ pub mod cordon;
 pub mod placement;
 pub mod rebalance;
 pub mod report;
+pub mod topic;
 
 pub use report::{LogReporter, Reporter};

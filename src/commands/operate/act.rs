@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::policy::Policy;
 use crate::app::rebalance::{ProposalSpec, checked_request};
+use crate::app::topic::RoundOptions;
 use crate::cruise_control::CcError;
 use crate::cruise_control::client::{Answer, CruiseControlClient, Observer};
 use crate::cruise_control::model::OptimizationResult;
@@ -75,23 +76,11 @@ pub fn rf_request(
     racks: bool,
     tag: &str,
 ) -> crate::cruise_control::params::TopicConfigurationRequest {
-    use crate::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
-    TopicConfigurationRequest {
-        topic: String::new(),
-        replication_factor: 0,
-        by_factor: replicas
-            .to_send()
-            .into_iter()
-            .map(|(rf, topics)| (rf, crate::engine::replicas::whole_names_regex(&topics)))
-            .collect(),
-        skip_rack_awareness_check: !racks,
-        execution: ExecutionOptions {
-            dryrun: true,
-            ..ExecutionOptions::default()
-        },
-        goals: GoalOptions::default(),
+    let options = RoundOptions {
         reason: reason("replication factors", tag),
-    }
+        ..RoundOptions::default()
+    };
+    crate::app::topic::round_request(replicas, &options, racks)
 }
 
 /// The unattended flow hooks: log lines instead of prompts and progress bars.
