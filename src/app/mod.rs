@@ -20,6 +20,7 @@
 pub mod anomalies;
 pub mod clients;
 pub mod cordon;
+pub mod guards;
 pub mod placement;
 pub mod rebalance;
 pub mod report;

@@ -14,7 +14,6 @@ pub mod cordon;
 pub mod imbalance;
 pub mod observe;
 pub mod operate;
-pub mod operator_guard;
 pub mod pace;
 pub mod proposal;
 pub mod reassignments;
@@ -58,6 +57,18 @@ impl Ctx {
             settings: &self.settings.kafka,
             request_timeout: self.request_timeout(),
         }
+    }
+
+    /// Where the Kubernetes API is (`--kubeconfig`, `--kube-context`, `--namespace`).
+    #[must_use]
+    pub fn kube(&self) -> crate::platform::kube::KubeTarget {
+        kube_target(&self.global.kube)
+    }
+
+    /// The Strimzi cluster the command acts on (`--strimzi`).
+    #[must_use]
+    pub fn strimzi(&self) -> Option<&str> {
+        self.global.kube.strimzi.as_deref()
     }
 }
 

@@ -361,7 +361,7 @@ async fn current_placement(
     if ctx.settings.kafka.bootstrap_servers.is_none() {
         return Ok(None);
     }
-    let kafka = crate::app::cordon::kafka(ctx.kafka_access())
+    let kafka = crate::app::guards::kafka(&ctx.settings, ctx.request_timeout())
         .await
         .map_err(|e| anyhow::anyhow!("{e:#}"))?;
     let mut topics: Vec<String> = plan.movements.iter().map(|m| m.topic.clone()).collect();
