@@ -214,9 +214,23 @@ pub(crate) async fn run_flow(
         }
     }
 
+    let output = flow_output(&report, kind, a.show_internal, stopped, placement_in_kafka);
+    Ok(FlowRun { report, output })
+}
+
+/// What a flow shows as its result (pure): the dry-run proposal, or the execution with the
+/// proposal it ran, the approved one, the drift and the progress. `stopped`: a failed execution
+/// was stopped by a stop request.
+fn flow_output(
+    report: &flow::FlowReport<CliError>,
+    kind: &RebalanceKind,
+    show_internal: bool,
+    stopped: bool,
+    placement_in_kafka: Option<crate::app::placement::PlacementChange>,
+) -> Option<FlowOutput> {
     let proposal_of = |answer: &Option<Answer<OptimizationResult>>, dry_run: bool| {
         answer.as_ref().map(|answer| ProposalView {
-            show_internal: a.show_internal,
+            show_internal,
             ..ProposalView::new(kind, &answer.value, dry_run)
         })
     };
@@ -261,7 +275,7 @@ pub(crate) async fn run_flow(
             },
         }));
     }
-    Ok(FlowRun { report, output })
+    output
 }
 
 fn emit_execution(printer: &Printer, out: &ExecutionView) -> Result<(), CliError> {
