@@ -17,8 +17,13 @@
 //! Today it holds the clients and the reporting trait; the use cases move here in the next
 //! stages of issue #24.
 
+pub mod anomalies;
 pub mod clients;
+pub mod cordon;
 pub mod guards;
+pub mod placement;
+pub mod rebalance;
 pub mod report;
+pub mod topic;
 
 pub use report::{LogReporter, Reporter};
