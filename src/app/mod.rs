@@ -20,5 +20,6 @@
 pub mod clients;
 pub mod guards;
 pub mod report;
+pub mod roll;
 
 pub use report::{LogReporter, Reporter};

@@ -860,7 +860,7 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
         if let Some(k) = &self.roll.kube
             && self.roll_lease.is_none()
         {
-            match k.take_lease(crate::commands::roll::LEASE_DURATION).await {
+            match k.take_lease(crate::app::roll::LEASE_DURATION).await {
                 Ok(g) => {
                     log(format!("took the roll lease {}", g.name()));
                     self.roll_lease = Some(g);
