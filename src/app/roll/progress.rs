@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use crate::driver::Event;
+use crate::driver::{Event, PendingAction};
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId};
 use crate::engine::roll::{Decision, NodeState, Roller};
 
@@ -105,52 +105,7 @@ impl ProgressLines {
                     }
                 }
             }
-            Event::Decided(d) => match d {
-                Decision::Restart { nodes, reason } => {
-                    self.current = nodes.iter().map(|n| n.node).collect();
-                    self.last_status.clear();
-                    self.last_wait = None;
-                    say(format!(
-                        "==> restarting node(s) {}: {reason}",
-                        join(&self.current)
-                    ));
-                }
-                Decision::Reconfigure {
-                    node,
-                    changes,
-                    reason,
-                } => {
-                    self.current = vec![*node];
-                    self.last_status.clear();
-                    self.last_wait = None;
-                    let keys: Vec<String> = changes
-                        .iter()
-                        .map(|c| format!("{}={}", c.key, c.to))
-                        .collect();
-                    say(format!(
-                        "==> reconfiguring node {node} ({}): {reason}",
-                        keys.join(", ")
-                    ));
-                }
-                Decision::ElectPreferredLeaders {
-                    nodes, partitions, ..
-                } => {
-                    say(format!(
-                        "    electing preferred leaders for {} partition(s) of node(s) {}",
-                        partitions.len(),
-                        join(nodes)
-                    ));
-                }
-                Decision::Wait { for_what, .. } if for_what.is_blocked() => {
-                    let text = for_what.to_string();
-                    if self.last_wait.as_deref() != Some(text.as_str()) {
-                        say(format!("    waiting: {text}"));
-                        self.last_wait = Some(text);
-                    }
-                }
-                Decision::Wait { .. } => {}
-                Decision::Done { .. } | Decision::Abort { .. } => {}
-            },
+            Event::Decided(d) => self.decided(d, say),
             Event::ObserveRetry { error, retry_until } => {
                 tracing::debug!("observation failed (retrying until {retry_until}): {error:#}");
                 say(format!("    observation failed, retrying: {error:#}"));
@@ -165,38 +120,7 @@ impl ProgressLines {
                 pending,
                 not_issued,
                 clock_behind_ms,
-            } => {
-                if *clock_behind_ms > 0 {
-                    say(format!(
-                        "    the clock is {} behind the saved roll (moved back, or another host's): \
-                         no saved time is trusted for a decision",
-                        humantime::format_duration(std::time::Duration::from_millis(
-                            *clock_behind_ms
-                        ))
-                    ));
-                }
-                if let Some(d) = not_issued {
-                    let nodes = match d {
-                        Decision::Restart { .. } => d.restarted_nodes(),
-                        Decision::Reconfigure { node, .. } => vec![*node],
-                        Decision::ElectPreferredLeaders { nodes, .. } => nodes.clone(),
-                        _ => Vec::new(),
-                    };
-                    say(format!(
-                        "    the saved {} of node(s) {} was never issued: observing and deciding \
-                         again before anything is done",
-                        decision_word(d),
-                        join(&nodes)
-                    ));
-                }
-                if let Some(p) = pending {
-                    say(format!(
-                        "    resumed with a pending {} ({:?})",
-                        decision_word(&p.decision),
-                        p.status
-                    ));
-                }
-            }
+            } => resumed(*pending, *not_issued, *clock_behind_ms, say),
             Event::UnconfirmedRestartJudged { nodes, happened } => {
                 let ids: Vec<NodeId> = nodes.to_vec();
                 if *happened {
@@ -219,6 +143,93 @@ impl ProgressLines {
                 ));
             }
         }
+    }
+
+    /// A decision: a new action names its nodes (their states are said from now on).
+    fn decided(&mut self, d: &Decision, say: &mut dyn FnMut(String)) {
+        match d {
+            Decision::Restart { nodes, reason } => {
+                self.current = nodes.iter().map(|n| n.node).collect();
+                self.last_status.clear();
+                self.last_wait = None;
+                say(format!(
+                    "==> restarting node(s) {}: {reason}",
+                    join(&self.current)
+                ));
+            }
+            Decision::Reconfigure {
+                node,
+                changes,
+                reason,
+            } => {
+                self.current = vec![*node];
+                self.last_status.clear();
+                self.last_wait = None;
+                let keys: Vec<String> = changes
+                    .iter()
+                    .map(|c| format!("{}={}", c.key, c.to))
+                    .collect();
+                say(format!(
+                    "==> reconfiguring node {node} ({}): {reason}",
+                    keys.join(", ")
+                ));
+            }
+            Decision::ElectPreferredLeaders {
+                nodes, partitions, ..
+            } => {
+                say(format!(
+                    "    electing preferred leaders for {} partition(s) of node(s) {}",
+                    partitions.len(),
+                    join(nodes)
+                ));
+            }
+            Decision::Wait { for_what, .. } if for_what.is_blocked() => {
+                let text = for_what.to_string();
+                if self.last_wait.as_deref() != Some(text.as_str()) {
+                    say(format!("    waiting: {text}"));
+                    self.last_wait = Some(text);
+                }
+            }
+            Decision::Wait { .. } => {}
+            Decision::Done { .. } | Decision::Abort { .. } => {}
+        }
+    }
+}
+
+/// A resumed run: what it found saved.
+fn resumed(
+    pending: Option<&PendingAction>,
+    not_issued: Option<&Decision>,
+    clock_behind_ms: u64,
+    say: &mut dyn FnMut(String),
+) {
+    if clock_behind_ms > 0 {
+        say(format!(
+            "    the clock is {} behind the saved roll (moved back, or another host's): \
+             no saved time is trusted for a decision",
+            humantime::format_duration(std::time::Duration::from_millis(clock_behind_ms))
+        ));
+    }
+    if let Some(d) = not_issued {
+        let nodes = match d {
+            Decision::Restart { .. } => d.restarted_nodes(),
+            Decision::Reconfigure { node, .. } => vec![*node],
+            Decision::ElectPreferredLeaders { nodes, .. } => nodes.clone(),
+            _ => Vec::new(),
+        };
+        say(format!(
+            "    the saved {} of node(s) {} was never issued: observing and deciding \
+             again before anything is done",
+            decision_word(d),
+            join(&nodes)
+        ));
+    }
+    if let Some(p) = pending {
+        say(format!(
+            "    resumed with a pending {} ({:?})",
+            decision_word(&p.decision),
+            p.status
+        ));
     }
 }
 

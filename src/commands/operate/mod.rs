@@ -141,7 +141,7 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         policy.policy().roll.max_batch_size,
         args.action_timeout,
     );
-    if let Some(kube) = kube_ports::from_args(ctx, &args).await? {
+    if let Some(kube) = kube_ports::from_args(&ctx.kube(), ctx.strimzi(), &args).await? {
         roll.kube = kube.pods;
         let mut op = Operator::new(cc, kafka, kube.ports, policy, args, roll);
         op.cluster_watch = Some(kube.watch);

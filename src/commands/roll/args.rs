@@ -92,18 +92,11 @@ fn limits(args: &RollArgs) -> RollLimits {
 /// on an old revision.
 #[must_use]
 pub fn pod_selector(args: &RollArgs, strimzi: Option<&str>) -> Option<PodSelector> {
-    use crate::platform::kube::NodeIdRule;
-    if let Some(c) = strimzi {
-        return Some(PodSelector::strimzi(c));
-    }
-    args.pod_selector.as_ref().map(|labels| PodSelector {
-        labels: labels.clone(),
-        id_rule: args
-            .node_id_label
-            .clone()
-            .map_or(NodeIdRule::NameSuffix, NodeIdRule::Label),
-        strimzi_cluster: None,
-    })
+    PodSelector::of(
+        strimzi,
+        args.pod_selector.as_ref(),
+        args.node_id_label.as_ref(),
+    )
 }
 
 /// The nodes the user picked by id or role (`None`: none picked that way).
