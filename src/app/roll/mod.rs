@@ -21,8 +21,8 @@ use std::time::Duration;
 pub use progress::ProgressLines;
 pub use requests::{RequestError, Role, Selection, pod_reasons, requests, with_platform_reasons};
 pub use setup::{
-    RollLimits, RollSettings, driver_options, millis, observe_nodes, platform, platform_nodes,
-    with_known_brokers,
+    EmptyCommand, RollLimits, RollSettings, driver_options, millis, observe_nodes, platform,
+    platform_nodes, restart_method, with_known_brokers,
 };
 
 /// How long a roll's Kubernetes lease lives without renewal (renewed every third of it):

@@ -126,6 +126,44 @@ impl RollSettings {
     }
 }
 
+/// A restart command given empty (a usage error at the edge).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{flag} is empty")]
+pub struct EmptyCommand {
+    /// The flag that gave it (`--restart-command`, `--stop-command`, `--start-command`).
+    pub flag: &'static str,
+}
+
+/// How nodes restart on plain hosts: one command (`restart`), or a stop/start pair; `None`
+/// with neither. `kafkaops roll` and `operate` take the same flags.
+///
+/// # Errors
+/// A command given is empty.
+pub fn restart_method(
+    restart: Option<&String>,
+    stop: Option<&String>,
+    start: Option<&String>,
+) -> Result<Option<RestartMethod>, EmptyCommand> {
+    let nonempty = |flag: &'static str, c: &String| {
+        if c.trim().is_empty() {
+            Err(EmptyCommand { flag })
+        } else {
+            Ok(c.clone())
+        }
+    };
+    match (restart, stop, start) {
+        (Some(c), _, _) => Ok(Some(RestartMethod::Restart(nonempty(
+            "--restart-command",
+            c,
+        )?))),
+        (None, Some(stop), Some(start)) => Ok(Some(RestartMethod::StopStart {
+            stop: nonempty("--stop-command", stop)?,
+            start: nonempty("--start-command", start)?,
+        })),
+        _ => Ok(None),
+    }
+}
+
 /// The platform nodes restart on: the pods (`kube`, with the nodes' addresses from the
 /// observation), else processes restarted with `method`; `None` without either.
 #[must_use]

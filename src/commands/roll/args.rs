@@ -221,30 +221,13 @@ fn restart_method(args: &RollArgs) -> Result<Option<RestartMethod>, CliError> {
 }
 
 /// The restart method of `--restart-command` or `--stop-command` + `--start-command`
-/// (`None`: neither given); `roll` and `operate` take the same flags.
+/// (`None`: neither given; [`crate::app::roll::restart_method`]); an empty one is a usage error.
 pub(crate) fn restart_method_of(
     restart: Option<&String>,
     stop: Option<&String>,
     start: Option<&String>,
 ) -> Result<Option<RestartMethod>, CliError> {
-    let nonempty = |flag: &str, c: &String| {
-        if c.trim().is_empty() {
-            Err(CliError::usage(format!("{flag} is empty")))
-        } else {
-            Ok(c.clone())
-        }
-    };
-    match (restart, stop, start) {
-        (Some(c), _, _) => Ok(Some(RestartMethod::Restart(nonempty(
-            "--restart-command",
-            c,
-        )?))),
-        (None, Some(stop), Some(start)) => Ok(Some(RestartMethod::StopStart {
-            stop: nonempty("--stop-command", stop)?,
-            start: nonempty("--start-command", start)?,
-        })),
-        _ => Ok(None),
-    }
+    app::restart_method(restart, stop, start).map_err(CliError::usage)
 }
 
 /// What the user asked for, as saved with the state: a re-run with the same request resumes.
