@@ -476,8 +476,6 @@ const SHARED: &[&str] = &["cc_flow", "observe", "proposal"];
 const SIBLING_ALLOWED: &[(&str, &str, &str)] = &[
     // r-op / r-roll: operate's loop still borrows the roll's restart method and lease duration.
     ("commands/operate/mod.rs", "roll", "r-op"),
-    // r-roll: operate's roll step still borrows the CLI roll's helpers.
-    ("commands/operate/roll.rs", "roll", "r-roll"),
 ];
 
 /// The subcommand paths each module of `commands` must not name: every subcommand but its own
