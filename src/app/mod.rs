@@ -14,11 +14,17 @@
 //! the drivers, the adapters, the engine and the leaves (`settings`, `secret`, `output`'s
 //! types), never `commands`, `cli` or `main`.
 //!
-//! Today it holds the clients and the reporting trait; the use cases move here in the next
-//! stages of issue #24.
+//! Today it holds the clients, the reporting trait, the guards ([`guards`]) and the roll session
+//! ([`roll`]); the other use cases move here in the next stages of issue #24.
 
+pub mod anomalies;
 pub mod clients;
+pub mod cordon;
 pub mod guards;
+pub mod placement;
+pub mod rebalance;
 pub mod report;
+pub mod roll;
+pub mod topic;
 
 pub use report::{LogReporter, Reporter};

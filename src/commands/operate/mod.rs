@@ -141,7 +141,7 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         policy.policy().roll.max_batch_size,
         args.action_timeout,
     );
-    if let Some(kube) = kube_ports::from_args(ctx, &args).await? {
+    if let Some(kube) = kube_ports::from_args(&ctx.kube(), ctx.strimzi(), &args).await? {
         roll.kube = kube.pods;
         let mut op = Operator::new(cc, kafka, kube.ports, policy, args, roll);
         op.cluster_watch = Some(kube.watch);
@@ -860,7 +860,7 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
         if let Some(k) = &self.roll.kube
             && self.roll_lease.is_none()
         {
-            match k.take_lease(crate::commands::roll::LEASE_DURATION).await {
+            match k.take_lease(crate::app::roll::LEASE_DURATION).await {
                 Ok(g) => {
                     log(format!("took the roll lease {}", g.name()));
                     self.roll_lease = Some(g);
