@@ -14,10 +14,11 @@
 //! the drivers, the adapters, the engine and the leaves (`settings`, `secret`, `output`'s
 //! types), never `commands`, `cli` or `main`.
 //!
-//! Today it holds the clients and the reporting trait; the use cases move here in the next
-//! stages of issue #24.
+//! Today it holds the clients, the reporting trait and the `operate` loop ([`operate`]); the
+//! other use cases move here in the next stages of issue #24.
 
 pub mod clients;
+pub mod operate;
 pub mod report;
 
 pub use report::{LogReporter, Reporter};

@@ -127,13 +127,15 @@ pub async fn observe(
 
 /// What the policy is checked against (read only when the policy file changed): the brokers
 /// Kafka lists and the topics that exist.
-pub async fn cluster_facts(kafka: &KafkaClient) -> Result<super::policy::ClusterFacts, String> {
+pub async fn cluster_facts(
+    kafka: &KafkaClient,
+) -> Result<crate::commands::operate::policy::ClusterFacts, String> {
     let cluster = kafka
         .describe_cluster()
         .await
         .map_err(|e| format!("{e:#}"))?;
     let topics = kafka.list_topics().await.map_err(|e| format!("{e:#}"))?;
-    Ok(super::policy::ClusterFacts {
+    Ok(crate::commands::operate::policy::ClusterFacts {
         brokers: cluster.nodes.iter().map(|n| n.id).collect(),
         topics: topics.into_iter().collect(),
     })

@@ -1,7 +1,8 @@
 //! What differs between `operate` on a plain host and in Kubernetes, as small traits the loop
 //! is generic over: where the state is kept (a [`crate::state::Store`] of documents), who may
-//! act (a [`crate::state::Leadership`]), where actions are recorded for people ([`Recorder`])
-//! and what the platform adds to each observation ([`PlatformObserver`]).
+//! act (a [`crate::state::Leadership`]), where actions are recorded for people ([`Recorder`]),
+//! what the platform adds to each observation ([`PlatformObserver`]) and what wakes the loop
+//! when the cluster changes ([`ClusterWatcher`]).
 //!
 //! Plain host: a state file and a lock file (one instance, [`crate::state`]), log lines.
 //! Kubernetes: a ConfigMap written with optimistic concurrency (a deposed leader's write is
@@ -67,4 +68,10 @@ pub trait PlatformObserver: Send + Sync {
     fn observe(
         &self,
     ) -> std::pin::Pin<Box<dyn Future<Output = Result<PlatformView, PlatformError>> + Send + '_>>;
+}
+
+/// Kubernetes: starts the watch whose changes wake the loop before the resync (the cluster's
+/// pods and node pools). A plain host has none.
+pub trait ClusterWatcher: Send + Sync {
+    fn start(&self) -> super::wake::ClusterChanges;
 }
