@@ -417,23 +417,19 @@ const OPERATE_STAGE_2: &[(&str, &[&str])] = &[
     // r-cc: the policy file (`policy`), the rebalance and replication-factor requests and the
     // flow hooks (`act`) move into `app`. r-roll: the roll session (`roll`, and the roll
     // Lease's duration of `commands::roll`) moves into `app::roll`.
+    ("app/operate/operator.rs", &["operate::policy::"]),
+    ("app/operate/tick.rs", &["operate::policy::"]),
+    ("app/operate/ports.rs", &["operate::policy::"]),
+    ("app/operate/steps.rs", &["operate::act", "operate::roll"]),
     (
-        "app/operate/operator.rs",
-        &["operate::policy::", "operate::roll::"],
+        "app/operate/live_roll.rs",
+        &["operate::roll::", "roll::LEASE_DURATION"],
     ),
-    (
-        "app/operate/tick.rs",
-        &["operate::policy::", "operate::roll"],
-    ),
-    (
-        "app/operate/steps.rs",
-        &["operate::act", "operate::roll", "roll::LEASE_DURATION"],
-    ),
-    ("app/operate/observe.rs", &["operate::policy::"]),
     (
         "app/operate/leadership_tests.rs",
         &["operate::policy", "operate::roll"],
     ),
+    ("app/operate/scripted_tests.rs", &["operate::policy"]),
 ];
 
 /// Whether `file` (relative to `src/`) may name `crate::{head}` for now ([`OPERATE_STAGE_2`]);

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::ports::LogRecorder;
-use super::{Ended, OperateSpec, Operator};
+use super::{Ended, LiveRoll, OperateSpec, Operator};
 use crate::commands::operate::policy;
 use crate::commands::operate::roll;
 use crate::cruise_control::{ClientConfig, CruiseControlClient};
@@ -115,6 +115,7 @@ async fn a_deposed_leader_waits_to_lead_again_and_reloads_the_state() {
     });
     let leadership = Arc::new(CountingLeadership::default());
     let settings = roll::RollSettings::new(Default::default(), None, 1, args.action_timeout);
+    let roll = LiveRoll::new(kafka.clone(), settings);
     let op = Operator::new(
         cc,
         kafka,
@@ -129,7 +130,7 @@ async fn a_deposed_leader_waits_to_lead_again_and_reloads_the_state() {
         .await
         .unwrap(),
         args,
-        settings,
+        roll,
     );
     // Stops once the state was read again (after leading again), and not before.
     let code = tokio::time::timeout(

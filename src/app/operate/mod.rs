@@ -19,6 +19,7 @@
 //! leader acts, and a stop signal persists, releases and ends the run, leaving a running Cruise
 //! Control execution to finish on its own.
 
+mod live_roll;
 pub mod observe;
 mod operator;
 mod persist;
@@ -31,12 +32,15 @@ pub mod wake;
 
 #[cfg(test)]
 mod leadership_tests;
+#[cfg(test)]
+mod scripted_tests;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::engine::model::Millis;
 
-pub use operator::Operator;
+pub use live_roll::LiveRoll;
+pub use operator::{Clock, Operator};
 pub use spec::{Ended, OperateError, OperateSpec};
 
 /// One log line of the loop (stderr, through `tracing`: text, or JSON with `--log-format json`;

@@ -4,22 +4,22 @@
 use std::pin::{Pin, pin};
 use std::time::Duration;
 
-use super::ports::{ClusterWatcher, PlatformObserver, Recorder};
+use super::ports::{
+    ClusterWatcher, CruiseControlPort, KafkaPort, PlatformObserver, Recorder, RollPort,
+};
 use super::telemetry::Telemetry;
 use super::wake::{self, ClusterChanges, PolicyWatch};
-use super::{Ended, OperateError, OperateSpec, log, millis, now_secs};
+use super::{Ended, OperateError, OperateSpec, log, millis, now_ms, now_secs};
 use crate::commands::operate::policy::PolicySource;
-use crate::commands::operate::roll::{RollSession, RollSettings};
-use crate::cruise_control::CruiseControlClient;
 use crate::engine::cc_flow::FlowConfig;
+use crate::engine::model::Millis;
 use crate::engine::operate::OperateState;
-use crate::kafka::KafkaClient;
 use crate::state::{Leadership, Store};
 
 /// The loop, generic over the ports.
-pub struct Operator<S: Store<str>, L: Leadership, R: Recorder> {
-    pub cc: CruiseControlClient,
-    pub kafka: KafkaClient,
+pub struct Operator<C, K, S, L, R, P: RollPort> {
+    pub cc: C,
+    pub kafka: K,
     pub store: S,
     pub leadership: L,
     pub recorder: R,
@@ -35,9 +35,9 @@ pub struct Operator<S: Store<str>, L: Leadership, R: Recorder> {
     /// The task this process said it follows (said once per task).
     pub(super) followed: std::sync::Mutex<Option<String>>,
     /// How nodes are rolled (the platform, the desired configuration).
-    pub roll: RollSettings,
+    pub roll: P,
     /// The roll this process drives, if one runs.
-    pub(super) roll_session: Option<RollSession>,
+    pub(super) roll_session: Option<P::Session>,
     /// Kubernetes: the roll Lease `kafkaops roll` takes for the same pods, held (and renewed in
     /// the background) while our roll runs, so a manual roll meanwhile is refused as busy.
     pub(super) roll_lease: Option<crate::platform::kube::LeaseGuard>,
@@ -47,7 +47,14 @@ pub struct Operator<S: Store<str>, L: Leadership, R: Recorder> {
     pub(super) outages: wake::Outages,
     /// Kubernetes: the pods and node pools whose changes wake the loop before the resync.
     pub cluster_watch: Option<Box<dyn ClusterWatcher>>,
+    /// The wall clock the engine decides by (a test's world has its own).
+    pub clock: Clock,
+    /// The brokers the last decision called safe to stop (drained, nothing moving onto them).
+    pub safe_to_stop: std::collections::BTreeSet<i32>,
 }
+
+/// A clock in milliseconds since the epoch.
+pub type Clock = std::sync::Arc<dyn Fn() -> Millis + Send + Sync>;
 
 /// Why the loop stopped acting.
 pub(super) enum Stop {
@@ -63,16 +70,18 @@ struct Wakers {
     cluster: Option<ClusterChanges>,
 }
 
-impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
+impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Recorder, P: RollPort>
+    Operator<C, K, S, L, R, P>
+{
     /// Builds a loop over the given ports (plain host: a state file, a lock file, log lines;
     /// Kubernetes: a ConfigMap, a Lease, Events).
     pub fn new(
-        cc: CruiseControlClient,
-        kafka: KafkaClient,
+        cc: C,
+        kafka: K,
         ports: (S, L, R),
         policy: PolicySource,
         spec: OperateSpec,
-        roll: RollSettings,
+        roll: P,
     ) -> Self {
         Operator {
             cc,
@@ -92,6 +101,8 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
             platform: None,
             outages: wake::Outages::default(),
             cluster_watch: None,
+            clock: std::sync::Arc::new(now_ms),
+            safe_to_stop: std::collections::BTreeSet::new(),
         }
     }
 
@@ -184,6 +195,28 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
         }
         self.finish(&state).await;
         Ok(ended)
+    }
+
+    /// Loads the state this process leads from, as [`Operator::run`] does once it leads (a
+    /// test then steps the loop with [`Operator::step`]).
+    ///
+    /// # Errors
+    /// The saved state cannot be read.
+    pub async fn resume(&mut self) -> Result<OperateState, OperateError> {
+        let state = self.load().await?;
+        self.say_leading(&state);
+        Ok(state)
+    }
+
+    /// One loop, as [`Operator::run`] repeats it: the pause it wants before the next.
+    ///
+    /// # Errors
+    /// Deposed (with why): another instance wrote the state or took the leadership.
+    pub async fn step(&mut self, state: &mut OperateState) -> Result<Duration, String> {
+        match self.iteration(state).await {
+            Ok((pause, _)) => Ok(pause),
+            Err(Stop::Deposed(why)) => Err(why),
+        }
     }
 
     /// Deposed: someone else acts now. Stops acting, waits to lead again and then goes on from
@@ -326,7 +359,7 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
         if let Some(s) = self.roll_session.take() {
-            s.witness.stop();
+            self.roll.end(s);
         }
     }
 }

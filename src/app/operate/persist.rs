@@ -2,13 +2,15 @@
 //! every transition (only when it changed), a refused save deposing the loop.
 
 use super::operator::{Operator, Stop};
-use super::ports::Recorder;
+use super::ports::{CruiseControlPort, KafkaPort, Recorder, RollPort};
 use super::telemetry::ErrorSource;
 use super::{OperateError, log};
 use crate::engine::operate::{OperateState, STATE_VERSION};
 use crate::state::{Leadership, Store, StoreError};
 
-impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
+impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Recorder, P: RollPort>
+    Operator<C, K, S, L, R, P>
+{
     pub(super) async fn load(&mut self) -> Result<OperateState, OperateError> {
         let doc = self.store.load().await.map_err(OperateError::Load)?;
         let Some(doc) = doc else {

@@ -75,3 +75,92 @@ pub trait PlatformObserver: Send + Sync {
 pub trait ClusterWatcher: Send + Sync {
     fn start(&self) -> super::wake::ClusterChanges;
 }
+
+/// Cruise Control as the loop uses it: the drivers' API (the flow driver runs against it, the
+/// loop stops an execution through it) plus one observation per loop ([`super::observe`]).
+pub trait CruiseControlPort: crate::cruise_control::CruiseControlApi + Send + Sync {
+    /// The executor, the anomaly detector and, when asked, the user tasks (`Err`: the reason
+    /// it cannot be read).
+    fn observe(
+        &self,
+        user_tasks: bool,
+        timeout: std::time::Duration,
+    ) -> impl Future<Output = Result<crate::engine::operate::CcView, String>> + Send;
+}
+
+/// Kafka as the loop reads it (the Admin API behind it).
+pub trait KafkaPort: Send + Sync {
+    /// Registered brokers, replicas per broker, topics, reassignments in flight.
+    fn observe(
+        &self,
+    ) -> impl Future<Output = Result<crate::engine::operate::KafkaView, String>> + Send;
+    /// What the policy is checked against (the brokers Kafka lists, the topics that exist).
+    fn cluster_facts(&self) -> impl Future<Output = Result<ClusterFacts, String>> + Send;
+}
+
+pub use crate::commands::operate::policy::ClusterFacts;
+
+/// How the loop rolls nodes: the real one plans with the roll engine and restarts through the
+/// roll driver on the platform (`super::live_roll`); a test scripts it.
+pub trait RollPort: Send + Sync {
+    /// A roll in progress in this process.
+    type Session: Send;
+
+    /// The nodes that need a roll and a note to log (`Err`: it cannot be told).
+    fn wish(
+        &self,
+        rolled: &std::collections::BTreeMap<i32, String>,
+    ) -> impl Future<
+        Output = Result<(Option<crate::engine::operate::RollWish>, Option<String>), String>,
+    > + Send;
+    /// Whether nodes can be restarted at all.
+    fn can_restart(&self) -> bool;
+    /// The policy in force changed: what the roll keeps true follows it.
+    fn follow_policy(
+        &mut self,
+        desired: &std::collections::BTreeMap<String, String>,
+        max_batch_size: usize,
+    );
+    /// The hash under which the nodes a new roll configures are remembered.
+    fn config_hash(&self) -> String;
+    /// Kubernetes: who else holds the roll Lease (`None`: no roll Lease on this platform).
+    fn lease_holder(&self) -> impl Future<Output = Option<Result<Option<String>, String>>> + Send;
+    /// Kubernetes: takes the roll Lease (`None`: no roll Lease on this platform).
+    fn take_lease(
+        &self,
+    ) -> impl Future<Output = Option<Result<crate::platform::kube::LeaseGuard, String>>> + Send;
+    /// Starts a session (a new run, or the saved one resumed); with the nodes a new run
+    /// configures.
+    fn start(
+        &self,
+        saved: Option<&crate::engine::roll::run::RollRun>,
+        rolled: &std::collections::BTreeMap<i32, String>,
+    ) -> impl Future<Output = Result<(Self::Session, std::collections::BTreeSet<i32>), String>> + Send;
+    /// One step of `session`; the run is saved into the operate state through `store`.
+    fn step<T: crate::state::Store<crate::engine::roll::run::RollRun> + Send>(
+        &self,
+        session: &mut Self::Session,
+        store: &mut T,
+    ) -> impl Future<Output = RollStep> + Send;
+    /// Ends a session this process drops (deposed): what it watches stops.
+    fn end(&self, session: Self::Session);
+}
+
+/// What one roll step did.
+#[derive(Debug)]
+pub struct RollStep {
+    /// The actions it took (kind, target, reason), to record.
+    pub decided: Vec<(String, String, String)>,
+    /// The run after the step (saved with the state).
+    pub run: crate::engine::roll::run::RollRun,
+    pub end: RollStepEnd,
+}
+
+/// Whether the roll goes on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RollStepEnd {
+    /// Step again in this many milliseconds.
+    Wake(u64),
+    /// The run is over: completed (`ok`) or not, and why.
+    Finished { ok: bool, why: String },
+}

@@ -7,17 +7,26 @@ use std::pin::pin;
 use std::time::Duration;
 
 use super::operator::{Operator, Stop};
-use super::ports::{ActionRecord, ActionResult, Recorder};
-use super::{log, now_ms, now_secs};
+use super::ports::{
+    ActionRecord, ActionResult, CruiseControlPort, KafkaPort, Recorder, RollPort, RollStepEnd,
+};
+use super::{log, now_secs};
 use crate::commands::operate::act;
 use crate::commands::operate::roll;
 use crate::cruise_control::client::LogObserver;
+use crate::cruise_control::model::OptimizationResult;
+use crate::cruise_control::{Answer, CcError, CruiseControlApi, CruiseControlClient, Observer};
+use crate::driver::cc_flow::FlowHooks;
 use crate::driver::cc_flow::{CcOperation, FlowDriver, Step};
-use crate::driver::{Outcome, RollIo, StepResult};
+use crate::engine::cc_flow::InterruptChoice;
 use crate::engine::operate::{Decision, Mover, Observation, OperateState};
+use crate::engine::view::ExecutorState;
 use crate::state::{Leadership, Store};
+use std::time::Instant;
 
-impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
+impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Recorder, P: RollPort>
+    Operator<C, K, S, L, R, P>
+{
     /// Drives the running roll one step (starting or resuming its session first). Returns how
     /// long until it wants to look again.
     pub(super) async fn step_roll(
@@ -46,32 +55,15 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
         let _busy = self
             .telemetry
             .busy(now_secs(), self.spec.action_timeout * 2);
-        let result = {
+        let step = {
             let mut store = roll::StateRunStore {
                 store: &self.store,
                 state: std::sync::Mutex::new(&mut *state),
                 saved: &self.saved,
             };
-            crate::driver::step(
-                &mut session.run,
-                &session.io,
-                &mut session.progress,
-                &mut store,
-                false,
-                &session.options,
-            )
-            .await
+            self.roll.step(session, &mut store).await
         };
-        let decided = session.progress.take();
-        let wake_in = match &result {
-            StepResult::Wake(at) => Some(at.since(RollIo::now(&session.io))),
-            StepResult::Finished(_) => None,
-        };
-        let run = session.run.clone();
-        if let StepResult::Finished(_) = &result {
-            session.witness.stop();
-        }
-        for (kind, target, reason) in decided {
+        for (kind, target, reason) in step.decided {
             self.record(ActionRecord {
                 kind,
                 target,
@@ -80,16 +72,16 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
             })
             .await;
         }
-        match result {
-            StepResult::Wake(_) => {
+        match step.end {
+            RollStepEnd::Wake(wake_in) => {
                 if let Some(r) = state.roll_mut() {
-                    r.run = Some(run);
+                    r.run = Some(step.run);
                 }
                 self.persist_or_stop(state).await?;
-                Ok(Some(Duration::from_millis(wake_in.unwrap_or(0))))
+                Ok(Some(Duration::from_millis(wake_in)))
             }
-            StepResult::Finished(outcome) => {
-                self.finish_roll(state, &outcome).await?;
+            RollStepEnd::Finished { ok, why } => {
+                self.finish_roll(state, ok, &why).await?;
                 Ok(Some(Duration::from_millis(200)))
             }
         }
@@ -99,11 +91,10 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
     /// (a wait, not a failure) and takes it once it is free. Returns the pause when it waits.
     async fn take_roll_lease(&mut self, state: &OperateState) -> Option<Duration> {
         let r = state.roll()?;
-        let k = self.roll.kube.as_ref()?;
         if self.roll_lease.is_some() {
             return None;
         }
-        match k.take_lease(crate::commands::roll::LEASE_DURATION).await {
+        match self.roll.take_lease().await? {
             Ok(g) => {
                 log(format!("took the roll lease {}", g.name()));
                 self.roll_lease = Some(g);
@@ -128,18 +119,11 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
         let Some(r) = state.roll() else {
             return Ok(None);
         };
-        match roll::start(
-            &self.kafka,
-            &self.roll,
-            r.run.as_ref(),
-            &state.rolled_config,
-        )
-        .await
-        {
-            Ok(s) => {
+        match self.roll.start(r.run.as_ref(), &state.rolled_config).await {
+            Ok((s, config_nodes)) => {
                 // Not rolled again for the same desired configuration (roll.rs).
-                let hash = roll::config_hash(&self.roll.desired);
-                for n in &s.config_nodes {
+                let hash = self.roll.config_hash();
+                for n in &config_nodes {
                     state.rolled_config.insert(*n, hash.clone());
                 }
                 self.roll_session = Some(s);
@@ -160,23 +144,14 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
         }
     }
 
-    /// The roll driver finished: ends the session, releases the roll Lease, records the end.
+    /// The roll finished (`ok`: completed): ends the session, releases the roll Lease,
+    /// records the end.
     async fn finish_roll(
         &mut self,
         state: &mut OperateState,
-        outcome: &Outcome,
+        ok: bool,
+        why: &str,
     ) -> Result<(), Stop> {
-        let ok = matches!(outcome, Outcome::Done(_));
-        let why = match outcome {
-            Outcome::Done(_) => "the roll completed".to_string(),
-            Outcome::Aborted(e) => format!("the roll was aborted: {e}"),
-            Outcome::RestartFailed { node, error } => {
-                format!("restarting node {node} failed: {error:#}")
-            }
-            Outcome::ObserveFailed(e) => format!("the cluster could not be observed: {e:#}"),
-            Outcome::SaveFailed(e) => format!("the state could not be saved: {e:#}"),
-            Outcome::Interrupted => "interrupted".to_string(),
-        };
         self.roll_session = None;
         self.release_roll_lease().await;
         if !ok && let Some(r) = state.roll() {
@@ -185,7 +160,7 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
                 state.rolled_config.remove(&n);
             }
         }
-        if let Some(rec) = state.finish_roll(ok, &why) {
+        if let Some(rec) = state.finish_roll(ok, why) {
             self.report(&Decision {
                 records: vec![rec],
                 ..Decision::default()
@@ -253,7 +228,7 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
         let Some(flow) = state.flow().cloned() else {
             return Ok(None);
         };
-        let hooks = act::OperateHooks;
+        let hooks = LoopHooks(act::OperateHooks);
         let mut driver = FlowDriver::resume(&self.cc, op, flow, &hooks, &LogObserver);
         let mut never = pin!(std::future::pending::<()>());
         loop {
@@ -261,7 +236,7 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
             if state.about_to_execute() {
                 // Saved before the request is sent: a successor finds the task by this time.
                 // With its parameters: the successor's only way to tell its task.
-                state.mark_requested(now_ms(), op.execution_query());
+                state.mark_requested((self.clock)(), op.execution_query());
                 self.persist_or_stop(state).await?;
                 if !self.leadership.is_leader() {
                     return Err(Stop::Deposed("leadership lost".into()));
@@ -304,5 +279,52 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
             log(format!("following the execution (task {task})"));
             *followed = Some(task.to_string());
         }
+    }
+}
+
+/// The unattended flow hooks of `operate` over whichever Cruise Control API the loop runs
+/// against (the REST client, or a test's scripted one): log lines instead of prompts.
+struct LoopHooks(act::OperateHooks);
+
+impl<C: CruiseControlApi> FlowHooks<C> for LoopHooks {
+    type Error = <act::OperateHooks as FlowHooks>::Error;
+
+    async fn check_input(
+        &self,
+        _cc: &C,
+        _deadline: Instant,
+        _obs: &dyn Observer,
+    ) -> Result<Result<(), Self::Error>, CcError> {
+        // The brokers come from Kafka's metadata, and Cruise Control checks them itself; one
+        // user-task slot fewer (as `act::OperateHooks`).
+        Ok(Ok(()))
+    }
+
+    fn waiting_for_ready(&self, reason: &str) {
+        self.0.waiting_for_ready(reason);
+    }
+
+    fn proposal(&self, dry_run: &Answer<OptimizationResult>) {
+        FlowHooks::<CruiseControlClient>::proposal(&self.0, dry_run);
+    }
+
+    fn confirm(&self, dry_run: &Answer<OptimizationResult>) -> Result<(), Self::Error> {
+        FlowHooks::<CruiseControlClient>::confirm(&self.0, dry_run)
+    }
+
+    fn following(&self, task_id: Option<&str>) {
+        FlowHooks::<CruiseControlClient>::following(&self.0, task_id);
+    }
+
+    fn progress(&self, executor: &ExecutorState) {
+        FlowHooks::<CruiseControlClient>::progress(&self.0, executor);
+    }
+
+    fn follow_ended(&self) {
+        FlowHooks::<CruiseControlClient>::follow_ended(&self.0);
+    }
+
+    async fn choose_after_interrupt(&self, task_id: Option<&str>) -> InterruptChoice {
+        FlowHooks::<CruiseControlClient>::choose_after_interrupt(&self.0, task_id).await
     }
 }

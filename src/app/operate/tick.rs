@@ -6,18 +6,19 @@ use std::time::Duration;
 
 use super::observe;
 use super::operator::{Operator, Stop};
-use super::ports::{ActionRecord, ActionResult, Recorder};
+use super::ports::{ActionRecord, ActionResult, CruiseControlPort, KafkaPort, Recorder, RollPort};
 use super::telemetry::ErrorSource;
-use super::{log, now_ms, now_secs, warn};
+use super::{log, now_secs, warn};
 use crate::commands::operate::policy::Reload;
-use crate::commands::operate::roll;
 use crate::cruise_control::client::LogObserver;
 use crate::engine::operate::{
     Act, Decision, Observation, OperatePolicy, OperateState, RecordResult, decide,
 };
 use crate::state::{Leadership, Store};
 
-impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
+impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Recorder, P: RollPort>
+    Operator<C, K, S, L, R, P>
+{
     /// One loop: observe, decide, act. Returns the pause before the next loop and whether both
     /// Kafka and Cruise Control answered.
     pub(super) async fn iteration(
@@ -33,7 +34,7 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
             &self.cc,
             state.needs_user_tasks(),
             timeout,
-            now_ms(),
+            (self.clock)(),
         )
         .await;
         // The policy file is read before anything is decided (a reload applies at once).
@@ -62,6 +63,7 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
         let before = state.clone();
         let mut d = decide(state, &obs, &engine_policy, &flow);
         d.notes.extend(roll_notes);
+        self.safe_to_stop.clone_from(&d.safe_to_stop);
         self.report(&d).await;
         if self.spec.dry_run {
             // The same decisions, none taken: keep only what the engine learned (grace times).
@@ -89,7 +91,7 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
     async fn roll_wish(&self, state: &OperateState, obs: &mut Observation) -> Vec<String> {
         let mut roll_notes = Vec::new();
         if state.roll().is_none() {
-            match roll::wish(&self.kafka, &self.roll, &state.rolled_config).await {
+            match self.roll.wish(&state.rolled_config).await {
                 Ok((w, note)) => {
                     roll_notes.extend(note);
                     match w {
@@ -156,8 +158,8 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
         }
         // Kubernetes: a `kafkaops roll` (or a former leader's roll) holding the roll Lease of
         // the same pods is a mover: nothing of ours starts while it is held.
-        if let Some(k) = &self.roll.kube {
-            match k.roll_lease_holder().await {
+        if let Some(holder) = self.roll.lease_holder().await {
+            match holder {
                 Ok(other) => {
                     if other.is_some() && self.roll_lease.is_some() {
                         // Ours expired and was taken: we hold nothing any more.
@@ -212,7 +214,7 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
     async fn stop_rebalance(&self, task_id: Option<&String>, timeout: Duration) {
         let r = self
             .cc
-            .stop_proposal_execution(
+            .stop_execution(
                 "kafkaops operate: a scale-down preempts the scale-up",
                 std::time::Instant::now() + timeout,
                 &LogObserver,
@@ -242,15 +244,15 @@ impl<S: Store<str>, L: Leadership, R: Recorder> Operator<S, L, R> {
         let path = self.spec.policy.display();
         match self
             .policy
-            .refresh(async || observe::cluster_facts(kafka).await)
+            .refresh(async || kafka.cluster_facts().await)
             .await
         {
             Reload::Unchanged => {}
             Reload::Reloaded => {
                 // What the roll keeps true follows the policy in force.
                 let p = self.policy.policy();
-                self.roll.desired.clone_from(&p.roll.broker_config);
-                self.roll.config.max_batch_size = p.roll.max_batch_size.max(1);
+                self.roll
+                    .follow_policy(&p.roll.broker_config, p.roll.max_batch_size);
                 log(format!("policy {path} reloaded"));
             }
             Reload::Rejected(e) => {

@@ -23,7 +23,7 @@ pub use crate::app::operate::{log, observe, ports, telemetry, wake, warn};
 use std::path::PathBuf;
 
 use super::Ctx;
-use crate::app::operate::{Ended, OperateError, OperateSpec, Operator};
+use crate::app::operate::{Ended, LiveRoll, OperateError, OperateSpec, Operator};
 use crate::cli::operate::OperateArgs;
 use crate::error::{CliError, ExitCode};
 use crate::kafka::KafkaClient;
@@ -139,6 +139,7 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     );
     if let Some(kube) = kube_ports::from_args(ctx, &args).await? {
         roll.kube = kube.pods;
+        let roll = LiveRoll::new(kafka.clone(), roll);
         let mut op = Operator::new(cc, kafka, kube.ports, policy, spec, roll);
         op.cluster_watch = Some(Box::new(kube.watch));
         op.platform = kube
@@ -149,6 +150,7 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     let path = state_path(&args, cc.url());
     let store = FileStore::new(path.clone());
     let leadership = LockLeadership::new(path.with_extension("lock"));
+    let roll = LiveRoll::new(kafka.clone(), roll);
     let op = Operator::new(
         cc,
         kafka,
