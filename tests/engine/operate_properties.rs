@@ -817,10 +817,18 @@ impl Sim {
             .w
             .execute(endpoint, &brokers, destinations.as_ref(), params, lost)
         {
-            Ok(_) if lost.is_some() => Err(CcError::Timeout {
-                url: "http://cruise-control".into(),
-                timeout: Duration::from_secs(30),
-            }),
+            Ok(_) if lost.is_some() => {
+                if h.crash_at == 3 {
+                    // Crashed after the request reached Cruise Control (which still computes
+                    // it), before anything more was saved.
+                    h.crash_at = 0;
+                    h.crashed = true;
+                }
+                Err(CcError::Timeout {
+                    url: "http://cruise-control".into(),
+                    timeout: Duration::from_secs(30),
+                })
+            }
             Ok(id) => {
                 if h.crash_at == 3 {
                     // Crashed after the request, before its answer was saved.
