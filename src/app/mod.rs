@@ -18,6 +18,7 @@
 //! other use cases move here in the next stages of issue #24.
 
 pub mod clients;
+pub mod guards;
 pub mod operate;
 pub mod report;
 

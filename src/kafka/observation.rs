@@ -338,6 +338,19 @@ pub enum AssembleError {
          reachable and no broker config was readable; configure bootstrap.controllers"
     )]
     NoFetchTimeout { leader: Option<i32> },
+    /// The broker listing and the partition metadata disagree: a broker leads partitions in
+    /// one answer but is not registered in the other. Kafka never lists a leader that is not
+    /// registered (a fenced broker loses its leaderships), so one of the answers is out of
+    /// date; deciding on it would count a serving broker as gone. Observing again resolves it.
+    #[error(
+        "the cluster's answers disagree: broker {broker} leads {partitions} partition(s) in the \
+         metadata of broker {view_from}, but the broker listing does not include it; observing again"
+    )]
+    ListingOutOfDate {
+        broker: i32,
+        partitions: usize,
+        view_from: i32,
+    },
 }
 
 fn config_i64(entries: &[ConfigEntry], name: &str) -> Option<i64> {
@@ -346,6 +359,37 @@ fn config_i64(entries: &[ConfigEntry], name: &str) -> Option<i64> {
         .find(|e| e.name == name)
         .and_then(|e| e.value.as_deref())
         .and_then(|v| v.trim().parse().ok())
+}
+
+/// Refuses an observation whose broker listing misses a broker that leads partitions in the
+/// first topic view (the one whose leaders the merge keeps): see
+/// [`AssembleError::ListingOutOfDate`].
+fn listing_covers_leaders(
+    raw: &RawObservation,
+    unfenced: &BTreeSet<i32>,
+) -> Result<(), AssembleError> {
+    let Some((view_from, view)) = raw.topic_views.first() else {
+        return Ok(());
+    };
+    let registered =
+        |id: i32| unfenced.contains(&id) || raw.fenced_brokers.iter().flatten().any(|n| n.id == id);
+    let mut missing: BTreeMap<i32, usize> = BTreeMap::new();
+    for leader in view
+        .iter()
+        .flat_map(|t| &t.partitions)
+        .filter_map(|p| p.leader)
+        .filter(|l| *l >= 0 && !registered(*l))
+    {
+        *missing.entry(leader).or_default() += 1;
+    }
+    match missing.into_iter().next() {
+        Some((broker, partitions)) => Err(AssembleError::ListingOutOfDate {
+            broker,
+            partitions,
+            view_from: *view_from,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Merges the partition metadata of several brokers: per partition the ISR is the
@@ -406,6 +450,7 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
     let unfenced: BTreeSet<i32> = raw.cluster.nodes.iter().map(|n| n.id).collect();
     let voters: BTreeSet<i32> = raw.quorum.voters.iter().map(|v| v.id).collect();
     let merged = merge_views(&raw.topic_views);
+    listing_covers_leaders(&raw, &unfenced)?;
 
     // Partitions: offline = replicas not on a registered, unfenced broker.
     let topics: Vec<TopicObservation> = merged
@@ -784,6 +829,35 @@ mod tests {
             extra_broker_ids: vec![6],
             endpoint_states: None,
         }
+    }
+
+    /// CI saw a roll abort with "node 2 went from healthy to NotRunning" while broker 2 served
+    /// and led partitions: the broker listing of one poll lacked it, so it looked like a fenced
+    /// observer (no address, no state: NotRunning). A leader missing from the listing makes the
+    /// observation fail (the roll observes again) instead of reaching the engine.
+    #[test]
+    fn a_leader_missing_from_the_broker_listing_fails_the_observation() {
+        let mut r = raw();
+        r.cluster.nodes.retain(|n| n.id != 5);
+        match assemble(r) {
+            Err(AssembleError::ListingOutOfDate {
+                broker: 5,
+                partitions: 1,
+                view_from: 4,
+            }) => {}
+            other => panic!("{other:?}"),
+        }
+        // Listed as fenced (Kafka >= 4 lists fenced brokers): registered, a consistent answer.
+        let mut r = raw();
+        r.cluster.nodes.retain(|n| n.id != 5);
+        r.fenced_brokers = Some(vec![node(5)]);
+        let o = assemble(r).unwrap();
+        assert_eq!(o.node(5).unwrap().fenced, Some(true));
+        // A partition without a leader names nobody.
+        let mut r = raw();
+        r.topic_views[0].1[0].partitions[1].leader = None;
+        r.cluster.nodes.retain(|n| n.id != 5);
+        assert!(assemble(r).is_ok());
     }
 
     #[test]
