@@ -175,7 +175,7 @@ fn kinds(docs: &[Value]) -> BTreeSet<String> {
 /// The series `kafkaops operate` exports (names as sampled, counters with `_total`) and their
 /// label names, from its own telemetry with every family given a sample.
 fn exported() -> (BTreeSet<String>, BTreeSet<String>) {
-    use kafkaops::commands::operate::telemetry::{ErrorSource, Telemetry};
+    use kafkaops::app::operate::telemetry::{ErrorSource, Telemetry};
     let t = Telemetry::new();
     t.state("RebalanceOnScaleUp", "rebalance");
     t.transition("Idle", "RebalanceOnScaleUp");

@@ -1756,11 +1756,15 @@ fn known_by_every_broker(bootstrap: &str, name: &str, partitions: usize) -> Resu
             // Not answering at all (crashed, not fenced yet): it serves nobody's next call.
             continue;
         };
-        let known = md.topics().iter().find(|t| t.name() == name).is_some_and(|t| {
-            t.error().is_none()
-                && t.partitions().len() == partitions
-                && t.partitions().iter().all(|p| p.leader() >= 0)
-        });
+        let known = md
+            .topics()
+            .iter()
+            .find(|t| t.name() == name)
+            .is_some_and(|t| {
+                t.error().is_none()
+                    && t.partitions().len() == partitions
+                    && t.partitions().iter().all(|p| p.leader() >= 0)
+            });
         if !known {
             return Ok(None);
         }
