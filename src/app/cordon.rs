@@ -275,7 +275,7 @@ impl RemovalCordon {
         let mut failed = Vec::new();
         for &b in &self.ours {
             if let Err(e) = set(&self.kafka, b, false).await {
-                tracing::warn!("{e}");
+                tracing::warn!("{e:#}");
                 failed.push(b);
             }
         }
