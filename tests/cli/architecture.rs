@@ -822,19 +822,10 @@ fn the_sibling_scanner_resolves_crate_and_super_paths() {
 /// lead closes an entry after merging its move (then the path is `crate::app::...`, and
 /// [`the_operate_loop_imports_nothing_of_the_cli`] fails on the stale entry until it is gone).
 const OPERATE_STAGE_2: &[(&str, &[&str])] = &[
-    // r-cc: the policy file (`policy`), the rebalance and replication-factor requests and the
-    // flow hooks (`act`) move into `app`. r-roll: the roll session (`roll`, and the roll
-    // Lease's duration of `commands::roll`) moves into `app::roll`.
-    ("app/operate/operator.rs", &["operate::policy::"]),
-    ("app/operate/tick.rs", &["operate::policy::"]),
-    ("app/operate/ports.rs", &["operate::policy::"]),
-    ("app/operate/steps.rs", &["operate::act", "operate::roll"]),
+    // r-roll: the roll session `operate` steps (`commands::operate::roll`) moves into `app`.
+    ("app/operate/steps.rs", &["operate::roll"]),
     ("app/operate/live_roll.rs", &["operate::roll::"]),
-    (
-        "app/operate/leadership_tests.rs",
-        &["operate::policy", "operate::roll"],
-    ),
-    ("app/operate/scripted_tests.rs", &["operate::policy"]),
+    ("app/operate/leadership_tests.rs", &["operate::roll"]),
 ];
 
 /// Whether `file` (relative to `src/`) may name `crate::{head}` for now ([`OPERATE_STAGE_2`]);

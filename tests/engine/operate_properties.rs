@@ -54,12 +54,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use kafkaops::app::operate::policy::PolicySource;
 use kafkaops::app::operate::ports::{
     ClusterFacts, CruiseControlPort, KafkaPort, LogRecorder, PlatformObserver, PlatformView,
     RollPort, RollStep, RollStepEnd,
 };
 use kafkaops::app::operate::{OperateSpec, Operator};
-use kafkaops::commands::operate::policy::PolicySource;
 use kafkaops::cruise_control::model::OptimizationResult;
 use kafkaops::cruise_control::params::{
     RebalanceKind, RebalanceRequest, TopicConfigurationRequest,

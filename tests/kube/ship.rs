@@ -782,7 +782,7 @@ fn chart_lints_renders_and_alerts_on_real_series() {
     assert!(c["volumeMounts"][0]["subPath"].is_null());
 
     // The policy from values parses with operate's parser, and is examples/operate's.
-    use kafkaops::commands::operate::policy::Policy;
+    use kafkaops::app::operate::policy::Policy;
     let rendered = Policy::parse(cm["data"]["policy.yaml"].as_str().unwrap())
         .unwrap_or_else(|e| panic!("the chart's policy: {e}"));
     let example_cm: Value = serde_yaml::from_str(

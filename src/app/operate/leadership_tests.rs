@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::ports::LogRecorder;
 use super::{Ended, LiveRoll, OperateSpec, Operator};
-use crate::commands::operate::policy;
+use crate::app::operate::policy;
 use crate::commands::operate::roll;
 use crate::cruise_control::{ClientConfig, CruiseControlClient};
 use crate::engine::operate::OperateState;

@@ -19,10 +19,12 @@
 //! leader acts, and a stop signal persists, releases and ends the run, leaving a running Cruise
 //! Control execution to finish on its own.
 
+pub mod act;
 mod live_roll;
 pub mod observe;
 mod operator;
 mod persist;
+pub mod policy;
 pub mod ports;
 mod spec;
 mod steps;

@@ -10,7 +10,7 @@ use super::ports::{
 use super::telemetry::Telemetry;
 use super::wake::{self, ClusterChanges, PolicyWatch};
 use super::{Ended, OperateError, OperateSpec, log, millis, now_ms, now_secs};
-use crate::commands::operate::policy::PolicySource;
+use crate::app::operate::policy::PolicySource;
 use crate::engine::cc_flow::FlowConfig;
 use crate::engine::model::Millis;
 use crate::engine::operate::OperateState;

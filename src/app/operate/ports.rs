@@ -98,7 +98,7 @@ pub trait KafkaPort: Send + Sync {
     fn cluster_facts(&self) -> impl Future<Output = Result<ClusterFacts, String>> + Send;
 }
 
-pub use crate::commands::operate::policy::ClusterFacts;
+pub use crate::app::operate::policy::ClusterFacts;
 
 /// How the loop rolls nodes: the real one plans with the roll engine and restarts through the
 /// roll driver on the platform (`super::live_roll`); a test scripts it.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::ports::{ClusterFacts, CruiseControlPort, KafkaPort, LogRecorder, RollPort, RollStep};
 use super::{Ended, OperateSpec, Operator};
-use crate::commands::operate::policy;
+use crate::app::operate::policy;
 use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::params::{RebalanceKind, RebalanceRequest, TopicConfigurationRequest};
 use crate::cruise_control::retry::RetryPolicy;

@@ -11,7 +11,7 @@ use super::ports::{
     ActionRecord, ActionResult, CruiseControlPort, KafkaPort, Recorder, RollPort, RollStepEnd,
 };
 use super::{log, now_secs};
-use crate::commands::operate::act;
+use crate::app::operate::act;
 use crate::commands::operate::roll;
 use crate::cruise_control::client::LogObserver;
 use crate::cruise_control::model::OptimizationResult;

@@ -9,7 +9,7 @@ use super::operator::{Operator, Stop};
 use super::ports::{ActionRecord, ActionResult, CruiseControlPort, KafkaPort, Recorder, RollPort};
 use super::telemetry::ErrorSource;
 use super::{log, now_secs, warn};
-use crate::commands::operate::policy::Reload;
+use crate::app::operate::policy::Reload;
 use crate::cruise_control::client::LogObserver;
 use crate::engine::operate::{
     Act, Decision, Observation, OperatePolicy, OperateState, RecordResult, decide,

@@ -11,14 +11,12 @@
 //! deposed. SIGTERM / Ctrl-C persist, release and exit 0, leaving a running Cruise Control
 //! execution to finish on its own. What to keep true is the [`policy`] file.
 
-pub mod act;
 pub mod kube_ports;
-pub mod policy;
 pub mod roll;
 
 // The loop's modules moved to `app::operate` (issue #24); their old paths stay for the files
 // still here (`act`, `kube_ports`, `roll`) and for scripts of the tests.
-pub use crate::app::operate::{log, observe, ports, telemetry, wake, warn};
+pub use crate::app::operate::{act, log, observe, policy, ports, telemetry, wake, warn};
 
 use std::path::PathBuf;
 

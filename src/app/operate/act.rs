@@ -18,7 +18,6 @@ use crate::engine::failure::Classified;
 use crate::engine::operate::RunningRebalance;
 use crate::engine::rebalance::Mode;
 use crate::engine::view::ExecutorState;
-use crate::error::CliError;
 
 /// The `reason` of an operate request: what and why, and the mover's tag, which tells its
 /// task from any other in `user_tasks` (`crate::engine::operate::find_our_task`).
@@ -87,14 +86,14 @@ pub fn rf_request(
 pub struct OperateHooks;
 
 impl FlowHooks for OperateHooks {
-    type Error = CliError;
+    type Error = Classified;
 
     async fn check_input(
         &self,
         _cc: &CruiseControlClient,
         _deadline: Instant,
         _obs: &dyn Observer,
-    ) -> Result<Result<(), CliError>, CcError> {
+    ) -> Result<Result<(), Classified>, CcError> {
         // The brokers come from Kafka's metadata, and Cruise Control checks them itself; one
         // user-task slot fewer.
         Ok(Ok(()))
@@ -114,7 +113,7 @@ impl FlowHooks for OperateHooks {
         ));
     }
 
-    fn confirm(&self, _dry_run: &Answer<OptimizationResult>) -> Result<(), CliError> {
+    fn confirm(&self, _dry_run: &Answer<OptimizationResult>) -> Result<(), Classified> {
         Ok(())
     }
 
