@@ -442,7 +442,14 @@ async fn kafkaops_observes_the_served_placement_and_the_lagging_broker() {
         .unwrap();
     assert_eq!(described[0].partitions.len(), 10);
 
-    let stats = kafka.stats();
+    // librdkafka's own background requests (connecting to the brokers it just learnt of) may
+    // still be in flight: wait for them with a deadline.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut stats = kafka.stats();
+    while stats.answered != stats.requests && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        stats = kafka.stats();
+    }
     assert_eq!(stats.by_api.get("Unsupported"), None, "{stats:?}");
     for api in [
         "ApiVersions",
@@ -454,7 +461,10 @@ async fn kafkaops_observes_the_served_placement_and_the_lagging_broker() {
     }
     let per_node: u64 = stats.by_node.values().map(|n| n.requests).sum();
     assert_eq!(per_node, stats.requests);
-    assert_eq!(stats.answered, stats.requests, "every request answered");
+    assert_eq!(
+        stats.answered, stats.requests,
+        "every request answered: {stats:?}"
+    );
     let per_api: u64 = stats.by_api.values().map(|a| a.bytes_out).sum();
     assert_eq!(per_api, stats.bytes_out);
     let _ = kafka.take_stats();
