@@ -856,7 +856,8 @@ final class CruiseControlDouble {
             task.step("OPTIMIZING " + goalsForSummary.get(goalsForSummary.size() - 1), "Optimizing goals.");
             sleepQuietly(config.minComputeMillis - 2 * (config.minComputeMillis / 3));
             Planner.Plan plan = mode == Planner.Mode.REPLICATION_FACTOR
-                ? Planner.replicationFactor(view, fPatterns, skipRack, excluded)
+                ? Planner.replicationFactor(view, fPatterns, skipRack, excluded,
+                    excludeRemoved ? executor.recentlyRemovedBrokers() : Set.of())
                 : Planner.balance(view, mode, fModeBrokers, destinations, excluded,
                     excludeRemoved ? executor.recentlyRemovedBrokers() : Set.of(), leadersOnly);
             if (mode != Planner.Mode.REPLICATION_FACTOR && !leadersOnly) HardGoals.check(plan, goalsForSummary);

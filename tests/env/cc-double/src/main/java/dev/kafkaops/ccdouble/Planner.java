@@ -323,7 +323,7 @@ final class Planner {
      * most-loaded followers; the current leader is kept.
      */
     static Plan replicationFactor(ClusterView v, Map<Integer, String> patternByRf, boolean skipRackAwarenessCheck) throws CcException {
-        return replicationFactor(v, patternByRf, skipRackAwarenessCheck, null);
+        return replicationFactor(v, patternByRf, skipRackAwarenessCheck, null, Set.of());
     }
 
     /**
@@ -332,10 +332,11 @@ final class Planner {
      * broker and rack counts are checked while working with the cluster model (RuntimeException wrapped in
      * KafkaCruiseControlException, reference section 14). Like CC's goals, the proposal then also evens out
      * leadership on the other topics (section 14: an RF change moves other topics' leaders), except those
-     * matching {@code excluded}.
+     * matching {@code excluded}. New replicas avoid {@code excludedForReplicaMove} (recently removed brokers, while
+     * exclude_recently_removed_brokers=true) unless no other broker fits.
      */
-    static Plan replicationFactor(ClusterView v, Map<Integer, String> patternByRf, boolean skipRackAwarenessCheck, Pattern excluded)
-            throws CcException {
+    static Plan replicationFactor(ClusterView v, Map<Integer, String> patternByRf, boolean skipRackAwarenessCheck, Pattern excluded,
+                                  Set<Integer> excludedForReplicaMove) throws CcException {
         for (ClusterView.Partition p : v.partitions) {
             Set<Integer> off = new TreeSet<>();
             for (int b : p.replicas()) if (!v.brokers.containsKey(b)) off.add(b);
@@ -384,6 +385,7 @@ final class Planner {
             }
         }
         Plan plan = new Plan(v, Mode.REPLICATION_FACTOR);
+        plan.excludedBrokersForReplicaMove.addAll(excludedForReplicaMove);
         Map<TopicPartition, List<Integer>> assign = new LinkedHashMap<>();
         for (ClusterView.Partition p : v.partitions) assign.put(p.tp(), new ArrayList<>(p.replicas()));
         Map<Integer, Integer> counts = replicaCounts(v, assign);
@@ -395,13 +397,17 @@ final class Planner {
             if (rf != null) {
                 while (r.size() < rf) {
                     Integer best = null;
-                    for (boolean needRack : new boolean[] {true, false}) {
-                        for (int b : v.brokers.keySet()) {
-                            if (r.contains(b)) continue;
-                            if (needRack && !newRackOk(v, r, b, rf)) continue;
-                            if (best == null || counts.get(b) < counts.get(best)) best = b;
+                    search:
+                    for (boolean allowExcluded : new boolean[] {false, true}) {
+                        for (boolean needRack : new boolean[] {true, false}) {
+                            for (int b : v.brokers.keySet()) {
+                                if (r.contains(b)) continue;
+                                if (!allowExcluded && excludedForReplicaMove.contains(b)) continue;
+                                if (needRack && !newRackOk(v, r, b, rf)) continue;
+                                if (best == null || counts.get(b) < counts.get(best)) best = b;
+                            }
+                            if (best != null) break search;
                         }
-                        if (best != null) break;
                     }
                     r.add(best);
                     counts.merge(best, 1, Integer::sum);

@@ -109,8 +109,8 @@ final class UserTasks {
                              String operation) throws CcException {
         long active = tasks.values().stream().filter(t -> t.status == Status.Active).count();
         if (active >= maxActive) {
-            throw CcException.server("java.lang.RuntimeException: There are already " + active
-                + " active user tasks, which has reached the servlet capacity.");
+            // Thrown by the request handler itself: no exception class in the text (reference section 14).
+            throw CcException.serverBare("There are already " + active + " active user tasks, which has reached the servlet capacity.");
         }
         Task t = new Task(UUID.randomUUID(), endpoint, method, requestUrl, client, paramKey, operation);
         tasks.put(t.id, t);

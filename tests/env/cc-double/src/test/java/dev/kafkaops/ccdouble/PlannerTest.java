@@ -182,7 +182,7 @@ class PlannerTest {
             if (p.tp().topic().equals("rf")) assertEquals(2, p.newLeader(), "the changed topic keeps its leader");
             if (p.tp().topic().equals("other")) assertEquals(new HashSet<>(p.oldReplicas()), new HashSet<>(p.newReplicas()));
         }
-        Planner.Plan excluded = Planner.replicationFactor(v, Map.of(2, "rf"), true, Pattern.compile("other"));
+        Planner.Plan excluded = Planner.replicationFactor(v, Map.of(2, "rf"), true, Pattern.compile("other"), Set.of());
         assertTrue(excluded.proposals.stream().noneMatch(p -> p.tp().topic().equals("other")), excluded.proposals.toString());
     }
 }
