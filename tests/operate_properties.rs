@@ -9,13 +9,21 @@
 //! reach Cruise Control but whose answer is lost (the execution starts, maybe a few ticks later
 //! while Cruise Control still computes, and the engine sees a timeout), outages of Cruise
 //! Control and Kafka, and scenario events (a broker joins empty, a broker, the joining one too,
-//! is put on the drain list and maybe taken off it again). The test plays the shell: it observes the world, calls `decide`, drives the
+//! is put on the drain list and maybe taken off it again, Cruise Control reports a goal
+//! violation). Cruise Control's clock may be 10 minutes off ours, and its `user_tasks` lists each
+//! request with the parameters it carried (decoded, or encoded as the double does). Every
+//! execution puts replicas on the brokers its proposal picks, within the destinations the
+//! request allowed (a full rebalance fills brokers below the mean, an empty one first; a new
+//! replication factor the least loaded ones; others' reassignments add a replica to a broker,
+//! preferably an empty one on the drain list). An operator stops the brokers the engine calls
+//! safe to stop (they leave Kafka's metadata; one taken off the drain list is started again).
+//! The test plays the shell: it observes the world, calls `decide`, drives the
 //! `CcFlow` of the running rebalance command by command against the world, saves the state
 //! (serialized) after every step and before an execution request, and restarts the "leader" at
 //! random points by reloading that saved form (including between the save before an execution
 //! request and the request, and between the request and the save of its task id).
 //!
-//! The oracles read only the world's history of execution requests:
+//! The oracles read only the world's history (execution requests, stops):
 //! - never an execution request while an execution of ours is unfinished in the world (also one
 //!   whose answer was lost), nor while the last executor state the world showed the engine was
 //!   busy, nor while anyone's execution or reassignment runs (so never two movers);
@@ -23,7 +31,10 @@
 //!   add_broker execution for the added broker is requested before the first remove_broker
 //!   execution for the drained one;
 //! - a broker on the drain list is never in an add_broker request, and a broker off it never in
-//!   a remove_broker request;
+//!   a remove_broker request; a rebalance or remove_broker request sent while running brokers
+//!   were on the drain list allows replicas only onto other brokers;
+//! - a broker stopped because the engine called it safe to stop held no replica, and no
+//!   reassignment in flight nor execution (ours or anyone's) was putting one on it;
 //! - a roll never restarts a node while any execution (ours or anyone's), others'
 //!   reassignments or someone else's roll (holding the roll lease) run, and nothing is
 //!   requested while it runs or while someone else's roll holds the roll lease; a wanted replication factor is reached (or its change failed in the world);
@@ -35,6 +46,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use kafkaops::cruise_control::model::{ExecutorState, MonitorState, TaskStatus, UserTask};
+use kafkaops::engine::anomalies::{AnomalyRecord, AnomalyType};
 use kafkaops::engine::cc_flow::{Command, Failure, FailureClass, FlowConfig, TaskView};
 use kafkaops::engine::model::Millis;
 use kafkaops::engine::operate::{
@@ -77,6 +89,11 @@ struct Exec {
     status: Status,
     /// Ticks until a pending execution starts.
     delay: u32,
+    /// The query parameters as the request carried them (`user_tasks` lists them).
+    params: Vec<(String, String)>,
+    /// The brokers this execution puts replicas on (its proposal, computed when it was asked
+    /// for, within the destinations the request allowed).
+    targets: BTreeSet<i32>,
 }
 
 /// One execution request the world received from the engine.
@@ -96,6 +113,22 @@ struct Request {
     /// Someone else's roll held the roll lease when it came.
     manual_rolling: bool,
     drain_at_time: BTreeSet<i32>,
+    /// The registered (running) brokers when it came.
+    registered_at_time: BTreeSet<i32>,
+    /// The brokers the request allowed replicas to move to (`None`: any).
+    destinations: Option<BTreeSet<i32>>,
+}
+
+/// An operator (Strimzi, a person) stopped a broker the engine called safe to stop, with what
+/// the world knew at that instant.
+#[derive(Debug, Clone)]
+struct StopEvent {
+    tick: usize,
+    broker: i32,
+    /// Replicas it held.
+    held: u64,
+    /// What was about to put a replica on it (a reassignment in flight, an execution).
+    receiving: Vec<String>,
 }
 
 /// Faults and events at one tick.
@@ -114,8 +147,12 @@ struct TickPlan {
     /// The next execution request reaches Cruise Control but its answer is lost (a timeout):
     /// the execution starts after this many ticks while the engine sees an error.
     lose_answer: Option<u32>,
-    /// Someone else starts partition reassignments lasting this many ticks.
-    reassign: Option<u32>,
+    /// Someone else starts a partition reassignment lasting this many ticks, adding a replica
+    /// to a broker: an empty broker on the drain list if there is one (the worst case), else
+    /// broker 1 + the given index.
+    reassign: Option<(u32, i32)>,
+    /// An operator stops the brokers the engine calls safe to stop at this tick.
+    stop: bool,
     /// Someone else (`kafkaops roll`) takes the roll lease for this many ticks, unless our
     /// roll holds it (then that roll is refused, as the lease refuses it).
     manual_roll: Option<u32>,
@@ -148,6 +185,17 @@ struct World {
     rolls_done: u32,
     /// Topic `orders`: its replication factor.
     orders_rf: u16,
+    /// The broker the running foreign reassignment adds a replica to.
+    reassign_to: i32,
+    /// Brokers stopped by an operator (not registered while stopped).
+    stopped: BTreeSet<i32>,
+    stops: Vec<StopEvent>,
+    /// Cruise Control's clock minus ours (ms).
+    cc_skew_ms: i64,
+    /// `user_tasks` lists parameter values as sent (percent-encoded), not decoded.
+    encoded_urls: bool,
+    /// Cruise Control's anomaly detector reports a goal violation (until a rebalance ends).
+    imbalanced: bool,
 }
 
 impl World {
@@ -173,7 +221,113 @@ impl World {
             manual_roll_left: 0,
             rolls_done: 0,
             orders_rf: 2,
+            reassign_to: 0,
+            stopped: BTreeSet::new(),
+            stops: Vec::new(),
+            cc_skew_ms: 0,
+            encoded_urls: false,
+            imbalanced: false,
         }
+    }
+
+    /// Cruise Control's clock.
+    fn cc_now(&self) -> i64 {
+        i64::try_from(self.now).unwrap() + self.cc_skew_ms
+    }
+
+    /// The brokers that run (registered in Kafka's metadata).
+    fn registered(&self) -> BTreeSet<i32> {
+        self.brokers
+            .keys()
+            .copied()
+            .filter(|b| !self.stopped.contains(b))
+            .collect()
+    }
+
+    /// Where an execution of `endpoint` for `brokers` puts replicas, within `allowed` (the
+    /// request's destinations; `None`: any running broker): an add fills the added brokers, a
+    /// removal spreads over the others, a rebalance fills those below the mean, a new
+    /// replication factor adds 4 replicas to the least loaded brokers.
+    fn plan(
+        &self,
+        endpoint: &str,
+        brokers: &BTreeSet<i32>,
+        allowed: Option<&BTreeSet<i32>>,
+    ) -> BTreeSet<i32> {
+        let running = self.registered();
+        let ok: Vec<i32> = running
+            .iter()
+            .copied()
+            .filter(|b| allowed.is_none_or(|a| a.contains(b)) && !brokers.contains(b))
+            .collect();
+        match endpoint {
+            "add_broker" => brokers.intersection(&running).copied().collect(),
+            "remove_broker" => ok.into_iter().collect(),
+            "rebalance" => {
+                let total: u64 = running.iter().map(|b| self.brokers[b]).sum();
+                let n = u64::try_from(running.len().max(1)).unwrap();
+                ok.into_iter()
+                    .filter(|b| self.brokers[b] * n < total)
+                    .collect()
+            }
+            "topic_configuration" => {
+                let mut by_load = ok;
+                by_load.sort_by_key(|b| (self.brokers[b], *b));
+                by_load.into_iter().take(4).collect()
+            }
+            _ => BTreeSet::new(),
+        }
+    }
+
+    /// An operator stops broker `b` (the engine said it is safe to stop): what the world knows
+    /// is recorded, and it leaves Kafka's metadata.
+    fn stop_broker(&mut self, b: i32) {
+        let mut receiving = Vec::new();
+        if self.reassign_left > 0 && self.reassign_to == b {
+            receiving.push("a partition reassignment in flight adds a replica to it".to_string());
+        }
+        for e in &self.execs {
+            if matches!(e.status, Status::Pending | Status::Running) && e.targets.contains(&b) {
+                receiving.push(format!(
+                    "execution {} ({}, ours: {}) puts replicas on it",
+                    e.id, e.endpoint, e.ours
+                ));
+            }
+        }
+        self.stops.push(StopEvent {
+            tick: self.tick,
+            broker: b,
+            held: self.brokers[&b],
+            receiving,
+        });
+        self.stopped.insert(b);
+    }
+
+    /// The `RequestURL` Cruise Control lists for a request with `params`.
+    fn request_url(&self, endpoint: &str, params: &[(String, String)]) -> String {
+        let mut q: Vec<String> = params
+            .iter()
+            .map(|(k, v)| {
+                let v = if self.encoded_urls {
+                    v.bytes()
+                        .map(|c| match c {
+                            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => {
+                                (c as char).to_string()
+                            }
+                            b' ' => "+".to_string(),
+                            c => format!("%{c:02X}"),
+                        })
+                        .collect()
+                } else {
+                    v.clone()
+                };
+                format!("{k}={v}")
+            })
+            .collect();
+        q.push("json=true".into());
+        // Cruise Control lists them from a hash map: any order.
+        q.reverse();
+        format!("POST /kafkacruisecontrol/{endpoint}?{}", q.join("&"))
     }
 
     fn running(&self) -> Option<&Exec> {
@@ -202,15 +356,7 @@ impl World {
         for e in &self.execs {
             out.push(UserTask {
                 user_task_id: e.id.clone(),
-                request_url: format!(
-                    "POST /kafkacruisecontrol/{}?brokerid={}&dryrun=false",
-                    e.endpoint,
-                    e.brokers
-                        .iter()
-                        .map(i32::to_string)
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ),
+                request_url: self.request_url(e.endpoint, &e.params),
                 client_identity: String::new(),
                 start_ms: Some(e.start_ms as i64),
                 status: match e.status {
@@ -229,14 +375,28 @@ impl World {
         let kafka = if self.kafka_down {
             Err("kafka down".to_string())
         } else {
+            // Replica counts and reassignments are separate reads: the counts do not show the
+            // replica a reassignment in flight adds.
             Ok(KafkaView {
-                brokers: self.brokers.clone(),
+                brokers: self
+                    .brokers
+                    .iter()
+                    .filter(|(b, _)| !self.stopped.contains(b))
+                    .map(|(b, n)| (*b, *n))
+                    .collect(),
                 reassignments: if self.reassign_left > 0 {
+                    let mut replicas: Vec<i32> = self
+                        .registered()
+                        .into_iter()
+                        .filter(|b| *b != self.reassign_to)
+                        .take(2)
+                        .collect();
+                    replicas.push(self.reassign_to);
                     vec![Reassignment {
                         topic: "orders".into(),
                         partition: 0,
-                        replicas: vec![1, 2, 3],
-                        adding: vec![3],
+                        replicas,
+                        adding: vec![self.reassign_to],
                         removing: vec![],
                     }]
                 } else {
@@ -261,7 +421,23 @@ impl World {
         } else {
             Ok(CcView {
                 executor: self.executor(),
-                anomalies: Vec::new(),
+                anomalies: if self.imbalanced {
+                    // Detected again under a new id at every look, as Cruise Control does.
+                    vec![AnomalyRecord {
+                        kind: AnomalyType::GoalViolation,
+                        anomaly_id: format!("gv-{}", self.tick),
+                        status: "IGNORED".into(),
+                        detected_at_ms: Some(self.cc_now()),
+                        status_updated_at_ms: Some(self.cc_now()),
+                        fixable_goals: vec!["ReplicaDistributionGoal".into()],
+                        unfixable_goals: Vec::new(),
+                        failed_brokers: BTreeMap::new(),
+                        failed_disks: BTreeMap::new(),
+                        description: None,
+                    }]
+                } else {
+                    Vec::new()
+                },
                 user_tasks: user_tasks.then(|| self.user_tasks()),
             })
         };
@@ -292,7 +468,7 @@ impl World {
             user_task_id: id,
             request_url: format!("POST /kafkacruisecontrol/{endpoint}?dryrun=true"),
             client_identity: String::new(),
-            start_ms: Some(self.now as i64),
+            start_ms: Some(self.cc_now()),
             status: TaskStatus::Completed,
             original_response: None,
         });
@@ -304,6 +480,7 @@ impl World {
                 .iter()
                 .all(|b| self.brokers.get(b).copied().unwrap_or(0) == 0),
             "topic_configuration" => self.orders_rf == 3,
+            "rebalance" => !self.imbalanced,
             _ => true,
         }
     }
@@ -315,6 +492,8 @@ impl World {
         &mut self,
         endpoint: &'static str,
         brokers: &BTreeSet<i32>,
+        destinations: Option<&BTreeSet<i32>>,
+        params: Vec<(String, String)>,
         lost: Option<u32>,
     ) -> Result<String, ()> {
         let ours_running = self
@@ -333,6 +512,8 @@ impl World {
             rolling: self.roll_active,
             manual_rolling: self.manual_roll_left > 0,
             drain_at_time: self.drain.clone(),
+            registered_at_time: self.registered(),
+            destinations: destinations.cloned(),
         });
         if self.running().is_some() || self.reassign_left > 0 {
             return Err(());
@@ -340,12 +521,13 @@ impl World {
         let id = self.id();
         let fail = std::mem::take(&mut self.fail_next);
         let delay = lost.unwrap_or(0);
+        let targets = self.plan(endpoint, brokers, destinations);
         self.execs.push(Exec {
             id: id.clone(),
             endpoint,
             brokers: brokers.clone(),
             ours: true,
-            start_ms: self.now,
+            start_ms: u64::try_from(self.cc_now()).unwrap(),
             remaining: 2,
             fail,
             status: if delay > 0 {
@@ -354,6 +536,8 @@ impl World {
                 Status::Running
             },
             delay,
+            params,
+            targets,
         });
         Ok(id)
     }
@@ -388,16 +572,22 @@ impl World {
     fn foreign(&mut self, ticks: u32) {
         if self.running().is_none() {
             let id = self.id();
+            let targets = self.plan("rebalance", &BTreeSet::new(), None);
             self.execs.push(Exec {
                 id,
                 endpoint: "rebalance",
                 brokers: BTreeSet::new(),
                 ours: false,
-                start_ms: self.now,
+                start_ms: u64::try_from(self.cc_now()).unwrap(),
                 remaining: ticks,
                 fail: false,
                 status: Status::Running,
                 delay: 0,
+                params: vec![
+                    ("dryrun".into(), "false".into()),
+                    ("reason".into(), "someone's rebalance".into()),
+                ],
+                targets,
             });
         }
     }
@@ -406,6 +596,10 @@ impl World {
     fn advance(&mut self) {
         self.now += TICK_MS;
         self.tick += 1;
+        if self.reassign_left == 1 && !self.stopped.contains(&self.reassign_to) {
+            // The reassignment completes: its replica is on the broker.
+            *self.brokers.entry(self.reassign_to).or_insert(0) += 1;
+        }
         self.reassign_left = self.reassign_left.saturating_sub(1);
         self.manual_roll_left = self.manual_roll_left.saturating_sub(1);
         self.progress();
@@ -441,9 +635,16 @@ impl World {
         }
         e.status = Status::Completed;
         let (endpoint, brokers) = (e.endpoint, e.brokers.clone());
+        // Replicas land only on brokers that still run (a stopped one is dead to it).
+        let targets: BTreeSet<i32> = e
+            .targets
+            .iter()
+            .copied()
+            .filter(|b| !self.stopped.contains(b))
+            .collect();
         match endpoint {
             "add_broker" => {
-                for b in &brokers {
+                for b in &targets {
                     let donors: Vec<i32> = self
                         .brokers
                         .iter()
@@ -456,14 +657,29 @@ impl World {
                     }
                 }
             }
-            "topic_configuration" => self.orders_rf = 3,
+            "topic_configuration" => {
+                self.orders_rf = 3;
+                for b in &targets {
+                    *self.brokers.get_mut(b).unwrap() += 1;
+                }
+            }
+            "rebalance" => {
+                self.imbalanced = false;
+                for b in &targets {
+                    let donor = self
+                        .brokers
+                        .iter()
+                        .filter(|(o, n)| !targets.contains(o) && **n > 1)
+                        .max_by_key(|(o, n)| (**n, -**o))
+                        .map(|(o, _)| *o);
+                    if let Some(o) = donor {
+                        *self.brokers.get_mut(&o).unwrap() -= 1;
+                        *self.brokers.get_mut(b).unwrap() += 1;
+                    }
+                }
+            }
             "remove_broker" => {
-                let takers: Vec<i32> = self
-                    .brokers
-                    .keys()
-                    .filter(|o| !brokers.contains(o))
-                    .copied()
-                    .collect();
+                let takers: Vec<i32> = targets.into_iter().collect();
                 if takers.is_empty() {
                     self.execs[i].status = Status::Failed;
                     return;
@@ -503,6 +719,10 @@ fn down() -> Failure {
     }
 }
 
+fn ids(set: &BTreeSet<i32>) -> String {
+    set.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
+}
+
 fn endpoint(mode: Mode) -> &'static str {
     match mode {
         Mode::AddBrokers => "add_broker",
@@ -534,11 +754,29 @@ fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8, lose_answer: Option<u3
     let Some(mut flow) = sh.state.flow().cloned() else {
         return true;
     };
-    let (ep, brokers) = match (sh.state.rebalance(), sh.state.replication_factors()) {
-        (Some(r), _) => (endpoint(r.rebalance.mode), r.rebalance.brokers.clone()),
-        (_, Some(_)) => ("topic_configuration", BTreeSet::new()),
+    let (ep, brokers, destinations) = match (sh.state.rebalance(), sh.state.replication_factors()) {
+        (Some(r), _) => (
+            endpoint(r.rebalance.mode),
+            r.rebalance.brokers.clone(),
+            r.destinations.clone(),
+        ),
+        (_, Some(_)) => ("topic_configuration", BTreeSet::new(), None),
         _ => return true,
     };
+    // The execution request as the shell sends it (`commands/operate/act.rs`): the endpoint's
+    // parameters, the destinations the engine allows, the reason with the mover's tag.
+    let mut params: Vec<(String, String)> = Vec::new();
+    if !brokers.is_empty() {
+        params.push(("brokerid".into(), ids(&brokers)));
+    }
+    if let Some(d) = &destinations {
+        params.push(("destination_broker_ids".into(), ids(d)));
+    }
+    params.push(("dryrun".into(), "false".into()));
+    params.push((
+        "reason".into(),
+        format!("kafkaops operate: {ep} [{}]", sh.state.request_tag()),
+    ));
     let now = Millis(w.now);
     let mut cmd = flow.resume(now);
     for _ in 0..50 {
@@ -563,7 +801,7 @@ fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8, lose_answer: Option<u3
             Command::StartExecution => {
                 // Saved before the request is sent.
                 sh.state.set_flow(flow.clone());
-                sh.state.mark_requested(now);
+                sh.state.mark_requested(now, Some(params.clone()));
                 sh.save();
                 if crash_at == 2 {
                     return false;
@@ -571,7 +809,13 @@ fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8, lose_answer: Option<u3
                 if w.cc_down {
                     flow.handle_error(down())
                 } else {
-                    match w.execute(ep, &brokers, lose_answer) {
+                    match w.execute(
+                        ep,
+                        &brokers,
+                        destinations.as_ref(),
+                        params.clone(),
+                        lose_answer,
+                    ) {
                         Ok(_) if lose_answer.is_some() => flow.handle_error(Failure {
                             class: FailureClass::Retryable,
                             exit: ExitCode::Unreachable,
@@ -641,6 +885,13 @@ struct Scenario {
     roll_at: Option<usize>,
     /// From this tick the policy wants `orders` at replication factor 3.
     rf_at: Option<usize>,
+    /// From this tick Cruise Control reports a goal violation (until a rebalance ends).
+    imbalance_at: Option<usize>,
+    /// Cruise Control's clock minus ours (ms).
+    cc_skew_ms: i64,
+    /// `user_tasks` lists parameter values percent-encoded (as the double does) rather than
+    /// decoded (as Cruise Control does).
+    encoded_urls: bool,
     grace_ms: u64,
     modes: BTreeSet<Mode>,
 }
@@ -653,8 +904,9 @@ fn tick_plan() -> impl Strategy<Value = TickPlan> {
         prop::bool::weighted(0.1),
         prop_oneof![6 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8), 1 => Just(3u8)],
         prop::option::weighted(0.07, 0u32..3),
+        prop::option::weighted(0.08, (1u32..4, 0i32..5)),
         prop::option::weighted(0.05, 1u32..4),
-        prop::option::weighted(0.05, 1u32..4),
+        prop::bool::weighted(0.5),
     )
         .prop_map(
             |(
@@ -666,6 +918,7 @@ fn tick_plan() -> impl Strategy<Value = TickPlan> {
                 lose_answer,
                 reassign,
                 manual_roll,
+                stop,
             )| {
                 TickPlan {
                     cc_down,
@@ -675,6 +928,7 @@ fn tick_plan() -> impl Strategy<Value = TickPlan> {
                     restart,
                     lose_answer,
                     reassign,
+                    stop,
                     manual_roll,
                 }
             },
@@ -685,22 +939,41 @@ fn scenario() -> impl Strategy<Value = Scenario> {
     (
         prop::collection::vec(tick_plan(), 10..40),
         0usize..8,
-        prop::option::of((0usize..8, 1i32..=5)),
+        prop::option::of((0usize..8, prop_oneof![1 => 1i32..=4, 1 => Just(5)])),
         prop::option::weighted(0.3, 1usize..10),
         prop_oneof![Just(0u64), Just(2_000u64)],
         prop::bool::weighted(0.9),
         prop::bool::weighted(0.9),
         prop::option::of(0usize..10),
         prop::option::of(0usize..10),
+        (
+            prop::option::of((0usize..8, prop::bool::ANY)),
+            prop_oneof![2 => Just(0i64), 1 => Just(-600_000i64), 1 => Just(600_000i64)],
+            prop::bool::ANY,
+        ),
     )
         .prop_map(
-            |(ticks, join_at, drain, undrain, grace_ms, add, remove, roll_at, rf_at)| {
+            |(
+                ticks,
+                join_at,
+                drain,
+                undrain,
+                grace_ms,
+                add,
+                remove,
+                roll_at,
+                rf_at,
+                (imbalance, cc_skew_ms, encoded_urls),
+            )| {
                 let mut modes = BTreeSet::new();
                 if add {
                     modes.insert(Mode::AddBrokers);
                 }
                 if remove {
                     modes.insert(Mode::RemoveBrokers);
+                }
+                if imbalance.is_some_and(|(_, on)| on) {
+                    modes.insert(Mode::Imbalance);
                 }
                 Scenario {
                     ticks,
@@ -709,6 +982,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     undrain,
                     roll_at,
                     rf_at,
+                    imbalance_at: imbalance.map(|(at, _)| at),
+                    cc_skew_ms,
+                    encoded_urls,
                     grace_ms,
                     modes,
                 }
@@ -719,6 +995,8 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 /// Runs a scenario, then quiet ticks without faults; returns the world and the shell.
 fn run(s: &Scenario) -> (World, Shell) {
     let mut w = World::new();
+    w.cc_skew_ms = s.cc_skew_ms;
+    w.encoded_urls = s.encoded_urls;
     let mut sh = Shell {
         state: OperateState::new(),
         saved: String::new(),
@@ -737,7 +1015,12 @@ fn run(s: &Scenario) -> (World, Shell) {
             }
             if s.undrain.is_some_and(|k| t == at + k) {
                 w.drain.remove(&b);
+                // No longer to be removed: started again if it was stopped.
+                w.stopped.remove(&b);
             }
+        }
+        if s.imbalance_at == Some(t) {
+            w.imbalanced = true;
         }
         if s.roll_at == Some(t) {
             w.roll_wanted = true;
@@ -750,10 +1033,20 @@ fn run(s: &Scenario) -> (World, Shell) {
         if let Some(n) = plan.foreign {
             w.foreign(n);
         }
-        if let Some(n) = plan.reassign
+        if let Some((n, i)) = plan.reassign
             && w.reassign_left == 0
         {
-            w.reassign_left = n;
+            // The worst target: an empty broker on the drain list; else any running one.
+            let running = w.registered();
+            let target = running
+                .iter()
+                .copied()
+                .find(|b| w.drain.contains(b) && w.brokers[b] == 0)
+                .unwrap_or(1 + i);
+            if running.contains(&target) {
+                w.reassign_left = n;
+                w.reassign_to = target;
+            }
         }
         // The roll lease: free, or expired, when neither roll holds it.
         if let Some(n) = plan.manual_roll
@@ -778,6 +1071,7 @@ fn run(s: &Scenario) -> (World, Shell) {
         let obs = w.observe(sh.state.needs_user_tasks());
         let d = decide(&mut sh.state, &obs, &policy, &flow_config());
         sh.save();
+        let safe = d.safe_to_stop.clone();
         for act in d.acts {
             match act {
                 Act::StepRebalance => {
@@ -802,6 +1096,14 @@ fn run(s: &Scenario) -> (World, Shell) {
                         r.run = Some(serde_json::json!({ "left": w.roll_left }));
                     }
                     sh.save();
+                }
+            }
+        }
+        // An operator stops what the engine called safe to stop (after this tick's acts).
+        if plan.stop {
+            for b in safe {
+                if w.drain.contains(&b) && !w.stopped.contains(&b) {
+                    w.stop_broker(b);
                 }
             }
         }
@@ -852,7 +1154,8 @@ proptest! {
             prop_assert!(w.requests.iter().all(|r| r.endpoint != "topic_configuration"));
         }
         // A drained broker is never in an add_broker request; only brokers on the drain list
-        // are in a remove_broker request.
+        // are in a remove_broker request; a rebalance or remove_broker request sent while
+        // running brokers were on the drain list allows replicas only onto other brokers.
         for r in &w.requests {
             if r.endpoint == "add_broker" {
                 prop_assert!(r.brokers.is_disjoint(&r.drain_at_time), "{r:?}");
@@ -860,6 +1163,22 @@ proptest! {
             if r.endpoint == "remove_broker" {
                 prop_assert!(r.brokers.is_subset(&r.drain_at_time), "{r:?}");
             }
+            if matches!(r.endpoint, "rebalance" | "remove_broker") {
+                for b in r.drain_at_time.intersection(&r.registered_at_time) {
+                    prop_assert!(
+                        r.brokers.contains(b) || r.destinations.as_ref().is_some_and(|d| !d.contains(b)),
+                        "request {r:?} may move replicas onto broker {b}, on the drain list"
+                    );
+                }
+            }
+        }
+        // A broker stopped as "safe to stop" held no replica and nothing was putting one there.
+        for e in &w.stops {
+            prop_assert!(
+                e.held == 0 && e.receiving.is_empty(),
+                "broker {} stopped at tick {} as safe to stop, holding {} replica(s), while: {:?}",
+                e.broker, e.tick, e.held, e.receiving
+            );
         }
         // Requested together: the removal first.
         if let Some((at, b)) = s.drain
@@ -912,6 +1231,9 @@ fn crash_scenario(restart: u8) -> Scenario {
         undrain: None,
         roll_at: None,
         rf_at: None,
+        imbalance_at: None,
+        cc_skew_ms: 0,
+        encoded_urls: false,
         grace_ms: 0,
         modes: [Mode::AddBrokers].into_iter().collect(),
     }

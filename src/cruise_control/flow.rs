@@ -43,6 +43,17 @@ pub trait CcOperation {
         policy: &RetryPolicy,
         obs: &dyn Observer,
     ) -> impl Future<Output = Result<Answer<OptimizationResult>, CcError>>;
+
+    /// The query parameters of the execution request (`dryrun=false`) as sent, without the
+    /// `json=true` the client adds: what Cruise Control's `user_tasks` lists it with. `None`
+    /// when the operation cannot say.
+    fn execution_query(&self) -> Option<Vec<(String, String)>> {
+        None
+    }
+}
+
+fn owned(q: super::params::Query) -> Vec<(String, String)> {
+    q.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
 
 impl CcOperation for RebalanceRequest {
@@ -58,6 +69,12 @@ impl CcOperation for RebalanceRequest {
         let policy = *policy;
         async move { cc.rebalance(&req, &policy, obs).await }
     }
+
+    fn execution_query(&self) -> Option<Vec<(String, String)>> {
+        let mut req = self.clone();
+        req.execution.dryrun = false;
+        Some(owned(req.query()))
+    }
 }
 
 impl CcOperation for TopicConfigurationRequest {
@@ -72,6 +89,12 @@ impl CcOperation for TopicConfigurationRequest {
         req.execution.dryrun = dryrun;
         let policy = *policy;
         async move { cc.topic_configuration(&req, &policy, obs).await }
+    }
+
+    fn execution_query(&self) -> Option<Vec<(String, String)>> {
+        let mut req = self.clone();
+        req.execution.dryrun = false;
+        Some(owned(req.query()))
     }
 }
 

@@ -176,9 +176,19 @@ pub struct ExecutorState {
 pub const EXECUTOR_IDLE: &str = "NO_TASK_IN_PROGRESS";
 
 impl ExecutorState {
+    /// Only Cruise Control's own word says nothing executes. Its `/state` always carries
+    /// `ExecutorState.state` when the executor substate is asked for (`ExecutorState#
+    /// getJsonStructure` puts the non-null enum first), so an empty or missing state comes from
+    /// something else (a proxy, another server, a truncated answer) and is not taken as idle.
     #[must_use]
     pub fn is_idle(&self) -> bool {
-        self.state.is_empty() || self.state == EXECUTOR_IDLE
+        self.state == EXECUTOR_IDLE
+    }
+
+    /// The answer did not say what the executor does (missing or empty `state`).
+    #[must_use]
+    pub fn is_unknown(&self) -> bool {
+        self.state.trim().is_empty()
     }
 
     /// The user task (or self-healing task) that started the running execution.
@@ -198,6 +208,10 @@ impl ExecutorState {
     pub fn describe(&self) -> String {
         if self.is_idle() {
             return "nothing is executing".into();
+        }
+        if self.is_unknown() {
+            return "the executor's state is unknown (Cruise Control's answer did not say it)"
+                .into();
         }
         let mut s = self.state.clone();
         if let Some(t) = self.running_task() {
@@ -706,6 +720,23 @@ mod tests {
         assert_eq!(t.user_tasks[0].status, TaskStatus::InExecution);
         assert_eq!(t.user_tasks[1].status, TaskStatus::Other("Weird".into()));
         assert!(!t.user_tasks[1].status.is_past_computation());
+    }
+
+    #[test]
+    fn an_executor_state_without_its_state_is_not_idle() {
+        for body in [r"{}", r#"{"state":""}"#, r#"{"state":"  "}"#] {
+            let e: ExecutorState = from_str(body).unwrap();
+            assert!(!e.is_idle(), "{body}");
+            assert!(e.is_unknown(), "{body}");
+            assert!(e.describe().contains("unknown"), "{body}");
+        }
+        // A /state answer without the executor at all, as the callers default it.
+        let s: CruiseControlState = from_str(r#"{"MonitorState":{"state":"RUNNING"}}"#).unwrap();
+        assert!(!s.executor.unwrap_or_default().is_idle());
+        // A null state is no answer at all (an error, never idle).
+        assert!(from_str::<ExecutorState>(r#"{"state":null}"#).is_err());
+        let idle: ExecutorState = from_str(r#"{"state":"NO_TASK_IN_PROGRESS"}"#).unwrap();
+        assert!(idle.is_idle() && !idle.is_unknown());
     }
 
     #[test]

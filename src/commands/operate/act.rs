@@ -16,7 +16,8 @@ use crate::cruise_control::flow::FlowHooks;
 use crate::cruise_control::model::{ExecutorState, OptimizationResult};
 use crate::cruise_control::params::{RebalanceKind, RebalanceRequest};
 use crate::engine::cc_flow::InterruptChoice;
-use crate::engine::rebalance::{Mode, Rebalance};
+use crate::engine::operate::RunningRebalance;
+use crate::engine::rebalance::Mode;
 use crate::error::CliError;
 
 /// The proposal options of a flagless `rebalance` command (clap's defaults).
@@ -26,26 +27,44 @@ struct Defaults {
     proposal: ProposalArgs,
 }
 
-/// The Cruise Control request of `r`, with its mode's template from the policy.
-pub fn request(policy: &Policy, r: &Rebalance) -> Result<RebalanceRequest, CliError> {
+/// The `reason` of an operate request: what and why, and the mover's tag, which tells its
+/// task from any other in `user_tasks` (`crate::engine::operate::find_our_task`).
+fn reason(what: &str, tag: &str) -> String {
+    if tag.is_empty() {
+        format!("kafkaops operate: {what}")
+    } else {
+        format!("kafkaops operate: {what} [{tag}]")
+    }
+}
+
+/// The Cruise Control request of the running rebalance `running`, with its mode's template
+/// from the policy. While brokers are on the drain list, the engine names the only brokers
+/// replicas may move to (`destination_broker_ids`, which `rebalance` and `remove_broker`
+/// accept), so nothing lands on a broker about to be stopped.
+pub fn request(policy: &Policy, running: &RunningRebalance) -> Result<RebalanceRequest, CliError> {
+    let r = &running.rebalance;
     let brokers: Vec<i32> = r.brokers.iter().copied().collect();
+    let destinations: Vec<i32> = running.destinations.iter().flatten().copied().collect();
     let kind = match r.mode {
         Mode::AddBrokers => RebalanceKind::AddBrokers(brokers),
         Mode::RemoveBrokers => RebalanceKind::RemoveBrokers {
             brokers,
-            destinations: Vec::new(),
+            destinations: destinations.clone(),
         },
         Mode::Imbalance => RebalanceKind::Full,
     };
     let defaults = Defaults::try_parse_from(["operate"])
         .map_err(|e| CliError::usage(format!("internal: default proposal options: {e}")))?;
     let mut args = policy.template_for(r.mode).merge_into(&defaults.proposal);
-    args.reason = format!(
-        "kafkaops operate: {} {}",
-        r.mode.name(),
-        crate::engine::operate::target_of(r)
+    args.reason = reason(
+        &format!("{} {}", r.mode.name(), crate::engine::operate::target_of(r)),
+        &running.tag,
     );
-    checked_request(&kind, &args, None)
+    let mut req = checked_request(&kind, &args, None)?;
+    if r.mode == Mode::Imbalance {
+        req.goals.destination_broker_ids = destinations;
+    }
+    Ok(req)
 }
 
 /// The `topic_configuration` request of a replication-factor round: every pending change,
@@ -55,6 +74,7 @@ pub fn request(policy: &Policy, r: &Rebalance) -> Result<RebalanceRequest, CliEr
 pub fn rf_request(
     replicas: &crate::engine::replicas::ReplicasState,
     racks: bool,
+    tag: &str,
 ) -> crate::cruise_control::params::TopicConfigurationRequest {
     use crate::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
     TopicConfigurationRequest {
@@ -71,7 +91,7 @@ pub fn rf_request(
             ..ExecutionOptions::default()
         },
         goals: GoalOptions::default(),
-        reason: "kafkaops operate: replication factors".into(),
+        reason: reason("replication factors", tag),
     }
 }
 
@@ -120,5 +140,86 @@ impl FlowHooks for OperateHooks {
 
     async fn choose_after_interrupt(&self, _task_id: Option<&str>) -> InterruptChoice {
         InterruptChoice::LeaveRunning
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::cruise_control::flow::CcOperation;
+    use crate::engine::cc_flow::{CcFlow, FlowConfig};
+    use crate::engine::model::Millis;
+    use crate::engine::rebalance::Rebalance;
+
+    fn running(mode: Mode, brokers: &[i32], destinations: Option<&[i32]>) -> RunningRebalance {
+        RunningRebalance {
+            rebalance: Rebalance {
+                mode,
+                brokers: brokers.iter().copied().collect(),
+                anomalies: Vec::new(),
+            },
+            flow: CcFlow::new(FlowConfig {
+                execute: true,
+                assume_yes: true,
+                no_wait: false,
+                timeout_ms: 1,
+                wait_for_ready_ms: 0,
+                poll_interval_ms: 1,
+                recheck: false,
+                follow_timeout_ms: None,
+            }),
+            requested_at: None,
+            stop_requested: false,
+            started_at: Millis(0),
+            destinations: destinations.map(|d| d.iter().copied().collect::<BTreeSet<i32>>()),
+            tag: "1700000000000-3".into(),
+            request: None,
+        }
+    }
+
+    fn param(q: &[(String, String)], name: &str) -> Option<String> {
+        q.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+    }
+
+    #[test]
+    fn requests_name_the_engines_destinations_and_carry_the_movers_tag() {
+        let policy = Policy::parse("{}").unwrap();
+        let full = request(&policy, &running(Mode::Imbalance, &[], Some(&[1, 2, 3]))).unwrap();
+        let q = full.execution_query().unwrap();
+        assert_eq!(
+            param(&q, "destination_broker_ids").as_deref(),
+            Some("1,2,3")
+        );
+        assert_eq!(param(&q, "dryrun").as_deref(), Some("false"));
+        assert!(
+            param(&q, "reason").is_some_and(|r| r.ends_with("[1700000000000-3]")),
+            "{q:?}"
+        );
+        let rm = request(&policy, &running(Mode::RemoveBrokers, &[3], Some(&[1, 2]))).unwrap();
+        let q = rm.execution_query().unwrap();
+        assert_eq!(param(&q, "brokerid").as_deref(), Some("3"));
+        assert_eq!(param(&q, "destination_broker_ids").as_deref(), Some("1,2"));
+        // No restriction: nothing added; add_broker never takes destinations.
+        let full = request(&policy, &running(Mode::Imbalance, &[], None)).unwrap();
+        assert_eq!(
+            param(&full.execution_query().unwrap(), "destination_broker_ids"),
+            None
+        );
+        let add = request(&policy, &running(Mode::AddBrokers, &[5], Some(&[1]))).unwrap();
+        assert_eq!(
+            param(&add.execution_query().unwrap(), "destination_broker_ids"),
+            None
+        );
+        let rf = rf_request(
+            &crate::engine::replicas::ReplicasState::default(),
+            true,
+            "7-1",
+        );
+        assert!(
+            param(&rf.execution_query().unwrap(), "reason")
+                .is_some_and(|r| r == "kafkaops operate: replication factors [7-1]")
+        );
     }
 }

@@ -627,6 +627,8 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             match p.observe().await {
                 Ok(v) => {
                     obs.operator = v.operator;
+                    // The node pools' scale-down joins the drain set before the engine checks
+                    // it (a set that would leave too few brokers drains nothing).
                     engine_policy.drain.extend(v.drain);
                 }
                 Err(e) => {
@@ -992,7 +994,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
         let Some(r) = state.rebalance() else {
             return Ok(None);
         };
-        let op = match act::request(&self.policy.policy(), &r.rebalance) {
+        let op = match act::request(&self.policy.policy(), r) {
             Ok(op) => op,
             Err(e) => {
                 log(format!(
@@ -1015,7 +1017,7 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             return Ok(None);
         };
         let racks = obs.kafka.as_ref().is_ok_and(|k| !k.racks.is_empty());
-        let op = act::rf_request(&r.replicas, racks);
+        let op = act::rf_request(&r.replicas, racks, &r.tag);
         let task_before = r.flow.task_id().is_some();
         let pause = self.step_flow(state, &op).await?;
         // Once Cruise Control took the changes, they are ongoing under its task.
@@ -1047,7 +1049,8 @@ impl<S: StateStore, L: Leadership, R: Recorder> Operator<S, L, R> {
             state.set_flow(driver.flow().clone());
             if state.about_to_execute() {
                 // Saved before the request is sent: a successor finds the task by this time.
-                state.mark_requested(now_ms());
+                // With its parameters: the successor's only way to tell its task.
+                state.mark_requested(now_ms(), op.execution_query());
                 self.persist_or_stop(state).await?;
                 if !self.leadership.is_leader() {
                     return Err(Stop::Deposed("leadership lost".into()));

@@ -12,13 +12,19 @@
 //!   A scale-down requested while a scale-up runs stops the scale-up (the seed's preemption).
 //! - **Scale-up with grace.** A registered broker outside the drain set that holds no replica
 //!   for the policy's grace period is a scale-up. A drained broker (0 replicas, in the drain
-//!   set) is "safe to stop", never a scale-up.
+//!   set) is never a scale-up.
 //! - **Modes absent from the policy never start.**
 //! - **Restart and failover.** The state is saved by the shell before the execution request is
 //!   sent (`requested_at`, no task id yet) and again once Cruise Control answered. A state read
 //!   back with the request in flight ([`Phase::Starting`]) is resolved from Cruise Control's
-//!   `user_tasks`: the non-dry-run task of the same endpoint created since `requested_at` is
+//!   `user_tasks`: the non-dry-run task of the same endpoint listed with exactly the parameters
+//!   saved with the request (its `reason` carries a tag of its own; clocks are not compared) is
 //!   attached to ([`CcFlow::attach`]), so a new leader never sends a second execution request.
+//! - **Safe to stop.** A drained broker is said safe to stop ([`Decision::safe_to_stop`]) only
+//!   when nothing may put a replica on it: no reassignment in flight involves it, and nothing
+//!   that runs may target it (requests sent while brokers are on the drain list name the other
+//!   brokers as their only destinations; a replication-factor round cannot, so none may run;
+//!   nor anyone else's execution). A drain set that would leave too few brokers is refused.
 //!
 //! Requests are re-derived from the observation every loop (a broker that still holds
 //! replicas is still to be drained), so a rebalance that failed or was refused is retried on a
@@ -30,7 +36,7 @@ mod tasks;
 #[cfg(test)]
 mod tests;
 
-pub use tasks::{RequestView, find_our_task, request_of};
+pub use tasks::{RequestParams, RequestView, find_our_task, request_of};
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -51,8 +57,9 @@ use crate::kafka::observation::Reassignment;
 /// The version of the saved [`OperateState`] document.
 pub const STATE_VERSION: u32 = 1;
 
-/// A Cruise Control user task started up to this long before `requested_at` still counts as
-/// ours (clocks of the operate host and Cruise Control's may differ a little).
+/// For states saved before the request's parameters were kept: a Cruise Control user task
+/// started up to this long before `requested_at` still counts as ours. Tasks of requests whose
+/// parameters were kept are matched on those, whatever the clocks say ([`find_our_task`]).
 pub const CLOCK_SKEW_MS: u64 = 5_000;
 
 /// What the policy asks for, as the engine needs it.
@@ -159,6 +166,20 @@ pub struct RunningRebalance {
     pub stop_requested: bool,
     /// When it was started (epoch ms).
     pub started_at: Millis,
+    /// The only brokers replicas may move to (`destination_broker_ids`), set while the request
+    /// is not sent when brokers on the drain list (other than those it removes) would otherwise
+    /// be destinations; `None`: wherever the endpoint puts them. Frozen once the request is sent,
+    /// so it says what the running execution may fill.
+    #[serde(default)]
+    pub destinations: Option<BTreeSet<i32>>,
+    /// Goes into the request's `reason`, so that its task is told from any other in
+    /// `user_tasks` (empty in states saved before it existed).
+    #[serde(default)]
+    pub tag: String,
+    /// The execution request's parameters, saved with `requested_at` before it is sent: its
+    /// task is the one listed with exactly these ([`find_our_task`]).
+    #[serde(default)]
+    pub request: Option<RequestParams>,
 }
 
 impl RunningRebalance {
@@ -169,10 +190,27 @@ impl RunningRebalance {
         *self.flow.phase() == Phase::Starting && !self.flow.execution_started()
     }
 
-    /// Records that the execution request is about to be sent (at `now`, epoch ms).
-    pub fn mark_requested(&mut self, now: Millis) {
+    /// Records that the execution request with these parameters is about to be sent (at
+    /// `now`, epoch ms).
+    pub fn mark_requested(&mut self, now: Millis, request: Option<RequestParams>) {
         if self.requested_at.is_none() {
             self.requested_at = Some(now);
+            self.request = request;
+        }
+    }
+
+    /// Whether Cruise Control may move a replica onto broker `b` for this rebalance (its
+    /// request, sent or to be sent, does not rule `b` out as a destination).
+    #[must_use]
+    pub fn may_fill(&self, b: i32) -> bool {
+        match self.rebalance.mode {
+            // add_broker moves replicas onto the added brokers only.
+            Mode::AddBrokers => self.rebalance.brokers.contains(&b),
+            Mode::RemoveBrokers => {
+                !self.rebalance.brokers.contains(&b)
+                    && self.destinations.as_ref().is_none_or(|d| d.contains(&b))
+            }
+            Mode::Imbalance => self.destinations.as_ref().is_none_or(|d| d.contains(&b)),
         }
     }
 }
@@ -196,6 +234,12 @@ pub struct RunningReplicationFactors {
     /// When the execution request was about to be sent (saved before sending it).
     pub requested_at: Option<Millis>,
     pub started_at: Millis,
+    /// As [`RunningRebalance::tag`].
+    #[serde(default)]
+    pub tag: String,
+    /// As [`RunningRebalance::request`].
+    #[serde(default)]
+    pub request: Option<RequestParams>,
 }
 
 /// What `operate` keeps between loops (serde; versioned).
@@ -215,6 +259,9 @@ pub struct OperateState {
     /// restart does not apply would otherwise roll every loop). Kept by the shell.
     #[serde(default)]
     pub rolled_config: BTreeMap<i32, String>,
+    /// Movers started so far (part of each request's tag).
+    #[serde(default)]
+    pub started: u64,
 }
 
 impl Default for OperateState {
@@ -267,6 +314,10 @@ pub struct Decision {
     pub records: Vec<Record>,
     /// Transitions of the auto-rebalance machine.
     pub transitions: Vec<(State, State)>,
+    /// Brokers on the drain list that may be stopped now: registered, holding no replica, no
+    /// reassignment in flight involves them, and nothing that runs (ours or anyone's) may move
+    /// a replica onto them. Said after this decision's own starts.
+    pub safe_to_stop: BTreeSet<i32>,
 }
 
 /// The kind name of a rebalance mode (metrics, Events).
@@ -313,7 +364,14 @@ impl OperateState {
             empty_since: BTreeMap::new(),
             rf_failed: BTreeMap::new(),
             rolled_config: BTreeMap::new(),
+            started: 0,
         }
+    }
+
+    /// A tag no other request of this state carries (`<epoch ms>-<n>`), for a new mover.
+    fn next_tag(&mut self, now: Millis) -> String {
+        self.started += 1;
+        format!("{}-{}", now.0, self.started)
     }
 
     /// The running rebalance, if any.
@@ -410,14 +468,26 @@ impl OperateState {
         }
     }
 
-    /// Records that the execution request is about to be sent (at `now`, epoch ms).
-    pub fn mark_requested(&mut self, now: Millis) {
+    /// Records that the execution request with these parameters (the query as sent, `None`
+    /// when the operation cannot say) is about to be sent (at `now`, epoch ms).
+    pub fn mark_requested(&mut self, now: Millis, request: Option<RequestParams>) {
         match &mut self.mover {
-            Some(Mover::Rebalance(r)) => r.mark_requested(now),
-            Some(Mover::ReplicationFactors(r)) => {
-                r.requested_at.get_or_insert(now);
+            Some(Mover::Rebalance(r)) => r.mark_requested(now, request),
+            Some(Mover::ReplicationFactors(r)) if r.requested_at.is_none() => {
+                r.requested_at = Some(now);
+                r.request = request;
             }
             _ => {}
+        }
+    }
+
+    /// The running mover's tag (for the request's `reason`; empty when none or saved without).
+    #[must_use]
+    pub fn request_tag(&self) -> &str {
+        match &self.mover {
+            Some(Mover::Rebalance(r)) => &r.tag,
+            Some(Mover::ReplicationFactors(r)) => &r.tag,
+            _ => "",
         }
     }
 
@@ -529,12 +599,16 @@ impl OperateState {
                     reason: why,
                     result: RecordResult::Started,
                 });
+                let tag = self.next_tag(now);
                 self.mover = Some(Mover::Rebalance(RunningRebalance {
                     rebalance: r,
                     flow: CcFlow::new(flow.clone()),
                     requested_at: None,
                     stop_requested: false,
                     started_at: now,
+                    destinations: None,
+                    tag,
+                    request: None,
                 }));
                 d.acts.push(Act::StepRebalance);
             }
@@ -579,9 +653,18 @@ pub fn decide(
     let mut d = Decision::default();
     let now = obs.now;
 
-    // Broker facts: what is to be drained, what is new and empty.
+    // Broker facts: what is to be drained, what is new and empty. A drain set that would leave
+    // too few brokers (the policy's, or Strimzi's scale-down added to it) drains nothing.
     let mut to_drain = BTreeSet::new();
     let mut scale_up = BTreeSet::new();
+    let refused = obs
+        .kafka
+        .as_ref()
+        .ok()
+        .and_then(|k| drain_refused(policy, k));
+    if let Some(why) = &refused {
+        d.waits.push(why.clone());
+    }
     match &obs.kafka {
         Ok(k) => {
             state
@@ -589,16 +672,8 @@ pub fn decide(
                 .retain(|b, _| k.brokers.get(b) == Some(&0) && !policy.drain.contains(b));
             for (&b, &n) in &k.brokers {
                 if policy.drain.contains(&b) {
-                    if n > 0 {
+                    if n > 0 && refused.is_none() {
                         to_drain.insert(b);
-                    } else if adding(state, b) {
-                        d.notes.push(format!(
-                            "broker {b} holds no replica, but an add-brokers rebalance for it is queued or runs: not safe to stop yet"
-                        ));
-                    } else {
-                        d.notes.push(format!(
-                            "broker {b} is drained (holds no replica): safe to stop"
-                        ));
                     }
                 } else if n == 0 {
                     let since = *state.empty_since.entry(b).or_insert(now);
@@ -733,11 +808,14 @@ pub fn decide(
                             ),
                             result: RecordResult::Started,
                         });
+                        let tag = state.next_tag(now);
                         state.mover = Some(Mover::ReplicationFactors(RunningReplicationFactors {
                             replicas,
                             flow: CcFlow::new(flow.clone()),
                             requested_at: None,
                             started_at: now,
+                            tag,
+                            request: None,
                         }));
                         d.acts.push(Act::StepReplicationFactors);
                     }
@@ -787,8 +865,136 @@ pub fn decide(
             }
         }
     }
-    hold_unsent(state, obs, policy, flow, &mut d);
+    hold_unsent(state, obs, policy, refused.is_none(), flow, &mut d);
+    if refused.is_none() {
+        safe_to_stop(state, obs, policy, &mut d);
+    }
     d
+}
+
+/// Why draining the brokers on the drain list is refused (`None`: it may go on): it would leave
+/// no broker, or fewer brokers than a topic's replication factor (or a factor the policy asks
+/// for). Checked on every loop against the merged drain set, so a drain Kubernetes adds
+/// (Strimzi's scale-down of a node pool) gets the checks the policy file gets.
+fn drain_refused(policy: &OperatePolicy, k: &KafkaView) -> Option<String> {
+    let drained: BTreeSet<i32> = k
+        .brokers
+        .keys()
+        .copied()
+        .filter(|b| policy.drain.contains(b))
+        .collect();
+    if drained.is_empty() {
+        return None;
+    }
+    let left = k.brokers.len() - drained.len();
+    let refuse = |why: String| {
+        Some(format!(
+            "draining brokers {} is refused: {why}; nothing on the drain list is drained or said safe to stop until the drain list changes",
+            ids(&drained)
+        ))
+    };
+    if left == 0 {
+        return refuse("it would leave no broker for their replicas".into());
+    }
+    let widest = k
+        .topics
+        .iter()
+        .map(|(t, f)| (usize::from(f.max_rf), t.as_str(), "has"))
+        .chain(
+            policy
+                .replication_factors
+                .iter()
+                .map(|(t, f)| (usize::from(*f), t.as_str(), "is to get")),
+        )
+        .max_by_key(|(rf, _, _)| *rf);
+    if let Some((rf, topic, verb)) = widest
+        && rf > left
+    {
+        return refuse(format!(
+            "it would leave {left} broker(s), fewer than the {rf} replicas each partition of topic {topic} {verb}"
+        ));
+    }
+    None
+}
+
+/// Says which drained brokers may be stopped (after this decision's own starts): registered,
+/// holding no replica, and nothing may put one there now.
+fn safe_to_stop(state: &OperateState, obs: &Observation, policy: &OperatePolicy, d: &mut Decision) {
+    let Ok(k) = &obs.kafka else { return };
+    for (&b, &n) in &k.brokers {
+        if !policy.drain.contains(&b) || n > 0 {
+            continue;
+        }
+        match may_fill(state, obs, k, b) {
+            Some(why) => d.notes.push(format!(
+                "broker {b} holds no replica, but {why}: not safe to stop yet"
+            )),
+            None => {
+                d.notes.push(format!(
+                    "broker {b} is drained (holds no replica): safe to stop"
+                ));
+                d.safe_to_stop.insert(b);
+            }
+        }
+    }
+}
+
+/// Why a replica may be on its way to broker `b`, or be put there by what runs (`None`:
+/// nothing may): a reassignment in flight involves it (the replica counts and the reassignments
+/// are separate reads, so a count of 0 does not rule out a replica being added); a rebalance of
+/// ours (queued or running) whose request does not rule it out as a destination; a
+/// replication-factor round of ours (`topic_configuration` cannot be told to avoid a broker);
+/// an execution that is not ours; or Cruise Control cannot be read.
+fn may_fill(state: &OperateState, obs: &Observation, k: &KafkaView, b: i32) -> Option<String> {
+    if let Some(r) = k
+        .reassignments
+        .iter()
+        .find(|r| r.adding.contains(&b) || r.replicas.contains(&b) || r.removing.contains(&b))
+    {
+        let what = if r.adding.contains(&b) {
+            "adds a replica to it"
+        } else {
+            "involves it"
+        };
+        return Some(format!(
+            "a partition reassignment in flight ({}-{}) {what}",
+            r.topic, r.partition
+        ));
+    }
+    if adding(state, b) {
+        return Some("an add-brokers rebalance for it is queued or runs".into());
+    }
+    let ours = state.flow().and_then(CcFlow::task_id);
+    match &state.mover {
+        Some(Mover::Rebalance(r)) if r.may_fill(b) => {
+            return Some(format!(
+                "the {} rebalance of {} runs and its request does not keep replicas off it",
+                r.rebalance.mode.name(),
+                target_of(&r.rebalance)
+            ));
+        }
+        Some(Mover::ReplicationFactors(r)) => {
+            return Some(format!(
+                "the replication-factor round of {} runs (Cruise Control's topic_configuration cannot be told to keep new replicas off a broker)",
+                topics_of(&r.replicas)
+            ));
+        }
+        _ => {}
+    }
+    match &obs.cc {
+        Err(e) => Some(format!(
+            "Cruise Control cannot be read ({e}): an execution may be moving replicas onto it"
+        )),
+        Ok(cc)
+            if !cc.executor.is_idle() && (ours.is_none() || cc.executor.running_task() != ours) =>
+        {
+            Some(format!(
+                "Cruise Control is executing ({}), which may move replicas onto it",
+                cc.executor.describe()
+            ))
+        }
+        Ok(_) => None,
+    }
 }
 
 /// A rebalance or replication-factor round whose execution request is not sent yet (just
@@ -802,6 +1008,7 @@ fn hold_unsent(
     state: &mut OperateState,
     obs: &Observation,
     policy: &OperatePolicy,
+    drain_ok: bool,
     flow: &FlowConfig,
     d: &mut Decision,
 ) {
@@ -844,13 +1051,37 @@ fn hold_unsent(
             .copied()
             .filter(|b| match mode {
                 Mode::RemoveBrokers => {
-                    policy.drain.contains(b) && k.brokers.get(b).is_some_and(|n| *n > 0)
+                    drain_ok && policy.drain.contains(b) && k.brokers.get(b).is_some_and(|n| *n > 0)
                 }
                 Mode::AddBrokers => k.brokers.contains_key(b) && !policy.drain.contains(b),
                 Mode::Imbalance => true,
             })
             .collect();
         if wanted == r.rebalance.brokers {
+            // Brokers on the drain list are never destinations of a request sent now.
+            match destinations(&r.rebalance, policy, k) {
+                Some(to) if to.is_empty() => {
+                    d.acts.retain(|a| *a != step);
+                    state.finish(
+                        false,
+                        "not run: every broker is on the drain list, none may receive replicas",
+                        obs.now,
+                        policy,
+                        flow,
+                        d,
+                    );
+                    continue;
+                }
+                to => {
+                    if to != r.destinations {
+                        // The proposal is computed again with the destinations it is sent with.
+                        r.destinations = to;
+                        r.flow = CcFlow::new(flow.clone());
+                        r.requested_at = None;
+                        r.request = None;
+                    }
+                }
+            }
             return;
         }
         let dropped: BTreeSet<i32> = r.rebalance.brokers.difference(&wanted).copied().collect();
@@ -873,11 +1104,34 @@ fn hold_unsent(
             r.rebalance.brokers = wanted;
             r.flow = CcFlow::new(flow.clone());
             r.requested_at = None;
-            return;
+            r.request = None;
+            // Checked again (destinations) on the next pass.
+            continue;
         }
         d.acts.retain(|a| *a != step);
         state.finish(false, &format!("not run: {why}"), obs.now, policy, flow, d);
     }
+}
+
+/// The only brokers a rebalance request sent now may move replicas to: every registered broker
+/// but those on the drain list and those it removes, when that rules out a broker on the drain
+/// list (`None`: no restriction needed; add_broker fills only the brokers it adds).
+fn destinations(r: &Rebalance, policy: &OperatePolicy, k: &KafkaView) -> Option<BTreeSet<i32>> {
+    if r.mode == Mode::AddBrokers
+        || !k
+            .brokers
+            .keys()
+            .any(|b| policy.drain.contains(b) && !r.brokers.contains(b))
+    {
+        return None;
+    }
+    Some(
+        k.brokers
+            .keys()
+            .copied()
+            .filter(|b| !policy.drain.contains(b) && !r.brokers.contains(b))
+            .collect(),
+    )
 }
 
 /// Whether an add-brokers rebalance for broker `b` is queued or runs (it may fill `b`).
@@ -918,6 +1172,13 @@ fn blockers(obs: &Observation) -> Vec<String> {
     let executor = match &obs.cc {
         Err(e) => {
             out.push(format!("Cruise Control cannot be reached ({e})"));
+            ExecutorView::Unknown
+        }
+        Ok(cc) if cc.executor.is_unknown() => {
+            out.push(format!(
+                "Cruise Control may be executing: {}",
+                cc.executor.describe()
+            ));
             ExecutorView::Unknown
         }
         Ok(cc) if !cc.executor.is_idle() => {
@@ -1040,6 +1301,7 @@ fn resolve_flow(
     requested_at: Option<Millis>,
     started_at: Millis,
     endpoint: &str,
+    sent: Option<&RequestParams>,
     brokers: &BTreeSet<i32>,
     obs: &Observation,
     config: &FlowConfig,
@@ -1076,7 +1338,7 @@ fn resolve_flow(
             return FlowState::Wait("Cruise Control's user tasks were not read".into());
         };
         let since = requested_at.unwrap_or(started_at);
-        if let Some(t) = find_our_task(tasks, endpoint, brokers, since) {
+        if let Some(t) = find_our_task(tasks, endpoint, sent, brokers, since) {
             d.notes.push(format!(
                 "attaching to Cruise Control task {} ({endpoint}, {:?}) whose execution request got no answer",
                 t.user_task_id, t.status
@@ -1114,6 +1376,7 @@ fn running(
                 r.requested_at,
                 r.started_at,
                 endpoint_of(mode),
+                r.request.as_ref(),
                 &brokers,
                 obs,
                 flow,
@@ -1147,6 +1410,7 @@ fn running(
                 r.requested_at,
                 r.started_at,
                 "topic_configuration",
+                r.request.as_ref(),
                 &BTreeSet::new(),
                 obs,
                 flow,
