@@ -2034,6 +2034,8 @@ fn fidelity_to_a_real_cruise_control_section_14() {
         &bootstrap,
         CcDoubleOptions {
             task_scan_millis: Some(300),
+            // Every request holds a slot until the scanner runs: room for this step's burst.
+            max_active_tasks: Some(50),
             extra_args: vec!["--two-step-verification".into()],
             ..Default::default()
         },
@@ -2099,6 +2101,7 @@ fn fidelity_to_a_real_cruise_control_section_14() {
         CcDoubleOptions {
             tls: true,
             users,
+            max_active_tasks: Some(50),
             ..Default::default()
         },
     )
