@@ -193,7 +193,12 @@ impl CruiseControlClient {
             .unwrap_or_else(|_| self.base.clone());
         {
             let mut pairs = url.query_pairs_mut();
-            pairs.append_pair("json", "true");
+            // A reviewed request (`review_id=N`) must carry nothing else: Cruise Control answers
+            // `json=true` beside it with 400 "mutually exclusive" (reference section 14); the
+            // request runs with the parameters it was held with, `json=true` included.
+            if !query.iter().any(|(k, _)| *k == "review_id") {
+                pairs.append_pair("json", "true");
+            }
             for (k, v) in query {
                 pairs.append_pair(k, v);
             }
@@ -669,21 +674,28 @@ impl CruiseControlClient {
         parse(Endpoint::StopProposalExecution, &reply.body)
     }
 
-    /// `GET /review_board` (all requests when `ids` is empty).
+    /// `GET /review_board`: every held request, or only `ids` (all requests when `ids` is
+    /// empty). The whole board is asked for and filtered here: `review_ids` makes a real
+    /// Cruise Control answer 500 "due to: 'null'" (reference section 14).
     pub async fn review_board(
         &self,
         ids: &[i64],
         deadline: Instant,
         obs: &dyn Observer,
     ) -> Result<Vec<RequestInfo>, CcError> {
-        let mut q: Query = Vec::new();
-        if !ids.is_empty() {
-            q.push(("review_ids", params_join(ids)));
-        }
         let reply = self
-            .send(Endpoint::ReviewBoard, &q, &self.policy(deadline), obs)
+            .send(
+                Endpoint::ReviewBoard,
+                &Vec::new(),
+                &self.policy(deadline),
+                obs,
+            )
             .await?;
-        Ok(parse::<ReviewBoard>(Endpoint::ReviewBoard, &reply.body)?.requests)
+        let mut requests = parse::<ReviewBoard>(Endpoint::ReviewBoard, &reply.body)?.requests;
+        if !ids.is_empty() {
+            requests.retain(|r| ids.contains(&r.id));
+        }
+        Ok(requests)
     }
 
     /// `POST /review`: approve and/or discard held requests.

@@ -39,16 +39,22 @@ pub struct RequestInfo {
 }
 
 impl RequestInfo {
-    /// The endpoint name (`add_broker`), from `EndpointWithParams`.
+    /// The endpoint name (`add_broker`), from `EndpointWithParams`: a path
+    /// (`POST /kafkacruisecontrol/add_broker?...`, the documented form) or the endpoint's enum
+    /// name (`ADD_BROKER?...`, what a real server sends, reference section 14).
     #[must_use]
-    pub fn endpoint(&self) -> &str {
+    pub fn endpoint(&self) -> String {
         let path = self
             .endpoint_with_params
             .split_whitespace()
             .last()
             .unwrap_or("");
         let path = path.split('?').next().unwrap_or("");
-        path.trim_end_matches('/').rsplit('/').next().unwrap_or("")
+        path.trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase()
     }
 
     /// Whether the held request is an execution (`dryrun=false`; Cruise Control's default is a
@@ -104,6 +110,11 @@ mod tests {
         let r = held_for_review(object).unwrap();
         assert_eq!(r[0].endpoint(), "rebalance");
         assert!(!r[0].is_execution(), "dryrun defaults to true");
+        // What a real server sends (reference section 14): the enum name, no method or path.
+        let real = r#"{"RequestInfo":[{"Id":0,"Status":"PENDING_REVIEW","EndpointWithParams":"REMOVE_BROKER?brokerid=4&dryrun=false&json=true","Reason":"Awaiting review."}],"version":1}"#;
+        let r = held_for_review(real).unwrap();
+        assert_eq!(r[0].endpoint(), "remove_broker");
+        assert!(r[0].is_execution());
         assert!(held_for_review(r#"{"summary":{},"version":1}"#).is_none());
     }
 }

@@ -14,8 +14,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
+use kafkaops::kafka::{ConfigChange, ConfigTarget};
 use serde_json::Value;
-use support::cc_double::{CcDouble, CcDoubleOptions};
+use support::admin::Admin;
+use support::cc_double::{CcApiUser, CcDouble, CcDoubleOptions, CcRole, strimzi_api_users};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, wait_for};
 
 /// One HTTP answer.
@@ -25,6 +27,8 @@ struct Resp {
     task_id: Option<String>,
     content_type: String,
     text: String,
+    /// `WWW-Authenticate`, when sent.
+    www_authenticate: Option<String>,
 }
 
 impl Resp {
@@ -105,12 +109,14 @@ impl Http {
             };
             let task_id = header("User-Task-ID");
             let content_type = header("Content-Type").unwrap_or_default();
+            let www_authenticate = header("WWW-Authenticate");
             let text = resp.text().await?;
             Ok(Resp {
                 status,
                 task_id,
                 content_type,
                 text,
+                www_authenticate,
             })
         })
     }
@@ -1345,4 +1351,809 @@ fn fidelity_to_a_real_cruise_control_section_13() {
         "{}",
         r.text
     );
+}
+
+/// `ExecutorState` now.
+fn executor_state(http: &Http) -> Value {
+    http.get("state?json=true&substates=executor").json()["ExecutorState"].clone()
+}
+
+/// Whether Kafka's controller already refuses a manual placement on `broker` (its log dirs are
+/// cordoned; the controller learns it from the broker's heartbeat): a validate-only CreateTopics
+/// with the assignment `[[broker]]`, which creates nothing.
+fn controller_refuses_placement_on(bootstrap: &str, broker: i32) -> Result<bool> {
+    use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+    use rdkafka::client::DefaultClientContext;
+    use rdkafka::types::RDKafkaErrorCode;
+    let admin: AdminClient<DefaultClientContext> = rdkafka::ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("log_level", "3")
+        .create()?;
+    let assignment: [&[i32]; 1] = [&[broker]];
+    let topic = NewTopic::new("cordon-probe", 1, TopicReplication::Variable(&assignment));
+    let opts = AdminOptions::new()
+        .validate_only(true)
+        .operation_timeout(Some(Duration::from_secs(10)));
+    let results = futures::executor::block_on(admin.create_topics([&topic], &opts))?;
+    Ok(matches!(
+        results.into_iter().next(),
+        Some(Err((_, RDKafkaErrorCode::InvalidReplicaAssignment)))
+    ))
+}
+
+/// The delay before an execution's first move and the linger of a stop, in the double below.
+const FIRST_MOVE_DELAY: Duration = Duration::from_secs(2);
+const STOP_LINGER: Duration = Duration::from_secs(3);
+
+/// Each point of reference section 14 ("Observed on a real Cruise Control server, second round")
+/// as one step, so the double cannot drift from what a real server answers: the error texts with
+/// and without exception prefixes, 400 for a bad task id and for `admin` with no action, the
+/// self-healing toggle, the leader-concurrency wording, `stackTrace` as a string, the swapped
+/// "Unexpected header" text, the review board's 500/400 answers and `RequestInfo` values,
+/// `partition_load`, float average concurrency and the leader-phase caps, `recentlyRemovedBrokers`,
+/// the executor counting leader-only reorders, `user_tasks` grouped by type, an execution's start
+/// delay and a stop that lingers, an RF change that moves other topics' leaders, a down broker as
+/// `DEAD` and drained, Kafka refusing moves onto a cordoned broker, and HTTPS with Basic auth and
+/// Cruise Control's roles. 4 combined nodes on racks a,b,c,a.
+#[test]
+fn fidelity_to_a_real_cruise_control_section_14() {
+    let mut cluster =
+        KafkaCluster::start(ClusterSpec::combined(4).with_racks(["a", "b", "c", "a"]))
+            .expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    let admin = Admin::connect(&cluster).unwrap();
+    // Rack-distinct placements: orders over brokers 1,2,3; r4 with a replica on broker 4; lead has
+    // every leader on broker 2 (leader-only moves to propose).
+    let orders: Vec<Vec<i32>> = (0..6)
+        .map(|i| {
+            let a = [1, 2, 3];
+            vec![a[i % 3], a[(i + 1) % 3]]
+        })
+        .collect();
+    create_topic(&bootstrap, "orders", &orders, &[]).unwrap();
+    let r4: Vec<Vec<i32>> = (0..8)
+        .map(|i| vec![4, if i % 2 == 0 { 2 } else { 3 }])
+        .collect();
+    create_topic(&bootstrap, "r4", &r4, &[]).unwrap();
+    create_topic(&bootstrap, "lead", &vec![vec![2, 3]; 6], &[]).unwrap();
+
+    let cc = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            task_scan_millis: Some(300),
+            max_active_tasks: Some(50),
+            first_move_delay: Some(FIRST_MOVE_DELAY),
+            stop_linger: Some(STOP_LINGER),
+            extra_args: vec!["--execution-poll-millis".into(), "500".into()],
+            ..Default::default()
+        },
+    )
+    .expect("cc-double");
+    let http = Http::new(&cc);
+    let due_to = |method: &str, endpoint: &str, text: &str| {
+        format!("Error processing {method} request '/{endpoint}' due to: '{text}'.")
+    };
+
+    eprintln!("step 14.1: error texts as sent, with and without exception prefixes");
+    let r = http.post("rebalance?json=true&dryrun=true&goals=NoSuchGoal");
+    assert_eq!(r.status, 500, "{}", r.text);
+    let msg = r.error_message();
+    let head = "com.linkedin.kafka.cruisecontrol.exception.KafkaCruiseControlException: \
+                java.lang.IllegalArgumentException: Goals [NoSuchGoal] are not supported. Supported: [";
+    assert!(msg.contains(head), "{msg}");
+    let list = msg
+        .split_once("Supported: [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .map(|(l, _)| l.split(", ").map(str::to_string).collect::<Vec<_>>())
+        .unwrap();
+    let mut sorted = list.clone();
+    sorted.sort_by_key(|g| g.to_lowercase());
+    assert_eq!(list.len(), 22, "the 22 supported goals: {list:?}");
+    assert_eq!(list, sorted, "listed alphabetically");
+    let r = http.post("add_broker?json=true&brokerid=99&dryrun=true");
+    assert_eq!(
+        r.error_message(),
+        due_to(
+            "POST",
+            "add_broker",
+            "com.linkedin.kafka.cruisecontrol.exception.KafkaCruiseControlException: \
+             java.lang.IllegalArgumentException: Broker [99] does not exist."
+        )
+    );
+    for (path, text) in [
+        (
+            "topic_configuration?json=true&topic=ord&replication_factor=2",
+            "There is no topic in cluster matching pattern 'ord'.",
+        ),
+        (
+            "topic_configuration?json=true&topic=orders&replication_factor=2",
+            "All topics matching given pattern already have target replication factor. \
+             Requested topic pattern by replication factor: {2=orders}.",
+        ),
+    ] {
+        let r = http.post(path);
+        assert_eq!(r.status, 500, "{}", r.text);
+        let m = r.error_message();
+        assert!(m.contains(text), "{m}");
+        assert!(
+            !m.contains("KafkaCruiseControlException") && !m.contains("RuntimeException"),
+            "no KafkaCruiseControlException / RuntimeException prefix: {m}"
+        );
+    }
+    let r = http.post("topic_configuration?json=true&topic=orders&replication_factor=5");
+    let m = r.error_message();
+    assert!(
+        m.contains("java.lang.RuntimeException: Unable to change replication factor (RF) of topics [orders] to 5 since there are only 4 alive brokers")
+            && !m.contains("IllegalArgumentException"),
+        "{m}"
+    );
+
+    eprintln!("step 14.2: 400 for a bad task id; stackTrace is a string in 400/403/404 bodies");
+    let r = http.get("user_tasks?json=true&user_task_ids=not-a-uuid");
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(r.error_message(), "Invalid UUID string: not-a-uuid");
+    for (r, status) in [
+        (r, 400),
+        (http.get("state?json=true&foo=1"), 400),
+        (http.get("review_board?json=true"), 403),
+        (http.get("nosuchendpoint?json=true"), 404),
+    ] {
+        assert_eq!(r.status, status, "{}", r.text);
+        assert!(r.json()["stackTrace"].is_string(), "{}", r.text);
+    }
+    let r = http.get("review_board?json=true");
+    assert_eq!(
+        r.error_message(),
+        "Cannot process GET request '/review_board' due to: 'Attempt to access REVIEW_BOARD \
+         endpoint without enabling 'two.step.verification.enabled' config.'."
+    );
+
+    eprintln!("step 14.3: a foreign User-Task-ID: header name and value swapped in the text");
+    let foreign = "6f1c2b7e-0000-4000-8000-000000000001";
+    let r = http
+        .send("GET", "proposals?json=true", Some(foreign), None)
+        .unwrap();
+    assert_eq!(r.status, 500);
+    assert_eq!(
+        r.error_message(),
+        due_to(
+            "GET",
+            "proposals",
+            &format!("Unexpected header {foreign} (value: User-Task-ID) in the request.")
+        )
+    );
+
+    eprintln!("step 14.4: admin: no action is a 400; the leader-concurrency wording");
+    let r = http.post("admin?json=true");
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(r.error_message(), "Nothing executable found in request.");
+    let r = http.post("admin?json=true&concurrent_leader_movements=7");
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["ongoingConcurrencyChangeRequest"],
+        "Cluster Leadership movement concurrency is set to 7\n"
+    );
+
+    eprintln!("step 14.5: admin toggles self-healing at runtime");
+    let r = http.post("admin?json=true&enable_self_healing_for=goal_violation");
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        r.json()["selfHealingEnabledBefore"],
+        serde_json::json!({"GOAL_VIOLATION": false})
+    );
+    assert_eq!(
+        r.json()["selfHealingEnabledAfter"],
+        serde_json::json!({"GOAL_VIOLATION": true})
+    );
+    let ad = http
+        .get("state?json=true&substates=anomaly_detector")
+        .json()["AnomalyDetectorState"]
+        .clone();
+    assert!(
+        ad["selfHealingEnabled"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from("GOAL_VIOLATION")),
+        "{ad}"
+    );
+    let r = http.post("admin?json=true&disable_self_healing_for=GOAL_VIOLATION");
+    assert_eq!(
+        r.json()["selfHealingEnabledAfter"],
+        serde_json::json!({"GOAL_VIOLATION": false})
+    );
+    let r = http.post("admin?json=true&enable_self_healing_for=nope");
+    assert_eq!(r.status, 400, "{}", r.text);
+
+    eprintln!("step 14.6: partition_load answers records; a bad resource is a 400");
+    let r = http.get("partition_load?json=true&resource=disk");
+    assert_eq!(r.status, 200, "{}", r.text);
+    let records = r.json()["records"].as_array().unwrap().clone();
+    assert_eq!(records.len(), 6 + 8 + 6, "one record per partition");
+    for rec in &records {
+        for f in [
+            "topic",
+            "partition",
+            "leader",
+            "followers",
+            "cpu",
+            "disk",
+            "networkInbound",
+            "networkOutbound",
+            "msg_in",
+        ] {
+            assert!(rec.get(f).is_some(), "{f} in {rec}");
+        }
+    }
+    let rec = records
+        .iter()
+        .find(|r| r["topic"] == "lead" && r["partition"] == 0)
+        .unwrap();
+    assert_eq!(
+        (rec["leader"].clone(), rec["followers"].clone()),
+        (2.into(), serde_json::json!([3])),
+        "records reflect the real placement: {rec}"
+    );
+    let r = http.get("partition_load?json=true&resource=foo");
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(
+        r.error_message().starts_with("Invalid resource type foo."),
+        "{}",
+        r.text
+    );
+
+    eprintln!(
+        "step 14.7: the executor counts leader-only reorders as partition movements; \
+         balancedness from the model; the leader phase's per-broker (250) and cluster (1000) caps; \
+         an execution starts in STARTING_EXECUTION and moves after the configured delay"
+    );
+    let dry = http.post("rebalance?json=true&dryrun=true&verbose=true");
+    assert_eq!(dry.status, 200, "{}", dry.text);
+    let dry = dry.json();
+    let (before, after) = (
+        dry["summary"]["onDemandBalancednessScoreBefore"]
+            .as_f64()
+            .unwrap(),
+        dry["summary"]["onDemandBalancednessScoreAfter"]
+            .as_f64()
+            .unwrap(),
+    );
+    assert!(
+        before > 0.0 && before < after && after <= 100.0,
+        "{before} -> {after}"
+    );
+    let ints = |v: &Value| -> Vec<i64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_i64().unwrap())
+            .collect()
+    };
+    let proposals = dry["proposals"].as_array().unwrap();
+    let list_changes = proposals
+        .iter()
+        .filter(|p| ints(&p["oldReplicas"]) != ints(&p["newReplicas"]))
+        .count();
+    let set_changes = proposals
+        .iter()
+        .filter(|p| {
+            ints(&p["oldReplicas"]).into_iter().collect::<BTreeSet<_>>()
+                != ints(&p["newReplicas"]).into_iter().collect::<BTreeSet<_>>()
+        })
+        .count();
+    assert!(
+        list_changes > set_changes,
+        "the proposal has leader-only reorders: {list_changes} list changes, {set_changes} set changes"
+    );
+    let asked = std::time::Instant::now();
+    let r = http.post("rebalance?json=true&dryrun=false");
+    assert_eq!(r.status, 200, "{}", r.text);
+    let rebalance_id = r.task_id.clone().unwrap();
+    let ex = executor_state(&http);
+    let still_starting = admin.reassignments().unwrap().is_empty();
+    assert_eq!(ex["state"], "STARTING_EXECUTION", "{ex}");
+    assert!(
+        keys(&ex).is_subset(&BTreeSet::from(
+            [
+                "state",
+                "triggeredUserTaskId",
+                "triggeredSelfHealingTaskId",
+                "triggeredTaskReason"
+            ]
+            .map(String::from)
+        )),
+        "STARTING_EXECUTION carries no counters: {ex}"
+    );
+    assert!(
+        still_starting || executor_state(&http)["state"] != "STARTING_EXECUTION",
+        "nothing moves before the first-move delay"
+    );
+    let mut replica_phase: Vec<Value> = Vec::new();
+    let mut leader_phase: Vec<Value> = Vec::new();
+    let mut first_move: Option<Duration> = None;
+    // Sampled without back-off: a leader batch lasts about one executor poll (500 ms here).
+    loop {
+        assert!(
+            asked.elapsed() < WAIT,
+            "the rebalance did not end\n{}",
+            cc.log()
+        );
+        let ex = executor_state(&http);
+        match ex["state"].as_str().unwrap_or("") {
+            "NO_TASK_IN_PROGRESS" => break,
+            "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS" => {
+                first_move.get_or_insert(asked.elapsed());
+                replica_phase.push(ex);
+            }
+            "LEADER_MOVEMENT_TASK_IN_PROGRESS" => leader_phase.push(ex),
+            _ => {}
+        }
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    let first_move = first_move.expect("a replica phase");
+    assert!(
+        first_move >= FIRST_MOVE_DELAY,
+        "the first move came {first_move:?} after the request"
+    );
+    for ex in &replica_phase {
+        assert_eq!(
+            ex["numTotalPartitionMovements"].as_u64(),
+            Some(list_changes as u64),
+            "reorders count as partition movements: {ex}"
+        );
+        assert!(
+            ex["averageConcurrentPartitionMovementsPerBroker"].is_f64(),
+            "a float: {ex}"
+        );
+    }
+    assert!(!leader_phase.is_empty(), "leader phase observed");
+    for ex in &leader_phase {
+        assert_eq!(ex["maximumBrokerLeaderMovementConcurrency"], 250, "{ex}");
+        assert_eq!(ex["minimumBrokerLeaderMovementConcurrency"], 250, "{ex}");
+        assert!(
+            ex["averageBrokerLeaderMovementConcurrency"].is_f64(),
+            "{ex}"
+        );
+        assert_eq!(ex["clusterLeaderMovementConcurrency"], 1000, "{ex}");
+    }
+    let t = http.wait_task(&rebalance_id, &["Completed", "CompletedWithError"]);
+    assert_eq!(t["Status"], "Completed", "{t}\n{}", cc.log());
+
+    eprintln!(
+        "step 14.8: recentlyRemovedBrokers during and after a removal; a stop lingers in \
+         STOPPING_EXECUTION, during which a new execution is refused"
+    );
+    let r = http.post(
+        "remove_broker?json=true&brokerid=4&dryrun=false&concurrent_partition_movements_per_broker=1",
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let remove_id = r.task_id.clone().unwrap();
+    assert_eq!(
+        executor_state(&http)["recentlyRemovedBrokers"],
+        serde_json::json!([4]),
+        "during the removal"
+    );
+    wait_for("the removal's replica phase", WAIT, || {
+        let ex = executor_state(&http);
+        if ex["state"] == "NO_TASK_IN_PROGRESS" {
+            return Err(support::kafka::fatal(format!("the removal ended: {ex}")));
+        }
+        Ok((ex["state"] == "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS").then_some(()))
+    })
+    .unwrap();
+    let busy = http.post("rebalance?json=true&dryrun=false");
+    assert_eq!(
+        busy.error_message(),
+        due_to(
+            "POST",
+            "rebalance",
+            "java.lang.IllegalStateException: Cannot start a new execution while there is an \
+             ongoing execution. Please use stop_ongoing_execution=true to stop ongoing execution \
+             and start a new one."
+        )
+    );
+    let stop = http.post("stop_proposal_execution?json=true");
+    assert_eq!(stop.status, 200, "{}", stop.text);
+    let mut seen = BTreeSet::new();
+    let stopping = wait_for("STOPPING_EXECUTION", WAIT, || {
+        let ex = executor_state(&http);
+        let state = ex["state"].as_str().unwrap_or("").to_string();
+        seen.insert(state.clone());
+        Ok((state == "STOPPING_EXECUTION").then_some(ex))
+    })
+    .unwrap();
+    let stopping_seen = std::time::Instant::now();
+    assert!(
+        seen.iter()
+            .all(|s| s == "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS"
+                || s == "STOPPING_EXECUTION"),
+        "the replica phase shows until the stop is noticed: {seen:?}"
+    );
+    for k in [
+        "numCancelledPartitionMovements",
+        "numInProgressPartitionMovements",
+        "abortingPartitions",
+        "numCancelledLeadershipMovements",
+        "maximumConcurrentPartitionMovementsPerBroker",
+        "clusterLeaderMovementConcurrency",
+    ] {
+        assert!(stopping.get(k).is_some(), "{k} in {stopping}");
+    }
+    assert!(
+        stopping.get("numTotalPartitionMovements").is_none(),
+        "{stopping}"
+    );
+    assert_eq!(
+        http.user_task(&remove_id).unwrap().unwrap()["Status"],
+        "InExecution",
+        "the stopped task ends only when the executor is idle"
+    );
+    let r = http.post("rebalance?json=true&dryrun=false");
+    assert!(
+        r.status == 500 && r.error_message().contains("Cannot start a new execution"),
+        "a new execution while stopping: {}",
+        r.text
+    );
+    let idle = wait_for("the executor to be idle", WAIT, || {
+        let ex = executor_state(&http);
+        Ok((ex["state"] == "NO_TASK_IN_PROGRESS").then_some(ex))
+    })
+    .unwrap();
+    let lingered = stopping_seen.elapsed();
+    assert!(
+        lingered + Duration::from_millis(1000) >= STOP_LINGER,
+        "STOPPING_EXECUTION lasted {lingered:?}"
+    );
+    let t = http.wait_task(&remove_id, &["Completed", "CompletedWithError"]);
+    assert_eq!(t["Status"], "CompletedWithError", "{t}");
+    assert_eq!(
+        idle["recentlyRemovedBrokers"],
+        serde_json::json!([4]),
+        "after the removal, however it ended: {idle}"
+    );
+    let r = http.post("admin?json=true&drop_recently_removed_brokers=4");
+    assert_eq!(
+        r.json()["dropRecentBrokersRequest"],
+        "Dropped recently removed brokers (requested: [4] after-dropping: []).\n"
+    );
+    assert_eq!(
+        keys(&executor_state(&http)),
+        BTreeSet::from(["state".to_string()])
+    );
+
+    eprintln!("step 14.9: an RF change also moves other topics' leaders (read back from Kafka)");
+    // Every leader of skewlead on broker 1 (racks a, c): the change of rfx evens them out too.
+    create_topic(&bootstrap, "skewlead", &vec![vec![1, 3]; 8], &[]).unwrap();
+    create_topic(&bootstrap, "rfx", &[vec![2], vec![3]], &[]).unwrap();
+    let r = http.post("topic_configuration?json=true&topic=rfx&replication_factor=2&verbose=true");
+    assert_eq!(r.status, 200, "{}", r.text);
+    let others: Vec<Value> = r.json()["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["topicPartition"]["topic"] != "rfx")
+        .cloned()
+        .collect();
+    assert!(
+        !others.is_empty(),
+        "leader moves on other topics: {}",
+        r.text
+    );
+    for p in &others {
+        assert_ne!(p["oldLeader"], p["newReplicas"][0], "a leader move: {p}");
+        assert_eq!(
+            ints(&p["oldReplicas"]).into_iter().collect::<BTreeSet<_>>(),
+            ints(&p["newReplicas"]).into_iter().collect::<BTreeSet<_>>(),
+            "leadership only: {p}"
+        );
+    }
+    let r = http.post("topic_configuration?json=true&topic=rfx&replication_factor=2&dryrun=false");
+    assert_eq!(r.status, 200, "{}", r.text);
+    let t = http.wait_task(&r.task_id.unwrap(), &["Completed", "CompletedWithError"]);
+    assert_eq!(t["Status"], "Completed", "{t}\n{}", cc.log());
+    for p in &others {
+        let topic = p["topicPartition"]["topic"].as_str().unwrap();
+        let partition = p["topicPartition"]["partition"].as_i64().unwrap();
+        let want = p["newReplicas"][0].as_i64().unwrap();
+        wait_for(&format!("{topic}-{partition} led by {want}"), WAIT, || {
+            Ok(placement(&bootstrap, topic)?
+                .iter()
+                .any(|x| i64::from(x.partition) == partition && i64::from(x.leader) == want)
+                .then_some(()))
+        })
+        .unwrap();
+    }
+
+    eprintln!("step 14.10: user_tasks lists tasks grouped by type, not by start time");
+    let a1 = http
+        .post("rebalance?json=true&dryrun=true&reason=a1")
+        .task_id
+        .unwrap();
+    let m1 = http.get("kafka_cluster_state?json=true").task_id.unwrap();
+    let a2 = http
+        .post("rebalance?json=true&dryrun=true&reason=a2")
+        .task_id
+        .unwrap();
+    for id in [&a1, &m1, &a2] {
+        http.wait_task(id, &["Completed"]);
+    }
+    let listed: Vec<String> = http.get("user_tasks?json=true").json()["userTasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["UserTaskId"].as_str().map(str::to_string))
+        .filter(|id| [&a1, &m1, &a2].contains(&id))
+        .collect();
+    let pos = |id: &str| listed.iter().position(|x| x == id).unwrap();
+    assert_eq!(
+        pos(&a2).abs_diff(pos(&a1)),
+        1,
+        "the two rebalances are listed together: {listed:?}"
+    );
+    assert_ne!(
+        listed,
+        vec![a1.clone(), m1.clone(), a2.clone()],
+        "not in start order"
+    );
+
+    eprintln!("step 14.11: a broker that is down shows as DEAD and rebalance drains it");
+    create_topic(&bootstrap, "on4", &[vec![4, 2], vec![4, 3]], &[]).unwrap();
+    cluster.stop_node(4).unwrap();
+    wait_for("broker 4 to be gone from the metadata", WAIT, || {
+        let load = http.get("load?json=true").json();
+        Ok(load["brokers"].as_array().and_then(|b| {
+            b.iter()
+                .find(|b| b["Broker"] == 4 && b["BrokerState"] == "DEAD")
+                .map(|_| ())
+        }))
+    })
+    .unwrap();
+    let dry = http.post("rebalance?json=true&dryrun=true&verbose=true");
+    assert_eq!(dry.status, 200, "{}", dry.text);
+    let dry = dry.json();
+    let drained: Vec<&Value> = dry["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| ints(&p["oldReplicas"]).contains(&4))
+        .collect();
+    assert!(
+        drained
+            .iter()
+            .any(|p| p["topicPartition"]["topic"] == "on4"),
+        "{dry}"
+    );
+    for p in dry["proposals"].as_array().unwrap() {
+        assert!(!ints(&p["newReplicas"]).contains(&4), "drained: {p}");
+    }
+    let k = http.get("kafka_cluster_state?json=true").json();
+    assert!(
+        k["KafkaBrokerState"]["OfflineReplicaCountByBrokerId"]["4"]
+            .as_u64()
+            .unwrap_or(0)
+            > 0,
+        "{k}"
+    );
+    cluster.start_node(4).unwrap();
+    cluster.wait_until_unfenced(4, WAIT).unwrap();
+    wait_for("on4 back in sync", WAIT, || {
+        Ok(placement(&bootstrap, "on4")?
+            .iter()
+            .all(|p| p.isr.len() == 2)
+            .then_some(()))
+    })
+    .unwrap();
+
+    eprintln!(
+        "step 14.12: Kafka refuses moves onto a cordoned broker: the task ends CompletedWithError, \
+         nothing moved"
+    );
+    let fill: Vec<Vec<i32>> = (0..9).map(|i| vec![1 + i % 3]).collect();
+    create_topic(&bootstrap, "fill", &fill, &[]).unwrap();
+    // A fresh client: the old one's connection to broker 4 predates its restart. Broker 4 applies
+    // the change itself, so retry until it is reachable again.
+    let admin = Admin::connect(&cluster).unwrap();
+    wait_for("broker 4 to take its cordon", WAIT, || {
+        admin
+            .alter(
+                ConfigTarget::Broker(4),
+                vec![ConfigChange::set("cordoned.log.dirs", "*")],
+            )
+            .map(Some)
+    })
+    .unwrap();
+    wait_for("the controller to know broker 4 is cordoned", WAIT, || {
+        Ok(controller_refuses_placement_on(&bootstrap, 4)?.then_some(()))
+    })
+    .unwrap();
+    let r = http.post("add_broker?json=true&brokerid=4&dryrun=true");
+    assert!(
+        r.json()["summary"]["numReplicaMovements"].as_u64().unwrap() > 0,
+        "{}",
+        r.text
+    );
+    let all = ["orders", "r4", "lead", "skewlead", "rfx", "on4", "fill"];
+    // Replica sets: a leader-only reorder of replicas already on broker 4 moves no replica.
+    let sets = |bootstrap: &str| -> BTreeMap<(String, i32), BTreeSet<i32>> {
+        placement_of(bootstrap, &all)
+            .into_iter()
+            .map(|(k, v)| (k, v.into_iter().collect()))
+            .collect()
+    };
+    let placed = sets(&bootstrap);
+    let r = http.post("add_broker?json=true&brokerid=4&dryrun=false");
+    assert_eq!(r.status, 200, "{}", r.text);
+    // Dead tasks make Cruise Control stop the execution itself (it lingers in STOPPING_EXECUTION).
+    wait_for("Cruise Control to stop the execution", WAIT, || {
+        let ex = executor_state(&http);
+        if ex["state"] == "NO_TASK_IN_PROGRESS" {
+            return Err(support::kafka::fatal(format!(
+                "ended without stopping: {ex}"
+            )));
+        }
+        Ok((ex["state"] == "STOPPING_EXECUTION").then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", cc.log()));
+    let t = http.wait_task(&r.task_id.unwrap(), &["Completed", "CompletedWithError"]);
+    assert_eq!(t["Status"], "CompletedWithError", "{t}\n{}", cc.log());
+    assert_eq!(executor_state(&http)["state"], "NO_TASK_IN_PROGRESS");
+    assert!(admin.reassignments().unwrap().is_empty());
+    assert_eq!(sets(&bootstrap), placed, "0 replicas moved");
+    assert!(
+        cc.log().contains("all its log directories are cordoned"),
+        "{}",
+        cc.log()
+    );
+    drop(cc);
+
+    eprintln!("step 14.13: the servlet-capacity text has no exception prefix");
+    let full = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            max_active_tasks: Some(2),
+            task_scan_millis: Some(60_000),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let http = Http::new(&full);
+    http.get("state?json=true&substates=executor");
+    http.get("state?json=true&substates=executor");
+    let r = http.get("state?json=true&substates=executor");
+    assert_eq!(r.status, 500, "{}", r.text);
+    assert_eq!(
+        r.error_message(),
+        due_to(
+            "GET",
+            "state",
+            "There are already 2 active user tasks, which has reached the servlet capacity."
+        )
+    );
+    drop(full);
+
+    eprintln!("step 14.14: two-step verification: the review board's answers and RequestInfo");
+    let reviewed = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            task_scan_millis: Some(300),
+            // Every request holds a slot until the scanner runs: room for this step's burst.
+            max_active_tasks: Some(50),
+            extra_args: vec!["--two-step-verification".into()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let http = Http::new(&reviewed);
+    let r = http.post("rebalance?json=true&dryrun=true&reason=why");
+    assert_eq!(r.status, 200, "{}", r.text);
+    let info = r.json()["RequestInfo"][0].clone();
+    assert_eq!(info["Status"], "PENDING_REVIEW", "{info}");
+    assert_eq!(
+        info["EndpointWithParams"],
+        "REBALANCE?json=true&dryrun=true&reason=why"
+    );
+    assert_eq!(info["Reason"], "Awaiting review.");
+    let id = info["Id"].as_i64().unwrap();
+    let r = http.get(&format!("review_board?json=true&review_ids={id}"));
+    assert_eq!(
+        r.status, 500,
+        "review_board?review_ids= is a server bug: {}",
+        r.text
+    );
+    assert_eq!(r.error_message(), due_to("GET", "review_board", "null"));
+    let board = http.get("review_board?json=true");
+    assert_eq!(board.status, 200, "{}", board.text);
+    assert_eq!(board.json()["RequestInfo"][0]["Id"], id);
+    let r = http.post("review?json=true&approve=99");
+    assert_eq!(r.status, 500, "{}", r.text);
+    assert_eq!(r.error_message(), due_to("POST", "review", "null"));
+    let r = http.post(&format!("review?json=true&approve={id}&reason=ok"));
+    assert_eq!(r.status, 200, "{}", r.text);
+    let info = r.json()["RequestInfo"][0].clone();
+    assert_eq!(info["Status"], "APPROVED");
+    assert!(
+        info["Reason"].as_str().unwrap().starts_with("ok (Client: "),
+        "the reason follows the status: {info}"
+    );
+    let r = http.post(&format!("rebalance?json=true&review_id={id}"));
+    assert_eq!(
+        r.status, 400,
+        "json=true and review_id are mutually exclusive: {}",
+        r.text
+    );
+    let r = http.post(&format!("rebalance?review_id={id}"));
+    assert_eq!(r.status, 200, "a bare review_id runs it: {}", r.text);
+    assert!(
+        r.json().get("summary").is_some(),
+        "answered as the held request asked (json): {}",
+        r.text
+    );
+    let info = http.get("review_board?json=true").json()["RequestInfo"][0].clone();
+    assert_eq!(info["Status"], "SUBMITTED");
+    assert_eq!(info["Reason"], "Submitted approved request.");
+    drop(reviewed);
+
+    eprintln!(
+        "step 14.15: HTTPS with Basic auth and Cruise Control's roles (Strimzi's ADMIN and USER users)"
+    );
+    let mut users = strimzi_api_users("admin-pw", "health-pw");
+    users.push(CcApiUser::new("viewer", "viewer-pw", CcRole::Viewer));
+    let secure = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            tls: true,
+            users,
+            max_active_tasks: Some(50),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(secure.url().starts_with("https://"));
+    let anonymous = Http::new(&secure);
+    let r = anonymous.get("state?json=true");
+    assert_eq!(r.status, 401, "{}", r.text);
+    assert_eq!(
+        r.www_authenticate.as_deref(),
+        Some("basic realm=\"DefaultLoginService\"")
+    );
+    assert!(
+        r.content_type.starts_with("text/html") && r.text.contains("HTTP ERROR 401"),
+        "Jetty's page, not CC JSON: {}",
+        r.text
+    );
+    assert_eq!(
+        Http::with(&secure, Some(("healthcheck", "wrong")))
+            .get("state?json=true")
+            .status,
+        401
+    );
+    let health = Http::with(&secure, Some(("healthcheck", "health-pw")));
+    assert_eq!(health.get("state?json=true&substates=executor").status, 200);
+    assert_eq!(health.get("proposals?json=true").status, 200);
+    for (method, path) in [
+        ("POST", "rebalance?json=true&dryrun=true"),
+        ("POST", "stop_proposal_execution?json=true"),
+        ("GET", "bootstrap?json=true"),
+    ] {
+        let r = health.send(method, path, None, None).unwrap();
+        assert_eq!(r.status, 403, "USER may not {method} {path}: {}", r.text);
+        assert!(
+            r.content_type.starts_with("text/html") && r.text.contains("!role"),
+            "{}",
+            r.text
+        );
+    }
+    let viewer = Http::with(&secure, Some(("viewer", "viewer-pw")));
+    assert_eq!(viewer.get("user_tasks?json=true").status, 200);
+    assert_eq!(viewer.get("kafka_cluster_state?json=true").status, 200);
+    assert_eq!(viewer.get("state?json=true").status, 403);
+    let operator = Http::with(&secure, Some(("rebalance-operator", "admin-pw")));
+    assert_eq!(operator.post("rebalance?json=true&dryrun=true").status, 200);
+    assert_eq!(
+        operator.get("bootstrap?json=true").status,
+        500,
+        "not modelled, but allowed"
+    );
+    let r = anonymous.get("../wrongprefix/state");
+    assert_eq!(r.status, 404, "no constraint outside the API: {}", r.text);
+    assert!(r.text.contains("HTTP ERROR 404"), "{}", r.text);
 }

@@ -148,7 +148,8 @@ fn cc_get(cc: &CcDouble, path_and_query: &str) -> Value {
     })
 }
 
-/// The request URLs of every user task the double knows (executions say `dryrun=false`).
+/// The request URLs of every user task the double knows (executions say `dryrun=false`; a
+/// reviewed request is listed as sent, `review_id=N`, and only approved executions are sent so).
 fn executions_requested(cc: &CcDouble) -> Vec<String> {
     let tasks = cc_get(cc, "user_tasks?json=true");
     tasks["userTasks"]
@@ -156,7 +157,7 @@ fn executions_requested(cc: &CcDouble) -> Vec<String> {
         .unwrap_or_else(|| panic!("user_tasks: {tasks}"))
         .iter()
         .filter_map(|t| t["RequestURL"].as_str())
-        .filter(|u| u.contains("dryrun=false"))
+        .filter(|u| u.contains("dryrun=false") || u.contains("review_id="))
         .map(str::to_string)
         .collect()
 }
@@ -277,7 +278,7 @@ fn rebalances_you_can_trust() {
     );
 
     eprintln!(
-        "step: two-step verification end to end (held dry run, held execution, approved execution)"
+        "step: two-step verification end to end (#25 points 3 and 17: one held execution, approved, run)"
     );
     let reviewed = double(&bootstrap, &["--two-step-verification"]);
     let before = assignment(&bootstrap, "orders");
@@ -303,27 +304,16 @@ fn rebalances_you_can_trust() {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         kafkaops(&reviewed, &args)
     };
+    // --execute: kafkaops' own dry run is held; the execution request is what gets reviewed.
     let r = run(with(&["--yes"]));
-    assert_eq!(r.code, 8, "the dry run is held: {}\n{}", r.stdout, r.stderr);
-    assert!(r.stderr.contains("review id 0"), "{}", r.stderr);
-    assert!(!r.stdout.contains("nothing-to-do"), "{}", r.stdout);
-    let board = kafkaops(&reviewed, &["rebalance", "review", "list", "-o", "json"]).json();
-    assert_eq!(board[0]["status"], "PENDING_REVIEW", "{board}");
-    assert_eq!(board[0]["execution"], false, "{board}");
-    let ok = kafkaops(
-        &reviewed,
-        &["rebalance", "review", "approve", "0", "-o", "json"],
-    );
-    assert_eq!(ok.code, 0, "{}", ok.stderr);
-    assert_eq!(ok.json()[0]["status"], "APPROVED");
-    let r = run(with(&["--yes", "--review-id", "0"]));
     assert_eq!(
         r.code, 8,
-        "the execution is held in turn: {}\n{}",
+        "the execution is held: {}\n{}",
         r.stdout, r.stderr
     );
     assert!(r.stderr.contains("review id 1"), "{}", r.stderr);
     assert!(r.stderr.contains("execution"), "{}", r.stderr);
+    assert!(!r.stdout.contains("nothing-to-do"), "{}", r.stdout);
     // Ground truth: nothing moved so far, nothing was executed.
     assert_eq!(assignment(&bootstrap, "orders"), before);
     assert_eq!(executions_requested(&reviewed), Vec::<String>::new());
@@ -334,8 +324,35 @@ fn rebalances_you_can_trust() {
         .iter()
         .map(|r| r["Status"].as_str().unwrap())
         .collect();
-    assert_eq!(statuses, vec!["SUBMITTED", "PENDING_REVIEW"], "{board}");
-    // An execution that was not approved does not run.
+    assert_eq!(
+        statuses,
+        vec!["DISCARDED", "PENDING_REVIEW"],
+        "kafkaops discarded its own held dry run: {board}"
+    );
+    // `--ids` is filtered by kafkaops (review_ids makes Cruise Control answer 500).
+    let list = kafkaops(
+        &reviewed,
+        &["rebalance", "review", "list", "--ids", "1", "-o", "json"],
+    );
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    let board = list.json();
+    assert_eq!(board.as_array().unwrap().len(), 1, "{board}");
+    assert_eq!(board[0]["id"], 1, "{board}");
+    assert_eq!(board[0]["status"], "PENDING_REVIEW", "{board}");
+    assert_eq!(board[0]["execution"], true, "{board}");
+    assert_eq!(board[0]["endpoint"], "remove_broker", "{board}");
+    // An unknown review id is said plainly, and nothing is reviewed.
+    let unknown = kafkaops(&reviewed, &["rebalance", "review", "approve", "9"]);
+    assert_eq!(unknown.code, 2, "{}", unknown.stderr);
+    assert!(
+        unknown.stderr.contains("review id 9 is unknown"),
+        "{}",
+        unknown.stderr
+    );
+    assert!(!unknown.stderr.contains("null"), "{}", unknown.stderr);
+    let r = run(with(&["--review-id", "9"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("review id 9 is unknown"), "{}", r.stderr);
     let r = run(with(&["--review-id", "1"]));
     assert_eq!(r.code, 2, "{}", r.stderr);
     let ok = kafkaops(&reviewed, &["rebalance", "review", "approve", "1"]);

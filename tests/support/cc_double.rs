@@ -18,6 +18,9 @@
 //!   task and warms up again, like a restarted CC.
 //! - **TLS**: [`CcDoubleOptions::tls`] generates a throw-away CA and server certificate with the
 //!   JDK's `keytool` (`gen-tls.sh`); [`CcDouble::ca_pem_path`] is the CA to trust.
+//! - **Roles**: [`CcDoubleOptions::users`] are Basic-auth users with Cruise Control's roles
+//!   (VIEWER/USER/ADMIN); [`strimzi_api_users`] are the two Strimzi generates (an ADMIN operator user
+//!   and the USER-role `healthcheck`).
 #![allow(dead_code)] // Shared by several test binaries; each uses a subset.
 
 use std::fs::{self, File};
@@ -35,13 +38,62 @@ use super::kafka::spawn_tied;
 /// How long a start may take until the `CC-DOUBLE LISTENING` line (JVM start on a busy 2-core host).
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// Cruise Control's roles (`DefaultRoleSecurityProvider`): VIEWER may call `kafka_cluster_state`,
+/// `user_tasks`, `review_board`; USER every GET endpoint but `bootstrap` and `train`; ADMIN all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CcRole {
+    Viewer,
+    User,
+    Admin,
+}
+
+impl CcRole {
+    fn name(self) -> &'static str {
+        match self {
+            CcRole::Viewer => "VIEWER",
+            CcRole::User => "USER",
+            CcRole::Admin => "ADMIN",
+        }
+    }
+}
+
+/// One line of Cruise Control's Basic-auth credentials file (`user: password, ROLE`).
+#[derive(Clone, Debug)]
+pub struct CcApiUser {
+    pub name: String,
+    pub password: String,
+    pub role: CcRole,
+}
+
+impl CcApiUser {
+    pub fn new(name: &str, password: &str, role: CcRole) -> Self {
+        Self {
+            name: name.into(),
+            password: password.into(),
+            role,
+        }
+    }
+}
+
+/// The users Strimzi writes into Cruise Control's credentials file (reference section 7): its
+/// operator's ADMIN user `rebalance-operator` and the USER-role `healthcheck` user.
+pub fn strimzi_api_users(admin_password: &str, healthcheck_password: &str) -> Vec<CcApiUser> {
+    vec![
+        CcApiUser::new("rebalance-operator", admin_password, CcRole::Admin),
+        CcApiUser::new("healthcheck", healthcheck_password, CcRole::User),
+    ]
+}
+
 /// Settings of one double; `None` keeps the double's default (named after CC's config key).
 #[derive(Clone, Debug, Default)]
 pub struct CcDoubleOptions {
     /// Seconds after (re)start during which goal-based requests fail with NotEnoughValidWindows.
     pub warmup_seconds: u64,
-    /// HTTP Basic credentials the double demands (`webserver.security.enable`).
+    /// HTTP Basic credentials of one ADMIN user the double demands (`webserver.security.enable`).
     pub basic_auth: Option<(String, String)>,
+    /// More Basic-auth users, each with a role (see [`strimzi_api_users`]). Any user, or
+    /// `basic_auth`, turns security on: no or wrong credentials answer 401, a role too low 403.
+    pub users: Vec<CcApiUser>,
     /// Serve HTTPS with a generated certificate.
     pub tls: bool,
     /// The certificate's subject alternative names in keytool's syntax (`dns:NAME,ip:ADDR`);
@@ -63,13 +115,19 @@ pub struct CcDoubleOptions {
     pub anomaly_interval_seconds: Option<u64>,
     /// Goal violations start a rebalance (`self.healing.goal.violation.enabled`).
     pub self_healing: bool,
-    /// `anomaly.detection.goals`: the goals the detector checks (default, as in Cruise Control:
-    /// RackAwareGoal, MinTopicLeadersPerBrokerGoal, ReplicaCapacityGoal, DiskCapacityGoal, so
-    /// replica skew raises nothing until the distribution goals are listed).
+    /// `anomaly.detection.goals`: the goals the detector checks (default, as Cruise Control's
+    /// shipped configuration: RackAwareGoal and the capacity goals, so replica skew raises nothing
+    /// until the distribution goals are listed).
     pub anomaly_detection_goals: Option<Vec<String>>,
     /// Kafka client properties of the double's admin client (`security.protocol`, `sasl.*`,
     /// `ssl.*`), as Cruise Control passes its Kafka client settings through.
     pub kafka_properties: Vec<(String, String)>,
+    /// After `stop_proposal_execution`, how long the executor stays in `STOPPING_EXECUTION`
+    /// before it is idle and the task ends (a real CC: ~45 s; default 0).
+    pub stop_linger: Option<Duration>,
+    /// How long an execution stays in `STARTING_EXECUTION` before its first move (a real CC:
+    /// 10-45 s; default 0).
+    pub first_move_delay: Option<Duration>,
     /// Anything else, passed through to `Main`.
     pub extra_args: Vec<String>,
 }
@@ -258,6 +316,18 @@ impl CcDouble {
             "--anomaly-detection-goals",
             o.anomaly_detection_goals.as_ref().map(|g| g.join(",")),
         );
+        opt(
+            "--stop-linger-millis",
+            o.stop_linger.map(|d| d.as_millis().to_string()),
+        );
+        opt(
+            "--first-move-delay-millis",
+            o.first_move_delay.map(|d| d.as_millis().to_string()),
+        );
+        for u in &o.users {
+            a.push("--user".into());
+            a.push(format!("{}:{}:{}", u.name, u.password, u.role.name()));
+        }
         if o.tls {
             let tls = self.work.path().join("tls");
             a.push("--tls-keystore".into());

@@ -27,7 +27,7 @@ pub fn check_reviewed(
 ) -> Result<bool, String> {
     let Some(r) = board.iter().find(|r| r.id == id) else {
         return Err(format!(
-            "Cruise Control holds no request with review id {id}; see `kafkaops rebalance review list`; nothing was changed"
+            "review id {id} is unknown: Cruise Control holds no such request (see `kafkaops rebalance review list`); nothing was changed"
         ));
     };
     let want = kind.endpoint().path();
@@ -49,6 +49,87 @@ pub fn check_reviewed(
         ));
     }
     Ok(r.is_execution())
+}
+
+/// The ids of `ids` that are not on the review board (pure): Cruise Control answers a review of
+/// an id it does not hold with a 500 whose text is `'null'` (reference section 14).
+#[must_use]
+pub fn unknown_ids(board: &[RequestInfo], ids: &[i64]) -> Vec<i64> {
+    ids.iter()
+        .copied()
+        .filter(|id| !board.iter().any(|r| r.id == *id))
+        .collect()
+}
+
+/// `--execute` when Cruise Control may hold requests for review (two-step verification, #25
+/// point 17): kafkaops' own dry run is not what should be reviewed, since approving it only
+/// leads to a second held request, the execution. When the dry run comes back held, the
+/// execution request is submitted at once (held in turn: exit 8 with its review id) and the
+/// held dry run is discarded, so the reviewer approves the one request that runs, and
+/// `--review-id` then starts it ([`Reviewed`]). Without two-step verification this is the plain
+/// request.
+pub struct ExecuteUnderReview<'a> {
+    pub request: &'a RebalanceRequest,
+    /// For discarding the held dry run (`review` is not part of the drivers' API).
+    pub client: &'a CruiseControlClient,
+    pub deadline: Instant,
+}
+
+impl CcOperation for ExecuteUnderReview<'_> {
+    fn request<C: CruiseControlApi>(
+        &self,
+        cc: &C,
+        dryrun: bool,
+        policy: &RetryPolicy,
+        obs: &dyn Observer,
+    ) -> impl std::future::Future<Output = Result<Answer<OptimizationResult>, CcError>> {
+        let policy = *policy;
+        async move {
+            let held = match self.request.request(cc, dryrun, &policy, obs).await {
+                Err(CcError::ReviewPending { requests, .. })
+                    if dryrun && !requests.iter().any(RequestInfo::is_execution) =>
+                {
+                    requests
+                }
+                other => return other,
+            };
+            let execution = self.request.request(cc, false, &policy, obs).await;
+            let ids: Vec<i64> = held.iter().map(|r| r.id).collect();
+            if let Err(e) = self
+                .client
+                .review(
+                    &[],
+                    &ids,
+                    "kafkaops: superseded by the held execution request",
+                    self.deadline,
+                    obs,
+                )
+                .await
+            {
+                tracing::warn!(
+                    "could not discard kafkaops' own held dry run (review id {ids:?}): {e}"
+                );
+            }
+            match execution {
+                // Two-step verification holds every POST: this is what the reviewer approves.
+                Err(e) => Err(e),
+                // Cruise Control held the dry run but ran the execution: never treat that as a
+                // proposal to confirm (the flow would send the execution again).
+                Ok(answer) => Err(CcError::Protocol {
+                    endpoint: self.request.kind.endpoint().path().into(),
+                    detail: format!(
+                        "Cruise Control held the dry run for review but started the execution request at once (task {}); follow it with `kafkaops rebalance status --task {}`",
+                        answer.task_id.as_deref().unwrap_or("?"),
+                        answer.task_id.as_deref().unwrap_or("ID")
+                    ),
+                }),
+            }
+        }
+    }
+
+    fn execution_query(&self) -> Option<Vec<(String, String)>> {
+        self.request.execution_query()
+    }
 }
 
 /// The rebalance request run through a review id.
@@ -182,6 +263,11 @@ mod tests {
         );
         assert_eq!(check_reviewed(&board, 2, &add, true), Ok(true));
         assert!(check_reviewed(&board, 0, &RebalanceKind::Full, false).is_err());
-        assert!(check_reviewed(&board, 9, &add, false).is_err());
+        assert!(
+            check_reviewed(&board, 9, &add, false)
+                .unwrap_err()
+                .contains("review id 9 is unknown")
+        );
+        assert_eq!(unknown_ids(&board, &[0, 7, 2, 9]), vec![7, 9]);
     }
 }

@@ -185,6 +185,14 @@ pub(crate) async fn run_flow(
             config.assume_yes |= op.execution;
             flow::run(&cc, &op, config, &hooks, &obs, interrupt).await
         }
+        None if a.execute => {
+            let op = crate::app::rebalance::review::ExecuteUnderReview {
+                request,
+                client: &cc,
+                deadline: Instant::now() + a.timeout,
+            };
+            flow::run(&cc, &op, config, &hooks, &obs, interrupt).await
+        }
         None => flow::run(&cc, request, config, &hooks, &obs, interrupt).await,
     };
     let placement_in_kafka = match (&placement_before, report.flow.execution_started()) {

@@ -3,18 +3,22 @@
 //! is detected: exit 8 with its review id, never "nothing to move").
 //!
 //! With two-step verification every POST is held until reviewed, dry runs included. The workflow
-//! kafkaops supports, one Cruise Control review per request:
-//! 1. `rebalance add --brokers 4 --execute` → the dry run is held: exit 8, review id A.
-//! 2. `rebalance review approve A`; `rebalance add --brokers 4 --execute --review-id A` → the
-//!    approved dry run runs and its proposal is shown and confirmed as usual; the execution
-//!    request is then held in turn: exit 8, review id B.
+//! kafkaops supports, one Cruise Control review per command:
+//! 1. `rebalance add --brokers 4` (no `--execute`) → the dry run is held: exit 8, review id A;
+//!    `rebalance review approve A`, then the same command with `--review-id A` shows its proposal.
+//! 2. `rebalance add --brokers 4 --execute` → kafkaops' dry run is held; kafkaops then submits the
+//!    execution request itself, discards its own held dry run, and exits 8 with the execution's
+//!    review id B: the reviewer reviews the one request that will run.
 //! 3. `rebalance review approve B`; `rebalance add --brokers 4 --execute --review-id B` → the
-//!    approved execution starts and is followed like any execution.
+//!    approved execution starts and is followed like any execution (the reviewer's approval is
+//!    the confirmation).
 //!
-//! `--review-id` checks the review board first: the id must be APPROVED and be a request of the
-//! same endpoint; an approved execution needs `--execute`. The re-check of the proposal before
-//! the execution (`--max-drift`) is not done in review mode: it would be one more held dry run,
-//! and Cruise Control's reviewer is the gate there.
+//! `--review-id` checks the review board first (the whole board, filtered here: a real Cruise
+//! Control answers `review_ids` with a 500): the id must be APPROVED and be a request of the
+//! same endpoint; an approved execution needs `--execute`. The reviewed request is sent with
+//! `review_id` alone (no `json=true`: Cruise Control refuses it beside `review_id`). The re-check
+//! of the proposal before the execution (`--max-drift`) is not done in review mode: it would be
+//! one more held dry run, and Cruise Control's reviewer is the gate there.
 
 use std::time::Instant;
 
@@ -53,7 +57,7 @@ impl From<&RequestInfo> for ReviewView {
         ReviewView {
             id: r.id,
             status: r.status.clone(),
-            endpoint: r.endpoint().to_string(),
+            endpoint: r.endpoint(),
             execution: r.is_execution(),
             request: r.endpoint_with_params.clone(),
             submitter: r.submitter_address.clone(),
@@ -106,9 +110,25 @@ async fn decide(ctx: &Ctx, a: &ReviewDecisionArgs, approve: bool) -> Result<Exit
     } else {
         (&[], &a.ids)
     };
-    let done = cc
-        .review(yes, no, &a.reason, Instant::now() + a.timeout, &obs)
-        .await?;
+    let deadline = Instant::now() + a.timeout;
+    // Cruise Control answers an id it does not hold with a 500 "due to: 'null'" (reference
+    // section 14): look first, and say which ids are unknown.
+    let board = cc.review_board(&[], deadline, &obs).await?;
+    let unknown = crate::app::rebalance::review::unknown_ids(&board, &a.ids);
+    if !unknown.is_empty() {
+        return Err(CliError::new(
+            ExitCode::Usage,
+            anyhow::anyhow!(
+                "review id {} is unknown: Cruise Control holds no such request (see `kafkaops rebalance review list`); nothing was reviewed",
+                unknown
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    let done = cc.review(yes, no, &a.reason, deadline, &obs).await?;
     let views: Vec<ReviewView> = done.iter().map(ReviewView::from).collect();
     printer.emit(&views, |v| render(v, printer.color))?;
     Ok(ExitCode::Ok)

@@ -29,6 +29,9 @@ final class AnomalyDetector {
     static final int MAX_PER_TYPE = 10;
     static final List<String> TYPES = List.of("BROKER_FAILURE", "GOAL_VIOLATION", "METRIC_ANOMALY", "DISK_FAILURE",
         "TOPIC_ANOMALY", "MAINTENANCE_EVENT");
+    /** CC's KafkaAnomalyType in declaration (priority) order, as its 400 texts list them. */
+    static final List<String> TYPES_IN_CC_ORDER = List.of("BROKER_FAILURE", "MAINTENANCE_EVENT", "DISK_FAILURE", "METRIC_ANOMALY",
+        "GOAL_VIOLATION", "TOPIC_ANOMALY");
 
     interface Healer {
         /** Starts a self-healing rebalance; returns false when it could not start. */
@@ -38,11 +41,13 @@ final class AnomalyDetector {
     private final Map<String, Deque<ObjectNode>> recent = new HashMap<>();
     private final Set<Integer> knownBrokers = new TreeSet<>();
     private final Map<Integer, Long> failedSince = new TreeMap<>();
-    static final List<String> DEFAULT_DETECTION_GOALS =
-        List.of("RackAwareGoal", "MinTopicLeadersPerBrokerGoal", "ReplicaCapacityGoal", "DiskCapacityGoal");
+    /** The shipped {@code anomaly.detection.goals}: RackAwareGoal and the capacity goals (reference section 8). */
+    static final List<String> DEFAULT_DETECTION_GOALS = List.of("RackAwareGoal", "ReplicaCapacityGoal", "DiskCapacityGoal",
+        "NetworkInboundCapacityGoal", "NetworkOutboundCapacityGoal", "CpuCapacityGoal");
 
     private final double threshold;
-    private final boolean selfHealing;
+    /** Self-healing per anomaly type (self.healing.*.enabled), toggled at runtime by POST /admin. */
+    private final Map<String, Boolean> selfHealing = new java.util.concurrent.ConcurrentHashMap<>();
     private final List<String> detectionGoals;
     private final java.util.Random shuffle = new java.util.Random();
     private double balancednessScore = 100.0;
@@ -52,14 +57,21 @@ final class AnomalyDetector {
 
     AnomalyDetector(double threshold, boolean selfHealing, List<String> detectionGoals) {
         this.threshold = threshold;
-        this.selfHealing = selfHealing;
+        for (String t : TYPES) this.selfHealing.put(t, selfHealing && t.equals("GOAL_VIOLATION"));
         this.detectionGoals = List.copyOf(detectionGoals);
         for (String t : TYPES) recent.put(t, new ArrayDeque<>());
+    }
+
+    /** POST /admin: enables or disables self-healing for {@code type}; returns the previous setting. */
+    boolean setSelfHealing(String type, boolean on) {
+        Boolean old = selfHealing.put(type, on);
+        return old != null && old;
     }
 
     /** One detection round on a fresh view. */
     void detect(ClusterView v, Healer healer) {
         long now = System.currentTimeMillis();
+        boolean healGoals = selfHealing.getOrDefault("GOAL_VIOLATION", false);
         ObjectNode healing = null;
         synchronized (this) {
             // Broker failures: brokers seen before that are gone now.
@@ -106,14 +118,14 @@ final class AnomalyDetector {
                 violated.add("LeaderReplicaDistributionGoal");
             }
             if (!violated.isEmpty() || !unfixable.isEmpty()) {
-                ObjectNode a = base(now, selfHealing ? "DETECTED" : "IGNORED");
+                ObjectNode a = base(now, healGoals ? "DETECTED" : "IGNORED");
                 ArrayNode fx = a.putArray("fixableViolatedGoals");
                 violated.forEach(fx::add);
                 ArrayNode ufx = a.putArray("unfixableViolatedGoals");
                 unfixable.forEach(ufx::add);
                 add("GOAL_VIOLATION", a);
                 // CC does not self-heal a violation with unfixable goals.
-                if (selfHealing && ongoingSelfHealingAnomaly == null && unfixable.isEmpty()) healing = a;
+                if (healGoals && ongoingSelfHealingAnomaly == null && unfixable.isEmpty()) healing = a;
             }
         }
         if (healing != null) {
@@ -151,7 +163,7 @@ final class AnomalyDetector {
         ArrayNode disabled = o.putArray("selfHealingDisabled");
         ObjectNode ratio = o.putObject("selfHealingEnabledRatio");
         for (String t : TYPES) {
-            boolean on = selfHealing && t.equals("GOAL_VIOLATION");
+            boolean on = selfHealing.getOrDefault(t, false);
             (on ? enabled : disabled).add(t);
             ratio.put(t, on ? 1.0 : 0.0);
         }

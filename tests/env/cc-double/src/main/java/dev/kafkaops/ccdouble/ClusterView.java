@@ -33,7 +33,14 @@ final class ClusterView {
         TopicPartition tp() { return new TopicPartition(topic, partition); }
     }
 
+    /** Alive brokers (describeCluster). */
     final TreeMap<Integer, Broker> brokers = new TreeMap<>();
+    /**
+     * Brokers that are down but still named in partitions' replica lists: Cruise Control keeps them in its model
+     * as {@code "BrokerState":"DEAD"} (host and rack unknown) and its proposals move their replicas away
+     * (reference section 14). A down broker that holds no replica is not known at all.
+     */
+    final java.util.TreeSet<Integer> deadBrokers = new java.util.TreeSet<>();
     /** Partitions sorted by topic then partition, so the greedy planner is deterministic. */
     final List<Partition> partitions = new ArrayList<>();
     final Map<TopicPartition, Long> sizeBytes = new HashMap<>();
@@ -62,6 +69,7 @@ final class ClusterView {
             }
         }
         v.partitions.sort((a, b) -> a.topic.equals(b.topic) ? Integer.compare(a.partition, b.partition) : a.topic.compareTo(b.topic));
+        v.findDeadBrokers();
         if (withSizes && !v.brokers.isEmpty()) {
             Map<Integer, Map<String, LogDirDescription>> dirs =
                 admin.describeLogDirs(v.brokers.keySet()).allDescriptions().get(20, TimeUnit.SECONDS);
@@ -88,6 +96,15 @@ final class ClusterView {
         }
         return v;
     }
+
+    /** Fills {@link #deadBrokers} from the partitions (call after adding partitions by hand, as tests do). */
+    void findDeadBrokers() {
+        deadBrokers.clear();
+        for (Partition p : partitions) for (int b : p.replicas) if (!brokers.containsKey(b)) deadBrokers.add(b);
+    }
+
+    /** Alive or dead: a broker Cruise Control's model knows. */
+    boolean known(int broker) { return brokers.containsKey(broker) || deadBrokers.contains(broker); }
 
     Set<String> topics() {
         Set<String> s = new HashSet<>();

@@ -9,8 +9,9 @@ final class Config {
     String bindAddress = "127.0.0.1";          // webserver.http.address
     int port = 0;                               // webserver.http.port (0 = pick a free one)
     int warmupSeconds = 0;                      // time until the first metric window is "valid"
-    String basicAuthUser;                       // webserver.security.enable + credentials file
-    String basicAuthPassword;
+    // webserver.security.enable + webserver.auth.credentials.file: user -> (password, role), as Jetty's
+    // HashLoginService reads "user: password, ROLE" lines. Empty: security off.
+    java.util.Map<String, Security.User> users = new java.util.LinkedHashMap<>();
     String tlsKeystore;                         // webserver.ssl.keystore.location
     String tlsPassword;                         // webserver.ssl.keystore.password
     int maxActiveTasks = 5;                     // max.active.user.tasks
@@ -31,6 +32,8 @@ final class Config {
     java.util.Map<String, String> kafkaProperties = new java.util.LinkedHashMap<>();
     int loadingSeconds = 0;                     // restart with stored samples: MonitorState LOADING this long
     long progressStepMillis = 0;                // ExecutorState counters refresh only this often (real CC: ~10 s jumps)
+    long stopLingerMillis = 0;                  // after a stop, STOPPING_EXECUTION this long (real CC: ~45 s)
+    long firstMoveDelayMillis = 0;              // STARTING_EXECUTION this long before the first move (real CC: 10-45 s)
 
     static Config parse(String[] args) {
         Config c = new Config();
@@ -43,11 +46,26 @@ final class Config {
                 case "--port" -> { c.port = Integer.parseInt(need(a, v)); i++; }
                 case "--warmup-seconds" -> { c.warmupSeconds = Integer.parseInt(need(a, v)); i++; }
                 case "--basic-auth" -> {
+                    // One ADMIN user (the credentials Strimzi's operator uses).
                     String s = need(a, v);
                     int colon = s.indexOf(':');
                     if (colon <= 0) throw new IllegalArgumentException("--basic-auth wants user:password");
-                    c.basicAuthUser = s.substring(0, colon);
-                    c.basicAuthPassword = s.substring(colon + 1);
+                    c.users.put(s.substring(0, colon), new Security.User(s.substring(colon + 1), Security.Role.ADMIN));
+                    i++;
+                }
+                case "--user" -> {
+                    // name:password:ROLE (the role after the last colon, so a password may hold colons)
+                    String s = need(a, v);
+                    int first = s.indexOf(':');
+                    int last = s.lastIndexOf(':');
+                    if (first <= 0 || last == first) throw new IllegalArgumentException("--user wants name:password:ROLE");
+                    Security.Role role;
+                    try {
+                        role = Security.Role.valueOf(s.substring(last + 1).trim().toUpperCase(java.util.Locale.ROOT));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("--user: the role must be VIEWER, USER or ADMIN");
+                    }
+                    c.users.put(s.substring(0, first), new Security.User(s.substring(first + 1, last), role));
                     i++;
                 }
                 case "--tls-keystore" -> { c.tlsKeystore = need(a, v); i++; }
@@ -78,6 +96,8 @@ final class Config {
                 case "--auto-stop-external-agent" -> { c.autoStopExternalAgent = Boolean.parseBoolean(need(a, v)); i++; }
                 case "--loading-seconds" -> { c.loadingSeconds = Integer.parseInt(need(a, v)); i++; }
                 case "--progress-step-millis" -> { c.progressStepMillis = Long.parseLong(need(a, v)); i++; }
+                case "--stop-linger-millis" -> { c.stopLingerMillis = Long.parseLong(need(a, v)); i++; }
+                case "--first-move-delay-millis" -> { c.firstMoveDelayMillis = Long.parseLong(need(a, v)); i++; }
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }

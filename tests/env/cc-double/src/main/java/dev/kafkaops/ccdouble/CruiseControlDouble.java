@@ -102,10 +102,19 @@ final class CruiseControlDouble {
         def("review", "POST", Kind.SYNC, List.of("approve", "discard"));
         def("load", "GET", Kind.ASYNC, List.of("start", "end", "time", "allow_capacity_estimation", "populate_disk_info",
             "capacity_only", "brokerid", "verbose"));
+        def("partition_load", "GET", Kind.ASYNC, List.of("resource", "start", "end", "entries", "topic", "partition",
+            "min_valid_partition_ratio", "allow_capacity_estimation", "max_load", "avg_load", "brokerid"));
     }
 
+    /** CC's GET and POST endpoint lists, in the order its 404 text names them. */
+    private static final List<String> GET_ORDER = List.of("bootstrap", "train", "load", "partition_load", "proposals", "state",
+        "kafka_cluster_state", "user_tasks", "review_board", "permissions");
+    private static final List<String> POST_ORDER = List.of("add_broker", "remove_broker", "fix_offline_replicas", "rebalance",
+        "stop_proposal_execution", "pause_sampling", "resume_sampling", "demote_broker", "admin", "review", "topic_configuration",
+        "rightsize", "remove_disks");
+
     /** Endpoints real CC has that the double does not model: answered with a clear 500. */
-    private static final Set<String> UNMODELLED_GET = Set.of("bootstrap", "train", "partition_load", "permissions");
+    private static final Set<String> UNMODELLED_GET = Set.of("bootstrap", "train", "permissions");
     private static final Set<String> UNMODELLED_POST = Set.of("fix_offline_replicas", "pause_sampling", "resume_sampling",
         "demote_broker", "rightsize", "remove_disks");
 
@@ -123,8 +132,12 @@ final class CruiseControlDouble {
     private ExecutorService workers;
     private ScheduledExecutorService scheduler;
     private final Purgatory purgatory = new Purgatory();
+    private final Security security;
 
-    CruiseControlDouble(Config config) { this.config = config; }
+    CruiseControlDouble(Config config) {
+        this.config = config;
+        this.security = new Security(config.users);
+    }
 
     int start() throws Exception {
         Properties p = new Properties();
@@ -135,6 +148,7 @@ final class CruiseControlDouble {
         p.putAll(config.kafkaProperties);
         admin = Admin.create(p);
         executor = new Executor(admin, config.executionPollMillis, config.progressStepMillis);
+        executor.timing(config.stopLingerMillis, config.firstMoveDelayMillis);
         tasks = new UserTasks(config.maxActiveTasks, config.taskRetentionMs, config.maxCachedCompletedTasks);
         detector = new AnomalyDetector(config.anomalySkewThreshold, config.selfHealing, config.anomalyDetectionGoals);
         workers = Executors.newCachedThreadPool(r -> { Thread t = new Thread(r, "cc-double-worker"); t.setDaemon(true); return t; });
@@ -193,98 +207,120 @@ final class CruiseControlDouble {
         }
     }
 
+    /** 400 text for review_id when two-step verification is off (CC's ParameterUtils.reviewId). */
+    static final String REVIEW_ID_WITHOUT_TWO_STEP = "review_id parameter is not relevant when two-step verification is disabled.";
+
     private void handleInner(HttpExchange ex) throws IOException {
-        if (config.basicAuthUser != null && !authorized(ex)) {
-            ex.getResponseHeaders().add("WWW-Authenticate", "basic realm=\"CruiseControlRealm\"");
-            send(ex, 401, "text/html;charset=iso-8859-1",
-                "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;charset=utf-8\"/>\n<title>Error 401 Unauthorized</title>\n"
-                    + "</head>\n<body><h2>HTTP ERROR 401 Unauthorized</h2>\n</body>\n</html>\n", null);
-            return;
-        }
         String path = ex.getRequestURI().getPath();
         String method = ex.getRequestMethod().toUpperCase(Locale.ROOT);
         Params params = Params.parse(ex.getRequestURI().getRawQuery());
         boolean json = params.bool("json", false);
-        if (!path.startsWith(PREFIX)) {
-            send(ex, 404, "text/plain", "Not Found", null);
+        String name = path.startsWith(PREFIX) ? path.substring(PREFIX.length()).toLowerCase(Locale.ROOT) : null;
+        while (name != null && name.endsWith("/")) name = name.substring(0, name.length() - 1);
+        // Jetty's security handler runs before Cruise Control's servlet (reference section 7): 401/403 pages.
+        if (name != null) {
+            Security.Denial denied = security.check(name, ex.getRequestHeaders().getFirst("Authorization"));
+            if (denied != null) {
+                if (denied.status() == 401) {
+                    ex.getResponseHeaders().add("WWW-Authenticate", "basic realm=\"" + Security.REALM + "\"");
+                }
+                ex.getResponseHeaders().add("Cache-Control", "must-revalidate,no-cache,no-store");
+                sendRaw(ex, denied.status(), "text/html;charset=iso-8859-1", Security.errorPage(denied.status(), denied.message(), path));
+                return;
+            }
+        }
+        if (name == null) {
+            sendRaw(ex, 404, "text/html;charset=iso-8859-1", Security.errorPage(404, "Not Found", path));
             return;
         }
-        String name = path.substring(PREFIX.length()).toLowerCase(Locale.ROOT);
-        while (name.endsWith("/")) name = name.substring(0, name.length() - 1);
         Endpoint ep = ENDPOINTS.get(name);
         if (ep == null || !ep.method().equals(method)) {
             if ((method.equals("GET") && UNMODELLED_GET.contains(name)) || (method.equals("POST") && UNMODELLED_POST.contains(name))) {
-                sendError(ex, json, 500, "Error processing " + method + " request '/" + name + "' due to: "
-                    + "'java.lang.UnsupportedOperationException: the Cruise Control test double does not model /" + name + "'.", null);
+                sendError(ex, json, CcException.serverBare("java.lang.UnsupportedOperationException: the Cruise Control test double "
+                    + "does not model /" + name), method, name);
                 return;
             }
             List<String> supported = new ArrayList<>();
-            for (Endpoint e : ENDPOINTS.values()) if (e.method().equals(method)) supported.add(e.name().toUpperCase(Locale.ROOT));
-            (method.equals("GET") ? UNMODELLED_GET : UNMODELLED_POST).forEach(n -> supported.add(n.toUpperCase(Locale.ROOT)));
-            sendError(ex, json, 404, "Unrecognized endpoint in request '/" + name + "'\nSupported " + method + " endpoints: "
-                + new TreeSet<>(supported), null);
+            for (String e : method.equals("GET") ? GET_ORDER : POST_ORDER) supported.add(e.toUpperCase(Locale.ROOT));
+            sendPlainError(ex, json, 404, "Unrecognized endpoint in request '/" + name + "'\nSupported " + method + " endpoints: "
+                + supported);
             return;
         }
-        Set<String> unknown = new TreeSet<>(params.values.keySet());
-        unknown.removeAll(ep.params());
-        if (!unknown.isEmpty()) {
-            sendError(ex, json, 400, "Unrecognized endpoint parameters in " + ep.name().toUpperCase(Locale.ROOT) + " " + method
-                + " request: " + unknown + ".", null);
+        // CC checks two-step verification for review and review_board before anything else (ConfigException, 403).
+        if ((name.equals("review") || name.equals("review_board")) && !config.twoStepVerification) {
+            sendError(ex, json, CcException.config("Attempt to access " + name.toUpperCase(Locale.ROOT) + " endpoint without enabling '"
+                + "two.step.verification.enabled' config."), method, name);
             return;
         }
         String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         String client = ex.getRemoteAddress().getAddress().getHostAddress();
-        String taskQuery = ex.getRequestURI().getRawQuery();
-        if ((name.equals("review") || name.equals("review_board")) && !config.twoStepVerification) {
-            sendError(ex, json, 403, "Two-step verification is disabled (two.step.verification.enabled=false): /" + name
-                + " is not available.", null);
+        String header = ex.getRequestHeaders().getFirst("User-Task-ID");
+        Purgatory.Request approved = null;
+        // The request as sent: its user task matches a re-poll of exactly this (review_id=N for a reviewed one).
+        final Map<String, Set<String>> sentKey = params.matchKey;
+        if (config.twoStepVerification && method.equals("POST") && !name.equals("review") && params.has("review_id")) {
+            // POST /<endpoint>?review_id=N runs the request approved under N; review_id must be the only parameter,
+            // json included (reference section 14: json=true with review_id answers 400).
+            int rid;
+            try {
+                try {
+                    rid = Integer.parseInt(params.get("review_id"));
+                } catch (NumberFormatException e) {
+                    throw CcException.serverBare("For input string: \"" + params.get("review_id") + "\"");
+                }
+                if (params.asSent.size() != 1) {
+                    throw CcException.badRequestWrapped("review_id parameter must be mutually exclusive with other parameters (Request "
+                        + "parameters: " + javaParameterMap(params) + ").");
+                }
+                if (rid < 0) throw CcException.badRequestWrapped("review_id cannot be negative (requested: " + rid + ").");
+                if (header == null) approved = purgatory.submit(rid, name, method);
+            } catch (CcException e) {
+                sendError(ex, json, e, method, name);
+                return;
+            }
+            if (approved != null) {
+                // From here on the approved request runs with the parameters it was held with.
+                Params held = Params.parse(approved.rawQuery);
+                json = held.bool("json", false);
+                body = approved.body;
+                params = held;
+            }
+        }
+        Set<String> unknown = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        unknown.addAll(params.asSent.keySet());
+        for (String known : ep.params()) unknown.remove(known);
+        if (!unknown.isEmpty()) {
+            sendPlainError(ex, json, 400, "Unrecognized endpoint parameters in " + ep.name().toUpperCase(Locale.ROOT) + " " + method
+                + " request: " + unknown + ".");
             return;
         }
-        if (config.twoStepVerification && method.equals("POST") && !name.equals("review")
-                && ex.getRequestHeaders().getFirst("User-Task-ID") == null) {
-            String rid = params.get("review_id");
-            if (rid == null) {
-                // Held for review: nothing runs, no user task.
-                Purgatory.Request held = purgatory.add(name, taskQuery, body, client, params.get("reason"));
-                String info = Json.write(Purgatory.infoJson(List.of(held)));
-                send(ex, 200, json ? "application/json" : "text/plain", info, null);
-                return;
-            }
-            Set<String> others = new TreeSet<>(params.values.keySet());
-            others.removeAll(Set.of("review_id", "json", "get_response_schema", "doas"));
-            Purgatory.Request approved;
+        if (config.twoStepVerification && method.equals("POST") && !name.equals("review") && approved == null && header == null
+                && !params.has("review_id")) {
+            // Held for review: parameters are parsed first (a bad one is a 400), nothing runs, no user task.
             try {
-                if (!others.isEmpty()) {
-                    throw CcException.badRequest("review_id must be the only parameter of a reviewed request; also given: " + others);
-                }
-                approved = purgatory.submit(Integer.parseInt(rid.trim()), name);
-            } catch (NumberFormatException e) {
-                sendError(ex, json, 400, "Bad " + method + " request '/" + name + "' due to 'For input string: \"" + rid + "\"'.", null);
-                return;
+                prepare(new Ctx(ex, ep, params, json, body, client));
             } catch (CcException e) {
-                sendError(ex, json, 400, "Bad " + method + " request '/" + name + "' due to '" + e.getMessage() + "'.", null);
+                sendError(ex, json, e, method, name);
                 return;
             }
-            // From here on the approved request runs as if it had just been sent.
-            params = Params.parse(approved.rawQuery);
-            json = json || params.bool("json", false);
-            body = approved.body;
-            taskQuery = approved.rawQuery;
+            Purgatory.Request held = purgatory.add(name, ex.getRequestURI().getRawQuery(), body, client);
+            send(ex, 200, json ? "application/json" : "text/plain", Json.write(Purgatory.infoJson(List.of(held))), null);
+            return;
         }
         Ctx ctx = new Ctx(ex, ep, params, json, body, client);
 
-        String header = ex.getRequestHeaders().getFirst("User-Task-ID");
         UserTasks.Task task;
         if (header != null) {
             task = null;
             try {
-                task = tasks.find(UUID.fromString(header.trim()), method, ep.name(), params.matchKey);
+                task = tasks.find(UUID.fromString(header.trim()), method, ep.name(), sentKey);
             } catch (IllegalArgumentException ignored) {
                 // malformed: same answer as an unknown id
             }
             if (task == null) {
-                sendServerError(ctx, "java.lang.IllegalArgumentException: Unexpected header User-Task-ID (value: " + header
-                    + ") in the request.", null);
+                // CC's ensureHeaderNotPresent swaps the header's name and value (reference section 14).
+                sendError(ex, json, CcException.serverBare("Unexpected header " + header + " (value: User-Task-ID) in the request."),
+                    method, name);
                 return;
             }
         } else {
@@ -292,21 +328,18 @@ final class CruiseControlDouble {
             try {
                 op = prepare(ctx);
             } catch (CcException e) {
-                if (e.userError) {
-                    // A real CC answers 400 with the bare message (reference section 13).
-                    sendError(ex, json, 400, e.getMessage(), null);
-                } else {
-                    sendServerError(ctx, e.getMessage(), null);
-                }
+                sendError(ex, json, e, method, name);
                 return;
             }
+            String taskQuery = ex.getRequestURI().getRawQuery();
             String url = method + " " + path + (taskQuery == null || taskQuery.isEmpty() ? "" : "?" + taskQuery);
             try {
-                task = tasks.create(ep.name(), method, url, client, params.matchKey, op.name);
+                task = tasks.create(ep.name(), method, url, client, sentKey, op.name);
             } catch (CcException e) {
-                sendServerError(ctx, e.getMessage(), null);
+                sendError(ex, json, e, method, name);
                 return;
             }
+            if (approved != null) approved.userTaskId = task.id.toString();
             UserTasks.Task t = task;
             if (method.equals("POST")) {
                 // The request log: one line per POST (user tasks are forgotten on restart, this is
@@ -332,15 +365,16 @@ final class CruiseControlDouble {
         send(ex, reply.status(), reply.json() ? "application/json" : "text/plain", reply.body(), task.id.toString());
     }
 
-    private boolean authorized(HttpExchange ex) {
-        String h = ex.getRequestHeaders().getFirst("Authorization");
-        if (h == null || !h.regionMatches(true, 0, "Basic ", 0, 6)) return false;
-        String expected = config.basicAuthUser + ":" + config.basicAuthPassword;
-        try {
-            return new String(Base64.getDecoder().decode(h.substring(6).trim()), StandardCharsets.UTF_8).equals(expected);
-        } catch (IllegalArgumentException e) {
-            return false;
+    /** How Java prints a servlet parameter map (values are String[], printed by identity). */
+    private static String javaParameterMap(Params p) {
+        StringBuilder sb = new StringBuilder("{");
+        String sep = "";
+        for (var e : p.asSent.entrySet()) {
+            sb.append(sep).append(e.getKey()).append("=[Ljava.lang.String;@")
+                .append(Integer.toHexString(System.identityHashCode(e.getValue())));
+            sep = ", ";
         }
+        return sb.append('}').toString();
     }
 
     private UserTasks.Reply run(Ctx ctx, Operation op, UserTasks.Task task) {
@@ -349,46 +383,62 @@ final class CruiseControlDouble {
             if (ctx.json()) return new UserTasks.Reply(200, Json.write(result), true);
             return new UserTasks.Reply(200, result.toPrettyString(), false);
         } catch (CcException e) {
-            if (e.userError) return errorReply(ctx.json(), e.getMessage(), 400, null);
-            return serverErrorReply(ctx, e.getMessage());
+            return errorReply(ctx.json(), e, ctx.method(), ctx.ep().name());
         } catch (Exception e) {
-            return serverErrorReply(ctx, "com.linkedin.kafka.cruisecontrol.exception.KafkaCruiseControlException: " + e);
+            return errorReply(ctx.json(), CcException.operation(e.toString()), ctx.method(), ctx.ep().name());
         }
     }
 
-    private static UserTasks.Reply errorReply(boolean json, String message, int status, String stackTrace) {
+    /** A stack-trace-like text for {@code e} (CC sends the real one as a string; never null, reference section 14). */
+    private static String stackTrace(CcException e, String method, String endpoint) {
+        String head = e.kind == CcException.Kind.SERVER && e.text != null && e.text.contains(": ")
+            ? "java.util.concurrent.ExecutionException: " + e.text
+            : switch (e.kind) {
+                case PARSE, USER -> "com.linkedin.kafka.cruisecontrol.servlet.UserRequestException: " + e.text;
+                case CONFIG -> "org.apache.kafka.common.config.ConfigException: " + e.text;
+                case SERVER -> "java.lang.RuntimeException" + (e.text == null ? "" : ": " + e.text);
+            };
+        return head + "\n\tat dev.kafkaops.ccdouble.CruiseControlDouble.handle(" + method + " /" + endpoint
+            + "; Cruise Control test double, no real stack)\n";
+    }
+
+    private static UserTasks.Reply errorReply(boolean json, CcException e, String method, String endpoint) {
+        return errorBody(json, e.status(), e.errorMessage(method, endpoint), stackTrace(e, method, endpoint));
+    }
+
+    /** CC's ErrorResponse: {@code stackTrace} is "" when there is no exception (unknown parameter, 404). */
+    private static UserTasks.Reply errorBody(boolean json, int status, String message, String stackTrace) {
         if (!json) return new UserTasks.Reply(status, message, false);
         ObjectNode o = Json.obj();
         o.put("errorMessage", message);
-        if (stackTrace == null) o.putNull("stackTrace"); else o.put("stackTrace", stackTrace);
+        o.put("stackTrace", stackTrace);
         o.put("version", 1);
         return new UserTasks.Reply(status, Json.write(o), true);
     }
 
-    private static UserTasks.Reply serverErrorReply(Ctx ctx, String causeText) {
-        String msg = "Error processing " + ctx.method() + " request '" + ctx.pathInfo() + "' due to: '" + causeText + "'.";
-        String stack = "java.util.concurrent.ExecutionException: " + causeText
-            + "\n\tat dev.kafkaops.ccdouble (Cruise Control test double; no real stack)\n";
-        return errorReply(ctx.json(), msg, 500, stack);
+    private static void sendError(HttpExchange ex, boolean json, CcException e, String method, String endpoint) throws IOException {
+        UserTasks.Reply r = errorReply(json, e, method, endpoint);
+        send(ex, r.status(), r.json() ? "application/json" : "text/plain", r.body(), null);
     }
 
-    private void sendServerError(Ctx ctx, String causeText, String taskId) throws IOException {
-        UserTasks.Reply r = serverErrorReply(ctx, causeText);
-        send(ctx.ex(), r.status(), r.json() ? "application/json" : "text/plain", r.body(), taskId);
-    }
-
-    private void sendError(HttpExchange ex, boolean json, int status, String message, String taskId) throws IOException {
-        UserTasks.Reply r = errorReply(json, message, status, null);
-        send(ex, status, json ? "application/json" : "text/plain", r.body(), taskId);
+    /** An error CC writes without an exception (unknown parameter, unknown endpoint): stackTrace "". */
+    private static void sendPlainError(HttpExchange ex, boolean json, int status, String message) throws IOException {
+        UserTasks.Reply r = errorBody(json, status, message, "");
+        send(ex, r.status(), r.json() ? "application/json" : "text/plain", r.body(), null);
     }
 
     private static void send(HttpExchange ex, int status, String contentType, String body, String taskId) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         var h = ex.getResponseHeaders();
-        h.set("Content-Type", contentType.contains("charset") ? contentType : contentType + ";charset=utf-8");
         h.set("Cruise-Control-Version", VERSION);
         h.set("Cruise-Control-Commit_Id", "kafkaops-test-double");
         if (taskId != null) h.set("User-Task-ID", taskId);
+        sendRaw(ex, status, contentType.contains("charset") ? contentType : contentType + ";charset=utf-8", body);
+    }
+
+    /** An answer without Cruise Control's headers (Jetty's own pages). */
+    private static void sendRaw(HttpExchange ex, int status, String contentType, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", contentType);
         ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
         if (bytes.length > 0) {
             try (OutputStream os = ex.getResponseBody()) { os.write(bytes); }
@@ -410,10 +460,11 @@ final class CruiseControlDouble {
             case "kafka_cluster_state" -> clusterStateOp(p);
             case "user_tasks" -> userTasksOp(p);
             case "stop_proposal_execution" -> stopOp(p);
-            case "admin" -> AdminEndpoint.op(p, executor);
+            case "admin" -> AdminEndpoint.op(p, executor, detector);
             case "review_board" -> reviewBoardOp(p);
-            case "review" -> reviewOp(p);
+            case "review" -> reviewOp(ctx);
             case "load" -> loadOp();
+            case "partition_load" -> partitionLoadOp(p);
             case "proposals" -> goalBasedOp(ctx, "GetProposals", Planner.Mode.REBALANCE, true);
             case "rebalance" -> goalBasedOp(ctx, "Rebalance", Planner.Mode.REBALANCE, false);
             case "add_broker" -> goalBasedOp(ctx, "AddBroker", Planner.Mode.ADD_BROKER, false);
@@ -529,7 +580,8 @@ final class CruiseControlDouble {
             try {
                 ids.add(UUID.fromString(s));
             } catch (IllegalArgumentException e) {
-                throw CcException.server("java.lang.IllegalArgumentException: Invalid UUID string: " + s);
+                // A parameter that does not parse: 400 with the JDK's bare text (reference section 14).
+                throw CcException.badRequest(e.getMessage());
             }
         }
         Set<String> clients = new TreeSet<>(p.list("client_ids"));
@@ -565,16 +617,96 @@ final class CruiseControlDouble {
     }
 
     private Operation reviewBoardOp(Params p) throws CcException {
-        List<Integer> ids = ints(p, "review_ids");
+        Set<Integer> ids = new TreeSet<>(ints(p, "review_ids"));
+        Set<Integer> negative = new TreeSet<>();
+        for (int id : ids) if (id < 0) negative.add(id);
+        if (!negative.isEmpty()) throw CcException.badRequest("review_ids cannot contain negative values (requested: " + negative + ").");
         return new Operation("ReviewBoard", task -> Purgatory.infoJson(purgatory.board(ids)));
     }
 
-    private Operation reviewOp(Params p) throws CcException {
-        List<Integer> approve = ints(p, "approve");
-        List<Integer> discard = ints(p, "discard");
-        if (approve.isEmpty() && discard.isEmpty()) throw CcException.badRequest("Nothing to review: give approve and/or discard.");
-        List<Purgatory.Request> done = purgatory.review(approve, discard);
-        return new Operation("Review", task -> Purgatory.infoJson(done));
+    private Operation reviewOp(Ctx ctx) throws CcException {
+        Params p = ctx.params();
+        Set<Integer> approve = new java.util.LinkedHashSet<>(ints(p, "approve"));
+        Set<Integer> discard = new java.util.LinkedHashSet<>(ints(p, "discard"));
+        Set<Integer> both = new TreeSet<>(approve);
+        both.retainAll(discard);
+        if (!both.isEmpty()) {
+            throw CcException.badRequest("The same request cannot be specified in both approve and discard parameters. Intersection: "
+                + both + ".");
+        }
+        if (approve.isEmpty() && discard.isEmpty()) {
+            throw CcException.badRequest("REVIEW endpoint requires at least one of 'approve' or 'discard' parameter.");
+        }
+        String reason = (p.get("reason") == null ? "No reason provided" : p.get("reason"))
+            + " (Client: " + ctx.client() + ", Date: " + Instant.now().truncatedTo(ChronoUnit.SECONDS) + ")";
+        return new Operation("Review", task -> Purgatory.infoJson(purgatory.review(approve, discard, reason)));
+    }
+
+    /** GET partition_load: one record per partition, sorted by the resource (reference sections 3.9 and 14). */
+    private Operation partitionLoadOp(Params p) throws CcException {
+        String resource = p.get("resource") == null ? "disk" : p.get("resource");
+        String key = switch (resource.toUpperCase(Locale.ROOT)) {
+            case "CPU" -> "cpu";
+            case "DISK" -> "disk";
+            case "NW_IN" -> "networkInbound";
+            case "NW_OUT" -> "networkOutbound";
+            default -> throw CcException.badRequest("Invalid resource type " + resource + ". The resource type must be one of the "
+                + "following: CPU, DISK, NW_IN, NW_OUT");
+        };
+        if (p.bool("max_load", false) && p.bool("avg_load", false)) {
+            throw CcException.badRequest("Parameters to ask for max and avg load are mutually exclusive to each other.");
+        }
+        Pattern topic = regex(p, "topic");
+        int low = Integer.MIN_VALUE;
+        int high = Integer.MAX_VALUE;
+        String partition = p.get("partition");
+        if (partition != null) {
+            String[] bounds = partition.split("-");
+            if (bounds.length > 2) throw CcException.badRequest("The partition parameter cannot contain multiple dashes.");
+            try {
+                low = Integer.parseInt(bounds[0]);
+                high = Integer.parseInt(bounds[bounds.length - 1]);
+            } catch (NumberFormatException e) {
+                throw CcException.badRequest(e.getMessage());
+            }
+        }
+        Long entries = p.longValue("entries");
+        Set<Integer> brokerIds = p.intSet("brokerid");
+        int lo = low;
+        int hi = high;
+        return new Operation("PartitionLoad", task -> {
+            if (warmingUp()) throw CcException.notEnoughValidWindows(System.currentTimeMillis());
+            ClusterView v = ClusterView.load(admin, true, false);
+            List<ObjectNode> records = new ArrayList<>();
+            for (ClusterView.Partition part : v.partitions) {
+                if (topic != null && !topic.matcher(part.topic()).matches()) continue;
+                if (part.partition() < lo || part.partition() > hi) continue;
+                if (!brokerIds.isEmpty() && java.util.Collections.disjoint(brokerIds, part.replicas())) continue;
+                int leader = part.leader() >= 0 ? part.leader() : part.replicas().get(0);
+                ObjectNode r = Json.obj();
+                r.put("topic", part.topic());
+                r.put("partition", part.partition());
+                r.put("leader", leader);
+                ArrayNode followers = r.putArray("followers");
+                for (int b : part.replicas()) if (b != leader) followers.add(b);
+                // The double samples no metrics: only disk (the real size) is known.
+                r.put("cpu", 0.0);
+                r.put("disk", v.size(part.tp()) / (1024.0 * 1024.0));
+                r.put("networkInbound", 0.0);
+                r.put("networkOutbound", 0.0);
+                r.put("msg_in", 0.0);
+                records.add(r);
+            }
+            records.sort((a, b) -> Double.compare(b.get(key).asDouble(), a.get(key).asDouble()));
+            ObjectNode o = Json.obj();
+            ArrayNode a = o.putArray("records");
+            for (ObjectNode r : records) {
+                if (entries != null && a.size() >= entries) break;
+                a.add(r);
+            }
+            o.put("version", 1);
+            return o;
+        });
     }
 
     private static List<Integer> ints(Params p, String name) throws CcException {
@@ -589,7 +721,8 @@ final class CruiseControlDouble {
         return out;
     }
 
-    private Operation stopOp(Params p) {
+    private Operation stopOp(Params p) throws CcException {
+        if (p.has("review_id")) throw CcException.badRequest(REVIEW_ID_WITHOUT_TWO_STEP);
         if (p.has("force_stop")) System.err.println("cc-double: force_stop is deprecated and ignored");
         boolean stopExternal = p.bool("stop_external_agent", true);
         return new Operation("StopProposalExecution", task -> {
@@ -655,14 +788,14 @@ final class CruiseControlDouble {
         Integer inCluster = p.positive("max_partition_movements_in_cluster");
         p.positive("concurrent_intra_broker_partition_movements");
         Integer leaderConc = p.positive("concurrent_leader_movements");
-        p.positive("broker_concurrent_leader_movements");
+        Integer brokerLeaderConc = p.positive("broker_concurrent_leader_movements");
         p.positive("execution_progress_check_interval_ms");
         Long throttle = p.longValue("replication_throttle");
         if (throttle != null && throttle < 0) throw CcException.badRequest("replication_throttle parameter must be non-negative, got " + throttle + ".");
         for (String s : p.list("replica_movement_strategies")) {
             if (!MOVEMENT_STRATEGIES.contains(s)) throw CcException.badRequest("Unsupported replica movement strategy " + s + ".");
         }
-        if (p.has("review_id")) throw CcException.badRequest("review_id is only allowed with two-step verification, which is disabled.");
+        if (p.has("review_id")) throw CcException.badRequest(REVIEW_ID_WITHOUT_TWO_STEP);
         String dataFrom = p.get("data_from");
         if (dataFrom != null && !dataFrom.equalsIgnoreCase("VALID_WINDOWS") && !dataFrom.equalsIgnoreCase("VALID_PARTITIONS")) {
             throw CcException.badRequest("Unsupported data_from " + dataFrom + ". Supported: [VALID_WINDOWS, VALID_PARTITIONS]");
@@ -698,7 +831,8 @@ final class CruiseControlDouble {
         return new Operation(opName, task -> {
             if (!unsupportedGoals.isEmpty()) {
                 // A real CC creates the user task first and answers 500 (reference section 13).
-                throw CcException.server("java.lang.IllegalArgumentException: Goals " + unsupportedGoals
+                // With the KafkaCruiseControlException prefix and the 22 supported goals sorted (section 14).
+                throw CcException.operation("java.lang.IllegalArgumentException: Goals " + unsupportedGoals
                     + " are not supported. Supported: " + Json.SUPPORTED_GOALS);
             }
             if (!dryrun && !stopOngoing && executor.hasOngoingExecution()) throw CcException.ongoingExecution();
@@ -728,7 +862,8 @@ final class CruiseControlDouble {
             task.step("OPTIMIZING " + goalsForSummary.get(goalsForSummary.size() - 1), "Optimizing goals.");
             sleepQuietly(config.minComputeMillis - 2 * (config.minComputeMillis / 3));
             Planner.Plan plan = mode == Planner.Mode.REPLICATION_FACTOR
-                ? Planner.replicationFactor(view, fPatterns, skipRack)
+                ? Planner.replicationFactor(view, fPatterns, skipRack, excluded,
+                    excludeRemoved ? executor.recentlyRemovedBrokers() : Set.of())
                 : Planner.balance(view, mode, fModeBrokers, destinations, excluded,
                     excludeRemoved ? executor.recentlyRemovedBrokers() : Set.of(), leadersOnly);
             if (mode != Planner.Mode.REPLICATION_FACTOR && !leadersOnly) HardGoals.check(plan, goalsForSummary);
@@ -741,6 +876,7 @@ final class CruiseControlDouble {
                 Executor.Execution e = executor.prepare(plan, task.id.toString(), false, reason, fPerBroker, fInCluster, fLeaderConc,
                     ok -> tasks.markExecutionFinished(task, ok));
                 e.throttle = throttle;
+                if (brokerLeaderConc != null) e.brokerLeaderConcurrency = brokerLeaderConc;
                 tasks.markExecutionStarted(task);
                 try {
                     executor.start(e);

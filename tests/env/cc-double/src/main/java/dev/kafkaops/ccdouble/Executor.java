@@ -27,7 +27,18 @@ import org.apache.kafka.common.errors.ElectionNotNeededException;
  * Executes a plan on the real cluster, one execution at a time, as Cruise Control's Executor does:
  * inter-broker moves are submitted as partition reassignments within the per-broker and cluster
  * concurrency limits, progress is read back from listPartitionReassignments, then leadership is moved by
- * preferred-leader election. Stopping cancels the reassignments in flight. With replication_throttle, the
+ * preferred-leader election within the per-broker (default 250) and cluster (default 1000) leadership caps.
+ * Every proposal whose replica list changes is a partition movement, leader-only reorders included, as CC's
+ * ExecutionTaskPlanner counts them (reference section 14: 34 proposed replica movements, 0/38 partitions).
+ *
+ * <p>Start and stop as a real CC shows them (section 14): {@code STARTING_EXECUTION} for
+ * {@code --first-move-delay-millis} before the first reassignment; a stop is noticed at the next progress check
+ * (the state stays in its phase until then), cancels the reassignments in flight and lingers in
+ * {@code STOPPING_EXECUTION} for {@code --stop-linger-millis} before the executor is idle and the task ends
+ * CompletedWithError. A reassignment Kafka refuses (a destination whose log dirs are all cordoned:
+ * InvalidReplicaAssignmentException) is a dead task, and dead tasks make CC stop the execution itself: the
+ * rest is cancelled and the task ends CompletedWithError. Removed brokers are "recently removed" from the
+ * moment their removal starts. With replication_throttle, the
  * replica phase runs throttled as Cruise Control's ReplicationThrottleHelper does it: the brokers involved get
  * leader./follower.replication.throttled.rate where none is set, each moving topic its leader (old replicas)
  * and follower (new replicas) throttled.replicas unless they are "*"; what it added is removed when the
@@ -65,13 +76,18 @@ final class Executor {
         // Volatile, not final: POST /admin changes them while the execution runs.
         volatile int perBroker;
         volatile int maxInCluster;
+        /** Cluster leadership cap (concurrent_leader_movements, CC default 1000). */
         volatile int leaderConcurrency;
+        /** Per-broker leadership cap (broker_concurrent_leader_movements, CC default 250). */
+        volatile int brokerLeaderConcurrency = DEFAULT_BROKER_LEADER_CONCURRENCY;
         final List<Task> replicaTasks = new ArrayList<>();
         final List<Task> leaderTasks = new ArrayList<>();
         final Set<Integer> removedBrokers = new TreeSet<>();
         final Consumer<Boolean> onDone;
         volatile String state = "STARTING_EXECUTION";
         volatile boolean stopRequested;
+        /** Who stopped it: the user (stop_proposal_execution) or CC itself (dead tasks). */
+        volatile boolean stoppedByUser;
         /** replication_throttle in bytes/s (null: none). */
         volatile Long throttle;
         /** "broker/key" of the throttle rates this execution set (it removes only those). */
@@ -85,8 +101,13 @@ final class Executor {
         }
     }
 
+    static final int DEFAULT_BROKER_LEADER_CONCURRENCY = 250;
+    static final int DEFAULT_INTRA_BROKER_CONCURRENCY = 2;
+
     private final Admin admin;
     private final long pollMillis;
+    private long stopLingerMillis;
+    private long firstMoveDelayMillis;
     private final AtomicLong nextTaskId = new AtomicLong();
     private Execution current;
     private final Set<Integer> recentlyRemovedBrokers = new TreeSet<>();
@@ -102,6 +123,17 @@ final class Executor {
 
     private final ProgressSteps steps;
 
+    /** {@code --stop-linger-millis} and {@code --first-move-delay-millis} (both 0 by default). */
+    void timing(long stopLingerMillis, long firstMoveDelayMillis) {
+        this.stopLingerMillis = stopLingerMillis;
+        this.firstMoveDelayMillis = firstMoveDelayMillis;
+    }
+
+    /** admin?drop_recently_removed_brokers: false when none of them was recently removed. */
+    synchronized boolean dropRecentlyRemoved(Set<Integer> brokers) {
+        return recentlyRemovedBrokers.removeAll(brokers);
+    }
+
     synchronized boolean hasOngoingExecution() { return current != null; }
 
     synchronized Set<Integer> recentlyRemovedBrokers() { return new TreeSet<>(recentlyRemovedBrokers); }
@@ -111,13 +143,14 @@ final class Executor {
                       int leaderConcurrency, Consumer<Boolean> onDone) {
         Execution e = new Execution(userTaskId, selfHealing, reason, perBroker, maxInCluster, leaderConcurrency, onDone);
         for (Planner.Proposal p : plan.proposals) {
-            if (p.movesReplicas()) {
+            // Any change of the replica list, a leader-only reorder included, is a partition movement (section 14).
+            if (!p.newReplicas().equals(p.oldReplicas())) {
                 e.replicaTasks.add(new Task(nextTaskId.getAndIncrement(), "INTER_BROKER_REPLICA_ACTION", p,
                     plan.before.size(p.tp()) * p.addedReplicas()));
             }
             // A replication-factor increase runs a replica phase, then a leader phase (reference section 13).
             boolean rfIncrease = plan.mode == Planner.Mode.REPLICATION_FACTOR && p.addedReplicas() > 0;
-            if (p.newLeader() != p.oldLeader() || !p.movesReplicas() || rfIncrease) {
+            if (p.newLeader() != p.oldLeader() || rfIncrease) {
                 e.leaderTasks.add(new Task(nextTaskId.getAndIncrement(), "LEADER_ACTION", p, 0));
             }
         }
@@ -129,23 +162,30 @@ final class Executor {
     synchronized void start(Execution e) throws CcException {
         if (current != null) throw CcException.ongoingExecution();
         current = e;
+        // CC records the removal when the execution starts, so the brokers show in recentlyRemovedBrokers during
+        // the removal and after it, however it ends (reference section 14).
+        recentlyRemovedBrokers.addAll(e.removedBrokers);
         Thread t = new Thread(() -> run(e), "cc-double-executor");
         t.setDaemon(true);
         t.start();
     }
 
     /** POST /admin: new concurrency for the running execution (null keeps a value); false when idle. */
-    synchronized boolean changeConcurrency(Integer perBroker, Integer inCluster, Integer leader) {
+    synchronized boolean changeConcurrency(Integer perBroker, Integer inCluster, Integer leader, Integer brokerLeader) {
         if (current == null) return false;
         if (perBroker != null) current.perBroker = perBroker;
         if (inCluster != null) current.maxInCluster = inCluster;
         if (leader != null) current.leaderConcurrency = leader;
+        if (brokerLeader != null) current.brokerLeaderConcurrency = brokerLeader;
         return true;
     }
 
     /** Asks the running execution to stop; returns at once (CC does not wait for the in-flight batch). */
     synchronized void stop() {
-        if (current != null) current.stopRequested = true;
+        if (current != null && !current.stopRequested) {
+            current.stoppedByUser = true;
+            current.stopRequested = true;
+        }
     }
 
     /** Stops the running execution and waits until it has ended (stop_ongoing_execution=true). */
@@ -162,26 +202,45 @@ final class Executor {
         boolean ok = true;
         try {
             stopExternalReassignments(e);
-            setThrottles(e);
-            ok = moveReplicas(e) && ok;
+            // Before the first move a real CC spends 10-45 s in STARTING_EXECUTION (section 14).
+            e.state = "STARTING_EXECUTION";
+            long until = System.currentTimeMillis() + firstMoveDelayMillis;
+            while (!e.stopRequested && System.currentTimeMillis() < until) sleep(Math.min(50, until - System.currentTimeMillis()));
+            if (!e.stopRequested) {
+                setThrottles(e);
+                ok = moveReplicas(e) && ok;
+            }
             if (!e.stopRequested) ok = moveLeaders(e) && ok;
             if (e.stopRequested) ok = false;
         } catch (Exception ex) {
             System.err.println("cc-double: execution failed: " + ex);
             ok = false;
         } finally {
+            if (e.stopRequested) {
+                e.state = "STOPPING_EXECUTION";
+                System.err.println("cc-double: execution " + e.userTaskId + " phase STOPPING_EXECUTION (stopped by "
+                    + (e.stoppedByUser ? "user" : "Cruise Control") + ")");
+                sleep(stopLingerMillis);
+            }
             try {
                 clearThrottles(e);
             } catch (Exception ex) {
                 System.err.println("cc-double: clearing the throttles failed: " + ex);
             }
             synchronized (this) {
-                if (ok) recentlyRemovedBrokers.addAll(e.removedBrokers);
                 current = null;
             }
             e.state = "NO_TASK_IN_PROGRESS";
             e.onDone.accept(ok);
         }
+    }
+
+    /** Dead tasks make Cruise Control stop the execution itself (its handleDeadInterBrokerReplicaTasks). */
+    private static void stopForDeadTasks(Execution e, int dead) {
+        if (e.stopRequested) return;
+        System.err.println("cc-double: execution " + e.userTaskId + ": stop the execution due to " + dead + " dead tasks");
+        e.stoppedByUser = false;
+        e.stopRequested = true;
     }
 
     private static final String LEADER_RATE = "leader.replication.throttled.rate";
@@ -364,11 +423,16 @@ final class Executor {
                         t.state = TaskState.IN_PROGRESS;
                         inFlight.put(t.proposal.tp(), t);
                     } catch (Exception ex) {
-                        System.err.println("cc-double: reassignment of " + t.proposal.tp() + " refused: " + ex);
+                        // E.g. Kafka 4.4: "The manual partition assignment includes broker 4, but all its log
+                        // directories are cordoned." (InvalidReplicaAssignmentException): a dead task.
+                        Throwable cause = ex instanceof java.util.concurrent.ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
+                        System.err.println("cc-double: reassignment of " + t.proposal.tp() + " refused: " + cause);
                         t.state = TaskState.DEAD;
                         ok = false;
                     }
                 }
+                long dead = submitted.stream().filter(t -> t.state == TaskState.DEAD).count();
+                if (dead > 0) stopForDeadTasks(e, (int) dead);
             }
             if (inFlight.isEmpty() && e.replicaTasks.stream().noneMatch(t -> t.state == TaskState.PENDING)) return ok;
             sleep(pollMillis);
@@ -396,6 +460,7 @@ final class Executor {
                             ok = false;
                             System.err.println("cc-double: reassignment of " + tp + " ended with replicas "
                                 + actual.get(tp) + " instead of " + t.proposal.newReplicas());
+                            stopForDeadTasks(e, 1);
                         }
                     }
                 }
@@ -407,23 +472,12 @@ final class Executor {
         if (e.leaderTasks.isEmpty()) return true;
         e.state = "LEADER_MOVEMENT_TASK_IN_PROGRESS";
         System.err.println("cc-double: execution " + e.userTaskId + " phase " + e.state);
-        // Leader-only proposals reorder the replica list first, so the new leader is also the preferred one.
-        Map<TopicPartition, Optional<NewPartitionReassignment>> reorder = new LinkedHashMap<>();
-        for (Task t : e.leaderTasks) {
-            if (!t.proposal.movesReplicas() && !t.proposal.newReplicas().equals(t.proposal.oldReplicas())) {
-                reorder.put(t.proposal.tp(), Optional.of(new NewPartitionReassignment(t.proposal.newReplicas())));
-            }
-        }
-        if (!reorder.isEmpty()) {
-            try { admin.alterPartitionReassignments(reorder).all().get(20, TimeUnit.SECONDS); } catch (Exception ex) {
-                System.err.println("cc-double: reorder failed: " + ex);
-            }
-            waitNoReassignments(reorder.keySet(), 30_000);
-        }
+        // Leader-only proposals were reordered in the replica phase, so every new leader is the preferred one now.
         boolean ok = true;
-        for (int i = 0; i < e.leaderTasks.size(); i += e.leaderConcurrency) {
+        while (true) {
             if (e.stopRequested) return false;
-            List<Task> batch = e.leaderTasks.subList(i, Math.min(e.leaderTasks.size(), i + e.leaderConcurrency));
+            List<Task> batch = nextLeaderBatch(e);
+            if (batch.isEmpty()) return ok;
             Set<TopicPartition> tps = new HashSet<>();
             for (Task t : batch) { t.state = TaskState.IN_PROGRESS; tps.add(t.proposal.tp()); }
             long deadline = System.currentTimeMillis() + 30_000;
@@ -454,7 +508,29 @@ final class Executor {
                 }
             }
         }
-        return ok;
+    }
+
+    /**
+     * The next leadership batch as CC's ExecutionTaskPlanner picks it: at most the cluster cap, and each task takes
+     * one of the per-broker cap of every broker in its new replica list.
+     */
+    private static List<Task> nextLeaderBatch(Execution e) {
+        List<Task> batch = new ArrayList<>();
+        Map<Integer, Integer> left = new HashMap<>();
+        int quota = e.leaderConcurrency;
+        for (Task t : e.leaderTasks) {
+            if (quota <= 0) break;
+            if (t.state != TaskState.PENDING) continue;
+            boolean fits = true;
+            for (int b : new HashSet<>(t.proposal.newReplicas())) {
+                if (left.getOrDefault(b, e.brokerLeaderConcurrency) <= 0) fits = false;
+            }
+            if (!fits) continue;
+            for (int b : new HashSet<>(t.proposal.newReplicas())) left.put(b, left.getOrDefault(b, e.brokerLeaderConcurrency) - 1);
+            batch.add(t);
+            quota--;
+        }
+        return batch;
     }
 
     private Map<TopicPartition, List<Integer>> replicasOf(Set<TopicPartition> tps) throws Exception {
@@ -482,7 +558,7 @@ final class Executor {
         try { Thread.sleep(ms); } catch (InterruptedException ie) { Thread.currentThread().interrupt(); }
     }
 
-    /** ExecutorState as in CC's {@code ExecutorState#getJsonStructure}. */
+    /** ExecutorState as in CC's {@code ExecutorState#getJsonStructure}: each state has its own fields. */
     ObjectNode stateJson(boolean verbose) {
         ObjectNode o = Json.obj();
         Execution e;
@@ -501,49 +577,99 @@ final class Executor {
         o.put("triggeredUserTaskId", e.selfHealing ? "" : e.userTaskId);
         o.put("triggeredSelfHealingTaskId", e.selfHealing ? e.userTaskId : "");
         o.put("triggeredTaskReason", e.reason);
-        if (state.equals("LEADER_MOVEMENT_TASK_IN_PROGRESS")) {
-            int total = e.leaderTasks.size();
-            long pending = e.leaderTasks.stream().filter(t -> t.state == TaskState.PENDING).count();
-            long finished = e.leaderTasks.stream().filter(t -> t.state == TaskState.COMPLETED || t.state == TaskState.DEAD).count();
-            o.put("numTotalLeadershipMovements", total);
-            o.put("numPendingLeadershipMovements", pending);
-            o.put("numFinishedLeadershipMovements", finished);
-            o.put("maximumBrokerLeaderMovementConcurrency", e.leaderConcurrency);
-            o.put("minimumBrokerLeaderMovementConcurrency", e.leaderConcurrency);
-            o.put("averageBrokerLeaderMovementConcurrency", (double) e.leaderConcurrency);
-            o.put("clusterLeaderMovementConcurrency", e.leaderConcurrency);
-        } else {
-            o.setAll(steps.counters(e, () -> replicaCounters(e)));
+        switch (state) {
+            case "STARTING_EXECUTION" -> { /* ids and reason only */ }
+            case "LEADER_MOVEMENT_TASK_IN_PROGRESS" -> {
+                int total = e.leaderTasks.size();
+                long pending = e.leaderTasks.stream().filter(t -> t.state == TaskState.PENDING).count();
+                long finished = e.leaderTasks.stream().filter(t -> t.state == TaskState.COMPLETED || t.state == TaskState.DEAD).count();
+                o.put("numTotalLeadershipMovements", total);
+                o.put("numPendingLeadershipMovements", pending);
+                o.put("numFinishedLeadershipMovements", finished);
+                // Per-broker cap (250 by default) and cluster cap (1000) differ (reference section 14).
+                o.put("maximumBrokerLeaderMovementConcurrency", e.brokerLeaderConcurrency);
+                o.put("minimumBrokerLeaderMovementConcurrency", e.brokerLeaderConcurrency);
+                o.put("averageBrokerLeaderMovementConcurrency", (double) e.brokerLeaderConcurrency);
+                o.put("clusterLeaderMovementConcurrency", e.leaderConcurrency);
+                if (verbose) {
+                    ArrayNode a = o.putArray("pendingLeadershipMovement");
+                    for (Task t : e.leaderTasks) if (t.state == TaskState.PENDING) a.add(taskJson(t));
+                }
+            }
+            case "STOPPING_EXECUTION" -> {
+                long inProgress = e.replicaTasks.stream().filter(t -> t.state == TaskState.IN_PROGRESS).count();
+                long aborting = e.replicaTasks.stream().filter(t -> t.state == TaskState.ABORTING).count();
+                long cancelled = e.replicaTasks.stream().filter(t -> t.state == TaskState.PENDING).count();
+                long cancelledLeaders = e.leaderTasks.stream().filter(t -> t.state == TaskState.PENDING).count();
+                o.put("maximumConcurrentPartitionMovementsPerBroker", e.perBroker);
+                o.put("maximumConcurrentIntraBrokerPartitionMovementsPerBroker", DEFAULT_INTRA_BROKER_CONCURRENCY);
+                o.put("maximumBrokerLeaderMovementConcurrency", e.brokerLeaderConcurrency);
+                o.put("clusterLeaderMovementConcurrency", e.leaderConcurrency);
+                o.put("numCancelledLeadershipMovements", cancelledLeaders);
+                o.put("numInProgressPartitionMovements", inProgress);
+                o.put("abortingPartitions", aborting);
+                o.put("numCancelledPartitionMovements", cancelled);
+                o.put("numInProgressIntraBrokerPartitionMovements", 0);
+                o.put("numAbortingIntraBrokerPartitionMovements", 0);
+                o.put("numCancelledIntraBrokerPartitionMovements", 0);
+                if (verbose) {
+                    ArrayNode cl = o.putArray("cancelledLeadershipMovement");
+                    for (Task t : e.leaderTasks) if (t.state == TaskState.PENDING) cl.add(taskJson(t));
+                    ArrayNode cp = o.putArray("cancelledPartitionMovement");
+                    ArrayNode ip = o.putArray("inProgressPartitionMovement");
+                    ArrayNode ap = o.putArray("abortingPartitionMovement");
+                    for (Task t : e.replicaTasks) {
+                        if (t.state == TaskState.PENDING) cp.add(taskJson(t));
+                        if (t.state == TaskState.IN_PROGRESS) ip.add(taskJson(t));
+                        if (t.state == TaskState.ABORTING) ap.add(taskJson(t));
+                    }
+                    o.putArray("cancelledIntraBrokerPartitionMovement");
+                    o.putArray("inProgressIntraBrokerPartitionMovement");
+                    o.putArray("abortingIntraBrokerPartitionMovement");
+                }
+            }
+            default -> {
+                o.setAll(steps.counters(e, () -> replicaCounters(e)));
+                verboseLists(o, e, verbose);
+            }
         }
-        verboseLists(o, e, verbose);
         return o;
+    }
+
+    private static ObjectNode taskJson(Task t) {
+        ObjectNode j = Json.obj();
+        j.put("executionId", t.executionId);
+        j.put("type", t.type);
+        j.put("state", t.state.name());
+        j.set("proposal", Json.proposal(t.proposal));
+        j.putNull("brokerId");
+        return j;
     }
 
     /** The partition-movement counters of the replica phase, as they are right now. */
     private static ObjectNode replicaCounters(Execution e) {
         ObjectNode o = Json.obj();
-        {
-            long pending = 0, inProgress = 0, aborting = 0, finished = 0, finishedBytes = 0, totalBytes = 0;
-            for (Task t : e.replicaTasks) {
-                totalBytes += t.bytes;
-                switch (t.state) {
-                    case PENDING -> pending++;
-                    case IN_PROGRESS -> inProgress++;
-                    case ABORTING -> aborting++;
-                    default -> { finished++; if (t.state == TaskState.COMPLETED) finishedBytes += t.bytes; }
-                }
+        long pending = 0, inProgress = 0, aborting = 0, finished = 0, finishedBytes = 0, totalBytes = 0;
+        for (Task t : e.replicaTasks) {
+            totalBytes += t.bytes;
+            switch (t.state) {
+                case PENDING -> pending++;
+                case IN_PROGRESS -> inProgress++;
+                case ABORTING -> aborting++;
+                default -> { finished++; if (t.state == TaskState.COMPLETED) finishedBytes += t.bytes; }
             }
-            o.put("numTotalPartitionMovements", e.replicaTasks.size());
-            o.put("numPendingPartitionMovements", pending);
-            o.put("numInProgressPartitionMovements", inProgress);
-            o.put("abortingPartitions", aborting);
-            o.put("numFinishedPartitionMovements", finished);
-            o.put("finishedDataMovement", finishedBytes / (1024 * 1024));
-            o.put("totalDataToMove", totalBytes / (1024 * 1024));
-            o.put("maximumConcurrentPartitionMovementsPerBroker", e.perBroker);
-            o.put("minimumConcurrentPartitionMovementsPerBroker", e.perBroker);
-            o.put("averageConcurrentPartitionMovementsPerBroker", e.perBroker);
         }
+        o.put("numTotalPartitionMovements", e.replicaTasks.size());
+        o.put("numPendingPartitionMovements", pending);
+        o.put("numInProgressPartitionMovements", inProgress);
+        o.put("abortingPartitions", aborting);
+        o.put("numFinishedPartitionMovements", finished);
+        o.put("finishedDataMovement", finishedBytes / (1024 * 1024));
+        o.put("totalDataToMove", totalBytes / (1024 * 1024));
+        o.put("maximumConcurrentPartitionMovementsPerBroker", e.perBroker);
+        o.put("minimumConcurrentPartitionMovementsPerBroker", e.perBroker);
+        // A float in CC's answer (reference section 14).
+        o.put("averageConcurrentPartitionMovementsPerBroker", (double) e.perBroker);
         return o;
     }
 
@@ -560,12 +686,7 @@ final class Executor {
                     case PENDING -> pending; case IN_PROGRESS -> inProgress; case ABORTING -> aborting;
                     case ABORTED -> aborted; case DEAD -> dead; case COMPLETED -> completed;
                 };
-                ObjectNode j = target.addObject();
-                j.put("executionId", t.executionId);
-                j.put("type", t.type);
-                j.put("state", t.state.name());
-                j.set("proposal", Json.proposal(t.proposal));
-                j.putNull("brokerId");
+                target.add(taskJson(t));
             }
         }
     }

@@ -21,13 +21,13 @@ final class ExternalAgent {
         try {
             ongoing = admin.listPartitionReassignments().reassignments().get(20, TimeUnit.SECONDS).keySet();
         } catch (Exception e) {
-            throw CcException.operation("java.lang.IllegalStateException: Cannot execute new proposals due to failure to "
+            throw CcException.illegalState("Cannot execute new proposals due to failure to "
                 + "retrieve whether the Kafka cluster has an already ongoing partition reassignment.");
         }
         if (ongoing.isEmpty()) return;
         Set<String> names = new TreeSet<>();
         for (TopicPartition tp : ongoing) names.add(tp.toString());
-        throw CcException.operation("java.lang.IllegalStateException: Cannot execute new proposals while there are ongoing "
+        throw CcException.illegalState("Cannot execute new proposals while there are ongoing "
             + "partition reassignments initiated by external agent: " + names);
     }
 }

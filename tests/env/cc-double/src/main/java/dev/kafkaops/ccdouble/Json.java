@@ -51,22 +51,27 @@ final class Json {
         return o;
     }
 
+    /** The shipped {@code default.goals} (reference section 9.3; the real server of sections 13 and 14 ran it). */
     static final List<String> DEFAULT_GOALS = List.of(
-        "RackAwareGoal", "MinTopicLeadersPerBrokerGoal", "ReplicaCapacityGoal", "DiskCapacityGoal",
-        "NetworkInboundCapacityGoal", "NetworkOutboundCapacityGoal", "CpuCapacityGoal", "ReplicaDistributionGoal",
-        "PotentialNwOutGoal", "DiskUsageDistributionGoal", "NetworkInboundUsageDistributionGoal",
-        "NetworkOutboundUsageDistributionGoal", "CpuUsageDistributionGoal", "TopicReplicaDistributionGoal",
-        "LeaderReplicaDistributionGoal", "LeaderBytesInDistributionGoal");
+        "RackAwareGoal", "ReplicaCapacityGoal", "DiskCapacityGoal", "NetworkInboundCapacityGoal", "NetworkOutboundCapacityGoal",
+        "CpuCapacityGoal", "ReplicaDistributionGoal", "PotentialNwOutGoal", "DiskUsageDistributionGoal",
+        "NetworkInboundUsageDistributionGoal", "NetworkOutboundUsageDistributionGoal", "CpuUsageDistributionGoal",
+        "TopicReplicaDistributionGoal", "LeaderReplicaDistributionGoal", "LeaderBytesInDistributionGoal");
+    /** The shipped {@code hard.goals}. */
     static final List<String> HARD_GOALS = List.of(
-        "RackAwareGoal", "MinTopicLeadersPerBrokerGoal", "ReplicaCapacityGoal", "DiskCapacityGoal",
-        "NetworkInboundCapacityGoal", "NetworkOutboundCapacityGoal", "CpuCapacityGoal");
-    /** The shipped {@code goals} list: every goal a request may name. */
+        "RackAwareGoal", "ReplicaCapacityGoal", "DiskCapacityGoal", "NetworkInboundCapacityGoal", "NetworkOutboundCapacityGoal",
+        "CpuCapacityGoal");
+    /**
+     * Every goal a request may name: the shipped {@code goals} plus {@code intra.broker.goals}, sorted as CC's
+     * case-insensitive TreeMap lists them in "Goals [..] are not supported. Supported: [..]" (22, section 14).
+     */
     static final List<String> SUPPORTED_GOALS;
     static {
-        java.util.ArrayList<String> g = new java.util.ArrayList<>(DEFAULT_GOALS);
-        g.addAll(List.of("RackAwareDistributionGoal", "PreferredLeaderElectionGoal", "IntraBrokerDiskCapacityGoal",
-            "IntraBrokerDiskUsageDistributionGoal", "KafkaAssignerEvenRackAwareGoal", "KafkaAssignerDiskUsageDistributionGoal",
-            "BrokerSetAwareGoal"));
+        java.util.TreeSet<String> g = new java.util.TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        g.addAll(DEFAULT_GOALS);
+        g.addAll(List.of("BrokerSetAwareGoal", "RackAwareDistributionGoal", "KafkaAssignerDiskUsageDistributionGoal",
+            "KafkaAssignerEvenRackAwareGoal", "PreferredLeaderElectionGoal", "IntraBrokerDiskCapacityGoal",
+            "IntraBrokerDiskUsageDistributionGoal"));
         SUPPORTED_GOALS = List.copyOf(g);
     }
 
@@ -79,15 +84,20 @@ final class Json {
         Map<Integer, Integer> leaderCounts = Planner.leaderCounts(v, leaders);
         Map<Integer, Double> diskMb = new java.util.TreeMap<>();
         for (int b : v.brokers.keySet()) diskMb.put(b, 0.0);
+        for (int b : v.deadBrokers) diskMb.put(b, 0.0);
         for (var e : placement.entrySet()) {
             for (int b : e.getValue()) diskMb.merge(b, v.size(e.getKey()) / (1024.0 * 1024.0), Double::sum);
         }
         Map<String, ObjectNode> byHost = new java.util.TreeMap<>();
-        for (ClusterView.Broker b : v.brokers.values()) {
+        // A dead broker has no host or rack in Kafka's metadata (Node(id, "", -1)): CC shows them empty (section 14).
+        java.util.List<ClusterView.Broker> all = new java.util.ArrayList<>(v.brokers.values());
+        for (int d : v.deadBrokers) all.add(new ClusterView.Broker(d, "", ""));
+        all.sort(java.util.Comparator.comparingInt(ClusterView.Broker::id));
+        for (ClusterView.Broker b : all) {
             ObjectNode j = brokers.addObject();
-            fillLoad(j, b.host(), replicas.getOrDefault(b.id(), 0), leaderCounts.getOrDefault(b.id(), 0), diskMb.get(b.id()));
+            fillLoad(j, b.host(), replicas.getOrDefault(b.id(), 0), leaderCounts.getOrDefault(b.id(), 0), diskMb.getOrDefault(b.id(), 0.0));
             j.put("Broker", b.id());
-            j.put("BrokerState", "ALIVE");
+            j.put("BrokerState", v.deadBrokers.contains(b.id()) ? "DEAD" : "ALIVE");
             j.put("Rack", b.rack() == null ? b.host() : b.rack());
             j.put("DiskCapacityMB", 100000.0);
             j.put("NetworkInCapacity", 10000.0);
@@ -111,7 +121,7 @@ final class Json {
             h.put("NetworkOutCapacity", h.get("NetworkOutCapacity").asDouble() + 10000.0);
             h.put("Replicas", h.get("Replicas").asInt() + replicas.getOrDefault(b.id(), 0));
             h.put("Leaders", h.get("Leaders").asInt() + leaderCounts.getOrDefault(b.id(), 0));
-            h.put("DiskMB", h.get("DiskMB").asDouble() + diskMb.get(b.id()));
+            h.put("DiskMB", h.get("DiskMB").asDouble() + diskMb.getOrDefault(b.id(), 0.0));
             h.put("DiskPct", h.get("DiskMB").asDouble() / 1000.0);
         }
         byHost.values().forEach(hosts::add);

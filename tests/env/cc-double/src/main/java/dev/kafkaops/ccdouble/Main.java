@@ -15,10 +15,12 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             System.err.println("cc-double: " + e.getMessage());
             System.err.println("usage: Main --bootstrap-servers H:P [--port 0] [--warmup-seconds N]"
-                + " [--basic-auth user:pass] [--tls-keystore path --tls-password pw] [--max-active-tasks 5]"
+                + " [--basic-auth user:pass] [--user name:password:VIEWER|USER|ADMIN ...] [--tls-keystore path --tls-password pw]"
+                + " [--max-active-tasks 5]"
                 + " [--task-retention-seconds N] [--task-scan-millis 5000] [--max-block-millis 10000]"
                 + " [--min-compute-millis 0] [--anomaly-skew-threshold 0.25] [--anomaly-interval-seconds 10]"
-                + " [--self-healing] [--execution-poll-millis 250] [--kafka-property k=v ...]");
+                + " [--self-healing] [--execution-poll-millis 250] [--kafka-property k=v ...] [--stop-linger-millis 0]"
+                + " [--first-move-delay-millis 0]");
             System.exit(2);
             return;
         }

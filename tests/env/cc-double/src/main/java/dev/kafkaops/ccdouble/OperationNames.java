@@ -10,17 +10,23 @@ import java.util.Map;
 final class OperationNames {
     private OperationNames() {}
 
-    private static final Map<String, String> SENTENCES = Map.of(
-        "GetProposals", "Get customized proposals",
-        "Rebalance", "Rebalance",
-        "AddBroker", "Add brokers",
-        "RemoveBroker", "Remove brokers",
-        "UpdateTopicConfiguration", "Update Topic Configuration",
-        "GetState", "Get state",
-        "Load", "Get broker stats",
-        "StopProposalExecution", "Stop proposal execution",
-        "KafkaClusterState", "Get Kafka cluster state",
-        "UserTasks", "Get user tasks");
+    private static final Map<String, String> SENTENCES = Map.ofEntries(
+        Map.entry("GetProposals", "Get customized proposals"),
+        Map.entry("Rebalance", "Rebalance"),
+        Map.entry("AddBroker", "Add brokers"),
+        Map.entry("RemoveBroker", "Remove brokers"),
+        Map.entry("UpdateTopicConfiguration", "Update Topic Configuration"),
+        Map.entry("GetState", "Get state"),
+        Map.entry("Load", "Get broker stats"),
+        Map.entry("StopProposalExecution", "Stop proposal execution"),
+        Map.entry("KafkaClusterState", "Get Kafka cluster state"),
+        Map.entry("UserTasks", "Get user tasks"));
 
-    static String sentence(String operation) { return SENTENCES.getOrDefault(operation, operation); }
+    /** CC names the partition-load operation with its time range: "Get partition load from START to END". */
+    static String partitionLoad(long startMs, long endMs) { return "Get partition load from " + startMs + " to " + endMs; }
+
+    static String sentence(String operation) {
+        if (operation.equals("PartitionLoad")) return partitionLoad(-1, System.currentTimeMillis());
+        return SENTENCES.getOrDefault(operation, operation);
+    }
 }

@@ -15,6 +15,8 @@ final class Params {
     final Map<String, String> values = new LinkedHashMap<>();
     /** Names and value sets, the key CC compares when a request is re-sent with User-Task-ID. */
     final Map<String, Set<String>> matchKey = new TreeMap<>();
+    /** The parameters as sent: names as written, decoded values, in request order (CC's parameter map). */
+    final Map<String, List<String>> asSent = new LinkedHashMap<>();
 
     static Params parse(String rawQuery) {
         Params p = new Params();
@@ -22,8 +24,10 @@ final class Params {
         for (String pair : rawQuery.split("&")) {
             if (pair.isEmpty()) continue;
             int eq = pair.indexOf('=');
-            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8).toLowerCase();
+            String sentName = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String name = sentName.toLowerCase();
             String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            p.asSent.computeIfAbsent(sentName, k -> new ArrayList<>()).add(value);
             p.values.putIfAbsent(name, value);
             p.matchKey.computeIfAbsent(name, k -> new TreeSet<>()).add(value);
         }

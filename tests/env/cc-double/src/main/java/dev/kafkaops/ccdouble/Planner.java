@@ -101,7 +101,7 @@ final class Planner {
     static Plan balance(ClusterView v, Mode mode, Set<Integer> modeBrokers, Set<Integer> destinations,
                         Pattern excluded, Set<Integer> excludedForReplicaMove, boolean leadersOnly) throws CcException {
         for (int b : modeBrokers) {
-            if (v.brokers.containsKey(b)) continue;
+            if (v.known(b)) continue;
             // The real texts differ: remove_broker "Broker 99 does not exist.", add_broker "Broker [99] ..." (section 13).
             String id = mode == Mode.REMOVE_BROKER ? String.valueOf(b) : "[" + b + "]";
             throw CcException.operation("java.lang.IllegalArgumentException: Broker " + id + " does not exist.");
@@ -142,11 +142,20 @@ final class Planner {
             default -> throw new IllegalStateException();
         }
         dests.removeAll(excludedForReplicaMove);
+        dests.removeAll(v.deadBrokers);
+        leaderDests.removeAll(v.deadBrokers);
         plan.excludedBrokersForReplicaMove.addAll(excludedForReplicaMove);
         // remove_broker reports excludedBrokersForLeadership [] unless asked (reference section 13); the removed
         // brokers lose leadership anyway because they lose every replica.
 
         Map<Integer, Integer> counts = replicaCounts(v, assign);
+        if (!leadersOnly && mode != Mode.ADD_BROKER && !v.deadBrokers.isEmpty()) {
+            // Replicas on dead brokers (down, but still named in the partitions' replica lists) are offline: CC's
+            // goals move them to alive brokers first, excluded topics too (reference section 14).
+            Set<Integer> drainTo = new TreeSet<>(dests);
+            drainTo.removeAll(modeBrokers);
+            drainOff(v, assign, leader, counts, v.deadBrokers, drainTo);
+        }
         if (!leadersOnly) {
             if (mode == Mode.REMOVE_BROKER) {
                 for (ClusterView.Partition p : v.partitions) {
@@ -181,6 +190,27 @@ final class Planner {
         }
         finish(plan, v, assign, leader);
         return plan;
+    }
+
+    /** Moves every replica on {@code from} to the least-loaded of {@code dests} (distinct racks first). */
+    private static void drainOff(ClusterView v, Map<TopicPartition, List<Integer>> assign, Map<TopicPartition, Integer> leader,
+                                 Map<Integer, Integer> counts, Set<Integer> from, Set<Integer> dests) throws CcException {
+        for (ClusterView.Partition p : v.partitions) {
+            List<Integer> r = assign.get(p.tp());
+            for (int i = 0; i < r.size(); i++) {
+                int b = r.get(i);
+                if (!from.contains(b)) continue;
+                Integer d = pickDestination(v, r, i, dests, counts);
+                if (d == null) {
+                    throw CcException.optimizationFailure("ReplicaDistributionGoal", "Insufficient brokers to move replica of "
+                        + p.tp() + " from dead broker " + b + " (candidates: " + dests + ").");
+                }
+                r.set(i, d);
+                counts.merge(b, -1, Integer::sum);
+                counts.merge(d, 1, Integer::sum);
+                if (leader.get(p.tp()) == b) leader.put(p.tp(), r.get(0));
+            }
+        }
     }
 
     private static Integer pickDestination(ClusterView v, List<Integer> replicas, int slot, Set<Integer> dests, Map<Integer, Integer> counts) {
@@ -293,55 +323,69 @@ final class Planner {
      * most-loaded followers; the current leader is kept.
      */
     static Plan replicationFactor(ClusterView v, Map<Integer, String> patternByRf, boolean skipRackAwarenessCheck) throws CcException {
-        Map<String, Integer> target = new TreeMap<>();
+        return replicationFactor(v, patternByRf, skipRackAwarenessCheck, null, Set.of());
+    }
+
+    /**
+     * As Cruise Control's {@code UpdateTopicConfigurationRunnable}: the sanity checks of its {@code init()} fail with
+     * IllegalStateException (offline replicas, no matching topic, all at target, a topic with two factors), the
+     * broker and rack counts are checked while working with the cluster model (RuntimeException wrapped in
+     * KafkaCruiseControlException, reference section 14). Like CC's goals, the proposal then also evens out
+     * leadership on the other topics (section 14: an RF change moves other topics' leaders), except those
+     * matching {@code excluded}. New replicas avoid {@code excludedForReplicaMove} (recently removed brokers, while
+     * exclude_recently_removed_brokers=true) unless no other broker fits.
+     */
+    static Plan replicationFactor(ClusterView v, Map<Integer, String> patternByRf, boolean skipRackAwarenessCheck, Pattern excluded,
+                                  Set<Integer> excludedForReplicaMove) throws CcException {
+        for (ClusterView.Partition p : v.partitions) {
+            Set<Integer> off = new TreeSet<>();
+            for (int b : p.replicas()) if (!v.brokers.containsKey(b)) off.add(b);
+            if (!off.isEmpty()) {
+                throw CcException.illegalState("Topic partition " + p.topic() + "-" + p.partition() + " has offline replicas on brokers "
+                    + off + ".");
+            }
+        }
         Set<String> topics = new TreeSet<>(v.topics());
+        Map<Integer, Set<String>> toChangeByRf = new TreeMap<>();
         for (var e : patternByRf.entrySet()) {
             Pattern pat = Pattern.compile(e.getValue());
-            boolean any = false;
-            for (String t : topics) {
-                if (!pat.matcher(t).matches()) continue;
-                any = true;
-                Integer prev = target.put(t, e.getKey());
-                if (prev != null && !prev.equals(e.getKey())) {
-                    throw CcException.operation("java.lang.IllegalArgumentException: Topic " + t
-                        + " is requested to have different replication factors: " + prev + " and " + e.getKey() + ".");
-                }
+            Set<String> matching = new TreeSet<>();
+            for (String t : topics) if (pat.matcher(t).matches()) matching.add(t);
+            if (matching.isEmpty()) throw CcException.illegalState("There is no topic in cluster matching pattern '" + e.getValue() + "'.");
+            Set<String> toChange = new TreeSet<>();
+            for (String t : matching) {
+                int rf = e.getKey();
+                if (v.partitions.stream().anyMatch(p -> p.topic().equals(t) && p.replicas().size() != rf)) toChange.add(t);
             }
-            if (!any) throw CcException.operation("java.lang.IllegalStateException: There is no topic in cluster matching pattern '" + e.getValue() + "'.");
+            if (!toChange.isEmpty()) toChangeByRf.put(e.getKey(), toChange);
         }
-        Map<String, Integer> changing = new TreeMap<>();
-        Map<String, Integer> currentRf = new HashMap<>();
-        for (ClusterView.Partition p : v.partitions) currentRf.putIfAbsent(p.topic(), p.replicas().size());
-        for (var e : target.entrySet()) {
-            boolean differs = v.partitions.stream().anyMatch(p -> p.topic().equals(e.getKey()) && p.replicas().size() != e.getValue());
-            if (differs) changing.put(e.getKey(), e.getValue());
-        }
-        if (changing.isEmpty()) {
-            throw CcException.operation("java.lang.IllegalStateException: All topics matching given pattern already have target replication factor. "
+        if (toChangeByRf.isEmpty()) {
+            throw CcException.illegalState("All topics matching given pattern already have target replication factor. "
                 + "Requested topic pattern by replication factor: " + patternByRf + ".");
         }
-        List<String> offline = new ArrayList<>();
-        for (ClusterView.Partition p : v.partitions) {
-            for (int b : p.replicas()) if (!v.brokers.containsKey(b)) { offline.add(p.tp().toString()); break; }
+        Map<String, Integer> changing = new TreeMap<>();
+        Set<String> twice = new TreeSet<>();
+        for (var e : toChangeByRf.entrySet()) {
+            for (String t : e.getValue()) if (changing.put(t, e.getKey()) != null) twice.add(t);
         }
-        if (!offline.isEmpty()) {
-            throw CcException.operation("java.lang.IllegalStateException: Topic partitions " + offline
-                + " have offline replicas; replication factor can be changed only when all replicas are online.");
+        if (!twice.isEmpty()) {
+            throw CcException.illegalState("Topics " + twice + " are requested with more than one target replication factor.");
         }
-        for (var e : changing.entrySet()) {
-            int rf = e.getValue();
+        for (var e : toChangeByRf.entrySet()) {
+            int rf = e.getKey();
             if (rf > v.brokers.size()) {
-                throw CcException.operation("java.lang.IllegalArgumentException: Unable to change replication factor (RF) of topics ["
-                    + e.getKey() + "] to " + rf + " since there are only " + v.brokers.size()
+                throw CcException.operation("java.lang.RuntimeException: Unable to change replication factor (RF) of topics "
+                    + e.getValue() + " to " + rf + " since there are only " + v.brokers.size()
                     + " alive brokers in the cluster. Requested RF cannot be more than number of alive brokers.");
             }
             if (!skipRackAwarenessCheck && v.racksKnown() && rf > v.numRacks()) {
-                throw CcException.operation("java.lang.IllegalArgumentException: Unable to change replication factor (RF) of topics ["
-                    + e.getKey() + "] to " + rf + " since there are only " + v.numRacks() + " racks in the cluster, to skip the "
+                throw CcException.operation("java.lang.RuntimeException: Unable to change replication factor of topics "
+                    + e.getValue() + " to " + rf + " since there are only " + v.numRacks() + " racks in the cluster, to skip the "
                     + "rack-awareness check, set skip_rack_awareness_check to true in the request.");
             }
         }
         Plan plan = new Plan(v, Mode.REPLICATION_FACTOR);
+        plan.excludedBrokersForReplicaMove.addAll(excludedForReplicaMove);
         Map<TopicPartition, List<Integer>> assign = new LinkedHashMap<>();
         for (ClusterView.Partition p : v.partitions) assign.put(p.tp(), new ArrayList<>(p.replicas()));
         Map<Integer, Integer> counts = replicaCounts(v, assign);
@@ -353,13 +397,17 @@ final class Planner {
             if (rf != null) {
                 while (r.size() < rf) {
                     Integer best = null;
-                    for (boolean needRack : new boolean[] {true, false}) {
-                        for (int b : v.brokers.keySet()) {
-                            if (r.contains(b)) continue;
-                            if (needRack && !newRackOk(v, r, b, rf)) continue;
-                            if (best == null || counts.get(b) < counts.get(best)) best = b;
+                    search:
+                    for (boolean allowExcluded : new boolean[] {false, true}) {
+                        for (boolean needRack : new boolean[] {true, false}) {
+                            for (int b : v.brokers.keySet()) {
+                                if (r.contains(b)) continue;
+                                if (!allowExcluded && excludedForReplicaMove.contains(b)) continue;
+                                if (needRack && !newRackOk(v, r, b, rf)) continue;
+                                if (best == null || counts.get(b) < counts.get(best)) best = b;
+                            }
+                            if (best != null) break search;
                         }
-                        if (best != null) break;
                     }
                     r.add(best);
                     counts.merge(best, 1, Integer::sum);
@@ -376,6 +424,9 @@ final class Planner {
             }
             leader.put(p.tp(), l);
         }
+        Set<String> keepLeaders = new TreeSet<>(changing.keySet());
+        for (String t : topics) if (excluded != null && excluded.matcher(t).matches()) keepLeaders.add(t);
+        greedyLeaders(v, assign, leader, v.brokers.keySet(), v.brokers.keySet(), keepLeaders);
         finish(plan, v, assign, leader);
         return plan;
     }

@@ -14,7 +14,13 @@ import java.util.concurrent.CompletableFuture;
  * In-memory user tasks, modelled on CC's UserTaskManager: every request (sync ones too) becomes a task that
  * holds one of {@code max.active.user.tasks} slots until the periodic scanner sees it done; a non-dry run
  * moves to InExecution when the executor takes it and to Completed/CompletedWithError when it ends;
- * completed tasks are dropped {@code retention} after their start. Nothing survives a restart.
+ * completed tasks are dropped {@code retention} after their start, and beyond {@code max.cached.completed.user.tasks}
+ * per endpoint type. Nothing survives a restart.
+ *
+ * <p>{@code user_tasks} lists them as CC keeps them (reference section 14, "grouped by type, not by start
+ * time"): the active tasks (oldest first), the one in execution, then the completed ones grouped by endpoint
+ * type (KAFKA_ADMIN, KAFKA_MONITOR, CRUISE_CONTROL_ADMIN, CRUISE_CONTROL_MONITOR; see {@link #TYPE_ORDER}), each
+ * group in the order its tasks completed.
  */
 final class UserTasks {
     enum Status { Active, InExecution, Completed, CompletedWithError }
@@ -34,6 +40,8 @@ final class UserTasks {
         final CompletableFuture<Reply> future = new CompletableFuture<>();
         final List<ObjectNode> steps = new ArrayList<>();
         volatile Status status = Status.Active;
+        /** When it became Completed / CompletedWithError (orders a type's group). */
+        long completedSeq;
         volatile boolean executionStarted;
         private long stepStart = System.currentTimeMillis();
 
@@ -71,6 +79,24 @@ final class UserTasks {
     }
 
     private final Map<UUID, Task> tasks = new LinkedHashMap<>();
+    private long completions;
+    /**
+     * The order of the completed groups. CC keeps them in a HashMap keyed by the endpoint-type enum, whose order
+     * follows identity hash codes and so changes from run to run; the double uses one such order, always the
+     * same, so tests stay reproducible.
+     */
+    private static final List<String> TYPE_ORDER = List.of("CRUISE_CONTROL_MONITOR", "KAFKA_ADMIN", "CRUISE_CONTROL_ADMIN",
+        "KAFKA_MONITOR");
+
+    /** CC's CruiseControlEndPoint -> CruiseControlEndpointType. */
+    static String endpointType(String endpoint) {
+        return switch (endpoint) {
+            case "load", "partition_load", "proposals", "kafka_cluster_state" -> "KAFKA_MONITOR";
+            case "state", "user_tasks", "review_board", "permissions" -> "CRUISE_CONTROL_MONITOR";
+            case "bootstrap", "train", "pause_sampling", "resume_sampling", "admin", "review" -> "CRUISE_CONTROL_ADMIN";
+            default -> "KAFKA_ADMIN";
+        };
+    }
     private final int maxActive;
     private final long retentionMs;
     private final int maxCachedCompleted;
@@ -83,8 +109,8 @@ final class UserTasks {
                              String operation) throws CcException {
         long active = tasks.values().stream().filter(t -> t.status == Status.Active).count();
         if (active >= maxActive) {
-            throw CcException.server("java.lang.RuntimeException: There are already " + active
-                + " active user tasks, which has reached the servlet capacity.");
+            // Thrown by the request handler itself: no exception class in the text (reference section 14).
+            throw CcException.serverBare("There are already " + active + " active user tasks, which has reached the servlet capacity.");
         }
         Task t = new Task(UUID.randomUUID(), endpoint, method, requestUrl, client, paramKey, operation);
         tasks.put(t.id, t);
@@ -106,6 +132,7 @@ final class UserTasks {
 
     synchronized void markExecutionFinished(Task t, boolean ok) {
         t.status = ok ? Status.Completed : Status.CompletedWithError;
+        t.completedSeq = ++completions;
         System.err.println("cc-double: task " + System.currentTimeMillis() + " " + t.id + " " + t.status);
     }
 
@@ -116,19 +143,35 @@ final class UserTasks {
             if (t.status == Status.Active && t.future.isDone() && !t.executionStarted) {
                 Reply r = t.future.getNow(null);
                 t.status = r != null && r.status() < 300 ? Status.Completed : Status.CompletedWithError;
+                t.completedSeq = ++completions;
             }
         }
-        Map<String, Integer> completedPerEndpoint = new LinkedHashMap<>();
+        Map<String, Integer> completedPerType = new LinkedHashMap<>();
         List<Task> newestFirst = new ArrayList<>(tasks.values());
-        java.util.Collections.reverse(newestFirst);
+        newestFirst.sort(java.util.Comparator.comparingLong((Task t) -> t.completedSeq).reversed());
         for (Task t : newestFirst) {
             if (t.status != Status.Completed && t.status != Status.CompletedWithError) continue;
-            int n = completedPerEndpoint.merge(t.endpoint, 1, Integer::sum);
+            int n = completedPerType.merge(endpointType(t.endpoint), 1, Integer::sum);
             if (t.startMs + retentionMs < now || n > maxCachedCompleted) tasks.remove(t.id);
         }
     }
 
-    synchronized List<Task> snapshot() { return new ArrayList<>(tasks.values()); }
+    /** Every task in the order {@code user_tasks} lists them (see the class comment). */
+    synchronized List<Task> snapshot() {
+        List<Task> out = new ArrayList<>();
+        for (Task t : tasks.values()) if (t.status == Status.Active) out.add(t);
+        for (Task t : tasks.values()) if (t.status == Status.InExecution) out.add(t);
+        for (String type : TYPE_ORDER) {
+            List<Task> done = new ArrayList<>();
+            for (Task t : tasks.values()) {
+                boolean completed = t.status == Status.Completed || t.status == Status.CompletedWithError;
+                if (completed && endpointType(t.endpoint).equals(type)) done.add(t);
+            }
+            done.sort(java.util.Comparator.comparingLong(t -> t.completedSeq));
+            out.addAll(done);
+        }
+        return out;
+    }
 
     /** One user_tasks entry (CC's {@code UserTaskInfo#getJsonStructure}). */
     static ObjectNode entry(Task t, boolean fetchCompleted) {

@@ -27,6 +27,7 @@ class PlannerTest {
                 v.partitions.add(new ClusterView.Partition(e.getKey(), p++, r, r.get(0), r));
             }
         }
+        v.findDeadBrokers();
         return v;
     }
 
@@ -148,5 +149,40 @@ class PlannerTest {
             .getMessage().contains("already have target replication factor"));
         assertTrue(assertThrows(CcException.class, () -> Planner.replicationFactor(v, Map.of(2, "t.+"), false))
             .getMessage().contains("There is no topic in cluster matching pattern 't.+'."));
+    }
+
+    @Test
+    void aDeadBrokerIsKnownAndRebalanceDrainsIt() throws Exception {
+        // Broker 4 is down but still holds replicas: CC's model has it as DEAD and moves its replicas away.
+        ClusterView v = view(3, List.of(), Map.of("t", List.of(List.of(1, 4), List.of(2, 4), List.of(3, 1))));
+        assertEquals(Set.of(4), v.deadBrokers);
+        Planner.Plan plan = Planner.balance(v, Planner.Mode.REBALANCE, Set.of(), Set.of(), null, Set.of(), false);
+        for (List<Integer> r : plan.after.values()) assertFalse(r.contains(4), "drained: " + plan.after);
+        var brokers = Json.brokerStats(v, plan.after, plan.leaderAfter).get("brokers");
+        boolean dead = false;
+        for (var b : brokers) if (b.get("Broker").asInt() == 4) dead = b.get("BrokerState").asText().equals("DEAD");
+        assertTrue(dead, brokers.toString());
+        // remove_broker of the dead broker is allowed (it is known); add_broker never fills it.
+        Planner.balance(v, Planner.Mode.REMOVE_BROKER, Set.of(4), Set.of(), null, Set.of(), false);
+        Planner.Plan add = Planner.balance(v, Planner.Mode.ADD_BROKER, Set.of(4), Set.of(), null, Set.of(), false);
+        for (Planner.Proposal p : add.proposals) assertFalse(p.newReplicas().contains(4) && !p.oldReplicas().contains(4), p.toString());
+    }
+
+    @Test
+    void replicationFactorChangeAlsoEvensOtherTopicsLeaders() throws Exception {
+        // "other" has every leader on broker 1; changing "rf" also proposes leader moves on "other" (section 14),
+        // never on the changed topic itself.
+        ClusterView v = view(3, List.of(), Map.of("rf", List.of(List.of(2)),
+            "other", List.of(List.of(1, 2, 3), List.of(1, 2, 3), List.of(1, 3, 2), List.of(1, 3, 2))));
+        Planner.Plan plan = Planner.replicationFactor(v, Map.of(2, "rf"), true);
+        long otherLeaderMoves = plan.proposals.stream()
+            .filter(p -> p.tp().topic().equals("other") && p.newLeader() != p.oldLeader()).count();
+        assertTrue(otherLeaderMoves >= 2, plan.proposals.toString());
+        for (Planner.Proposal p : plan.proposals) {
+            if (p.tp().topic().equals("rf")) assertEquals(2, p.newLeader(), "the changed topic keeps its leader");
+            if (p.tp().topic().equals("other")) assertEquals(new HashSet<>(p.oldReplicas()), new HashSet<>(p.newReplicas()));
+        }
+        Planner.Plan excluded = Planner.replicationFactor(v, Map.of(2, "rf"), true, Pattern.compile("other"), Set.of());
+        assertTrue(excluded.proposals.stream().noneMatch(p -> p.tp().topic().equals("other")), excluded.proposals.toString());
     }
 }
