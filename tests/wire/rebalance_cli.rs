@@ -1148,17 +1148,29 @@ async fn a_request_held_for_review_is_never_nothing_to_move() {
             .respond_with(json(200, body))
             .mount(&cc)
             .await;
-        for args in [
-            &["rebalance", "full"][..],
-            &["rebalance", "full", "--execute", "--yes", "-o", "json"][..],
+        // A dry run is held as itself; with `--execute` the request held for the reviewer is
+        // the execution request (#25 point 17: what is approved is what runs).
+        for (args, executions) in [
+            (&["rebalance", "full"][..], 0),
+            (
+                &["rebalance", "full", "--execute", "--yes", "-o", "json"][..],
+                1,
+            ),
         ] {
             let r = run(&cc.uri(), args).await;
             assert_eq!(r.code, 8, "{args:?}: {}", r.stderr);
             assert!(r.stderr.contains("review id 7"), "{}", r.stderr);
             assert!(!r.stdout.contains("Nothing to move"), "{}", r.stdout);
             assert!(!r.stdout.contains("nothing-to-do"), "{}", r.stdout);
+            assert_eq!(
+                posts_with(&cc, "dryrun=false").await,
+                executions,
+                "{args:?}"
+            );
+            // Its own held dry run (sent for the preview) is discarded: only the execution
+            // request waits for the reviewer.
+            assert_eq!(posts_with(&cc, "discard=").await, executions, "{args:?}");
         }
-        assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
     }
 }
 
