@@ -325,3 +325,54 @@ pub async fn cordoned_brokers(k: KafkaAccess<'_>) -> Option<Vec<i32>> {
             .collect(),
     )
 }
+
+/// The brokers of `destinations` that are cordoned (pure): Kafka refuses every move onto a
+/// broker whose log directories are all cordoned ("all its log directories are cordoned"), and a
+/// real Cruise Control then ends the whole execution with an error (reference section 14), so a
+/// request naming them as destinations cannot do what it says.
+#[must_use]
+pub fn cordoned_destinations(destinations: &[i32], cordoned: &[i32]) -> Vec<i32> {
+    let mut hit: Vec<i32> = destinations
+        .iter()
+        .copied()
+        .filter(|b| cordoned.contains(b))
+        .collect();
+    hit.sort_unstable();
+    hit.dedup();
+    hit
+}
+
+/// What is said when a request's destinations are cordoned (pure). `execute`: the request is
+/// refused (nothing was sent); otherwise the dry run goes on with this as a warning.
+#[must_use]
+pub fn cordoned_destinations_message(brokers: &[i32], execute: bool) -> String {
+    let list = brokers
+        .iter()
+        .map(i32::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let what = if execute {
+        "; nothing was sent to Cruise Control"
+    } else {
+        ": an execution of this proposal would fail"
+    };
+    format!(
+        "broker(s) {list} are cordoned (cordoned.log.dirs, e.g. left by an earlier `rebalance remove`) and Kafka refuses every move onto them{what}. Uncordon them first: `kafkaops broker uncordon --brokers {list}`"
+    )
+}
+
+#[cfg(test)]
+mod destination_tests {
+    use super::*;
+
+    #[test]
+    fn only_cordoned_destinations_are_named() {
+        assert_eq!(cordoned_destinations(&[4, 2, 4], &[4, 5]), vec![4]);
+        assert!(cordoned_destinations(&[1, 2], &[4]).is_empty());
+        assert!(cordoned_destinations(&[], &[4]).is_empty());
+        let m = cordoned_destinations_message(&[4], true);
+        assert!(m.contains("broker(s) 4 are cordoned"), "{m}");
+        assert!(m.contains("broker uncordon --brokers 4"), "{m}");
+        assert!(m.contains("nothing was sent"), "{m}");
+    }
+}

@@ -143,6 +143,26 @@ async fn propose(
     let a = ProposalSpec::from(&a);
     validate_args(&kind).map_err(usage)?;
     let request = checked_request(&kind, &a, full.as_ref())?;
+    // Destinations that are cordoned (an earlier removal's) refuse every move: seen before
+    // anything is sent (#25 point 1).
+    let destinations: &[i32] = match &kind {
+        RebalanceKind::AddBrokers(b) => b,
+        RebalanceKind::RemoveBrokers { destinations, .. } => destinations,
+        RebalanceKind::Full => full.as_ref().map_or(&[], |f| &f.destination_brokers),
+        _ => &[],
+    };
+    if !destinations.is_empty()
+        && let Some(cordoned) = crate::app::cordon::cordoned_brokers(ctx.kafka_access()).await
+    {
+        let hit = crate::app::cordon::cordoned_destinations(destinations, &cordoned);
+        if !hit.is_empty() {
+            let msg = crate::app::cordon::cordoned_destinations_message(&hit, a.execute);
+            if a.execute {
+                return Err(CliError::new(ExitCode::Failed, anyhow::anyhow!(msg)));
+            }
+            ctx.printer.note(format!("Warning: {msg}"));
+        }
+    }
     // Leaving brokers are cordoned before anything moves (KIP-1066; see commands::cordon).
     let cordon = match &kind {
         RebalanceKind::RemoveBrokers { brokers, .. } if a.execute => {

@@ -1361,7 +1361,7 @@ fn executor_state(http: &Http) -> Value {
 /// Whether Kafka's controller already refuses a manual placement on `broker` (its log dirs are
 /// cordoned; the controller learns it from the broker's heartbeat): a validate-only CreateTopics
 /// with the assignment `[[broker]]`, which creates nothing.
-fn controller_refuses_placement_on(bootstrap: &str, broker: i32) -> Result<bool> {
+pub(crate) fn controller_refuses_placement_on(bootstrap: &str, broker: i32) -> Result<bool> {
     use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
     use rdkafka::client::DefaultClientContext;
     use rdkafka::types::RDKafkaErrorCode;

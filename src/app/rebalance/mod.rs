@@ -9,6 +9,7 @@
 //! [`Classified`](crate::engine::failure::Classified); the edge maps them to exit codes.
 
 pub mod drift;
+pub mod failure;
 pub mod leaving;
 mod options;
 pub mod review;

@@ -222,6 +222,20 @@ pub(crate) async fn run_flow(
         }
     }
 
+    // A failed execution says what Kafka refused and what moved, when Kafka can be asked
+    // (#25 point 1): a real Cruise Control ends the whole execution when Kafka refuses one move.
+    if let (Outcome::Failed { task_id }, false) = (&report.outcome, stopped) {
+        let cordoned = crate::app::cordon::cordoned_brokers(ctx.kafka_access())
+            .await
+            .unwrap_or_default();
+        if let Some(msg) = crate::app::rebalance::failure::failed_execution_message(
+            task_id.as_deref(),
+            &cordoned,
+            placement_in_kafka.as_ref(),
+        ) {
+            report.error = Some(CliError::new(ExitCode::Failed, anyhow::anyhow!(msg)));
+        }
+    }
     let output = flow_output(&report, kind, a.show_internal, stopped, placement_in_kafka);
     Ok(FlowRun { report, output })
 }

@@ -1,0 +1,177 @@
+//! What a user still hit against a real Cruise Control (issue #25), end to end: kafkaops against
+//! the Cruise Control double (which answers as reference section 14 records) over a real
+//! 1-controller + 4-broker KRaft cluster. The oracles are ground truth: Kafka's placement and
+//! configs, and the double's own user tasks (what it was really asked to execute).
+//!
+//! One cluster for the whole test (steps in order); run with
+//! `cargo test --test cluster cc_second_round:: -- --nocapture` to see the steps.
+
+use crate::support;
+use support::WAIT;
+
+use std::collections::BTreeMap;
+
+use kafkaops::kafka::{ConfigChange, ConfigTarget};
+use serde_json::Value;
+use support::admin::Admin;
+use support::bin::{Out, kafkaops_bin, run};
+use support::cc_double::{CcDouble, CcDoubleOptions};
+use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, wait_for};
+
+/// kafkaops with the double's URL and Kafka's bootstrap servers.
+fn kafkaops(cc: &CcDouble, bootstrap: &str, args: &[&str]) -> Out {
+    run(support::bin::kafkaops()
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", cc.url())
+        .env("KAFKAOPS_BOOTSTRAP_SERVERS", bootstrap)
+        .args(args))
+}
+
+/// (topic, partition) -> (leader, replicas), from the real cluster metadata.
+fn placement_of(bootstrap: &str, topics: &[&str]) -> BTreeMap<(String, i32), (i32, Vec<i32>)> {
+    let mut m = BTreeMap::new();
+    for t in topics {
+        for p in placement(bootstrap, t).unwrap() {
+            m.insert(((*t).to_string(), p.partition), (p.leader, p.replicas));
+        }
+    }
+    m
+}
+
+fn cc_get(cc: &CcDouble, path_and_query: &str) -> Value {
+    let url = format!("{}/{path_and_query}", cc.url());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let text = reqwest::get(&url).await.unwrap().text().await.unwrap();
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{url}: {e}: {text}"))
+    })
+}
+
+/// The request URLs of the executions the double was asked for.
+fn executions_requested(cc: &CcDouble) -> Vec<String> {
+    let tasks = cc_get(cc, "user_tasks?json=true");
+    tasks["userTasks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("user_tasks: {tasks}"))
+        .iter()
+        .filter_map(|t| t["RequestURL"].as_str())
+        .filter(|u| u.contains("dryrun=false"))
+        .map(str::to_string)
+        .collect()
+}
+
+fn double(bootstrap: &str) -> CcDouble {
+    CcDouble::start(
+        bootstrap,
+        CcDoubleOptions {
+            task_scan_millis: Some(200),
+            max_active_tasks: Some(50),
+            ..Default::default()
+        },
+    )
+    .expect("cc-double")
+}
+
+#[test]
+fn what_a_user_still_hit_against_a_real_cruise_control() {
+    let _ = kafkaops_bin(); // copy it now, before anything else can rebuild it
+    let cluster = KafkaCluster::start(ClusterSpec::split(1, 4)).expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    // 12 partitions, RF 2, only on brokers 1-3: broker 4 is the one added back.
+    let on_123: Vec<Vec<i32>> = (0..12)
+        .map(|i| {
+            let a = [1, 2, 3];
+            vec![a[i % 3], a[(i + 1) % 3]]
+        })
+        .collect();
+    create_topic(&bootstrap, "orders", &on_123, &[]).unwrap();
+    let cc = double(&bootstrap);
+    let fast = ["--poll-interval", "200ms"];
+    let with_fast = |args: &[&'static str]| -> Vec<&'static str> {
+        args.iter().chain(fast.iter()).copied().collect()
+    };
+
+    eprintln!(
+        "step (point 1): a broker left cordoned by a removal is seen before anything is sent, \
+         and a failed execution says what Kafka refused"
+    );
+    let admin = Admin::connect(&cluster).unwrap();
+    admin
+        .alter(
+            ConfigTarget::Broker(4),
+            vec![ConfigChange::set("cordoned.log.dirs", "*")],
+        )
+        .unwrap();
+    wait_for("the controller to know broker 4 is cordoned", WAIT, || {
+        Ok(crate::cc_double::controller_refuses_placement_on(&bootstrap, 4)?.then_some(()))
+    })
+    .unwrap();
+    let before = placement_of(&bootstrap, &["orders"]);
+    let dry = kafkaops(&cc, &bootstrap, &["rebalance", "add", "--brokers", "4"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert!(
+        dry.stderr.contains("broker(s) 4 are cordoned"),
+        "the dry run warns: {}",
+        dry.stderr
+    );
+    let r = kafkaops(
+        &cc,
+        &bootstrap,
+        &with_fast(&["rebalance", "add", "--brokers", "4", "--execute", "--yes"]),
+    );
+    assert_eq!(r.code, 1, "refused: {}", r.stderr);
+    assert!(
+        r.stderr.contains("broker(s) 4 are cordoned"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("broker uncordon --brokers 4"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("nothing was sent"), "{}", r.stderr);
+    assert_eq!(executions_requested(&cc), Vec::<String>::new());
+    assert_eq!(placement_of(&bootstrap, &["orders"]), before);
+    // A full rebalance has no named destinations: Cruise Control proposes to fill the empty
+    // broker 4, Kafka refuses the moves, and the failure says so.
+    let r = kafkaops(
+        &cc,
+        &bootstrap,
+        &with_fast(&["rebalance", "full", "--execute", "--yes"]),
+    );
+    assert_eq!(r.code, 1, "failed: {}\n{}", r.stderr, cc.log());
+    assert!(
+        r.stderr
+            .contains("Kafka refuses moves onto cordoned broker(s) 4"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("partition(s) with moved replicas"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("may have moved"), "{}", r.stderr);
+    assert!(
+        placement_of(&bootstrap, &["orders"])
+            .values()
+            .all(|(_, r)| !r.contains(&4)),
+        "nothing landed on broker 4"
+    );
+    admin
+        .alter(
+            ConfigTarget::Broker(4),
+            vec![ConfigChange::delete("cordoned.log.dirs")],
+        )
+        .unwrap();
+    wait_for(
+        "the controller to know broker 4 is uncordoned",
+        WAIT,
+        || Ok((!crate::cc_double::controller_refuses_placement_on(&bootstrap, 4)?).then_some(())),
+    )
+    .unwrap();
+    drop(cc);
+}
