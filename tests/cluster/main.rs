@@ -11,6 +11,7 @@
 mod anomalies_cluster;
 mod cc_double;
 mod cluster_env;
+mod health_throttles;
 mod kafka_adapter;
 mod movers;
 mod operate_host;
