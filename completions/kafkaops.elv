@@ -53,6 +53,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand anomalies 'Watch the anomalies Cruise Control detects'
             cand broker 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
             cand reassignments 'Partition reassignments in flight, whoever started them: list or cancel'
+            cand health 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes'
+            cand throttles 'Replication throttles left behind by reassignments: list or clear'
             cand operate 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
@@ -1186,6 +1188,151 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         }
         &'kafkaops;reassignments;help;help'= {
         }
+        &'kafkaops;health'= {
+            cand --timeout 'How long --exit-when-healthy waits'
+            cand --interval 'How often --watch and --exit-when-healthy observe'
+            cand --ignore 'Known conditions left out of the verdict (still shown): KIND or KIND:SUBJECT, e.g. `leftover-throttle`, `under-replicated:orders`, `broker-fenced:3` (comma-separated or repeated; kinds: see `-o json` or the README)'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand -b 'Kafka bootstrap servers (host:port,...)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand --watch 'Observe again every --interval and print the verdict whenever it or its reasons change, until Ctrl-C'
+            cand --exit-when-healthy 'Wait until the cluster is healthy (exit 0), observing every --interval; exit 3 when --timeout passes first'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;throttles'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand -b 'Kafka bootstrap servers (host:port,...)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List every replication throttle set on the cluster (broker rates, topic throttled replicas) and whether anything moving needs it'
+            cand clear 'Remove the replication throttles (dry run unless --execute); refused while a movement uses them, unless --force'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;throttles;list'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand -b 'Kafka bootstrap servers (host:port,...)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;throttles;clear'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand -b 'Kafka bootstrap servers (host:port,...)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand --execute 'Remove them (default: dry run, show what would be removed)'
+            cand --force 'Remove them even while reassignments are in flight or Cruise Control executes (or may: its state cannot be read); the movement then runs unthrottled'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;throttles;help'= {
+            cand list 'List every replication throttle set on the cluster (broker rates, topic throttled replicas) and whether anything moving needs it'
+            cand clear 'Remove the replication throttles (dry run unless --execute); refused while a movement uses them, unless --force'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;throttles;help;list'= {
+        }
+        &'kafkaops;throttles;help;clear'= {
+        }
+        &'kafkaops;throttles;help;help'= {
+        }
         &'kafkaops;operate'= {
             cand --policy 'The policy file (YAML): auto-rebalance modes and templates, brokers to drain, replication factors, desired broker configuration. Re-read when it changes; a bad version is reported and the last good one stays in force'
             cand --resync 'Time between reconcile loops when nothing happens, e.g. 30s, 2m'
@@ -1343,6 +1490,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand anomalies 'Watch the anomalies Cruise Control detects'
             cand broker 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
             cand reassignments 'Partition reassignments in flight, whoever started them: list or cancel'
+            cand health 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes'
+            cand throttles 'Replication throttles left behind by reassignments: list or clear'
             cand operate 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
@@ -1416,6 +1565,16 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;help;reassignments;list'= {
         }
         &'kafkaops;help;reassignments;cancel'= {
+        }
+        &'kafkaops;help;health'= {
+        }
+        &'kafkaops;help;throttles'= {
+            cand list 'List every replication throttle set on the cluster (broker rates, topic throttled replicas) and whether anything moving needs it'
+            cand clear 'Remove the replication throttles (dry run unless --execute); refused while a movement uses them, unless --force'
+        }
+        &'kafkaops;help;throttles;list'= {
+        }
+        &'kafkaops;help;throttles;clear'= {
         }
         &'kafkaops;help;operate'= {
         }

@@ -54,6 +54,8 @@ complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "topic" -d 'Topic 
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "broker" -d 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "health" -d 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "throttles" -d 'Replication throttles left behind by reassignments: list or clear'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "operate" -d 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "config" -d 'Inspect the resolved configuration'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -868,6 +870,115 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the partition reassignments in flight (adding, removing, progress, who started them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from help" -f -a "cancel" -d 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l timeout -d 'How long --exit-when-healthy waits' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l interval -d 'How often --watch and --exit-when-healthy observe' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l ignore -d 'Known conditions left out of the verdict (still shown): KIND or KIND:SUBJECT, e.g. `leftover-throttle`, `under-replicated:orders`, `broker-fenced:3` (comma-separated or repeated; kinds: see `-o json` or the README)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l watch -d 'Observe again every --interval and print the verdict whenever it or its reasons change, until Ctrl-C'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l exit-when-healthy -d 'Wait until the cluster is healthy (exit 0), observing every --interval; exit 3 when --timeout passes first'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -f -a "list" -d 'List every replication throttle set on the cluster (broker rates, topic throttled replicas) and whether anything moving needs it'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -f -a "clear" -d 'Remove the replication throttles (dry run unless --execute); refused while a movement uses them, unless --force'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l execute -d 'Remove them (default: dry run, show what would be removed)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l force -d 'Remove them even while reassignments are in flight or Cruise Control executes (or may: its state cannot be read); the movement then runs unthrottled'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from help" -f -a "list" -d 'List every replication throttle set on the cluster (broker rates, topic throttled replicas) and whether anything moving needs it'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from help" -f -a "clear" -d 'Remove the replication throttles (dry run unless --execute); refused while a movement uses them, unless --force'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l policy -d 'The policy file (YAML): auto-rebalance modes and templates, brokers to drain, replication factors, desired broker configuration. Re-read when it changes; a bad version is reported and the last good one stays in force' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l resync -d 'Time between reconcile loops when nothing happens, e.g. 30s, 2m' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l state-dir -d 'Plain host: directory of the state file (one per cluster) [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]' -r -F
@@ -985,16 +1096,18 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s q -l q
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "broker" -d 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "operate" -d 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "config" -d 'Inspect the resolved configuration'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments operate config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "broker" -d 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "health" -d 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "throttles" -d 'Replication throttles left behind by reassignments: list or clear'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "operate" -d 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "config" -d 'Inspect the resolved configuration'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
@@ -1011,4 +1124,6 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from broker" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from reassignments" -f -a "list" -d 'List the partition reassignments in flight (adding, removing, progress, who started them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from reassignments" -f -a "cancel" -d 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from throttles" -f -a "list" -d 'List every replication throttle set on the cluster (broker rates, topic throttled replicas) and whether anything moving needs it'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from throttles" -f -a "clear" -d 'Remove the replication throttles (dry run unless --execute); refused while a movement uses them, unless --force'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'

@@ -53,6 +53,12 @@ pub enum ExitCode {
     ReplicasLeft,
     /// Terminated by SIGTERM; a started execution was left running.
     Terminated,
+    /// `health`: the cluster serves, but something needs attention (under-replicated
+    /// partitions, a fenced broker, a lagging voter, a leftover throttle, ...).
+    Degraded,
+    /// `health`: part of the cluster does not serve (offline or under-min-ISR partitions, no
+    /// quorum leader or majority).
+    Unavailable,
 }
 
 impl ExitCode {
@@ -73,13 +79,15 @@ impl ExitCode {
             ExitCode::AnomalyFound => 10,
             ExitCode::ReplicasLeft => 11,
             ExitCode::GoalsUnsatisfiable => 12,
+            ExitCode::Degraded => 13,
+            ExitCode::Unavailable => 14,
             ExitCode::Terminated => 143,
             ExitCode::Interrupted => 130,
         }
     }
 
     /// Every code, in table order (used by the README test).
-    pub const ALL: [ExitCode; 15] = [
+    pub const ALL: [ExitCode; 17] = [
         ExitCode::Ok,
         ExitCode::Failed,
         ExitCode::Usage,
@@ -93,6 +101,8 @@ impl ExitCode {
         ExitCode::AnomalyFound,
         ExitCode::ReplicasLeft,
         ExitCode::GoalsUnsatisfiable,
+        ExitCode::Degraded,
+        ExitCode::Unavailable,
         ExitCode::Interrupted,
         ExitCode::Terminated,
     ];
@@ -127,6 +137,19 @@ pub fn code_of(cause: &(dyn std::error::Error + 'static)) -> Option<ExitCode> {
     {
         // Someone else is moving data: busy, like another Cruise Control execution.
         return Some(ExitCode::Busy);
+    }
+    if cause
+        .downcast_ref::<crate::engine::throttles::ThrottlesInUse>()
+        .is_some()
+    {
+        // A movement uses the throttles `throttles clear` was asked to remove: busy.
+        return Some(ExitCode::Busy);
+    }
+    if cause
+        .downcast_ref::<crate::engine::health::UnknownKind>()
+        .is_some()
+    {
+        return Some(ExitCode::Usage);
     }
     if cause
         .downcast_ref::<crate::engine::operator_guard::OperatorActive>()
@@ -164,6 +187,17 @@ pub trait OutcomeExitCode {
 impl OutcomeExitCode for Outcome {
     fn exit_code(&self) -> ExitCode {
         self.failure_kind().map_or(ExitCode::Ok, failure)
+    }
+}
+
+/// The exit code of a health verdict (0 healthy, 13 degraded, 14 unavailable).
+#[must_use]
+pub fn health(verdict: crate::engine::health::Verdict) -> ExitCode {
+    use crate::engine::health::Verdict;
+    match verdict {
+        Verdict::Healthy => ExitCode::Ok,
+        Verdict::Degraded => ExitCode::Degraded,
+        Verdict::Unavailable => ExitCode::Unavailable,
     }
 }
 

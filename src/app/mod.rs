@@ -22,11 +22,13 @@ pub mod anomalies;
 pub mod clients;
 pub mod cordon;
 pub mod guards;
+pub mod health;
 pub mod operate;
 pub mod placement;
 pub mod rebalance;
 pub mod report;
 pub mod roll;
+pub mod throttles;
 pub mod topic;
 
 pub use report::{LogReporter, Reporter};

@@ -8,10 +8,12 @@
 
 pub mod anomalies;
 pub mod broker;
+pub mod health;
 pub mod operate;
 pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
+pub mod throttles;
 pub mod topic;
 
 use std::path::PathBuf;
@@ -247,6 +249,12 @@ pub enum Command {
     /// Partition reassignments in flight, whoever started them: list or cancel
     #[command(subcommand)]
     Reassignments(reassignments::ReassignmentsCommand),
+    /// One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes
+    /// 0, 13, 14 for scripts and probes
+    Health(health::HealthArgs),
+    /// Replication throttles left behind by reassignments: list or clear
+    #[command(subcommand)]
+    Throttles(throttles::ThrottlesCommand),
     /// Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and
     /// goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts
     Operate(operate::OperateArgs),

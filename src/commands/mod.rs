@@ -11,6 +11,7 @@ pub mod cc_flow;
 pub mod completions;
 pub mod config;
 pub mod cordon;
+pub mod health;
 pub mod imbalance;
 pub mod observe;
 pub mod operate;
@@ -19,6 +20,7 @@ pub mod proposal;
 pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
+pub mod throttles;
 pub mod topic;
 
 use clap::ArgMatches;
@@ -155,6 +157,8 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Anomalies(cmd) => anomalies::run(&ctx, cmd).await,
         Command::Reassignments(cmd) => reassignments::run(&ctx, cmd).await,
         Command::Broker(cmd) => cordon::run(&ctx, cmd).await,
+        Command::Health(a) => health::run(&ctx, a).await,
+        Command::Throttles(cmd) => throttles::run(&ctx, cmd).await,
         Command::Operate(args) => operate::run(&ctx, args).await,
     }
 }

@@ -347,6 +347,43 @@ impl KafkaClient {
         let mut conn = self.quorum_connection().await?.conn;
         wire_admin::list_reassignments(&mut conn, millis(self.timeout())).await
     }
+
+    /// Every config of each of `topics` (DescribeConfigs TOPIC, 200 topics per request), by
+    /// topic (`throttles list`, `health`: the throttled-replica lists).
+    ///
+    /// # Errors
+    /// A request or one topic's answer fails.
+    pub async fn describe_topic_configs(
+        &self,
+        topics: &[String],
+    ) -> Result<BTreeMap<String, Vec<ConfigEntry>>> {
+        let mut out = BTreeMap::new();
+        for chunk in topics.chunks(200) {
+            let what = format!("DescribeConfigs of {} topic(s)", chunk.len());
+            let specs: Vec<ResourceSpecifier<'_>> =
+                chunk.iter().map(|t| ResourceSpecifier::Topic(t)).collect();
+            let results = self
+                .admin
+                .describe_configs(specs.iter(), &self.options())
+                .await
+                .map_err(|e| KafkaError::client(what.clone(), e))?;
+            for (topic, result) in chunk.iter().zip(results) {
+                match result {
+                    Ok(r) => {
+                        out.insert(topic.clone(), r.entries.iter().map(convert_entry).collect());
+                    }
+                    Err(code) => {
+                        return Err(describe_error(
+                            format!("DescribeConfigs of topic {topic}"),
+                            None,
+                            code,
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
 }
 
 fn millis(d: Duration) -> i32 {

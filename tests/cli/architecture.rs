@@ -461,12 +461,14 @@ const SUBCOMMANDS: &[&str] = &[
     "completions",
     "config",
     "cordon",
+    "health",
     "imbalance",
     "operate",
     "pace",
     "reassignments",
     "rebalance",
     "roll",
+    "throttles",
     "topic",
 ];
 

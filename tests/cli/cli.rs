@@ -795,3 +795,29 @@ fn every_documented_example_command_parses() {
     // The README's tour alone has a dozen; the docs many more.
     assert!(parsed >= 40, "only {parsed} example commands found");
 }
+
+/// `health --ignore` with a condition kafkaops does not know is a usage error (exit 2) that
+/// lists the known ones, before anything is asked of a cluster; `health` and `throttles` without
+/// bootstrap servers are usage errors too.
+#[test]
+fn health_and_throttles_refuse_bad_input_before_connecting() {
+    kafkaops()
+        .args(["health", "--ignore", "leftover-throttle,no-such-thing"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("no-such-thing")
+                .and(predicate::str::contains("under-min-isr")),
+        );
+    kafkaops().args(["health"]).assert().code(2);
+    kafkaops().args(["throttles", "list"]).assert().code(2);
+    kafkaops()
+        .args(["throttles", "clear", "--execute", "--yes"])
+        .assert()
+        .code(2);
+    kafkaops()
+        .args(["health", "--timeout", "1m"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--exit-when-healthy"));
+}

@@ -12,6 +12,7 @@ mod anomalies_cluster;
 mod cc_double;
 mod cc_second_round;
 mod cluster_env;
+mod health_throttles;
 mod kafka_adapter;
 mod movers;
 mod operate_host;

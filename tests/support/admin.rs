@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use anyhow::{Result, anyhow};
-use kafkaops::engine::view::Reassignment;
+use kafkaops::engine::view::{ConfigSource, Reassignment};
 use kafkaops::kafka::client::{KafkaAdmin, KafkaClient};
 use kafkaops::kafka::config::ConnectionConfig;
 use kafkaops::kafka::observation::RawQuorum;
@@ -74,6 +74,21 @@ impl Admin {
         self.rt
             .block_on(self.client.incremental_alter_configs(target, changes))
             .map_err(|e| anyhow!("IncrementalAlterConfigs {what}: {e}"))
+    }
+
+    /// `topic`'s own (topic-level) value of `key`, `None` when unset.
+    pub fn topic_config(&self, topic: &str, key: &str) -> Result<Option<String>> {
+        let configs = self
+            .rt
+            .block_on(self.client.describe_topic_configs(&[topic.to_string()]))
+            .map_err(|e| anyhow!("DescribeConfigs topic {topic}: {e}"))?;
+        Ok(configs
+            .get(topic)
+            .into_iter()
+            .flatten()
+            .find(|e| e.name == key && e.source == ConfigSource::DynamicTopic)
+            .and_then(|e| e.value.clone())
+            .filter(|v| !v.is_empty()))
     }
 
     /// Starts moving `topic`-`partition` to `replicas`.

@@ -1,0 +1,207 @@
+//! `kafkaops health`: one verdict (healthy, degraded, unavailable) with every reason, as a script
+//! or a Kubernetes probe can use it (exit 0, 13, 14).
+//!
+//! The facts are read by [`crate::app::health`], the verdict is the engine's
+//! ([`crate::engine::health`]); this resolves the arguments, loops for `--watch` and
+//! `--exit-when-healthy`, and renders.
+//!
+//! `--output json`: `{"verdict":"healthy"|"degraded"|"unavailable","reasons":[{"kind",
+//! "severity":"info"|"degraded"|"unavailable","subject"?,"partitions"?,"message","ignored"?}],
+//! "observed_at"}`; with `--watch`, one such object per line whenever the verdict or its reasons
+//! change (an observation that failed is `{"error", "observed_at"}`).
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::Ctx;
+use crate::cli::health::HealthArgs;
+use crate::engine::health::{HealthReport, IgnoreRule, Severity, evaluate};
+use crate::error::{CliError, ExitCode};
+use crate::kafka::KafkaClient;
+
+#[derive(Debug, Serialize, PartialEq)]
+struct View {
+    #[serde(flatten)]
+    report: HealthReport,
+    observed_at: String,
+}
+
+#[derive(Debug, Serialize)]
+struct Failed {
+    error: String,
+    observed_at: String,
+}
+
+fn now_rfc3339() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+fn render(v: &View) -> String {
+    let r = &v.report;
+    let counted = r.reasons.iter().filter(|x| !x.ignored).count();
+    let mut s = format!(
+        "{}: {}\n",
+        r.verdict.as_str().to_uppercase(),
+        if r.reasons.is_empty() {
+            "nothing to report".to_string()
+        } else {
+            format!(
+                "{} reason(s){}",
+                r.reasons.len(),
+                if counted == r.reasons.len() {
+                    String::new()
+                } else {
+                    format!(", {} ignored", r.reasons.len() - counted)
+                }
+            )
+        }
+    );
+    for x in &r.reasons {
+        let sev = match x.severity {
+            Severity::Info => "info",
+            Severity::Degraded => "degraded",
+            Severity::Unavailable => "unavailable",
+        };
+        s.push_str(&format!(
+            "  [{sev}{}] {}: {}\n",
+            if x.ignored { ", ignored" } else { "" },
+            x.kind,
+            x.message
+        ));
+    }
+    s
+}
+
+/// Runs `health`.
+pub async fn run(ctx: &Ctx, a: HealthArgs) -> Result<ExitCode, CliError> {
+    let ignore = a
+        .ignore
+        .iter()
+        .map(|s| IgnoreRule::parse(s))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(CliError::usage)?;
+    let kafka = crate::app::cordon::kafka(ctx.kafka_access()).await?;
+    if !a.watch && !a.exit_when_healthy {
+        let view = observe(ctx, &kafka, &ignore).await?;
+        ctx.printer.emit(&view, render)?;
+        return Ok(crate::error_codes::health(view.report.verdict));
+    }
+    follow(ctx, &kafka, &a, &ignore).await
+}
+
+async fn observe(ctx: &Ctx, kafka: &KafkaClient, ignore: &[IgnoreRule]) -> anyhow::Result<View> {
+    let facts =
+        crate::app::health::facts(kafka, &ctx.settings.cruise_control, ctx.request_timeout())
+            .await?;
+    Ok(View {
+        report: evaluate(&facts, ignore),
+        observed_at: now_rfc3339(),
+    })
+}
+
+/// `--watch` and/or `--exit-when-healthy`: observe every `--interval`; print each change
+/// (`--watch`) and stop once healthy (`--exit-when-healthy`) or at Ctrl-C. A failed
+/// observation is reported and retried.
+async fn follow(
+    ctx: &Ctx,
+    kafka: &KafkaClient,
+    a: &HealthArgs,
+    ignore: &[IgnoreRule],
+) -> Result<ExitCode, CliError> {
+    let printer = &ctx.printer;
+    let deadline = a.exit_when_healthy.then(|| Instant::now() + a.timeout);
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    let mut last: Option<HealthReport> = None;
+    let mut last_view: Option<View> = None;
+    let mut last_error: Option<String> = None;
+    if a.exit_when_healthy && !a.watch {
+        printer.note(format!(
+            "Waiting up to {} for the cluster to be healthy (observing every {})",
+            humantime::format_duration(a.timeout),
+            humantime::format_duration(a.interval)
+        ));
+    }
+    loop {
+        match observe(ctx, kafka, ignore).await {
+            Ok(view) => {
+                last_error = None;
+                let changed = last.as_ref() != Some(&view.report);
+                if a.watch && changed {
+                    printer.emit_record(&view, render)?;
+                } else if changed {
+                    printer.note(format!(
+                        "{}: {} reason(s) counted",
+                        view.report.verdict.as_str(),
+                        view.report
+                            .reasons
+                            .iter()
+                            .filter(|r| !r.ignored && r.severity != Severity::Info)
+                            .count()
+                    ));
+                }
+                last = Some(view.report.clone());
+                let healthy = view.report.verdict == crate::engine::health::Verdict::Healthy;
+                if a.exit_when_healthy && healthy {
+                    if !a.watch {
+                        printer.emit(&view, render)?;
+                    }
+                    return Ok(ExitCode::Ok);
+                }
+                last_view = Some(view);
+            }
+            Err(e) => {
+                let msg = format!("{e:#}");
+                if last_error.as_ref() != Some(&msg) {
+                    if a.watch && printer.format != crate::output::OutputFormat::Table {
+                        printer.emit_record(
+                            &Failed {
+                                error: msg.clone(),
+                                observed_at: now_rfc3339(),
+                            },
+                            |f| f.error.clone(),
+                        )?;
+                    } else {
+                        printer.note(format!("Cannot observe the cluster: {msg}; retrying"));
+                    }
+                }
+                last_error = Some(msg);
+            }
+        }
+        let mut wait = a.interval;
+        if let Some(d) = deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                if !a.watch
+                    && let Some(v) = &last_view
+                {
+                    printer.emit(v, render)?;
+                }
+                return Err(CliError::new(
+                    ExitCode::Timeout,
+                    anyhow::anyhow!(
+                        "the cluster was not healthy within {}{}",
+                        humantime::format_duration(a.timeout),
+                        last.map(|r| format!(" (last verdict: {})", r.verdict.as_str()))
+                            .or_else(
+                                || last_error.map(|e| format!(" (last observation failed: {e})"))
+                            )
+                            .unwrap_or_default()
+                    ),
+                ));
+            }
+            wait = wait.min(left);
+        }
+        tokio::select! {
+            () = tokio::time::sleep(wait.max(Duration::from_millis(10))) => {}
+            _ = &mut ctrl_c => {
+                // --watch alone ends with the last verdict's code; a wait for health was cut short.
+                return Ok(match last {
+                    Some(r) if !a.exit_when_healthy => crate::error_codes::health(r.verdict),
+                    _ => ExitCode::Interrupted,
+                });
+            }
+        }
+    }
+}
