@@ -6,6 +6,7 @@ pub mod anomalies;
 pub mod cc_flow;
 pub mod cordon;
 pub mod drift;
+pub mod kraft;
 pub mod model;
 pub mod movers;
 pub mod operate;

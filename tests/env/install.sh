@@ -39,6 +39,8 @@ fi
 # (Their stdout is the path they prepared: keep it off this script's stdout, which callers such as
 # examples/local-demo.sh keep for results.)
 "$here/setup.sh" >&2
+# The older Kafka release the upgrade tests start from (tests/kraft_lifecycle.rs).
+"$here/setup.sh" previous >&2
 "$here/cc-double/build.sh" >&2
 # kube-apiserver and etcd for the Kubernetes tests (tests/kube_roll.rs), built from the Go module
 # proxy and cached by the hash of their wrapper modules (cold ~8 CPU-minutes, warm 0.02 s). Without Go
