@@ -348,6 +348,16 @@ impl ClusterSpec {
         if self.combined > 0 && self.controllers > 0 {
             bail!("mixing combined and controller-only nodes is not supported by the harness");
         }
+        let ids = 1..=i32::try_from(self.broker_count())?;
+        let controllers =
+            CONTROLLER_ID_BASE + 1..=CONTROLLER_ID_BASE + i32::try_from(self.controllers)?;
+        if let Some(id) = self
+            .node_versions
+            .keys()
+            .find(|id| !ids.contains(id) && !controllers.contains(id))
+        {
+            bail!("with_node_version: there is no node {id} in this layout");
+        }
         if !self.racks.is_empty() && self.racks.len() != self.broker_count() {
             bail!(
                 "{} racks given for {} broker-role nodes",
@@ -776,13 +786,6 @@ impl KafkaCluster {
         let tls_dir = root.join("tls");
         if secure {
             write_tls_material(&tls_dir)?;
-        }
-        if let Some(id) = spec
-            .node_versions
-            .keys()
-            .find(|id| !layout.iter().any(|(l, _)| l == *id))
-        {
-            bail!("with_node_version: there is no node {id} in this layout");
         }
         for (id, role) in layout {
             let work_dir = root.join(format!("node-{id}"));
