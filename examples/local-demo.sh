@@ -8,9 +8,10 @@ cd "$root"
 export KAFKAOPS_TESTENV_CACHE="${KAFKAOPS_TESTENV_CACHE:-$HOME/.cache/kafkaops-testenv}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$KAFKAOPS_TESTENV_CACHE/target}"
 . "$root/tests/env/target-checkout.sh"
+# Only what the demo uses is installed (no Kubernetes or shipping tools: those are for the tests).
 # Progress goes to stderr; stdout keeps only the demo's result (a JSON line).
 echo "local-demo: installing what is missing (cached under $KAFKAOPS_TESTENV_CACHE) ..." >&2
-tests/env/install.sh
+tests/env/install.sh --demo
 kafkaops_target_for_checkout "$root"
 echo "local-demo: building kafkaops (the first build compiles librdkafka and takes a few minutes) ..." >&2
 cargo build --locked --bin kafkaops --example local_demo

@@ -43,9 +43,13 @@ fn kafkaops_bin() -> PathBuf {
         .expect("target dir")
 }
 
-fn kafkaops(bin: &PathBuf, cc_url: &str, args: &[&str]) -> Result<i32> {
-    eprintln!("\n$ kafkaops {}", args.join(" "));
+/// Runs `kafkaops -b BOOTSTRAP ARGS` with Cruise Control's URL in the environment: with the
+/// bootstrap servers it shows the full check (reassignments in flight, cordons, what Kafka shows
+/// moved), not a warning that it cannot look.
+fn kafkaops(bin: &PathBuf, cc_url: &str, bootstrap: &str, args: &[&str]) -> Result<i32> {
+    eprintln!("\n$ kafkaops -b {bootstrap} {}", args.join(" "));
     let status = Command::new(bin)
+        .args(["-b", bootstrap])
         .args(args)
         .env("KAFKAOPS_CRUISE_CONTROL_URL", cc_url)
         .status()
@@ -87,13 +91,19 @@ fn main() -> Result<()> {
     let cc = CcDouble::start(&bootstrap, CcDoubleOptions::default())?;
     let url = cc.url();
 
-    let dry = kafkaops(&bin, &url, &["rebalance", "add", "--brokers", "4"])?;
+    let dry = kafkaops(
+        &bin,
+        &url,
+        &bootstrap,
+        &["rebalance", "add", "--brokers", "4"],
+    )?;
     if dry != 0 {
         bail!("the dry run exited {dry}");
     }
     let exec = kafkaops(
         &bin,
         &url,
+        &bootstrap,
         &["rebalance", "add", "--brokers", "4", "--execute", "--yes"],
     )?;
     if exec != 0 {

@@ -1,92 +1,15 @@
 //! Exit codes and the error type the binary maps to them.
 //!
 //! Scripts branch on our exit codes, so they are an API: one table, documented
-//! in the README and checked by `tests/cli.rs`. Core modules keep their own
-//! typed errors (`thiserror`); at the edge every failure becomes a
-//! [`CliError`] carrying the code that fits it.
+//! in the README and checked by `tests/cli/cli.rs`. Core modules keep their own
+//! typed errors (`thiserror`) and failure classes; at the edge (`main` and `commands`,
+//! the only importers of this module) every failure becomes a [`CliError`] carrying the
+//! code that fits it ([`crate::error_codes`] holds the table and the mapping, and imports
+//! nothing of this module, so the two make no circle).
 
 use std::fmt;
 
-/// The documented exit codes (see README "Exit codes").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ExitCode {
-    /// Success.
-    Ok,
-    /// The operation failed or a safety check refused it.
-    Failed,
-    /// Bad usage or configuration: nothing was changed.
-    Usage,
-    /// A deadline passed while waiting.
-    Timeout,
-    /// A dependency is not ready yet (Cruise Control still sampling, broker recovering); retry later.
-    NotReady,
-    /// Another operation is already running (an ongoing Cruise Control execution, active-task limit).
-    Busy,
-    /// A dependency could not be reached or rejected our credentials.
-    Unreachable,
-    /// A change ran but did not take effect everywhere (`topic set-rf`: a topic's factor did
-    /// not change, or the Cruise Control task ended `CompletedWithError`).
-    Incomplete,
-    /// Interrupted by the user; a started operation was left running.
-    Interrupted,
-    /// `anomalies watch --exit-on`: an anomaly of a watched-for type appeared.
-    AnomalyFound,
-    /// Cruise Control could not satisfy the goals (`OptimizationFailureException`, a hard goal
-    /// such as `RackAwareGoal`): it proposed nothing and nothing was changed.
-    GoalsUnsatisfiable,
-    /// Cruise Control holds the request for review (two-step verification); nothing ran.
-    ReviewPending,
-    /// The execution was stopped (by a user or a stop request).
-    Stopped,
-    /// A scale-down left replicas on the leaving brokers.
-    ReplicasLeft,
-    /// Terminated by SIGTERM; a started execution was left running.
-    Terminated,
-}
-
-impl ExitCode {
-    /// The numeric process exit status.
-    #[must_use]
-    pub fn code(self) -> i32 {
-        match self {
-            ExitCode::Ok => 0,
-            ExitCode::Failed => 1,
-            ExitCode::Usage => 2,
-            ExitCode::Timeout => 3,
-            ExitCode::NotReady => 4,
-            ExitCode::Busy => 5,
-            ExitCode::Unreachable => 6,
-            ExitCode::Incomplete => 7,
-            ExitCode::ReviewPending => 8,
-            ExitCode::Stopped => 9,
-            ExitCode::AnomalyFound => 10,
-            ExitCode::ReplicasLeft => 11,
-            ExitCode::GoalsUnsatisfiable => 12,
-            ExitCode::Terminated => 143,
-            ExitCode::Interrupted => 130,
-        }
-    }
-
-    /// Every code, in table order (used by the README test).
-    pub const ALL: [ExitCode; 15] = [
-        ExitCode::Ok,
-        ExitCode::Failed,
-        ExitCode::Usage,
-        ExitCode::Timeout,
-        ExitCode::NotReady,
-        ExitCode::Busy,
-        ExitCode::Unreachable,
-        ExitCode::Incomplete,
-        ExitCode::ReviewPending,
-        ExitCode::Stopped,
-        ExitCode::AnomalyFound,
-        ExitCode::ReplicasLeft,
-        ExitCode::GoalsUnsatisfiable,
-        ExitCode::Interrupted,
-        ExitCode::Terminated,
-    ];
-}
+pub use crate::error_codes::ExitCode;
 
 /// An error on its way out of the binary: the message chain plus the exit code.
 #[derive(Debug)]
@@ -153,3 +76,52 @@ impl CodedError {
 }
 
 pub type Result<T, E = CliError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::engine::cc_flow::{AfterInterrupt, Outcome};
+
+    #[test]
+    fn interrupted_outcomes_name_the_task_and_what_became_of_it() {
+        let e: crate::error::CliError = crate::driver::cc_flow::outcome_error(
+            &Outcome::Interrupted {
+                task_id: Some("t1".into()),
+                after: AfterInterrupt::LeftRunning,
+            },
+            None,
+            None,
+            None,
+        );
+        assert_eq!(e.code, ExitCode::Interrupted);
+        assert!(e.to_string().contains("(task t1) keeps running"), "{e}");
+        let e: crate::error::CliError = crate::driver::cc_flow::outcome_error(
+            &Outcome::Interrupted {
+                task_id: None,
+                after: AfterInterrupt::LeftRunning,
+            },
+            None,
+            None,
+            None,
+        );
+        assert!(e.to_string().contains("may be running"), "{e}");
+        let e: crate::error::CliError = crate::driver::cc_flow::outcome_error(
+            &Outcome::TaskLost {
+                task_id: "t1".into(),
+            },
+            None,
+            None,
+            None,
+        );
+        assert_eq!(e.code, ExitCode::Failed);
+        let e: crate::error::CliError = crate::driver::cc_flow::outcome_error(
+            &Outcome::TimedOut { task_id: None },
+            None,
+            Some(Duration::from_secs(3)),
+            None,
+        );
+        assert_eq!(e.code, ExitCode::Timeout);
+    }
+}

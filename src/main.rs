@@ -37,7 +37,9 @@ fn main() {
     {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
+            kafkaops::output::stderr_line(format_args!(
+                "error: cannot start the async runtime: {e}"
+            ));
             std::process::exit(ExitCode::Failed.code());
         }
     };
@@ -51,7 +53,7 @@ fn main() {
             err.code
         }
         Err(err) => {
-            eprintln!("error: {err}");
+            kafkaops::output::stderr_line(format_args!("error: {err}"));
             err.code
         }
     };

@@ -72,10 +72,12 @@ impl<T> Sourced<T> {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
-    #[error("cannot read config file {path}: {source}")]
+    // `reason`, not `source`: the OS error is said once (a `source` would be printed again
+    // by the error chain).
+    #[error("cannot read config file {path}: {reason}")]
     ReadConfig {
         path: PathBuf,
-        source: std::io::Error,
+        reason: std::io::Error,
     },
     #[error("config file {path} is not valid: {message}")]
     ParseConfig { path: PathBuf, message: String },
@@ -85,10 +87,14 @@ pub enum SettingsError {
         path: String,
         known: String,
     },
-    #[error("cannot read secret file {path}: {source}")]
+    #[error(
+        "context {name:?} was asked for, but there is no config file ({looked_at} does not exist); pass --config FILE or set KAFKAOPS_CONFIG"
+    )]
+    NoConfigFile { name: String, looked_at: String },
+    #[error("cannot read secret file {path}: {reason}")]
     ReadSecret {
         path: PathBuf,
-        source: std::io::Error,
+        reason: std::io::Error,
     },
     #[error("environment variable {name} (named by the config file) is not set")]
     MissingSecretEnv { name: String },
@@ -279,9 +285,9 @@ pub fn default_config_path() -> Option<PathBuf> {
 }
 
 fn read_secret_file(path: &Path) -> Result<Secret, SettingsError> {
-    let raw = std::fs::read_to_string(path).map_err(|source| SettingsError::ReadSecret {
+    let raw = std::fs::read_to_string(path).map_err(|reason| SettingsError::ReadSecret {
         path: path.to_path_buf(),
-        source,
+        reason,
     })?;
     Ok(Secret::new(raw.trim_end_matches(['\n', '\r'])))
 }
@@ -309,10 +315,10 @@ pub fn resolve(
     };
     let parsed = match &config_file {
         Some(path) => {
-            let text = std::fs::read_to_string(&path.value).map_err(|source| {
+            let text = std::fs::read_to_string(&path.value).map_err(|reason| {
                 SettingsError::ReadConfig {
                     path: path.value.clone(),
-                    source,
+                    reason,
                 }
             })?;
             serde_yaml::from_str::<ConfigFile>(&text).map_err(|e| SettingsError::ParseConfig {
@@ -331,6 +337,15 @@ pub fn resolve(
             .map(|c| Sourced::new(c, Source::ConfigFile))
     });
     let ctx: ContextFile = match &context_name {
+        Some(name) if config_file.is_none() => {
+            return Err(SettingsError::NoConfigFile {
+                name: name.value.clone(),
+                looked_at: default_config_path().map_or_else(
+                    || "~/.config/kafkaops/config.yaml".to_string(),
+                    |p| p.display().to_string(),
+                ),
+            });
+        }
         Some(name) => parsed
             .contexts
             .iter()
@@ -342,12 +357,16 @@ pub fn resolve(
                     || "(no config file)".to_string(),
                     |p| p.value.display().to_string(),
                 ),
-                known: parsed
-                    .contexts
-                    .iter()
-                    .map(|c| c.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                known: if parsed.contexts.is_empty() {
+                    "none: the file has no contexts".to_string()
+                } else {
+                    parsed
+                        .contexts
+                        .iter()
+                        .map(|c| c.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
             })?,
         None => ContextFile::default(),
     };

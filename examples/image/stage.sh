@@ -7,7 +7,7 @@
 #
 #   examples/image/stage.sh BINARY ROOT
 #
-# The Containerfile runs it in its build stage (ROOT=/out, copied onto the base); tests/ship.rs
+# The Containerfile runs it in its build stage (ROOT=/out, copied onto the base); tests/kube/ship.rs
 # runs it on the test build to make the same layout on a root made of Debian's glibc alone.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 BINARY ROOT" >&2; exit 2; }

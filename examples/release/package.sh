@@ -12,7 +12,7 @@
 #
 # Without --binary it builds the release binary first: `cargo build --release --locked
 # [--target TARGET]`, i.e. target/[TARGET/]release/kafkaops (lto = "fat": a few minutes).
-# --binary PATH packages a binary built elsewhere (tests/ship.rs packages its debug build).
+# --binary PATH packages a binary built elsewhere (tests/kube/ship.rs packages its debug build).
 # The archives are reproducible: sorted names, owner 0, mtime of the last commit (or
 # SOURCE_DATE_EPOCH), gzip without a timestamp; the same binary gives the same checksum.
 # Upload the archives and checksums to BASE_URL, then submit kafkaops.yaml to a krew index.

@@ -5,7 +5,18 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 
 use super::parse_duration;
-use crate::engine::anomalies::AnomalyType;
+
+/// An anomaly type as the command line names it (the types Cruise Control reports, in the
+/// order of its lists; `anomalies watch` maps them to the engine's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum AnomalyType {
+    GoalViolation,
+    BrokerFailure,
+    DiskFailure,
+    MetricAnomaly,
+    TopicAnomaly,
+    MaintenanceEvent,
+}
 
 #[derive(Debug, Subcommand)]
 pub enum AnomaliesCommand {

@@ -8,6 +8,7 @@
 
 pub mod anomalies;
 pub mod broker;
+pub mod kraft;
 pub mod operate;
 pub mod reassignments;
 pub mod rebalance;
@@ -87,6 +88,7 @@ pub struct GlobalArgs {
 pub struct ConnectionArgs {
     /// Kafka bootstrap servers (host:port,...)
     #[arg(
+        short = 'b',
         long,
         global = true,
         env = "KAFKAOPS_BOOTSTRAP_SERVERS",
@@ -190,17 +192,6 @@ pub struct KubeArgs {
     pub kubeconfig: Option<PathBuf>,
 }
 
-impl KubeArgs {
-    #[must_use]
-    pub fn target(&self) -> crate::platform::kube::KubeTarget {
-        crate::platform::kube::KubeTarget {
-            kubeconfig: self.kubeconfig.clone(),
-            context: self.kube_context.clone(),
-            namespace: self.namespace.clone(),
-        }
-    }
-}
-
 /// Environment twins of the flags, plus the secret-only variables (for docs and `config view`).
 pub const ENV_VARS: &[(&str, &str)] = &[
     ("KAFKAOPS_CONFIG", "--config"),
@@ -251,9 +242,14 @@ pub enum Command {
     /// Watch the anomalies Cruise Control detects
     #[command(subcommand)]
     Anomalies(anomalies::AnomaliesCommand),
-    /// Broker cordoning (KIP-1066): cordon or uncordon brokers
+    /// Brokers: cordon or uncordon (KIP-1066), list registrations, unregister ghosts (KIP-1073)
     #[command(subcommand)]
     Broker(broker::BrokerCommand),
+    /// The KRaft controller quorum: status, add or remove a controller, migrate static to dynamic
+    #[command(subcommand)]
+    Quorum(kraft::QuorumCommand),
+    /// Software upgrades: each node's version and the feature levels (dry run), --finalize
+    Upgrade(kraft::UpgradeArgs),
     /// Partition reassignments in flight, whoever started them: list or cancel
     #[command(subcommand)]
     Reassignments(reassignments::ReassignmentsCommand),

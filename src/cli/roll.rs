@@ -105,27 +105,3 @@ pub struct RollArgs {
     #[arg(long)]
     pub strict: bool,
 }
-
-impl RollArgs {
-    /// The pods to roll, when the nodes are Kubernetes pods. With `--strimzi CLUSTER` (global), the cluster's pods; without a selection (`--all`,
-    /// `--nodes`, `--role`) the roll restarts the pods Kubernetes gives a reason for:
-    /// annotated `strimzi.io/manual-rolling-update=true`, stuck, or on an old revision.
-    #[must_use]
-    pub fn pod_selector(
-        &self,
-        strimzi: Option<&str>,
-    ) -> Option<crate::platform::kube::PodSelector> {
-        use crate::platform::kube::{NodeIdRule, PodSelector};
-        if let Some(c) = strimzi {
-            return Some(PodSelector::strimzi(c));
-        }
-        self.pod_selector.as_ref().map(|labels| PodSelector {
-            labels: labels.clone(),
-            id_rule: self
-                .node_id_label
-                .clone()
-                .map_or(NodeIdRule::NameSuffix, NodeIdRule::Label),
-            strimzi_cluster: None,
-        })
-    }
-}

@@ -27,14 +27,17 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::Ctx;
-use super::rebalance::CliObserver;
+use super::observe::CliObserver;
+use crate::app::anomalies::{details, time_of};
 use crate::cli::anomalies::{AnomaliesCommand, WatchArgs};
+use crate::cruise_control::convert::anomaly_records as records;
 use crate::cruise_control::error::{ErrorClass, Permanent};
 use crate::cruise_control::params::Substate;
-use crate::cruise_control::{CcError, ClientConfig, CruiseControlClient};
+use crate::cruise_control::retry::Backoff;
+use crate::cruise_control::{CcError, CruiseControlClient};
 use crate::engine::anomalies::{
     AnomalyKey, AnomalyRecord, AnomalyType, WatchEvent, WatchEventKind, WatchFilter, WatchTracker,
-    poll_delay_ms, records,
+    poll_delay_ms,
 };
 use crate::error::{CliError, ExitCode};
 use crate::output::{OutputFormat, Printer, write_stdout};
@@ -74,53 +77,6 @@ fn epoch_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-fn time_of(ms: Option<i64>) -> String {
-    match ms.and_then(|m| u64::try_from(m).ok()) {
-        Some(m) => {
-            humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_millis(m)).to_string()
-        }
-        None => "-".into(),
-    }
-}
-
-/// The details column / line of an anomaly.
-#[must_use]
-pub fn details(r: &AnomalyRecord) -> String {
-    match r.kind {
-        AnomalyType::GoalViolation => {
-            let mut s = format!("fixable: {}", list_or_none(&r.fixable_goals));
-            if !r.unfixable_goals.is_empty() {
-                s.push_str(&format!(
-                    "; unfixable: {} (Cruise Control cannot fix it)",
-                    r.unfixable_goals.join(",")
-                ));
-            }
-            s
-        }
-        AnomalyType::BrokerFailure => r
-            .failed_brokers
-            .iter()
-            .map(|(b, t)| format!("broker {b} since {}", time_of(Some(*t))))
-            .collect::<Vec<_>>()
-            .join(", "),
-        AnomalyType::DiskFailure => r
-            .failed_disks
-            .iter()
-            .map(|(d, t)| format!("{d} since {}", time_of(Some(*t))))
-            .collect::<Vec<_>>()
-            .join(", "),
-        _ => r.description.clone().unwrap_or_default(),
-    }
-}
-
-fn list_or_none(v: &[String]) -> String {
-    if v.is_empty() {
-        "(none)".into()
-    } else {
-        v.join(",")
-    }
 }
 
 /// One event as a line for people.
@@ -220,15 +176,35 @@ impl Watcher<'_> {
     }
 }
 
+/// The engine's anomaly type for the one the command line names.
+fn anomaly_type(t: crate::cli::anomalies::AnomalyType) -> AnomalyType {
+    use crate::cli::anomalies::AnomalyType as Arg;
+    match t {
+        Arg::GoalViolation => AnomalyType::GoalViolation,
+        Arg::BrokerFailure => AnomalyType::BrokerFailure,
+        Arg::DiskFailure => AnomalyType::DiskFailure,
+        Arg::MetricAnomaly => AnomalyType::MetricAnomaly,
+        Arg::TopicAnomaly => AnomalyType::TopicAnomaly,
+        Arg::MaintenanceEvent => AnomalyType::MaintenanceEvent,
+    }
+}
+
 /// A client that does not retry a failed poll itself: the watch loop backs off and says it is
 /// disconnected instead of hanging in the client's retries (only the active-task limit, which
 /// frees within seconds, is still waited for).
 fn watch_client(ctx: &Ctx, interval: Duration) -> Result<CruiseControlClient, CliError> {
-    let mut cfg = ClientConfig::from_settings(&ctx.settings.cruise_control)?;
-    cfg.poll_interval = interval.max(Duration::from_millis(100));
-    cfg.backoff.initial = Duration::from_secs(24 * 3600);
-    cfg.backoff.max = cfg.backoff.initial;
-    Ok(CruiseControlClient::new(cfg)?)
+    let no_retry = Duration::from_secs(24 * 3600);
+    Ok(crate::app::clients::cruise_control(
+        &ctx.settings.cruise_control,
+        crate::app::clients::CcOptions {
+            poll_interval: Some(interval.max(Duration::from_millis(100))),
+            backoff: Some(Backoff {
+                initial: no_retry,
+                max: no_retry,
+                ..Backoff::default()
+            }),
+        },
+    )?)
 }
 
 async fn poll(
@@ -268,7 +244,7 @@ async fn watch(ctx: &Ctx, a: &WatchArgs) -> Result<ExitCode, CliError> {
         view,
         url: cc.url().to_string(),
         filter: WatchFilter {
-            types: a.types.iter().copied().collect(),
+            types: a.types.iter().copied().map(anomaly_type).collect(),
             statuses: a.statuses.iter().map(|s| s.trim().to_uppercase()).collect(),
         },
         tracker: WatchTracker::new(),
@@ -283,6 +259,10 @@ async fn watch(ctx: &Ctx, a: &WatchArgs) -> Result<ExitCode, CliError> {
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);
     loop {
+        // The reader went away (`| head`): end quietly, as `tail -f | head` does.
+        if crate::output::reader_gone() {
+            return Ok(ExitCode::Ok);
+        }
         match poll(&cc, request_timeout, &obs).await {
             Ok(all) => {
                 if let Some(since) = disconnected_since.take() {
@@ -300,10 +280,10 @@ async fn watch(ctx: &Ctx, a: &WatchArgs) -> Result<ExitCode, CliError> {
                     humantime::format_duration(a.interval)
                 );
                 let events = w.show(&all, &connection)?;
-                if let Some(hit) = events
-                    .iter()
-                    .find(|e| e.event == WatchEventKind::New && a.exit_on.contains(&e.anomaly.kind))
-                {
+                if let Some(hit) = events.iter().find(|e| {
+                    e.event == WatchEventKind::New
+                        && a.exit_on.iter().any(|t| anomaly_type(*t) == e.anomaly.kind)
+                }) {
                     printer.note(format!(
                         "A {} anomaly appeared (id {}); exiting with code {} (--exit-on)",
                         hit.anomaly.kind.name(),

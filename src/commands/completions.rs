@@ -1,5 +1,5 @@
 //! `kafkaops completions <shell>` and the generator behind the committed `completions/` files
-//! (checked for staleness by `tests/generated.rs`, which also renders the committed `man/` pages
+//! (checked for staleness by `tests/cli/generated.rs`, which also renders the committed `man/` pages
 //! from the same clap definition: the binary itself never renders a man page).
 
 use clap::CommandFactory;

@@ -1,99 +1,16 @@
-//! Broker cordoning (KIP-1066): `kafkaops broker cordon|uncordon`, the cordon around
-//! `rebalance remove`, and the cordoned brokers `rebalance status` shows.
+//! `kafkaops broker cordon|uncordon`: cordoning brokers by hand (KIP-1066).
 //!
-//! Why: while Cruise Control drains brokers that are about to leave, a topic created meanwhile
-//! may get replicas on them, and the removal ends with replicas left behind. Kafka 4.3+ lets a
-//! broker refuse new partitions (`cordoned.log.dirs=*`, a dynamic broker config changed with
-//! IncrementalAlterConfigs). kafkaops cordons the leaving brokers before anything moves and
-//! uncordons them when the removal does not happen (stopped, failed, declined). Older clusters
-//! do not know the key: kafkaops says so and the removal goes on as before. The decisions are
-//! in [`crate::engine::cordon`].
+//! The cordon kafkaops puts around a `rebalance remove` (and what `rebalance stop` and `rebalance
+//! status` do with it) is a use case of the application layer: [`crate::app::cordon`].
 
-use std::time::Duration;
-
-use anyhow::Context;
 use serde::Serialize;
 
 use super::Ctx;
+use crate::app::cordon::{join, kafka, set, states, unsupported};
 use crate::cli::broker::{BrokerCommand, CordonArgs};
-use crate::engine::cc_flow::Outcome;
-use crate::engine::cordon::{CORDON_ALL, CORDON_KEY, CordonState, cordon_state, uncordon_after};
+use crate::engine::cordon::CordonState;
 use crate::error::{CliError, CodedError, ExitCode};
-use crate::kafka::{ConfigChange, ConfigTarget, ConnectionConfig, KafkaAdmin, KafkaClient};
-use crate::output::{Printer, confirm};
-
-fn request_timeout(ctx: &Ctx) -> Duration {
-    ctx.global
-        .connection
-        .request_timeout
-        .unwrap_or(Duration::from_secs(30))
-}
-
-async fn kafka(ctx: &Ctx) -> Result<KafkaClient, CliError> {
-    let config = ConnectionConfig::from_settings(&ctx.settings.kafka, request_timeout(ctx))?;
-    Ok(KafkaClient::connect(config)
-        .await
-        .context("cannot connect to the Kafka cluster")?)
-}
-
-/// The cordon state of each broker.
-async fn states(kafka: &KafkaClient, brokers: &[i32]) -> Result<Vec<(i32, CordonState)>, CliError> {
-    let mut out = Vec::new();
-    for &b in brokers {
-        let entries = kafka
-            .describe_broker_configs(b)
-            .await
-            .with_context(|| format!("cannot read the configs of broker {b}"))?;
-        out.push((b, cordon_state(&entries)));
-    }
-    Ok(out)
-}
-
-async fn set(kafka: &KafkaClient, broker: i32, cordon: bool) -> Result<(), CliError> {
-    let change = if cordon {
-        ConfigChange::set(CORDON_KEY, CORDON_ALL)
-    } else {
-        ConfigChange::delete(CORDON_KEY)
-    };
-    kafka
-        .incremental_alter_configs(ConfigTarget::Broker(broker), vec![change])
-        .await
-        .with_context(|| {
-            format!(
-                "cannot {} broker {broker}",
-                if cordon { "cordon" } else { "uncordon" }
-            )
-        })?;
-    // The controller commits the change at once; the broker applies it (and reports it to the
-    // controller's placement) a moment later. Read it back so the caller acts on a cordon that
-    // is in effect.
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let entries = kafka
-            .describe_broker_configs(broker)
-            .await
-            .with_context(|| format!("cannot read the configs of broker {broker}"))?;
-        if matches!(cordon_state(&entries), CordonState::Cordoned(_)) == cordon {
-            return Ok(());
-        }
-        if std::time::Instant::now() > deadline {
-            tracing::warn!("broker {broker} does not show the change of {CORDON_KEY} yet");
-            return Ok(());
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-}
-
-fn unsupported(brokers: &[i32]) -> String {
-    format!(
-        "broker(s) {} do not support cordoning (`{CORDON_KEY}`, KIP-1066, Kafka 4.3+)",
-        join(brokers)
-    )
-}
-
-fn join(v: &[i32]) -> String {
-    v.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
-}
+use crate::output::confirm;
 
 /// `broker cordon|uncordon` output.
 #[derive(Debug, Serialize)]
@@ -108,15 +25,14 @@ pub async fn run(ctx: &Ctx, cmd: BrokerCommand) -> Result<ExitCode, CliError> {
     let (cordon, a): (bool, CordonArgs) = match cmd {
         BrokerCommand::Cordon(a) => (true, a),
         BrokerCommand::Uncordon(a) => (false, a),
+        BrokerCommand::List | BrokerCommand::Unregister(_) => {
+            return Err(CliError::usage("not a cordon command"));
+        }
     };
-    let kafka = kafka(ctx).await?;
+    let kafka = kafka(ctx.kafka_access()).await?;
     let brokers = a.brokers.0;
     let before = states(&kafka, &brokers).await?;
-    let missing: Vec<i32> = before
-        .iter()
-        .filter(|(_, s)| *s == CordonState::Unsupported)
-        .map(|(b, _)| *b)
-        .collect();
+    let missing = crate::app::cordon::unsupported_brokers(&before);
     if !missing.is_empty() {
         return Err(CliError::new(
             ExitCode::Failed,
@@ -169,203 +85,4 @@ pub async fn run(ctx: &Ctx, cmd: BrokerCommand) -> Result<ExitCode, CliError> {
         s
     })?;
     Ok(ExitCode::Ok)
-}
-
-/// Brokers kafkaops cordoned for a removal that runs on without a kafkaops process following
-/// it (`--no-wait`, Ctrl-C leaving it running, a timeout): `rebalance stop` uncordons them when
-/// it stops that task.
-#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
-struct CordonRecords {
-    /// Task id -> brokers kafkaops cordoned for it.
-    removals: std::collections::BTreeMap<String, Vec<i32>>,
-}
-
-fn records_path(ctx: &Ctx) -> Option<std::path::PathBuf> {
-    let servers = ctx.settings.kafka.bootstrap_servers.as_ref()?;
-    let dir = std::env::var_os("KAFKAOPS_STATE_DIR")
-        .filter(|d| !d.is_empty())
-        .map_or_else(crate::state::default_state_dir, std::path::PathBuf::from);
-    Some(dir.join(crate::state::file_name("cordons", &servers.value)))
-}
-
-/// After `rebalance stop` stopped `task_id`: uncordons the brokers kafkaops cordoned for it.
-pub async fn after_stop(ctx: &Ctx, printer: &Printer, task_id: &str) {
-    let Some(path) = records_path(ctx) else {
-        return;
-    };
-    let mut records: CordonRecords = match crate::state::load(&path) {
-        Ok(Some(r)) => r,
-        Ok(None) => return,
-        Err(e) => {
-            tracing::warn!("{e:#}");
-            return;
-        }
-    };
-    let Some(brokers) = records.removals.remove(task_id) else {
-        return;
-    };
-    let Ok(kafka) = kafka(ctx).await else {
-        printer.note(format!(
-            "Warning: cannot reach Kafka to uncordon broker(s) {}: `kafkaops broker uncordon --brokers {}`",
-            join(&brokers),
-            join(&brokers)
-        ));
-        return;
-    };
-    let cordon = RemovalCordon {
-        kafka,
-        ours: brokers,
-    };
-    cordon
-        .after(
-            printer,
-            &Outcome::Failed {
-                task_id: Some(task_id.to_string()),
-            },
-        )
-        .await;
-    if let Err(e) = crate::state::save(&path, &records) {
-        tracing::warn!("{e:#}");
-    }
-}
-
-/// The cordon kafkaops put on the leaving brokers of a `rebalance remove`.
-pub struct RemovalCordon {
-    kafka: KafkaClient,
-    /// The brokers kafkaops cordoned (not those that were cordoned already).
-    ours: Vec<i32>,
-}
-
-/// Before `rebalance remove --execute`: cordons the leaving brokers that are not cordoned yet.
-/// `None` (with a warning) without Kafka bootstrap servers or on a cluster without KIP-1066.
-pub async fn before_removal(
-    ctx: &Ctx,
-    printer: &Printer,
-    brokers: &[i32],
-) -> Result<Option<RemovalCordon>, CliError> {
-    if ctx.settings.kafka.bootstrap_servers.is_none() {
-        printer.note(
-            "Warning: no Kafka bootstrap servers given: the leaving brokers are not cordoned, so \
-             topics created during the removal may still get replicas on them",
-        );
-        return Ok(None);
-    }
-    let kafka = kafka(ctx).await?;
-    let before = states(&kafka, brokers).await?;
-    let missing: Vec<i32> = before
-        .iter()
-        .filter(|(_, s)| *s == CordonState::Unsupported)
-        .map(|(b, _)| *b)
-        .collect();
-    if !missing.is_empty() {
-        printer.note(format!(
-            "Warning: {}: topics created during the removal may still get replicas on the leaving brokers",
-            unsupported(&missing)
-        ));
-        return Ok(None);
-    }
-    let ours: Vec<i32> = before
-        .iter()
-        .filter(|(_, s)| *s == CordonState::NotCordoned)
-        .map(|(b, _)| *b)
-        .collect();
-    for &b in &ours {
-        set(&kafka, b, true).await?;
-    }
-    if !ours.is_empty() {
-        printer.note(format!(
-            "Cordoned broker(s) {} so that no new partition lands on them during the removal",
-            join(&ours)
-        ));
-    }
-    Ok(Some(RemovalCordon { kafka, ours }))
-}
-
-impl RemovalCordon {
-    /// After the removal's flow: uncordons what kafkaops cordoned when the removal did not
-    /// happen; otherwise the brokers stay cordoned (they are leaving).
-    pub async fn after(self, printer: &Printer, outcome: &Outcome) {
-        self.after_with(None, printer, outcome).await;
-    }
-
-    /// [`Self::after`], recording the cordon for `rebalance stop` when the removal runs on
-    /// without this process.
-    pub async fn after_run(self, ctx: &Ctx, printer: &Printer, outcome: &Outcome) {
-        self.after_with(Some(ctx), printer, outcome).await;
-    }
-
-    async fn after_with(self, ctx: Option<&Ctx>, printer: &Printer, outcome: &Outcome) {
-        if self.ours.is_empty() {
-            return;
-        }
-        if !uncordon_after(outcome) {
-            let running_on = match outcome {
-                Outcome::Started { task_id }
-                | Outcome::TimedOut { task_id }
-                | Outcome::Interrupted { task_id, .. } => task_id.clone(),
-                _ => None,
-            };
-            if let (Some(ctx), Some(task)) = (ctx, running_on)
-                && let Some(path) = records_path(ctx)
-            {
-                let mut records: CordonRecords =
-                    crate::state::load(&path).ok().flatten().unwrap_or_default();
-                records.removals.insert(task, self.ours.clone());
-                if let Err(e) = crate::state::save(&path, &records) {
-                    tracing::warn!("{e:#}");
-                }
-            }
-            printer.note(format!(
-                "Broker(s) {} stay cordoned (`kafkaops broker uncordon --brokers {}` if they stay)",
-                join(&self.ours),
-                join(&self.ours)
-            ));
-            return;
-        }
-        let mut failed = Vec::new();
-        for &b in &self.ours {
-            if let Err(e) = set(&self.kafka, b, false).await {
-                tracing::warn!("{e}");
-                failed.push(b);
-            }
-        }
-        if failed.is_empty() {
-            printer.note(format!(
-                "Uncordoned broker(s) {}: the removal did not complete",
-                join(&self.ours)
-            ));
-        } else {
-            printer.note(format!(
-                "Warning: broker(s) {} are still cordoned: `kafkaops broker uncordon --brokers {}`",
-                join(&failed),
-                join(&failed)
-            ));
-        }
-    }
-}
-
-/// The cordoned brokers among `brokers`, for `rebalance status` (`None`: unknown, e.g. no Kafka
-/// bootstrap servers or a cluster without KIP-1066).
-pub async fn cordoned_brokers(ctx: &Ctx) -> Option<Vec<i32>> {
-    ctx.settings.kafka.bootstrap_servers.as_ref()?;
-    let kafka = kafka(ctx).await.ok()?;
-    let brokers: Vec<i32> = kafka
-        .describe_cluster()
-        .await
-        .ok()?
-        .nodes
-        .iter()
-        .map(|b| b.id)
-        .collect();
-    let states = states(&kafka, &brokers).await.ok()?;
-    if states.iter().all(|(_, s)| *s == CordonState::Unsupported) {
-        return None;
-    }
-    Some(
-        states
-            .into_iter()
-            .filter(|(_, s)| matches!(s, CordonState::Cordoned(_)))
-            .map(|(b, _)| b)
-            .collect(),
-    )
 }

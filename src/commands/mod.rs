@@ -1,17 +1,22 @@
 //! One module per subcommand: resolve settings, build adapters, run, render.
 //!
-//! Commands are the imperative shell: they own no decisions (those live in
-//! [`crate::engine`]) and no protocol details (those live in the adapters).
+//! Commands are the imperative shell's edge: they own no decisions (those live in
+//! [`crate::engine`]), no protocol details (those live in the adapters) and, more and more, no
+//! use cases (those live in [`crate::app`], shared with `operate`). The exit-code table and the
+//! one error classifier ([`crate::error`], [`crate::error_codes`]) are used here and in `main`
+//! only.
 
 pub mod anomalies;
+pub mod cc_flow;
 pub mod completions;
 pub mod config;
 pub mod cordon;
 pub mod imbalance;
+pub mod kraft;
+pub mod observe;
 pub mod operate;
-pub mod operator_guard;
 pub mod pace;
-pub mod placement;
+pub mod proposal;
 pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
@@ -36,6 +41,61 @@ pub struct Ctx {
     pub cruise_control_discovery: Option<String>,
 }
 
+impl Ctx {
+    /// The Kafka request timeout (`--request-timeout`, else the default).
+    #[must_use]
+    pub fn request_timeout(&self) -> std::time::Duration {
+        self.global
+            .connection
+            .request_timeout
+            .unwrap_or(crate::app::clients::DEFAULT_REQUEST_TIMEOUT)
+    }
+
+    /// How a use case reaches Kafka: the resolved settings and the request timeout.
+    #[must_use]
+    pub fn kafka_access(&self) -> crate::app::cordon::KafkaAccess<'_> {
+        crate::app::cordon::KafkaAccess {
+            settings: &self.settings.kafka,
+            request_timeout: self.request_timeout(),
+        }
+    }
+
+    /// Where the Kubernetes API is (`--kubeconfig`, `--kube-context`, `--namespace`).
+    #[must_use]
+    pub fn kube(&self) -> crate::platform::kube::KubeTarget {
+        kube_target(&self.global.kube)
+    }
+
+    /// The Strimzi cluster the command acts on (`--strimzi`).
+    #[must_use]
+    pub fn strimzi(&self) -> Option<&str> {
+        self.global.kube.strimzi.as_deref()
+    }
+}
+
+/// The CLI renders what a use case reports: notes on stderr (silenced by `-q`), warnings as
+/// log lines.
+impl crate::app::Reporter for Printer {
+    fn note(&self, message: &str) {
+        Printer::note(self, message);
+    }
+
+    fn warn(&self, message: &str) {
+        tracing::warn!("{message}");
+    }
+}
+
+/// Where the Kubernetes API is, from the `--kubeconfig`, `--kube-context` and `--namespace`
+/// flags.
+#[must_use]
+pub fn kube_target(args: &crate::cli::KubeArgs) -> crate::platform::kube::KubeTarget {
+    crate::platform::kube::KubeTarget {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.kube_context.clone(),
+        namespace: args.namespace.clone(),
+    }
+}
+
 /// Runs the parsed command.
 pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
     let overrides = overrides_from(&cli.global, matches);
@@ -50,19 +110,22 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
             Command::Completions { .. } | Command::Config(_)
         )
     {
-        let conn = cli.global.kube.target().connect().await?;
+        let conn = kube_target(&cli.global.kube).connect().await?;
         let roll = matches!(cli.command, Command::Roll(_));
-        _cc_forward = crate::strimzi::discover(&conn, cluster, &mut settings, !roll).await?;
+        _cc_forward =
+            crate::platform::kube::strimzi::discover(&conn, cluster, &mut settings, !roll).await?;
         if roll {
             // A roll asks Cruise Control whether it executes (no restart during an execution),
             // found the same way; a cluster without one (no Service) is fine, and a failure is
             // the roll's to judge.
             let before = settings.cruise_control.clone();
-            match crate::strimzi::discover(&conn, cluster, &mut settings, true).await {
+            match crate::platform::kube::strimzi::discover(&conn, cluster, &mut settings, true)
+                .await
+            {
                 Ok(forward) => _cc_forward = forward,
                 Err(e) => {
                     settings.cruise_control = before;
-                    if !crate::strimzi::is_missing_cruise_control(&e) {
+                    if !crate::platform::kube::strimzi::is_missing_cruise_control(&e) {
                         cruise_control_discovery = Some(e.to_string());
                     }
                 }
@@ -77,6 +140,14 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         cruise_control_discovery,
     };
     match cli.command {
+        // `rebalance imbalance` and `rebalance pace` are modules of their own: no subcommand
+        // module imports another.
+        Command::Rebalance(crate::cli::rebalance::RebalanceCommand::Imbalance(a)) => {
+            imbalance::run(&ctx, a).await
+        }
+        Command::Rebalance(crate::cli::rebalance::RebalanceCommand::Pace(a)) => {
+            pace::run(&ctx, &a).await
+        }
         Command::Rebalance(cmd) => rebalance::run(&ctx, cmd).await,
         Command::Config(crate::cli::ConfigCommand::View) => config::view(&ctx),
         Command::Completions { shell } => completions::run(shell),
@@ -84,7 +155,13 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Topic(cmd) => topic::run(&ctx, cmd).await,
         Command::Anomalies(cmd) => anomalies::run(&ctx, cmd).await,
         Command::Reassignments(cmd) => reassignments::run(&ctx, cmd).await,
+        Command::Broker(crate::cli::broker::BrokerCommand::List) => kraft::broker_list(&ctx).await,
+        Command::Broker(crate::cli::broker::BrokerCommand::Unregister(a)) => {
+            kraft::broker_unregister(&ctx, a).await
+        }
         Command::Broker(cmd) => cordon::run(&ctx, cmd).await,
+        Command::Quorum(cmd) => kraft::quorum(&ctx, cmd).await,
+        Command::Upgrade(a) => kraft::upgrade(&ctx, a).await,
         Command::Operate(args) => operate::run(&ctx, args).await,
     }
 }

@@ -45,7 +45,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::Ctx;
-use super::rebalance::{CliObserver, client};
+use super::observe::{CliObserver, cruise_control as client};
 use crate::cli::rebalance::{PaceArgs, StatusArgs};
 use crate::cruise_control::lenient;
 use crate::cruise_control::model::OptimizationResult;
@@ -104,7 +104,7 @@ pub async fn run(ctx: &Ctx, a: &PaceArgs) -> Result<ExitCode, CliError> {
     let state = cc
         .state(&[Substate::Executor], false, deadline, &obs)
         .await?;
-    let executor = state.executor.unwrap_or_default();
+    let executor = state.executor_view();
     if executor.is_idle() {
         return Err(not_executing());
     }
@@ -206,8 +206,7 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
     let executor = cc
         .state(&[Substate::Executor], false, deadline, &obs)
         .await?
-        .executor
-        .unwrap_or_default();
+        .executor_view();
     if executor.is_idle() {
         return Err(not_executing());
     }
@@ -231,7 +230,7 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
         .original_response
         .as_deref()
         .and_then(|body| lenient::from_str::<OptimizationResult>(body).ok())
-        .map(|r| Plan::of(&r));
+        .map(|r| Plan::from(&r));
 
     printer.note(format!(
         "Cruise Control cannot change the replication throttle of a running execution. kafkaops will:\n\
@@ -257,7 +256,7 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
     let started = Instant::now();
     let deadline = started + a.timeout;
     cc.stop_proposal_execution(&reason, deadline, &obs).await?;
-    super::rebalance::wait_until_idle(&cc, a.poll_interval, started, deadline, &printer, &obs)
+    crate::app::rebalance::wait_until_idle(&cc, a.poll_interval, started, deadline, &printer, &obs)
         .await?;
     printer.note(format!("Task {task_id} stopped."));
 
@@ -294,7 +293,7 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
     let deadline = Instant::now() + a.timeout;
     let policy = cc.policy(deadline);
     let dry = cc.replay(endpoint, &dry_query, &policy, &obs).await?;
-    let new = Plan::of(&dry.value);
+    let new = Plan::from(&dry.value);
     let tol = Tolerance {
         max_drift_pct: a.max_drift,
         max_data_mb: a.max_data_mb,
@@ -343,14 +342,14 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
             follow_timeout: None,
             poll_interval: a.poll_interval,
         };
-        return super::rebalance::task::status_task(ctx, &follow, t).await;
+        return super::cc_flow::task::status_task(ctx, &follow, t).await;
     }
     Ok(ExitCode::Ok)
 }
 
 /// The execution stays stopped: brokers cordoned for it are uncordoned, as after `rebalance stop`.
 async fn after_refusal(ctx: &Ctx, printer: &crate::output::Printer, task_id: &str) {
-    super::cordon::after_stop(ctx, printer, task_id).await;
+    crate::app::cordon::after_stop(ctx.kafka_access(), printer, task_id).await;
 }
 
 /// The replicas of the partitions `plan` moves, as Kafka reports them now; `None` without
@@ -362,9 +361,9 @@ async fn current_placement(
     if ctx.settings.kafka.bootstrap_servers.is_none() {
         return Ok(None);
     }
-    let kafka = super::reassignments::kafka(ctx)
+    let kafka = crate::app::guards::kafka(&ctx.settings, ctx.request_timeout())
         .await
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        .map_err(|e| anyhow::anyhow!("{e:#}"))?;
     let mut topics: Vec<String> = plan.movements.iter().map(|m| m.topic.clone()).collect();
     topics.sort();
     topics.dedup();

@@ -2,7 +2,7 @@
 //!
 //! The shell around [`crate::engine::replicas`]: it reads the topics and brokers from Kafka
 //! (the Kafka adapter), has the engine check the input and decide what to send, and runs the
-//! shared Cruise Control flow ([`crate::cruise_control::flow`]) once per round with every
+//! shared Cruise Control flow ([`crate::driver::cc_flow`]) once per round with every
 //! pending topic in one `topic_configuration` request (the JSON body groups topics by target
 //! factor; names are escaped so the whole-name regex matches only them). A round that finds
 //! Cruise Control busy leaves the changes pending and retries after the poll interval until
@@ -37,19 +37,23 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::Ctx;
+use super::observe::CliObserver;
+use crate::app::clients::CcOptions;
+use crate::app::topic::{RoundOptions, groups};
 use crate::cli::topic::{SetRfArgs, TopicCommand};
-use crate::cruise_control::flow::{self, FlowDriver, FlowHooks};
-use crate::cruise_control::model::{ExecutorState, OptimizationResult, ProgressStep};
-use crate::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
-use crate::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
+use crate::cruise_control::model::OptimizationResult;
+use crate::cruise_control::params::TopicConfigurationRequest;
+use crate::cruise_control::{Answer, CcError, CruiseControlClient, Observer};
+use crate::driver::cc_flow::{self as flow, FlowDriver, FlowHooks};
 use crate::engine::cc_flow::{CcFlow, FlowConfig, InterruptChoice, Outcome, Stage};
 use crate::engine::operator_guard::Action;
 use crate::engine::replicas::{
     ChangeState, ClusterFacts, InputErrors, ReplicasState, RoundEnd, TopicChange, TopicFacts,
-    merge_requests, round_end, validate, whole_names_regex,
+    merge_requests, round_end, validate,
 };
+use crate::engine::view::ExecutorState;
 use crate::error::{CliError, CodedError, ExitCode};
-use crate::kafka::{ConnectionConfig, KafkaAdmin, KafkaClient};
+use crate::kafka::{KafkaAdmin, KafkaClient};
 use crate::output::{Printer, confirm, progress_bar};
 
 /// The state file's name inside the state directory.
@@ -380,17 +384,12 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     let wanted = wanted_of(&args)?;
     let names: BTreeSet<String> = wanted.keys().cloned().collect();
 
-    let timeout = ctx
-        .global
-        .connection
-        .request_timeout
-        .unwrap_or(Duration::from_secs(30));
-    let kafka = KafkaClient::connect(ConnectionConfig::from_settings(
+    let kafka = crate::app::clients::kafka(
         &ctx.settings.kafka,
-        timeout,
-    )?)
-    .await
-    .context("cannot connect to the Kafka cluster")?;
+        ctx.request_timeout(),
+        Some("cannot connect to the Kafka cluster"),
+    )
+    .await?;
     let (cluster_id, facts) = observe(&kafka, &names).await?;
     validate(&wanted, &facts, args.allow_below_min_isr).map_err(input_error)?;
 
@@ -431,11 +430,10 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
         _ => (ReplicasState::plan(cluster_id, &wanted, &facts), None),
     };
 
-    let cc = {
-        let mut cfg = ClientConfig::from_settings(&ctx.settings.cruise_control)?;
-        cfg.poll_interval = args.poll_interval;
-        CruiseControlClient::new(cfg)?
-    };
+    let cc = crate::app::clients::cruise_control(
+        &ctx.settings.cruise_control,
+        CcOptions::polling(args.poll_interval),
+    )?;
     let obs = CliObserver {
         printer: printer.clone(),
     };
@@ -457,7 +455,7 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     } else {
         Action::DryRun
     };
-    super::operator_guard::check(ctx, action, args.force).await?;
+    crate::app::guards::operator(&ctx.kube(), ctx.strimzi(), action, args.force, &printer).await?;
     if !args.execute {
         // Dry run: Cruise Control's proposal for what is not at its target yet.
         let mut request = base_request.clone();
@@ -480,11 +478,12 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::Ok);
     }
 
-    super::reassignments::check_before_execution(
-        ctx,
-        &printer,
+    crate::app::guards::external_reassignments(
+        &ctx.settings,
+        ctx.request_timeout(),
         args.wait_for_reassignments,
         args.poll_interval,
+        &printer,
     )
     .await?;
 
@@ -684,33 +683,19 @@ fn reopen(mut flow: CcFlow) -> CcFlow {
     flow
 }
 
-/// The request every round sends (its `by_factor` filled per round): the rack-awareness check
-/// is skipped only when no broker has a rack; throttle and concurrency pass through.
+/// The request every round sends (its `by_factor` filled per round): see
+/// [`crate::app::topic::base_request`].
 fn base_request(args: &SetRfArgs, facts: &ClusterFacts) -> TopicConfigurationRequest {
-    TopicConfigurationRequest {
-        topic: String::new(),
-        replication_factor: 0,
-        by_factor: BTreeMap::new(),
-        skip_rack_awareness_check: facts.racks.is_empty(),
-        execution: ExecutionOptions {
-            dryrun: true,
+    crate::app::topic::base_request(
+        &RoundOptions {
             replication_throttle: args.replication_throttle,
             concurrent_partition_movements_per_broker: args
                 .concurrent_partition_movements_per_broker,
             concurrent_leader_movements: args.concurrent_leader_movements,
-            ..ExecutionOptions::default()
+            reason: args.reason.clone(),
         },
-        goals: GoalOptions::default(),
-        reason: args.reason.clone(),
-    }
-}
-
-fn groups(state: &ReplicasState) -> BTreeMap<u16, String> {
-    state
-        .to_send()
-        .into_iter()
-        .map(|(rf, topics)| (rf, whole_names_regex(&topics)))
-        .collect()
+        !facts.racks.is_empty(),
+    )
 }
 
 fn flow_config(args: &SetRfArgs, confirmed: bool, timeout: Duration) -> FlowConfig {
@@ -783,11 +768,7 @@ async fn refresh(ctx: &Ctx, printer: &Printer, state: &mut ReplicasState) {
     if ctx.settings.kafka.bootstrap_servers.is_some() {
         let names: BTreeSet<String> = state.changes.keys().cloned().collect();
         let read = async {
-            let kafka = KafkaClient::connect(ConnectionConfig::from_settings(
-                &ctx.settings.kafka,
-                timeout,
-            )?)
-            .await?;
+            let kafka = crate::app::clients::kafka(&ctx.settings.kafka, timeout, None).await?;
             observe(&kafka, &names).await
         };
         match read.await {
@@ -799,9 +780,10 @@ async fn refresh(ctx: &Ctx, printer: &Printer, state: &mut ReplicasState) {
     if ongoing.is_empty() || ctx.settings.cruise_control.url.is_none() {
         return;
     }
-    let cc = match ClientConfig::from_settings(&ctx.settings.cruise_control)
-        .and_then(CruiseControlClient::new)
-    {
+    let cc = match crate::app::clients::cruise_control(
+        &ctx.settings.cruise_control,
+        CcOptions::default(),
+    ) {
         Ok(cc) => cc,
         Err(e) => {
             printer.note(format!("Not refreshed from Cruise Control: {e}"));
@@ -834,28 +816,6 @@ async fn refresh(ctx: &Ctx, printer: &Printer, state: &mut ReplicasState) {
 // ---------------------------------------------------------------------------
 // Hooks.
 // ---------------------------------------------------------------------------
-
-struct CliObserver {
-    printer: Printer,
-}
-
-impl Observer for CliObserver {
-    fn retrying(&self, waiting_for: &str, attempt: u32, retry_in: Duration, error: &CcError) {
-        self.printer.note(format!(
-            "Waiting for {waiting_for} (attempt {attempt}, retrying in {}): {error}",
-            humantime::format_duration(retry_in)
-        ));
-    }
-    fn computing(&self, task_id: &str, step: Option<&ProgressStep>) {
-        match step {
-            Some(s) => self.printer.note(format!(
-                "Cruise Control is computing (task {task_id}): {}",
-                s.step
-            )),
-            None => tracing::info!("Cruise Control task {task_id} is still computing"),
-        }
-    }
-}
 
 struct TopicHooks<'a> {
     printer: &'a Printer,
@@ -972,6 +932,7 @@ impl FlowHooks for TopicHooks<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::replicas::whole_names_regex;
 
     #[test]
     fn desired_file_takes_a_list_or_a_topics_key() {

@@ -513,7 +513,7 @@ impl CruiseControlClient {
             .state(&[Substate::Executor], false, deadline, obs)
             .await
         {
-            Ok(s) => CruiseControlView::of(Ok(&s.executor.unwrap_or_default())),
+            Ok(s) => CruiseControlView::of(Ok(&s.executor_view())),
             Err(e) => CruiseControlView::of(Err(&e.to_string())),
         }
     }

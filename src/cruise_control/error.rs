@@ -3,10 +3,13 @@
 //! Cruise Control has no error codes: every client substring-matches
 //! `errorMessage` (reference §5). [`classify`] does it here, for every caller, and
 //! sorts each failure into retryable (wait and try again), permanent (the input or
-//! cluster must change) or no-op (already done). The exit code of each class is
-//! decided here too, so the CLI maps the whole type with one line.
+//! cluster must change) or no-op (already done). The failure class each stands for
+//! ([`CcError::failure_kind`]) is decided here too, so the binary's edge maps the whole type
+//! to an exit code with one line.
 
 use std::time::Duration;
+
+use crate::engine::failure::{Classified, FailureKind};
 
 /// Why a request may succeed later.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -226,6 +229,15 @@ fn api_message(endpoint: &str, status: u16, message: &str, class: ErrorClass) ->
     format!("Cruise Control {endpoint} failed (HTTP {status}): {message}")
 }
 
+/// A Cruise Control error as a classified failure (its message as it is, its class from
+/// [`CcError::failure_kind`]), for the layers that report failures without exit codes.
+impl From<CcError> for Classified {
+    fn from(e: CcError) -> Self {
+        let kind = e.failure_kind();
+        Classified::wrap(kind, e)
+    }
+}
+
 impl CcError {
     /// The class of this failure.
     #[must_use]
@@ -247,6 +259,36 @@ impl CcError {
         }
     }
 
+    /// The failure class this error stands for (the edge maps it to an exit code).
+    #[must_use]
+    pub fn failure_kind(&self) -> FailureKind {
+        if let CcError::Config(_) = self {
+            return FailureKind::Invalid;
+        }
+        if let CcError::ReviewPending { .. } = self {
+            return FailureKind::ReviewPending;
+        }
+        match self.class() {
+            ErrorClass::NoOp => FailureKind::NoOp,
+            ErrorClass::Retryable(t) => match t {
+                Transient::NotEnoughValidWindows | Transient::PleaseRetry => FailureKind::NotReady,
+                Transient::ActiveTaskLimit | Transient::OngoingExecution => FailureKind::Busy,
+                Transient::Unreachable => FailureKind::Unreachable,
+                Transient::Timeout => FailureKind::TimedOut,
+            },
+            ErrorClass::Permanent(p) => match p {
+                Permanent::BadRequest | Permanent::UnknownBroker | Permanent::MissingHardGoals => {
+                    FailureKind::Invalid
+                }
+                Permanent::Unauthorized | Permanent::Tls | Permanent::NotFound => {
+                    FailureKind::Unreachable
+                }
+                Permanent::OptimizationFailure => FailureKind::GoalsUnsatisfiable,
+                Permanent::Other => FailureKind::Failed,
+            },
+        }
+    }
+
     /// True when trying again later may succeed.
     #[must_use]
     pub fn is_retryable(&self) -> bool {
@@ -260,7 +302,6 @@ impl CcError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::ExitCode;
 
     #[test]
     fn classification_of_documented_messages() {
@@ -346,70 +387,5 @@ mod tests {
         for (status, msg, want) in cases {
             assert_eq!(classify(*status, msg), *want, "{status} {msg}");
         }
-    }
-
-    #[test]
-    fn exit_codes_by_class() {
-        let api = |status, msg: &str| CcError::Api {
-            endpoint: "add_broker".into(),
-            status,
-            message: msg.into(),
-            class: classify(status, msg),
-        };
-        assert_eq!(
-            crate::error_codes::cruise_control(&api(500, "NotEnoughValidWindowsException")),
-            ExitCode::NotReady
-        );
-        assert_eq!(
-            crate::error_codes::cruise_control(&api(500, "OngoingExecutionException")),
-            ExitCode::Busy
-        );
-        assert_eq!(
-            crate::error_codes::cruise_control(&api(500, "Broker [9] does not exist.")),
-            ExitCode::Usage
-        );
-        assert_eq!(
-            crate::error_codes::cruise_control(&api(500, "OptimizationFailureException: x")),
-            ExitCode::GoalsUnsatisfiable
-        );
-        assert_eq!(
-            crate::error_codes::cruise_control(&api(
-                400,
-                "stop_ongoing_execution and dryrun cannot both be set to true."
-            )),
-            ExitCode::Usage,
-            "a bare 400 text naming stop_ongoing_execution is a bad request, not busy"
-        );
-        assert_eq!(
-            crate::error_codes::cruise_control(&api(
-                500,
-                "Error processing POST request '/add_broker' due to: 'java.lang.IllegalStateException: Unable to generate proposal since load monitor is in LOADING state.'."
-            )),
-            ExitCode::NotReady
-        );
-        let auth = CcError::Auth {
-            url: "u".into(),
-            status: 401,
-        };
-        assert_eq!(
-            crate::error_codes::cruise_control(&auth),
-            ExitCode::Unreachable
-        );
-        let gave_up = CcError::GaveUp {
-            waiting_for: "x",
-            attempts: 3,
-            last: Box::new(api(500, "NotEnoughValidWindowsException")),
-        };
-        assert_eq!(
-            crate::error_codes::cruise_control(&gave_up),
-            ExitCode::NotReady
-        );
-        assert!(!gave_up.is_retryable());
-        let t = CcError::Timeout {
-            url: "u".into(),
-            timeout: Duration::from_secs(1),
-        };
-        assert_eq!(crate::error_codes::cruise_control(&t), ExitCode::Timeout);
-        assert!(t.is_retryable());
     }
 }

@@ -6,22 +6,26 @@
 //! codes, numbers can be `NaN`). This module absorbs them once:
 //!
 //! - [`params`]: per-endpoint query builders that can only send accepted names;
-//! - [`model`]: lenient response shapes plus pure helpers (readiness, no-op, progress);
+//! - [`model`]: lenient response shapes (the wire), [`convert`]: from them to the engine's
+//!   views (executor, monitor, user tasks, anomalies, plans);
 //! - [`error`]: one classification of failures (retryable / permanent / no-op) and
-//!   their exit codes;
+//!   the failure class of each;
+//! - [`api`]: the trait the drivers use, which the client implements;
 //! - [`retry`]: the pure backoff decision;
 //! - [`client`]: the reqwest adapter doing HTTP, auth, TLS and the async protocol.
 //!
 //! See `/work/shared/reference/cruise-control.md` for the facts this relies on.
 
+pub mod api;
 pub mod client;
+pub mod convert;
 pub mod error;
-pub mod flow;
 pub mod lenient;
 pub mod model;
 pub mod params;
 pub mod retry;
 pub mod review;
 
+pub use api::CruiseControlApi;
 pub use client::{Answer, ClientConfig, CruiseControlClient, LogObserver, Observer};
 pub use error::{CcError, ErrorClass, Permanent, Transient, classify};

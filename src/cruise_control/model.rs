@@ -2,9 +2,9 @@
 //!
 //! Only the fields kafkaops reads are typed; everything is optional or defaulted
 //! where versions differ, and numbers go through [`super::lenient`] because the
-//! server writes `NaN`. Pure helpers that interpret these shapes (is a proposal a
-//! no-op, is the load monitor ready, how far is an execution) live here too, so
-//! they are unit-tested without HTTP.
+//! server writes `NaN`. These are the wire's shapes: what the engine decides on is its own
+//! view of them (`crate::engine::view`), converted in [`super::convert`]. Helpers that only
+//! read a shape (is a proposal a no-op, which brokers a cluster state lists) live here.
 
 use std::collections::BTreeMap;
 
@@ -56,65 +56,6 @@ pub struct MonitorState {
     pub loading_progress_pct: Option<f64>,
     #[serde(default)]
     pub error: Option<String>,
-}
-
-/// Whether goal-based requests can be answered now.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Readiness {
-    Ready,
-    NotReady {
-        /// What the monitor is doing, for the user.
-        reason: String,
-        /// Oldest monitored window start (epoch ms), when the server listed them.
-        sampling_since_ms: Option<i64>,
-    },
-}
-
-impl MonitorState {
-    /// Pure readiness check: the monitor must be running (or sampling/paused with a
-    /// model) and have at least one monitored window and valid partition.
-    #[must_use]
-    pub fn readiness(&self) -> Readiness {
-        let since = self.sampling_since_ms();
-        let windows = self.num_monitored_windows.unwrap_or(0);
-        let valid = self.num_valid_partitions.unwrap_or(0);
-        let busy_state = matches!(
-            self.state.as_str(),
-            "NOT_STARTED" | "LOADING" | "BOOTSTRAPPING" | "TRAINING"
-        );
-        if busy_state {
-            let pct = match self.state.as_str() {
-                "LOADING" => self.loading_progress_pct,
-                "BOOTSTRAPPING" => self.bootstrap_progress_pct,
-                "TRAINING" => self.training_pct,
-                _ => None,
-            };
-            let pct = pct.map(|p| format!(" ({p:.0}%)")).unwrap_or_default();
-            return Readiness::NotReady {
-                reason: format!("load monitor is {}{pct}", self.state),
-                sampling_since_ms: since,
-            };
-        }
-        if windows == 0 || valid == 0 {
-            return Readiness::NotReady {
-                reason: format!(
-                    "load monitor has {windows} completed window(s) and {valid} valid partition(s)"
-                ),
-                sampling_since_ms: since,
-            };
-        }
-        Readiness::Ready
-    }
-
-    /// The oldest window start in `monitoredWindows` (verbose state), if any.
-    #[must_use]
-    pub fn sampling_since_ms(&self) -> Option<i64> {
-        self.monitored_windows
-            .as_ref()?
-            .keys()
-            .filter_map(|k| k.parse::<i64>().ok())
-            .min()
-    }
 }
 
 /// `ExecutorState`: what the executor is doing.
@@ -170,132 +111,6 @@ pub struct ExecutorState {
     pub recently_removed_brokers: Vec<i32>,
     #[serde(default, deserialize_with = "lenient::vec_or_null")]
     pub recently_demoted_brokers: Vec<i32>,
-}
-
-/// The executor states in which nothing runs.
-pub const EXECUTOR_IDLE: &str = "NO_TASK_IN_PROGRESS";
-
-impl ExecutorState {
-    /// Only Cruise Control's own word says nothing executes. Its `/state` always carries
-    /// `ExecutorState.state` when the executor substate is asked for (`ExecutorState#
-    /// getJsonStructure` puts the non-null enum first), so an empty or missing state comes from
-    /// something else (a proxy, another server, a truncated answer) and is not taken as idle.
-    #[must_use]
-    pub fn is_idle(&self) -> bool {
-        self.state == EXECUTOR_IDLE
-    }
-
-    /// The answer did not say what the executor does (missing or empty `state`).
-    #[must_use]
-    pub fn is_unknown(&self) -> bool {
-        self.state.trim().is_empty()
-    }
-
-    /// The user task (or self-healing task) that started the running execution.
-    #[must_use]
-    pub fn running_task(&self) -> Option<&str> {
-        [
-            &self.triggered_user_task_id,
-            &self.triggered_self_healing_task_id,
-        ]
-        .into_iter()
-        .filter_map(|t| t.as_deref())
-        .find(|t| !t.is_empty())
-    }
-
-    /// A one-line description of what is running, for errors and status.
-    #[must_use]
-    pub fn describe(&self) -> String {
-        if self.is_idle() {
-            return "nothing is executing".into();
-        }
-        if self.is_unknown() {
-            return "the executor's state is unknown (Cruise Control's answer did not say it)"
-                .into();
-        }
-        let mut s = self.state.clone();
-        if let Some(t) = self.running_task() {
-            s.push_str(&format!(" (task {t})"));
-        }
-        if let Some(r) = self
-            .triggered_task_reason
-            .as_deref()
-            .filter(|r| !r.is_empty())
-        {
-            s.push_str(&format!(", reason: {r}"));
-        }
-        s
-    }
-
-    /// Progress of the running execution, for a bar.
-    #[must_use]
-    pub fn progress(&self) -> ExecutionProgress {
-        ExecutionProgress {
-            state: self.state.clone(),
-            partitions_total: self.num_total_partition_movements,
-            partitions_finished: self.num_finished_partition_movements,
-            partitions_in_progress: self.num_in_progress_partition_movements,
-            partitions_pending: self.num_pending_partition_movements,
-            leaders_total: self.num_total_leadership_movements,
-            leaders_finished: self.num_finished_leadership_movements,
-            data_total_mb: self.total_data_to_move.unwrap_or(0.0),
-            data_finished_mb: self.finished_data_movement.unwrap_or(0.0),
-        }
-    }
-}
-
-/// Execution progress as kafkaops reports it (stable JSON shape).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ExecutionProgress {
-    pub state: String,
-    pub partitions_total: u64,
-    pub partitions_finished: u64,
-    pub partitions_in_progress: u64,
-    pub partitions_pending: u64,
-    pub leaders_total: u64,
-    pub leaders_finished: u64,
-    pub data_total_mb: f64,
-    pub data_finished_mb: f64,
-}
-
-impl ExecutionProgress {
-    /// Folds a newer observation into this one, keeping the highest counters seen (pure).
-    ///
-    /// A real Cruise Control drops the partition counters once it moves leaders and reports only
-    /// `state` when idle, and its counters advance in jumps (reference section 13), so the last
-    /// observation alone would say "0/0" after replicas moved. The leader phase starts only after
-    /// the replica phase ended, so seeing it means every partition movement finished.
-    pub fn observe(&mut self, newer: &ExecutionProgress) {
-        let leader_phase = newer.state == "LEADER_MOVEMENT_TASK_IN_PROGRESS";
-        if newer.partitions_total > 0 {
-            self.partitions_total = self.partitions_total.max(newer.partitions_total);
-            self.partitions_finished = self.partitions_finished.max(newer.partitions_finished);
-            self.partitions_in_progress = newer.partitions_in_progress;
-            self.partitions_pending = newer.partitions_pending;
-        } else if leader_phase {
-            self.partitions_finished = self.partitions_total;
-            self.partitions_in_progress = 0;
-            self.partitions_pending = 0;
-        }
-        if newer.leaders_total > 0 {
-            self.leaders_total = self.leaders_total.max(newer.leaders_total);
-            self.leaders_finished = self.leaders_finished.max(newer.leaders_finished);
-        }
-        self.data_total_mb = self.data_total_mb.max(newer.data_total_mb);
-        self.data_finished_mb = self.data_finished_mb.max(newer.data_finished_mb);
-        self.state.clone_from(&newer.state);
-    }
-
-    /// MB/s and the seconds left, from the MB moved over `elapsed_secs` (pure).
-    #[must_use]
-    pub fn rate_and_eta(&self, moved_since_start_mb: f64, elapsed_secs: f64) -> (f64, Option<f64>) {
-        if elapsed_secs <= 0.0 || moved_since_start_mb <= 0.0 {
-            return (0.0, None);
-        }
-        let rate = moved_since_start_mb / elapsed_secs;
-        let left = (self.data_total_mb - self.data_finished_mb).max(0.0);
-        (rate, Some(left / rate))
-    }
 }
 
 /// `AnalyzerState`.
@@ -572,14 +387,6 @@ pub enum TaskStatus {
     Other(String),
 }
 
-impl TaskStatus {
-    /// Done computing: the result (or the execution's start) is known.
-    #[must_use]
-    pub fn is_past_computation(&self) -> bool {
-        !matches!(self, TaskStatus::Active | TaskStatus::Other(_))
-    }
-}
-
 /// `GET /kafka_cluster_state`.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 pub struct KafkaClusterState {
@@ -687,29 +494,6 @@ mod tests {
     }
 
     #[test]
-    fn monitor_readiness() {
-        let m: MonitorState = from_str(
-            r#"{"state":"RUNNING","numMonitoredWindows":0,"numValidPartitions":0,
-                "monitoredWindows":{"1700000060000":0.5,"1700000000000":1.0}}"#,
-        )
-        .unwrap();
-        match m.readiness() {
-            Readiness::NotReady {
-                sampling_since_ms, ..
-            } => assert_eq!(sampling_since_ms, Some(1_700_000_000_000)),
-            Readiness::Ready => panic!("not ready expected"),
-        }
-        let m: MonitorState = from_str(r#"{"state":"LOADING","loadingProgressPct":40.0}"#).unwrap();
-        assert!(
-            matches!(m.readiness(), Readiness::NotReady { reason, .. } if reason.contains("LOADING (40%)"))
-        );
-        let m: MonitorState =
-            from_str(r#"{"state":"RUNNING","numMonitoredWindows":3,"numValidPartitions":12}"#)
-                .unwrap();
-        assert_eq!(m.readiness(), Readiness::Ready);
-    }
-
-    #[test]
     fn user_tasks_with_string_start_and_unknown_status() {
         let t: UserTasks = from_str(
             r#"{"userTasks":[{"UserTaskId":"u1","RequestURL":"POST /x","ClientIdentity":"1","StartMs":"15","Status":"InExecution","originalResponse":"{}"},
@@ -719,45 +503,15 @@ mod tests {
         assert_eq!(t.user_tasks[0].start_ms, Some(15));
         assert_eq!(t.user_tasks[0].status, TaskStatus::InExecution);
         assert_eq!(t.user_tasks[1].status, TaskStatus::Other("Weird".into()));
-        assert!(!t.user_tasks[1].status.is_past_computation());
     }
 
     #[test]
-    fn an_executor_state_without_its_state_is_not_idle() {
-        for body in [r"{}", r#"{"state":""}"#, r#"{"state":"  "}"#] {
-            let e: ExecutorState = from_str(body).unwrap();
-            assert!(!e.is_idle(), "{body}");
-            assert!(e.is_unknown(), "{body}");
-            assert!(e.describe().contains("unknown"), "{body}");
-        }
-        // A /state answer without the executor at all, as the callers default it.
-        let s: CruiseControlState = from_str(r#"{"MonitorState":{"state":"RUNNING"}}"#).unwrap();
-        assert!(!s.executor.unwrap_or_default().is_idle());
-        // A null state is no answer at all (an error, never idle).
-        assert!(from_str::<ExecutorState>(r#"{"state":null}"#).is_err());
-        let idle: ExecutorState = from_str(r#"{"state":"NO_TASK_IN_PROGRESS"}"#).unwrap();
-        assert!(idle.is_idle() && !idle.is_unknown());
-    }
-
-    #[test]
-    fn cluster_state_broker_ids_and_executor_progress() {
+    fn cluster_state_broker_ids() {
         let s: KafkaClusterState = from_str(
             r#"{"KafkaBrokerState":{"ReplicaCountByBrokerId":{"1":3,"2":3},"LeaderCountByBrokerId":{"4":0},"IsController":{"1":false}}}"#,
         )
         .unwrap();
         assert_eq!(s.broker_ids(), vec![1, 2, 4]);
         assert_eq!(s.replica_count(1), 3);
-        let e: ExecutorState = from_str(
-            r#"{"state":"INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS","triggeredUserTaskId":"",
-                "triggeredSelfHealingTaskId":"sh","numTotalPartitionMovements":10,"numFinishedPartitionMovements":4,
-                "finishedDataMovement":40,"totalDataToMove":100}"#,
-        )
-        .unwrap();
-        assert_eq!(e.running_task(), Some("sh"));
-        let p = e.progress();
-        let (rate, eta) = p.rate_and_eta(20.0, 10.0);
-        assert!((rate - 2.0).abs() < 1e-9);
-        assert!((eta.unwrap() - 30.0).abs() < 1e-9);
-        assert_eq!(p.rate_and_eta(0.0, 10.0), (0.0, None));
     }
 }

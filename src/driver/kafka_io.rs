@@ -1,14 +1,18 @@
 //! The roll's IO over the Kafka adapter and any [`Platform`].
 //!
 //! Generic over the platform: the nodes, their hosts and listener addresses come from
-//! [`Platform::list_nodes`], restarts from [`Platform::restart_node`], and whether a fenced
-//! broker's process runs from [`Platform::is_running`]. The process platform (commands,
+//! [`Platform::list_nodes`], restarts from [`Platform::restart_node`], and whether a node's
+//! process runs from [`Platform::is_running`]. The process platform (commands,
 //! bare metal) is one implementation; a Kubernetes pod platform is another, and nothing in
 //! `kafkaops roll` changes with it.
 //!
 //! What the IO adds to the Kafka observation:
-//! - the platform's view of fenced brokers: a fenced broker that is alive reads `Unknown`
-//!   (maybe in log recovery), a stopped one `NotRunning`;
+//! - the platform's view of the nodes Kafka cannot vouch for ([`process_status`]): a stopped
+//!   controller-only node reads `NotRunning` and is no caught-up voter, whatever its
+//!   `LastCaughtUpTimestamp`; a fenced broker that is alive reads `Unknown` (maybe in log
+//!   recovery), a stopped one `NotRunning`; an unfenced broker that did not answer and whose
+//!   process is gone (crashed, not fenced yet) `NotReady`. A status that cannot be told is
+//!   unknown, never running;
 //! - each node's `incarnation` from the [`RestartWitness`], which watches a connection to
 //!   each node from just before its restart command runs: the engine counts a restart only
 //!   once the old process is seen to end, even when the command returns early
@@ -27,6 +31,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context as _;
+use futures::StreamExt as _;
 
 use super::RollIo;
 use crate::cruise_control::{CruiseControlClient, LogObserver};
@@ -35,7 +40,7 @@ use crate::engine::movers::CruiseControlView;
 use crate::engine::roll::ConfigChange;
 use crate::kafka::client::{ClusterObserver, KafkaAdmin, KafkaClient};
 use crate::kafka::convert::to_snapshot;
-use crate::kafka::observation::apply_process_status;
+use crate::kafka::observation::{apply_process_status, process_status_wanted};
 use crate::kafka::{ConfigTarget, KafkaObservation};
 use crate::platform::witness::RestartWitness;
 use crate::platform::{Platform, PlatformError, PlatformNode};
@@ -171,28 +176,22 @@ impl<P: Platform + Clone + 'static> KafkaRollIo<P> {
     }
 }
 
-/// Asks the platform whether each fenced broker's process runs (a fenced broker may be
-/// starting or in log recovery: alive, not to be restarted first).
-pub async fn process_status<P: Platform + Clone + 'static>(
+/// How many status asks ([`Platform::is_running`]: a command, a TCP probe, a pod read) run at
+/// once; the rest wait their turn.
+pub const STATUS_CONCURRENCY: usize = 4;
+
+/// Asks the platform whether the process of each node in [`process_status_wanted`] runs
+/// (controller-only nodes, fenced brokers, unfenced brokers that did not answer), at most
+/// [`STATUS_CONCURRENCY`] at a time. An error is kept as the answer (unknown, never running).
+pub async fn process_status<P: Platform>(
     platform: &P,
     observation: &KafkaObservation,
 ) -> BTreeMap<i32, Result<bool, String>> {
-    let mut asks = tokio::task::JoinSet::new();
-    for n in observation
-        .nodes
-        .iter()
-        .filter(|n| n.roles.broker && n.fenced == Some(true))
-    {
-        let (platform, id) = (platform.clone(), n.id);
-        asks.spawn(async move { (id, platform.is_running(id).await.map_err(|e| e.to_string())) });
-    }
-    let mut out = BTreeMap::new();
-    while let Some(joined) = asks.join_next().await {
-        if let Ok((id, r)) = joined {
-            out.insert(id, r);
-        }
-    }
-    out
+    futures::stream::iter(process_status_wanted(observation))
+        .map(|id| async move { (id, platform.is_running(id).await.map_err(|e| e.to_string())) })
+        .buffer_unordered(STATUS_CONCURRENCY)
+        .collect()
+        .await
 }
 
 /// How long a witness connection may stay silent before a close stops being evidence:
@@ -342,5 +341,238 @@ impl<P: Platform + Clone + 'static> RollIo for KafkaRollIo<P> {
         if ms > 0 {
             tokio::time::sleep(Duration::from_millis(ms)).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::engine::model::ObservedState;
+    use crate::engine::roll::RollError;
+    use crate::engine::roll::safety::{caught_up_controllers, check_quorum};
+    use crate::engine::view::{ConfigEntry, ConfigSource};
+    use crate::kafka::ffi::{ClusterDescription, NodeAddress};
+    use crate::kafka::observation::{RawObservation, RawQuorum, ReplicaObservation, assemble};
+
+    /// A platform whose processes run unless listed as stopped; asks about `failing` nodes fail.
+    /// Records every node asked about and the most asks in flight at once.
+    #[derive(Clone, Default)]
+    struct Told {
+        stopped: BTreeSet<i32>,
+        failing: BTreeSet<i32>,
+        asked: Arc<Mutex<Vec<i32>>>,
+        in_flight: Arc<AtomicUsize>,
+        most_in_flight: Arc<AtomicUsize>,
+    }
+
+    impl Platform for Told {
+        async fn list_nodes(&self) -> Result<Vec<PlatformNode>, PlatformError> {
+            Ok(Vec::new())
+        }
+
+        async fn restart_node(&self, id: i32) -> Result<(), PlatformError> {
+            Err(PlatformError::NoStatusProbe {
+                node: id,
+                message: "this test platform restarts nothing".into(),
+            })
+        }
+
+        async fn is_running(&self, id: i32) -> Result<bool, PlatformError> {
+            self.asked.lock().unwrap().push(id);
+            let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+            self.most_in_flight.fetch_max(now, Ordering::SeqCst);
+            // Let the other asks run meanwhile, as a status command or a probe would.
+            for _ in 0..3 {
+                tokio::task::yield_now().await;
+            }
+            self.in_flight.fetch_sub(1, Ordering::SeqCst);
+            if self.failing.contains(&id) {
+                return Err(PlatformError::NoStatusProbe {
+                    node: id,
+                    message: "the status command timed out".into(),
+                });
+            }
+            Ok(!self.stopped.contains(&id))
+        }
+    }
+
+    fn address(id: i32) -> NodeAddress {
+        NodeAddress {
+            id,
+            host: "127.0.0.1".into(),
+            port: u16::try_from(9000 + id).unwrap(),
+            rack: None,
+        }
+    }
+
+    fn member(id: i32, caught_up: i64) -> ReplicaObservation {
+        ReplicaObservation {
+            id,
+            log_end_offset: 10,
+            last_fetch_timestamp: Some(caught_up),
+            last_caught_up_timestamp: Some(caught_up),
+            directory_id: None,
+        }
+    }
+
+    /// Kafka's answers for controller-only voters 5001 (leader), 5002, 5003, every one caught up
+    /// by its timestamp, and brokers `1..=brokers`: `fenced` ones are registered fenced, `silent`
+    /// ones listed unfenced but did not answer DescribeConfigs; the others answered.
+    fn observation(brokers: i32, fenced: &[i32], silent: &[i32]) -> KafkaObservation {
+        let ids: Vec<i32> = (1..=brokers).collect();
+        let roles = |v: &str| ConfigEntry {
+            name: "process.roles".into(),
+            value: Some(v.into()),
+            read_only: true,
+            source: ConfigSource::StaticBroker,
+            sensitive: false,
+        };
+        assemble(RawObservation {
+            cluster: ClusterDescription {
+                cluster_id: Some("c".into()),
+                controller: Some(1),
+                nodes: ids
+                    .iter()
+                    .filter(|b| !fenced.contains(b))
+                    .map(|b| address(*b))
+                    .collect(),
+            },
+            fenced_brokers: Some(fenced.iter().map(|b| address(*b)).collect()),
+            topic_views: Vec::new(),
+            topic_min_isr: BTreeMap::new(),
+            controller_roles: (5001..=5003)
+                .map(|c| (c, Ok("controller".into())))
+                .collect(),
+            broker_configs: ids
+                .iter()
+                .filter(|b| !fenced.contains(b) && !silent.contains(b))
+                .map(|b| (*b, vec![roles("broker")]))
+                .collect(),
+            unreachable_brokers: silent
+                .iter()
+                .map(|b| (*b, "timed out".to_string()))
+                .collect(),
+            quorum: RawQuorum {
+                leader_id: Some(5001),
+                leader_epoch: 4,
+                high_watermark: 100,
+                voters: vec![
+                    member(5001, 50_000),
+                    member(5002, 49_800),
+                    member(5003, 49_900),
+                ],
+                observers: ids.iter().map(|b| member(*b, 49_900)).collect(),
+                answered_by: "127.0.0.1:15001".into(),
+                voter_endpoints: BTreeMap::new(),
+                version: 1,
+            },
+            controller_addresses: (5001..=5003)
+                .map(|c| {
+                    (
+                        c,
+                        ("127.0.0.1".to_string(), u16::try_from(10_000 + c).unwrap()),
+                    )
+                })
+                .collect(),
+            leader_fetch_timeout_ms: Some(2000),
+            reassignments: Vec::new(),
+            extra_broker_ids: Vec::new(),
+            endpoint_states: None,
+        })
+        .unwrap()
+    }
+
+    /// The snapshot the engine sees after the driver asked the platform.
+    async fn observed(platform: &Told, o: &mut KafkaObservation) -> ClusterSnapshot {
+        let status = process_status(platform, o).await;
+        apply_process_status(o, &status);
+        to_snapshot(o)
+    }
+
+    /// Issue 23 point 2 through the real driver's observation: a controller-only voter that
+    /// was SIGKILLed still has a `LastCaughtUpTimestamp` inside the fetch timeout, and Kafka
+    /// does not fence controllers. The platform says it is stopped: in the snapshot the engine
+    /// sees it is no caught-up voter, so restarting another controller (which would leave 1
+    /// of 3 running) is refused.
+    #[tokio::test]
+    async fn stopped_controller_only_voter_is_no_caught_up_voter() {
+        let platform = Told {
+            stopped: BTreeSet::from([5002]),
+            ..Told::default()
+        };
+        let mut o = observation(3, &[], &[]);
+        let s = observed(&platform, &mut o).await;
+        assert_eq!(
+            s.node(NodeId(5002)).unwrap().state,
+            ObservedState::NotRunning
+        );
+        assert_eq!(
+            caught_up_controllers(&s).unwrap(),
+            vec![NodeId(5001), NodeId(5003)]
+        );
+        assert!(
+            matches!(
+                check_quorum(&s, &[NodeId(5003)]),
+                Err(RollError::QuorumAtRisk { caught_up: 1, .. })
+            ),
+            "{:?}",
+            check_quorum(&s, &[NodeId(5003)])
+        );
+        // Every controller running: all three count, and 5003 may restart.
+        let mut o = observation(3, &[], &[]);
+        let s = observed(&Told::default(), &mut o).await;
+        assert_eq!(caught_up_controllers(&s).unwrap().len(), 3);
+        assert_eq!(check_quorum(&s, &[NodeId(5003)]), Ok(()));
+    }
+
+    /// A controller whose status cannot be told is unknown, never running: it is no caught-up
+    /// voter either (the error is kept for the plan to show).
+    #[tokio::test]
+    async fn controller_status_error_is_unknown_not_running() {
+        let platform = Told {
+            failing: BTreeSet::from([5002]),
+            ..Told::default()
+        };
+        let mut o = observation(3, &[], &[]);
+        let s = observed(&platform, &mut o).await;
+        let n = o.node(5002).unwrap();
+        assert_eq!(n.process_running, None);
+        assert!(n.process_status_error.is_some());
+        assert_eq!(s.node(NodeId(5002)).unwrap().state, ObservedState::Unknown);
+        assert!(!caught_up_controllers(&s).unwrap().contains(&NodeId(5002)));
+        assert!(check_quorum(&s, &[NodeId(5003)]).is_err());
+    }
+
+    /// Only the nodes Kafka cannot vouch for are asked (controllers, fenced brokers, brokers
+    /// that did not answer), a few at a time: 1,000 answering brokers cost no status command.
+    /// A crashed broker still listed unfenced reads not serving.
+    #[tokio::test]
+    async fn only_nodes_kafka_cannot_vouch_for_are_asked_a_few_at_a_time() {
+        let platform = Told {
+            stopped: BTreeSet::from([7, 9]),
+            ..Told::default()
+        };
+        let mut o = observation(1000, &[7, 8], &[9, 10]);
+        let s = observed(&platform, &mut o).await;
+        let asked: BTreeSet<i32> = platform.asked.lock().unwrap().iter().copied().collect();
+        assert_eq!(asked, BTreeSet::from([7, 8, 9, 10, 5001, 5002, 5003]));
+        assert_eq!(platform.asked.lock().unwrap().len(), 7, "each asked once");
+        assert_eq!(
+            platform.most_in_flight.load(Ordering::SeqCst),
+            STATUS_CONCURRENCY
+        );
+        let state = |id| s.node(NodeId(id)).unwrap().state;
+        assert_eq!(state(7), ObservedState::NotRunning, "fenced, stopped");
+        assert_eq!(state(8), ObservedState::Unknown, "fenced, alive");
+        assert_eq!(state(9), ObservedState::NotReady, "unfenced, crashed");
+        assert!(
+            !s.node(NodeId(10)).unwrap().is_serving(),
+            "unfenced, silent"
+        );
+        assert!(s.node(NodeId(11)).unwrap().is_serving());
+        assert_eq!(caught_up_controllers(&s).unwrap().len(), 3);
     }
 }

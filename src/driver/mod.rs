@@ -1,4 +1,8 @@
-//! The observe -> decide -> act loop of a roll.
+//! The drivers: the step functions that act on what the engine decides. The roll's
+//! observe -> decide -> act loop is here; the Cruise Control execution flow's is [`cc_flow`]
+//! (generic over the Cruise Control API, so a scripted double can drive it).
+//!
+//! # The roll driver
 //!
 //! The engine ([`Roller`]) decides from plain snapshots and never touches the
 //! world; this loop is the only place that does, and it does so through the
@@ -13,11 +17,12 @@
 //! status `decided` / `issued` / `done`, the actions record and timings),
 //! observes, decides, acts, feeds the result back, and returns
 //! [`StepResult::Wake`] (call again at that time) or
-//! [`StepResult::Finished`]. It saves the run through a [`RunStore`] before
+//! [`StepResult::Finished`]. It saves the run through a [`Store`] before
 //! and after every command; the caller saves it after every step. `kafkaops
-//! roll` loops it (saving to a file, see [`crate::state`]); `operate` can call
-//! it once per reconcile. A deserialised run resumes by the rules on
-//! [`RollRun`]. [`run`] / [`run_with`] loop it to the end.
+//! roll` loops it (saving to a file, see [`crate::state`]); `operate` calls
+//! it once per reconcile (saving it inside its own state). A deserialised run
+//! resumes by the rules on [`RollRun`] (the engine's data, `crate::engine::roll::run`).
+//! [`run`] / [`run_with`] loop it to the end.
 //!
 //! Rules the loop adds to the engine's:
 //! - the first observation must succeed (otherwise nothing was touched and the
@@ -46,6 +51,7 @@
 //!   has been restarted is waited for until it serves again (or the engine
 //!   aborts), then the loop returns [`Outcome::Interrupted`].
 
+pub mod cc_flow;
 pub mod kafka_io;
 #[cfg(test)]
 pub(crate) mod sim_io;
@@ -53,11 +59,12 @@ pub(crate) mod sim_io;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::{Deserialize, Serialize};
+pub use crate::engine::roll::run::{ActionRecord, ActionStatus, PendingAction, RollRun};
 
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId, TopicPartition};
 use crate::engine::movers::CruiseControlView;
 use crate::engine::roll::{ConfigChange, Decision, RollError, RollSummary, Roller};
+use crate::state::{Store, StoreError};
 
 /// The IO a roll needs. Implemented over the Kafka adapter and a platform by
 /// `kafkaops roll`, and over the simulator in tests.
@@ -181,32 +188,6 @@ impl Default for DriverOptions {
     }
 }
 
-/// One thing the loop did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
-pub enum ActionRecord {
-    Restart {
-        nodes: Vec<NodeId>,
-        /// Milliseconds since the roll started.
-        at_ms: u64,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        error: Option<String>,
-    },
-    Reconfigure {
-        node: NodeId,
-        changes: Vec<ConfigChange>,
-        at_ms: u64,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        error: Option<String>,
-    },
-    ElectPreferredLeaders {
-        partitions: usize,
-        at_ms: u64,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        error: Option<String>,
-    },
-}
-
 /// How the loop ended.
 #[derive(Debug)]
 pub enum Outcome {
@@ -236,6 +217,16 @@ pub struct RunReport {
 }
 
 impl RunReport {
+    /// The report of `run` so far, ending with `outcome`.
+    #[must_use]
+    pub fn of(run: &RollRun, outcome: Outcome, now: Millis) -> RunReport {
+        RunReport {
+            outcome,
+            actions: run.actions.clone(),
+            elapsed_ms: now.since(run.started),
+        }
+    }
+
     /// Nodes restarted by this run, in order, each once.
     #[must_use]
     pub fn restarted(&self) -> Vec<NodeId> {
@@ -271,156 +262,23 @@ impl RunReport {
     }
 }
 
-/// Write-ahead status of the action the engine decided last.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ActionStatus {
-    /// Decided; the command has not been started.
-    Decided,
-    /// Saved just before the command started: it may or may not have run.
-    Issued,
-    /// The command's result was fed back to the engine.
-    Done,
-}
-
-/// The action the engine decided last, with its write-ahead status.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct PendingAction {
-    pub decision: Decision,
-    pub status: ActionStatus,
-    pub decided_at: Millis,
-    /// Set when a restored run found a restart `Issued` but never confirmed:
-    /// since when its evidence has been looked for.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unconfirmed_since: Option<Millis>,
-}
-
-/// Everything a roll needs between two steps: the engine plus what the
-/// driver keeps. Plain serialisable data: a caller saves it after every
-/// step (the step itself saves it before and after running a command
-/// through its [`RunStore`]) and resumes from the saved copy after a crash.
-///
-/// Resume rules (applied by the first [`step`] after a deserialisation):
-/// - an action `Decided` but not `Issued` never ran: it is never issued on the
-///   saved decision, whatever its age. The engine forgets it
-///   ([`Roller::handle_not_issued`]) and the step observes and decides again
-///   with fresh safety checks before anything is done. The saved decision's
-///   age is not trusted: the clock of a resumed run may have moved backwards
-///   (another host, a clock step), and the cluster may have changed in any
-///   time at all (a replica of the node to restart went down meanwhile);
-/// - a restart `Issued` but not `Done` may or may not have run: it is never
-///   issued again on that basis. Its nodes are observed; evidence that the old
-///   process ended (the node seen down or unreachable, a changed persistent
-///   incarnation, the restart witness seeing the connection close) counts as
-///   the platform's "done" ([`Roller::handle_restart_done`]), and the node
-///   then counts as restarted only once seen serving again, as always. Without
-///   evidence for [`DriverOptions::unconfirmed_restart_grace_ms`] (long
-///   enough for a command still running to take effect), a batch with no
-///   evidence at all is forgotten and decided again (the node is restarted
-///   only if a fresh decision, with fresh safety checks, picks it: this is
-///   the only way a node can restart twice, and only when nothing shows its
-///   first restart happened); nodes of a batch where others showed evidence
-///   are counted as issued and left to the engine's post-restart timeout;
-/// - a reconfiguration or an election `Issued` is taken as done (the engine
-///   checks the effect and retries a reconfiguration that did not apply);
-/// - incarnations recorded before the restore are forgotten when the IO says
-///   they do not survive it ([`RollIo::incarnations_survive_restore`]).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RollRun {
-    pub roller: Roller,
-    #[serde(default)]
-    pub pending: Option<PendingAction>,
-    #[serde(default)]
-    pub actions: Vec<ActionRecord>,
-    /// When the roll started (the IO's clock: wall-clock milliseconds for
-    /// `kafkaops roll`).
-    pub started: Millis,
-    /// Last successful observation.
-    #[serde(default)]
-    pub last_ok: Option<Millis>,
-    /// Steps taken so far.
-    #[serde(default)]
-    pub steps: u64,
-    /// Times this run was restored and resumed.
-    #[serde(default)]
-    pub resumes: u32,
-    /// `false` after deserialisation: the next step applies the resume rules.
-    #[serde(skip)]
-    live: bool,
-    #[serde(skip)]
-    stop_seen: bool,
-}
-
-impl RollRun {
-    /// A new run of `roller`, starting at `now`.
-    #[must_use]
-    pub fn new(roller: Roller, now: Millis) -> RollRun {
-        RollRun {
-            roller,
-            pending: None,
-            actions: Vec::new(),
-            started: now,
-            last_ok: None,
-            steps: 0,
-            resumes: 0,
-            live: true,
-            stop_seen: false,
-        }
-    }
-
-    /// The report of the run so far, ending with `outcome`.
-    #[must_use]
-    pub fn report(&self, outcome: Outcome, now: Millis) -> RunReport {
-        RunReport {
-            outcome,
-            actions: self.actions.clone(),
-            elapsed_ms: now.since(self.started),
-        }
-    }
-
-    /// The latest time the run recorded (its start, the last successful observation, the
-    /// pending action's decision and unconfirmed-since times).
-    #[must_use]
-    pub fn latest_time(&self) -> Millis {
-        let mut t = self.started;
-        for x in [
-            self.last_ok,
-            self.pending.as_ref().map(|p| p.decided_at),
-            self.pending.as_ref().and_then(|p| p.unconfirmed_since),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            t = t.max(x);
-        }
-        t
-    }
-
-    /// A restart command that may be running: `Issued` and not yet `Done`.
-    #[must_use]
-    pub fn restart_in_flight(&self) -> Vec<NodeId> {
-        match &self.pending {
-            Some(p) if p.status == ActionStatus::Issued => p.decision.restarted_nodes(),
-            _ => Vec::new(),
-        }
-    }
-}
-
-/// Where a [`RollRun`] is saved between steps.
-pub trait RunStore {
-    /// Saves `run`; an error before a command stops the run (the command is
-    /// not issued).
-    fn save(&mut self, run: &RollRun) -> anyhow::Result<()>;
-}
-
 /// Saves nothing.
 #[derive(Debug, Default)]
 pub struct NoStore;
 
-impl RunStore for NoStore {
-    fn save(&mut self, _run: &RollRun) -> anyhow::Result<()> {
+impl Store<RollRun> for NoStore {
+    async fn load(&self) -> Result<Option<RollRun>, StoreError> {
+        Ok(None)
+    }
+
+    async fn save(&self, _run: &RollRun) -> Result<(), StoreError> {
         Ok(())
     }
+}
+
+/// Saves `run` through `store`; a failure as the error the loop reports.
+async fn save<S: Store<RollRun>>(store: &S, run: &RollRun) -> anyhow::Result<()> {
+    store.save(run).await.map_err(anyhow::Error::new)
 }
 
 /// What a [`step`] leaves to its caller.
@@ -436,7 +294,7 @@ pub enum StepResult {
 /// `run` afterwards (the step saves it itself, through `store`, before and
 /// after running a command) and calls again at the returned wake-up time.
 /// `stop` (Ctrl-C) is honoured between batches.
-pub async fn step<I: RollIo, P: Progress, S: RunStore>(
+pub async fn step<I: RollIo, P: Progress, S: Store<RollRun>>(
     run: &mut RollRun,
     io: &I,
     progress: &mut P,
@@ -445,13 +303,11 @@ pub async fn step<I: RollIo, P: Progress, S: RunStore>(
     options: &DriverOptions,
 ) -> StepResult {
     run.steps += 1;
-    if !run.live {
-        run.live = true;
+    if run.mark_live() {
         run.resumes += 1;
         resume(run, io, progress);
     }
-    if stop && !run.stop_seen {
-        run.stop_seen = true;
+    if stop && run.note_stop() {
         progress.event(&Event::StopRequested);
     }
     let poll = run.roller.config().poll_interval_ms.max(1);
@@ -499,7 +355,7 @@ pub async fn step<I: RollIo, P: Progress, S: RunStore>(
         progress.event(&Event::Decided(&decision));
     }
     if let Some(wake) = judge_unconfirmed(run, progress, &decision, now, options) {
-        save_or_report(run, store, progress);
+        save_or_report(run, store, progress).await;
         return wake;
     }
     match decision {
@@ -523,7 +379,7 @@ pub async fn step<I: RollIo, P: Progress, S: RunStore>(
                 decided_at: now,
                 unconfirmed_since: None,
             });
-            if let Err(e) = store.save(run) {
+            if let Err(e) = save(store, run).await {
                 return not_issued(run, e);
             }
             act(run, io, progress, store, options).await
@@ -622,8 +478,12 @@ fn judge_unconfirmed<P: Progress>(
     Some(StepResult::Wake(now.plus(1)))
 }
 
-fn save_or_report<S: RunStore, P: Progress>(run: &RollRun, store: &mut S, progress: &mut P) {
-    if let Err(error) = store.save(run) {
+async fn save_or_report<S: Store<RollRun>, P: Progress>(
+    run: &RollRun,
+    store: &mut S,
+    progress: &mut P,
+) {
+    if let Err(error) = save(store, run).await {
         progress.event(&Event::SaveFailed { error: &error });
     }
 }
@@ -638,7 +498,7 @@ fn not_issued(run: &mut RollRun, error: anyhow::Error) -> StepResult {
 
 /// Issues the pending `Decided` action (saved as `Issued` first), feeds its
 /// result back and saves it as `Done`.
-async fn act<I: RollIo, P: Progress, S: RunStore>(
+async fn act<I: RollIo, P: Progress, S: Store<RollRun>>(
     run: &mut RollRun,
     io: &I,
     progress: &mut P,
@@ -651,7 +511,7 @@ async fn act<I: RollIo, P: Progress, S: RunStore>(
     p.status = ActionStatus::Issued;
     let decision = p.decision.clone();
     let at_ms = p.decided_at.since(run.started);
-    if let Err(e) = store.save(run) {
+    if let Err(e) = save(store, run).await {
         return not_issued(run, e);
     }
     let mut result = StepResult::Wake(io.now().plus(1));
@@ -718,20 +578,24 @@ async fn act<I: RollIo, P: Progress, S: RunStore>(
     if let Some(p) = run.pending.as_mut() {
         p.status = ActionStatus::Done;
     }
-    save_or_report(run, store, progress);
+    save_or_report(run, store, progress).await;
     result
 }
 
-/// Loops [`step`] until the run finishes, sleeping through the IO between
-/// steps and saving through `store` after every step.
-pub async fn run_with<I: RollIo, P: Progress, S: RunStore>(
+/// Loops [`step`] until the run finishes, sleeping through the IO between steps and saving
+/// through `store` after every step (a failed save is reported and the loop goes on: [`step`]
+/// saves before every command itself). When `exit_after_command` is set (a second Ctrl-C), it
+/// ends as interrupted right after the step in flight; `stop` (the first) is honoured between
+/// batches.
+pub async fn run_until<I: RollIo, P: Progress, S: Store<RollRun>>(
     run: &mut RollRun,
     io: &I,
     progress: &mut P,
     store: &mut S,
     stop: &AtomicBool,
+    exit_after_command: &AtomicBool,
     options: &DriverOptions,
-) -> RunReport {
+) -> Outcome {
     loop {
         let result = step(
             run,
@@ -744,12 +608,29 @@ pub async fn run_with<I: RollIo, P: Progress, S: RunStore>(
         .await;
         match result {
             StepResult::Wake(at) => {
-                save_or_report(run, store, progress);
+                save_or_report(run, store, progress).await;
+                if exit_after_command.load(Ordering::SeqCst) {
+                    return Outcome::Interrupted;
+                }
                 io.sleep_until(at).await;
             }
-            StepResult::Finished(outcome) => return run.report(outcome, io.now()),
+            StepResult::Finished(outcome) => return outcome,
         }
     }
+}
+
+/// [`run_until`] to the end, with its report.
+pub async fn run_with<I: RollIo, P: Progress, S: Store<RollRun>>(
+    run: &mut RollRun,
+    io: &I,
+    progress: &mut P,
+    store: &mut S,
+    stop: &AtomicBool,
+    options: &DriverOptions,
+) -> RunReport {
+    let never = AtomicBool::new(false);
+    let outcome = run_until(run, io, progress, store, stop, &never, options).await;
+    RunReport::of(run, outcome, io.now())
 }
 
 /// Runs the roll until the engine is done or aborts, a restart fails, the
@@ -769,721 +650,4 @@ pub async fn run<I: RollIo, P: Progress>(
 }
 
 #[cfg(test)]
-mod tests {
-    use std::collections::BTreeMap;
-
-    use super::sim_io::SimIo;
-    use super::*;
-    use crate::engine::roll::RollConfig;
-    use crate::engine::roll::sim::{ClusterSpec, Placement, SimCluster};
-
-    fn spec() -> ClusterSpec {
-        ClusterSpec {
-            brokers: 4,
-            combined: 0,
-            controllers: 3,
-            topics: 3,
-            partitions_per_topic: 4,
-            replication_factor: 3,
-            min_isr_choices: vec![2],
-            racks: 3,
-            placement: Placement::RackAware,
-        }
-    }
-
-    fn roll_all(sim: &mut SimCluster) -> Roller {
-        let ids: Vec<NodeId> = sim.nodes.keys().copied().collect();
-        for id in ids {
-            sim.restart_reasons.insert(id, vec!["--all".into()]);
-        }
-        let config = RollConfig {
-            poll_interval_ms: 1_000,
-            ..RollConfig::default()
-        };
-        sim.start_roll(config.clone());
-        Roller::new(config, sim.requests())
-    }
-
-    fn block_on<F: Future>(f: F) -> F::Output {
-        tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap()
-            .block_on(f)
-    }
-
-    /// Runs the roll with no stop request and default options.
-    fn run_to_end(roller: &mut Roller, io: &SimIo) -> RunReport {
-        let stop = AtomicBool::new(false);
-        block_on(run(
-            roller,
-            io,
-            &mut NoProgress,
-            &stop,
-            &DriverOptions::default(),
-        ))
-    }
-
-    #[test]
-    fn rolls_every_node_once_and_finishes() {
-        let mut sim = SimCluster::generate(&spec(), 7);
-        let mut roller = roll_all(&mut sim);
-        let io = SimIo::new(sim);
-        let report = run_to_end(&mut roller, &io);
-        assert!(matches!(report.outcome, Outcome::Done(_)), "{report:?}");
-        let sim = io.sim.borrow();
-        assert!(sim.violations.is_empty(), "{:?}", sim.violations);
-        let mut restarted = report.restarted();
-        restarted.sort();
-        let mut all: Vec<NodeId> = sim.nodes.keys().copied().collect();
-        all.sort();
-        assert_eq!(restarted, all);
-        assert!(sim.nodes.values().all(|n| n.restarts_by_roll == 1));
-    }
-
-    #[test]
-    fn without_preferred_leader_election_no_election_is_asked_for() {
-        let mut sim = SimCluster::generate(&spec(), 7);
-        let ids: Vec<NodeId> = sim.nodes.keys().copied().collect();
-        for id in ids {
-            sim.restart_reasons.insert(id, vec!["--all".into()]);
-        }
-        let config = RollConfig {
-            poll_interval_ms: 1_000,
-            restore_preferred_leaders: false,
-            ..RollConfig::default()
-        };
-        sim.start_roll(config.clone());
-        let mut roller = Roller::new(config, sim.requests());
-        let io = SimIo::new(sim);
-        let report = run_to_end(&mut roller, &io);
-        assert!(matches!(report.outcome, Outcome::Done(_)), "{report:?}");
-        assert!(
-            !report
-                .actions
-                .iter()
-                .any(|a| matches!(a, ActionRecord::ElectPreferredLeaders { .. })),
-            "{:?}",
-            report.actions
-        );
-        // With elections (the default) the same roll asks for some.
-        let mut sim = SimCluster::generate(&spec(), 7);
-        let mut roller = roll_all(&mut sim);
-        let io = SimIo::new(sim);
-        let report = run_to_end(&mut roller, &io);
-        assert!(
-            report
-                .actions
-                .iter()
-                .any(|a| matches!(a, ActionRecord::ElectPreferredLeaders { .. })),
-            "{:?}",
-            report.actions
-        );
-    }
-
-    #[test]
-    fn observation_failures_mid_roll_are_retried() {
-        let mut sim = SimCluster::generate(&spec(), 3);
-        let mut roller = roll_all(&mut sim);
-        let io = SimIo::new(sim);
-        io.failing_observations.replace(vec![2, 3, 4]);
-        let report = run_to_end(&mut roller, &io);
-        assert!(matches!(report.outcome, Outcome::Done(_)), "{report:?}");
-    }
-
-    #[test]
-    fn a_failing_first_observation_touches_nothing() {
-        let mut sim = SimCluster::generate(&spec(), 3);
-        let mut roller = roll_all(&mut sim);
-        let io = SimIo::new(sim);
-        io.failing_observations.replace(vec![0]);
-        let report = run_to_end(&mut roller, &io);
-        assert!(matches!(report.outcome, Outcome::ObserveFailed(_)));
-        assert!(report.actions.is_empty());
-        assert!(io.sim.borrow().batches.is_empty());
-    }
-
-    #[test]
-    fn observations_failing_longer_than_the_retry_window_end_the_roll() {
-        let mut sim = SimCluster::generate(&spec(), 3);
-        let mut roller = roll_all(&mut sim);
-        let io = SimIo::new(sim);
-        io.failing_observations.replace((1..10_000).collect());
-        let stop = AtomicBool::new(false);
-        let options = DriverOptions {
-            observe_retry_ms: 10_000,
-            ..DriverOptions::default()
-        };
-        let report = block_on(run(&mut roller, &io, &mut NoProgress, &stop, &options));
-        assert!(
-            matches!(report.outcome, Outcome::ObserveFailed(_)),
-            "{report:?}"
-        );
-        assert_eq!(io.sim.borrow().batches.len(), 1);
-    }
-
-    #[test]
-    fn a_failed_restart_command_stops_the_roll_and_touches_nothing_else() {
-        let mut sim = SimCluster::generate(&spec(), 5);
-        let mut roller = roll_all(&mut sim);
-        // Controllers restart first; fail the first one the engine picks.
-        let first = roller.plan(&sim.snapshot()).steps.first().map(|s| match s {
-            crate::engine::roll::PlanStep::Restart { nodes, .. } => nodes[0].node,
-            other => panic!("unexpected first step {other:?}"),
-        });
-        let mut io = SimIo::new(sim);
-        io.failing_restart = first;
-        let report = run_to_end(&mut roller, &io);
-        match report.outcome {
-            Outcome::RestartFailed { node, .. } => assert_eq!(Some(node), first),
-            other => panic!("{other:?}"),
-        }
-        assert_eq!(report.actions.len(), 1);
-        assert!(io.sim.borrow().batches.is_empty());
-        // The failure was fed back: the engine itself has aborted.
-        let snapshot = io.sim.borrow().snapshot();
-        match roller.decide(&snapshot, io.now()) {
-            Decision::Abort {
-                reason: RollError::RestartFailed { node, error },
-            } => {
-                assert_eq!(Some(node), first);
-                assert!(error.contains("injected"), "{error}");
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn stop_finishes_the_current_batch_then_returns() {
-        static STOP: AtomicBool = AtomicBool::new(false);
-        let mut sim = SimCluster::generate(&spec(), 11);
-        let mut roller = roll_all(&mut sim);
-        let mut io = SimIo::new(sim);
-        // Ctrl-C arrives right after the second batch was restarted.
-        io.stop_after_batches = Some((2, &STOP));
-        // Every restart the progress display announces.
-        struct Announced(Vec<Vec<NodeId>>);
-        impl Progress for Announced {
-            fn event(&mut self, event: &Event<'_>) {
-                if let Event::Decided(d @ Decision::Restart { .. }) = event {
-                    self.0.push(d.restarted_nodes());
-                }
-            }
-        }
-        let mut announced = Announced(Vec::new());
-        let report = block_on(run(
-            &mut roller,
-            &io,
-            &mut announced,
-            &STOP,
-            &DriverOptions::default(),
-        ));
-        assert!(matches!(report.outcome, Outcome::Interrupted), "{report:?}");
-        let sim = io.sim.borrow();
-        assert_eq!(sim.batches.len(), 2);
-        // Regression: the restart held back by the stop was announced as if it happened.
-        assert_eq!(
-            announced.0, sim.batches,
-            "announced restarts that never ran"
-        );
-        // The second batch was waited for: it serves again.
-        for n in &sim.batches[1] {
-            assert!(sim.nodes[n].is_serving(), "node {n} left down");
-        }
-        assert!(sim.violations.is_empty(), "{:?}", sim.violations);
-    }
-
-    #[test]
-    fn a_node_that_never_returns_aborts_without_touching_another() {
-        let mut sim = SimCluster::generate(&spec(), 13);
-        let mut roller = roll_all(&mut sim);
-        let first = sim.controllers()[0];
-        sim.nodes.get_mut(&first).unwrap().behaviour.never_returns = true;
-        let io = SimIo::new(sim);
-        let report = run_to_end(&mut roller, &io);
-        let sim = io.sim.borrow();
-        match report.outcome {
-            Outcome::Aborted(RollError::NotServingInTime { node, .. }) => {
-                assert_eq!(node, first);
-                // Nothing was restarted after the node that did not return.
-                assert_eq!(sim.batches.last(), Some(&vec![first]), "{:?}", sim.batches);
-                assert!(
-                    sim.nodes
-                        .values()
-                        .filter(|n| n.id != first)
-                        .all(|n| n.is_serving())
-                );
-            }
-            other => panic!("{other:?} after {:?}", sim.batches),
-        }
-    }
-
-    /// A store that keeps the last saved JSON and "crashes" at chosen saves,
-    /// before or right after writing: the save fails and the caller throws
-    /// its in-memory run away, restoring the last written copy, as a process
-    /// killed at that moment would.
-    struct CrashStore {
-        saves: usize,
-        rng: u64,
-        crashes: usize,
-        last_good: Option<String>,
-        crashed: bool,
-        crashes_by_status: BTreeMap<String, usize>,
-    }
-
-    impl RunStore for CrashStore {
-        fn save(&mut self, run: &RollRun) -> anyhow::Result<()> {
-            self.saves += 1;
-            // xorshift: crash points vary; a bounded number keeps the run finite.
-            self.rng ^= self.rng << 13;
-            self.rng ^= self.rng >> 7;
-            self.rng ^= self.rng << 17;
-            if self.crashes < 60 && self.rng.is_multiple_of(4) {
-                self.crashes += 1;
-                // Half the crashes happen right after the write.
-                if self.rng.is_multiple_of(8) {
-                    self.last_good = Some(serde_json::to_string(run)?);
-                }
-                self.crashed = true;
-                let status = run
-                    .pending
-                    .as_ref()
-                    .map_or("none".to_string(), |p| format!("{:?}", p.status));
-                *self.crashes_by_status.entry(status).or_default() += 1;
-                anyhow::bail!("crash (injected)");
-            }
-            self.last_good = Some(serde_json::to_string(run)?);
-            Ok(())
-        }
-    }
-
-    /// Counts how unconfirmed restarts were judged.
-    #[derive(Default)]
-    struct Judged {
-        happened: usize,
-        not_happened: usize,
-    }
-
-    impl Progress for Judged {
-        fn event(&mut self, event: &Event<'_>) {
-            if let Event::UnconfirmedRestartJudged { happened, .. } = event {
-                if *happened {
-                    self.happened += 1;
-                } else {
-                    self.not_happened += 1;
-                }
-            }
-        }
-    }
-
-    fn restore(json: &str) -> RollRun {
-        serde_json::from_str(json).expect("the saved run deserialises")
-    }
-
-    /// Every step starts from a restored (serde JSON round-tripped) run, and
-    /// some saves "crash": between decided and issued, between issued and
-    /// done (the command ran, its result was never saved), and after. Every
-    /// node is still restarted exactly once and no safety rule breaks.
-    #[test]
-    fn a_run_restored_after_every_step_and_every_crash_restarts_each_node_once() {
-        let mut crashes: BTreeMap<String, usize> = BTreeMap::new();
-        let mut judged = Judged::default();
-        for seed in [7, 11, 13, 17, 19] {
-            let mut sim = SimCluster::generate(&spec(), seed);
-            let roller = roll_all(&mut sim);
-            let io = SimIo::new(sim);
-            let mut store = CrashStore {
-                saves: 0,
-                rng: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                crashes: 0,
-                last_good: None,
-                crashed: false,
-                crashes_by_status: BTreeMap::new(),
-            };
-            let mut run = RollRun::new(roller, io.now());
-            // The CLI saves the new run before its first step.
-            store.last_good = Some(serde_json::to_string(&run).unwrap());
-            let options = DriverOptions {
-                unconfirmed_restart_grace_ms: 30_000,
-                ..DriverOptions::default()
-            };
-            let mut steps = 0;
-            let outcome = loop {
-                steps += 1;
-                assert!(steps < 200_000, "seed {seed}: no end");
-                let result = block_on(step(
-                    &mut run,
-                    &io,
-                    &mut judged,
-                    &mut store,
-                    false,
-                    &options,
-                ));
-                if store.crashed {
-                    store.crashed = false;
-                    run = restore(store.last_good.as_deref().expect("a save before the crash"));
-                    continue;
-                }
-                match result {
-                    StepResult::Wake(at) => {
-                        // Saved after every step, and restored from the copy.
-                        let json = serde_json::to_string(&run).unwrap();
-                        run = restore(&json);
-                        block_on(io.sleep_until(at));
-                    }
-                    StepResult::Finished(outcome) => break outcome,
-                }
-            };
-            assert!(
-                matches!(outcome, Outcome::Done(_)),
-                "seed {seed}: {outcome:?}"
-            );
-            let sim = io.sim.borrow();
-            assert!(sim.violations.is_empty(), "{:?}", sim.violations);
-            for n in sim.nodes.values() {
-                assert_eq!(
-                    n.restarts_by_roll, 1,
-                    "seed {seed}: node {} restarted {} times ({:?})",
-                    n.id, n.restarts_by_roll, sim.batches
-                );
-            }
-            for (status, n) in &store.crashes_by_status {
-                *crashes.entry(status.clone()).or_default() += n;
-            }
-            eprintln!(
-                "seed {seed}: {steps} steps, {} resumes, {:?} crashes, {} batches",
-                run.resumes,
-                store.crashes_by_status,
-                io.sim.borrow().batches.len()
-            );
-            assert!(run.resumes > 10, "{}", run.resumes);
-        }
-        // Both kinds of unconfirmed restarts were met: the command had run
-        // (judged from evidence, not issued again) or had not (decided again).
-        assert!(
-            judged.happened > 0 && judged.not_happened > 0,
-            "{} {}",
-            judged.happened,
-            judged.not_happened
-        );
-        for status in ["Decided", "Issued", "Done"] {
-            assert!(
-                crashes.contains_key(status),
-                "no crash at {status}: {crashes:?}"
-            );
-        }
-    }
-
-    /// Saves every run it is given, and "crashes" (fails, as a process killed at that moment
-    /// would) at the first save of an `Issued` action: the last copy written is then the run
-    /// with its action `Decided` and never issued.
-    #[derive(Default)]
-    struct CrashBeforeIssue {
-        last: Option<String>,
-        crashed: bool,
-    }
-
-    impl RunStore for CrashBeforeIssue {
-        fn save(&mut self, run: &RollRun) -> anyhow::Result<()> {
-            if !self.crashed
-                && run
-                    .pending
-                    .as_ref()
-                    .is_some_and(|p| p.status == ActionStatus::Issued)
-            {
-                self.crashed = true;
-                anyhow::bail!("crash (injected)");
-            }
-            self.last = Some(serde_json::to_string(run)?);
-            Ok(())
-        }
-    }
-
-    /// Every event, in words, in order.
-    #[derive(Default)]
-    struct Log(Vec<String>);
-
-    impl Progress for Log {
-        fn event(&mut self, event: &Event<'_>) {
-            self.0.push(match event {
-                Event::Observed { .. } => "observed".into(),
-                Event::Decided(d) => format!("decided {d:?}"),
-                Event::Resumed {
-                    not_issued,
-                    clock_behind_ms,
-                    ..
-                } => format!("resumed not_issued={not_issued:?} behind={clock_behind_ms}"),
-                other => format!("{other:?}"),
-            });
-        }
-    }
-
-    /// Issue 23, point 7: a run saved with "restart node 0" decided (and never issued) is
-    /// resumed on a host whose clock is 10 minutes behind the decision, while node 1 went
-    /// down meanwhile (ISR [0, 2], min.insync.replicas 2). `now.since(decided_at)` saturates to
-    /// 0 there, and the saved decision looked fresh: node 0 was restarted with no observation,
-    /// leaving the partitions one replica in sync. A resumed run observes and decides again
-    /// before its first action.
-    #[test]
-    fn a_saved_restart_resumed_with_the_clock_moved_back_observes_and_decides_again() {
-        let spec = ClusterSpec {
-            brokers: 3,
-            combined: 0,
-            controllers: 1,
-            topics: 1,
-            partitions_per_topic: 2,
-            replication_factor: 3,
-            min_isr_choices: vec![2],
-            racks: 3,
-            placement: Placement::RackAware,
-        };
-        let mut sim = SimCluster::generate(&spec, 3);
-        sim.advance_to(Millis(3_600_000));
-        let (b0, b1) = (NodeId(0), NodeId(1));
-        sim.restart_reasons.insert(b0, vec!["--nodes".into()]);
-        let config = RollConfig {
-            poll_interval_ms: 1_000,
-            ..RollConfig::default()
-        };
-        sim.start_roll(config.clone());
-        let requests = BTreeMap::from([(b0, sim.requests()[&b0].clone())]);
-        let io = SimIo::new(sim);
-        let mut run = RollRun::new(Roller::new(config, requests), io.now());
-        // 1. Decided "restart 0", then the process died before issuing it.
-        let mut store = CrashBeforeIssue::default();
-        let first = block_on(step(
-            &mut run,
-            &io,
-            &mut NoProgress,
-            &mut store,
-            false,
-            &DriverOptions::default(),
-        ));
-        assert!(
-            matches!(first, StepResult::Finished(Outcome::SaveFailed(_))),
-            "{first:?}"
-        );
-        let saved = store.last.clone().expect("the decided run was saved");
-        let mut run = restore(&saved);
-        let pending = run.pending.clone().expect("saved with its decision");
-        assert_eq!(pending.status, ActionStatus::Decided);
-        assert_eq!(pending.decision.restarted_nodes(), vec![b0]);
-        assert!(io.sim.borrow().batches.is_empty());
-        // 2. Meanwhile node 1 goes down (for 5 minutes), and 30 s later the run is resumed on
-        //    a clock 10 minutes behind the decision.
-        {
-            let mut sim = io.sim.borrow_mut();
-            sim.inject(&crate::engine::roll::sim::Fault::Crash {
-                node: b1,
-                down_ms: Some(300_000),
-            });
-            let t = sim.now.plus(30_000);
-            sim.advance_to(t);
-        }
-        io.clock_back_ms.set(630_000);
-        assert!(io.now() < pending.decided_at);
-        // 3. The resumed step observes first: node 1, healthy when the restart was decided, is
-        //    down; the roll stops there and node 0 is not restarted.
-        let mut log = Log::default();
-        let result = block_on(step(
-            &mut run,
-            &io,
-            &mut log,
-            &mut NoStore,
-            false,
-            &DriverOptions::default(),
-        ));
-        assert!(
-            io.sim.borrow().batches.is_empty(),
-            "node 0 restarted on the saved decision: {:?}\n{:#?}",
-            io.sim.borrow().batches,
-            log.0
-        );
-        assert!(
-            log.0[0].starts_with("resumed not_issued=Some(Restart")
-                && log.0[0].ends_with("behind=600000"),
-            "{:#?}",
-            log.0
-        );
-        assert_eq!(log.0[1], "observed", "{:#?}", log.0);
-        assert!(log.0[2].starts_with("decided Abort"), "{:#?}", log.0);
-        match result {
-            StepResult::Finished(Outcome::Aborted(RollError::NodeBecameUnhealthy {
-                node, ..
-            })) => assert_eq!(node, b1),
-            other => panic!("{other:?}"),
-        }
-        assert!(run.pending.is_none());
-        assert!(io.sim.borrow().violations.is_empty());
-    }
-
-    /// Nothing changed but the clock (10 minutes back): the resumed run observes, decides
-    /// again and rolls every node once.
-    #[test]
-    fn a_saved_restart_resumed_with_the_clock_moved_back_and_nothing_changed_restarts_once() {
-        let mut sim = SimCluster::generate(&spec(), 5);
-        let roller = roll_all(&mut sim);
-        sim.advance_to(Millis(3_600_000));
-        let io = SimIo::new(sim);
-        let mut run = RollRun::new(roller, io.now());
-        let mut store = CrashBeforeIssue::default();
-        let _ = block_on(step(
-            &mut run,
-            &io,
-            &mut NoProgress,
-            &mut store,
-            false,
-            &DriverOptions::default(),
-        ));
-        let mut run = restore(store.last.as_deref().unwrap());
-        io.clock_back_ms.set(600_000);
-        let mut log = Log::default();
-        let report = block_on(run_with(
-            &mut run,
-            &io,
-            &mut log,
-            &mut NoStore,
-            &AtomicBool::new(false),
-            &DriverOptions::default(),
-        ));
-        assert!(matches!(report.outcome, Outcome::Done(_)), "{report:?}");
-        assert_eq!(log.0[1], "observed", "{:#?}", log.0);
-        let sim = io.sim.borrow();
-        assert!(sim.violations.is_empty(), "{:?}", sim.violations);
-        assert!(sim.nodes.values().all(|n| n.restarts_by_roll == 1));
-    }
-
-    /// A reconfiguration saved as decided and never issued is decided again too, and gives
-    /// back its attempt: it is issued once, from a fresh decision.
-    #[test]
-    fn a_saved_reconfiguration_is_decided_again_and_keeps_its_attempts() {
-        let mut sim = SimCluster::generate(&spec(), 7);
-        let node = *sim
-            .nodes
-            .keys()
-            .find(|n| sim.nodes[n].roles.broker)
-            .unwrap();
-        let key = sim.nodes[&node]
-            .config
-            .iter()
-            .find(|(_, e)| !e.read_only)
-            .map(|(k, _)| k.clone())
-            .expect("a dynamic key");
-        sim.nodes
-            .get_mut(&node)
-            .unwrap()
-            .desired
-            .insert(key, "12345".into());
-        let config = RollConfig {
-            poll_interval_ms: 1_000,
-            ..RollConfig::default()
-        };
-        sim.start_roll(config.clone());
-        let requests = BTreeMap::from([(node, sim.requests()[&node].clone())]);
-        let io = SimIo::new(sim);
-        let mut run = RollRun::new(Roller::new(config, requests), io.now());
-        let mut store = CrashBeforeIssue::default();
-        let _ = block_on(step(
-            &mut run,
-            &io,
-            &mut NoProgress,
-            &mut store,
-            false,
-            &DriverOptions::default(),
-        ));
-        let mut run = restore(store.last.as_deref().unwrap());
-        assert!(matches!(
-            run.pending.as_ref().map(|p| (&p.decision, p.status)),
-            Some((Decision::Reconfigure { .. }, ActionStatus::Decided))
-        ));
-        let report = block_on(run_with(
-            &mut run,
-            &io,
-            &mut NoProgress,
-            &mut NoStore,
-            &AtomicBool::new(false),
-            &DriverOptions::default(),
-        ));
-        assert!(matches!(report.outcome, Outcome::Done(_)), "{report:?}");
-        let reconfigures = report
-            .actions
-            .iter()
-            .filter(|a| matches!(a, ActionRecord::Reconfigure { .. }))
-            .count();
-        assert_eq!(reconfigures, 1, "{:?}", report.actions);
-        assert_eq!(io.sim.borrow().nodes[&node].reconfigs_by_roll, 1);
-        assert_eq!(
-            run.roller.contexts()[&node].num_reconfigs,
-            1,
-            "the attempt never issued is not counted"
-        );
-    }
-
-    /// A restored state that does not match the cluster or itself (edited by
-    /// hand, written by another version, a node gone) makes the engine
-    /// abort or go on, never panic.
-    #[test]
-    fn an_inconsistent_restored_state_never_panics() {
-        let mut sim = SimCluster::generate(&spec(), 23);
-        let roller = roll_all(&mut sim);
-        let io = SimIo::new(sim);
-        let mut run = RollRun::new(roller, io.now());
-        // Stop while the first restart is awaited.
-        for _ in 0..3 {
-            let _ = block_on(step(
-                &mut run,
-                &io,
-                &mut NoProgress,
-                &mut NoStore,
-                false,
-                &DriverOptions::default(),
-            ));
-        }
-        let base = serde_json::to_value(&run).unwrap();
-        let mutations: Vec<fn(&mut serde_json::Value)> = vec![
-            |v| v["roller"]["nodes"] = serde_json::json!({}),
-            |v| v["roller"]["awaiting"]["nodes"] = serde_json::json!([999, 1000]),
-            |v| v["roller"]["awaiting"]["restarts"] = serde_json::json!({}),
-            |v| v["roller"]["awaiting"]["kind"] = serde_json::json!("Reconfigure"),
-            |v| v["roller"]["config"]["max_batch_size"] = serde_json::json!(0),
-            |v| v["roller"]["config"]["poll_interval_ms"] = serde_json::json!(0),
-            |v| v["roller"]["requests"] = serde_json::json!({}),
-            |v| {
-                v["pending"] = serde_json::json!({
-                    "decision": {"decision": "restart", "nodes": [{"node": 4242, "reason": ""}], "reason": ""},
-                    "status": "issued",
-                    "decided_at": 0,
-                });
-            },
-            |v| {
-                v["pending"] = serde_json::json!({
-                    "decision": {"decision": "elect_preferred_leaders", "nodes": [], "partitions": [], "reason": ""},
-                    "status": "decided",
-                    "decided_at": 0,
-                });
-            },
-        ];
-        for (i, mutate) in mutations.iter().enumerate() {
-            let mut v = base.clone();
-            mutate(&mut v);
-            let Ok(mut restored) = serde_json::from_value::<RollRun>(v) else {
-                continue; // rejected by serde: also fine
-            };
-            for _ in 0..200 {
-                match block_on(step(
-                    &mut restored,
-                    &io,
-                    &mut NoProgress,
-                    &mut NoStore,
-                    false,
-                    &DriverOptions::default(),
-                )) {
-                    StepResult::Wake(at) => block_on(io.sleep_until(at)),
-                    StepResult::Finished(outcome) => {
-                        eprintln!("mutation {i}: {outcome:?}");
-                        break;
-                    }
-                }
-            }
-        }
-    }
-}
+mod tests;

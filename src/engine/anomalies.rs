@@ -10,29 +10,16 @@
 //! server re-detected it under a new id or came back from a restart. Memory is bounded
 //! ([`WatchTracker::MAX_KEYS`]).
 //!
-//! Pure: observations in, events out (STYLE.md §1). `anomalies watch` prints the events;
+//! Pure: observations in, events out (STYLE.md §1). The Cruise Control adapter turns its
+//! anomaly lists into [`AnomalyRecord`]s; `anomalies watch` prints the events;
 //! [`crate::engine::rebalance`] keeps its own fixed / not-fixed ledger with the same keys.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::cruise_control::model::{Anomaly, AnomalyDetectorState};
-
 /// The anomaly types Cruise Control reports (its `AnomalyType`), in the order of its lists.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AnomalyType {
     GoalViolation,
@@ -142,43 +129,6 @@ pub struct AnomalyRecord {
 }
 
 impl AnomalyRecord {
-    /// From one Cruise Control entry of type `kind`.
-    #[must_use]
-    pub fn from_cc(kind: AnomalyType, a: &Anomaly) -> AnomalyRecord {
-        let mut failed_brokers = BTreeMap::new();
-        for (b, t) in &a.failed_brokers_by_time_ms {
-            if let Ok(b) = b.parse::<i32>() {
-                failed_brokers.insert(b, t.as_i64().unwrap_or(0));
-            }
-        }
-        let mut failed_disks = BTreeMap::new();
-        for (b, dirs) in &a.failed_disks_by_time_ms {
-            if let Some(dirs) = dirs.as_object() {
-                for (dir, t) in dirs {
-                    failed_disks.insert(format!("{b}:{dir}"), t.as_i64().unwrap_or(0));
-                }
-            }
-        }
-        let mut fixable_goals = a.fixable_violated_goals.clone();
-        let mut unfixable_goals = a.unfixable_violated_goals.clone();
-        fixable_goals.sort();
-        fixable_goals.dedup();
-        unfixable_goals.sort();
-        unfixable_goals.dedup();
-        AnomalyRecord {
-            kind,
-            anomaly_id: a.anomaly_id.clone(),
-            status: a.status.clone(),
-            detected_at_ms: a.detection_ms,
-            status_updated_at_ms: a.status_update_ms,
-            fixable_goals,
-            unfixable_goals,
-            failed_brokers,
-            failed_disks,
-            description: a.description.clone().filter(|d| !d.is_empty()),
-        }
-    }
-
     /// The content key (see [`AnomalyKey`]).
     #[must_use]
     pub fn key(&self) -> AnomalyKey {
@@ -229,26 +179,6 @@ impl AnomalyRecord {
             &other.anomaly_id,
         )
     }
-}
-
-/// Every anomaly entry in a Cruise Control answer, of all types.
-#[must_use]
-pub fn records(state: &AnomalyDetectorState) -> Vec<AnomalyRecord> {
-    let lists: [(AnomalyType, &Vec<Anomaly>); 6] = [
-        (AnomalyType::GoalViolation, &state.recent_goal_violations),
-        (AnomalyType::BrokerFailure, &state.recent_broker_failures),
-        (AnomalyType::DiskFailure, &state.recent_disk_failures),
-        (AnomalyType::MetricAnomaly, &state.recent_metric_anomalies),
-        (AnomalyType::TopicAnomaly, &state.recent_topic_anomalies),
-        (
-            AnomalyType::MaintenanceEvent,
-            &state.recent_maintenance_events,
-        ),
-    ];
-    lists
-        .iter()
-        .flat_map(|(kind, list)| list.iter().map(|a| AnomalyRecord::from_cc(*kind, a)))
-        .collect()
 }
 
 /// The latest detection of each distinct content among `records` (Cruise Control's lists hold
@@ -483,37 +413,6 @@ mod tests {
             assert_eq!(m.len(), 1);
             assert_eq!(m.values().next().unwrap().anomaly_id, "b");
         }
-    }
-
-    #[test]
-    fn records_of_every_type_and_their_keys() {
-        let s: AnomalyDetectorState = crate::cruise_control::lenient::from_str(
-            r#"{"recentGoalViolations":[{"anomalyId":"g","status":"IGNORED","detectionMs":1,
-                 "fixableViolatedGoals":["B","A"],"unfixableViolatedGoals":[]}],
-                "recentBrokerFailures":[{"anomalyId":"b","status":"CHECK_WITH_DELAY",
-                 "failedBrokersByTimeMs":{"3":100,"1":90}}],
-                "recentDiskFailures":[{"anomalyId":"d","status":"DETECTED",
-                 "failedDisksByTimeMs":{"2":{"/data/1":5}}}],
-                "recentMetricAnomalies":[{"anomalyId":"m","status":"DETECTED","description":"flush time"}],
-                "recentTopicAnomalies":[{"anomalyId":"t","status":"COMPLETENESS_NOT_READY","description":"rf"}],
-                "recentMaintenanceEvents":[{"anomalyId":"e","status":"DETECTED","description":"rebalance"}]}"#,
-        )
-        .unwrap();
-        let r = records(&s);
-        assert_eq!(r.len(), 6);
-        let keys: Vec<String> = r.iter().map(|r| r.key().to_string()).collect();
-        assert_eq!(
-            keys,
-            [
-                "goal-violation [A,B|]",
-                "broker-failure [1,3]",
-                "disk-failure [2:/data/1]",
-                "metric-anomaly [flush time]",
-                "topic-anomaly [rf]",
-                "maintenance-event [rebalance]"
-            ]
-        );
-        assert_eq!(r[1].failed_brokers.get(&3), Some(&100));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! cordoned (it completed or still runs, the brokers are leaving).
 
 use crate::engine::cc_flow::{AfterInterrupt, Outcome, Stage};
-use crate::kafka::observation::ConfigEntry;
+use crate::engine::view::ConfigEntry;
 
 /// The broker config of KIP-1066.
 pub const CORDON_KEY: &str = "cordoned.log.dirs";
@@ -70,7 +70,7 @@ pub fn uncordon_after(outcome: &Outcome) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kafka::observation::ConfigSource;
+    use crate::engine::view::ConfigSource;
 
     fn entry(name: &str, value: Option<&str>) -> ConfigEntry {
         ConfigEntry {

@@ -31,8 +31,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::cruise_control::model::OptimizationResult;
-
 /// One partition's replica movement.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Movement {
@@ -53,31 +51,6 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan of a Cruise Control optimization result.
-    #[must_use]
-    pub fn of(r: &OptimizationResult) -> Plan {
-        let mb = |v: Option<f64>| v.filter(|d| d.is_finite()).unwrap_or(0.0);
-        Plan {
-            // Intra-broker (between disks) movements count too: `remove-disks` and
-            // `--rebalance-disk` move only those.
-            replica_movements: r.summary.num_replica_movements
-                + r.summary.num_intra_broker_replica_movements,
-            leader_movements: r.summary.num_leader_movements,
-            data_to_move_mb: mb(r.summary.data_to_move_mb)
-                + mb(r.summary.intra_broker_data_to_move_mb),
-            movements: r
-                .proposals
-                .iter()
-                .map(|p| Movement {
-                    topic: p.topic_partition.topic.clone(),
-                    partition: p.topic_partition.partition,
-                    old_replicas: p.old_replicas.clone(),
-                    new_replicas: p.new_replicas.clone(),
-                })
-                .collect(),
-        }
-    }
-
     /// Brokers that gain or lose a replica, or whose replica order changes.
     #[must_use]
     pub fn brokers_involved(&self) -> BTreeSet<i32> {

@@ -18,8 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::cruise_control::model::ExecutorState;
-use crate::kafka::observation::Reassignment;
+use crate::engine::view::{ExecutorState, Reassignment};
 
 /// Who started a reassignment, as far as kafkaops can tell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

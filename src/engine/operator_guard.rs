@@ -4,7 +4,7 @@
 //! operator: it rolls pods itself (its KafkaRoller, on every reconciliation that finds a reason)
 //! and runs its own `KafkaRebalance` executions through the same Cruise Control. Users of
 //! Strimzi report exactly these collisions, so kafkaops looks first (the Kubernetes adapter,
-//! [`crate::strimzi::observe_operator`], reads the `Kafka` resource and the cluster's
+//! Strimzi discovery's `observe_operator`, reads the `Kafka` resource and the cluster's
 //! `KafkaRebalance`s) and this pure function decides:
 //!
 //! - the `Kafka` resource exists and its reconciliation is not paused (annotation

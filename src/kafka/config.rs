@@ -425,10 +425,6 @@ mod tests {
             text.contains("GSSAPI") && text.contains("DescribeQuorum"),
             "{text}"
         );
-        assert_eq!(
-            crate::error_codes::kafka(&err),
-            crate::error::ExitCode::Usage
-        );
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //!   endpoint could not be read, a fenced broker is `NotRunning` unless the platform says
 //!   its process runs, and an unfenced one `Unknown`.
 //! - Controller-only node (by `process.roles`, voter or observer): `NotRunning` when the
-//!   platform says its process does not run; else `Serving` when it leads the quorum or is
+//!   platform says its process does not run, `Unknown` when the platform was asked and could
+//!   not tell (an error is never "running"); else `Serving` when it leads the quorum or is
 //!   caught up by the engine's rule ([`is_caught_up`]: its `LastCaughtUpTimestamp` at most
 //!   the fetch timeout behind the leader's, never ahead of it; and none while any member's
 //!   timestamp is ahead of the leader's clock, [`clock_stepped_back`]), else `NotReady` (the
@@ -103,6 +104,10 @@ fn node_state(node: &NodeObservation, quorum: &QuorumObservation, inferred: bool
         }
     } else if node.process_running == Some(false) {
         ObservedState::NotRunning
+    } else if node.process_status_error.is_some() {
+        // Asked, and the platform could not tell: unknown, not running (a stopped voter's
+        // timestamp still looks caught up for the whole fetch timeout).
+        ObservedState::Unknown
     } else if controller_caught_up(quorum, node.id) {
         ObservedState::Serving
     } else {
@@ -228,10 +233,10 @@ pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::view::{ConfigEntry, ConfigSource, Reassignment};
     use crate::kafka::observation::{
-        BrokerStateSource, ConfigEntry, ConfigSource, FencingSource, FetchTimeoutSource,
-        PartitionObservation, Reassignment, ReplicaObservation, Roles, RolesSource,
-        TopicObservation,
+        BrokerStateSource, FencingSource, FetchTimeoutSource, PartitionObservation,
+        ReplicaObservation, Roles, RolesSource, TopicObservation,
     };
 
     fn node(id: i32, controller: bool, broker: bool) -> NodeObservation {
@@ -507,6 +512,23 @@ mod tests {
         let s = to_snapshot(&o);
         assert_eq!(s.node(NodeId(2)).unwrap().state, ObservedState::Serving);
         assert_eq!(s.node(NodeId(4)).unwrap().state, ObservedState::Serving);
+    }
+
+    /// A controller-only node whose status the platform was asked for and could not tell is
+    /// `UNKNOWN`, not caught up by its timestamp: an error is never "running".
+    #[test]
+    fn a_controller_whose_status_cannot_be_told_is_unknown() {
+        let mut o = observation();
+        o.nodes[1].process_status_error = Some("status command timed out".into());
+        let s = to_snapshot(&o);
+        let n2 = s.node(NodeId(2)).unwrap();
+        assert_eq!(n2.state, ObservedState::Unknown);
+        assert!(!n2.is_serving());
+        assert!(
+            !crate::engine::roll::safety::caught_up_controllers(&s)
+                .unwrap()
+                .contains(&NodeId(2))
+        );
     }
 
     /// Issue 23, point 6: a sensitive entry and an unset one both come without a value; only

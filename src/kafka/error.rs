@@ -146,7 +146,6 @@ pub fn error_name(code: i16) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::ExitCode;
 
     #[test]
     fn api_error_names_the_node_and_code() {
@@ -159,36 +158,7 @@ mod tests {
         };
         let text = e.to_string();
         assert!(text.contains("node 3") && text.contains("41"), "{text}");
-        assert_eq!(crate::error_codes::kafka(&e), ExitCode::Failed);
         assert_eq!(error_name(84), "ELECTION_NOT_NEEDED");
         assert_eq!(error_name(0), "NONE");
-    }
-
-    #[test]
-    fn exit_codes() {
-        let unreachable = KafkaError::Unreachable {
-            what: "ApiVersions".into(),
-            address: "h:9092".into(),
-            message: "refused".into(),
-        };
-        assert_eq!(
-            crate::error_codes::kafka(&unreachable),
-            ExitCode::Unreachable
-        );
-        let auth = KafkaError::Api {
-            what: "SaslAuthenticate".into(),
-            node: None,
-            code: 58,
-            name: error_name(58),
-            message: None,
-        };
-        assert_eq!(crate::error_codes::kafka(&auth), ExitCode::Unreachable);
-        let unsupported = KafkaError::UnsupportedSetting {
-            setting: "sasl.mechanism".into(),
-            value: "GSSAPI".into(),
-            needed_for: "DescribeQuorum".into(),
-            reason: "not implemented".into(),
-        };
-        assert_eq!(crate::error_codes::kafka(&unsupported), ExitCode::Usage);
     }
 }

@@ -627,6 +627,18 @@ impl KafkaClient {
     }
 }
 
+/// Whether a node's process runs, told by one TCP connect to its listener `address`:
+/// `Some(true)` when it accepts, `Some(false)` when the host refuses the connection (nothing
+/// listens: the process is gone), `None` when nothing answered within `timeout` or the name
+/// did not resolve (a host that is down or unreachable cannot tell).
+pub async fn listener_accepts(address: &str, timeout: std::time::Duration) -> Option<bool> {
+    match tokio::time::timeout(timeout, tokio::net::TcpStream::connect(address)).await {
+        Ok(Ok(_)) => Some(true),
+        Ok(Err(e)) if e.kind() == std::io::ErrorKind::ConnectionRefused => Some(false),
+        Ok(Err(_)) | Err(_) => None,
+    }
+}
+
 /// The engine's quorum view. `kraft_version` from the finalized features; `controllers` =
 /// nodes known to have the controller role; `running` = the platform's answer per node (a
 /// node missing there was not asked).
@@ -697,7 +709,7 @@ pub fn ghost_registrations(
     brokers: &[RegisteredBroker],
     running: &BTreeMap<i32, bool>,
     topics: &[super::observation::TopicObservation],
-    reassignments: &[super::observation::Reassignment],
+    reassignments: &[crate::engine::view::Reassignment],
 ) -> (Vec<Registration>, Vec<PartitionReplicas>) {
     let registrations = brokers
         .iter()

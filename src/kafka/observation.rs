@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::ffi::{ClusterDescription, TopicDescription};
+use crate::engine::view::{ConfigEntry, Reassignment};
 
 /// Default of `controller.quorum.fetch.timeout.ms` (Kafka 3.x and 4.x).
 pub const DEFAULT_QUORUM_FETCH_TIMEOUT_MS: i64 = 2000;
@@ -151,8 +152,9 @@ pub struct NodeObservation {
     /// `None` when it was not asked (see [`apply_process_status`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub process_running: Option<bool>,
-    /// Why the platform could not tell, if it could not (the process then counts as running:
-    /// a fenced broker is `UNKNOWN`, not restarted first).
+    /// Why the platform could not tell, if it could not: the process's state is unknown, never
+    /// taken as running (a fenced broker is `UNKNOWN`, not restarted first; a controller-only
+    /// node is `UNKNOWN` and no caught-up voter; see `kafka::convert`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub process_status_error: Option<String>,
 }
@@ -240,29 +242,6 @@ pub struct PartitionObservation {
     pub offline_replicas: Vec<i32>,
 }
 
-/// Kafka's config source (DescribeConfigs `ConfigSource`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ConfigSource {
-    DynamicTopic,
-    DynamicBroker,
-    DynamicDefaultBroker,
-    StaticBroker,
-    Default,
-    Unknown,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ConfigEntry {
-    pub name: String,
-    /// `None` for sensitive values and unset keys.
-    pub value: Option<String>,
-    /// `false` means the broker can change it without a restart (DescribeConfigs BROKER).
-    pub read_only: bool,
-    pub source: ConfigSource,
-    pub sensitive: bool,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuorumObservation {
     /// The active controller; `None` while there is no leader.
@@ -303,15 +282,6 @@ pub struct ReplicaObservation {
     /// `kafka-metadata-quorum` show it); `None` before v2 or when Kafka reports the zero id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub directory_id: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Reassignment {
-    pub topic: String,
-    pub partition: i32,
-    pub replicas: Vec<i32>,
-    pub adding: Vec<i32>,
-    pub removing: Vec<i32>,
 }
 
 /// A broker-state endpoint answer for one node.
@@ -392,6 +362,19 @@ pub enum AssembleError {
          reachable and no broker config was readable; configure bootstrap.controllers"
     )]
     NoFetchTimeout { leader: Option<i32> },
+    /// The broker listing and the partition metadata disagree: a broker leads partitions in
+    /// one answer but is not registered in the other. Kafka never lists a leader that is not
+    /// registered (a fenced broker loses its leaderships), so one of the answers is out of
+    /// date; deciding on it would count a serving broker as gone. Observing again resolves it.
+    #[error(
+        "the cluster's answers disagree: broker {broker} leads {partitions} partition(s) in the \
+         metadata of broker {view_from}, but the broker listing does not include it; observing again"
+    )]
+    ListingOutOfDate {
+        broker: i32,
+        partitions: usize,
+        view_from: i32,
+    },
 }
 
 fn config_i64(entries: &[ConfigEntry], name: &str) -> Option<i64> {
@@ -400,6 +383,37 @@ fn config_i64(entries: &[ConfigEntry], name: &str) -> Option<i64> {
         .find(|e| e.name == name)
         .and_then(|e| e.value.as_deref())
         .and_then(|v| v.trim().parse().ok())
+}
+
+/// Refuses an observation whose broker listing misses a broker that leads partitions in the
+/// first topic view (the one whose leaders the merge keeps): see
+/// [`AssembleError::ListingOutOfDate`].
+fn listing_covers_leaders(
+    raw: &RawObservation,
+    unfenced: &BTreeSet<i32>,
+) -> Result<(), AssembleError> {
+    let Some((view_from, view)) = raw.topic_views.first() else {
+        return Ok(());
+    };
+    let registered =
+        |id: i32| unfenced.contains(&id) || raw.fenced_brokers.iter().flatten().any(|n| n.id == id);
+    let mut missing: BTreeMap<i32, usize> = BTreeMap::new();
+    for leader in view
+        .iter()
+        .flat_map(|t| &t.partitions)
+        .filter_map(|p| p.leader)
+        .filter(|l| *l >= 0 && !registered(*l))
+    {
+        *missing.entry(leader).or_default() += 1;
+    }
+    match missing.into_iter().next() {
+        Some((broker, partitions)) => Err(AssembleError::ListingOutOfDate {
+            broker,
+            partitions,
+            view_from: *view_from,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Merges the partition metadata of several brokers: per partition the ISR is the
@@ -460,6 +474,7 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
     let unfenced: BTreeSet<i32> = raw.cluster.nodes.iter().map(|n| n.id).collect();
     let voters: BTreeSet<i32> = raw.quorum.voters.iter().map(|v| v.id).collect();
     let merged = merge_views(&raw.topic_views);
+    listing_covers_leaders(&raw, &unfenced)?;
 
     // Partitions: offline = replicas not on a registered, unfenced broker.
     let topics: Vec<TopicObservation> = merged
@@ -687,6 +702,35 @@ fn node_roles(
     )
 }
 
+/// The nodes whose process the platform is asked about ([`apply_process_status`]): those the
+/// roll's rules need to know alive and that Kafka cannot vouch for, and no others (at 1,000
+/// brokers a poll asks a handful, not 1,000).
+///
+/// - Controller-only nodes, always: Kafka does not fence controllers, and a stopped voter keeps
+///   a fresh `LastCaughtUpTimestamp` for the whole fetch timeout (its vote is counted by the
+///   quorum rule only while its process runs).
+/// - Fenced brokers: stopped, or alive and starting / in log recovery.
+/// - Brokers Kafka lists unfenced that did not answer (no DescribeConfigs answer, or their
+///   broker-state endpoint failed): crashed and not fenced yet, or alive and unreachable.
+///
+/// A broker that answered DescribeConfigs runs; asking about it would tell nothing new.
+#[must_use]
+pub fn process_status_wanted(o: &KafkaObservation) -> Vec<i32> {
+    o.nodes
+        .iter()
+        .filter(|n| {
+            if !n.roles.broker {
+                return n.roles.controller;
+            }
+            n.fenced != Some(false)
+                || !o.broker_configs.contains_key(&n.id)
+                || o.unreachable_brokers.contains_key(&n.id)
+                || n.broker_state_error.is_some()
+        })
+        .map(|n| n.id)
+        .collect()
+}
+
 /// Adds the platform's view of each process (status command or TCP probe) to an
 /// observation whose broker states were inferred from fencing: a fenced broker whose
 /// process runs, or whose status cannot be told, becomes `UNKNOWN` (it may be starting or
@@ -726,6 +770,7 @@ pub fn apply_process_status(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::view::ConfigSource;
     use crate::kafka::ffi::{NodeAddress, PartitionDescription};
 
     fn node(id: i32) -> NodeAddress {
@@ -811,6 +856,35 @@ mod tests {
             extra_broker_ids: vec![6],
             endpoint_states: None,
         }
+    }
+
+    /// CI saw a roll abort with "node 2 went from healthy to NotRunning" while broker 2 served
+    /// and led partitions: the broker listing of one poll lacked it, so it looked like a fenced
+    /// observer (no address, no state: NotRunning). A leader missing from the listing makes the
+    /// observation fail (the roll observes again) instead of reaching the engine.
+    #[test]
+    fn a_leader_missing_from_the_broker_listing_fails_the_observation() {
+        let mut r = raw();
+        r.cluster.nodes.retain(|n| n.id != 5);
+        match assemble(r) {
+            Err(AssembleError::ListingOutOfDate {
+                broker: 5,
+                partitions: 1,
+                view_from: 4,
+            }) => {}
+            other => panic!("{other:?}"),
+        }
+        // Listed as fenced (Kafka >= 4 lists fenced brokers): registered, a consistent answer.
+        let mut r = raw();
+        r.cluster.nodes.retain(|n| n.id != 5);
+        r.fenced_brokers = Some(vec![node(5)]);
+        let o = assemble(r).unwrap();
+        assert_eq!(o.node(5).unwrap().fenced, Some(true));
+        // A partition without a leader names nobody.
+        let mut r = raw();
+        r.topic_views[0].1[0].partitions[1].leader = None;
+        r.cluster.nodes.retain(|n| n.id != 5);
+        assert!(assemble(r).is_ok());
     }
 
     #[test]
@@ -1024,6 +1098,29 @@ mod tests {
         let n6 = o.node(6).unwrap();
         assert_eq!(n6.broker_state, Some(BrokerState::Unknown));
         assert_eq!(n6.process_status_error.as_deref(), Some("no probe"));
+    }
+
+    /// Issue 23 points 1 and 2 on a real cluster need the platform's word on exactly the nodes
+    /// Kafka cannot vouch for: controller-only nodes always, fenced brokers, and brokers listed
+    /// unfenced that did not answer; a broker that answered is not asked about.
+    #[test]
+    fn the_platform_is_asked_about_the_nodes_kafka_cannot_vouch_for() {
+        // Controllers 1-3; broker 4 listed unfenced without a DescribeConfigs answer; 6 fenced.
+        let o = assemble(raw()).unwrap();
+        assert_eq!(process_status_wanted(&o), vec![1, 2, 3, 4, 6]);
+        // 4 answers: not asked any more.
+        let mut r = raw();
+        r.broker_configs
+            .insert(4, vec![cfg("process.roles", "broker")]);
+        let o = assemble(r.clone()).unwrap();
+        assert_eq!(process_status_wanted(&o), vec![1, 2, 3, 6]);
+        // 5 answered DescribeConfigs but its broker-state endpoint failed: asked.
+        r.endpoint_states = Some((
+            "http://{host}/state".into(),
+            BTreeMap::from([(5, Err("refused".to_string()))]),
+        ));
+        let o = assemble(r).unwrap();
+        assert_eq!(process_status_wanted(&o), vec![1, 2, 3, 4, 5, 6]);
     }
 
     #[test]

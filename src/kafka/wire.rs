@@ -969,10 +969,6 @@ mod tests {
             err.to_string().contains("SASL_AUTHENTICATION_FAILED"),
             "{err}"
         );
-        assert_eq!(
-            crate::error_codes::kafka(&err),
-            crate::error::ExitCode::Unreachable
-        );
     }
 
     #[tokio::test]

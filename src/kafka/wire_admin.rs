@@ -23,10 +23,9 @@ use kafka_protocol::protocol::StrBytes;
 
 use super::error::{KafkaError, Result, error_name};
 use super::ffi::{AlterOp, ConfigChange, NodeAddress};
-use super::observation::{
-    ControllerAddresses, RaftEndpoint, RawQuorum, Reassignment, ReplicaObservation,
-};
+use super::observation::{ControllerAddresses, RaftEndpoint, RawQuorum, ReplicaObservation};
 use super::wire::Connection;
+use crate::engine::view::Reassignment;
 
 /// The KRaft metadata log, the only partition DescribeQuorum describes.
 pub const METADATA_TOPIC: &str = "__cluster_metadata";

@@ -6,6 +6,7 @@
 //! they never pick a format themselves.
 
 use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use comfy_table::{ContentArrangement, Table, presets};
 use serde::Serialize;
@@ -114,7 +115,7 @@ impl Printer {
     /// goes to stderr so scripts can ignore it.
     pub fn note(&self, msg: impl std::fmt::Display) {
         if !self.quiet {
-            eprintln!("{msg}");
+            stderr_line(msg);
         }
     }
 
@@ -141,13 +142,43 @@ pub fn new_table(color: bool) -> Table {
     t
 }
 
-/// Writes to stdout; a closed pipe (`| head`) is not an error.
+/// Set once a write to stdout or stderr found the reader gone (`| head`).
+static READER_GONE: AtomicBool = AtomicBool::new(false);
+
+/// Whether the reader of stdout or stderr went away: commands that watch (`anomalies
+/// watch`, `imbalance --watch`) end quietly at their next turn, as `tail -f | head` does.
+pub fn reader_gone() -> bool {
+    READER_GONE.load(Ordering::Relaxed)
+}
+
+/// Writes to stdout; a closed pipe (`| head`) is not an error, it is remembered
+/// ([`reader_gone`]).
 pub fn write_stdout(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            READER_GONE.store(true, Ordering::Relaxed);
+            Ok(())
+        }
         other => Ok(other?),
     }
+}
+
+/// Writes to stderr and never panics (`eprint!` does when stderr is a closed pipe, as in
+/// `kafkaops ... 2>&1 | head`); a closed pipe is remembered ([`reader_gone`]), any other
+/// error is dropped: there is nowhere left to report it.
+pub fn write_stderr(text: &str) {
+    let mut err = std::io::stderr().lock();
+    if let Err(e) = err.write_all(text.as_bytes()).and_then(|()| err.flush())
+        && e.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        READER_GONE.store(true, Ordering::Relaxed);
+    }
+}
+
+/// [`write_stderr`] of one line.
+pub fn stderr_line(msg: impl std::fmt::Display) {
+    write_stderr(&format!("{msg}\n"));
 }
 
 /// Why a confirmation did not happen.
@@ -209,13 +240,11 @@ pub fn progress_bar(printer: &Printer, len: u64, what: &str) -> indicatif::Progr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::ExitCode;
 
     #[test]
     fn no_prompt_without_terminal_unless_yes() {
         assert!(confirm("Execute", true, false).is_ok());
         let err = confirm("Execute", false, false).unwrap_err();
-        assert_eq!(crate::error_codes::prompt(&err), ExitCode::Usage);
         assert!(err.to_string().contains("--yes"));
     }
 

@@ -122,6 +122,13 @@ pub enum PlatformError {
     },
 }
 
+impl From<PlatformError> for crate::state::StoreError {
+    /// A Kubernetes store or leadership failure, kept as the source (the edge classifies it).
+    fn from(e: PlatformError) -> Self {
+        crate::state::StoreError::Backend(Box::new(e))
+    }
+}
+
 fn output_block(output: &str) -> String {
     if output.trim().is_empty() {
         " with no output".to_string()

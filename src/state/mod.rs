@@ -1,22 +1,77 @@
-//! Where resumable state lives for the CLI: JSON files under a state directory.
+//! Where state outlives a process: one persistence trait, one file store, lock-file leadership.
 //!
 //! The engines keep their state as plain serde data (STYLE.md §1) so it can outlive a process:
-//! `rebalance imbalance` remembers which goal violations a rebalance already handled, so a second
-//! run (or the next `--watch` round after a restart) does not rebalance again for a violation
-//! Cruise Control merely re-detected. The directory is configurable (`--state-dir`,
-//! `KAFKAOPS_STATE_DIR`) and defaults to `$XDG_STATE_HOME/kafkaops` (`~/.local/state/kafkaops`).
-//! Files are replaced atomically (write to a temporary file, then rename), so a crash never
-//! leaves half a file. In the cluster, `operate` keeps the same data in a ConfigMap instead.
+//! `kafkaops roll` resumes a roll killed mid-batch, `operate` resumes its mover on a restart or
+//! a new leader, `rebalance imbalance` remembers which goal violations a rebalance already
+//! handled. Every one of them saves through the same trait, [`Store`], generic over what is
+//! stored: a document (`Store<str>`: the [`FileStore`] on a plain host, the Kubernetes
+//! ConfigMap store in a cluster) or a typed value on top of one (the roll's run, saved in its
+//! state file by [`RollStore`] or inside `operate`'s state). Who may write is decided by a
+//! [`Leadership`]: an exclusive lock on a lock file next to the state file ([`LockLeadership`])
+//! or a Kubernetes Lease.
+//!
+//! Files are replaced atomically (written to a temporary file in the same directory, synced,
+//! then renamed), so a crash leaves the previous state or the new one, never half a file. The
+//! directory is configurable (`--state-dir`, `KAFKAOPS_STATE_DIR`) and defaults to
+//! `$XDG_STATE_HOME/kafkaops` (`~/.local/state/kafkaops`).
 
+pub mod file;
+pub mod lock;
 pub mod roll;
+#[cfg(test)]
+mod saved_before_tests;
 
-pub use roll::{FileStore, SavedRoll, default_state_dir, load_roll, remove_roll, roll_state_path};
+pub use file::{FileStore, load, save};
+pub use lock::LockLeadership;
+pub use roll::{RollStore, SavedRoll, default_state_dir, load_roll, remove_roll, roll_state_path};
 
-use std::path::{Path, PathBuf};
+use std::future::Future;
+use std::path::PathBuf;
 
-use anyhow::Context;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+/// Why state could not be read or saved. `Conflict` is not an outage: someone else wrote the
+/// state (a new leader); the writer must stop acting and re-check its leadership.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(
+        "the operate state was changed by another instance ({0}); this instance is not the leader any more"
+    )]
+    Conflict(String),
+    #[error("{0}")]
+    Io(String),
+    /// The backend's own error (a Kubernetes API failure), kept as the source so the edge can
+    /// classify it.
+    #[error("{0}")]
+    Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl From<serde_json::Error> for StoreError {
+    fn from(e: serde_json::Error) -> Self {
+        StoreError::Io(e.to_string())
+    }
+}
+
+/// Where a piece of state is kept: what was saved last, and replacing it.
+///
+/// `T` is what is stored: `str` for a document store (a file, a ConfigMap), or a typed value
+/// that a store puts into a document of its own (the roll's run).
+pub trait Store<T: ?Sized + ToOwned>: Send + Sync {
+    /// What was saved last (`None`: nothing yet).
+    fn load(&self) -> impl Future<Output = Result<Option<T::Owned>, StoreError>> + Send;
+    /// Replaces what is saved, atomically: after a crash the old or the new value is there. A
+    /// store that detects a concurrent writer answers [`StoreError::Conflict`].
+    fn save(&self, value: &T) -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+/// Who may act on (and write) the state: only the leader; the others wait.
+pub trait Leadership: Send + Sync {
+    /// Waits until this instance leads (at once on a plain host once the lock is taken).
+    fn acquire(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
+    /// Whether it still leads (kept up to date in the background); checked before every
+    /// action, so a deposed leader takes no further action.
+    fn is_leader(&self) -> bool;
+    /// Gives leadership up (SIGTERM), so a standby takes over at once.
+    fn release(&self) -> impl Future<Output = ()> + Send;
+}
 
 /// The default state directory.
 #[must_use]
@@ -43,29 +98,6 @@ pub fn file_name(prefix: &str, target: &str) -> String {
     format!("{prefix}-{}.json", s.trim_matches('-'))
 }
 
-/// Reads a state file; `None` when it does not exist yet.
-pub fn load<T: DeserializeOwned>(path: &Path) -> anyhow::Result<Option<T>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    serde_json::from_str(&text)
-        .map(Some)
-        .with_context(|| format!("{} is not a kafkaops state file", path.display()))
-}
-
-/// Replaces a state file atomically, creating its directory.
-pub fn save<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let tmp = path.with_extension("json.tmp");
-    let text = serde_json::to_string_pretty(value)?;
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,16 +115,5 @@ mod tests {
             file_name("imbalance", "http://cc:9090/kafkacruisecontrol"),
             "imbalance-http-cc-9090-kafkacruisecontrol.json"
         );
-    }
-
-    #[test]
-    fn round_trip_and_missing_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("sub/s.json");
-        assert_eq!(load::<Vec<u32>>(&p).unwrap(), None);
-        save(&p, &vec![1u32, 2]).unwrap();
-        assert_eq!(load::<Vec<u32>>(&p).unwrap(), Some(vec![1, 2]));
-        std::fs::write(&p, "nope").unwrap();
-        assert!(load::<Vec<u32>>(&p).is_err());
     }
 }

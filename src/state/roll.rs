@@ -1,7 +1,7 @@
 //! The saved state of `kafkaops roll`: one JSON file per cluster in the state directory.
 //!
-//! `kafkaops roll` saves its [`RollRun`] after every step (and, through the driver's
-//! [`RunStore`], before and after every command) in `<state dir>/roll-<cluster>.json`:
+//! `kafkaops roll` saves its [`RollRun`] after every step (and, through the driver's store,
+//! [`RollStore`], before and after every command) in `<state dir>/roll-<cluster>.json`:
 //!
 //! ```json
 //! {
@@ -13,13 +13,13 @@
 //! }
 //! ```
 //!
-//! The file is written to a temporary file in the same directory, synced, then renamed over
-//! the old one, so a crash leaves either the previous step's state or the new one.
+//! The file is written by the one file store ([`super::file::write_atomic`]: a temporary file
+//! in the same directory, synced, then renamed over the old one), so a crash leaves either the
+//! previous step's state or the new one.
 //! `request` is what the user asked for: a run of the same request resumes the saved run, a
 //! different one is refused until the saved run is finished or discarded.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,7 +28,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use crate::driver::{RollRun, RunStore};
+use super::file::write_atomic;
+use super::{Store, StoreError};
+use crate::engine::roll::run::RollRun;
 
 /// The `format` of a roll state file.
 pub const ROLL_STATE_FORMAT: &str = "kafkaops.roll-state.v1";
@@ -101,9 +103,9 @@ pub fn remove_roll(path: &Path) -> anyhow::Result<()> {
     }
 }
 
-/// Saves a roll to its file (atomically: temporary file, sync, rename).
+/// Saves a roll to its file (atomically, through [`write_atomic`]).
 #[derive(Debug, Clone)]
-pub struct FileStore {
+pub struct RollStore {
     pub path: PathBuf,
     pub cluster: String,
     pub request: serde_json::Value,
@@ -112,20 +114,22 @@ pub struct FileStore {
     pub restart_in_flight: Arc<AtomicBool>,
 }
 
-impl FileStore {
+impl RollStore {
     #[must_use]
-    pub fn new(path: PathBuf, cluster: String, request: serde_json::Value) -> FileStore {
-        FileStore {
+    pub fn new(path: PathBuf, cluster: String, request: serde_json::Value) -> RollStore {
+        RollStore {
             path,
             cluster,
             request,
             restart_in_flight: Arc::new(AtomicBool::new(false)),
         }
     }
-}
 
-impl RunStore for FileStore {
-    fn save(&mut self, run: &RollRun) -> anyhow::Result<()> {
+    /// Saves `run` at once.
+    ///
+    /// # Errors
+    /// The state cannot be serialised or written.
+    pub fn write(&self, run: &RollRun) -> anyhow::Result<()> {
         self.restart_in_flight
             .store(!run.restart_in_flight().is_empty(), Ordering::SeqCst);
         let saved = SavedRoll {
@@ -137,22 +141,21 @@ impl RunStore for FileStore {
                 .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
             run: run.clone(),
         };
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create the state directory {}", dir.display()))?;
         let json = serde_json::to_vec_pretty(&saved).context("cannot serialise the roll state")?;
-        let tmp = self
-            .path
-            .with_extension(format!("json.tmp-{}", std::process::id()));
-        let write = || -> std::io::Result<()> {
-            let mut f = fs::File::create(&tmp)?;
-            f.write_all(&json)?;
-            f.sync_all()
-        };
-        write().with_context(|| format!("cannot write {}", tmp.display()))?;
-        fs::rename(&tmp, &self.path)
-            .with_context(|| format!("cannot save {}", self.path.display()))?;
-        Ok(())
+        write_atomic(&self.path, &json)
+    }
+}
+
+impl Store<RollRun> for RollStore {
+    async fn load(&self) -> Result<Option<RollRun>, StoreError> {
+        Ok(load_roll(&self.path)
+            .map_err(|e| StoreError::Io(format!("{e:#}")))?
+            .map(|s| s.run))
+    }
+
+    async fn save(&self, run: &RollRun) -> Result<(), StoreError> {
+        self.write(run)
+            .map_err(|e| StoreError::Io(format!("{e:#}")))
     }
 }
 

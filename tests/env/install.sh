@@ -2,8 +2,17 @@
 # Installs what building and testing kafkaops needs on a fresh Debian machine, then prepares the
 # test environment (Kafka jars from Maven Central, the Cruise Control test double), all cached
 # under ~/.cache/kafkaops-testenv. Idempotent: a warm run installs and downloads nothing.
+#
+# `install.sh --demo` installs only what examples/local-demo.sh uses (the Debian packages, the Kafka
+# classpath and the Cruise Control test double); the Kubernetes and shipping tools are for the tests.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+demo_only=false
+case "${1:-}" in
+  --demo) demo_only=true ;;
+  "") ;;
+  *) echo "usage: install.sh [--demo]" >&2; exit 2 ;;
+esac
 export KAFKAOPS_TESTENV_CACHE="${KAFKAOPS_TESTENV_CACHE:-$HOME/.cache/kafkaops-testenv}"
 mkdir -p "$KAFKAOPS_TESTENV_CACHE"
 
@@ -42,12 +51,15 @@ fi
 # The older Kafka release the upgrade tests start from (tests/kraft_lifecycle.rs).
 "$here/setup.sh" previous >&2
 "$here/cc-double/build.sh" >&2
-# kube-apiserver and etcd for the Kubernetes tests (tests/kube_roll.rs), built from the Go module
+if $demo_only; then
+  exit 0
+fi
+# kube-apiserver and etcd for the Kubernetes tests (tests/kube/kube_roll.rs), built from the Go module
 # proxy and cached by the hash of their wrapper modules (cold ~8 CPU-minutes, warm 0.02 s). Without Go
 # >= 1.26 on the PATH, build.sh fetches the Go toolchain from the module proxy first.
 "$here/kube/build.sh" >&2
 # Helm, kubectl, krew and its manifest validator, Prometheus' rule parser and the Prometheus
-# Operator's CRDs for the tests of the shipping files (tests/ship.rs), built from the Go module
+# Operator's CRDs for the tests of the shipping files (tests/kube/ship.rs), built from the Go module
 # proxy and cached the same way (cold ~7.5 min wall on 2 cores with module downloads, warm 0.03 s).
 "$here/ship/build.sh" >&2
 # The glibc-only root filesystem the image test runs the binary from (Debian's packages, cached).

@@ -3,7 +3,7 @@
 # descendants (the test binary plus every Kafka JVM it starts), sampled every 0.5 s.
 # `/usr/bin/time -v` is not enough here: it reports the largest single process, not the sum.
 #
-#   tests/env/peak-rss.sh cargo test --test cluster_env
+#   tests/env/peak-rss.sh cargo test --test cluster cluster_env::
 set -uo pipefail
 "$@" &
 root=$!

@@ -1,6 +1,7 @@
 //! Admin calls the rdkafka-based harness lacks, made through kafkaops' own Kafka client and
 //! wrapped synchronously: IncrementalAlterConfigs (replication throttles) and partition
-//! reassignments (AlterPartitionReassignments / ListPartitionReassignments over the wire path).
+//! reassignments (AlterPartitionReassignments / ListPartitionReassignments over the wire path),
+//! and Kafka's raw DescribeQuorum answer.
 //!
 //! Each [`Admin`] owns a small current-thread tokio runtime, so it works from plain `#[test]`
 //! functions and from the control server's threads alike.
@@ -10,9 +11,11 @@
 use std::time::Duration;
 
 use anyhow::{Result, anyhow};
+use kafkaops::engine::view::Reassignment;
 use kafkaops::kafka::client::{KafkaAdmin, KafkaClient};
 use kafkaops::kafka::config::ConnectionConfig;
-use kafkaops::kafka::observation::Reassignment;
+use kafkaops::kafka::observation::RawQuorum;
+use kafkaops::kafka::wire_admin::describe_quorum;
 use kafkaops::kafka::{ConfigChange, ConfigTarget};
 
 use super::kafka::KafkaCluster;
@@ -47,6 +50,22 @@ impl Admin {
             .block_on(KafkaClient::connect(config))
             .map_err(|e| anyhow!("connect the admin client: {e}"))?;
         Ok(Admin { rt, client })
+    }
+
+    /// Kafka's DescribeQuorum answer (the leader, each voter's `LastCaughtUpTimestamp`), asked of
+    /// a broker, which forwards it to the active controller: the raw answer, no kafkaops rule.
+    pub fn describe_quorum(&self) -> Result<RawQuorum> {
+        self.rt.block_on(async {
+            let mut conn = self
+                .client
+                .wire_connection_to_brokers("DescribeQuorum")
+                .await
+                .map_err(|e| anyhow!("connect for DescribeQuorum: {e}"))?;
+            describe_quorum(&mut conn)
+                .await
+                .map(|(quorum, _)| quorum)
+                .map_err(|e| anyhow!("DescribeQuorum: {e}"))
+        })
     }
 
     /// IncrementalAlterConfigs: only the named keys change.

@@ -183,6 +183,18 @@ impl CcDouble {
         fs::read_to_string(self.log_path()).unwrap_or_default()
     }
 
+    /// The stderr of every start so far, oldest first (a restart begins a new log): with the
+    /// request log (`cc-double: request <ms> <task> <METHOD> <url>`) and the executions' status
+    /// lines (`cc-double: task <ms> <task> <status>`), what reached the double across restarts.
+    pub fn logs(&self) -> Vec<String> {
+        (1..=self.starts)
+            .map(|n| {
+                fs::read_to_string(self.work.path().join(format!("cc-double-{n}.log")))
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+
     /// Process id of the running JVM.
     pub fn pid(&self) -> Option<u32> {
         self.child.as_ref().map(Child::id)
@@ -265,6 +277,7 @@ impl CcDouble {
     }
 
     fn spawn(&mut self) -> Result<()> {
+        let began = Instant::now();
         self.build_dir = ensure_cc_double_built()?;
         self.starts += 1;
         let log = File::create(self.log_path()).context("cannot create the cc-double log")?;
@@ -306,6 +319,7 @@ impl CcDouble {
         match rx.recv_timeout(START_TIMEOUT) {
             Ok(Some(port)) => {
                 self.port = port;
+                super::timing::record("cc_double_start", began.elapsed(), "");
                 Ok(())
             }
             _ => {

@@ -68,6 +68,10 @@ pub type RestartHook = Box<dyn FnMut(&mut KafkaCluster, i32) + Send>;
 /// How the control server behaves.
 #[derive(Default)]
 pub struct ControlOptions {
+    /// Called when a restart (or stop) request arrives, with the cluster locked, before the node
+    /// is touched: the moment the roll decided to restart it, seen by the test (the soak records
+    /// the cluster's true state there). Same signature as [`RestartHook`].
+    pub before_restart: Option<RestartHook>,
     /// See [`RestartHook`].
     pub after_restart: Option<RestartHook>,
     /// `/restart-async/{id}`: how long the node keeps running after the answer before it
@@ -88,6 +92,7 @@ struct Shared {
     cluster: Arc<Mutex<KafkaCluster>>,
     state: Mutex<State>,
     hook: Mutex<Option<RestartHook>>,
+    before: Mutex<Option<RestartHook>>,
     async_stop_delay: Duration,
     stop: AtomicBool,
 }
@@ -111,6 +116,7 @@ impl ControlServer {
             cluster,
             state: Mutex::new(State::default()),
             hook: Mutex::new(options.after_restart),
+            before: Mutex::new(options.before_restart),
             async_stop_delay: options.async_stop_delay,
             stop: AtomicBool::new(false),
         });
@@ -296,6 +302,15 @@ fn handle(mut conn: TcpStream, shared: &Arc<Shared>) {
                     "control: {op} node {id} (quorum leader {leader_before:?}, not back yet: \
                      {not_back:?})"
                 );
+                drop(state);
+                if let Some(before) = shared
+                    .before
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .as_mut()
+                {
+                    before(&mut c, id);
+                }
             }
             let result = match op {
                 "restart" => c.restart_node(id),

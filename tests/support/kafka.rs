@@ -13,13 +13,14 @@
 //!   `futures::executor::block_on`, no tokio). Usable from `#[test]` and `#[tokio::test]`.
 //! - **No orphan JVMs.** Every JVM is spawned from one dedicated, never-exiting thread with
 //!   `prctl(PR_SET_PDEATHSIG, SIGKILL)` (the signal fires when the *spawning thread* exits, hence the
-//!   dedicated thread), in its own process group, and [`KafkaCluster`]'s `Drop` sends SIGTERM, waits
-//!   a short grace period and SIGKILLs what is left. So a failing, panicking or killed test (even
+//!   dedicated thread), in its own process group, and [`KafkaCluster`]'s `Drop` SIGKILLs every
+//!   node's process group and reaps it. So a failing, panicking or killed test (even
 //!   `kill -9` of the test process) leaves no JVM behind.
-//! - **One cluster at a time per process.** [`KafkaCluster::start`] takes a process-wide lock held
-//!   until the cluster is dropped, so tests in one binary that start clusters run one after the
-//!   other on a 2-core host (starting a second cluster on the same thread is an error, not a
-//!   deadlock).
+//! - **A few clusters at a time on the machine.** [`KafkaCluster::start`] takes one of
+//!   [`cluster_slots`] (`KAFKAOPS_TEST_CLUSTERS`, default [`DEFAULT_CLUSTER_SLOTS`]), a file lock
+//!   shared by every test process (so the `cluster` and `kube` binaries can run side by side), held
+//!   until the cluster is dropped; tests beyond that wait their turn (starting a second cluster on
+//!   the same thread is an error, not a deadlock). The timing log (`super::timing`) records the waits.
 //! - **Broker state.** Strimzi's `kafka-agent` is not published on Maven Central, so each node runs
 //!   the Jolokia JVM agent (`org.jolokia:jolokia-agent-jvm`, javaagent) on its own port and
 //!   [`KafkaCluster::broker_state`] reads the real `kafka.server:type=KafkaServer,name=BrokerState`
@@ -45,7 +46,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::{self, JoinHandle, ThreadId};
 use std::time::{Duration, Instant};
 
@@ -59,10 +60,12 @@ use rdkafka::metadata::Metadata;
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer, ProducerContext};
 use rdkafka::types::RDKafkaErrorCode;
 
+use super::timing;
+
+/// Clusters the machine's test processes run at once unless `KAFKAOPS_TEST_CLUSTERS` says otherwise.
+pub const DEFAULT_CLUSTER_SLOTS: usize = 2;
 /// Default time [`KafkaCluster::start`] waits for the whole cluster to be ready.
 pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(180);
-/// How long `Drop` lets nodes shut down gracefully before SIGKILL.
-const DROP_GRACE: Duration = Duration::from_secs(3);
 /// How long [`KafkaCluster::stop_node`] waits for a graceful exit.
 const STOP_TIMEOUT: Duration = Duration::from_secs(90);
 const CONTROLLER_ID_BASE: i32 = 100;
@@ -218,6 +221,9 @@ pub struct ClusterSpec {
     pub racks: Vec<String>,
     /// Extra `server.properties` lines for broker-role nodes (override the harness defaults).
     pub broker_props: Vec<(String, String)>,
+    /// Extra `server.properties` lines for controller-role nodes (controller-only and combined;
+    /// applied after `broker_props`).
+    pub controller_props: Vec<(String, String)>,
     /// How long [`KafkaCluster::start`] waits until the cluster is ready.
     pub start_timeout: Duration,
     /// An extra SASL_SSL listener on every node (see [`SaslSsl`]).
@@ -268,6 +274,7 @@ impl ClusterSpec {
             combined: n,
             racks: Vec::new(),
             broker_props: Vec::new(),
+            controller_props: Vec::new(),
             start_timeout: DEFAULT_START_TIMEOUT,
             sasl_ssl: None,
             version: KafkaVersion::Current,
@@ -294,6 +301,16 @@ impl ClusterSpec {
     /// An extra `server.properties` entry for every broker-role node.
     pub fn with_broker_prop(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.broker_props.push((key.into(), value.into()));
+        self
+    }
+
+    /// An extra `server.properties` entry for every controller-role node.
+    pub fn with_controller_prop(
+        mut self,
+        key: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Self {
+        self.controller_props.push((key.into(), value.into()));
         self
     }
 
@@ -336,6 +353,22 @@ impl ClusterSpec {
 
     fn broker_count(&self) -> usize {
         self.combined + self.brokers
+    }
+
+    /// `3 combined`, `1 controllers + 3 brokers`, for the timing log.
+    fn summary(&self) -> String {
+        let mut s = if self.combined > 0 {
+            format!("{} combined", self.combined)
+        } else {
+            format!(
+                "{} controllers + {} brokers",
+                self.controllers, self.brokers
+            )
+        };
+        if self.sasl_ssl.is_some() {
+            s.push_str(", SASL_SSL");
+        }
+        s
     }
 
     fn validate(&self) -> Result<()> {
@@ -589,46 +622,177 @@ pub fn prune_stale_work_dirs() {
 }
 
 fn free_ports(n: usize) -> Result<Vec<u16>> {
-    // Hold every listener until all are picked, so the ports are distinct.
-    let listeners = (0..n)
-        .map(|_| TcpListener::bind("127.0.0.1:0"))
-        .collect::<io::Result<Vec<_>>>()
-        .context("failed to pick free ports")?;
+    let Some(slot) = CURRENT_SLOT.with(std::cell::Cell::get) else {
+        // Hold every listener until all are picked, so the ports are distinct.
+        let listeners = (0..n)
+            .map(|_| TcpListener::bind("127.0.0.1:0"))
+            .collect::<io::Result<Vec<_>>>()
+            .context("failed to pick free ports")?;
+        return listeners
+            .iter()
+            .map(|l| Ok(l.local_addr()?.port()))
+            .collect();
+    };
+    // The ports are picked here and bound by the JVMs later. A port the kernel may hand out
+    // meanwhile (to a server binding port 0, such as the kube-apiserver or a port-forward of a
+    // test running beside, or as the source port of any connection) could be taken by then: so
+    // they come from below the ephemeral range, in a block of their own per cluster slot (one
+    // cluster starts in a slot at a time, machine-wide), starting at a varying place in it.
+    let (low, block) = slot_port_block(slot);
+    let start = usize::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_micros()),
+    )
+    .unwrap_or(0);
+    let mut listeners = Vec::with_capacity(n);
+    for k in 0..block {
+        if listeners.len() == n {
+            break;
+        }
+        let port = low + u16::try_from((start + k) % block).unwrap_or(0);
+        if let Ok(l) = TcpListener::bind(("127.0.0.1", port)) {
+            listeners.push(l);
+        }
+    }
+    if listeners.len() < n {
+        bail!(
+            "failed to pick {n} free ports in {low}..{}",
+            low as usize + block
+        );
+    }
     listeners
         .iter()
         .map(|l| Ok(l.local_addr()?.port()))
         .collect()
 }
 
+/// The first port and the size of cluster slot `slot`'s block: the ports from 15000 up to the
+/// kernel's ephemeral range (`ip_local_port_range`, 32768 by default), split in 8 blocks.
+fn slot_port_block(slot: usize) -> (u16, usize) {
+    const FIRST: usize = 15_000;
+    const BLOCKS: usize = 8;
+    let ephemeral_low = fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<usize>().ok())
+        .filter(|low| *low > FIRST + BLOCKS * 100)
+        .unwrap_or(32_768);
+    let block = (ephemeral_low - FIRST) / BLOCKS;
+    let low = FIRST + (slot % BLOCKS) * block;
+    (u16::try_from(low).unwrap_or(15_000), block)
+}
+
+thread_local! {
+    /// The cluster slot this thread holds while it starts a cluster ([`SerialGuard`]).
+    static CURRENT_SLOT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Serialization of cluster tests
 // ---------------------------------------------------------------------------------------------
 
-struct SerialGuard;
+/// How many clusters run at once on the machine: `KAFKAOPS_TEST_CLUSTERS`, default
+/// [`DEFAULT_CLUSTER_SLOTS`]. Most of a cluster test is waiting (for Kafka, for kafkaops, for the
+/// Cruise Control double), so two overlap well on 2 cores; every test has its own cluster,
+/// ports, work and state directories, so nothing else is shared.
+pub fn cluster_slots() -> usize {
+    static SLOTS: OnceLock<usize> = OnceLock::new();
+    *SLOTS.get_or_init(|| {
+        std::env::var("KAFKAOPS_TEST_CLUSTERS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|n| *n > 0)
+            .unwrap_or(DEFAULT_CLUSTER_SLOTS)
+    })
+}
 
-static SERIAL: (Mutex<Option<ThreadId>>, Condvar) = (Mutex::new(None), Condvar::new());
+/// Where the slot files are: `KAFKAOPS_TEST_SLOTS_DIR`, default `kafkaops-test-slots` in the
+/// system's temporary directory, so every test process of the machine (the `cluster` and `kube`
+/// binaries side by side, a developer's second `cargo test`) shares the same slots.
+fn slots_dir() -> PathBuf {
+    std::env::var_os("KAFKAOPS_TEST_SLOTS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("kafkaops-test-slots"))
+}
+
+/// How often a test waiting for a slot tries them again (the other holders may be in another
+/// process, so there is nothing to be woken by).
+const SLOT_POLL: Duration = Duration::from_millis(100);
+
+/// One of the [`cluster_slots`], held by a cluster until it is dropped (on whatever thread): an
+/// exclusive `flock` on `slot-<n>.lock` in [`slots_dir`], shared with every process of the machine.
+/// The lock belongs to the open file, so the kernel releases it when the file is closed or the
+/// process dies (even by `kill -9`): a crashed test never keeps a slot.
+struct SerialGuard {
+    holder: ThreadId,
+    _slot: File,
+}
+
+/// Threads of this process that hold a slot (one cluster per test thread).
+static HOLDERS: Mutex<Vec<ThreadId>> = Mutex::new(Vec::new());
 
 impl SerialGuard {
     fn acquire() -> Result<Self> {
+        use std::os::unix::fs::OpenOptionsExt;
+        use std::os::unix::io::AsRawFd;
         let me = thread::current().id();
-        let mut holder = SERIAL.0.lock().unwrap_or_else(|e| e.into_inner());
-        if *holder == Some(me) {
-            bail!(
-                "this thread already runs a KafkaCluster; the harness runs one cluster at a time"
-            );
+        {
+            let holders = HOLDERS.lock().unwrap_or_else(|e| e.into_inner());
+            if holders.contains(&me) {
+                bail!(
+                    "this thread already runs a KafkaCluster; the harness runs one cluster per test"
+                );
+            }
         }
-        while holder.is_some() {
-            holder = SERIAL.1.wait(holder).unwrap_or_else(|e| e.into_inner());
-        }
-        *holder = Some(me);
-        Ok(SerialGuard)
+        let dir = slots_dir();
+        fs::create_dir_all(&dir)
+            .with_context(|| format!("failed to create the cluster slot dir {}", dir.display()))?;
+        let slot = loop {
+            let mut taken = None;
+            for n in 0..cluster_slots() {
+                CURRENT_SLOT.with(|c| c.set(Some(n)));
+                let path = dir.join(format!("slot-{n}.lock"));
+                let file = OpenOptions::new()
+                    .create(true)
+                    .truncate(false)
+                    .write(true)
+                    .mode(0o666)
+                    .open(&path)
+                    .with_context(|| format!("failed to open {}", path.display()))?;
+                // SAFETY: flock on a descriptor this function owns; no memory is shared.
+                if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                    taken = Some(file);
+                    break;
+                }
+                CURRENT_SLOT.with(|c| c.set(None));
+                let err = io::Error::last_os_error();
+                if err.raw_os_error() != Some(libc::EWOULDBLOCK) {
+                    return Err(err).with_context(|| format!("failed to lock {}", path.display()));
+                }
+            }
+            if let Some(file) = taken {
+                break file;
+            }
+            thread::sleep(SLOT_POLL);
+        };
+        HOLDERS.lock().unwrap_or_else(|e| e.into_inner()).push(me);
+        Ok(SerialGuard {
+            holder: me,
+            _slot: slot,
+        })
     }
 }
 
 impl Drop for SerialGuard {
     fn drop(&mut self) {
-        *SERIAL.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
-        SERIAL.1.notify_one();
+        if thread::current().id() == self.holder {
+            CURRENT_SLOT.with(|c| c.set(None));
+        }
+        HOLDERS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|t| *t != self.holder);
+        // `_slot` is closed after this, which releases the flock.
     }
 }
 
@@ -656,6 +820,8 @@ pub struct KafkaCluster {
     spec: ClusterSpec,
     dir: Option<tempfile::TempDir>,
     start_duration: Duration,
+    /// When [`KafkaCluster::start`] began (after the cluster lock), for the timing log.
+    began: Instant,
     /// `--add-scram` arguments for `StorageTool format` (secured clusters).
     scram_users: Vec<(String, String)>,
     // Dropped after `Drop::drop` has stopped the processes.
@@ -681,7 +847,11 @@ impl KafkaCluster {
         for v in spec.node_versions.values() {
             kafka_install_of(*v)?;
         }
+        let asked = Instant::now();
         let serial = SerialGuard::acquire()?;
+        if asked.elapsed() >= Duration::from_secs(1) {
+            timing::record("cluster_lock", asked.elapsed(), "waited for a cluster slot");
+        }
         let began = Instant::now();
         let mut cluster = match Self::launch(&spec, install) {
             Ok(c) => c,
@@ -692,7 +862,9 @@ impl KafkaCluster {
             Err((e, false)) => return Err(e),
         };
         cluster.start_duration = began.elapsed();
+        cluster.began = began;
         cluster.serial = Some(serial);
+        timing::record("cluster_start", cluster.start_duration, &spec.summary());
         Ok(cluster)
     }
 
@@ -718,6 +890,7 @@ impl KafkaCluster {
             spec: spec.clone(),
             dir: Some(dir),
             start_duration: Duration::ZERO,
+            began: Instant::now(),
             scram_users: spec
                 .sasl_ssl
                 .as_ref()
@@ -736,10 +909,13 @@ impl KafkaCluster {
         match result {
             Ok(()) => Ok(cluster),
             Err(e) => {
-                let clash = cluster.nodes.values().any(|n| {
-                    let tail = tail_file(&n.log, 200);
-                    tail.contains("Address already in use") || tail.contains("BindException")
-                });
+                // Another process answering on a node's Jolokia port (its agent could not bind
+                // it; the message is at the start of the node's log) is a clash too.
+                let clash = format!("{e:#}").contains("Jolokia answered with non-JSON")
+                    || cluster.nodes.values().any(|n| {
+                        let tail = tail_file(&n.log, 200);
+                        tail.contains("Address already in use") || tail.contains("BindException")
+                    });
                 let e = e.context(format!(
                     "failed to start the Kafka test cluster (work dir {})",
                     cluster.work_dir().display()
@@ -860,6 +1036,7 @@ impl KafkaCluster {
             self.spec.quorum,
             self.spec.broker_count(),
             &self.spec.broker_props,
+            &self.spec.controller_props,
         );
         if self.spec.sasl_ssl.is_some() {
             text = secure_properties(&text, &node.info, &self.work_dir().join("tls"));
@@ -1529,26 +1706,19 @@ impl KafkaCluster {
         }
     }
 
-    /// SIGTERM everything, wait up to [`DROP_GRACE`], SIGKILL the rest, reap.
+    /// SIGKILL every node's process group and reap it. A cluster being thrown away needs no
+    /// controlled shutdown (its work dir goes with it); a graceful one took more than 3 s per
+    /// cluster, the grace period this used to wait before killing anyway.
     fn shutdown(&mut self) {
-        let mut children: Vec<Child> = self
+        let children: Vec<Child> = self
             .nodes
             .values_mut()
             .filter_map(|n| n.child.take())
             .collect();
         for c in &children {
-            signal_group(c, libc::SIGTERM);
-        }
-        let deadline = Instant::now() + DROP_GRACE;
-        while Instant::now() < deadline {
-            children.retain_mut(|c| matches!(c.try_wait(), Ok(None)));
-            if children.is_empty() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(50));
+            signal_group(c, libc::SIGKILL);
         }
         for mut c in children {
-            signal_group(&c, libc::SIGKILL);
             let _ = c.wait();
         }
     }
@@ -1556,7 +1726,17 @@ impl KafkaCluster {
 
 impl Drop for KafkaCluster {
     fn drop(&mut self) {
+        let stopping = Instant::now();
         self.shutdown();
+        timing::record(
+            "cluster_stop",
+            stopping.elapsed(),
+            &format!(
+                "{} nodes, up {:.1?}",
+                self.nodes.len(),
+                self.began.elapsed()
+            ),
+        );
         let keep = thread::panicking() || std::env::var_os("KAFKAOPS_TESTENV_KEEP").is_some();
         if keep && let Some(dir) = self.dir.take() {
             eprintln!(
@@ -1589,6 +1769,7 @@ fn server_properties(
     mode: QuorumMode,
     brokers: usize,
     extra: &[(String, String)],
+    controller_extra: &[(String, String)],
 ) -> String {
     let rf = brokers.min(3);
     let min_isr = rf.min(2);
@@ -1664,6 +1845,12 @@ fn server_properties(
         }
     } else {
         set("broker.session.timeout.ms", "6000".into());
+    }
+    if info.role.is_controller() {
+        for (k, v) in controller_extra {
+            props.retain(|(pk, _)| pk != k);
+            props.push((k.clone(), v.clone()));
+        }
     }
     props.iter().fold(String::new(), |mut s, (k, v)| {
         let _ = writeln!(s, "{k}={v}");
@@ -1902,7 +2089,12 @@ pub fn wait_for<T>(
     let mut last_err: Option<anyhow::Error> = None;
     loop {
         match f() {
-            Ok(Some(v)) => return Ok(v),
+            Ok(Some(v)) => {
+                if start.elapsed() >= Duration::from_secs(1) {
+                    timing::record("wait_for", start.elapsed(), what);
+                }
+                return Ok(v);
+            }
             Ok(None) => {}
             Err(e) if e.chain().any(|c| c.is::<Fatal>()) => {
                 return Err(e.context(format!("gave up waiting for {what}")));
@@ -1991,7 +2183,8 @@ pub fn placement(bootstrap: &str, topic: &str) -> Result<Vec<PartitionPlacement>
 }
 
 /// Creates `name` with one partition per entry of `assignment` (replica lists, preferred leader
-/// first) and topic configs, then waits until every partition has a leader.
+/// first) and topic configs, then waits until every broker's metadata has a leader for every
+/// partition.
 pub fn create_topic(
     bootstrap: &str,
     name: &str,
@@ -2016,15 +2209,38 @@ pub fn create_topic(
     wait_for(
         &format!("topic {name} to have leaders"),
         Duration::from_secs(60),
-        || {
-            let p = placement(bootstrap, name)?;
-            Ok((p.len() == assignment.len() && p.iter().all(|p| p.leader >= 0)).then_some(()))
-        },
+        || known_by_every_broker(bootstrap, name, assignment.len()),
     )
 }
 
+/// `Some(())` when every broker the metadata lists (registered, unfenced) answers with `name`'s
+/// `partitions` partitions, each with a leader. Asked of each broker on its own address: a topic
+/// just created reaches the brokers' metadata one by one, and a test's next call may go to any.
+fn known_by_every_broker(bootstrap: &str, name: &str, partitions: usize) -> Result<Option<()>> {
+    for b in metadata(bootstrap, None)?.brokers() {
+        let address = format!("{}:{}", b.host(), b.port());
+        let Ok(md) = metadata(&address, Some(name)) else {
+            // Not answering at all (crashed, not fenced yet): it serves nobody's next call.
+            continue;
+        };
+        let known = md
+            .topics()
+            .iter()
+            .find(|t| t.name() == name)
+            .is_some_and(|t| {
+                t.error().is_none()
+                    && t.partitions().len() == partitions
+                    && t.partitions().iter().all(|p| p.leader() >= 0)
+            });
+        if !known {
+            return Ok(None);
+        }
+    }
+    Ok(Some(()))
+}
+
 /// Creates `name` with `partitions` partitions of `rf` replicas placed by Kafka itself (no
-/// assignment given), then waits until every partition has a leader.
+/// assignment given), then waits until every broker's metadata has a leader for every partition.
 pub fn create_topic_placed_by_kafka(
     bootstrap: &str,
     name: &str,
@@ -2044,10 +2260,7 @@ pub fn create_topic_placed_by_kafka(
     wait_for(
         &format!("topic {name} to have leaders"),
         Duration::from_secs(60),
-        || {
-            let p = placement(bootstrap, name)?;
-            Ok((p.len() == partitions as usize && p.iter().all(|p| p.leader >= 0)).then_some(()))
-        },
+        || known_by_every_broker(bootstrap, name, usize::try_from(partitions)?),
     )
 }
 
@@ -2090,6 +2303,7 @@ pub fn produce_bulk(
     let producer: BaseProducer<CountingContext> = cfg
         .create_with_context(CountingContext {
             stats: Arc::clone(&stats),
+            record: None,
         })
         .context("failed to create the bulk producer")?;
     let payload = "x".repeat(size);
@@ -2139,6 +2353,8 @@ impl ProducerStats {
 
 struct CountingContext {
     stats: Arc<Mutex<ProducerStats>>,
+    /// Where a recording producer keeps every delivery report.
+    record: Option<Arc<Mutex<Deliveries>>>,
 }
 
 impl ClientContext for CountingContext {}
@@ -2147,12 +2363,66 @@ impl ProducerContext for CountingContext {
     type DeliveryOpaque = ();
 
     fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
+        use rdkafka::message::Message;
         let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
         match result {
             Ok(_) => stats.sent += 1,
             Err((err, _)) => *stats.failed_by_code.entry(error_code(err)).or_default() += 1,
         }
+        drop(stats);
+        let Some(record) = &self.record else { return };
+        let mut d = record.lock().unwrap_or_else(|e| e.into_inner());
+        match result {
+            Ok(m) => d.acked.push(Acked {
+                partition: m.partition(),
+                offset: m.offset(),
+                key: key_of(m.key()),
+            }),
+            Err((err, m)) => d.failed.push(FailedSend {
+                at_ms: epoch_millis(),
+                code: error_code(err),
+                key: key_of(m.key()),
+            }),
+        }
     }
+}
+
+fn key_of(key: Option<&[u8]>) -> String {
+    key.map(|k| String::from_utf8_lossy(k).into_owned())
+        .unwrap_or_default()
+}
+
+fn epoch_millis() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// A send the cluster acknowledged (`acks=all`): where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Acked {
+    pub partition: i32,
+    /// Negative when unknown: an idempotent producer whose retry is answered
+    /// `DUPLICATE_SEQUENCE_NUMBER` (the first send was written, its answer lost) reports the
+    /// send delivered with no offset.
+    pub offset: i64,
+    pub key: String,
+}
+
+/// A send that finally failed (after the client's retries).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedSend {
+    /// Epoch milliseconds of the delivery report.
+    pub at_ms: u64,
+    pub code: String,
+    pub key: String,
+}
+
+/// Every delivery report of a recording [`BackgroundProducer`].
+#[derive(Clone, Debug, Default)]
+pub struct Deliveries {
+    pub acked: Vec<Acked>,
+    pub failed: Vec<FailedSend>,
 }
 
 fn error_code(err: &KafkaError) -> String {
@@ -2165,6 +2435,7 @@ fn error_code(err: &KafkaError) -> String {
 pub struct BackgroundProducer {
     stop: Arc<AtomicBool>,
     stats: Arc<Mutex<ProducerStats>>,
+    record: Option<Arc<Mutex<Deliveries>>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -2176,6 +2447,27 @@ impl BackgroundProducer {
 
     /// Like [`BackgroundProducer::start`] with extra/overriding librdkafka settings.
     pub fn start_with(bootstrap: &str, topic: &str, config: &[(&str, &str)]) -> Result<Self> {
+        Self::spawn(bootstrap, topic, config, None)
+    }
+
+    /// Like [`BackgroundProducer::start_with`], and keeps every delivery report (where each
+    /// acknowledged record was written, when and why each send failed), so a reader can check
+    /// afterwards that nothing acknowledged was lost ([`read_partitions`]).
+    pub fn start_recording(bootstrap: &str, topic: &str, config: &[(&str, &str)]) -> Result<Self> {
+        Self::spawn(
+            bootstrap,
+            topic,
+            config,
+            Some(Arc::new(Mutex::new(Deliveries::default()))),
+        )
+    }
+
+    fn spawn(
+        bootstrap: &str,
+        topic: &str,
+        config: &[(&str, &str)],
+        record: Option<Arc<Mutex<Deliveries>>>,
+    ) -> Result<Self> {
         let stats = Arc::new(Mutex::new(ProducerStats::default()));
         let mut cfg = client_config(bootstrap);
         cfg.set("acks", "all")
@@ -2188,6 +2480,7 @@ impl BackgroundProducer {
         let producer: BaseProducer<CountingContext> = cfg
             .create_with_context(CountingContext {
                 stats: Arc::clone(&stats),
+                record: record.clone(),
             })
             .context("failed to create the producer")?;
         let stop = Arc::new(AtomicBool::new(false));
@@ -2202,8 +2495,24 @@ impl BackgroundProducer {
         Ok(Self {
             stop,
             stats,
+            record,
             thread: Some(thread),
         })
+    }
+
+    /// The delivery reports so far (empty unless started with
+    /// [`BackgroundProducer::start_recording`]).
+    pub fn deliveries(&self) -> Deliveries {
+        self.record
+            .as_ref()
+            .map(|r| r.lock().unwrap_or_else(|e| e.into_inner()).clone())
+            .unwrap_or_default()
+    }
+
+    /// Stops like [`BackgroundProducer::stop`]; the final counters and every delivery report.
+    pub fn stop_recording(mut self) -> (ProducerStats, Deliveries) {
+        self.halt();
+        (self.stats(), self.deliveries())
     }
 
     /// A snapshot of the counters so far.
@@ -2258,4 +2567,74 @@ fn produce_loop(
     }
     let _ = producer.flush(Duration::from_secs(60));
     producer.poll(Duration::ZERO);
+}
+
+/// What a topic holds: each record's key by (partition, offset), and each partition's high
+/// watermark when the read started.
+#[derive(Clone, Debug, Default)]
+pub struct TopicContents {
+    pub keys: BTreeMap<(i32, i64), String>,
+    pub high_watermarks: BTreeMap<i32, i64>,
+}
+
+/// Reads every partition of `topic` from its first offset up to the high watermark it had when
+/// the read started (a plain assigned consumer: no group, nothing committed). Fails when the
+/// end is not reached within `deadline`.
+pub fn read_partitions(bootstrap: &str, topic: &str, deadline: Duration) -> Result<TopicContents> {
+    use rdkafka::consumer::{BaseConsumer, Consumer};
+    use rdkafka::message::Message;
+    use rdkafka::{Offset, TopicPartitionList};
+    // librdkafka wants a group even for assign(): the first read makes Kafka create
+    // `__consumer_offsets` if it does not exist yet (nothing is committed).
+    let consumer: BaseConsumer = client_config(bootstrap)
+        .set("group.id", "kafkaops-test-reader")
+        .set("enable.auto.commit", "false")
+        .set("enable.auto.offset.store", "false")
+        .set("auto.offset.reset", "earliest")
+        .create()
+        .context("failed to create the reader")?;
+    let md = metadata(bootstrap, Some(topic))?;
+    let partitions: Vec<i32> = md
+        .topics()
+        .iter()
+        .find(|t| t.name() == topic)
+        .ok_or_else(|| anyhow!("metadata has no topic {topic}"))?
+        .partitions()
+        .iter()
+        .map(rdkafka::metadata::MetadataPartition::id)
+        .collect();
+    let mut out = TopicContents::default();
+    let mut tpl = TopicPartitionList::new();
+    let mut next: BTreeMap<i32, i64> = BTreeMap::new();
+    for p in partitions {
+        let (low, high) = consumer
+            .fetch_watermarks(topic, p, CLIENT_TIMEOUT)
+            .with_context(|| format!("watermarks of {topic}-{p}"))?;
+        out.high_watermarks.insert(p, high);
+        if high > low {
+            tpl.add_partition_offset(topic, p, Offset::Offset(low))?;
+            next.insert(p, low);
+        }
+    }
+    consumer.assign(&tpl).context("assign")?;
+    let start = Instant::now();
+    while next.iter().any(|(p, n)| *n < out.high_watermarks[p]) {
+        if start.elapsed() > deadline {
+            bail!(
+                "reading {topic} did not reach the high watermarks within {deadline:?}: at \
+                 {next:?}, end {:?}",
+                out.high_watermarks
+            );
+        }
+        match consumer.poll(Duration::from_millis(500)) {
+            Some(Ok(m)) => {
+                out.keys
+                    .insert((m.partition(), m.offset()), key_of(m.key()));
+                next.insert(m.partition(), m.offset() + 1);
+            }
+            Some(Err(e)) => eprintln!("reader of {topic}: {e}"),
+            None => {}
+        }
+    }
+    Ok(out)
 }

@@ -121,6 +121,7 @@ impl KubeEnv {
     /// Starts etcd and the apiserver, installs the CRDs, the namespace and the kafkaops Role.
     pub fn start() -> Result<Self> {
         let bin = kube_binaries()?;
+        let began = Instant::now();
         let dir = tempfile::Builder::new()
             .prefix("kafkaops-kube-")
             .tempdir()?;
@@ -377,6 +378,11 @@ impl KubeEnv {
         env.wait_ready(started)?;
         env.ready_after = started.elapsed();
         env.rt.block_on(env.install())?;
+        super::timing::record(
+            "kube_start",
+            began.elapsed(),
+            &format!("apiserver ready after {:.1?}", env.ready_after),
+        );
         Ok(env)
     }
 

@@ -17,7 +17,6 @@ use anyhow::{Context, Result, anyhow, bail};
 use rdkafka::config::ClientConfig;
 use rdkafka::producer::{BaseProducer, Producer};
 
-use super::bin::kafkaops_bin;
 use super::kafka::spawn_tied;
 
 /// How to start one operate process.
@@ -62,14 +61,7 @@ pub struct Operate {
 }
 
 fn command(o: &OperateOptions) -> Command {
-    let mut cmd = Command::new(kafkaops_bin());
-    for (k, _) in std::env::vars() {
-        if k.starts_with("KAFKAOPS_") {
-            cmd.env_remove(k);
-        }
-    }
-    cmd.env("XDG_CONFIG_HOME", "/nonexistent-kafkaops-test")
-        .env("NO_COLOR", "1");
+    let mut cmd = super::bin::kafkaops();
     // Empty: not given (with --strimzi, discovered from the cluster's resources).
     if !o.cc_url.is_empty() {
         cmd.env("KAFKAOPS_CRUISE_CONTROL_URL", &o.cc_url);

@@ -55,7 +55,10 @@
 //!   (not running, not ready, or not answering) or runs a desired setting that
 //!   only a restart can apply;
 //! - (g) a roll that ends `Done` leaves every selected node running its
-//!   desired settings, except sensitive ones, which the summary must name.
+//!   desired settings, except sensitive ones, which the summary must name;
+//! - (h) one restart at a time across rolls: no roll orders a restart while a node an earlier
+//!   batch restarted (of this roll or of a roll before it, as `operate` starts one after
+//!   another) has not served since.
 //!
 //! What the checker excuses is only what no observation could show: a voter
 //! hit by a fault less than the fetch timeout ago still looks caught up, unless
@@ -406,6 +409,11 @@ pub struct World {
     pub violations: Vec<String>,
     /// (time, batch) of every restart the roll ordered.
     pub restarts: Vec<(Ms, Vec<NodeId>)>,
+    /// Nodes a roll restarted that have not served since (rule h).
+    coming_back: BTreeSet<NodeId>,
+    /// How long [`drive`] lets the world run on after a roll ends (in-flight shutdowns are
+    /// judged too); 0 starts the next roll at once, as `operate` does.
+    pub settle_ms: Ms,
     pub trace: Vec<String>,
 }
 
@@ -461,6 +469,8 @@ impl World {
             shown_serving: None,
             violations: Vec::new(),
             restarts: Vec::new(),
+            coming_back: BTreeSet::new(),
+            settle_ms: 120_000,
             trace: Vec::new(),
         }
     }
@@ -841,6 +851,9 @@ impl World {
         if changed {
             self.trace
                 .push(format!("{now}: node {id} {:?} -> {next:?}", n.proc));
+            if next == Proc::Serving {
+                self.coming_back.remove(&id);
+            }
             n.proc = next;
         }
         if ended && self.witness {
@@ -1140,6 +1153,25 @@ impl World {
         self.trace
             .push(format!("{now}: ROLL RESTARTS {:?}", ids_v(batch)));
         let batch_set: BTreeSet<NodeId> = batch.iter().copied().collect();
+        let earlier: Vec<NodeId> = self
+            .coming_back
+            .iter()
+            .filter(|n| !batch_set.contains(n))
+            .copied()
+            .collect();
+        if !earlier.is_empty() {
+            let what = format!(
+                "restarted {:?} while {:?}, restarted by an earlier batch, had not served since",
+                ids_v(batch),
+                ids_v(&earlier)
+            );
+            self.violation("h", what);
+        }
+        for &id in batch {
+            if self.nodes.get(&id).is_some_and(|n| !n.timing.cmd_fails) {
+                self.coming_back.insert(id);
+            }
+        }
         for &id in batch {
             if !self.exists(id) {
                 self.violation("c", format!("restarted {id}, which is not a node"));
@@ -1942,7 +1974,7 @@ pub fn drive(
         }
     }
     w.end_roll();
-    let end = w.now + 120_000;
+    let end = w.now + w.settle_ms;
     w.advance_to(end);
     run
 }

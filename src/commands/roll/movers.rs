@@ -15,7 +15,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::cruise_control::{ClientConfig, CruiseControlClient, LogObserver};
+use crate::cruise_control::{CruiseControlClient, LogObserver};
 use crate::engine::movers::{self, CruiseControlView, OtherMovers, Owner, ReassignmentView};
 use crate::engine::roll::{RollError, other_mover_block};
 use crate::error::{CliError, CodedError, ExitCode};
@@ -49,8 +49,10 @@ pub(super) async fn observe(
             None,
         )
     } else if ctx.settings.cruise_control.url.is_some() {
-        let client =
-            CruiseControlClient::new(ClientConfig::from_settings(&ctx.settings.cruise_control)?)?;
+        let client = crate::app::clients::cruise_control(
+            &ctx.settings.cruise_control,
+            crate::app::clients::CcOptions::default(),
+        )?;
         let view = client
             .executor_view(Instant::now() + request_timeout, &LogObserver)
             .await;
@@ -166,7 +168,7 @@ pub(super) fn error(code: ExitCode, message: String) -> CliError {
 mod tests {
     use super::*;
     use crate::engine::movers::Execution;
-    use crate::kafka::observation::Reassignment;
+    use crate::engine::view::Reassignment;
 
     fn movers(view: CruiseControlView, reassignments: &[Reassignment]) -> Movers {
         Movers {

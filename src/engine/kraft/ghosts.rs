@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::engine::failure::FailureKind;
 use crate::engine::model::NodeId;
 
 /// A registered broker.
@@ -114,6 +115,17 @@ pub enum UnregisterRefusal {
         node: NodeId,
         partitions: Vec<(String, i32)>,
     },
+}
+
+impl UnregisterRefusal {
+    /// Its failure class: an id that is not registered is invalid input, the rest refusals.
+    #[must_use]
+    pub fn failure_kind(&self) -> FailureKind {
+        match self {
+            UnregisterRefusal::NotRegistered { .. } => FailureKind::Invalid,
+            _ => FailureKind::Failed,
+        }
+    }
 }
 
 /// Whether broker `node`'s registration may be removed.

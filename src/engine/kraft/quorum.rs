@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::{KRAFT_VERSION, LevelRange, METADATA_VERSION, majority};
+use crate::engine::failure::FailureKind;
 use crate::engine::model::NodeId;
 use crate::engine::roll::safety::{clock_stepped_back, is_caught_up};
 
@@ -282,6 +283,22 @@ impl QuorumRefusal {
                 | QuorumRefusal::NotCaughtUp { .. }
                 | QuorumRefusal::VotersNotCaughtUp { .. }
         )
+    }
+
+    /// Its failure class: waiting may clear it (not ready), nothing to do (already a voter,
+    /// already dynamic), the request names a node that cannot be one (invalid), else a refusal.
+    #[must_use]
+    pub fn failure_kind(&self) -> FailureKind {
+        match self {
+            _ if self.retryable() => FailureKind::NotReady,
+            QuorumRefusal::AlreadyVoter { .. } | QuorumRefusal::AlreadyDynamic { .. } => {
+                FailureKind::NoOp
+            }
+            QuorumRefusal::NotAController { .. } | QuorumRefusal::NotAVoter { .. } => {
+                FailureKind::Invalid
+            }
+            _ => FailureKind::Failed,
+        }
     }
 }
 

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::{KRAFT_VERSION, LevelRange, METADATA_VERSION};
+use crate::engine::failure::FailureKind;
 use crate::engine::model::NodeId;
 
 /// `metadata.version` levels and their names, as `kafka-storage feature-dependencies` of Kafka
@@ -205,6 +206,20 @@ pub enum FinalizeRefusal {
     },
     #[error("no node was asked: the nodes' software is unknown")]
     NoNodes,
+}
+
+impl FinalizeRefusal {
+    /// Its failure class: a request that cannot be made (kraft.version, nothing, a downgrade) is
+    /// invalid, nodes that do not support the level are a refusal.
+    #[must_use]
+    pub fn failure_kind(&self) -> FailureKind {
+        match self {
+            FinalizeRefusal::KraftVersion
+            | FinalizeRefusal::NothingRequested
+            | FinalizeRefusal::Downgrade { .. } => FailureKind::Invalid,
+            FinalizeRefusal::NodesNotReady { .. } | FinalizeRefusal::NoNodes => FailureKind::Failed,
+        }
+    }
 }
 
 fn describe_blockers(blockers: &[(NodeId, Blocker)]) -> String {

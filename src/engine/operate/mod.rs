@@ -42,7 +42,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::cruise_control::model::{ExecutorState, TaskStatus, UserTask};
 use crate::engine::anomalies::AnomalyRecord;
 use crate::engine::cc_flow::{CcFlow, FlowConfig, Outcome, Phase, Stage};
 use crate::engine::model::Millis;
@@ -52,7 +51,8 @@ use crate::engine::rebalance::{
     Action as FsmAction, AutoRebalancer, Event, Mode, Rebalance, State,
 };
 use crate::engine::replicas::{ChangeState, ClusterFacts, ReplicasState, TopicFacts, round_end};
-use crate::kafka::observation::Reassignment;
+use crate::engine::roll::run::RollRun;
+use crate::engine::view::{ExecutorState, Reassignment, TaskStatus, UserTask};
 
 /// The version of the saved [`OperateState`] document.
 pub const STATE_VERSION: u32 = 1;
@@ -147,10 +147,21 @@ pub struct RunningRoll {
     pub nodes: BTreeSet<i32>,
     pub reason: String,
     pub started_at: Millis,
-    /// The roll driver's run (`crate::driver::RollRun`), saved by the shell after every step;
-    /// `None` until the shell started it. Opaque here: the roll engine decides inside it.
-    #[serde(default)]
-    pub run: Option<serde_json::Value>,
+    /// The roll's run (the roll engine and the driver's write-ahead record), saved by the shell
+    /// after every step and before every command; `None` until the shell started it. The roll
+    /// engine decides inside it; this engine only keeps it.
+    #[serde(default, deserialize_with = "run_via_value")]
+    pub run: Option<RollRun>,
+}
+
+/// Reads the roll run inside the internally tagged [`Mover`] through a JSON value: serde buffers
+/// a tagged enum's content, and that buffer does not turn the string keys of the run's node maps
+/// (`"5"`) back into node ids, which a JSON value does (states saved before the run was typed
+/// kept it as such a value, so they read the same way).
+fn run_via_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<RollRun>, D::Error> {
+    Option::<serde_json::Value>::deserialize(d)?
+        .map(|v| serde_json::from_value(v).map_err(serde::de::Error::custom))
+        .transpose()
 }
 
 /// The rebalance being run.
@@ -1114,15 +1125,13 @@ fn hold_unsent(
 }
 
 /// The only brokers a rebalance request sent now may move replicas to: every registered broker
-/// but those on the drain list and those it removes, when that rules out a broker on the drain
-/// list (`None`: no restriction needed; add_broker fills only the brokers it adds).
+/// but those on the drain list and those it removes, when the drain list names a broker it does
+/// not remove (`None`: no restriction needed; add_broker fills only the brokers it adds). A
+/// broker on the drain list counts whether or not the observation lists it: one missing now
+/// (stopped, killed, fenced) may be back by the time Cruise Control computes the proposal,
+/// and an unrestricted request would then let it fill that broker.
 fn destinations(r: &Rebalance, policy: &OperatePolicy, k: &KafkaView) -> Option<BTreeSet<i32>> {
-    if r.mode == Mode::AddBrokers
-        || !k
-            .brokers
-            .keys()
-            .any(|b| policy.drain.contains(b) && !r.brokers.contains(b))
-    {
+    if r.mode == Mode::AddBrokers || policy.drain.iter().all(|b| r.brokers.contains(b)) {
         return None;
     }
     Some(

@@ -12,8 +12,8 @@
 use std::collections::BTreeSet;
 
 use super::CLOCK_SKEW_MS;
-use crate::cruise_control::model::UserTask;
 use crate::engine::model::Millis;
+use crate::engine::view::UserTask;
 
 /// The query parameters of an execution request as sent (name, value; `json` aside).
 pub type RequestParams = Vec<(String, String)>;

@@ -10,7 +10,7 @@
 //! input before anything is sent ([`validate`]), groups what to send by target factor so one
 //! `topic_configuration` request carries every topic ([`ReplicasState::to_send`]), and turns
 //! what happened (the flow's outcome, the factors read back from Kafka) into the next state.
-//! No IO, no clock: the command (`crate::commands::topic`) observes and acts.
+//! No IO, no clock: the command (`topic set-rf`) observes and acts.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -97,7 +97,10 @@ pub fn merge_requests(
     let mut errors = Vec::new();
     let mut out = BTreeMap::new();
     for (topic, factors) in seen {
-        if factors.len() > 1 {
+        if factors.contains(&0) {
+            // Needs no cluster: said before anything connects.
+            errors.push(InputError::BelowOne { topic, target: 0 });
+        } else if factors.len() > 1 {
             errors.push(InputError::Conflicting {
                 topic,
                 factors: factors.into_iter().collect(),
@@ -243,7 +246,7 @@ pub fn round_end(outcome: &crate::engine::cc_flow::Outcome) -> Option<RoundEnd> 
             failure,
             ..
         } if failure.class == FailureClass::Retryable
-            && failure.exit != crate::error::ExitCode::NotReady =>
+            && failure.kind != crate::engine::failure::FailureKind::NotReady =>
         {
             RoundEnd::Busy(failure.message.clone())
         }

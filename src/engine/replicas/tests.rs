@@ -21,7 +21,21 @@ fn cluster(topics: &[(&str, u16, Option<u32>)]) -> ClusterFacts {
 }
 
 fn wanted(pairs: &[(&str, u16)]) -> BTreeMap<String, u16> {
-    merge_requests(pairs.iter().map(|(t, r)| ((*t).to_string(), *r))).unwrap()
+    // Straight into the map: `validate` is judged on its own, 0 included (merge_requests
+    // refuses 0 earlier, see below).
+    pairs.iter().map(|(t, r)| ((*t).to_string(), *r)).collect()
+}
+
+#[test]
+fn a_factor_of_zero_is_refused_before_any_cluster_is_asked() {
+    let e = merge_requests([("a".to_string(), 0), ("b".to_string(), 2)]).unwrap_err();
+    assert_eq!(
+        e.0,
+        vec![InputError::BelowOne {
+            topic: "a".into(),
+            target: 0
+        }]
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use super::*;
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) struct Awaiting {
     pub(super) kind: ActionKind,
     pub(super) nodes: Vec<NodeId>,

@@ -18,6 +18,19 @@ pub struct Regarding {
     pub uid: Option<String>,
 }
 
+impl Regarding {
+    /// A pod (`uid`: when known; the Event's own reference works without it).
+    #[must_use]
+    pub fn pod(name: &str, uid: Option<String>) -> Regarding {
+        Regarding {
+            api_version: "v1".into(),
+            kind: "Pod".into(),
+            name: name.to_string(),
+            uid,
+        }
+    }
+}
+
 /// One Event to publish.
 #[derive(Debug, Clone)]
 pub struct EventSpec<'a> {

@@ -8,7 +8,7 @@
 //! Expiry is judged from the Lease's `renewTime` plus `leaseDurationSeconds` against the local
 //! clock (the usual Kubernetes assumption of loosely synchronised clocks).
 
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use k8s_openapi::api::coordination::v1::Lease;
 use kube::api::{Api, DeleteParams, PostParams};
@@ -297,6 +297,26 @@ impl LeaseLock {
             tracing::warn!("cannot release the lease {}: {e}", self.name);
         }
     }
+}
+
+/// Renews `lock` every `every` in a background task, handing each answer (with when the
+/// renewal was sent) to `on`, until `on` answers `false` or the task is aborted. The roll's
+/// Lease and `operate`'s leadership are kept this one way.
+pub fn renew_in_background(
+    lock: LeaseLock,
+    every: Duration,
+    mut on: impl FnMut(&LeaseLock, Result<Renewal, PlatformError>, Instant) -> bool + Send + 'static,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(every).await;
+            let sent = Instant::now();
+            let answer = lock.renew().await;
+            if !on(&lock, answer, sent) {
+                return;
+            }
+        }
+    })
 }
 
 #[cfg(test)]

@@ -27,17 +27,22 @@ use std::time::Duration;
 use k8s_openapi::api::apps::v1::StatefulSet;
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams};
-use kube::core::{ApiResource, GroupVersionKind};
-use kube::{Client, Config};
 use serde_json::json;
 
 use super::{Platform, PlatformError, PlatformNode};
 
+pub mod configmap;
+mod conn;
+pub(crate) use conn::kube_error;
+pub use conn::{KubeConn, KubeFailure, KubeTarget, hostname, identity, strimzi_resource};
 pub mod events;
+pub mod leader;
 pub mod lease;
 mod pods;
 pub use pods::*;
 pub mod portforward;
+pub mod strimzi;
+pub mod watch;
 
 use lease::{Attempt, LeaseLock, Renewal};
 
@@ -46,158 +51,6 @@ pub const MANUAL_ROLLING_UPDATE: &str = "strimzi.io/manual-rolling-update";
 const STRIMZI_REVISION: &str = "strimzi.io/revision";
 /// The field manager and event reporter name.
 pub const MANAGER: &str = "kafkaops";
-
-/// Where the Kubernetes API is and who we are there.
-#[derive(Debug, Clone, Default)]
-pub struct KubeTarget {
-    /// kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else in-cluster].
-    pub kubeconfig: Option<std::path::PathBuf>,
-    /// kubeconfig context [default: the file's current context].
-    pub context: Option<String>,
-    /// Namespace [default: the kubeconfig context's, in a pod (in-cluster) the service
-    /// account's, else `default`].
-    pub namespace: Option<String>,
-}
-
-/// A connected client and the namespace everything lives in.
-#[derive(Clone)]
-pub struct KubeConn {
-    pub client: Client,
-    pub namespace: String,
-}
-
-impl KubeTarget {
-    /// Connects (reads the kubeconfig or the in-cluster service account).
-    ///
-    /// # Errors
-    /// No usable configuration.
-    pub async fn connect(&self) -> Result<KubeConn, PlatformError> {
-        let config_err = |message: String| PlatformError::KubeConfig { message };
-        let options = kube::config::KubeConfigOptions {
-            context: self.context.clone(),
-            ..Default::default()
-        };
-        let config = match &self.kubeconfig {
-            Some(path) => {
-                let file = kube::config::Kubeconfig::read_from(path)
-                    .map_err(|e| config_err(format!("{}: {e}", path.display())))?;
-                Config::from_custom_kubeconfig(file, &options)
-                    .await
-                    .map_err(|e| config_err(format!("{}: {e}", path.display())))?
-            }
-            None if self.context.is_some() => Config::from_kubeconfig(&options)
-                .await
-                .map_err(|e| config_err(e.to_string()))?,
-            None => Config::infer()
-                .await
-                .map_err(|e| config_err(e.to_string()))?,
-        };
-        let namespace = self
-            .namespace
-            .clone()
-            .unwrap_or_else(|| config.default_namespace.clone());
-        let client = Client::try_from(config).map_err(|e| config_err(e.to_string()))?;
-        Ok(KubeConn { client, namespace })
-    }
-}
-
-/// A Kubernetes call that failed, with the verb and object for the message.
-pub(crate) fn kube_error(
-    verb: &str,
-    resource: &str,
-    name: Option<&str>,
-    namespace: &str,
-    e: &kube::Error,
-) -> PlatformError {
-    let (reason, message) = match e {
-        kube::Error::Api(s) if s.is_forbidden() => (KubeFailure::Forbidden, s.message.clone()),
-        kube::Error::Api(s) if s.is_not_found() => (KubeFailure::NotFound, s.message.clone()),
-        kube::Error::Api(s) if s.is_conflict() => (KubeFailure::Conflict, s.message.clone()),
-        kube::Error::Api(s) => (KubeFailure::Other, format!("{} ({})", s.message, s.code)),
-        other => (KubeFailure::Unreachable, other.to_string()),
-    };
-    PlatformError::Kube {
-        verb: verb.to_string(),
-        object: match name {
-            Some(n) => format!("{resource} {n}"),
-            None => resource.to_string(),
-        },
-        namespace: namespace.to_string(),
-        reason,
-        message,
-    }
-}
-
-/// How a Kubernetes call failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KubeFailure {
-    Forbidden,
-    NotFound,
-    Conflict,
-    Unreachable,
-    Other,
-}
-
-impl std::fmt::Display for KubeFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            KubeFailure::Forbidden => "forbidden (RBAC: see examples/kafkaops-rbac.yaml)",
-            KubeFailure::NotFound => "not found",
-            KubeFailure::Conflict => "conflict",
-            KubeFailure::Unreachable => "the API server is unreachable",
-            KubeFailure::Other => "failed",
-        })
-    }
-}
-
-/// The Strimzi `kafka.strimzi.io/v1` kinds kafkaops reads.
-#[must_use]
-pub fn strimzi_resource(kind: &str) -> ApiResource {
-    let plural = format!("{}s", kind.to_ascii_lowercase());
-    ApiResource::from_gvk_with_plural(
-        &GroupVersionKind::gvk("kafka.strimzi.io", "v1", kind),
-        &plural,
-    )
-}
-
-/// The Kafka bootstrap address of a Strimzi cluster, from its `Kafka` resource's status
-/// (listener `plain` if present, else the first listed).
-///
-/// # Errors
-/// The Kafka resource is missing or unreadable, or its status lists no listener.
-pub async fn strimzi_bootstrap(conn: &KubeConn, cluster: &str) -> Result<String, PlatformError> {
-    let api: Api<DynamicObject> = Api::namespaced_with(
-        conn.client.clone(),
-        &conn.namespace,
-        &strimzi_resource("Kafka"),
-    );
-    let kafka = api.get(cluster).await.map_err(|e| {
-        kube_error(
-            "get",
-            "kafkas.kafka.strimzi.io",
-            Some(cluster),
-            &conn.namespace,
-            &e,
-        )
-    })?;
-    let listeners = kafka.data["status"]["listeners"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let pick = listeners
-        .iter()
-        .find(|l| l["name"] == "plain")
-        .or_else(|| listeners.first())
-        .and_then(|l| l["bootstrapServers"].as_str());
-    pick.map(str::to_string)
-        .ok_or_else(|| PlatformError::KubeConfig {
-            message: format!(
-                "kafkas.kafka.strimzi.io {cluster} in namespace {} has no status.listeners with \
-             bootstrapServers (is the cluster ready?); pass --bootstrap-servers",
-                conn.namespace
-            ),
-        })
-}
 
 struct Inner {
     conn: KubeConn,
@@ -231,26 +84,6 @@ impl std::fmt::Debug for KubePlatform {
             .field("selector", &self.inner.selector)
             .finish_non_exhaustive()
     }
-}
-
-/// Who this roll is, for the lease and the events: `kafkaops@HOST/PID`.
-#[must_use]
-pub fn identity() -> String {
-    format!("kafkaops@{}/{}", hostname(), std::process::id())
-}
-
-/// The host name (in a pod: the pod's name).
-#[must_use]
-pub fn hostname() -> String {
-    std::env::var("HOSTNAME")
-        .ok()
-        .filter(|h| !h.is_empty())
-        .or_else(|| {
-            std::fs::read_to_string("/etc/hostname")
-                .ok()
-                .map(|s| s.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown-host".into())
 }
 
 impl KubePlatform {
@@ -487,12 +320,10 @@ impl KubePlatform {
 
     /// Publishes an `events.k8s.io/v1` Event about the pod.
     async fn publish(&self, pod: &Pod, reason: &str, note: &str) -> Result<(), PlatformError> {
-        let regarding = events::Regarding {
-            api_version: "v1".into(),
-            kind: "Pod".into(),
-            name: pod.metadata.name.clone().unwrap_or_default(),
-            uid: pod.metadata.uid.clone(),
-        };
+        let regarding = events::Regarding::pod(
+            pod.metadata.name.as_deref().unwrap_or_default(),
+            pod.metadata.uid.clone(),
+        );
         events::publish(
             &self.inner.conn,
             &events::EventSpec {
@@ -560,31 +391,19 @@ impl KubePlatform {
                 renewed,
             });
         }
-        let stop = Arc::new(tokio::sync::Notify::new());
-        let renew = {
-            let (lock, stop) = (lock.clone(), Arc::clone(&stop));
-            let every = (duration / 3).max(Duration::from_secs(1));
-            tokio::spawn(async move {
-                loop {
-                    tokio::select! {
-                        () = stop.notified() => return,
-                        () = tokio::time::sleep(every) => {}
-                    }
-                    match lock.renew().await {
-                        Ok(Renewal::Renewed) => {}
-                        Ok(Renewal::Lost) => {
-                            tracing::warn!("the roll lease {} was taken by another", lock.name());
-                        }
-                        Err(e) => {
-                            tracing::warn!("cannot renew the roll lease {}: {e}", lock.name())
-                        }
-                    }
+        let every = (duration / 3).max(Duration::from_secs(1));
+        let renew = lease::renew_in_background(lock.clone(), every, |lock, answer, _| {
+            match answer {
+                Ok(Renewal::Renewed) => {}
+                Ok(Renewal::Lost) => {
+                    tracing::warn!("the roll lease {} was taken by another", lock.name());
                 }
-            })
-        };
+                Err(e) => tracing::warn!("cannot renew the roll lease {}: {e}", lock.name()),
+            }
+            true
+        });
         Ok(LeaseGuard {
             lock,
-            stop,
             renew: Some(renew),
         })
     }
@@ -593,7 +412,6 @@ impl KubePlatform {
 /// A held roll lease; [`LeaseGuard::release`] deletes it (dropping only stops renewing).
 pub struct LeaseGuard {
     lock: LeaseLock,
-    stop: Arc<tokio::sync::Notify>,
     renew: Option<tokio::task::JoinHandle<()>>,
 }
 
@@ -611,7 +429,6 @@ impl LeaseGuard {
     /// Stops renewing and gives the lease up if we still hold it: deletes it (`delete`) or
     /// clears its holder (needs only `update` on leases, as `operate`'s Role allows).
     pub async fn give_up(mut self, delete: bool) {
-        self.stop.notify_one();
         if let Some(h) = self.renew.take() {
             h.abort();
         }

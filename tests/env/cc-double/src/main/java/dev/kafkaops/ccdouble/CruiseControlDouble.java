@@ -308,6 +308,12 @@ final class CruiseControlDouble {
                 return;
             }
             UserTasks.Task t = task;
+            if (method.equals("POST")) {
+                // The request log: one line per POST (user tasks are forgotten on restart, this is
+                // not), for tests that judge what reached Cruise Control across restarts.
+                System.err.println("cc-double: request " + t.startMs + " " + t.id + " " + url
+                    + (body.isEmpty() ? "" : " body=" + body.replaceAll("\\s+", "")));
+            }
             if (ep.kind() == Kind.SYNC) {
                 t.future.complete(run(ctx, op, t));
             } else {
@@ -741,6 +747,7 @@ final class CruiseControlDouble {
                 } catch (CcException ce) {
                     task.executionStarted = false;
                     task.status = UserTasks.Status.Active;
+                    System.err.println("cc-double: task " + System.currentTimeMillis() + " " + task.id + " NotStarted");
                     throw ce;
                 }
             }

@@ -101,10 +101,12 @@ final class UserTasks {
     synchronized void markExecutionStarted(Task t) {
         t.executionStarted = true;
         t.status = Status.InExecution;
+        System.err.println("cc-double: task " + System.currentTimeMillis() + " " + t.id + " " + t.status);
     }
 
     synchronized void markExecutionFinished(Task t, boolean ok) {
         t.status = ok ? Status.Completed : Status.CompletedWithError;
+        System.err.println("cc-double: task " + System.currentTimeMillis() + " " + t.id + " " + t.status);
     }
 
     /** The periodic scan: finished Active tasks become completed; old completed tasks are evicted. */
