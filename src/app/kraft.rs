@@ -30,12 +30,12 @@ use crate::engine::kraft::quorum::{
 use crate::engine::kraft::upgrade::{self, FeatureSummary, LevelChange, NodeSoftware};
 use crate::engine::kraft::{KRAFT_VERSION, METADATA_VERSION};
 use crate::engine::model::NodeId;
-use crate::kafka::KafkaClient;
 use crate::kafka::client::ClusterObserver;
 use crate::kafka::kraft::{
     FeatureUpdate, NodeFeatureAnswer, UpgradeKind, finalized_kraft_version, listener_accepts,
 };
 use crate::kafka::observation::RawQuorum;
+use crate::kafka::{KafkaClient, KafkaError};
 
 /// How long one TCP probe of a node's listener may take.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
@@ -326,16 +326,38 @@ pub async fn migrate(
     let (_, answer) = migrate_preflight(kafka, limits).await?;
     let level = answer.map_err(refused)?;
     reporter.note(&format!("UpdateFeatures {KRAFT_VERSION}={level}"));
-    kafka
-        .update_features(
-            &[FeatureUpdate {
-                feature: KRAFT_VERSION.into(),
-                level,
-                kind: UpgradeKind::Upgrade,
-            }],
-            false,
-        )
-        .await?;
+    let update = [FeatureUpdate {
+        feature: KRAFT_VERSION.into(),
+        level,
+        kind: UpgradeKind::Upgrade,
+    }];
+    // The leader upgrades only once every voter has told it (UpdateRaftVoter, sent by each
+    // voter from time to time, also under kraft.version 0 since Kafka 4.1) which kraft.version
+    // its software supports; until then Kafka refuses with INVALID_UPDATE_VERSION "not all of
+    // the voters support it". That passes by waiting, so it is retried within `wait`.
+    let deadline = tokio::time::Instant::now() + wait;
+    let mut said = false;
+    loop {
+        match kafka.update_features(&update, false).await {
+            Ok(()) => break,
+            Err(KafkaError::Api { name, message, .. })
+                if name == "INVALID_UPDATE_VERSION"
+                    && message.as_deref().is_some_and(|m| m.contains("voters"))
+                    && tokio::time::Instant::now() < deadline =>
+            {
+                if !said {
+                    reporter.note(&format!(
+                        "Kafka: {}; waiting (up to {wait:?}) for every voter to report its \
+                         supported kraft.version to the leader",
+                        message.unwrap_or_default()
+                    ));
+                    said = true;
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
     wait_finalized(kafka, KRAFT_VERSION, level, wait).await?;
     quorum(kafka, limits).await
 }
