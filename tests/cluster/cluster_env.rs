@@ -131,11 +131,9 @@ fn split_cluster_isr_shrinks_and_recovers_when_a_broker_is_killed() {
         cluster.broker_state(101).is_err(),
         "controller-only nodes have no BrokerState"
     );
-    // Static voters: kraft.version 0, as every node has loaded it.
+    // Static voters. (Kafka publishes no FinalizedLevel gauge for kraft.version 0: a level of 0
+    // is left out of the finalized features, so there is nothing to read per node here.)
     assert_eq!(cluster.quorum_mode(), QuorumMode::Static);
-    for id in [1, 101] {
-        assert_eq!(cluster.finalized_level(id, "kraft.version").unwrap(), 0);
-    }
 
     kill_broker_and_watch_isr(&mut cluster, 2);
 
