@@ -54,7 +54,9 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('roll', 'roll', [CompletionResultType]::ParameterValue, 'Safe rolling restart / dynamic reconfiguration of Kafka nodes')
             [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations: replication-factor changes through Cruise Control')
             [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Watch the anomalies Cruise Control detects')
-            [CompletionResult]::new('broker', 'broker', [CompletionResultType]::ParameterValue, 'Broker cordoning (KIP-1066): cordon or uncordon brokers')
+            [CompletionResult]::new('broker', 'broker', [CompletionResultType]::ParameterValue, 'Brokers: cordon or uncordon (KIP-1066), list registrations, unregister ghosts (KIP-1073)')
+            [CompletionResult]::new('quorum', 'quorum', [CompletionResultType]::ParameterValue, 'The KRaft controller quorum: status, add or remove a controller, migrate static to dynamic')
+            [CompletionResult]::new('upgrade', 'upgrade', [CompletionResultType]::ParameterValue, 'Software upgrades: each node''s version and the feature levels (dry run), --finalize')
             [CompletionResult]::new('reassignments', 'reassignments', [CompletionResultType]::ParameterValue, 'Partition reassignments in flight, whoever started them: list or cancel')
             [CompletionResult]::new('health', 'health', [CompletionResultType]::ParameterValue, 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes')
             [CompletionResult]::new('throttles', 'throttles', [CompletionResultType]::ParameterValue, 'Replication throttles left behind by reassignments: list or clear')
@@ -1051,6 +1053,8 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('cordon', 'cordon', [CompletionResultType]::ParameterValue, 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them')
             [CompletionResult]::new('uncordon', 'uncordon', [CompletionResultType]::ParameterValue, 'Uncordon brokers: they take new partitions again')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Registered brokers (fenced ones too): rack, whether they run, replicas still on them')
+            [CompletionResult]::new('unregister', 'unregister', [CompletionResultType]::ParameterValue, 'Remove the registration of brokers that are gone (fenced, stopped, holding no replica; KIP-1073). A dry run unless --execute')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1120,9 +1124,78 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kafkaops;broker;list' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;broker;unregister' {
+            [CompletionResult]::new('--brokers', '--brokers', [CompletionResultType]::ParameterName, 'The brokers (comma-separated ids)')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'How long to wait until Kafka no longer lists them')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Unregister them (after confirmation, or --yes); without it only the checks run')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kafkaops;broker;help' {
             [CompletionResult]::new('cordon', 'cordon', [CompletionResultType]::ParameterValue, 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them')
             [CompletionResult]::new('uncordon', 'uncordon', [CompletionResultType]::ParameterValue, 'Uncordon brokers: they take new partitions again')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Registered brokers (fenced ones too): rack, whether they run, replicas still on them')
+            [CompletionResult]::new('unregister', 'unregister', [CompletionResultType]::ParameterValue, 'Remove the registration of brokers that are gone (fenced, stopped, holding no replica; KIP-1073). A dry run unless --execute')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1132,7 +1205,253 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
         'kafkaops;broker;help;uncordon' {
             break
         }
+        'kafkaops;broker;help;list' {
+            break
+        }
+        'kafkaops;broker;help;unregister' {
+            break
+        }
         'kafkaops;broker;help;help' {
+            break
+        }
+        'kafkaops;quorum' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The controller quorum: voters and observers, leader, lag, kraft.version, and a verdict (exit 0 healthy, 4 a voter lagging or no leader, 1 no caught-up majority)')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Make a controller that runs as an observer a voter (AddRaftVoter), once it has caught up')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a voter (RemoveRaftVoter), only if the others keep a caught-up majority')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Turn a static quorum dynamic (kraft.version 0 -> 1, Kafka 4.1+); cannot be undone')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;quorum;status' {
+            [CompletionResult]::new('--caught-up-within', '--caught-up-within', [CompletionResultType]::ParameterName, 'How far behind the leader''s clock a member''s last caught-up time may be (controller.quorum.fetch.timeout.ms)')
+            [CompletionResult]::new('--max-lag-records', '--max-lag-records', [CompletionResultType]::ParameterName, 'How many records a controller to add may trail the leader''s log end')
+            [CompletionResult]::new('--max-fetch-age', '--max-fetch-age', [CompletionResultType]::ParameterName, 'How old a controller to add''s last fetch may be')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;quorum;add' {
+            [CompletionResult]::new('--controller', '--controller', [CompletionResultType]::ParameterName, 'The controller''s node id')
+            [CompletionResult]::new('--caught-up-within', '--caught-up-within', [CompletionResultType]::ParameterName, 'How far behind the leader''s clock a member''s last caught-up time may be (controller.quorum.fetch.timeout.ms)')
+            [CompletionResult]::new('--max-lag-records', '--max-lag-records', [CompletionResultType]::ParameterName, 'How many records a controller to add may trail the leader''s log end')
+            [CompletionResult]::new('--max-fetch-age', '--max-fetch-age', [CompletionResultType]::ParameterName, 'How old a controller to add''s last fetch may be')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'How long to wait for the change to be allowed and then to show')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;quorum;remove' {
+            [CompletionResult]::new('--controller', '--controller', [CompletionResultType]::ParameterName, 'The controller''s node id')
+            [CompletionResult]::new('--caught-up-within', '--caught-up-within', [CompletionResultType]::ParameterName, 'How far behind the leader''s clock a member''s last caught-up time may be (controller.quorum.fetch.timeout.ms)')
+            [CompletionResult]::new('--max-lag-records', '--max-lag-records', [CompletionResultType]::ParameterName, 'How many records a controller to add may trail the leader''s log end')
+            [CompletionResult]::new('--max-fetch-age', '--max-fetch-age', [CompletionResultType]::ParameterName, 'How old a controller to add''s last fetch may be')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'How long to wait for the change to be allowed and then to show')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;quorum;migrate' {
+            [CompletionResult]::new('--caught-up-within', '--caught-up-within', [CompletionResultType]::ParameterName, 'How far behind the leader''s clock a member''s last caught-up time may be (controller.quorum.fetch.timeout.ms)')
+            [CompletionResult]::new('--max-lag-records', '--max-lag-records', [CompletionResultType]::ParameterName, 'How many records a controller to add may trail the leader''s log end')
+            [CompletionResult]::new('--max-fetch-age', '--max-fetch-age', [CompletionResultType]::ParameterName, 'How old a controller to add''s last fetch may be')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'How long to wait for the change to be allowed and then to show')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;quorum;help' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The controller quorum: voters and observers, leader, lag, kraft.version, and a verdict (exit 0 healthy, 4 a voter lagging or no leader, 1 no caught-up majority)')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Make a controller that runs as an observer a voter (AddRaftVoter), once it has caught up')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a voter (RemoveRaftVoter), only if the others keep a caught-up majority')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Turn a static quorum dynamic (kraft.version 0 -> 1, Kafka 4.1+); cannot be undone')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;quorum;help;status' {
+            break
+        }
+        'kafkaops;quorum;help;add' {
+            break
+        }
+        'kafkaops;quorum;help;remove' {
+            break
+        }
+        'kafkaops;quorum;help;migrate' {
+            break
+        }
+        'kafkaops;quorum;help;help' {
+            break
+        }
+        'kafkaops;upgrade' {
+            [CompletionResult]::new('--feature', '--feature', [CompletionResultType]::ParameterName, 'A feature level to finalize, FEATURE=LEVEL (repeatable; default: metadata.version at the highest level every node supports). kraft.version is refused: that is `quorum migrate`')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'How long to wait for every node to report the new levels')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('--finalize', '--finalize', [CompletionResultType]::ParameterName, 'Finalize the feature levels (the point of no return: no downgrade after it). Without it: a dry run showing each node''s software, the feature levels and the plan')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'kafkaops;reassignments' {
@@ -1566,7 +1885,9 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('roll', 'roll', [CompletionResultType]::ParameterValue, 'Safe rolling restart / dynamic reconfiguration of Kafka nodes')
             [CompletionResult]::new('topic', 'topic', [CompletionResultType]::ParameterValue, 'Topic operations: replication-factor changes through Cruise Control')
             [CompletionResult]::new('anomalies', 'anomalies', [CompletionResultType]::ParameterValue, 'Watch the anomalies Cruise Control detects')
-            [CompletionResult]::new('broker', 'broker', [CompletionResultType]::ParameterValue, 'Broker cordoning (KIP-1066): cordon or uncordon brokers')
+            [CompletionResult]::new('broker', 'broker', [CompletionResultType]::ParameterValue, 'Brokers: cordon or uncordon (KIP-1066), list registrations, unregister ghosts (KIP-1073)')
+            [CompletionResult]::new('quorum', 'quorum', [CompletionResultType]::ParameterValue, 'The KRaft controller quorum: status, add or remove a controller, migrate static to dynamic')
+            [CompletionResult]::new('upgrade', 'upgrade', [CompletionResultType]::ParameterValue, 'Software upgrades: each node''s version and the feature levels (dry run), --finalize')
             [CompletionResult]::new('reassignments', 'reassignments', [CompletionResultType]::ParameterValue, 'Partition reassignments in flight, whoever started them: list or cancel')
             [CompletionResult]::new('health', 'health', [CompletionResultType]::ParameterValue, 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes')
             [CompletionResult]::new('throttles', 'throttles', [CompletionResultType]::ParameterValue, 'Replication throttles left behind by reassignments: list or clear')
@@ -1651,12 +1972,42 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
         'kafkaops;help;broker' {
             [CompletionResult]::new('cordon', 'cordon', [CompletionResultType]::ParameterValue, 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them')
             [CompletionResult]::new('uncordon', 'uncordon', [CompletionResultType]::ParameterValue, 'Uncordon brokers: they take new partitions again')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Registered brokers (fenced ones too): rack, whether they run, replicas still on them')
+            [CompletionResult]::new('unregister', 'unregister', [CompletionResultType]::ParameterValue, 'Remove the registration of brokers that are gone (fenced, stopped, holding no replica; KIP-1073). A dry run unless --execute')
             break
         }
         'kafkaops;help;broker;cordon' {
             break
         }
         'kafkaops;help;broker;uncordon' {
+            break
+        }
+        'kafkaops;help;broker;list' {
+            break
+        }
+        'kafkaops;help;broker;unregister' {
+            break
+        }
+        'kafkaops;help;quorum' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The controller quorum: voters and observers, leader, lag, kraft.version, and a verdict (exit 0 healthy, 4 a voter lagging or no leader, 1 no caught-up majority)')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Make a controller that runs as an observer a voter (AddRaftVoter), once it has caught up')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a voter (RemoveRaftVoter), only if the others keep a caught-up majority')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Turn a static quorum dynamic (kraft.version 0 -> 1, Kafka 4.1+); cannot be undone')
+            break
+        }
+        'kafkaops;help;quorum;status' {
+            break
+        }
+        'kafkaops;help;quorum;add' {
+            break
+        }
+        'kafkaops;help;quorum;remove' {
+            break
+        }
+        'kafkaops;help;quorum;migrate' {
+            break
+        }
+        'kafkaops;help;upgrade' {
             break
         }
         'kafkaops;help;reassignments' {

@@ -37,6 +37,9 @@ _kafkaops() {
             kafkaops,operate)
                 cmd="kafkaops__subcmd__operate"
                 ;;
+            kafkaops,quorum)
+                cmd="kafkaops__subcmd__quorum"
+                ;;
             kafkaops,reassignments)
                 cmd="kafkaops__subcmd__reassignments"
                 ;;
@@ -51,6 +54,9 @@ _kafkaops() {
                 ;;
             kafkaops,topic)
                 cmd="kafkaops__subcmd__topic"
+                ;;
+            kafkaops,upgrade)
+                cmd="kafkaops__subcmd__upgrade"
                 ;;
             kafkaops__subcmd__anomalies,help)
                 cmd="kafkaops__subcmd__anomalies__subcmd__help"
@@ -70,8 +76,14 @@ _kafkaops() {
             kafkaops__subcmd__broker,help)
                 cmd="kafkaops__subcmd__broker__subcmd__help"
                 ;;
+            kafkaops__subcmd__broker,list)
+                cmd="kafkaops__subcmd__broker__subcmd__list"
+                ;;
             kafkaops__subcmd__broker,uncordon)
                 cmd="kafkaops__subcmd__broker__subcmd__uncordon"
+                ;;
+            kafkaops__subcmd__broker,unregister)
+                cmd="kafkaops__subcmd__broker__subcmd__unregister"
                 ;;
             kafkaops__subcmd__broker__subcmd__help,cordon)
                 cmd="kafkaops__subcmd__broker__subcmd__help__subcmd__cordon"
@@ -79,8 +91,14 @@ _kafkaops() {
             kafkaops__subcmd__broker__subcmd__help,help)
                 cmd="kafkaops__subcmd__broker__subcmd__help__subcmd__help"
                 ;;
+            kafkaops__subcmd__broker__subcmd__help,list)
+                cmd="kafkaops__subcmd__broker__subcmd__help__subcmd__list"
+                ;;
             kafkaops__subcmd__broker__subcmd__help,uncordon)
                 cmd="kafkaops__subcmd__broker__subcmd__help__subcmd__uncordon"
+                ;;
+            kafkaops__subcmd__broker__subcmd__help,unregister)
+                cmd="kafkaops__subcmd__broker__subcmd__help__subcmd__unregister"
                 ;;
             kafkaops__subcmd__config,help)
                 cmd="kafkaops__subcmd__config__subcmd__help"
@@ -115,6 +133,9 @@ _kafkaops() {
             kafkaops__subcmd__help,operate)
                 cmd="kafkaops__subcmd__help__subcmd__operate"
                 ;;
+            kafkaops__subcmd__help,quorum)
+                cmd="kafkaops__subcmd__help__subcmd__quorum"
+                ;;
             kafkaops__subcmd__help,reassignments)
                 cmd="kafkaops__subcmd__help__subcmd__reassignments"
                 ;;
@@ -130,17 +151,38 @@ _kafkaops() {
             kafkaops__subcmd__help,topic)
                 cmd="kafkaops__subcmd__help__subcmd__topic"
                 ;;
+            kafkaops__subcmd__help,upgrade)
+                cmd="kafkaops__subcmd__help__subcmd__upgrade"
+                ;;
             kafkaops__subcmd__help__subcmd__anomalies,watch)
                 cmd="kafkaops__subcmd__help__subcmd__anomalies__subcmd__watch"
                 ;;
             kafkaops__subcmd__help__subcmd__broker,cordon)
                 cmd="kafkaops__subcmd__help__subcmd__broker__subcmd__cordon"
                 ;;
+            kafkaops__subcmd__help__subcmd__broker,list)
+                cmd="kafkaops__subcmd__help__subcmd__broker__subcmd__list"
+                ;;
             kafkaops__subcmd__help__subcmd__broker,uncordon)
                 cmd="kafkaops__subcmd__help__subcmd__broker__subcmd__uncordon"
                 ;;
+            kafkaops__subcmd__help__subcmd__broker,unregister)
+                cmd="kafkaops__subcmd__help__subcmd__broker__subcmd__unregister"
+                ;;
             kafkaops__subcmd__help__subcmd__config,view)
                 cmd="kafkaops__subcmd__help__subcmd__config__subcmd__view"
+                ;;
+            kafkaops__subcmd__help__subcmd__quorum,add)
+                cmd="kafkaops__subcmd__help__subcmd__quorum__subcmd__add"
+                ;;
+            kafkaops__subcmd__help__subcmd__quorum,migrate)
+                cmd="kafkaops__subcmd__help__subcmd__quorum__subcmd__migrate"
+                ;;
+            kafkaops__subcmd__help__subcmd__quorum,remove)
+                cmd="kafkaops__subcmd__help__subcmd__quorum__subcmd__remove"
+                ;;
+            kafkaops__subcmd__help__subcmd__quorum,status)
+                cmd="kafkaops__subcmd__help__subcmd__quorum__subcmd__status"
                 ;;
             kafkaops__subcmd__help__subcmd__reassignments,cancel)
                 cmd="kafkaops__subcmd__help__subcmd__reassignments__subcmd__cancel"
@@ -195,6 +237,36 @@ _kafkaops() {
                 ;;
             kafkaops__subcmd__help__subcmd__topic,set-rf)
                 cmd="kafkaops__subcmd__help__subcmd__topic__subcmd__set__subcmd__rf"
+                ;;
+            kafkaops__subcmd__quorum,add)
+                cmd="kafkaops__subcmd__quorum__subcmd__add"
+                ;;
+            kafkaops__subcmd__quorum,help)
+                cmd="kafkaops__subcmd__quorum__subcmd__help"
+                ;;
+            kafkaops__subcmd__quorum,migrate)
+                cmd="kafkaops__subcmd__quorum__subcmd__migrate"
+                ;;
+            kafkaops__subcmd__quorum,remove)
+                cmd="kafkaops__subcmd__quorum__subcmd__remove"
+                ;;
+            kafkaops__subcmd__quorum,status)
+                cmd="kafkaops__subcmd__quorum__subcmd__status"
+                ;;
+            kafkaops__subcmd__quorum__subcmd__help,add)
+                cmd="kafkaops__subcmd__quorum__subcmd__help__subcmd__add"
+                ;;
+            kafkaops__subcmd__quorum__subcmd__help,help)
+                cmd="kafkaops__subcmd__quorum__subcmd__help__subcmd__help"
+                ;;
+            kafkaops__subcmd__quorum__subcmd__help,migrate)
+                cmd="kafkaops__subcmd__quorum__subcmd__help__subcmd__migrate"
+                ;;
+            kafkaops__subcmd__quorum__subcmd__help,remove)
+                cmd="kafkaops__subcmd__quorum__subcmd__help__subcmd__remove"
+                ;;
+            kafkaops__subcmd__quorum__subcmd__help,status)
+                cmd="kafkaops__subcmd__quorum__subcmd__help__subcmd__status"
                 ;;
             kafkaops__subcmd__reassignments,cancel)
                 cmd="kafkaops__subcmd__reassignments__subcmd__cancel"
@@ -350,7 +422,7 @@ _kafkaops() {
 
     case "${cmd}" in
         kafkaops)
-            opts="-o -v -q -y -b -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version rebalance roll topic anomalies broker reassignments health throttles operate config completions help"
+            opts="-o -v -q -y -b -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -682,7 +754,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__broker)
-            opts="-o -v -q -y -b -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version cordon uncordon help"
+            opts="-o -v -q -y -b -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version cordon uncordon list unregister help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -866,7 +938,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__broker__subcmd__help)
-            opts="cordon uncordon help"
+            opts="cordon uncordon list unregister help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -907,6 +979,20 @@ _kafkaops() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kafkaops__subcmd__broker__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kafkaops__subcmd__broker__subcmd__help__subcmd__uncordon)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -914,6 +1000,110 @@ _kafkaops() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__broker__subcmd__help__subcmd__unregister)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__broker__subcmd__list)
+            opts="-o -v -q -y -b -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -929,6 +1119,104 @@ _kafkaops() {
             fi
             case "${prev}" in
                 --brokers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__broker__subcmd__unregister)
+            opts="-o -v -q -y -b -X -n -h -V --brokers --execute --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --brokers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1430,7 +1718,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__help)
-            opts="rebalance roll topic anomalies broker reassignments health throttles operate config completions help"
+            opts="rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1472,7 +1760,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__help__subcmd__broker)
-            opts="cordon uncordon"
+            opts="cordon uncordon list unregister"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1499,7 +1787,35 @@ _kafkaops() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kafkaops__subcmd__help__subcmd__broker__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kafkaops__subcmd__help__subcmd__broker__subcmd__uncordon)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__broker__subcmd__unregister)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1586,6 +1902,76 @@ _kafkaops() {
         kafkaops__subcmd__help__subcmd__operate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__quorum)
+            opts="status add remove migrate"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__quorum__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__quorum__subcmd__migrate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__quorum__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__quorum__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1919,6 +2305,20 @@ _kafkaops() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kafkaops__subcmd__help__subcmd__upgrade)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kafkaops__subcmd__operate)
             opts="-o -v -q -y -b -X -n -h -V --policy --resync --dry-run --once --state-dir --state-configmap --lease --lease-duration --listen --log-format --restart-command --stop-command --start-command --pod-selector --node-id-label --action-timeout --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1979,6 +2379,608 @@ _kafkaops() {
                     return 0
                     ;;
                 --action-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__quorum)
+            opts="-o -v -q -y -b -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version status add remove migrate help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__quorum__subcmd__add)
+            opts="-o -v -q -y -b -X -n -h -V --controller --caught-up-within --max-lag-records --max-fetch-age --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --controller)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --caught-up-within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-lag-records)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-fetch-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__quorum__subcmd__help)
+            opts="status add remove migrate help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__quorum__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__quorum__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__quorum__subcmd__help__subcmd__migrate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__quorum__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__quorum__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__quorum__subcmd__migrate)
+            opts="-o -v -q -y -b -X -n -h -V --caught-up-within --max-lag-records --max-fetch-age --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --caught-up-within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-lag-records)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-fetch-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__quorum__subcmd__remove)
+            opts="-o -v -q -y -b -X -n -h -V --controller --caught-up-within --max-lag-records --max-fetch-age --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --controller)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --caught-up-within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-lag-records)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-fetch-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__quorum__subcmd__status)
+            opts="-o -v -q -y -b -X -n -h -V --caught-up-within --max-lag-records --max-fetch-age --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --caught-up-within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-lag-records)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-fetch-age)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -5163,6 +6165,104 @@ _kafkaops() {
                     return 0
                     ;;
                 --wait-for-reassignments)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__upgrade)
+            opts="-o -v -q -y -b -X -n -h -V --finalize --feature --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --feature)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

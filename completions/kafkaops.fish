@@ -52,7 +52,9 @@ complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "rebalance" -d 'Mo
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
-complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "broker" -d 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "broker" -d 'Brokers: cordon or uncordon (KIP-1066), list registrations, unregister ghosts (KIP-1073)'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "quorum" -d 'The KRaft controller quorum: status, add or remove a controller, migrate static to dynamic'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "upgrade" -d 'Software upgrades: each node\'s version and the feature levels (dry run), --finalize'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "health" -d 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "throttles" -d 'Replication throttles left behind by reassignments: list or clear'
@@ -710,33 +712,35 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from help" -f -a "watch" -d 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
 json\t''
 yaml\t''"
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s h -l help -d 'Print help'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -f -a "list" -d 'Registered brokers (fenced ones too): rack, whether they run, replicas still on them'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -f -a "unregister" -d 'Remove the registration of brokers that are gone (fenced, stopped, holding no replica; KIP-1073). A dry run unless --execute'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l brokers -d 'The brokers (comma-separated ids)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
@@ -787,9 +791,236 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s h -l help -d 'Print help'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l brokers -d 'The brokers (comma-separated ids)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l wait -d 'How long to wait until Kafka no longer lists them' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l execute -d 'Unregister them (after confirmation, or --yes); without it only the checks run'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "list" -d 'Registered brokers (fenced ones too): rack, whether they run, replicas still on them'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "unregister" -d 'Remove the registration of brokers that are gone (fenced, stopped, holding no replica; KIP-1073). A dry run unless --execute'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -f -a "status" -d 'The controller quorum: voters and observers, leader, lag, kraft.version, and a verdict (exit 0 healthy, 4 a voter lagging or no leader, 1 no caught-up majority)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -f -a "add" -d 'Make a controller that runs as an observer a voter (AddRaftVoter), once it has caught up'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -f -a "remove" -d 'Remove a voter (RemoveRaftVoter), only if the others keep a caught-up majority'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -f -a "migrate" -d 'Turn a static quorum dynamic (kraft.version 0 -> 1, Kafka 4.1+); cannot be undone'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l caught-up-within -d 'How far behind the leader\'s clock a member\'s last caught-up time may be (controller.quorum.fetch.timeout.ms)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l max-lag-records -d 'How many records a controller to add may trail the leader\'s log end' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l max-fetch-age -d 'How old a controller to add\'s last fetch may be' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l controller -d 'The controller\'s node id' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l caught-up-within -d 'How far behind the leader\'s clock a member\'s last caught-up time may be (controller.quorum.fetch.timeout.ms)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l max-lag-records -d 'How many records a controller to add may trail the leader\'s log end' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l max-fetch-age -d 'How old a controller to add\'s last fetch may be' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l wait -d 'How long to wait for the change to be allowed and then to show' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l controller -d 'The controller\'s node id' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l caught-up-within -d 'How far behind the leader\'s clock a member\'s last caught-up time may be (controller.quorum.fetch.timeout.ms)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l max-lag-records -d 'How many records a controller to add may trail the leader\'s log end' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l max-fetch-age -d 'How old a controller to add\'s last fetch may be' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l wait -d 'How long to wait for the change to be allowed and then to show' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l caught-up-within -d 'How far behind the leader\'s clock a member\'s last caught-up time may be (controller.quorum.fetch.timeout.ms)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l max-lag-records -d 'How many records a controller to add may trail the leader\'s log end' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l max-fetch-age -d 'How old a controller to add\'s last fetch may be' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l wait -d 'How long to wait for the change to be allowed and then to show' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from help" -f -a "status" -d 'The controller quorum: voters and observers, leader, lag, kraft.version, and a verdict (exit 0 healthy, 4 a voter lagging or no leader, 1 no caught-up majority)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from help" -f -a "add" -d 'Make a controller that runs as an observer a voter (AddRaftVoter), once it has caught up'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove a voter (RemoveRaftVoter), only if the others keep a caught-up majority'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from help" -f -a "migrate" -d 'Turn a static quorum dynamic (kraft.version 0 -> 1, Kafka 4.1+); cannot be undone'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l feature -d 'A feature level to finalize, FEATURE=LEVEL (repeatable; default: metadata.version at the highest level every node supports). kraft.version is refused: that is `quorum migrate`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l wait -d 'How long to wait for every node to report the new levels' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l finalize -d 'Finalize the feature levels (the point of no return: no downgrade after it). Without it: a dry run showing each node\'s software, the feature levels and the plan'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
@@ -1096,18 +1327,20 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s q -l q
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "broker" -d 'Broker cordoning (KIP-1066): cordon or uncordon brokers'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "health" -d 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "throttles" -d 'Replication throttles left behind by reassignments: list or clear'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "operate" -d 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "config" -d 'Inspect the resolved configuration'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker reassignments health throttles operate config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "topic" -d 'Topic operations: replication-factor changes through Cruise Control'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "anomalies" -d 'Watch the anomalies Cruise Control detects'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "broker" -d 'Brokers: cordon or uncordon (KIP-1066), list registrations, unregister ghosts (KIP-1073)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "quorum" -d 'The KRaft controller quorum: status, add or remove a controller, migrate static to dynamic'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "upgrade" -d 'Software upgrades: each node\'s version and the feature levels (dry run), --finalize'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "reassignments" -d 'Partition reassignments in flight, whoever started them: list or cancel'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "health" -d 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "throttles" -d 'Replication throttles left behind by reassignments: list or clear'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "operate" -d 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "config" -d 'Inspect the resolved configuration'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles operate config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "full" -d 'Rebalance the whole cluster (Cruise Control rebalance)'
@@ -1122,6 +1355,12 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from anomalies" -f -a "watch" -d 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from broker" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from broker" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from broker" -f -a "list" -d 'Registered brokers (fenced ones too): rack, whether they run, replicas still on them'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from broker" -f -a "unregister" -d 'Remove the registration of brokers that are gone (fenced, stopped, holding no replica; KIP-1073). A dry run unless --execute'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from quorum" -f -a "status" -d 'The controller quorum: voters and observers, leader, lag, kraft.version, and a verdict (exit 0 healthy, 4 a voter lagging or no leader, 1 no caught-up majority)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from quorum" -f -a "add" -d 'Make a controller that runs as an observer a voter (AddRaftVoter), once it has caught up'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from quorum" -f -a "remove" -d 'Remove a voter (RemoveRaftVoter), only if the others keep a caught-up majority'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from quorum" -f -a "migrate" -d 'Turn a static quorum dynamic (kraft.version 0 -> 1, Kafka 4.1+); cannot be undone'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from reassignments" -f -a "list" -d 'List the partition reassignments in flight (adding, removing, progress, who started them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from reassignments" -f -a "cancel" -d 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from throttles" -f -a "list" -d 'List every replication throttle set on the cluster (broker rates, topic throttled replicas) and whether anything moving needs it'

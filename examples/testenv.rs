@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --example testenv -- --controllers 3 --brokers 4 --topic demo
 //! cargo run --example testenv -- --combined 3 --racks a,b,c --until-signal
+//! cargo run --example testenv -- --combined 3 --dynamic-quorum --previous-version
 //! ```
 //!
 //! Prints one JSON line on stdout once every broker is unfenced (bootstrap servers, controller
@@ -17,7 +18,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use support::kafka::{ClusterSpec, KafkaCluster, create_topic};
+use support::kafka::{ClusterSpec, KafkaCluster, KafkaVersion, create_topic};
 
 #[derive(Parser, Debug)]
 #[command(about = "Run a real Kafka KRaft cluster on 127.0.0.1 for kafkaops tests and demos")]
@@ -46,6 +47,12 @@ struct Args {
     /// Replication factor of --topic (default: min(3, brokers)).
     #[arg(long)]
     replication_factor: Option<usize>,
+    /// A dynamic (KIP-853) controller quorum instead of static voters.
+    #[arg(long)]
+    dynamic_quorum: bool,
+    /// Run the older Kafka release upgrade tests start from (pom.xml `kafka.previous.version`).
+    #[arg(long)]
+    previous_version: bool,
     /// Seconds to wait for the cluster to be ready.
     #[arg(long, default_value_t = 300)]
     start_timeout: u64,
@@ -76,6 +83,12 @@ fn main() -> Result<()> {
     for (k, v) in &args.broker_props {
         spec = spec.with_broker_prop(k, v);
     }
+    if args.dynamic_quorum {
+        spec = spec.with_dynamic_quorum();
+    }
+    if args.previous_version {
+        spec = spec.with_version(KafkaVersion::Previous);
+    }
     let cluster = KafkaCluster::start(spec)?;
     eprintln!(
         "testenv: cluster ready in {:.1?}, work dir {}",
@@ -103,6 +116,7 @@ fn main() -> Result<()> {
             "broker": n.broker_address(),
             "controller": n.controller_address(),
             "rack": n.rack,
+            "version": n.version,
             "broker_state_url": n.role.is_broker().then(|| n.broker_state_url()),
             "work_dir": n.work_dir,
         })).collect::<Vec<_>>(),

@@ -23,6 +23,7 @@ pub mod clients;
 pub mod cordon;
 pub mod guards;
 pub mod health;
+pub mod kraft;
 pub mod operate;
 pub mod placement;
 pub mod rebalance;

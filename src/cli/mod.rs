@@ -9,6 +9,7 @@
 pub mod anomalies;
 pub mod broker;
 pub mod health;
+pub mod kraft;
 pub mod operate;
 pub mod reassignments;
 pub mod rebalance;
@@ -243,9 +244,14 @@ pub enum Command {
     /// Watch the anomalies Cruise Control detects
     #[command(subcommand)]
     Anomalies(anomalies::AnomaliesCommand),
-    /// Broker cordoning (KIP-1066): cordon or uncordon brokers
+    /// Brokers: cordon or uncordon (KIP-1066), list registrations, unregister ghosts (KIP-1073)
     #[command(subcommand)]
     Broker(broker::BrokerCommand),
+    /// The KRaft controller quorum: status, add or remove a controller, migrate static to dynamic
+    #[command(subcommand)]
+    Quorum(kraft::QuorumCommand),
+    /// Software upgrades: each node's version and the feature levels (dry run), --finalize
+    Upgrade(kraft::UpgradeArgs),
     /// Partition reassignments in flight, whoever started them: list or cancel
     #[command(subcommand)]
     Reassignments(reassignments::ReassignmentsCommand),

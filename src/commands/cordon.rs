@@ -25,6 +25,9 @@ pub async fn run(ctx: &Ctx, cmd: BrokerCommand) -> Result<ExitCode, CliError> {
     let (cordon, a): (bool, CordonArgs) = match cmd {
         BrokerCommand::Cordon(a) => (true, a),
         BrokerCommand::Uncordon(a) => (false, a),
+        BrokerCommand::List | BrokerCommand::Unregister(_) => {
+            return Err(CliError::usage("not a cordon command"));
+        }
     };
     let kafka = kafka(ctx.kafka_access()).await?;
     let brokers = a.brokers.0;

@@ -13,6 +13,7 @@ pub mod config;
 pub mod cordon;
 pub mod health;
 pub mod imbalance;
+pub mod kraft;
 pub mod observe;
 pub mod operate;
 pub mod pace;
@@ -156,9 +157,15 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Topic(cmd) => topic::run(&ctx, cmd).await,
         Command::Anomalies(cmd) => anomalies::run(&ctx, cmd).await,
         Command::Reassignments(cmd) => reassignments::run(&ctx, cmd).await,
+        Command::Broker(crate::cli::broker::BrokerCommand::List) => kraft::broker_list(&ctx).await,
+        Command::Broker(crate::cli::broker::BrokerCommand::Unregister(a)) => {
+            kraft::broker_unregister(&ctx, a).await
+        }
         Command::Broker(cmd) => cordon::run(&ctx, cmd).await,
         Command::Health(a) => health::run(&ctx, a).await,
         Command::Throttles(cmd) => throttles::run(&ctx, cmd).await,
+        Command::Quorum(cmd) => kraft::quorum(&ctx, cmd).await,
+        Command::Upgrade(a) => kraft::upgrade(&ctx, a).await,
         Command::Operate(args) => operate::run(&ctx, args).await,
     }
 }

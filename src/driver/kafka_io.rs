@@ -414,6 +414,7 @@ mod tests {
             log_end_offset: 10,
             last_fetch_timestamp: Some(caught_up),
             last_caught_up_timestamp: Some(caught_up),
+            directory_id: None,
         }
     }
 
@@ -465,6 +466,8 @@ mod tests {
                 ],
                 observers: ids.iter().map(|b| member(*b, 49_900)).collect(),
                 answered_by: "127.0.0.1:15001".into(),
+                voter_endpoints: BTreeMap::new(),
+                version: 1,
             },
             controller_addresses: (5001..=5003)
                 .map(|c| {

@@ -197,7 +197,7 @@ impl KafkaClient {
         &self.config
     }
 
-    fn timeout(&self) -> Duration {
+    pub(super) fn timeout(&self) -> Duration {
         self.config.request_timeout
     }
 
@@ -256,7 +256,7 @@ impl KafkaClient {
     /// the active controller (other controllers answer DescribeQuorum with
     /// NOT_LEADER_OR_FOLLOWER), and the controllers' addresses come along; without, it goes
     /// to a broker, which forwards.
-    async fn quorum_connection(&self) -> Result<QuorumConnection> {
+    pub(super) async fn quorum_connection(&self) -> Result<QuorumConnection> {
         let needed_for = "the controller quorum check (DescribeQuorum)";
         let mut conn = self.wire_connection(needed_for).await?;
         if self.config.controller_addresses().is_empty() {
@@ -503,11 +503,11 @@ fn describe_error(
 }
 
 /// A wire connection for quorum requests and what was learnt finding it.
-struct QuorumConnection {
-    conn: Connection,
+pub(super) struct QuorumConnection {
+    pub(super) conn: Connection,
     /// The controller the connection goes to, when it goes to the active controller.
-    active_controller: Option<i32>,
-    controllers: BTreeMap<i32, (String, u16)>,
+    pub(super) active_controller: Option<i32>,
+    pub(super) controllers: BTreeMap<i32, (String, u16)>,
 }
 
 impl KafkaClient {

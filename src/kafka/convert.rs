@@ -263,6 +263,7 @@ mod tests {
             log_end_offset: 1,
             last_fetch_timestamp: ts,
             last_caught_up_timestamp: ts,
+            directory_id: None,
         }
     }
 
@@ -572,6 +573,7 @@ mod tests {
             log_end_offset: 1,
             last_fetch_timestamp: Some(9_900),
             last_caught_up_timestamp: Some(9_800),
+            directory_id: None,
         }];
         o.quorum.voters[1].last_fetch_timestamp = Some(9_500);
         let s = to_snapshot(&o);

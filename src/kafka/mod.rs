@@ -11,13 +11,14 @@
 //!
 //! Layout: [`client`] (the [`KafkaClient`] and its traits), [`observation`] (plain data
 //! and the pure assembly), [`wire_admin`] (DescribeQuorum, reassignments, controller
-//! configs), [`convert`] (to the engine's snapshot), [`scram`] (SASL SCRAM for the wire path), [`error`].
+//! configs), [`kraft`] (quorum membership, feature levels, broker registrations), [`convert`] (to the engine's snapshot), [`scram`] (SASL SCRAM for the wire path), [`error`].
 
 pub mod client;
 pub mod config;
 pub mod convert;
 pub mod error;
 pub mod ffi;
+pub mod kraft;
 pub mod observation;
 pub mod scram;
 pub mod wire;

@@ -272,10 +272,16 @@ pub enum FetchTimeoutSource {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplicaObservation {
     pub id: i32,
+    /// `-1` when the leader does not know it.
     pub log_end_offset: i64,
-    /// `None` when unknown (-1), as for the leader itself.
+    /// `None` when unknown (-1). For the leader itself Kafka reports its current time.
     pub last_fetch_timestamp: Option<i64>,
     pub last_caught_up_timestamp: Option<i64>,
+    /// The member's metadata log directory id (KIP-853, DescribeQuorum v2), in Kafka's text
+    /// form (URL-safe base64 without padding, as `meta.properties` and
+    /// `kafka-metadata-quorum` show it); `None` before v2 or when Kafka reports the zero id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directory_id: Option<String>,
 }
 
 /// A broker-state endpoint answer for one node.
@@ -320,14 +326,32 @@ pub struct RawObservation {
     pub endpoint_states: Option<(String, EndpointStates)>,
 }
 
-#[derive(Debug, Clone)]
+/// DescribeQuorum's answer, whole (see [`super::kraft`] for the RPC notes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RawQuorum {
     pub leader_id: Option<i32>,
     pub leader_epoch: i32,
+    /// `-1` while the leader has not established it in its epoch.
     pub high_watermark: i64,
     pub voters: Vec<ReplicaObservation>,
+    /// Brokers, and controllers that are not voters (KIP-853).
     pub observers: Vec<ReplicaObservation>,
     pub answered_by: String,
+    /// Each voter's listeners (DescribeQuorum v2 `Nodes`; observers are not listed there).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub voter_endpoints: BTreeMap<i32, Vec<RaftEndpoint>>,
+    /// The DescribeQuorum version the answer came in (v2 has directory ids and endpoints).
+    #[serde(default)]
+    pub version: i16,
+}
+
+/// One listener of a controller: what AddRaftVoter carries and DescribeQuorum v2 reports.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct RaftEndpoint {
+    /// The listener name (`CONTROLLER`).
+    pub name: String,
+    pub host: String,
+    pub port: u16,
 }
 
 /// Why an observation could not be assembled.
@@ -764,6 +788,7 @@ mod tests {
             log_end_offset: 10,
             last_fetch_timestamp: Some(caught_up),
             last_caught_up_timestamp: Some(caught_up),
+            directory_id: None,
         }
     }
 
@@ -821,6 +846,8 @@ mod tests {
                 voters: vec![replica(1, 1000), replica(2, 1000), replica(3, 900)],
                 observers: vec![replica(4, 1000), replica(5, 1000)],
                 answered_by: "127.0.0.1:9094".into(),
+                voter_endpoints: BTreeMap::new(),
+                version: 2,
             },
             controller_addresses: BTreeMap::from([(2, ("127.0.0.1".to_string(), 19092))]),
             leader_fetch_timeout_ms: None,

@@ -12,13 +12,16 @@ use std::time::Duration;
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use kafka_protocol::messages::{
-    AlterPartitionReassignmentsRequest, AlterPartitionReassignmentsResponse, ApiVersionsRequest,
-    ApiVersionsResponse, DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
+    AddRaftVoterRequest, AddRaftVoterResponse, AlterPartitionReassignmentsRequest,
+    AlterPartitionReassignmentsResponse, ApiVersionsRequest, ApiVersionsResponse,
+    DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
     DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse,
     IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse,
     ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse, MetadataRequest,
-    MetadataResponse, RequestHeader, ResponseHeader, SaslAuthenticateRequest,
-    SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
+    MetadataResponse, RemoveRaftVoterRequest, RemoveRaftVoterResponse, RequestHeader,
+    ResponseHeader, SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest,
+    SaslHandshakeResponse, UnregisterBrokerRequest, UnregisterBrokerResponse,
+    UpdateFeaturesRequest, UpdateFeaturesResponse,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Message, StrBytes};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -26,6 +29,7 @@ use tokio::net::TcpStream;
 
 use super::config::{ClientIdentity, SaslMechanism, SaslSettings, TlsSettings, WireSecurity};
 use super::error::{KafkaError, Result, error_name};
+use super::kraft::NodeFeatures;
 use super::scram::{ScramClient, ScramHash};
 
 /// A request the wire path sends: its API key, name and response type.
@@ -95,6 +99,30 @@ wire_request!(
     45,
     "AlterPartitionReassignments"
 );
+wire_request!(
+    UpdateFeaturesRequest,
+    UpdateFeaturesResponse,
+    57,
+    "UpdateFeatures"
+);
+wire_request!(
+    UnregisterBrokerRequest,
+    UnregisterBrokerResponse,
+    64,
+    "UnregisterBroker"
+);
+wire_request!(
+    AddRaftVoterRequest,
+    AddRaftVoterResponse,
+    80,
+    "AddRaftVoter"
+);
+wire_request!(
+    RemoveRaftVoterRequest,
+    RemoveRaftVoterResponse,
+    81,
+    "RemoveRaftVoter"
+);
 
 trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
 impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
@@ -102,6 +130,9 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
 /// Largest response we accept (Kafka's own default `socket.request.max.bytes` is 100 MiB).
 const MAX_FRAME: usize = 100 * 1024 * 1024;
 const CLIENT_ID: &str = "kafkaops";
+/// The ApiVersions version asked first: v4 is the first that lists supported features whose
+/// minimum level is 0 (KAFKA-17011), such as `kraft.version`.
+const API_VERSIONS_VERSION: i16 = 4;
 
 /// An open, authenticated connection to one Kafka node.
 pub struct Connection {
@@ -110,6 +141,8 @@ pub struct Connection {
     correlation_id: i32,
     /// api key -> (min, max) the server supports.
     versions: HashMap<i16, (i16, i16)>,
+    /// The feature levels the server reported in the same ApiVersions answer.
+    features: NodeFeatures,
     timeout: Duration,
 }
 
@@ -155,6 +188,7 @@ impl Connection {
             address: address.to_string(),
             correlation_id: 0,
             versions: HashMap::new(),
+            features: NodeFeatures::default(),
             timeout,
         };
         conn.negotiate_versions().await?;
@@ -184,14 +218,15 @@ impl Connection {
             .with_client_software_name(StrBytes::from_static_str(CLIENT_ID))
             .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
         let timeout = self.timeout;
-        let body = tokio::time::timeout(timeout, self.exchange(&request, 3))
+        let body = tokio::time::timeout(timeout, self.exchange(&request, API_VERSIONS_VERSION))
             .await
             .map_err(|_| KafkaError::Timeout {
                 what: "ApiVersions".into(),
                 address: self.address.clone(),
                 after: timeout,
             })??;
-        let response = match ApiVersionsResponse::decode(&mut body.clone(), 3) {
+        let mut version = API_VERSIONS_VERSION;
+        let response = match ApiVersionsResponse::decode(&mut body.clone(), version) {
             Ok(r) if r.error_code != 35 => r,
             // UNSUPPORTED_VERSION (older server): the body is in v0 format and lists the
             // ApiVersions versions the server speaks; ask again in one of those.
@@ -207,7 +242,8 @@ impl Connection {
                     .iter()
                     .find(|k| k.api_key == 18)
                     .map_or(0, |k| k.max_version)
-                    .min(3);
+                    .min(API_VERSIONS_VERSION);
+                version = max;
                 self.send_at(&request, max).await?
             }
         };
@@ -219,7 +255,22 @@ impl Connection {
             .iter()
             .map(|k| (k.api_key, (k.min_version, k.max_version)))
             .collect();
+        self.features = NodeFeatures::from_api_versions(&response, version);
         Ok(())
+    }
+
+    /// The feature levels this server reported when the connection was opened (ApiVersions):
+    /// what its software supports and what it has loaded as finalized.
+    #[must_use]
+    pub fn features(&self) -> &NodeFeatures {
+        &self.features
+    }
+
+    /// Asks ApiVersions again (same version as at connect) and returns the features: the
+    /// finalized levels change when a feature is upgraded.
+    pub async fn refresh_features(&mut self) -> Result<&NodeFeatures> {
+        self.negotiate_versions().await?;
+        Ok(&self.features)
     }
 
     /// The highest version of `R` both sides speak.
@@ -671,8 +722,8 @@ mod tests {
             .unwrap_err();
         assert!(matches!(err, KafkaError::Protocol { .. }), "{err}");
         let request = listener_reply.await.unwrap();
-        // The request we sent is ApiVersions (18) v3 with correlation id 1.
-        assert_eq!(&request[..8], &[0, 18, 0, 3, 0, 0, 0, 1]);
+        // The request we sent is ApiVersions (18) v4 with correlation id 1.
+        assert_eq!(&request[..8], &[0, 18, 0, 4, 0, 0, 0, 1]);
     }
 
     #[tokio::test]
@@ -896,10 +947,10 @@ mod tests {
         .unwrap();
         assert_eq!(conn.version::<DescribeQuorumRequest>("test").unwrap(), 2);
         drop(conn);
-        // ApiVersions v3 refused, v0 accepted, then the handshake and two SCRAM rounds.
+        // ApiVersions v4 refused, v0 accepted, then the handshake and two SCRAM rounds.
         assert_eq!(
             server.await.unwrap(),
-            vec!["18v3", "18v0", "17v1", "36v0", "36v0"]
+            vec!["18v4", "18v0", "17v1", "36v0", "36v0"]
         );
     }
 

@@ -23,7 +23,7 @@ use kafka_protocol::protocol::StrBytes;
 
 use super::error::{KafkaError, Result, error_name};
 use super::ffi::{AlterOp, ConfigChange, NodeAddress};
-use super::observation::{ControllerAddresses, RawQuorum, ReplicaObservation};
+use super::observation::{ControllerAddresses, RaftEndpoint, RawQuorum, ReplicaObservation};
 use super::wire::Connection;
 use crate::engine::view::Reassignment;
 
@@ -91,8 +91,26 @@ pub fn decode_quorum(
             log_end_offset: r.log_end_offset,
             last_fetch_timestamp: ts(r.last_fetch_timestamp),
             last_caught_up_timestamp: ts(r.last_caught_up_timestamp),
+            directory_id: super::kraft::directory_id_text(&r.replica_directory_id),
         };
     let leader = partition.leader_id.0;
+    let voter_endpoints = response
+        .nodes
+        .iter()
+        .map(|n| {
+            let mut endpoints: Vec<RaftEndpoint> = n
+                .listeners
+                .iter()
+                .map(|l| RaftEndpoint {
+                    name: l.name.as_str().to_string(),
+                    host: l.host.as_str().to_string(),
+                    port: l.port,
+                })
+                .collect();
+            endpoints.sort();
+            (n.node_id.0, endpoints)
+        })
+        .collect();
     let quorum = RawQuorum {
         leader_id: (leader >= 0).then_some(leader),
         leader_epoch: partition.leader_epoch,
@@ -100,6 +118,8 @@ pub fn decode_quorum(
         voters: partition.current_voters.iter().map(replica).collect(),
         observers: partition.observers.iter().map(replica).collect(),
         answered_by: address.into(),
+        voter_endpoints,
+        version,
     };
     let listeners = response
         .nodes
@@ -212,35 +232,20 @@ pub async fn describe_controllers(
 /// `include_fenced_brokers`, Kafka >= 4.0, KIP-1073). `None` when the broker speaks only
 /// older versions: then fencing can only be inferred from absence.
 pub async fn describe_fenced_brokers(conn: &mut Connection) -> Result<Option<Vec<NodeAddress>>> {
-    let v = conn.version::<DescribeClusterRequest>("listing fenced brokers")?;
-    if v < 2 {
-        return Ok(None);
-    }
-    let request = DescribeClusterRequest::default()
-        .with_endpoint_type(1)
-        .with_include_fenced_brokers(true);
-    let response = conn.send_at(&request, v).await?;
-    if response.error_code != 0 {
-        return Err(api_err(
-            "DescribeCluster",
-            conn.address(),
-            response.error_code,
-            response.error_message.as_ref(),
-        ));
-    }
-    Ok(Some(
-        response
-            .brokers
-            .iter()
-            .filter(|b| b.is_fenced)
-            .map(|b| NodeAddress {
-                id: b.broker_id.0,
-                host: b.host.as_str().to_string(),
-                port: u16::try_from(b.port).unwrap_or(0),
-                rack: b.rack.as_ref().map(|r| r.as_str().to_string()),
-            })
-            .collect(),
-    ))
+    Ok(super::kraft::describe_registered_brokers(conn)
+        .await?
+        .map(|brokers| {
+            brokers
+                .into_iter()
+                .filter(|b| b.fenced)
+                .map(|b| NodeAddress {
+                    id: b.id,
+                    host: b.host,
+                    port: b.port,
+                    rack: b.rack,
+                })
+                .collect()
+        }))
 }
 
 /// One config value of node `node_id`, asked of that node itself (DescribeConfigs BROKER).

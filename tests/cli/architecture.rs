@@ -463,6 +463,7 @@ const SUBCOMMANDS: &[&str] = &[
     "cordon",
     "health",
     "imbalance",
+    "kraft",
     "operate",
     "pace",
     "reassignments",

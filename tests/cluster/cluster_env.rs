@@ -1,6 +1,8 @@
 //! The test environment itself, against real Kafka 4.x KRaft clusters: separate controllers and
-//! brokers, combined nodes, node control (kill -9, graceful stop, start, never comes back, slow
-//! start), broker state through the agent, racks, and that nothing outlives a cluster.
+//! brokers, combined nodes, static and dynamic (KIP-853) quorums, a controller added as an
+//! observer, two Kafka releases (a node restarted onto the other's jars), node control (kill -9,
+//! graceful stop, start, never comes back, slow start), broker state through the agent, racks,
+//! and that nothing outlives a cluster.
 //!
 //! These tests start JVMs (about 20-60 s per cluster on 2 cores). The harness runs one cluster at
 //! a time per process, so the tests in this binary serialize themselves; run with
@@ -12,8 +14,8 @@ use support::WAIT;
 use std::time::Duration;
 
 use support::kafka::{
-    BackgroundProducer, BrokerState, ClusterSpec, KafkaCluster, NodeRole, broker_config,
-    create_topic, pid_alive, placement, unfenced_brokers, wait_for,
+    BackgroundProducer, BrokerState, ClusterSpec, KafkaCluster, KafkaVersion, NodeRole, QuorumMode,
+    broker_config, create_topic, pid_alive, placement, unfenced_brokers, wait_for,
 };
 
 /// Produces with `acks=all` to an RF=3, min.insync.replicas=2 topic while a broker is killed with
@@ -129,6 +131,9 @@ fn split_cluster_isr_shrinks_and_recovers_when_a_broker_is_killed() {
         cluster.broker_state(101).is_err(),
         "controller-only nodes have no BrokerState"
     );
+    // Static voters. (Kafka publishes no FinalizedLevel gauge for kraft.version 0: a level of 0
+    // is left out of the finalized features, so there is nothing to read per node here.)
+    assert_eq!(cluster.quorum_mode(), QuorumMode::Static);
 
     kill_broker_and_watch_isr(&mut cluster, 2);
 
@@ -142,18 +147,104 @@ fn split_cluster_isr_shrinks_and_recovers_when_a_broker_is_killed() {
     assert_all_gone(&pids);
 }
 
+/// Also the dynamic-quorum formatting of several controllers (`--initial-controllers`): the
+/// voters are the three nodes with the directory ids the harness chose, and an election still
+/// happens when the leader is killed.
 #[test]
 fn combined_cluster_isr_shrinks_and_recovers_when_a_node_is_killed() {
-    let mut cluster = KafkaCluster::start(ClusterSpec::combined(3)).expect("start combined 3");
-    eprintln!("3 combined nodes ready in {:.1?}", cluster.start_duration());
+    let mut cluster = KafkaCluster::start(ClusterSpec::combined(3).with_dynamic_quorum())
+        .expect("start combined 3");
+    eprintln!(
+        "3 combined nodes (dynamic quorum) ready in {:.1?}",
+        cluster.start_duration()
+    );
     assert_eq!(cluster.broker_ids(), vec![1, 2, 3]);
     assert_eq!(cluster.controller_ids(), vec![1, 2, 3]);
     assert!(cluster.nodes().iter().all(|n| n.role == NodeRole::Combined));
+    assert_eq!(cluster.finalized_level(1, "kraft.version").unwrap(), 1);
+    let leader = cluster.quorum_leader().unwrap().expect("a quorum leader");
+    let raft = cluster.raft_state(leader).unwrap();
+    assert_eq!(raft.voters, Some(3));
+    let dirs: std::collections::BTreeSet<String> = (1..=3)
+        .map(|id| cluster.directory_id(id).unwrap())
+        .collect();
+    assert_eq!(
+        dirs.len(),
+        3,
+        "each voter has its own directory id: {dirs:?}"
+    );
     // Kill the node that leads the quorum: a controller election happens too.
     let victim = cluster.quorum_leader().unwrap().expect("a quorum leader");
     kill_broker_and_watch_isr(&mut cluster, victim);
     let new_leader = cluster.quorum_leader().unwrap().expect("a quorum leader");
     assert!(cluster.controller_ids().contains(&new_leader));
+}
+
+/// The previous Kafka release, a single-controller dynamic quorum (`--standalone`), a controller
+/// added as an observer (`--no-initial-controllers`) on the current release, and a broker
+/// restarted from the previous release's jars onto the current one. Every claim is read from
+/// the nodes themselves through Jolokia (app-info version, raft-metrics, feature gauges).
+#[test]
+fn dynamic_quorum_grows_an_observer_and_a_node_changes_release() {
+    let previous = KafkaVersion::Previous.number().unwrap();
+    let current = KafkaVersion::Current.number().unwrap();
+    assert_ne!(previous, current);
+    let mut cluster = KafkaCluster::start(
+        ClusterSpec::split(1, 1)
+            .with_dynamic_quorum()
+            .with_version(KafkaVersion::Previous),
+    )
+    .expect("start 1+1 on the previous release");
+    eprintln!(
+        "1 controller + 1 broker (dynamic, Kafka {previous}) ready in {:.1?}",
+        cluster.start_duration()
+    );
+    for id in [1, 101] {
+        assert_eq!(cluster.software_version(id).unwrap(), previous);
+        assert_eq!(cluster.node_version(id).unwrap(), KafkaVersion::Previous);
+        assert_eq!(cluster.finalized_level(id, "kraft.version").unwrap(), 1);
+    }
+    // Formatted by the previous release's tool: its latest metadata.version is finalized.
+    let (_, previous_max) = cluster.supported_levels(1, "metadata.version").unwrap();
+    assert_eq!(
+        cluster.finalized_level(1, "metadata.version").unwrap(),
+        previous_max
+    );
+    assert_eq!(cluster.raft_state(101).unwrap().state, "leader");
+    assert_eq!(cluster.raft_state(101).unwrap().voters, Some(1));
+
+    let began = std::time::Instant::now();
+    let added = cluster
+        .add_controller(KafkaVersion::Current, WAIT)
+        .expect("add a controller");
+    eprintln!("controller {added} observing in {:.1?}", began.elapsed());
+    assert_eq!(added, 102);
+    assert_eq!(cluster.raft_state(added).unwrap().state, "observer");
+    assert_eq!(cluster.software_version(added).unwrap(), current);
+    assert_eq!(cluster.controller_ids(), vec![101, 102]);
+    assert!(cluster.directory_id(added).unwrap() != cluster.directory_id(101).unwrap());
+    // Still one voter: adding it to the voters is kafkaops' job (AddRaftVoter).
+    assert_eq!(cluster.raft_state(101).unwrap().voters, Some(1));
+
+    let began = std::time::Instant::now();
+    cluster
+        .restart_node_onto(1, KafkaVersion::Current)
+        .expect("restart broker 1 onto the current release");
+    cluster.wait_until_unfenced(1, WAIT).expect("broker 1 back");
+    eprintln!(
+        "broker 1 back on Kafka {current} in {:.1?}",
+        began.elapsed()
+    );
+    assert_eq!(cluster.software_version(1).unwrap(), current);
+    assert_eq!(cluster.node_version(1).unwrap(), KafkaVersion::Current);
+    let (_, current_max) = cluster.supported_levels(1, "metadata.version").unwrap();
+    assert!(current_max > previous_max, "{current_max} > {previous_max}");
+    // New software, same finalized level: nothing was upgraded by the restart.
+    assert_eq!(
+        cluster.finalized_level(1, "metadata.version").unwrap(),
+        previous_max
+    );
+    assert_eq!(cluster.software_version(101).unwrap(), previous);
 }
 
 /// Graceful stop, failed sends counted by error code, "never comes back", slow start, racks, and
@@ -281,6 +372,10 @@ fn cluster_spec_rejects_impossible_layouts() {
     assert!(err(ClusterSpec::split(0, 3)).contains("controller"));
     assert!(err(ClusterSpec::split(3, 0)).contains("broker"));
     assert!(err(ClusterSpec::combined(3).with_racks(["a", "b"])).contains("2 racks"));
+    assert!(
+        err(ClusterSpec::combined(3).with_node_version(101, KafkaVersion::Previous))
+            .contains("no node 101")
+    );
 }
 
 #[test]

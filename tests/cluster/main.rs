@@ -14,6 +14,8 @@ mod cc_second_round;
 mod cluster_env;
 mod health_throttles;
 mod kafka_adapter;
+mod kraft_cli;
+mod kraft_lifecycle;
 mod movers;
 mod operate_host;
 mod operate_idle;

@@ -48,6 +48,8 @@ fi
 # (Their stdout is the path they prepared: keep it off this script's stdout, which callers such as
 # examples/local-demo.sh keep for results.)
 "$here/setup.sh" >&2
+# The older Kafka release the upgrade tests start from (tests/kraft_lifecycle.rs).
+"$here/setup.sh" previous >&2
 "$here/cc-double/build.sh" >&2
 if $demo_only; then
   exit 0

@@ -2,7 +2,11 @@
 # Installs a real Apache Kafka 4.x (jars from Maven Central) for kafkaops' integration tests.
 #
 #   tests/env/setup.sh            # prints the install dir (…/kafka-<version>-<stamp>) on stdout
+#   tests/env/setup.sh previous   # the same for the older release upgrade tests start from
+#   tests/env/setup.sh 4.2.0      # any release on Maven Central, by number
 #
+# The version numbers live in pom.xml: <kafka.version> (the default, what every test runs) and
+# <kafka.previous.version> (a release with a lower latest metadata.version, for upgrade tests).
 # Result: $CACHE/kafka-<version>-<stamp>/{libs/*.jar, agents/jolokia-agent.jar, config/log4j2.yaml,
 # cds/kafka.jsa (class-data-sharing archive, best effort), .complete}
 # with CACHE=${KAFKAOPS_TESTENV_CACHE:-$HOME/.cache/kafkaops-testenv}. The Maven repository lives in
@@ -13,11 +17,17 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache="${KAFKAOPS_TESTENV_CACHE:-$HOME/.cache/kafkaops-testenv}"
-version="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$here/pom.xml")"
-jolokia="$(sed -n 's:.*<jolokia.version>\(.*\)</jolokia.version>.*:\1:p' "$here/pom.xml")"
+pom_property() { sed -n "s:.*<$1>\(.*\)</$1>.*:\1:p" "$here/pom.xml"; }
+case "${1:-current}" in
+  current) version="$(pom_property kafka.version)" ;;
+  previous) version="$(pom_property kafka.previous.version)" ;;
+  [0-9]*.[0-9]*.[0-9]*) version="$1" ;;
+  *) echo "usage: $0 [current|previous|X.Y.Z]" >&2; exit 2 ;;
+esac
+jolokia="$(pom_property jolokia.version)"
 # Bump layout when this script changes what it puts into $dest.
 layout=2
-stamp="$( (echo "layout=$layout" && cat "$here/pom.xml" "$here/log4j2.yaml") | sha256sum | cut -d' ' -f1)"
+stamp="$( (echo "layout=$layout version=$version" && cat "$here/pom.xml" "$here/log4j2.yaml") | sha256sum | cut -d' ' -f1)"
 # The stamp is part of the path: checkouts with different pom.xml/log4j2.yaml/layout (other
 # branches, worktrees) get their own install and never replace one that is in use.
 dest="$cache/kafka-$version-${stamp:0:12}"
@@ -58,7 +68,8 @@ mvn_() {
     sed -e 's/\x1b\[[0-9;]*m//g' -e '/^$/d' >&2
   return "${PIPESTATUS[0]}"
 }
-mvn_ dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp/libs"
+# -Dkafka.version overrides the pom's property: one pom serves every release.
+mvn_ -Dkafka.version="$version" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp/libs"
 mvn_ dependency:copy -Dartifact="org.jolokia:jolokia-agent-jvm:$jolokia:jar:javaagent" \
   -DoutputDirectory="$tmp/agents" -Dmdep.stripVersion=true -Dmdep.stripClassifier=true
 mv "$tmp/agents/jolokia-agent-jvm.jar" "$tmp/agents/jolokia-agent.jar"

@@ -76,10 +76,57 @@ const HEAP_MB_CONTROLLER: u32 = 192;
 // Installation
 // ---------------------------------------------------------------------------------------------
 
-/// Where `tests/env/setup.sh` put Kafka.
+/// A Kafka release the harness runs: the pom's `kafka.version` (what every test runs unless it
+/// asks otherwise) or `kafka.previous.version` (an older release with a lower latest
+/// `metadata.version`, for upgrade tests). Each is installed and cached on first use by
+/// `tests/env/setup.sh [previous]`, so tests that never ask for the previous one never pay for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KafkaVersion {
+    #[default]
+    Current,
+    Previous,
+}
+
+impl KafkaVersion {
+    fn setup_arg(self) -> &'static str {
+        match self {
+            KafkaVersion::Current => "current",
+            KafkaVersion::Previous => "previous",
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            KafkaVersion::Current => 0,
+            KafkaVersion::Previous => 1,
+        }
+    }
+
+    /// The release number (`4.4.0`), as `tests/env/pom.xml` names it (no install needed).
+    pub fn number(self) -> Result<String> {
+        let pom = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/env/pom.xml");
+        let text = fs::read_to_string(&pom)
+            .with_context(|| format!("failed to read {}", pom.display()))?;
+        let tag = match self {
+            KafkaVersion::Current => "kafka.version",
+            KafkaVersion::Previous => "kafka.previous.version",
+        };
+        text.split_once(&format!("<{tag}>"))
+            .and_then(|(_, rest)| rest.split_once(&format!("</{tag}>")))
+            .map(|(v, _)| v.trim().to_string())
+            .ok_or_else(|| anyhow!("{} has no <{tag}>", pom.display()))
+    }
+}
+
+/// Where `tests/env/setup.sh` put one Kafka release.
 #[derive(Clone, Debug)]
 pub struct KafkaInstall {
-    /// `~/.cache/kafkaops-testenv/kafka-<version>`
+    /// Which release this is.
+    pub version: KafkaVersion,
+    /// Its number (`4.4.0`).
+    pub number: String,
+    /// `~/.cache/kafkaops-testenv/kafka-<version>-<stamp>`
     pub dir: PathBuf,
     /// `<dir>/libs`: the broker's runtime classpath.
     pub libs: PathBuf,
@@ -99,22 +146,34 @@ pub fn ensure_kafka_installed() -> Result<PathBuf> {
 
 /// Like [`ensure_kafka_installed`], with every path of the install.
 pub fn kafka_install() -> Result<&'static KafkaInstall> {
-    static INSTALL: OnceLock<std::result::Result<KafkaInstall, String>> = OnceLock::new();
-    INSTALL
-        .get_or_init(|| run_setup().map_err(|e| format!("{e:#}")))
+    kafka_install_of(KafkaVersion::Current)
+}
+
+/// The install of `version`, set up on first use (once per process).
+pub fn kafka_install_of(version: KafkaVersion) -> Result<&'static KafkaInstall> {
+    type Slot = OnceLock<std::result::Result<KafkaInstall, String>>;
+    static INSTALLS: [Slot; 2] = [OnceLock::new(), OnceLock::new()];
+    INSTALLS[version.index()]
+        .get_or_init(|| run_setup(version).map_err(|e| format!("{e:#}")))
         .as_ref()
         .map_err(|e| anyhow!("{e}"))
 }
 
-fn run_setup() -> Result<KafkaInstall> {
+fn run_setup(version: KafkaVersion) -> Result<KafkaInstall> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/env/setup.sh");
     let out = Command::new("bash")
         .arg(&script)
+        .arg(version.setup_arg())
         .stderr(Stdio::inherit())
         .output()
         .with_context(|| format!("failed to run {}", script.display()))?;
     if !out.status.success() {
-        bail!("{} failed with {}", script.display(), out.status);
+        bail!(
+            "{} {} failed with {}",
+            script.display(),
+            version.setup_arg(),
+            out.status
+        );
     }
     let stdout = String::from_utf8_lossy(&out.stdout);
     let dir = PathBuf::from(
@@ -125,6 +184,8 @@ fn run_setup() -> Result<KafkaInstall> {
             .trim(),
     );
     let install = KafkaInstall {
+        version,
+        number: version.number()?,
         libs: dir.join("libs"),
         jolokia_agent: dir.join("agents/jolokia-agent.jar"),
         log4j2_config: dir.join("config/log4j2.yaml"),
@@ -167,6 +228,28 @@ pub struct ClusterSpec {
     pub start_timeout: Duration,
     /// An extra SASL_SSL listener on every node (see [`SaslSsl`]).
     pub sasl_ssl: Option<SaslSsl>,
+    /// The release every node runs (and whose storage tool formats the cluster, so it also
+    /// decides the initial `metadata.version`: that release's latest).
+    pub version: KafkaVersion,
+    /// Nodes that run another release than [`ClusterSpec::version`] from the first start.
+    pub node_versions: BTreeMap<i32, KafkaVersion>,
+    /// Static voters or a dynamic (KIP-853) quorum.
+    pub quorum: QuorumMode,
+}
+
+/// How the controller quorum is configured and formatted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QuorumMode {
+    /// `controller.quorum.voters=id@host:port,…` on every node; `kraft.version` 0. Membership
+    /// cannot change.
+    #[default]
+    Static,
+    /// KIP-853: `controller.quorum.bootstrap.servers=host:port,…` on every node, controllers
+    /// advertise their CONTROLLER listener and are formatted with `--standalone` (one
+    /// controller) or `--initial-controllers id@host:port:directory-id,…` (several; the same
+    /// value on each); `kraft.version` 1. [`KafkaCluster::add_controller`] adds observers.
+    Dynamic,
 }
 
 /// A SASL_SSL listener with SCRAM-SHA-512 next to the PLAINTEXT ones, as most production clusters
@@ -194,6 +277,9 @@ impl ClusterSpec {
             controller_props: Vec::new(),
             start_timeout: DEFAULT_START_TIMEOUT,
             sasl_ssl: None,
+            version: KafkaVersion::Current,
+            node_versions: BTreeMap::new(),
+            quorum: QuorumMode::Static,
         }
     }
 
@@ -247,6 +333,24 @@ impl ClusterSpec {
         self
     }
 
+    /// Every node runs `version` (the storage tool of that release formats the cluster).
+    pub fn with_version(mut self, version: KafkaVersion) -> Self {
+        self.version = version;
+        self
+    }
+
+    /// Node `id` runs `version` from its first start (the others [`ClusterSpec::version`]).
+    pub fn with_node_version(mut self, id: i32, version: KafkaVersion) -> Self {
+        self.node_versions.insert(id, version);
+        self
+    }
+
+    /// A dynamic (KIP-853) quorum instead of static voters; see [`QuorumMode::Dynamic`].
+    pub fn with_dynamic_quorum(mut self) -> Self {
+        self.quorum = QuorumMode::Dynamic;
+        self
+    }
+
     fn broker_count(&self) -> usize {
         self.combined + self.brokers
     }
@@ -276,6 +380,16 @@ impl ClusterSpec {
         }
         if self.combined > 0 && self.controllers > 0 {
             bail!("mixing combined and controller-only nodes is not supported by the harness");
+        }
+        let ids = 1..=i32::try_from(self.broker_count())?;
+        let controllers =
+            CONTROLLER_ID_BASE + 1..=CONTROLLER_ID_BASE + i32::try_from(self.controllers)?;
+        if let Some(id) = self
+            .node_versions
+            .keys()
+            .find(|id| !ids.contains(id) && !controllers.contains(id))
+        {
+            bail!("with_node_version: there is no node {id} in this layout");
         }
         if !self.racks.is_empty() && self.racks.len() != self.broker_count() {
             bail!(
@@ -330,6 +444,9 @@ pub struct NodeInfo {
     pub agent_port: u16,
     pub rack: Option<String>,
     pub work_dir: PathBuf,
+    /// The release the node runs (or runs at its next start, see
+    /// [`KafkaCluster::set_node_version`]).
+    pub version: KafkaVersion,
 }
 
 impl NodeInfo {
@@ -364,13 +481,17 @@ impl NodeInfo {
 /// on what a gauge value means.
 pub use kafkaops::kafka::observation::BrokerState;
 
-/// A controller's view of the KRaft quorum, from the `raft-metrics` MBean.
+/// A node's view of the KRaft quorum, from the `raft-metrics` MBean.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RaftState {
     /// `leader`, `follower`, `candidate`, `prospective`, `unattached`, `voted`, `resigned`, `observer`.
     pub state: String,
     pub leader: Option<i32>,
     pub epoch: i64,
+    /// `number-of-voters`: the voter set this node knows.
+    pub voters: Option<u32>,
+    /// `uncommitted-voter-change`: 1 while a voter change this leader appended is not committed.
+    pub uncommitted_voter_change: bool,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -692,7 +813,11 @@ struct Node {
 pub struct KafkaCluster {
     cluster_id: String,
     nodes: BTreeMap<i32, Node>,
+    /// The install of the cluster's release ([`ClusterSpec::version`]): its storage tool formats
+    /// every node.
     install: &'static KafkaInstall,
+    /// What the cluster was started from (nodes added later are configured alike).
+    spec: ClusterSpec,
     dir: Option<tempfile::TempDir>,
     start_duration: Duration,
     /// When [`KafkaCluster::start`] began (after the cluster lock), for the timing log.
@@ -718,7 +843,10 @@ impl KafkaCluster {
     /// new ports when a port was taken meanwhile.
     pub fn start(spec: ClusterSpec) -> Result<Self> {
         spec.validate()?;
-        let install = kafka_install()?;
+        let install = kafka_install_of(spec.version)?;
+        for v in spec.node_versions.values() {
+            kafka_install_of(*v)?;
+        }
         let asked = Instant::now();
         let serial = SerialGuard::acquire()?;
         if asked.elapsed() >= Duration::from_secs(1) {
@@ -759,6 +887,7 @@ impl KafkaCluster {
             cluster_id: random_cluster_id(),
             nodes: BTreeMap::new(),
             install,
+            spec: spec.clone(),
             dir: Some(dir),
             start_duration: Duration::ZERO,
             began: Instant::now(),
@@ -852,6 +981,7 @@ impl KafkaCluster {
                     None
                 },
                 work_dir: work_dir.clone(),
+                version: spec.node_versions.get(&id).copied().unwrap_or(spec.version),
             };
             self.nodes.insert(
                 id,
@@ -865,66 +995,87 @@ impl KafkaCluster {
                 },
             );
         }
-        let voters = self
-            .nodes
-            .values()
-            .filter_map(|n| {
-                n.info
-                    .controller_port
-                    .map(|p| format!("{}@127.0.0.1:{p}", n.info.id))
-            })
-            .collect::<Vec<_>>()
-            .join(",");
-        let brokers = spec.broker_count();
-        for node in self.nodes.values() {
-            let mut text = server_properties(
-                &node.info,
-                &voters,
-                brokers,
-                &spec.broker_props,
-                &spec.controller_props,
-            );
-            if secure {
-                text = secure_properties(&text, &node.info, &tls_dir);
-            }
-            fs::write(&node.config, text)
-                .with_context(|| format!("failed to write {}", node.config.display()))?;
+        let quorum = self.quorum_setting();
+        let ids: Vec<i32> = self.nodes.keys().copied().collect();
+        for id in ids {
+            self.write_node_config(id, &quorum)?;
         }
         Ok(())
     }
 
+    /// The quorum line every node's config gets: the voters, or (dynamic) the controllers to
+    /// bootstrap from. Controllers added later ([`KafkaCluster::add_controller`]) are not in it.
+    fn quorum_setting(&self) -> (&'static str, String) {
+        let controllers = self
+            .nodes
+            .values()
+            .filter_map(|n| n.info.controller_port.map(|p| (n.info.id, p)));
+        match self.spec.quorum {
+            QuorumMode::Static => (
+                "controller.quorum.voters",
+                controllers
+                    .map(|(id, p)| format!("{id}@127.0.0.1:{p}"))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+            QuorumMode::Dynamic => (
+                "controller.quorum.bootstrap.servers",
+                controllers
+                    .map(|(_, p)| format!("127.0.0.1:{p}"))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+        }
+    }
+
+    fn write_node_config(&self, id: i32, quorum: &(&str, String)) -> Result<()> {
+        let node = self.get(id)?;
+        let mut text = server_properties(
+            &node.info,
+            quorum,
+            self.spec.quorum,
+            self.spec.broker_count(),
+            &self.spec.broker_props,
+            &self.spec.controller_props,
+        );
+        if self.spec.sasl_ssl.is_some() {
+            text = secure_properties(&text, &node.info, &self.work_dir().join("tls"));
+        }
+        fs::write(&node.config, text)
+            .with_context(|| format!("failed to write {}", node.config.display()))
+    }
+
     fn format_all(&self) -> Result<()> {
+        // Dynamic quorum: every controller gets the same `--initial-controllers` list, with a
+        // directory id chosen here for each (the storage tool gives each node the one listed for
+        // it); a single controller is formatted `--standalone` instead.
+        let controllers: Vec<(i32, u16)> = self
+            .nodes
+            .values()
+            .filter_map(|n| n.info.controller_port.map(|p| (n.info.id, p)))
+            .collect();
+        let initial_controllers = controllers
+            .iter()
+            .map(|(id, p)| format!("{id}@127.0.0.1:{p}:{}", random_kafka_uuid()))
+            .collect::<Vec<_>>()
+            .join(",");
         let mut running = Vec::new();
         for node in self.nodes.values() {
-            let out = node.info.work_dir.join("format.log");
-            let mut cmd = self.java(HEAP_MB_CONTROLLER);
-            cmd.args([
-                "kafka.tools.StorageTool",
-                "format",
-                "-t",
-                &self.cluster_id,
-                "-c",
-            ])
-            .arg(&node.config);
-            for (user, password) in &self.scram_users {
-                cmd.arg("--add-scram")
-                    .arg(format!("SCRAM-SHA-512=[name={user},password={password}]"));
+            let mut quorum_args: Vec<String> = Vec::new();
+            if self.spec.quorum == QuorumMode::Dynamic && node.info.role.is_controller() {
+                if controllers.len() == 1 {
+                    quorum_args.push("--standalone".into());
+                } else {
+                    quorum_args.push("--initial-controllers".into());
+                    quorum_args.push(initial_controllers.clone());
+                }
             }
-            cmd.stdin(Stdio::null())
-                .stdout(File::create(&out)?)
-                .stderr(File::create(node.info.work_dir.join("format.err"))?);
-            running.push((node.info.id, out, spawn_tied(cmd)?));
+            running.push((node.info.id, self.spawn_format(node, &quorum_args)?));
         }
         let mut errors = Vec::new();
-        for (id, out, mut child) in running {
-            let status = child.wait()?;
-            if !status.success() {
-                let err = out.with_file_name("format.err");
-                errors.push(format!(
-                    "node {id}: storage format failed ({status}):\n{}{}",
-                    tail_file(&out, 20),
-                    tail_file(&err, 20)
-                ));
+        for (id, child) in running {
+            if let Err(e) = self.finish_format(id, child) {
+                errors.push(format!("{e:#}"));
             }
         }
         if !errors.is_empty() {
@@ -933,23 +1084,60 @@ impl KafkaCluster {
         Ok(())
     }
 
-    fn java(&self, heap_mb: u32) -> Command {
+    /// Starts `StorageTool format` for one node with the cluster's release.
+    fn spawn_format(&self, node: &Node, quorum_args: &[String]) -> Result<Child> {
+        let out = node.info.work_dir.join("format.log");
+        let mut cmd = self.java(self.install, HEAP_MB_CONTROLLER);
+        cmd.args([
+            "kafka.tools.StorageTool",
+            "format",
+            "-t",
+            &self.cluster_id,
+            "-c",
+        ])
+        .arg(&node.config)
+        .args(quorum_args);
+        for (user, password) in &self.scram_users {
+            cmd.arg("--add-scram")
+                .arg(format!("SCRAM-SHA-512=[name={user},password={password}]"));
+        }
+        cmd.stdin(Stdio::null())
+            .stdout(File::create(&out)?)
+            .stderr(File::create(node.info.work_dir.join("format.err"))?);
+        Ok(spawn_tied(cmd)?)
+    }
+
+    fn finish_format(&self, id: i32, mut child: Child) -> Result<()> {
+        let status = child.wait()?;
+        if status.success() {
+            return Ok(());
+        }
+        let dir = self.node_work_dir(id);
+        bail!(
+            "node {id}: storage format failed ({status}):\n{}{}",
+            tail_file(&dir.join("format.log"), 20),
+            tail_file(&dir.join("format.err"), 20)
+        )
+    }
+
+    /// A `java` command line for a tool or node of `install`'s release.
+    fn java(&self, install: &KafkaInstall, heap_mb: u32) -> Command {
         let java = std::env::var_os("JAVA_HOME")
             .map(|h| PathBuf::from(h).join("bin/java"))
             .filter(|p| p.exists())
             .unwrap_or_else(|| PathBuf::from("java"));
         let mut cmd = Command::new(java);
         cmd.args(jvm_options(heap_mb));
-        if let Some(archive) = &self.install.cds_archive {
+        if let Some(archive) = &install.cds_archive {
             // Xshare:auto (the default) falls back to normal class loading if it does not match.
             cmd.arg(format!("-XX:SharedArchiveFile={}", archive.display()));
         }
         cmd.arg(format!(
             "-Dlog4j2.configurationFile={}",
-            self.install.log4j2_config.display()
+            install.log4j2_config.display()
         ))
         .arg("-cp")
-        .arg(format!("{}/*", self.install.libs.display()));
+        .arg(format!("{}/*", install.libs.display()));
         cmd
     }
 
@@ -1083,10 +1271,11 @@ impl KafkaCluster {
         } else {
             HEAP_MB_CONTROLLER
         };
-        let mut java = self.java(heap);
+        let install = kafka_install_of(node.info.version)?;
+        let mut java = self.java(install, heap);
         java.arg(format!(
             "-javaagent:{}=host=127.0.0.1,port={},discoveryEnabled=false",
-            self.install.jolokia_agent.display(),
+            install.jolokia_agent.display(),
             node.info.agent_port
         ))
         .arg(format!(
@@ -1243,10 +1432,20 @@ impl KafkaCluster {
             .get("current-epoch")
             .and_then(serde_json::Value::as_f64)
             .map_or(-1, |e| e as i64);
+        let voters = v
+            .get("number-of-voters")
+            .and_then(serde_json::Value::as_f64)
+            .map(|n| n as u32);
+        let uncommitted_voter_change = v
+            .get("uncommitted-voter-change")
+            .and_then(serde_json::Value::as_f64)
+            .is_some_and(|n| n > 0.0);
         Ok(RaftState {
             state,
             leader,
             epoch,
+            voters,
+            uncommitted_voter_change,
         })
     }
 
@@ -1321,6 +1520,177 @@ impl KafkaCluster {
         })
     }
 
+    /// How the quorum was configured.
+    pub fn quorum_mode(&self) -> QuorumMode {
+        self.spec.quorum
+    }
+
+    /// The release node `id` runs (or will run at its next start).
+    pub fn node_version(&self, id: i32) -> Result<KafkaVersion> {
+        Ok(self.node(id)?.version)
+    }
+
+    /// From the next start on, node `id` runs `version`'s jars (same config and data: what a
+    /// rolling software upgrade or downgrade does).
+    pub fn set_node_version(&mut self, id: i32, version: KafkaVersion) -> Result<()> {
+        kafka_install_of(version)?;
+        self.get_mut(id)?.info.version = version;
+        Ok(())
+    }
+
+    /// Graceful stop, switch to `version`'s jars, start (returns once spawned).
+    pub fn restart_node_onto(&mut self, id: i32, version: KafkaVersion) -> Result<()> {
+        self.stop_node(id)?;
+        self.set_node_version(id, version)?;
+        self.start_node(id)
+    }
+
+    /// The software version the running node reports itself (`kafka.server:type=app-info`
+    /// `version`, read through its Jolokia agent): the release its jars are.
+    pub fn software_version(&mut self, id: i32) -> Result<String> {
+        let port = self.node(id)?.agent_port;
+        if !self.is_running(id) {
+            bail!("node {id} is not running");
+        }
+        let v = jolokia_read(port, "kafka.server:type=app-info/version")
+            .with_context(|| format!("node {id}: failed to read app-info"))?;
+        v.as_str()
+            .map(str::to_string)
+            .ok_or_else(|| anyhow!("node {id}: app-info version is not a string: {v}"))
+    }
+
+    /// The finalized level of a feature as node `id` has loaded it from the metadata log
+    /// (`kafka.server:type=MetadataLoader,name=FinalizedLevel,featureName=<camelCase>` gauge):
+    /// `feature` is Kafka's name (`metadata.version`, `kraft.version`, …).
+    pub fn finalized_level(&mut self, id: i32, feature: &str) -> Result<i16> {
+        let port = self.node(id)?.agent_port;
+        if !self.is_running(id) {
+            bail!("node {id} is not running");
+        }
+        let mbean = format!(
+            "kafka.server:type=MetadataLoader,name=FinalizedLevel,featureName={}/Value",
+            camel_case_feature(feature)
+        );
+        let v = jolokia_read(port, &mbean)
+            .with_context(|| format!("node {id}: failed to read the finalized {feature}"))?;
+        v.as_f64()
+            .map(|f| f as i16)
+            .ok_or_else(|| anyhow!("node {id}: finalized {feature} is not a number: {v}"))
+    }
+
+    /// The `(min, max)` level of `feature` node `id`'s software supports
+    /// (`kafka.server:type=node-metrics,feature-name=<kebab-case>`).
+    pub fn supported_levels(&mut self, id: i32, feature: &str) -> Result<(i16, i16)> {
+        let port = self.node(id)?.agent_port;
+        if !self.is_running(id) {
+            bail!("node {id} is not running");
+        }
+        let mbean = format!(
+            "kafka.server:type=node-metrics,feature-name={}",
+            feature.replace('.', "-")
+        );
+        let v = jolokia_read(port, &mbean)
+            .with_context(|| format!("node {id}: failed to read the supported {feature}"))?;
+        let level = |k: &str| {
+            v.get(k)
+                .and_then(serde_json::Value::as_f64)
+                .map(|f| f as i16)
+                .ok_or_else(|| anyhow!("node {id}: no {k} in {v}"))
+        };
+        Ok((
+            level("minimum-supported-level")?,
+            level("maximum-supported-level")?,
+        ))
+    }
+
+    /// The directory id of node `id`'s metadata log dir (`directory.id` in `meta.properties`,
+    /// written by the storage tool): what a voter is known by in a dynamic quorum.
+    pub fn directory_id(&self, id: i32) -> Result<String> {
+        let path = self.node(id)?.work_dir.join("data").join("meta.properties");
+        let text = fs::read_to_string(&path)
+            .with_context(|| format!("failed to read {}", path.display()))?;
+        text.lines()
+            .find_map(|l| l.strip_prefix("directory.id="))
+            .map(|v| v.trim().to_string())
+            .ok_or_else(|| anyhow!("{} has no directory.id", path.display()))
+    }
+
+    /// Adds a controller-only node to a running dynamic-quorum cluster the way an operator does
+    /// before `kafka-metadata-quorum add-controller`: it bootstraps from the existing
+    /// controllers, is formatted with `--no-initial-controllers` and starts as an **observer**
+    /// (not a voter). Ids continue the controller-only ids (`101..`). Waits until the node
+    /// reports itself an observer that knows the quorum leader; returns its id.
+    pub fn add_controller(&mut self, version: KafkaVersion, deadline: Duration) -> Result<i32> {
+        if self.spec.quorum != QuorumMode::Dynamic {
+            bail!("add_controller needs a dynamic quorum (ClusterSpec::with_dynamic_quorum)");
+        }
+        kafka_install_of(version)?;
+        let id = self
+            .nodes
+            .keys()
+            .copied()
+            .filter(|id| *id > CONTROLLER_ID_BASE)
+            .max()
+            .map_or(CONTROLLER_ID_BASE + 1, |m| m + 1);
+        let secure = self.spec.sasl_ssl.is_some();
+        let mut ports = free_ports(2 + usize::from(secure))?.into_iter();
+        let work_dir = self.work_dir().join(format!("node-{id}"));
+        fs::create_dir_all(work_dir.join("data"))?;
+        let info = NodeInfo {
+            id,
+            role: NodeRole::Controller,
+            broker_port: None,
+            controller_port: ports.next(),
+            secure_port: None,
+            controller_secure_port: if secure { ports.next() } else { None },
+            agent_port: ports.next().expect("port"),
+            rack: None,
+            work_dir: work_dir.clone(),
+            version,
+        };
+        // Bootstrap from the controllers that exist now (not from itself).
+        let quorum = self.quorum_setting();
+        self.nodes.insert(
+            id,
+            Node {
+                config: work_dir.join("server.properties"),
+                log: work_dir.join("node.log"),
+                info,
+                child: None,
+                broken: false,
+                slow_start: None,
+            },
+        );
+        let added = (|| {
+            self.write_node_config(id, &quorum)?;
+            let child = self.spawn_format(self.get(id)?, &["--no-initial-controllers".into()])?;
+            self.finish_format(id, child)?;
+            self.start_node(id)?;
+            self.wait_until_observer(id, deadline)
+        })();
+        if let Err(e) = added {
+            let _ = self.kill_node(id);
+            return Err(e.context(format!("failed to add controller {id}")));
+        }
+        Ok(id)
+    }
+
+    /// Waits until node `id` reports itself a quorum observer that knows the leader.
+    pub fn wait_until_observer(&mut self, id: i32, deadline: Duration) -> Result<()> {
+        let result = wait_for(
+            &format!("node {id} to be a quorum observer"),
+            deadline,
+            || {
+                if !self.is_running(id) {
+                    return Err(fatal(format!("node {id} exited")));
+                }
+                let rs = self.raft_state(id)?;
+                Ok((rs.state == "observer" && rs.leader.is_some()).then_some(()))
+            },
+        );
+        result.map_err(|e| anyhow!("{e:#}\n--- node {id} log ---\n{}", self.log_tail(id, 40)))
+    }
+
     pub fn node_work_dir(&self, id: i32) -> PathBuf {
         self.nodes
             .get(&id)
@@ -1392,9 +1762,11 @@ fn jvm_options(heap_mb: u32) -> Vec<String> {
     ]
 }
 
+/// `quorum` is the key and value of the quorum line (see [`KafkaCluster::quorum_setting`]).
 fn server_properties(
     info: &NodeInfo,
-    voters: &str,
+    quorum: &(&str, String),
+    mode: QuorumMode,
     brokers: usize,
     extra: &[(String, String)],
     controller_extra: &[(String, String)],
@@ -1405,7 +1777,7 @@ fn server_properties(
     let mut set = |k: &str, v: String| props.push((k.to_string(), v));
     set("process.roles", info.role.process_roles().into());
     set("node.id", info.id.to_string());
-    set("controller.quorum.voters", voters.into());
+    set(quorum.0, quorum.1.clone());
     set("controller.listener.names", "CONTROLLER".into());
     set(
         "listener.security.protocol.map",
@@ -1429,11 +1801,21 @@ fn server_properties(
     set("num.recovery.threads.per.data.dir", "1".into());
     set("log.cleaner.threads", "1".into());
     set("log.cleaner.dedupe.buffer.size", "4194304".into());
+    // A dynamic quorum stores each voter's endpoints, which the controller takes from its
+    // advertised CONTROLLER listener.
+    let advertised = [
+        info.broker_address().map(|a| format!("PLAINTEXT://{a}")),
+        info.controller_address()
+            .filter(|_| mode == QuorumMode::Dynamic)
+            .map(|a| format!("CONTROLLER://{a}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>();
+    if !advertised.is_empty() {
+        set("advertised.listeners", advertised.join(","));
+    }
     if info.role.is_broker() {
-        set(
-            "advertised.listeners",
-            format!("PLAINTEXT://{}", info.broker_address().unwrap()),
-        );
         set("inter.broker.listener.name", "PLAINTEXT".into());
         if let Some(rack) = &info.rack {
             set("broker.rack", rack.clone());
@@ -1540,6 +1922,12 @@ fn secure_properties(base: &str, info: &NodeInfo, tls_dir: &Path) -> String {
     })
 }
 
+/// A random Kafka `Uuid` in Kafka's text form (URL-safe base64, no padding), as the storage
+/// tool's `random-uuid` prints: a cluster id or a log directory id.
+fn random_kafka_uuid() -> String {
+    random_cluster_id()
+}
+
 fn random_cluster_id() -> String {
     let mut bytes = [0u8; 16];
     if File::open("/dev/urandom")
@@ -1591,6 +1979,23 @@ fn tail_file(path: &Path, lines: usize) -> String {
 // ---------------------------------------------------------------------------------------------
 
 const BROKER_STATE_MBEAN: &str = "kafka.server:type=KafkaServer,name=BrokerState";
+
+/// `metadata.version` -> `metadataVersion`: the `featureName` key of the MetadataLoader gauges.
+fn camel_case_feature(feature: &str) -> String {
+    let mut out = String::new();
+    let mut upper = false;
+    for c in feature.chars() {
+        if c == '.' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
 
 #[derive(Debug)]
 struct ConnectionRefused;

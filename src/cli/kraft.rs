@@ -1,0 +1,78 @@
+//! `kafkaops quorum ...` and `kafkaops upgrade` arguments (KRaft lifecycle, issue #28).
+
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+
+use super::parse_duration;
+
+#[derive(Debug, Subcommand)]
+pub enum QuorumCommand {
+    /// The controller quorum: voters and observers, leader, lag, kraft.version, and a verdict
+    /// (exit 0 healthy, 4 a voter lagging or no leader, 1 no caught-up majority)
+    Status(QuorumLimits),
+    /// Make a controller that runs as an observer a voter (AddRaftVoter), once it has caught up
+    Add(QuorumChangeArgs),
+    /// Remove a voter (RemoveRaftVoter), only if the others keep a caught-up majority
+    Remove(QuorumChangeArgs),
+    /// Turn a static quorum dynamic (kraft.version 0 -> 1, Kafka 4.1+); cannot be undone
+    Migrate(QuorumWaitArgs),
+}
+
+/// The caught-up limits of the quorum rules.
+#[derive(Debug, Args, Clone)]
+pub struct QuorumLimits {
+    /// How far behind the leader's clock a member's last caught-up time may be
+    /// (controller.quorum.fetch.timeout.ms)
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    pub caught_up_within: Duration,
+    /// How many records a controller to add may trail the leader's log end
+    #[arg(long, default_value_t = 1000)]
+    pub max_lag_records: i64,
+    /// How old a controller to add's last fetch may be
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    pub max_fetch_age: Duration,
+}
+
+#[derive(Debug, Args)]
+pub struct QuorumWaitArgs {
+    #[command(flatten)]
+    pub limits: QuorumLimits,
+    /// How long to wait for the change to be allowed and then to show
+    #[arg(long, default_value = "5m", value_parser = parse_duration)]
+    pub wait: Duration,
+}
+
+#[derive(Debug, Args)]
+pub struct QuorumChangeArgs {
+    /// The controller's node id
+    #[arg(long)]
+    pub controller: i32,
+    #[command(flatten)]
+    pub wait: QuorumWaitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct UpgradeArgs {
+    /// Finalize the feature levels (the point of no return: no downgrade after it). Without
+    /// it: a dry run showing each node's software, the feature levels and the plan
+    #[arg(long)]
+    pub finalize: bool,
+    /// A feature level to finalize, FEATURE=LEVEL (repeatable; default: metadata.version at the
+    /// highest level every node supports). kraft.version is refused: that is `quorum migrate`
+    #[arg(long = "feature", value_parser = parse_feature)]
+    pub features: Vec<(String, i16)>,
+    /// How long to wait for every node to report the new levels
+    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    pub wait: Duration,
+}
+
+/// Parses `FEATURE=LEVEL`.
+fn parse_feature(s: &str) -> Result<(String, i16), String> {
+    let (k, v) = super::parse_key_value(s)?;
+    let level = v
+        .trim()
+        .parse::<i16>()
+        .map_err(|_| format!("{v:?} is not a feature level (an integer)"))?;
+    Ok((k, level))
+}

@@ -1,0 +1,872 @@
+//! KRaft lifecycle requests: the controller quorum in full, adding and removing voters
+//! (KIP-853), feature levels per node and their finalization, and broker registrations
+//! (KIP-1073). librdkafka has none of them; they go over kafkaops' own protocol path
+//! ([`super::wire`]) with the `kafka-protocol` codec, from the same connection settings.
+//!
+//! Each request is a function on an open [`Connection`] (decoding is pure and unit-tested) and
+//! a [`KafkaClient`] method that routes it; [`quorum_view`], [`upgrade_view`] and
+//! [`ghost_registrations`] turn the answers into the engine's views
+//! ([`crate::engine::kraft`]), which decide whether a change is safe.
+//!
+//! # The RPCs (verified against Kafka 4.3.1 and 4.4.0, `tests/kraft_lifecycle.rs`)
+//!
+//! | RPC (key) | Version sent | Sent to | Notes |
+//! |---|---|---|---|
+//! | ApiVersions (18) | v4, else the highest the server lists (it answers UNSUPPORTED_VERSION with a v0 body) | every connection, at connect | v4 is the first that lists supported features whose minimum is 0 (`kraft.version`; KAFKA-17011, Kafka 3.9). `SupportedFeatures` = this node's software; `FinalizedFeatures` + epoch = the levels this node has loaded (they lag the controller's for a moment after an update). The *request* carries kafkaops' software name/version; no response field carries the server's: a node's software version is not in the protocol (Kafka 4.4 has ApiVersions v5, which adds `ClusterId`/`NodeId` to the request only). The top of a node's supported `metadata.version` range is its release's latest level. |
+//! | DescribeQuorum (55) | v2 (v1 minimum) | the active controller with `bootstrap.controllers` (other controllers answer NOT_LEADER_OR_FOLLOWER), else any broker (forwards) | v2 (Kafka 3.9): `ReplicaDirectoryId` per member, `Nodes` = the **voters'** listeners only (observers' are not known to the leader). The leader's own `LastFetchTimestamp`/`LastCaughtUpTimestamp` are its current time. |
+//! | AddRaftVoter (80) | v0 (Kafka 4.4 also has v1, `AckWhenCommitted`; kafka-protocol 0.18 speaks v0) | same routing (listeners: controller, broker) | `VoterId`, `VoterDirectoryId`, `Listeners` (name, host, port: the new controller's advertised controller listeners, named as in its `controller.listener.names`; they must include the listener the leader uses). v0 answers once the new voter set is committed. Errors: UNSUPPORTED_VERSION (kraft.version 0), DUPLICATE_VOTER, INVALID_REQUEST (listeners), REQUEST_TIMED_OUT (another change pending, or the node lags). |
+//! | RemoveRaftVoter (81) | v0 | same routing | `VoterId`, `VoterDirectoryId` (must match). Kafka checks only that it is a voter: not majority, not the leader (a removed leader resigns after the commit). Errors: VOTER_NOT_FOUND, UNSUPPORTED_VERSION, REQUEST_TIMED_OUT. |
+//! | UpdateFeatures (57) | v2 (v1 minimum for `ValidateOnly`) | same routing (listeners: broker, controller) | `UpgradeType` 1 = upgrade. The controller checks every registered broker (fenced ones too) and controller supports the level; v2 answers with a top-level error only. `kraft.version` goes to the raft layer (0 -> 1 since Kafka 4.1). |
+//! | UnregisterBroker (64) | v0 | same routing (listeners: broker, controller) | Kafka checks nothing but that the id is registered (BROKER_ID_NOT_REGISTERED). |
+//! | DescribeCluster (60) | v2 with `IncludeFencedBrokers` (brokers); v1 `EndpointType` 2 (controllers) | a broker; a controller | v2 (Kafka 4.0, KIP-1073) lists fenced brokers with `IsFenced`; on a controller listener `EndpointType` 2 lists every **registered** controller (voters and observers) with its endpoint for the listener asked on. No incarnation id or log dirs (only the metadata log has those). |
+//! | DescribeConfigs (32) | highest | the controller itself | `listeners`, `advertised.listeners`, `controller.listener.names` of a controller to add: the endpoints for AddRaftVoter, built as `kafka-metadata-quorum add-controller` builds them from the node's config file. |
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use kafka_protocol::messages::add_raft_voter_request::Listener as AddListener;
+use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
+use kafka_protocol::messages::update_features_request::FeatureUpdateKey;
+use kafka_protocol::messages::{
+    AddRaftVoterRequest, ApiVersionsResponse, BrokerId, DescribeClusterRequest,
+    DescribeConfigsRequest, RemoveRaftVoterRequest, UnregisterBrokerRequest, UpdateFeaturesRequest,
+};
+use kafka_protocol::protocol::StrBytes;
+use serde::{Deserialize, Serialize};
+
+use super::client::KafkaClient;
+use super::error::{KafkaError, Result, error_name};
+use super::observation::{RaftEndpoint, RawQuorum};
+use super::wire::Connection;
+use super::wire_admin;
+use crate::engine::kraft::LevelRange;
+use crate::engine::kraft::ghosts::{PartitionReplicas, Registration};
+use crate::engine::kraft::quorum::{Member, QuorumView};
+use crate::engine::kraft::upgrade::UpgradeView;
+use crate::engine::model::NodeId;
+
+/// The feature levels one node reported in ApiVersions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct NodeFeatures {
+    /// The ApiVersions version of the answer: below 4, features whose minimum level is 0
+    /// (such as `kraft.version`) may be missing from `supported` (KAFKA-17011).
+    pub api_versions_version: i16,
+    /// What this node's software supports, by feature name.
+    pub supported: BTreeMap<String, LevelRange>,
+    /// The finalized levels this node has loaded, by feature name (max level; a level of 0
+    /// may be left out by Kafka).
+    pub finalized: BTreeMap<String, i16>,
+    /// The epoch of `finalized`; `None` when the node does not know it (-1).
+    pub finalized_epoch: Option<i64>,
+}
+
+impl NodeFeatures {
+    /// The features of an ApiVersions answer decoded at `version`.
+    #[must_use]
+    pub fn from_api_versions(response: &ApiVersionsResponse, version: i16) -> Self {
+        Self {
+            api_versions_version: version,
+            supported: response
+                .supported_features
+                .iter()
+                .map(|f| {
+                    (
+                        f.name.as_str().to_string(),
+                        LevelRange {
+                            min: f.min_version,
+                            max: f.max_version,
+                        },
+                    )
+                })
+                .collect(),
+            finalized: response
+                .finalized_features
+                .iter()
+                .map(|f| (f.name.as_str().to_string(), f.max_version_level))
+                .collect(),
+            finalized_epoch: (response.finalized_features_epoch >= 0)
+                .then_some(response.finalized_features_epoch),
+        }
+    }
+}
+
+/// A Kafka `Uuid` (a directory id) in Kafka's text form: URL-safe base64 without padding,
+/// as `meta.properties` and the Kafka tools print it. The zero id (Kafka's "none") is `None`.
+#[must_use]
+pub fn directory_id_text(id: &uuid::Uuid) -> Option<String> {
+    (!id.is_nil()).then(|| URL_SAFE_NO_PAD.encode(id.as_bytes()))
+}
+
+/// Parses a directory id in Kafka's text form.
+///
+/// # Errors
+/// [`KafkaError::InvalidSetting`] when it is not 16 bytes of URL-safe base64.
+pub fn parse_directory_id(text: &str) -> Result<uuid::Uuid> {
+    let invalid = |message: String| KafkaError::InvalidSetting {
+        key: "directory id".into(),
+        message,
+    };
+    let bytes = URL_SAFE_NO_PAD.decode(text.trim()).map_err(|e| {
+        invalid(format!(
+            "{text:?} is not Kafka's base64 form of a Uuid: {e}"
+        ))
+    })?;
+    let bytes: [u8; 16] = bytes
+        .try_into()
+        .map_err(|_| invalid(format!("{text:?} is not 16 bytes")))?;
+    Ok(uuid::Uuid::from_bytes(bytes))
+}
+
+/// One feature level change for UpdateFeatures.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeatureUpdate {
+    pub feature: String,
+    pub level: i16,
+    pub kind: UpgradeKind,
+}
+
+/// UpdateFeatures `UpgradeType`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UpgradeKind {
+    /// 1: raise the level.
+    Upgrade,
+    /// 2: lower it where that loses no metadata.
+    SafeDowngrade,
+    /// 3: lower it even if metadata is lost.
+    UnsafeDowngrade,
+}
+
+impl UpgradeKind {
+    fn code(self) -> i8 {
+        match self {
+            UpgradeKind::Upgrade => 1,
+            UpgradeKind::SafeDowngrade => 2,
+            UpgradeKind::UnsafeDowngrade => 3,
+        }
+    }
+}
+
+/// A registered broker (DescribeCluster v2 with fenced brokers).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegisteredBroker {
+    pub id: i32,
+    pub host: String,
+    pub port: u16,
+    pub rack: Option<String>,
+    pub fenced: bool,
+}
+
+fn api_err(what: &str, address: &str, code: i16, message: Option<&StrBytes>) -> KafkaError {
+    KafkaError::Api {
+        what: format!("{what} via {address}"),
+        node: None,
+        code,
+        name: error_name(code),
+        message: message.map(|m| m.as_str().to_string()),
+    }
+}
+
+/// AddRaftVoter: makes the observer `voter_id` (directory `directory_id`, reachable at
+/// `endpoints`) a voter. Returns once Kafka committed the new voter set.
+pub async fn add_raft_voter(
+    conn: &mut Connection,
+    voter_id: i32,
+    directory_id: &str,
+    endpoints: &[RaftEndpoint],
+    timeout_ms: i32,
+) -> Result<()> {
+    let request = AddRaftVoterRequest::default()
+        .with_cluster_id(None)
+        .with_timeout_ms(timeout_ms)
+        .with_voter_id(voter_id)
+        .with_voter_directory_id(parse_directory_id(directory_id)?)
+        .with_listeners(
+            endpoints
+                .iter()
+                .map(|e| {
+                    AddListener::default()
+                        .with_name(StrBytes::from_string(e.name.clone()))
+                        .with_host(StrBytes::from_string(e.host.clone()))
+                        .with_port(e.port)
+                })
+                .collect(),
+        );
+    let (_, response) = conn
+        .send(&request, "adding a controller to the quorum")
+        .await?;
+    if response.error_code != 0 {
+        return Err(api_err(
+            &format!("AddRaftVoter of node {voter_id}"),
+            conn.address(),
+            response.error_code,
+            response.error_message.as_ref(),
+        ));
+    }
+    Ok(())
+}
+
+/// RemoveRaftVoter: removes voter `voter_id` (directory `directory_id`) from the quorum.
+pub async fn remove_raft_voter(
+    conn: &mut Connection,
+    voter_id: i32,
+    directory_id: &str,
+) -> Result<()> {
+    let request = RemoveRaftVoterRequest::default()
+        .with_cluster_id(None)
+        .with_voter_id(voter_id)
+        .with_voter_directory_id(parse_directory_id(directory_id)?);
+    let (_, response) = conn
+        .send(&request, "removing a controller from the quorum")
+        .await?;
+    if response.error_code != 0 {
+        return Err(api_err(
+            &format!("RemoveRaftVoter of node {voter_id}"),
+            conn.address(),
+            response.error_code,
+            response.error_message.as_ref(),
+        ));
+    }
+    Ok(())
+}
+
+/// The UpdateFeatures request for `updates`.
+#[must_use]
+pub fn update_features_request(
+    updates: &[FeatureUpdate],
+    validate_only: bool,
+    timeout_ms: i32,
+) -> UpdateFeaturesRequest {
+    UpdateFeaturesRequest::default()
+        .with_timeout_ms(timeout_ms)
+        .with_validate_only(validate_only)
+        .with_feature_updates(
+            updates
+                .iter()
+                .map(|u| {
+                    FeatureUpdateKey::default()
+                        .with_feature(StrBytes::from_string(u.feature.clone()))
+                        .with_max_version_level(u.level)
+                        .with_allow_downgrade(u.kind != UpgradeKind::Upgrade)
+                        .with_upgrade_type(u.kind.code())
+                })
+                .collect(),
+        )
+}
+
+/// UpdateFeatures: changes finalized feature levels, or with `validate_only` only asks the
+/// controller whether it would (every check runs, nothing changes).
+pub async fn update_features(
+    conn: &mut Connection,
+    updates: &[FeatureUpdate],
+    validate_only: bool,
+    timeout_ms: i32,
+) -> Result<()> {
+    let v = conn.version::<UpdateFeaturesRequest>("changing feature levels")?;
+    if validate_only && v < 1 {
+        return Err(KafkaError::UnsupportedApi {
+            address: conn.address().into(),
+            api: "UpdateFeatures v1 (ValidateOnly)".into(),
+            needed_for: "validating a feature level change".into(),
+        });
+    }
+    let request = update_features_request(updates, validate_only, timeout_ms);
+    let response = conn.send_at(&request, v).await?;
+    let what = if validate_only {
+        "UpdateFeatures (validate only)"
+    } else {
+        "UpdateFeatures"
+    };
+    if response.error_code != 0 {
+        return Err(api_err(
+            what,
+            conn.address(),
+            response.error_code,
+            response.error_message.as_ref(),
+        ));
+    }
+    // v0-v1 answer per feature too.
+    for r in &response.results {
+        if r.error_code != 0 {
+            return Err(api_err(
+                &format!("{what} of {}", r.feature.as_str()),
+                conn.address(),
+                r.error_code,
+                r.error_message.as_ref(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// UnregisterBroker: removes broker `id`'s registration.
+pub async fn unregister_broker(conn: &mut Connection, id: i32) -> Result<()> {
+    let request = UnregisterBrokerRequest::default().with_broker_id(BrokerId(id));
+    let (_, response) = conn.send(&request, "unregistering a broker").await?;
+    if response.error_code != 0 {
+        return Err(KafkaError::Api {
+            what: format!("UnregisterBroker via {}", conn.address()),
+            node: Some(id),
+            code: response.error_code,
+            name: error_name(response.error_code),
+            message: response
+                .error_message
+                .as_ref()
+                .map(|m| m.as_str().to_string()),
+        });
+    }
+    Ok(())
+}
+
+/// Every registered broker with its fencing state, from a broker (DescribeCluster v2,
+/// Kafka >= 4.0). `None` when the broker speaks only older versions.
+pub async fn describe_registered_brokers(
+    conn: &mut Connection,
+) -> Result<Option<Vec<RegisteredBroker>>> {
+    let v = conn.version::<DescribeClusterRequest>("listing registered brokers")?;
+    if v < 2 {
+        return Ok(None);
+    }
+    let request = DescribeClusterRequest::default()
+        .with_endpoint_type(1)
+        .with_include_fenced_brokers(true);
+    let response = conn.send_at(&request, v).await?;
+    if response.error_code != 0 {
+        return Err(api_err(
+            "DescribeCluster",
+            conn.address(),
+            response.error_code,
+            response.error_message.as_ref(),
+        ));
+    }
+    let mut brokers: Vec<RegisteredBroker> = response
+        .brokers
+        .iter()
+        .map(|b| RegisteredBroker {
+            id: b.broker_id.0,
+            host: b.host.as_str().to_string(),
+            port: u16::try_from(b.port).unwrap_or(0),
+            rack: b.rack.as_ref().map(|r| r.as_str().to_string()),
+            fenced: b.is_fenced,
+        })
+        .collect();
+    brokers.sort_by_key(|b| b.id);
+    Ok(Some(brokers))
+}
+
+/// A controller's advertised controller endpoints from its own configs, as
+/// `kafka-metadata-quorum add-controller` builds them from the node's config file: for each
+/// name of `controller.listener.names`, the `advertised.listeners` entry of that name, else the
+/// `listeners` one (an empty host becomes `localhost`).
+///
+/// # Errors
+/// When a controller listener name has no entry in either list.
+pub fn controller_endpoints(
+    listeners: Option<&str>,
+    advertised_listeners: Option<&str>,
+    controller_listener_names: &str,
+) -> std::result::Result<Vec<RaftEndpoint>, String> {
+    let parse = |list: Option<&str>| -> BTreeMap<String, (String, u16)> {
+        list.unwrap_or("")
+            .split(',')
+            .filter_map(|entry| {
+                let (name, rest) = entry.trim().split_once("://")?;
+                let (host, port) = rest.rsplit_once(':')?;
+                let host = host.trim_start_matches('[').trim_end_matches(']');
+                Some((
+                    name.trim().to_ascii_uppercase(),
+                    (host.to_string(), port.trim().parse().ok()?),
+                ))
+            })
+            .collect()
+    };
+    let mut known = parse(listeners);
+    known.extend(parse(advertised_listeners));
+    let mut out = Vec::new();
+    for name in controller_listener_names
+        .split(',')
+        .map(|n| n.trim().to_ascii_uppercase())
+        .filter(|n| !n.is_empty())
+    {
+        let (host, port) = known.get(&name).ok_or_else(|| {
+            format!("controller listener {name} is in neither listeners nor advertised.listeners")
+        })?;
+        out.push(RaftEndpoint {
+            name,
+            host: if host.is_empty() {
+                "localhost".into()
+            } else {
+                host.clone()
+            },
+            port: *port,
+        });
+    }
+    if out.is_empty() {
+        return Err("controller.listener.names is empty".into());
+    }
+    Ok(out)
+}
+
+/// Several config values of node `node_id`, asked of that node itself.
+async fn node_configs(
+    conn: &mut Connection,
+    node_id: i32,
+    keys: &[&str],
+) -> Result<BTreeMap<String, Option<String>>> {
+    let request = DescribeConfigsRequest::default().with_resources(vec![
+        DescribeConfigsResource::default()
+            .with_resource_type(4)
+            .with_resource_name(StrBytes::from_string(node_id.to_string()))
+            .with_configuration_keys(Some(
+                keys.iter()
+                    .map(|k| StrBytes::from_string((*k).to_string()))
+                    .collect(),
+            )),
+    ]);
+    let (_, response) = conn
+        .send(&request, "reading a controller's listeners")
+        .await?;
+    let result = response
+        .results
+        .first()
+        .ok_or_else(|| KafkaError::Protocol {
+            what: "DescribeConfigs".into(),
+            address: conn.address().into(),
+            message: "empty result".into(),
+        })?;
+    if result.error_code != 0 {
+        return Err(KafkaError::Api {
+            what: format!("DescribeConfigs via {}", conn.address()),
+            node: Some(node_id),
+            code: result.error_code,
+            name: error_name(result.error_code),
+            message: result
+                .error_message
+                .as_ref()
+                .map(|m| m.as_str().to_string()),
+        });
+    }
+    Ok(result
+        .configs
+        .iter()
+        .map(|c| {
+            (
+                c.name.as_str().to_string(),
+                c.value.as_ref().map(|v| v.as_str().to_string()),
+            )
+        })
+        .collect())
+}
+
+/// One node's ApiVersions features, or why it could not be asked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeFeatureAnswer {
+    /// The listener asked (the broker listener of broker-role nodes, else the controller one).
+    pub address: String,
+    pub features: std::result::Result<NodeFeatures, String>,
+}
+
+fn millis(d: std::time::Duration) -> i32 {
+    i32::try_from(d.as_millis()).unwrap_or(i32::MAX)
+}
+
+impl KafkaClient {
+    /// DescribeQuorum in full, from the active controller (with `bootstrap.controllers`) or
+    /// through a broker.
+    pub async fn describe_quorum(&self) -> Result<RawQuorum> {
+        let mut conn = self.quorum_connection().await?.conn;
+        Ok(wire_admin::describe_quorum(&mut conn).await?.0)
+    }
+
+    /// A connection for a quorum or feature change: to the active controller with
+    /// `bootstrap.controllers`, else to a broker, which forwards.
+    async fn change_connection(&self) -> Result<Connection> {
+        Ok(self.quorum_connection().await?.conn)
+    }
+
+    /// AddRaftVoter (see the module docs); returns once the new voter set is committed.
+    pub async fn add_raft_voter(
+        &self,
+        voter_id: i32,
+        directory_id: &str,
+        endpoints: &[RaftEndpoint],
+    ) -> Result<()> {
+        let mut conn = self.change_connection().await?;
+        // Kafka's own wait, inside our request timeout.
+        let kafka_timeout = millis(self.timeout()).saturating_sub(1000).max(1000);
+        add_raft_voter(&mut conn, voter_id, directory_id, endpoints, kafka_timeout).await
+    }
+
+    /// RemoveRaftVoter (see the module docs).
+    pub async fn remove_raft_voter(&self, voter_id: i32, directory_id: &str) -> Result<()> {
+        let mut conn = self.change_connection().await?;
+        remove_raft_voter(&mut conn, voter_id, directory_id).await
+    }
+
+    /// UpdateFeatures (see the module docs); `validate_only` changes nothing.
+    pub async fn update_features(
+        &self,
+        updates: &[FeatureUpdate],
+        validate_only: bool,
+    ) -> Result<()> {
+        let mut conn = self.change_connection().await?;
+        let kafka_timeout = millis(self.timeout()).saturating_sub(1000).max(1000);
+        update_features(&mut conn, updates, validate_only, kafka_timeout).await
+    }
+
+    /// UnregisterBroker (see the module docs).
+    pub async fn unregister_broker(&self, id: i32) -> Result<()> {
+        let mut conn = self.change_connection().await?;
+        unregister_broker(&mut conn, id).await
+    }
+
+    /// The finalized feature levels as the active controller (with `bootstrap.controllers`) or
+    /// a broker reports them, with that node's supported ranges.
+    pub async fn finalized_features(&self) -> Result<NodeFeatures> {
+        let mut conn = self.change_connection().await?;
+        Ok(conn.refresh_features().await?.clone())
+    }
+
+    /// Every registered broker, fenced ones included (DescribeCluster v2, Kafka >= 4.0).
+    pub async fn registered_brokers(&self) -> Result<Vec<RegisteredBroker>> {
+        let needed_for = "listing registered brokers";
+        let mut conn = self.wire_connection_to_brokers(needed_for).await?;
+        describe_registered_brokers(&mut conn)
+            .await?
+            .ok_or_else(|| KafkaError::UnsupportedApi {
+                address: conn.address().into(),
+                api: "DescribeCluster v2 (Kafka >= 4.0)".into(),
+                needed_for: needed_for.into(),
+            })
+    }
+
+    /// Every registered controller (voters and observers) with its endpoint on the controller
+    /// listener kafkaops connects to (DescribeCluster `EndpointType` 2 on a controller).
+    /// Needs `bootstrap.controllers`: brokers do not list controllers.
+    pub async fn registered_controllers(&self) -> Result<BTreeMap<i32, (String, u16)>> {
+        if self.config().controller_addresses().is_empty() {
+            return Err(KafkaError::InvalidSetting {
+                key: "bootstrap.controllers".into(),
+                message: "listing the controllers (observers included) needs the controllers' \
+                          addresses"
+                    .into(),
+            });
+        }
+        Ok(self.quorum_connection().await?.controllers)
+    }
+
+    /// The advertised controller endpoints of controller `id`, from its own configs (asked of
+    /// it on its controller listener, found among the registered controllers): what
+    /// AddRaftVoter must carry for it.
+    pub async fn controller_endpoints(&self, id: i32) -> Result<Vec<RaftEndpoint>> {
+        let controllers = self.registered_controllers().await?;
+        let (host, port) = controllers.get(&id).ok_or_else(|| KafkaError::Protocol {
+            what: "DescribeCluster".into(),
+            address: self.config().controller_addresses().join(","),
+            message: format!("controller {id} is not registered"),
+        })?;
+        let address = format!("{host}:{port}");
+        let mut conn = self
+            .wire_connection_to(&address, "reading a controller's listeners")
+            .await?;
+        let keys = [
+            "listeners",
+            "advertised.listeners",
+            "controller.listener.names",
+        ];
+        let configs = node_configs(&mut conn, id, &keys).await?;
+        let get = |k: &str| configs.get(k).cloned().flatten();
+        let names = get("controller.listener.names").unwrap_or_default();
+        controller_endpoints(
+            get("listeners").as_deref(),
+            get("advertised.listeners").as_deref(),
+            &names,
+        )
+        .map_err(|message| KafkaError::Protocol {
+            what: "DescribeConfigs".into(),
+            address,
+            message: format!("controller {id}: {message}"),
+        })
+    }
+
+    /// Every node's ApiVersions features: every registered broker (fenced ones included) on
+    /// its broker listener, every controller on its controller listener (registered
+    /// controllers with `bootstrap.controllers`, else the voters DescribeQuorum lists). A node
+    /// that cannot be reached is in the map with the reason.
+    pub async fn node_features(&self) -> Result<BTreeMap<i32, NodeFeatureAnswer>> {
+        let mut addresses: BTreeMap<i32, String> = BTreeMap::new();
+        let controllers = if self.config().controller_addresses().is_empty() {
+            self.describe_quorum()
+                .await?
+                .voter_endpoints
+                .into_iter()
+                .filter_map(|(id, e)| e.first().map(|e| (id, (e.host.clone(), e.port))))
+                .collect()
+        } else {
+            self.registered_controllers().await?
+        };
+        for (id, (host, port)) in controllers {
+            addresses.insert(id, format!("{host}:{port}"));
+        }
+        for b in self.registered_brokers().await? {
+            addresses.insert(b.id, format!("{}:{}", b.host, b.port));
+        }
+        let mut out = BTreeMap::new();
+        for (id, address) in addresses {
+            let features = match self
+                .wire_connection_to(&address, "reading a node's feature levels")
+                .await
+            {
+                Ok(conn) => Ok(conn.features().clone()),
+                Err(e) => Err(e.to_string()),
+            };
+            out.insert(id, NodeFeatureAnswer { address, features });
+        }
+        Ok(out)
+    }
+}
+
+/// Whether a node's process runs, told by one TCP connect to its listener `address`:
+/// `Some(true)` when it accepts, `Some(false)` when the host refuses the connection (nothing
+/// listens: the process is gone), `None` when nothing answered within `timeout` or the name
+/// did not resolve (a host that is down or unreachable cannot tell).
+pub async fn listener_accepts(address: &str, timeout: std::time::Duration) -> Option<bool> {
+    match tokio::time::timeout(timeout, tokio::net::TcpStream::connect(address)).await {
+        Ok(Ok(_)) => Some(true),
+        Ok(Err(e)) if e.kind() == std::io::ErrorKind::ConnectionRefused => Some(false),
+        Ok(Err(_)) | Err(_) => None,
+    }
+}
+
+/// The engine's quorum view. `kraft_version` from the finalized features; `controllers` =
+/// nodes known to have the controller role; `running` = the platform's answer per node (a
+/// node missing there was not asked).
+#[must_use]
+pub fn quorum_view(
+    quorum: &RawQuorum,
+    kraft_version: Option<i16>,
+    controllers: &BTreeSet<i32>,
+    running: &BTreeMap<i32, bool>,
+) -> QuorumView {
+    let member = |r: &super::observation::ReplicaObservation| Member {
+        id: NodeId(r.id),
+        directory_id: r.directory_id.clone(),
+        log_end_offset: (r.log_end_offset >= 0).then_some(r.log_end_offset),
+        last_fetch_ms: r.last_fetch_timestamp,
+        last_caught_up_ms: r.last_caught_up_timestamp,
+        running: running.get(&r.id).copied(),
+    };
+    QuorumView {
+        leader: quorum.leader_id.map(NodeId),
+        epoch: quorum.leader_epoch,
+        high_watermark: (quorum.high_watermark >= 0).then_some(quorum.high_watermark),
+        voters: quorum.voters.iter().map(member).collect(),
+        observers: quorum.observers.iter().map(member).collect(),
+        kraft_version,
+        controllers: controllers.iter().copied().map(NodeId).collect(),
+    }
+}
+
+/// The finalized `kraft.version` as Kafka reports it: Kafka leaves a level of 0 out of the
+/// finalized features, so a known epoch without the feature means 0 (static).
+#[must_use]
+pub fn finalized_kraft_version(features: &NodeFeatures) -> Option<i16> {
+    features
+        .finalized
+        .get(crate::engine::kraft::KRAFT_VERSION)
+        .copied()
+        .or_else(|| features.finalized_epoch.map(|_| 0))
+}
+
+/// The engine's upgrade view: the finalized levels from `finalized` (the active controller's
+/// answer), each node's supported ranges from `nodes`.
+#[must_use]
+pub fn upgrade_view(
+    finalized: &NodeFeatures,
+    nodes: &BTreeMap<i32, NodeFeatureAnswer>,
+) -> UpgradeView {
+    UpgradeView {
+        finalized: finalized.finalized.clone(),
+        nodes: nodes
+            .iter()
+            .map(|(id, a)| {
+                (
+                    NodeId(*id),
+                    a.features
+                        .as_ref()
+                        .map(|f| f.supported.clone())
+                        .map_err(|e| format!("{}: {e}", a.address)),
+                )
+            })
+            .collect(),
+    }
+}
+
+/// The engine's registrations and replica lists for the ghost-broker rules.
+#[must_use]
+pub fn ghost_registrations(
+    brokers: &[RegisteredBroker],
+    running: &BTreeMap<i32, bool>,
+    topics: &[super::observation::TopicObservation],
+    reassignments: &[crate::engine::view::Reassignment],
+) -> (Vec<Registration>, Vec<PartitionReplicas>) {
+    let registrations = brokers
+        .iter()
+        .map(|b| Registration {
+            id: NodeId(b.id),
+            fenced: b.fenced,
+            rack: b.rack.clone(),
+            running: running.get(&b.id).copied(),
+        })
+        .collect();
+    let ids = |v: &[i32]| v.iter().copied().map(NodeId).collect::<Vec<_>>();
+    let partitions = topics
+        .iter()
+        .flat_map(|t| {
+            t.partitions.iter().map(move |p| {
+                let moving = reassignments
+                    .iter()
+                    .find(|r| r.topic == t.name && r.partition == p.partition);
+                PartitionReplicas {
+                    topic: t.name.clone(),
+                    partition: p.partition,
+                    replicas: ids(&p.replicas),
+                    adding: moving.map(|r| ids(&r.adding)).unwrap_or_default(),
+                    removing: moving.map(|r| ids(&r.removing)).unwrap_or_default(),
+                }
+            })
+        })
+        .collect();
+    (registrations, partitions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kafka_protocol::messages::api_versions_response::{
+        FinalizedFeatureKey, SupportedFeatureKey,
+    };
+    use kafka_protocol::protocol::{Decodable, Encodable};
+
+    #[test]
+    fn directory_ids_round_trip_in_kafkas_text_form() {
+        // A directory id as the 4.4.0 storage tool wrote it to meta.properties.
+        let text = "GVggfGC5QpqGcRcUJNm86Q";
+        let id = parse_directory_id(text).unwrap();
+        assert_eq!(directory_id_text(&id).as_deref(), Some(text));
+        assert_eq!(directory_id_text(&uuid::Uuid::nil()), None);
+        assert!(parse_directory_id("not-base64!").is_err());
+        assert!(parse_directory_id("AAAA").is_err());
+    }
+
+    #[test]
+    fn api_versions_features_are_read_per_node() {
+        let response = ApiVersionsResponse::default()
+            .with_supported_features(vec![
+                SupportedFeatureKey::default()
+                    .with_name(StrBytes::from_static_str("metadata.version"))
+                    .with_min_version(7)
+                    .with_max_version(33),
+                SupportedFeatureKey::default()
+                    .with_name(StrBytes::from_static_str("kraft.version"))
+                    .with_min_version(0)
+                    .with_max_version(1),
+            ])
+            .with_finalized_features_epoch(42)
+            .with_finalized_features(vec![
+                FinalizedFeatureKey::default()
+                    .with_name(StrBytes::from_static_str("metadata.version"))
+                    .with_min_version_level(30)
+                    .with_max_version_level(30),
+            ]);
+        // Through the codec at v4, as a v4 answer arrives.
+        let mut buf = bytes::BytesMut::new();
+        response.encode(&mut buf, 4).unwrap();
+        let decoded = ApiVersionsResponse::decode(&mut buf.freeze(), 4).unwrap();
+        let f = NodeFeatures::from_api_versions(&decoded, 4);
+        assert_eq!(
+            f.supported["metadata.version"],
+            LevelRange { min: 7, max: 33 }
+        );
+        assert_eq!(f.supported["kraft.version"], LevelRange { min: 0, max: 1 });
+        assert_eq!(f.finalized["metadata.version"], 30);
+        assert_eq!(f.finalized_epoch, Some(42));
+        // kraft.version 0 is left out of the finalized features: static.
+        assert_eq!(finalized_kraft_version(&f), Some(0));
+        let unknown = NodeFeatures::default();
+        assert_eq!(finalized_kraft_version(&unknown), None);
+    }
+
+    #[test]
+    fn update_features_request_carries_validate_only_and_the_upgrade_type() {
+        let r = update_features_request(
+            &[FeatureUpdate {
+                feature: "metadata.version".into(),
+                level: 33,
+                kind: UpgradeKind::Upgrade,
+            }],
+            true,
+            5000,
+        );
+        assert!(r.validate_only);
+        assert_eq!(r.feature_updates[0].upgrade_type, 1);
+        assert!(!r.feature_updates[0].allow_downgrade);
+        assert_eq!(r.feature_updates[0].max_version_level, 33);
+        // v0 cannot carry ValidateOnly (the codec refuses rather than drop it); v1+ can.
+        r.encode(&mut bytes::BytesMut::new(), 2).unwrap();
+        r.encode(&mut bytes::BytesMut::new(), 1).unwrap();
+        assert!(r.encode(&mut bytes::BytesMut::new(), 0).is_err());
+    }
+
+    #[test]
+    fn controller_endpoints_follow_the_names_and_prefer_advertised() {
+        let e = controller_endpoints(
+            Some("PLAINTEXT://0.0.0.0:9092,CONTROLLER://:9093"),
+            Some("PLAINTEXT://b1:9092,CONTROLLER://c1.example:9093"),
+            "CONTROLLER",
+        )
+        .unwrap();
+        assert_eq!(
+            e,
+            vec![RaftEndpoint {
+                name: "CONTROLLER".into(),
+                host: "c1.example".into(),
+                port: 9093
+            }]
+        );
+        let local = controller_endpoints(Some("CONTROLLER://:9093"), None, "controller").unwrap();
+        assert_eq!(local[0].host, "localhost");
+        assert!(controller_endpoints(Some("PLAINTEXT://:9092"), None, "CONTROLLER").is_err());
+    }
+
+    #[test]
+    fn quorum_view_keeps_directory_ids_and_running_answers() {
+        let q = RawQuorum {
+            leader_id: Some(1),
+            leader_epoch: 4,
+            high_watermark: -1,
+            voters: vec![super::super::observation::ReplicaObservation {
+                id: 1,
+                log_end_offset: -1,
+                last_fetch_timestamp: Some(10),
+                last_caught_up_timestamp: Some(10),
+                directory_id: Some("d1".into()),
+            }],
+            observers: vec![],
+            answered_by: "c:1".into(),
+            voter_endpoints: BTreeMap::new(),
+            version: 2,
+        };
+        let v = quorum_view(
+            &q,
+            Some(1),
+            &BTreeSet::from([1]),
+            &BTreeMap::from([(1, true)]),
+        );
+        assert_eq!(v.high_watermark, None);
+        assert_eq!(v.voters[0].log_end_offset, None);
+        assert_eq!(v.voters[0].directory_id.as_deref(), Some("d1"));
+        assert_eq!(v.voters[0].running, Some(true));
+    }
+}
