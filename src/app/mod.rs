@@ -15,7 +15,8 @@
 //! types), never `commands`, `cli` or `main`.
 //!
 //! It holds the clients, the reporting trait, the guards ([`guards`]), the Cruise Control use
-//! cases ([`rebalance`], [`topic`], [`cordon`], [`placement`], [`anomalies`]), the roll session
+//! cases ([`rebalance`], [`topic`], [`cordon`], [`placement`], [`anomalies`]), the KRaft lifecycle
+//! ([`kraft`]: the quorum, ghost brokers, feature finalization), the roll session
 //! ([`roll`]) and the `operate` loop ([`operate`]).
 
 pub mod anomalies;

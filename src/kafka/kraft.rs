@@ -8,7 +8,7 @@
 //! [`ghost_registrations`] turn the answers into the engine's views
 //! ([`crate::engine::kraft`]), which decide whether a change is safe.
 //!
-//! # The RPCs (verified against Kafka 4.3.1 and 4.4.0, `tests/kraft_lifecycle.rs`)
+//! # The RPCs (verified against Kafka 4.3.1 and 4.4.0, `tests/cluster/kraft_lifecycle.rs`, `tests/cluster/kraft_cli.rs`)
 //!
 //! | RPC (key) | Version sent | Sent to | Notes |
 //! |---|---|---|---|

@@ -48,7 +48,7 @@ fi
 # (Their stdout is the path they prepared: keep it off this script's stdout, which callers such as
 # examples/local-demo.sh keep for results.)
 "$here/setup.sh" >&2
-# The older Kafka release the upgrade tests start from (tests/kraft_lifecycle.rs).
+# The older Kafka release the upgrade tests start from (tests/cluster/kraft_lifecycle.rs, tests/cluster/kraft_cli.rs).
 "$here/setup.sh" previous >&2
 "$here/cc-double/build.sh" >&2
 if $demo_only; then

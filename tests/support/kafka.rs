@@ -856,7 +856,10 @@ impl KafkaCluster {
         let mut cluster = match Self::launch(&spec, install) {
             Ok(c) => c,
             Err((e, true)) => {
-                eprintln!("kafka test cluster: port clash ({e:#}); retrying with new ports");
+                eprintln!(
+                    "kafka test cluster: port clash or a broker that could not register ({e:#}); \
+                     retrying with new ports"
+                );
                 Self::launch(&spec, install).map_err(|(e, _)| e)?
             }
             Err((e, false)) => return Err(e),
@@ -868,7 +871,8 @@ impl KafkaCluster {
         Ok(cluster)
     }
 
-    /// On error: the error and whether it looks like a port clash.
+    /// On error: the error and whether it is worth one more start (a port clash, a broker that
+    /// could not register).
     fn launch(
         spec: &ClusterSpec,
         install: &'static KafkaInstall,
@@ -911,10 +915,17 @@ impl KafkaCluster {
             Err(e) => {
                 // Another process answering on a node's Jolokia port (its agent could not bind
                 // it; the message is at the start of the node's log) is a clash too.
+                // A broker that gave up registering (Kafka waits 60 s,
+                // `initial.broker.registration.timeout.ms`) after the quorum changed leader while
+                // it started: seen with a dynamic quorum on a loaded 2-core host, its controller
+                // channel stayed on the old leader. Kafka's own supervisor would restart it; the
+                // harness starts the cluster once more.
                 let clash = format!("{e:#}").contains("Jolokia answered with non-JSON")
                     || cluster.nodes.values().any(|n| {
-                        let tail = tail_file(&n.log, 200);
-                        tail.contains("Address already in use") || tail.contains("BindException")
+                        let tail = tail_file(&n.log, 400);
+                        tail.contains("Address already in use")
+                            || tail.contains("BindException")
+                            || tail.contains("unable to register with the controller quorum")
                     });
                 let e = e.context(format!(
                     "failed to start the Kafka test cluster (work dir {})",
