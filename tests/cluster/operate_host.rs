@@ -15,6 +15,8 @@
 //! e) a desired broker configuration from the policy is rolled in (reconfigured, no restart);
 //! f) a replication factor from the policy is applied (one `topic_configuration` execution).
 //!
+//! After a), `/metrics` carries the cluster's health verdict (`kafkaops_operate_health`).
+//!
 //! Before a): `--once --dry-run` says what it would do and sends and saves nothing; during b)
 //! a second instance on the same state directory waits for the lock.
 //!
@@ -150,6 +152,21 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
     assert!(adds[0].url.contains("brokerid=4"), "{adds:?}");
     assert_eq!(adds[0].status, "Completed", "{adds:?}");
     assert!(executions(&url, "remove_broker", t_a).unwrap().is_empty());
+    // The health verdict (issue #29) is on /metrics: exactly one verdict is 1, and with every
+    // broker serving and nothing moving, it is healthy.
+    let port = support::operate::http_port(&op).expect("operate's http port");
+    let text = wait_for("the health verdict on /metrics", WAIT, || {
+        let text = support::kafka::http_get(port, "/metrics")?;
+        Ok((text.contains("kafkaops_operate_health{verdict=\"healthy\"} 1")).then_some(text))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.starts_with("kafkaops_operate_health{") && l.ends_with(" 1"))
+            .count(),
+        1,
+        "{text}"
+    );
     stop(&mut op);
     let before_b = replicas_per_broker(&bootstrap).unwrap();
     eprintln!("placement after a: {before_b:?}");

@@ -149,6 +149,28 @@ impl KafkaPort for KafkaClient {
     async fn cluster_facts(&self) -> Result<ClusterFacts, String> {
         cluster_facts(self).await
     }
+
+    async fn health(&self) -> Option<crate::engine::health::HealthFacts> {
+        use crate::engine::health::CruiseControlFacts;
+        use crate::kafka::ClusterObserver;
+        let o = match ClusterObserver::observe(self).await {
+            Ok(o) => o,
+            Err(e) => {
+                tracing::debug!("health: cannot observe Kafka: {e}");
+                return None;
+            }
+        };
+        let names: Vec<String> = o.topics.iter().map(|t| t.name.clone()).collect();
+        let topic_throttles = crate::app::throttles::topic_throttles(self, &names)
+            .await
+            .inspect_err(|e| tracing::debug!("health: {e:#}"))
+            .ok()?;
+        Some(crate::app::health::from_observation(
+            &o,
+            topic_throttles,
+            CruiseControlFacts::NotConfigured,
+        ))
+    }
 }
 
 impl CruiseControlPort for CruiseControlClient {

@@ -96,6 +96,11 @@ pub trait KafkaPort: Send + Sync {
     ) -> impl Future<Output = Result<crate::engine::operate::KafkaView, String>> + Send;
     /// What the policy is checked against (the brokers Kafka lists, the topics that exist).
     fn cluster_facts(&self) -> impl Future<Output = Result<ClusterFacts, String>> + Send;
+    /// The Kafka side of the health verdict (`kafkaops health`), for `/metrics` (`None`: not
+    /// observed; Cruise Control's side is added by the loop from its own observation).
+    fn health(&self) -> impl Future<Output = Option<crate::engine::health::HealthFacts>> + Send {
+        async { None }
+    }
 }
 
 pub use crate::app::operate::policy::ClusterFacts;

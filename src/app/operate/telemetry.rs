@@ -25,7 +25,11 @@
 //! - `errors_total{source}`: failed calls (`cruise-control`, `kafka`, `kubernetes`, `policy`,
 //!   `state`);
 //! - `last_successful_loop_timestamp_seconds` gauge;
-//! - `leader` gauge: 1 while this instance leads.
+//! - `leader` gauge: 1 while this instance leads;
+//! - `health{verdict}` gauge: the cluster's health verdict as `kafkaops health` decides it
+//!   (`healthy`, `degraded`, `unavailable`; exactly one is 1 once observed), and
+//!   `health_reasons{kind, severity}` gauge: how many reasons of each kind it has now (ignored
+//!   reasons are not counted; kinds as in `engine::health::KINDS`).
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -83,6 +87,8 @@ struct Inner {
     errors: Family<Labels, Counter>,
     last_loop: Gauge<f64, AtomicU64>,
     leader: Gauge,
+    health: Family<Labels, Gauge>,
+    health_reasons: Family<Labels, Gauge>,
     ready: AtomicBool,
     /// When the step marked busy started (seconds since the epoch as `f64` bits; 0: none).
     busy_since: AtomicU64,
@@ -157,6 +163,18 @@ impl Telemetry {
             "1 while this instance is the leader (acts), 0 for a standby",
             leader.clone(),
         );
+        let health = Family::<Labels, Gauge>::default();
+        registry.register(
+            "health",
+            "The cluster's health verdict (healthy, degraded, unavailable; the label set at 1)",
+            health.clone(),
+        );
+        let health_reasons = Family::<Labels, Gauge>::default();
+        registry.register(
+            "health_reasons",
+            "Reasons of the health verdict now, by kind and severity",
+            health_reasons.clone(),
+        );
         Telemetry {
             inner: Arc::new(Inner {
                 registry,
@@ -167,6 +185,8 @@ impl Telemetry {
                 errors,
                 last_loop,
                 leader,
+                health,
+                health_reasons,
                 ready: AtomicBool::new(false),
                 busy_since: AtomicU64::new(0),
                 busy_limit: AtomicU64::new(0),
@@ -225,6 +245,27 @@ impl Telemetry {
     /// Whether this instance leads.
     pub fn leader(&self, leading: bool) {
         self.inner.leader.set(i64::from(leading));
+    }
+    /// The cluster's health verdict and its reasons (as `kafkaops health` decides them).
+    pub fn health(&self, report: &crate::engine::health::HealthReport) {
+        use crate::engine::health::Verdict;
+        for v in [Verdict::Healthy, Verdict::Degraded, Verdict::Unavailable] {
+            self.inner
+                .health
+                .get_or_create(&vec![("verdict", v.as_str().to_string())])
+                .set(i64::from(v == report.verdict));
+        }
+        self.inner.health_reasons.clear();
+        for r in report.reasons.iter().filter(|r| !r.ignored) {
+            let severity = serde_json::to_value(r.severity)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            self.inner
+                .health_reasons
+                .get_or_create(&vec![("kind", r.kind.clone()), ("severity", severity)])
+                .inc();
+        }
     }
     /// Whether the dependencies answer and the policy is good (`/readyz`).
     pub fn ready(&self, ready: bool) {
@@ -377,6 +418,60 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("rebalance_state=\"Idle\""), "{text}");
+    }
+
+    #[test]
+    fn the_health_verdict_and_its_reasons_are_exported() {
+        use crate::engine::health::{HealthReport, Reason, Severity, Verdict};
+        let t = Telemetry::new();
+        let reason = |kind: &str, severity, ignored| Reason {
+            kind: kind.into(),
+            severity,
+            subject: None,
+            partitions: vec![],
+            message: String::new(),
+            ignored,
+        };
+        t.health(&HealthReport {
+            verdict: Verdict::Unavailable,
+            reasons: vec![
+                reason("under-min-isr", Severity::Unavailable, false),
+                reason("under-min-isr", Severity::Unavailable, false),
+                reason("leftover-throttle", Severity::Degraded, true),
+            ],
+        });
+        let text = t.encode();
+        assert!(
+            text.contains("kafkaops_operate_health{verdict=\"unavailable\"} 1\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("kafkaops_operate_health{verdict=\"healthy\"} 0\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "kafkaops_operate_health_reasons{kind=\"under-min-isr\",severity=\"unavailable\"} 2\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            !text.contains("leftover-throttle"),
+            "ignored reasons are not counted: {text}"
+        );
+        t.health(&HealthReport {
+            verdict: Verdict::Healthy,
+            reasons: vec![],
+        });
+        let text = t.encode();
+        assert!(
+            text.contains("kafkaops_operate_health{verdict=\"healthy\"} 1\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("under-min-isr"),
+            "a reason that went away stays: {text}"
+        );
     }
 
     #[test]

@@ -55,6 +55,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
         }
         let roll_notes = self.roll_wish(state, &mut obs).await;
         self.note_outages(&obs);
+        self.export_health(&obs).await;
         let mut engine_policy = self.policy.policy().engine();
         let platform_ok = self.observe_platform(&mut obs, &mut engine_policy).await;
         let reachable = obs.kafka.is_ok() && obs.cc.is_ok() && platform_ok;
@@ -113,6 +114,24 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
 
     /// Counts what could not be read and logs each outage once per change (the loop backs
     /// off while one lasts).
+    /// The health verdict on `/metrics`: Kafka's side observed by the port, Cruise Control's
+    /// from this loop's observation (its executor and anomalies; the load monitor is not asked).
+    async fn export_health(&self, obs: &Observation) {
+        use crate::engine::health::{CruiseControlFacts, evaluate};
+        let Some(mut facts) = self.kafka.health().await else {
+            return;
+        };
+        facts.cruise_control = match &obs.cc {
+            Err(e) => CruiseControlFacts::Unreachable { error: e.clone() },
+            Ok(cc) => CruiseControlFacts::Seen {
+                monitor_not_ready: None,
+                executing: (!cc.executor.is_idle()).then(|| cc.executor.describe()),
+                anomalies: cc.anomalies.clone(),
+            },
+        };
+        self.telemetry.health(&evaluate(&facts, &[]));
+    }
+
     fn note_outages(&mut self, obs: &Observation) {
         if obs.kafka.is_err() {
             self.telemetry.error(ErrorSource::Kafka);
