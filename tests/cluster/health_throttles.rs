@@ -1,6 +1,7 @@
 //! Day-two tools (issue #29) on real 3-node KRaft clusters, judged by Kafka's own answers:
 //!
-//! - `health`: a healthy cluster exits 0; with a broker stopped it names exactly the
+//! - `health`: a healthy cluster exits 0; with a Cruise Control that cannot be reached, or whose
+//!   load monitor is still warming up (the double), it is degraded (13), healthy once ready; with a broker stopped it names exactly the
 //!   partitions whose ISR fell under `min.insync.replicas` (the cluster-wide broker default;
 //!   not those it does not hold) and
 //!   exits 14 (unavailable), 13 (degraded) once those are `--ignore`d; `--exit-when-healthy`
@@ -20,6 +21,7 @@ use kafkaops::kafka::{ConfigChange, ConfigTarget};
 use serde_json::Value;
 use support::admin::Admin;
 use support::bin::{Out, kafkaops_bin, run};
+use support::cc_double::{CcDouble, CcDoubleOptions};
 use support::control::connection_args;
 use support::kafka::{
     ClusterSpec, KafkaCluster, broker_config, create_topic, produce_bulk, wait_for,
@@ -86,6 +88,47 @@ fn health_names_under_min_isr_partitions_of_a_stopped_broker_and_waits_for_its_r
     })
     .unwrap();
     assert_eq!(o.json()["verdict"], "healthy", "{}", o.stdout);
+
+    eprintln!("== Cruise Control configured: unreachable, then warming up, then ready");
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let closed_url = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let o = run(kafkaops(&cluster, &["health", "-o", "json"])
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", &closed_url)
+        .env("KAFKAOPS_REQUEST_TIMEOUT", "3s"));
+    assert_eq!(o.code, 13, "{}\n{}", o.stdout, o.stderr);
+    assert_eq!(
+        reasons(&o, "cruise-control-unreachable").len(),
+        1,
+        "{}",
+        o.stdout
+    );
+    let cc = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            warmup_seconds: 20,
+            ..CcDoubleOptions::default()
+        },
+    )
+    .unwrap();
+    let o =
+        run(kafkaops(&cluster, &["health", "-o", "json"])
+            .env("KAFKAOPS_CRUISE_CONTROL_URL", cc.url()));
+    assert_eq!(o.code, 13, "{}\n{}", o.stdout, o.stderr);
+    assert_eq!(
+        reasons(&o, "cruise-control-not-ready").len(),
+        1,
+        "{}",
+        o.stdout
+    );
+    let o = wait_for("Cruise Control's load monitor to be ready", WAIT, || {
+        let o = run(kafkaops(&cluster, &["health", "-o", "json"])
+            .env("KAFKAOPS_CRUISE_CONTROL_URL", cc.url()));
+        Ok((o.code == 0).then_some(o))
+    })
+    .unwrap();
+    assert_eq!(o.json()["verdict"], "healthy", "{}", o.stdout);
+    drop(cc);
 
     eprintln!("== broker 3 stopped: the strict partitions are under min ISR, exit 14");
     cluster.stop_node(3).unwrap();
