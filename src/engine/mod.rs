@@ -16,6 +16,7 @@ pub mod model;
 pub mod movers;
 pub mod operate;
 pub mod operator_guard;
+pub mod pace;
 pub mod rebalance;
 pub mod replicas;
 pub mod risk;
