@@ -10,6 +10,7 @@
 
 mod anomalies_cluster;
 mod cc_double;
+mod cli_checks;
 mod cluster_env;
 mod kafka_adapter;
 mod movers;
