@@ -6,7 +6,8 @@
 //! `leader.`/`follower.replication.throttled.rate` (read back with the Admin API) while the same
 //! execution keeps running; pace holds the new rate against the double's per-batch reset until
 //! the execution ends; the execution completes with every partition off broker 3; broker 3 stays
-//! cordoned throughout. The stop/resume path (an execution without a throttle) and its refusals
+//! cordoned throughout. `rebalance status --task --follow` attached to that execution says it
+//! follows it, not that it started it. The stop/resume path (an execution without a throttle) and its refusals
 //! are tested on the wire (`tests/wire/pace_throttle.rs`).
 //!
 //! Run with `cargo test --test cluster pace_throttle:: -- --nocapture` to see the steps.
@@ -85,6 +86,26 @@ fn a_new_throttle_reaches_the_brokers_while_the_removal_runs_on() {
     })
     .unwrap();
     assert!(cordoned(), "the leaving broker is cordoned");
+
+    eprintln!("== status --task --follow on the running execution does not say it started it");
+    let o = sync(&[
+        "rebalance",
+        "status",
+        "--task",
+        &task,
+        "--follow",
+        "--follow-timeout",
+        "2s",
+        "--poll-interval",
+        "1s",
+    ]);
+    assert!(
+        o.stderr
+            .contains(&format!("Following the running execution (task {task})"))
+            && !o.stderr.contains("Execution started"),
+        "{}",
+        o.stderr
+    );
 
     eprintln!("== pace --throttle 256000 (holds the rate until the execution ends)");
     let mut pace = kafkaops_cmd(&url, &bootstrap, state.path())

@@ -1,6 +1,7 @@
 //! The terminal's side of a rebalance flow: the proposal shown before it runs, the question
 //! asked, the progress bar while it runs, the choice after Ctrl-C.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
@@ -27,6 +28,46 @@ pub(crate) struct RebalanceHooks<'a> {
     /// `--approved-plan`: what a `--yes` execution must match.
     pub(crate) approved_plan: Option<Plan>,
     pub(crate) tolerance: Tolerance,
+    /// Following an execution something else started (`rebalance status --task --follow`).
+    pub(crate) attached: bool,
+    /// The operator chose "Leave it running" at the Ctrl-C menu.
+    pub(crate) chose_leave: AtomicBool,
+}
+
+impl RebalanceHooks<'_> {
+    /// After the flow: when the operator chose to leave the execution running, a clean exit
+    /// (the note to print) instead of an interruption error.
+    pub(crate) fn left_running_by_choice(
+        &self,
+        outcome: &crate::engine::cc_flow::Outcome,
+    ) -> Option<String> {
+        left_running_note(outcome, self.chose_leave.load(Ordering::SeqCst))
+    }
+}
+
+/// The note for an execution the operator chose to leave running, or `None` when the outcome
+/// is anything else (pure).
+#[must_use]
+pub(crate) fn left_running_note(
+    outcome: &crate::engine::cc_flow::Outcome,
+    chosen: bool,
+) -> Option<String> {
+    use crate::engine::cc_flow::{AfterInterrupt, Outcome};
+    match outcome {
+        Outcome::Interrupted {
+            task_id,
+            after: AfterInterrupt::LeftRunning,
+        } if chosen => Some(match task_id {
+            Some(t) => format!(
+                "Left task {t} running on Cruise Control. Follow it with \
+                 `kafkaops rebalance status --task {t} --follow`; stop it with `kafkaops rebalance stop`."
+            ),
+            None => "Left the execution running on Cruise Control (it was being started). See it \
+                     with `kafkaops rebalance status`; stop it with `kafkaops rebalance stop`."
+                .to_string(),
+        }),
+        _ => None,
+    }
 }
 
 /// The progress bar while following, and what its rate is computed from.
@@ -150,10 +191,12 @@ impl FlowHooks for RebalanceHooks<'_> {
     }
 
     fn following(&self, task_id: Option<&str>) {
-        self.printer.note(format!(
-            "Execution started{}; following it (Ctrl-C to stop it or leave it running)",
-            task_id.map(|t| format!(" (task {t})")).unwrap_or_default()
-        ));
+        let task = task_id.map(|t| format!(" (task {t})")).unwrap_or_default();
+        self.printer.note(if self.attached {
+            format!("Following the running execution{task} (Ctrl-C to stop it or leave it running)")
+        } else {
+            format!("Execution started{task}; following it (Ctrl-C to stop it or leave it running)")
+        });
         let mut follow = self.follow.lock().unwrap_or_else(PoisonError::into_inner);
         *follow = Some(FollowDisplay {
             pb: progress_bar(self.printer, 0, "moving"),
@@ -220,6 +263,7 @@ impl FlowHooks for RebalanceHooks<'_> {
         if stop {
             InterruptChoice::Stop
         } else {
+            self.chose_leave.store(true, Ordering::SeqCst);
             InterruptChoice::LeaveRunning
         }
     }
@@ -233,4 +277,36 @@ pub fn left_in_proposal(p: &ProposalView, leaving: &[i32]) -> Vec<(i64, u64)> {
         .filter(|l| leaving.iter().any(|b| i64::from(*b) == l.broker))
         .filter_map(|l| l.replicas_after.filter(|n| *n > 0).map(|n| (l.broker, n)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::left_running_note;
+    use crate::engine::cc_flow::{AfterInterrupt, Outcome};
+
+    #[test]
+    fn only_a_chosen_leave_is_a_clean_exit_and_it_suggests_following_the_task() {
+        let left = Outcome::Interrupted {
+            task_id: Some("t-1".into()),
+            after: AfterInterrupt::LeftRunning,
+        };
+        let note = left_running_note(&left, true).unwrap();
+        assert!(
+            note.contains("kafkaops rebalance status --task t-1 --follow"),
+            "{note}"
+        );
+        // Left running without a choice (no terminal, a second Ctrl-C): still an interruption.
+        assert_eq!(left_running_note(&left, false), None);
+        for after in [
+            AfterInterrupt::StopRequested,
+            AfterInterrupt::StopFailed,
+            AfterInterrupt::NothingStarted,
+        ] {
+            let o = Outcome::Interrupted {
+                task_id: Some("t-1".into()),
+                after,
+            };
+            assert_eq!(left_running_note(&o, true), None, "{o:?}");
+        }
+    }
 }

@@ -478,7 +478,7 @@ pub(crate) fn render_execution(v: &ExecutionView, color: bool) -> String {
     out.push_str(&match e.status {
         "completed" => format!("Execution completed (task {task}).\n"),
         "started" => format!(
-            "Execution started (task {task}); follow it with `kafkaops rebalance status`.\n"
+            "Execution started (task {task}); follow it with `kafkaops rebalance status --task {task} --follow`.\n"
         ),
         "nothing-to-do" => "Nothing to execute.\n".to_string(),
         "drifted" => {
