@@ -11,6 +11,7 @@ pub mod anomalies;
 pub mod cc_flow;
 pub mod cordon;
 pub mod drift;
+pub mod eta;
 pub mod failure;
 pub mod model;
 pub mod movers;

@@ -13,9 +13,10 @@ use crate::cruise_control::{Answer, CcError, CruiseControlClient, Observer};
 use crate::driver::cc_flow::FlowHooks;
 use crate::engine::cc_flow::InterruptChoice;
 use crate::engine::drift::{DriftReport, Plan, Tolerance};
+use crate::engine::eta::Eta;
 use crate::engine::view::{ExecutionProgress, ExecutorState};
 use crate::error::CliError;
-use crate::output::{Printer, confirm, progress_bar};
+use crate::output::{Printer, confirm, progress_bar, progress_style};
 
 /// The rebalance command's side of the Cruise Control flow.
 pub(crate) struct RebalanceHooks<'a> {
@@ -74,7 +75,8 @@ pub(crate) fn left_running_note(
 pub(crate) struct FollowDisplay {
     pb: indicatif::ProgressBar,
     started: Instant,
-    first_mb: Option<f64>,
+    /// The one ETA: a smoothed rate between changes of the data counter.
+    eta: Eta,
     /// The highest counters seen so far ([`ExecutionProgress::observe`]): a real Cruise Control
     /// drops them in the leader phase and moves them in jumps.
     seen: Option<ExecutionProgress>,
@@ -201,7 +203,7 @@ impl FlowHooks for RebalanceHooks<'_> {
         *follow = Some(FollowDisplay {
             pb: progress_bar(self.printer, 0, "moving"),
             started: Instant::now(),
-            first_mb: None,
+            eta: Eta::new(),
             seen: None,
         });
     }
@@ -217,13 +219,22 @@ impl FlowHooks for RebalanceHooks<'_> {
             if let Some(seen) = &f.seen {
                 p = seen.clone();
             }
-            let base = *f.first_mb.get_or_insert(p.data_finished_mb);
-            f.pb.set_length(p.partitions_total.max(1));
-            f.pb.set_position(p.partitions_finished);
+            f.eta
+                .observe(f.started.elapsed().as_secs_f64(), p.data_finished_mb);
+            match bar_counts(&p) {
+                Some((pos, len)) => {
+                    f.pb.set_style(progress_style(true));
+                    f.pb.set_length(len);
+                    f.pb.set_position(pos);
+                }
+                // Cruise Control reports no partition counters yet (or between phases): no
+                // "0/0" while partitions move.
+                None => f.pb.set_style(progress_style(false)),
+            }
             f.pb.set_message(follow_message(
                 &p,
-                p.data_finished_mb - base,
-                f.started.elapsed().as_secs_f64(),
+                f.eta.rate(),
+                f.eta.seconds_left(p.data_total_mb),
             ));
         }
         tracing::info!(
@@ -269,6 +280,17 @@ impl FlowHooks for RebalanceHooks<'_> {
     }
 }
 
+/// The bar's position and length, or `None` when Cruise Control gives no partition total (pure).
+#[must_use]
+pub(crate) fn bar_counts(p: &ExecutionProgress) -> Option<(u64, u64)> {
+    (p.partitions_total > 0).then(|| {
+        (
+            p.partitions_finished.min(p.partitions_total),
+            p.partitions_total,
+        )
+    })
+}
+
 /// Leaving brokers that still hold replicas after the proposal, with how many (pure).
 #[must_use]
 pub fn left_in_proposal(p: &ProposalView, leaving: &[i32]) -> Vec<(i64, u64)> {
@@ -308,5 +330,36 @@ mod tests {
             };
             assert_eq!(left_running_note(&o, true), None, "{o:?}");
         }
+    }
+
+    #[test]
+    fn no_zero_of_zero_while_partitions_move_and_one_eta_at_most() {
+        use super::super::follow_message;
+        use super::bar_counts;
+        use crate::engine::view::ExecutionProgress;
+        let moving = ExecutionProgress {
+            state: "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS".into(),
+            partitions_in_progress: 9,
+            data_total_mb: 15.0,
+            ..ExecutionProgress::default()
+        };
+        assert_eq!(bar_counts(&moving), None, "no 0/0 bar");
+        let m = follow_message(&moving, None, None);
+        assert!(
+            m.contains("9 partition(s) moving") && !m.contains("0/0 ("),
+            "{m}"
+        );
+        let counted = ExecutionProgress {
+            partitions_total: 15,
+            partitions_finished: 7,
+            data_finished_mb: 7.0,
+            ..moving
+        };
+        assert_eq!(bar_counts(&counted), Some((7, 15)));
+        let m = follow_message(&counted, Some(0.5), Some(16.0));
+        assert_eq!(m.matches("left").count(), 1, "{m}");
+        // No rate (or a stalled one): no estimate at all.
+        let m = follow_message(&counted, Some(0.5), None);
+        assert!(!m.contains("left") && !m.contains("eta"), "{m}");
     }
 }
