@@ -4370,7 +4370,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__rebalance__subcmd__pace)
-            opts="-o -v -q -y -b -X -n -h -V --concurrency --leader-concurrency --throttle --max-drift --max-data-mb --wait --reason --timeout --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -b -X -n -h -V --concurrency --leader-concurrency --throttle --once --max-drift --max-data-mb --wait --reason --timeout --poll-interval --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -519,7 +519,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;rebalance;pace'= {
             cand --concurrency 'Concurrent inter-broker partition movements per broker from now on (live)'
             cand --leader-concurrency 'Concurrent leader movements from now on'
-            cand --throttle 'New replication throttle, in bytes per second: Cruise Control cannot change it live, so the execution is stopped and the same request re-submitted with it, after a re-check of the plan (asks first unless --yes)'
+            cand --throttle 'New replication throttle, in bytes per second, set on the brokers'' throttle rates while the execution keeps running, and held until it ends (Cruise Control sets its own back before each batch). An execution started without a throttle is stopped and re-submitted with it, after a re-check of the plan (asks first unless --yes)'
             cand --max-drift 'With --throttle: largest change between what the stopped execution still had to do and the re-submitted proposal, in percent of the movements, leader movements and data; past it the execution stays stopped'
             cand --max-data-mb 'With --throttle: largest change of the data to move, in MB (default: no absolute cap)'
             cand --reason 'Reason recorded by Cruise Control for the request'
@@ -544,6 +544,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
             cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
             cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand --once 'With --throttle: change the brokers'' rates once and return instead of holding the new rate until the execution ends (Cruise Control sets its own back at its next batch)'
             cand --wait 'With --throttle: follow the resumed execution until it ends (default: print its task id and return, as `--no-wait`)'
             cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
             cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'

@@ -221,7 +221,7 @@ pub fn kafka(e: &KafkaError) -> ExitCode {
             _ => ExitCode::Failed,
         },
         KafkaError::UnsupportedApi { .. } | KafkaError::Protocol { .. } => ExitCode::Failed,
-        KafkaError::Client { source, .. } => match source.rdkafka_error_code() {
+        KafkaError::Client { cause: source, .. } => match source.rdkafka_error_code() {
             Some(
                 C::BrokerTransportFailure
                 | C::AllBrokersDown

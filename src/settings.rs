@@ -261,6 +261,31 @@ pub struct Settings {
     pub context: Option<Sourced<String>>,
     pub kafka: KafkaSettings,
     pub cruise_control: CruiseControlSettings,
+    /// Secrets whose environment variable (named by the config file) is not set: every command
+    /// but `config view` refuses them ([`Settings::require_secrets`]); `config view` shows them.
+    #[serde(skip)]
+    pub missing_secrets: Vec<MissingSecret>,
+}
+
+/// A secret the config file says to read from an environment variable that is not set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingSecret {
+    /// The setting as `config view` names it (`kafka.sasl.password`, `cruise-control.password`).
+    pub setting: &'static str,
+    /// The environment variable the config file names.
+    pub env: String,
+}
+
+impl Settings {
+    /// A usage error for the first secret whose variable is not set.
+    pub fn require_secrets(&self) -> Result<(), SettingsError> {
+        match self.missing_secrets.first() {
+            Some(m) => Err(SettingsError::MissingSecretEnv {
+                name: m.env.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
 }
 
 /// True for librdkafka property names whose values are secrets.
@@ -292,12 +317,8 @@ fn read_secret_file(path: &Path) -> Result<Secret, SettingsError> {
     Ok(Secret::new(raw.trim_end_matches(['\n', '\r'])))
 }
 
-fn read_secret_env(name: &str) -> Result<Secret, SettingsError> {
-    std::env::var(name)
-        .map(Secret::new)
-        .map_err(|_| SettingsError::MissingSecretEnv {
-            name: name.to_string(),
-        })
+fn read_secret_env(name: &str, env: &dyn Fn(&str) -> Option<String>) -> Option<Secret> {
+    env(name).map(Secret::new)
 }
 
 /// Resolves settings. `env` looks up environment variables (injected so tests need not
@@ -400,17 +421,31 @@ pub fn resolve(
             Sourced::new(read_secret_file(f)?, Source::ConfigFile),
         );
     }
+    let mut missing_secrets = Vec::new();
+    let mut kafka_missing = None;
     if let Some(name) = &ctx.kafka_password_env {
-        secrets.insert(
-            "sasl.password".into(),
-            Sourced::new(read_secret_env(name)?, Source::Environment),
-        );
+        match read_secret_env(name, env) {
+            Some(secret) => {
+                secrets.insert(
+                    "sasl.password".into(),
+                    Sourced::new(secret, Source::Environment),
+                );
+            }
+            None => kafka_missing = Some(name.clone()),
+        }
     }
     if let Some(v) = env(KAFKA_PASSWORD_ENV) {
         secrets.insert(
             "sasl.password".into(),
             Sourced::new(Secret::new(v), Source::Environment),
         );
+        kafka_missing = None;
+    }
+    if let Some(name) = kafka_missing {
+        missing_secrets.push(MissingSecret {
+            setting: "kafka.sasl.password",
+            env: name,
+        });
     }
 
     // 4. Cruise Control.
@@ -428,14 +463,26 @@ pub fn resolve(
     if let Some(f) = &ccf.password_file {
         password = Some(Sourced::new(read_secret_file(f)?, Source::ConfigFile));
     }
+    let mut cc_missing = None;
     if let Some(name) = &ccf.password_env {
-        password = Some(Sourced::new(read_secret_env(name)?, Source::Environment));
+        match read_secret_env(name, env) {
+            Some(secret) => password = Some(Sourced::new(secret, Source::Environment)),
+            None => cc_missing = Some(name.clone()),
+        }
     }
     if let Some(v) = env(CC_PASSWORD_ENV) {
         password = Some(Sourced::new(Secret::new(v), Source::Environment));
+        cc_missing = None;
     }
     if let Some(f) = &overrides.cruise_control_password_file {
         password = Some(Sourced::new(read_secret_file(&f.value)?, f.source));
+        cc_missing = None;
+    }
+    if let Some(name) = cc_missing {
+        missing_secrets.push(MissingSecret {
+            setting: "cruise-control.password",
+            env: name,
+        });
     }
     let ca_file = overrides.cruise_control_ca_file.clone().or_else(|| {
         ccf.ca_file
@@ -467,6 +514,7 @@ pub fn resolve(
             timeout,
             connect_to: None,
         },
+        missing_secrets,
     })
 }
 

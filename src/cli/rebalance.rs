@@ -43,11 +43,16 @@ pub struct PaceArgs {
     /// Concurrent leader movements from now on
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "throttle")]
     pub leader_concurrency: Option<u32>,
-    /// New replication throttle, in bytes per second: Cruise Control cannot change it live, so
-    /// the execution is stopped and the same request re-submitted with it, after a re-check of
-    /// the plan (asks first unless --yes)
+    /// New replication throttle, in bytes per second, set on the brokers' throttle rates while
+    /// the execution keeps running, and held until it ends (Cruise Control sets its own back
+    /// before each batch). An execution started without a throttle is stopped and re-submitted
+    /// with it, after a re-check of the plan (asks first unless --yes)
     #[arg(long, value_name = "RATE", conflicts_with = "concurrency")]
     pub throttle: Option<u64>,
+    /// With --throttle: change the brokers' rates once and return instead of holding the new
+    /// rate until the execution ends (Cruise Control sets its own back at its next batch)
+    #[arg(long, conflicts_with = "concurrency")]
+    pub once: bool,
     /// With --throttle: largest change between what the stopped execution still had to do and
     /// the re-submitted proposal, in percent of the movements, leader movements and data;
     /// past it the execution stays stopped

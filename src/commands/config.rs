@@ -42,6 +42,15 @@ pub fn view(ctx: &Ctx) -> Result<ExitCode, CliError> {
     for (k, v) in &s.kafka.secrets {
         push(&format!("kafka.{k}"), v.value.to_string(), v.source);
     }
+    let missing = |setting: &str| {
+        s.missing_secrets
+            .iter()
+            .find(|m| m.setting == setting)
+            .map(|m| format!("<missing: ${} is not set>", m.env))
+    };
+    if let Some(v) = missing("kafka.sasl.password") {
+        push("kafka.sasl.password", v, Source::Environment);
+    }
     let cc = &s.cruise_control;
     if let Some(u) = &cc.url {
         push("cruise-control.url", u.value.clone(), u.source);
@@ -55,6 +64,8 @@ pub fn view(ctx: &Ctx) -> Result<ExitCode, CliError> {
             Secret::MASK.to_string(),
             p.source,
         );
+    } else if let Some(v) = missing("cruise-control.password") {
+        push("cruise-control.password", v, Source::Environment);
     }
     if let Some(c) = &cc.ca_file {
         push(
@@ -76,5 +87,11 @@ pub fn view(ctx: &Ctx) -> Result<ExitCode, CliError> {
         }
         format!("{t}\n")
     })?;
+    for m in &s.missing_secrets {
+        ctx.printer.note(format!(
+            "Warning: {} is read from ${}, which is not set: commands that connect fail until it is",
+            m.setting, m.env
+        ));
+    }
     Ok(ExitCode::Ok)
 }

@@ -10,6 +10,7 @@ use crate::app::cordon::{join, kafka, set, states, unsupported};
 use crate::cli::broker::{BrokerCommand, CordonArgs};
 use crate::engine::cordon::CordonState;
 use crate::error::{CliError, CodedError, ExitCode};
+use crate::kafka::KafkaAdmin;
 use crate::output::confirm;
 
 /// `broker cordon|uncordon` output.
@@ -18,6 +19,17 @@ struct CordonView {
     cordoned: bool,
     changed: Vec<i32>,
     unchanged: Vec<i32>,
+}
+
+/// The ids of `asked` the cluster does not list, in the order asked.
+fn unknown_brokers(asked: &[i32], known: &[i32]) -> Vec<i32> {
+    let mut out: Vec<i32> = asked
+        .iter()
+        .copied()
+        .filter(|b| !known.contains(b))
+        .collect();
+    out.dedup();
+    out
 }
 
 /// Runs a `broker` subcommand.
@@ -31,6 +43,40 @@ pub async fn run(ctx: &Ctx, cmd: BrokerCommand) -> Result<ExitCode, CliError> {
     };
     let kafka = kafka(ctx.kafka_access()).await?;
     let brokers = a.brokers.0;
+    // Ids the cluster does not have are a usage error, found at once (asking a missing broker
+    // for its configs would wait for the request timeout).
+    let known: Vec<i32> = kafka
+        .describe_cluster()
+        .await
+        .map_err(|e| {
+            CliError::new(
+                ExitCode::Unreachable,
+                CodedError::new(
+                    ExitCode::Unreachable,
+                    format!("cannot list the brokers: {e}"),
+                ),
+            )
+        })?
+        .nodes
+        .iter()
+        .map(|n| n.id)
+        .collect();
+    let unknown = unknown_brokers(&brokers, &known);
+    if !unknown.is_empty() {
+        let mut known = known;
+        known.sort_unstable();
+        return Err(CliError::new(
+            ExitCode::Usage,
+            CodedError::new(
+                ExitCode::Usage,
+                format!(
+                    "unknown broker id(s) {}; the cluster has brokers {}; nothing was changed",
+                    join(&unknown),
+                    join(&known)
+                ),
+            ),
+        ));
+    }
     let before = states(&kafka, &brokers).await?;
     let missing = crate::app::cordon::unsupported_brokers(&before);
     if !missing.is_empty() {

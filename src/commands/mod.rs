@@ -102,6 +102,10 @@ pub fn kube_target(args: &crate::cli::KubeArgs) -> crate::platform::kube::KubeTa
 pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
     let overrides = overrides_from(&cli.global, matches);
     let mut settings = settings::resolve(&overrides, &|k| std::env::var(k).ok())?;
+    // `config view` shows a secret whose variable is not set; every other command needs it.
+    if !matches!(cli.command, Command::Config(_)) {
+        settings.require_secrets()?;
+    }
     // --strimzi: fill what no flag, variable or config file gave from the cluster's resources.
     // A port-forward to Cruise Control opened there lives until the command returns.
     let mut _cc_forward = None;

@@ -84,12 +84,12 @@ pub enum KafkaError {
         "the controller quorum has no active controller (asked {address}); retry when it has elected one"
     )]
     NoActiveController { address: String },
-    /// librdkafka reported an error.
-    #[error("{what} failed: {source}")]
+    /// librdkafka reported an error. Its text is in the message, so it is not also a
+    /// `source` (an error chain would print it twice).
+    #[error("{what} failed: {cause}")]
     Client {
         what: String,
-        #[source]
-        source: rdkafka::error::KafkaError,
+        cause: rdkafka::error::KafkaError,
     },
     /// The broker-state endpoint could not be read.
     #[error("cannot read the broker state of node {node} from {url}: {message}")]
@@ -115,7 +115,7 @@ impl KafkaError {
     pub(crate) fn client(what: impl Into<String>, source: rdkafka::error::KafkaError) -> Self {
         KafkaError::Client {
             what: what.into(),
-            source,
+            cause: source,
         }
     }
 }
@@ -160,5 +160,17 @@ mod tests {
         assert!(text.contains("node 3") && text.contains("41"), "{text}");
         assert_eq!(error_name(84), "ELECTION_NOT_NEEDED");
         assert_eq!(error_name(0), "NONE");
+    }
+
+    #[test]
+    fn a_librdkafka_error_is_told_once_in_a_chain() {
+        let e = KafkaError::client(
+            "DescribeConfigs of broker 9",
+            rdkafka::error::KafkaError::AdminOp(
+                rdkafka::types::RDKafkaErrorCode::OperationTimedOut,
+            ),
+        );
+        let text = format!("{:#}", anyhow::Error::from(e));
+        assert_eq!(text.matches("OperationTimedOut").count(), 1, "{text}");
     }
 }

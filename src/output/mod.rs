@@ -226,15 +226,23 @@ pub fn progress_bar(printer: &Printer, len: u64, what: &str) -> indicatif::Progr
     } else {
         indicatif::ProgressBar::hidden()
     };
-    pb.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} {prefix} [{bar:30}] {pos}/{len} {msg} (eta {eta})",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
+    pb.set_style(progress_style(true));
     pb.set_prefix(what.to_string());
     pb
+}
+
+/// The bar's style: with the counts (`[====>   ] 3/9 msg`) or, when no total is known, the
+/// message alone. No ETA of indicatif's own: the caller's message carries the one estimate.
+#[must_use]
+pub fn progress_style(counted: bool) -> indicatif::ProgressStyle {
+    let template = if counted {
+        "{spinner} {prefix} [{bar:30}] {pos}/{len} {msg}"
+    } else {
+        "{spinner} {prefix} {msg}"
+    };
+    indicatif::ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> ")
 }
 
 #[cfg(test)]

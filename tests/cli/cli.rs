@@ -821,3 +821,61 @@ fn health_and_throttles_refuse_bad_input_before_connecting() {
         .code(2)
         .stderr(predicate::str::contains("--exit-when-healthy"));
 }
+
+/// Issue #26: a context whose password variable is unset still shows every setting, with the
+/// missing one marked (and no secret); commands that connect refuse it (exit 2).
+#[test]
+fn config_view_marks_a_password_variable_that_is_unset() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("config.yaml");
+    std::fs::write(
+        &cfg,
+        "current-context: prod\ncontexts:\n- name: prod\n  bootstrap-servers: kafka-1:9092\n  kafka-properties:\n    sasl.username: ops\n  kafka-password-env: KAFKAOPS_TEST_UNSET_KAFKA_PW\n  cruise-control:\n    url: http://cc.example:9090\n    username: admin\n    password-env: KAFKAOPS_TEST_UNSET_CC_PW\n",
+    )
+    .unwrap();
+    let cfg = cfg.to_str().unwrap();
+    let out = kafkaops()
+        .args(["--config", cfg, "config", "view"])
+        .env_remove("KAFKAOPS_TEST_UNSET_KAFKA_PW")
+        .env_remove("KAFKAOPS_TEST_UNSET_CC_PW")
+        .assert()
+        .success();
+    let out = out.get_output();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for shown in [
+        "bootstrap-servers",
+        "kafka-1:9092",
+        "kafka.sasl.username",
+        "http://cc.example:9090",
+        "cruise-control.username",
+        "<missing: $KAFKAOPS_TEST_UNSET_KAFKA_PW is not set>",
+        "<missing: $KAFKAOPS_TEST_UNSET_CC_PW is not set>",
+    ] {
+        assert!(stdout.contains(shown), "{shown:?} in:\n{stdout}");
+    }
+    assert!(
+        stderr.contains("cruise-control.password is read from $KAFKAOPS_TEST_UNSET_CC_PW"),
+        "{stderr}"
+    );
+    // With the variable set, the value is masked, never shown.
+    let out = kafkaops()
+        .args(["--config", cfg, "-o", "json", "config", "view"])
+        .env("KAFKAOPS_TEST_UNSET_KAFKA_PW", "k-s3cret")
+        .env("KAFKAOPS_TEST_UNSET_CC_PW", "c-s3cret")
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        !stdout.contains("s3cret") && !stdout.contains("missing"),
+        "{stdout}"
+    );
+    // A command that connects still refuses the unset variable, before connecting.
+    kafkaops()
+        .args(["--config", cfg, "rebalance", "status"])
+        .env_remove("KAFKAOPS_TEST_UNSET_KAFKA_PW")
+        .env_remove("KAFKAOPS_TEST_UNSET_CC_PW")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("KAFKAOPS_TEST_UNSET_KAFKA_PW"));
+}

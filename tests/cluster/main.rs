@@ -11,6 +11,7 @@
 mod anomalies_cluster;
 mod cc_double;
 mod cc_second_round;
+mod cli_checks;
 mod cluster_env;
 mod health_throttles;
 mod kafka_adapter;

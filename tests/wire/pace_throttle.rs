@@ -1,6 +1,8 @@
-//! `rebalance pace --throttle RATE` (issue #17): Cruise Control cannot change the replication
-//! throttle of a running execution, so kafkaops stops it and re-submits the same request with the
-//! new throttle under the drift guard.
+//! `rebalance pace --throttle RATE` (issues #17, #26), the stop/resume path: without Kafka
+//! bootstrap servers (or for an execution started without a throttle) kafkaops cannot change the
+//! brokers' rates directly, so it stops the execution and re-submits the same request with the
+//! new throttle under the drift guard. The live path (the brokers' rates changed while the
+//! execution runs) is tested on a real cluster.
 //!
 //! - On the wire (wiremock as Cruise Control, for the request sequence and the refusal path,
 //!   which the double cannot be made to produce on demand): the running task's request is read

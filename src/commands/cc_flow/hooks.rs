@@ -1,6 +1,7 @@
 //! The terminal's side of a rebalance flow: the proposal shown before it runs, the question
 //! asked, the progress bar while it runs, the choice after Ctrl-C.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
@@ -12,9 +13,10 @@ use crate::cruise_control::{Answer, CcError, CruiseControlClient, Observer};
 use crate::driver::cc_flow::FlowHooks;
 use crate::engine::cc_flow::InterruptChoice;
 use crate::engine::drift::{DriftReport, Plan, Tolerance};
+use crate::engine::eta::Eta;
 use crate::engine::view::{ExecutionProgress, ExecutorState};
 use crate::error::CliError;
-use crate::output::{Printer, confirm, progress_bar};
+use crate::output::{Printer, confirm, progress_bar, progress_style};
 
 /// The rebalance command's side of the Cruise Control flow.
 pub(crate) struct RebalanceHooks<'a> {
@@ -27,13 +29,54 @@ pub(crate) struct RebalanceHooks<'a> {
     /// `--approved-plan`: what a `--yes` execution must match.
     pub(crate) approved_plan: Option<Plan>,
     pub(crate) tolerance: Tolerance,
+    /// Following an execution something else started (`rebalance status --task --follow`).
+    pub(crate) attached: bool,
+    /// The operator chose "Leave it running" at the Ctrl-C menu.
+    pub(crate) chose_leave: AtomicBool,
+}
+
+impl RebalanceHooks<'_> {
+    /// After the flow: when the operator chose to leave the execution running, a clean exit
+    /// (the note to print) instead of an interruption error.
+    pub(crate) fn left_running_by_choice(
+        &self,
+        outcome: &crate::engine::cc_flow::Outcome,
+    ) -> Option<String> {
+        left_running_note(outcome, self.chose_leave.load(Ordering::SeqCst))
+    }
+}
+
+/// The note for an execution the operator chose to leave running, or `None` when the outcome
+/// is anything else (pure).
+#[must_use]
+pub(crate) fn left_running_note(
+    outcome: &crate::engine::cc_flow::Outcome,
+    chosen: bool,
+) -> Option<String> {
+    use crate::engine::cc_flow::{AfterInterrupt, Outcome};
+    match outcome {
+        Outcome::Interrupted {
+            task_id,
+            after: AfterInterrupt::LeftRunning,
+        } if chosen => Some(match task_id {
+            Some(t) => format!(
+                "Left task {t} running on Cruise Control. Follow it with \
+                 `kafkaops rebalance status --task {t} --follow`; stop it with `kafkaops rebalance stop`."
+            ),
+            None => "Left the execution running on Cruise Control (it was being started). See it \
+                     with `kafkaops rebalance status`; stop it with `kafkaops rebalance stop`."
+                .to_string(),
+        }),
+        _ => None,
+    }
 }
 
 /// The progress bar while following, and what its rate is computed from.
 pub(crate) struct FollowDisplay {
     pb: indicatif::ProgressBar,
     started: Instant,
-    first_mb: Option<f64>,
+    /// The one ETA: a smoothed rate between changes of the data counter.
+    eta: Eta,
     /// The highest counters seen so far ([`ExecutionProgress::observe`]): a real Cruise Control
     /// drops them in the leader phase and moves them in jumps.
     seen: Option<ExecutionProgress>,
@@ -150,15 +193,17 @@ impl FlowHooks for RebalanceHooks<'_> {
     }
 
     fn following(&self, task_id: Option<&str>) {
-        self.printer.note(format!(
-            "Execution started{}; following it (Ctrl-C to stop it or leave it running)",
-            task_id.map(|t| format!(" (task {t})")).unwrap_or_default()
-        ));
+        let task = task_id.map(|t| format!(" (task {t})")).unwrap_or_default();
+        self.printer.note(if self.attached {
+            format!("Following the running execution{task} (Ctrl-C to stop it or leave it running)")
+        } else {
+            format!("Execution started{task}; following it (Ctrl-C to stop it or leave it running)")
+        });
         let mut follow = self.follow.lock().unwrap_or_else(PoisonError::into_inner);
         *follow = Some(FollowDisplay {
             pb: progress_bar(self.printer, 0, "moving"),
             started: Instant::now(),
-            first_mb: None,
+            eta: Eta::new(),
             seen: None,
         });
     }
@@ -174,13 +219,22 @@ impl FlowHooks for RebalanceHooks<'_> {
             if let Some(seen) = &f.seen {
                 p = seen.clone();
             }
-            let base = *f.first_mb.get_or_insert(p.data_finished_mb);
-            f.pb.set_length(p.partitions_total.max(1));
-            f.pb.set_position(p.partitions_finished);
+            f.eta
+                .observe(f.started.elapsed().as_secs_f64(), p.data_finished_mb);
+            match bar_counts(&p) {
+                Some((pos, len)) => {
+                    f.pb.set_style(progress_style(true));
+                    f.pb.set_length(len);
+                    f.pb.set_position(pos);
+                }
+                // Cruise Control reports no partition counters yet (or between phases): no
+                // "0/0" while partitions move.
+                None => f.pb.set_style(progress_style(false)),
+            }
             f.pb.set_message(follow_message(
                 &p,
-                p.data_finished_mb - base,
-                f.started.elapsed().as_secs_f64(),
+                f.eta.rate(),
+                f.eta.seconds_left(p.data_total_mb),
             ));
         }
         tracing::info!(
@@ -220,9 +274,21 @@ impl FlowHooks for RebalanceHooks<'_> {
         if stop {
             InterruptChoice::Stop
         } else {
+            self.chose_leave.store(true, Ordering::SeqCst);
             InterruptChoice::LeaveRunning
         }
     }
+}
+
+/// The bar's position and length, or `None` when Cruise Control gives no partition total (pure).
+#[must_use]
+pub(crate) fn bar_counts(p: &ExecutionProgress) -> Option<(u64, u64)> {
+    (p.partitions_total > 0).then(|| {
+        (
+            p.partitions_finished.min(p.partitions_total),
+            p.partitions_total,
+        )
+    })
 }
 
 /// Leaving brokers that still hold replicas after the proposal, with how many (pure).
@@ -233,4 +299,67 @@ pub fn left_in_proposal(p: &ProposalView, leaving: &[i32]) -> Vec<(i64, u64)> {
         .filter(|l| leaving.iter().any(|b| i64::from(*b) == l.broker))
         .filter_map(|l| l.replicas_after.filter(|n| *n > 0).map(|n| (l.broker, n)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::left_running_note;
+    use crate::engine::cc_flow::{AfterInterrupt, Outcome};
+
+    #[test]
+    fn only_a_chosen_leave_is_a_clean_exit_and_it_suggests_following_the_task() {
+        let left = Outcome::Interrupted {
+            task_id: Some("t-1".into()),
+            after: AfterInterrupt::LeftRunning,
+        };
+        let note = left_running_note(&left, true).unwrap();
+        assert!(
+            note.contains("kafkaops rebalance status --task t-1 --follow"),
+            "{note}"
+        );
+        // Left running without a choice (no terminal, a second Ctrl-C): still an interruption.
+        assert_eq!(left_running_note(&left, false), None);
+        for after in [
+            AfterInterrupt::StopRequested,
+            AfterInterrupt::StopFailed,
+            AfterInterrupt::NothingStarted,
+        ] {
+            let o = Outcome::Interrupted {
+                task_id: Some("t-1".into()),
+                after,
+            };
+            assert_eq!(left_running_note(&o, true), None, "{o:?}");
+        }
+    }
+
+    #[test]
+    fn no_zero_of_zero_while_partitions_move_and_one_eta_at_most() {
+        use super::super::follow_message;
+        use super::bar_counts;
+        use crate::engine::view::ExecutionProgress;
+        let moving = ExecutionProgress {
+            state: "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS".into(),
+            partitions_in_progress: 9,
+            data_total_mb: 15.0,
+            ..ExecutionProgress::default()
+        };
+        assert_eq!(bar_counts(&moving), None, "no 0/0 bar");
+        let m = follow_message(&moving, None, None);
+        assert!(
+            m.contains("9 partition(s) moving") && !m.contains("0/0 ("),
+            "{m}"
+        );
+        let counted = ExecutionProgress {
+            partitions_total: 15,
+            partitions_finished: 7,
+            data_finished_mb: 7.0,
+            ..moving
+        };
+        assert_eq!(bar_counts(&counted), Some((7, 15)));
+        let m = follow_message(&counted, Some(0.5), Some(16.0));
+        assert_eq!(m.matches("left").count(), 1, "{m}");
+        // No rate (or a stalled one): no estimate at all.
+        let m = follow_message(&counted, Some(0.5), None);
+        assert!(!m.contains("left") && !m.contains("eta"), "{m}");
+    }
 }

@@ -60,11 +60,16 @@ pub(crate) enum FlowOutput {
 pub(crate) struct FlowRun {
     pub report: flow::FlowReport<CliError>,
     pub output: Option<FlowOutput>,
+    /// The operator chose to leave the execution running at the Ctrl-C menu: a clean exit.
+    pub left_running: bool,
 }
 
 impl FlowRun {
     /// The exit code, or the error that explains a failing outcome.
     pub fn finish(self) -> Result<ExitCode, CliError> {
+        if self.left_running {
+            return Ok(ExitCode::Ok);
+        }
         match self.report.error {
             Some(e) => Err(e),
             None => Ok(self.report.outcome.exit_code()),
@@ -161,6 +166,8 @@ pub(crate) async fn run_flow(
             max_drift_pct: a.max_drift,
             max_data_mb: a.max_data_mb,
         },
+        attached: false,
+        chose_leave: std::sync::atomic::AtomicBool::new(false),
     };
     let placement_before = if a.execute && !a.no_wait {
         crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &ctx.printer).await
@@ -207,6 +214,12 @@ pub(crate) async fn run_flow(
     if let Some(e) = terminated_error(&report.outcome) {
         report.error = Some(e);
     }
+    let mut left_running = false;
+    if let Some(note) = hooks.left_running_by_choice(&report.outcome) {
+        ctx.printer.note(note);
+        report.error = None;
+        left_running = true;
+    }
     // A stop and a failure both end CompletedWithError: tell them apart (see `task`).
     let mut stopped = false;
     if let Outcome::Failed { task_id: Some(t) } = &report.outcome {
@@ -237,7 +250,11 @@ pub(crate) async fn run_flow(
         }
     }
     let output = flow_output(&report, kind, a.show_internal, stopped, placement_in_kafka);
-    Ok(FlowRun { report, output })
+    Ok(FlowRun {
+        report,
+        output,
+        left_running,
+    })
 }
 
 /// What a flow shows as its result (pure): the dry-run proposal, or the execution with the

@@ -414,8 +414,8 @@ pub(crate) fn completed_progress(
 /// leadership counts exist, and data figures are 0 when it has no disk load for the partitions.
 pub(crate) fn follow_message(
     p: &ExecutionProgress,
-    moved_since_start_mb: f64,
-    elapsed_secs: f64,
+    rate_mb_per_s: Option<f64>,
+    seconds_left: Option<f64>,
 ) -> String {
     if p.state == "LEADER_MOVEMENT_TASK_IN_PROGRESS" {
         return format!(
@@ -423,19 +423,27 @@ pub(crate) fn follow_message(
             p.leaders_finished, p.leaders_total
         );
     }
+    let counts = if p.partitions_total == 0 && p.partitions_in_progress + p.partitions_pending > 0 {
+        format!(
+            "{} partition(s) moving, {} pending; ",
+            p.partitions_in_progress, p.partitions_pending
+        )
+    } else {
+        String::new()
+    };
     if p.data_total_mb <= 0.0 {
-        return "partitions (Cruise Control reports no data size for them)".into();
+        return format!("{counts}partitions (Cruise Control reports no data size for them)");
     }
-    let (rate, eta) = p.rate_and_eta(moved_since_start_mb, elapsed_secs);
-    format!(
-        "partitions, {:.0}/{:.0} MB{}",
-        p.data_finished_mb,
-        p.data_total_mb,
-        eta.map(|s| format!(
+    let speed = match (rate_mb_per_s, seconds_left) {
+        (Some(rate), Some(left)) => format!(
             ", {rate:.1} MB/s, ~{} left",
-            humantime::format_duration(Duration::from_secs(s.round() as u64))
-        ))
-        .unwrap_or_default()
+            humantime::format_duration(Duration::from_secs(left.round() as u64))
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "{counts}partitions, {:.0}/{:.0} MB{speed}",
+        p.data_finished_mb, p.data_total_mb
     )
 }
 
@@ -478,7 +486,7 @@ pub(crate) fn render_execution(v: &ExecutionView, color: bool) -> String {
     out.push_str(&match e.status {
         "completed" => format!("Execution completed (task {task}).\n"),
         "started" => format!(
-            "Execution started (task {task}); follow it with `kafkaops rebalance status`.\n"
+            "Execution started (task {task}); follow it with `kafkaops rebalance status --task {task} --follow`.\n"
         ),
         "nothing-to-do" => "Nothing to execute.\n".to_string(),
         "drifted" => {

@@ -126,12 +126,18 @@ pub(crate) async fn status_task(
             follow: std::sync::Mutex::new(None),
             approved_plan: None,
             tolerance: Tolerance::default(),
+            attached: true,
+            chose_leave: std::sync::atomic::AtomicBool::new(false),
         };
         let interrupt = super::interrupt_signal();
         let driver = FlowDriver::resume(&cc, &op, flow, &hooks, &obs);
         let mut report = flow::run_driver(driver, interrupt, |_| {}).await;
         if let Some(e) = super::terminated_error(&report.outcome) {
             report.error = Some(e);
+        }
+        if let Some(note) = hooks.left_running_by_choice(&report.outcome) {
+            printer.note(note);
+            return Ok(ExitCode::Ok);
         }
         match &report.outcome {
             Outcome::Completed { .. } | Outcome::Failed { .. } => {

@@ -198,8 +198,12 @@ pub fn outcome_error<E: From<CcError> + From<Classified>>(
                         "the execution was being started and may be running on Cruise Control"
                             .to_string()
                     };
+                    let follow = task_id.as_deref().map_or_else(
+                        || "`kafkaops rebalance status`".to_string(),
+                        |t| format!("`kafkaops rebalance status --task {t} --follow`"),
+                    );
                     format!(
-                        "interrupted: {what}; follow it with `kafkaops rebalance status`, stop it with `kafkaops rebalance stop`"
+                        "interrupted: {what}; follow it with {follow}, stop it with `kafkaops rebalance stop`"
                     )
                 }
             };

@@ -38,11 +38,14 @@ import org.apache.kafka.common.errors.ElectionNotNeededException;
  * CompletedWithError. A reassignment Kafka refuses (a destination whose log dirs are all cordoned:
  * InvalidReplicaAssignmentException) is a dead task, and dead tasks make CC stop the execution itself: the
  * rest is cancelled and the task ends CompletedWithError. Removed brokers are "recently removed" from the
- * moment their removal starts. With replication_throttle, the
- * replica phase runs throttled as Cruise Control's ReplicationThrottleHelper does it: the brokers involved get
- * leader./follower.replication.throttled.rate where none is set, each moving topic its leader (old replicas)
- * and follower (new replicas) throttled.replicas unless they are "*"; what it added is removed when the
- * execution ends, completed or stopped.
+ * moment their removal starts.
+ * With replication_throttle, the
+ * replica phase runs throttled as Cruise Control's ReplicationThrottleHelper does it, batch by batch: before
+ * a batch is submitted its brokers get leader./follower.replication.throttled.rate = the throttle when unset
+ * or different (a rate changed by hand is set back at the next batch involving that broker), each moving topic
+ * its leader (old replicas) and follower (new replicas) throttled.replicas unless they are "*"; after a batch,
+ * brokers with no task left in progress lose their (non-static) rates, and at the end, completed or stopped,
+ * everything the submitted tasks were throttled with is cleared.
  */
 final class Executor {
     enum TaskState { PENDING, IN_PROGRESS, ABORTING, ABORTED, DEAD, COMPLETED }
@@ -90,8 +93,6 @@ final class Executor {
         volatile boolean stoppedByUser;
         /** replication_throttle in bytes/s (null: none). */
         volatile Long throttle;
-        /** "broker/key" of the throttle rates this execution set (it removes only those). */
-        final Set<String> ratesSet = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
         Execution(String userTaskId, boolean selfHealing, String reason, int perBroker, int maxInCluster,
                   int leaderConcurrency, Consumer<Boolean> onDone) {
@@ -207,7 +208,7 @@ final class Executor {
             long until = System.currentTimeMillis() + firstMoveDelayMillis;
             while (!e.stopRequested && System.currentTimeMillis() < until) sleep(Math.min(50, until - System.currentTimeMillis()));
             if (!e.stopRequested) {
-                setThrottles(e);
+                // Throttles are set batch by batch inside (ReplicationThrottleHelper).
                 ok = moveReplicas(e) && ok;
             }
             if (!e.stopRequested) ok = moveLeaders(e) && ok;
@@ -248,9 +249,10 @@ final class Executor {
     private static final String LEADER_REPLICAS = "leader.replication.throttled.replicas";
     private static final String FOLLOWER_REPLICAS = "follower.replication.throttled.replicas";
 
-    private Set<Integer> throttledBrokers(Execution e) {
+    /** The brokers of {@code tasks}' proposals, old and new replicas (CC's getParticipatingBrokers). */
+    private static Set<Integer> throttledBrokers(List<Task> tasks) {
         Set<Integer> brokers = new TreeSet<>();
-        for (Task t : e.replicaTasks) {
+        for (Task t : tasks) {
             brokers.addAll(t.proposal.oldReplicas());
             brokers.addAll(t.proposal.newReplicas());
         }
@@ -266,19 +268,26 @@ final class Executor {
         return new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, t);
     }
 
-    /** The current value of {@code key} on {@code r} (null: unset). */
-    private String current(org.apache.kafka.common.config.ConfigResource r, String key) throws Exception {
+    /** The entry of {@code key} on {@code r} (null: unset or Kafka's default). */
+    private org.apache.kafka.clients.admin.ConfigEntry entry(org.apache.kafka.common.config.ConfigResource r, String key)
+        throws Exception {
         var config = admin.describeConfigs(List.of(r)).all().get(20, TimeUnit.SECONDS).get(r);
         var entry = config == null ? null : config.get(key);
         if (entry == null || entry.value() == null || entry.value().isEmpty()) return null;
         if (entry.source() == org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DEFAULT_CONFIG) return null;
-        return entry.value();
+        return entry;
     }
 
-    /** Per topic: the throttled-replica entries ("partition:broker") of {@code e}, leader and follower side. */
-    private static Map<String, List<Set<String>>> throttledReplicas(Execution e) {
+    /** The current value of {@code key} on {@code r} (null: unset). */
+    private String current(org.apache.kafka.common.config.ConfigResource r, String key) throws Exception {
+        var entry = entry(r, key);
+        return entry == null ? null : entry.value();
+    }
+
+    /** Per topic: the throttled-replica entries ("partition:broker") of {@code tasks}, leader and follower side. */
+    private static Map<String, List<Set<String>>> throttledReplicas(List<Task> tasks) {
         Map<String, List<Set<String>>> out = new java.util.TreeMap<>();
-        for (Task t : e.replicaTasks) {
+        for (Task t : tasks) {
             TopicPartition tp = t.proposal.tp();
             List<Set<String>> sides = out.computeIfAbsent(tp.topic(), k -> List.of(new TreeSet<>(), new TreeSet<>()));
             for (int b : t.proposal.oldReplicas()) sides.get(0).add(tp.partition() + ":" + b);
@@ -290,26 +299,29 @@ final class Executor {
     }
 
     /**
-     * replication_throttle: throttles the replica moves of {@code e} as Cruise Control does: a broker rate is set
-     * only where none is set (remembered, so only those are removed), the execution's replicas are added to a
-     * topic's throttled replicas unless that is already "*".
+     * replication_throttle, before a batch of replica moves is submitted, as Cruise Control's
+     * ReplicationThrottleHelper.setThrottles does (setThrottledRateIfNecessary, since linkedin/cruise-control#2080, 2023): every
+     * broker of the batch gets leader./follower.replication.throttled.rate = the execution's throttle when it
+     * is unset or differs (so a rate changed by hand during the execution is set back at the next batch that
+     * involves that broker); the batch's replicas are added to each topic's throttled replicas unless "*".
      */
-    private void setThrottles(Execution e) throws Exception {
-        if (e.throttle == null || e.replicaTasks.isEmpty()) return;
+    private void setThrottles(Execution e, List<Task> batch) throws Exception {
+        if (e.throttle == null || batch.isEmpty()) return;
         String rate = String.valueOf(e.throttle);
         Map<org.apache.kafka.common.config.ConfigResource, java.util.Collection<org.apache.kafka.clients.admin.AlterConfigOp>> ops =
             new HashMap<>();
-        for (int b : throttledBrokers(e)) {
+        Set<Integer> reset = new TreeSet<>();
+        for (int b : throttledBrokers(batch)) {
             List<org.apache.kafka.clients.admin.AlterConfigOp> mine = new ArrayList<>();
             for (String key : List.of(LEADER_RATE, FOLLOWER_RATE)) {
-                if (current(broker(b), key) == null) {
+                if (!rate.equals(current(broker(b), key))) {
                     mine.add(set(key, rate));
-                    e.ratesSet.add(b + "/" + key);
+                    reset.add(b);
                 }
             }
             if (!mine.isEmpty()) ops.put(broker(b), mine);
         }
-        for (var entry : throttledReplicas(e).entrySet()) {
+        for (var entry : throttledReplicas(batch).entrySet()) {
             List<org.apache.kafka.clients.admin.AlterConfigOp> mine = new ArrayList<>();
             List<String> keys = List.of(LEADER_REPLICAS, FOLLOWER_REPLICAS);
             for (int i = 0; i < 2; i++) {
@@ -322,23 +334,31 @@ final class Executor {
             if (!mine.isEmpty()) ops.put(topic(entry.getKey()), mine);
         }
         if (!ops.isEmpty()) admin.incrementalAlterConfigs(ops).all().get(20, TimeUnit.SECONDS);
-        System.err.println("cc-double: execution " + e.userTaskId + " throttled to " + rate + " B/s; rates set " + e.ratesSet);
+        System.err.println("cc-double: execution " + e.userTaskId + " throttled to " + rate + " B/s; rates set on " + reset);
     }
 
-    /** Removes what {@link #setThrottles} added, and only that. */
-    private void clearThrottles(Execution e) throws Exception {
-        if (e.throttle == null || e.replicaTasks.isEmpty()) return;
-        String rate = String.valueOf(e.throttle);
+    /**
+     * After a batch, as ReplicationThrottleHelper.clearThrottles does: the brokers of the finished tasks that
+     * have no task in progress lose their throttle rates (whatever their value, unless static), the finished
+     * tasks' replicas leave the topics' throttled replicas.
+     */
+    private void clearThrottles(Execution e, List<Task> finished, java.util.Collection<Task> inProgress) throws Exception {
+        if (e.throttle == null || finished.isEmpty()) return;
         Map<org.apache.kafka.common.config.ConfigResource, java.util.Collection<org.apache.kafka.clients.admin.AlterConfigOp>> ops =
             new HashMap<>();
-        for (int b : throttledBrokers(e)) {
+        Set<Integer> brokers = throttledBrokers(finished);
+        brokers.removeAll(throttledBrokers(new ArrayList<>(inProgress)));
+        for (int b : brokers) {
             List<org.apache.kafka.clients.admin.AlterConfigOp> mine = new ArrayList<>();
             for (String key : List.of(LEADER_RATE, FOLLOWER_RATE)) {
-                if (e.ratesSet.contains(b + "/" + key) && rate.equals(current(broker(b), key))) mine.add(delete(key));
+                var now = entry(broker(b), key);
+                if (now != null && now.source() != org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.STATIC_BROKER_CONFIG) {
+                    mine.add(delete(key));
+                }
             }
             if (!mine.isEmpty()) ops.put(broker(b), mine);
         }
-        for (var entry : throttledReplicas(e).entrySet()) {
+        for (var entry : throttledReplicas(finished).entrySet()) {
             List<org.apache.kafka.clients.admin.AlterConfigOp> mine = new ArrayList<>();
             List<String> keys = List.of(LEADER_REPLICAS, FOLLOWER_REPLICAS);
             for (int i = 0; i < 2; i++) {
@@ -352,6 +372,13 @@ final class Executor {
             if (!mine.isEmpty()) ops.put(topic(entry.getKey()), mine);
         }
         if (!ops.isEmpty()) admin.incrementalAlterConfigs(ops).all().get(20, TimeUnit.SECONDS);
+    }
+
+    /** At the end (completed or stopped): what the submitted tasks may still hold is cleared. */
+    private void clearThrottles(Execution e) throws Exception {
+        List<Task> submitted = new ArrayList<>();
+        for (Task t : e.replicaTasks) if (t.state != TaskState.PENDING) submitted.add(t);
+        clearThrottles(e, submitted, List.of());
     }
 
     private static org.apache.kafka.clients.admin.AlterConfigOp set(String k, String v) {
@@ -416,6 +443,7 @@ final class Executor {
                 submitted.add(t);
             }
             if (!submit.isEmpty()) {
+                setThrottles(e, submitted);
                 var futures = admin.alterPartitionReassignments(submit).values();
                 for (Task t : submitted) {
                     try {
@@ -446,23 +474,27 @@ final class Executor {
                     // whose new replicas are not visible yet is checked again on the next round.
                     Map<TopicPartition, List<Integer>> actual = replicasOf(done);
                     long now = System.currentTimeMillis();
+                    List<Task> finished = new ArrayList<>();
                     for (TopicPartition tp : done) {
                         Task t = inFlight.get(tp);
                         boolean reached = new HashSet<>(t.proposal.newReplicas()).equals(new HashSet<>(actual.getOrDefault(tp, List.of())));
                         if (reached) {
                             inFlight.remove(tp);
                             t.state = TaskState.COMPLETED;
+                            finished.add(t);
                         } else if (t.finishedSeenMs == 0) {
                             t.finishedSeenMs = now;
                         } else if (now - t.finishedSeenMs > 30_000) {
                             inFlight.remove(tp);
                             t.state = TaskState.DEAD;
+                            finished.add(t);
                             ok = false;
                             System.err.println("cc-double: reassignment of " + tp + " ended with replicas "
                                 + actual.get(tp) + " instead of " + t.proposal.newReplicas());
                             stopForDeadTasks(e, 1);
                         }
                     }
+                    clearThrottles(e, finished, inFlight.values());
                 }
             }
         }
