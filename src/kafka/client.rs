@@ -16,7 +16,8 @@ use rdkafka::admin::{AdminOptions, ResourceSpecifier};
 use super::config::ConnectionConfig;
 use super::error::{KafkaError, Result};
 use super::ffi::{
-    self, Admin, ClusterDescription, ConfigChange, ConfigTarget, ElectionOutcome, TopicDescription,
+    self, Admin, ClusterDescription, ConfigChange, ConfigTarget, ElectionOutcome, NodeAddress,
+    TopicDescription,
 };
 use super::observation::{
     BrokerState, ControllerAddresses, EndpointState, KafkaObservation, RawObservation,
@@ -664,18 +665,19 @@ impl KafkaClient {
         out
     }
 
-    async fn describe_cluster_via(&self, broker: i32) -> Result<ClusterDescription> {
-        self.blocking("DescribeCluster", move |admin, timeout| {
-            ffi::describe_cluster(admin, (broker >= 0).then_some(broker), timeout)
-        })
-        .await
+    /// The registered brokers over the wire path (see [`wire_admin::describe_brokers`]): the
+    /// unfenced ones and, from Kafka 4.0, the fenced ones from the same answer.
+    async fn broker_listing(&self) -> Result<(ClusterDescription, Option<Vec<NodeAddress>>)> {
+        let mut conn = self
+            .wire_connection_to_brokers("listing the brokers (DescribeCluster)")
+            .await?;
+        wire_admin::describe_brokers(&mut conn).await
     }
 }
 
 impl KafkaAdmin for KafkaClient {
     async fn describe_cluster(&self) -> Result<ClusterDescription> {
-        let (broker, _) = self.metadata().await?;
-        self.describe_cluster_via(broker).await
+        Ok(self.broker_listing().await?.0)
     }
 
     async fn list_topics(&self) -> Result<Vec<String>> {
@@ -745,7 +747,8 @@ impl ClusterObserver for KafkaClient {
     async fn observe(&self) -> Result<KafkaObservation> {
         // Everything the safety checks need; any failure fails the observation.
         let (live, names) = self.metadata().await?;
-        let cluster = self.describe_cluster_via(live).await?;
+        // The unfenced and (Kafka >= 4.0) the fenced brokers, from one answer.
+        let (cluster, fenced_brokers) = self.broker_listing().await?;
         let unfenced: Vec<i32> = cluster.nodes.iter().map(|n| n.id).collect();
         // The ISR as every reachable broker sees it (merged conservatively in `assemble`):
         // one broker's metadata may be stale. The first view is asked of the broker that
@@ -829,12 +832,6 @@ impl ClusterObserver for KafkaClient {
             _ => None,
         };
         drop(conn);
-        // Fencing as Kafka >= 4.0 reports it (older brokers: inferred in `assemble`).
-        let mut brokers_conn = self
-            .wire_connection_to_brokers("listing fenced brokers")
-            .await?;
-        let fenced_brokers = wire_admin::describe_fenced_brokers(&mut brokers_conn).await?;
-        drop(brokers_conn);
         let endpoint_states = match &self.config.broker_state_url {
             None => None,
             Some(template) => {

@@ -15,14 +15,15 @@ use kafka_protocol::messages::incremental_alter_configs_request::{
     AlterConfigsResource, AlterableConfig,
 };
 use kafka_protocol::messages::{
-    AlterPartitionReassignmentsRequest, BrokerId, DescribeClusterRequest, DescribeConfigsRequest,
-    DescribeQuorumRequest, DescribeQuorumResponse, IncrementalAlterConfigsRequest,
-    ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse, TopicName,
+    AlterPartitionReassignmentsRequest, BrokerId, DescribeClusterRequest, DescribeClusterResponse,
+    DescribeConfigsRequest, DescribeQuorumRequest, DescribeQuorumResponse,
+    IncrementalAlterConfigsRequest, ListPartitionReassignmentsRequest,
+    ListPartitionReassignmentsResponse, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 
 use super::error::{KafkaError, Result, error_name};
-use super::ffi::{AlterOp, ConfigChange, NodeAddress};
+use super::ffi::{AlterOp, ClusterDescription, ConfigChange, NodeAddress};
 use super::observation::{ControllerAddresses, RawQuorum, ReplicaObservation};
 use super::wire::Connection;
 use crate::engine::view::Reassignment;
@@ -208,38 +209,76 @@ pub async fn describe_controllers(
     Ok(((leader >= 0).then_some(leader), controllers))
 }
 
-/// The registered but fenced brokers, from a broker (DescribeCluster v2 with
-/// `include_fenced_brokers`, Kafka >= 4.0, KIP-1073). `None` when the broker speaks only
-/// older versions: then fencing can only be inferred from absence.
-pub async fn describe_fenced_brokers(conn: &mut Connection) -> Result<Option<Vec<NodeAddress>>> {
-    let v = conn.version::<DescribeClusterRequest>("listing fenced brokers")?;
-    if v < 2 {
-        return Ok(None);
+/// The registered brokers as a broker lists them (DescribeCluster, broker endpoint): the
+/// unfenced ones, and with v2 (Kafka >= 4.0, KIP-1073) the fenced ones from the same answer
+/// (`include_fenced_brokers`), so both lists describe one moment. `None` for the fenced list
+/// when the broker speaks only older versions: then fencing can only be inferred from absence.
+///
+/// kafkaops decodes this itself: librdkafka's DescribeCluster fails ("Bad message format") on
+/// an answer listing more than 32 racked brokers with short advertised hosts.
+pub async fn describe_brokers(
+    conn: &mut Connection,
+) -> Result<(ClusterDescription, Option<Vec<NodeAddress>>)> {
+    let v = conn.version::<DescribeClusterRequest>("listing the brokers")?;
+    let mut request = DescribeClusterRequest::default();
+    if v >= 1 {
+        request = request.with_endpoint_type(1);
     }
-    let request = DescribeClusterRequest::default()
-        .with_endpoint_type(1)
-        .with_include_fenced_brokers(true);
+    if v >= 2 {
+        request = request.with_include_fenced_brokers(true);
+    }
     let response = conn.send_at(&request, v).await?;
+    decode_brokers(&response, v, conn.address())
+}
+
+/// The unfenced brokers (and with v2 the fenced ones) from a DescribeCluster answer.
+pub fn decode_brokers(
+    response: &DescribeClusterResponse,
+    version: i16,
+    address: &str,
+) -> Result<(ClusterDescription, Option<Vec<NodeAddress>>)> {
     if response.error_code != 0 {
         return Err(api_err(
             "DescribeCluster",
-            conn.address(),
+            address,
             response.error_code,
             response.error_message.as_ref(),
         ));
     }
-    Ok(Some(
-        response
+    let node = |b: &kafka_protocol::messages::describe_cluster_response::DescribeClusterBroker| {
+        NodeAddress {
+            id: b.broker_id.0,
+            host: b.host.as_str().to_string(),
+            port: u16::try_from(b.port).unwrap_or(0),
+            rack: b.rack.as_ref().map(|r| r.as_str().to_string()),
+        }
+    };
+    let mut nodes: Vec<NodeAddress> = response
+        .brokers
+        .iter()
+        .filter(|b| !b.is_fenced)
+        .map(node)
+        .collect();
+    nodes.sort_by_key(|n| n.id);
+    let fenced = (version >= 2).then(|| {
+        let mut f: Vec<NodeAddress> = response
             .brokers
             .iter()
             .filter(|b| b.is_fenced)
-            .map(|b| NodeAddress {
-                id: b.broker_id.0,
-                host: b.host.as_str().to_string(),
-                port: u16::try_from(b.port).unwrap_or(0),
-                rack: b.rack.as_ref().map(|r| r.as_str().to_string()),
-            })
-            .collect(),
+            .map(node)
+            .collect();
+        f.sort_by_key(|n| n.id);
+        f
+    });
+    let controller = response.controller_id.0;
+    let cluster_id = response.cluster_id.as_str();
+    Ok((
+        ClusterDescription {
+            cluster_id: (!cluster_id.is_empty()).then(|| cluster_id.to_string()),
+            controller: (controller >= 0).then_some(controller),
+            nodes,
+        },
+        fenced,
     ))
 }
 
@@ -508,6 +547,41 @@ mod tests {
         let r = quorum_response(1).with_error_code(41);
         let err = decode_quorum(&r, 1, "b:9092").unwrap_err();
         assert!(err.to_string().contains("NOT_CONTROLLER"), "{err}");
+    }
+
+    #[test]
+    fn broker_listing_decoding() {
+        use kafka_protocol::messages::describe_cluster_response::DescribeClusterBroker;
+        let b = |id: i32, fenced: bool| {
+            DescribeClusterBroker::default()
+                .with_broker_id(BrokerId(id))
+                .with_host(StrBytes::from_static_str("127.0.0.1"))
+                .with_port(9000 + id)
+                .with_rack(Some(StrBytes::from_static_str("r")))
+                .with_is_fenced(fenced)
+        };
+        let r = DescribeClusterResponse::default()
+            .with_cluster_id(StrBytes::from_static_str("abc"))
+            .with_controller_id(BrokerId(2))
+            .with_brokers(vec![b(3, false), b(1, true), b(2, false)]);
+        let (cluster, fenced) = decode_brokers(&r, 2, "b:9092").unwrap();
+        assert_eq!(
+            cluster.nodes.iter().map(|n| n.id).collect::<Vec<_>>(),
+            vec![2, 3]
+        );
+        assert_eq!(cluster.cluster_id.as_deref(), Some("abc"));
+        assert_eq!(cluster.controller, Some(2));
+        assert_eq!(cluster.nodes[0].rack.as_deref(), Some("r"));
+        assert_eq!(cluster.nodes[0].port, 9002);
+        assert_eq!(
+            fenced.unwrap().iter().map(|n| n.id).collect::<Vec<_>>(),
+            vec![1]
+        );
+        // Before v2 only unfenced brokers are listed, and fencing is not reported.
+        let (_, fenced) = decode_brokers(&r, 1, "b:9092").unwrap();
+        assert_eq!(fenced, None);
+        let err = decode_brokers(&r.clone().with_error_code(31), 2, "b:9092").unwrap_err();
+        assert!(err.to_string().contains("DescribeCluster"), "{err}");
     }
 
     #[test]

@@ -572,3 +572,55 @@ async fn kafkaops_observes_forty_brokers_in_racks() {
     assert_eq!(o.nodes.iter().filter(|n| n.roles.broker).count(), 40);
     assert_eq!(kafka.stats().by_api.get("Unsupported"), None);
 }
+
+/// The same 40 racked brokers all advertising `127.0.0.1` (a short host): librdkafka's
+/// DescribeCluster failed on that answer ("Bad message format") and `kafkaops roll --dry-run`
+/// crashed with exactly 33 such brokers; kafkaops now lists the brokers with its own
+/// DescribeCluster.
+#[tokio::test(flavor = "multi_thread")]
+async fn forty_racked_brokers_on_a_short_host_are_listed() {
+    let mut spec = Spec::new(40, 400);
+    spec.host = Some("127.0.0.1".into());
+    let kafka = SyntheticKafka::start(&spec).unwrap();
+    let c = kafka.cluster().clone();
+    assert!(
+        c.brokers
+            .iter()
+            .all(|b| b.host == "127.0.0.1" && b.rack.is_some())
+    );
+    let client = KafkaClient::connect(ConnectionConfig::new(kafka.bootstrap_servers()))
+        .await
+        .unwrap();
+    let listed = client.describe_cluster().await.unwrap();
+    assert_eq!(listed.nodes.len(), 40);
+    for n in &listed.nodes {
+        let served = c.node(n.id).unwrap();
+        assert_eq!(
+            (n.host.as_str(), n.port, n.rack.clone()),
+            (served.host.as_str(), served.port, served.rack.clone())
+        );
+    }
+    let o = client.observe().await.unwrap();
+    assert_eq!(observed_placement(&o), model_placement(&c, View::Current));
+    assert_eq!(o.nodes.iter().filter(|n| n.roles.broker).count(), 40);
+    assert_eq!(kafka.stats().by_api.get("Unsupported"), None);
+
+    // The dry run that crashed at 33 brokers.
+    let mut spec = Spec::new(33, 330);
+    spec.host = Some("127.0.0.1".into());
+    let kafka = SyntheticKafka::start(&spec).unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let out = bin::run(
+        bin::kafkaops()
+            .args([
+                "--bootstrap-servers",
+                &kafka.bootstrap_servers(),
+                "--output",
+                "json",
+            ])
+            .args(["roll", "--dry-run", "--all", "--state-dir"])
+            .arg(state.path()),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.planned_roll_nodes().is_empty(), "{}", out.stdout);
+}
