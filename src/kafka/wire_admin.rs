@@ -6,6 +6,8 @@
 //! resource with an empty name) in IncrementalAlterConfigs. Each function takes an open [`Connection`] and returns observation
 //! types; the decoding of responses into those types is pure and unit-tested.
 
+use std::collections::BTreeMap;
+
 use kafka_protocol::messages::alter_partition_reassignments_request::{
     ReassignablePartition, ReassignableTopic,
 };
@@ -16,17 +18,19 @@ use kafka_protocol::messages::incremental_alter_configs_request::{
 };
 use kafka_protocol::messages::{
     AlterPartitionReassignmentsRequest, BrokerId, DescribeClusterRequest, DescribeClusterResponse,
-    DescribeConfigsRequest, DescribeQuorumRequest, DescribeQuorumResponse,
+    DescribeConfigsRequest, DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse,
     IncrementalAlterConfigsRequest, ListPartitionReassignmentsRequest,
-    ListPartitionReassignmentsResponse, TopicName,
+    ListPartitionReassignmentsResponse, MetadataRequest, MetadataResponse, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 
 use super::error::{KafkaError, Result, error_name};
-use super::ffi::{AlterOp, ClusterDescription, ConfigChange, NodeAddress};
+use super::ffi::{
+    AlterOp, ClusterDescription, ConfigChange, NodeAddress, PartitionDescription, TopicDescription,
+};
 use super::observation::{ControllerAddresses, RawQuorum, ReplicaObservation};
 use super::wire::Connection;
-use crate::engine::view::Reassignment;
+use crate::engine::view::{ConfigEntry, ConfigSource, Reassignment};
 
 /// The KRaft metadata log, the only partition DescribeQuorum describes.
 pub const METADATA_TOPIC: &str = "__cluster_metadata";
@@ -280,6 +284,231 @@ pub fn decode_brokers(
         },
         fenced,
     ))
+}
+
+/// Every topic's partition metadata as the broker at the other end sees it (Metadata for all
+/// topics, no auto-creation). A topic the broker reports with an error is an error naming
+/// the topic: an observation missing a topic would hide its partitions from the safety checks.
+pub async fn describe_all_topics(conn: &mut Connection) -> Result<Vec<TopicDescription>> {
+    let v = conn.version::<MetadataRequest>("reading partition metadata")?;
+    let request = MetadataRequest::default()
+        .with_topics(if v == 0 { Some(Vec::new()) } else { None })
+        .with_allow_auto_topic_creation(false);
+    let response = conn.send_at(&request, v).await?;
+    decode_topics(&response, conn.address())
+}
+
+/// The partition metadata of a Metadata answer (see [`describe_all_topics`]), sorted by topic
+/// and partition.
+pub fn decode_topics(response: &MetadataResponse, address: &str) -> Result<Vec<TopicDescription>> {
+    let ids = |v: &[BrokerId]| v.iter().map(|b| b.0).collect::<Vec<_>>();
+    let mut out = Vec::with_capacity(response.topics.len());
+    for t in &response.topics {
+        let name = t.name.as_ref().map(|n| n.0.as_str().to_string());
+        let Some(name) = name else {
+            return Err(KafkaError::Protocol {
+                what: "Metadata".into(),
+                address: address.into(),
+                message: "a topic without a name".into(),
+            });
+        };
+        if t.error_code != 0 {
+            return Err(api_err(
+                &format!("Metadata of topic {name:?}"),
+                address,
+                t.error_code,
+                None,
+            ));
+        }
+        let mut partitions: Vec<PartitionDescription> = t
+            .partitions
+            .iter()
+            .map(|p| PartitionDescription {
+                partition: p.partition_index,
+                leader: (p.leader_id.0 >= 0).then_some(p.leader_id.0),
+                replicas: ids(&p.replica_nodes),
+                isr: ids(&p.isr_nodes),
+            })
+            .collect();
+        partitions.sort_by_key(|p| p.partition);
+        out.push(TopicDescription {
+            name,
+            internal: t.is_internal,
+            partitions,
+        });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
+}
+
+fn config_source(code: i8) -> ConfigSource {
+    match code {
+        1 => ConfigSource::DynamicTopic,
+        2 => ConfigSource::DynamicBroker,
+        3 => ConfigSource::DynamicDefaultBroker,
+        4 => ConfigSource::StaticBroker,
+        5 => ConfigSource::Default,
+        _ => ConfigSource::Unknown,
+    }
+}
+
+/// The config entries of one DescribeConfigs result (sensitive values dropped).
+fn config_entries(
+    result: &kafka_protocol::messages::describe_configs_response::DescribeConfigsResult,
+) -> Vec<ConfigEntry> {
+    result
+        .configs
+        .iter()
+        .map(|c| ConfigEntry {
+            name: c.name.as_str().to_string(),
+            value: if c.is_sensitive {
+                None
+            } else {
+                c.value.as_ref().map(|v| v.as_str().to_string())
+            },
+            read_only: c.read_only,
+            source: config_source(c.config_source),
+            sensitive: c.is_sensitive,
+        })
+        .collect()
+}
+
+fn describe_configs_version(conn: &Connection, needed_for: &str) -> Result<i16> {
+    let v = conn.version::<DescribeConfigsRequest>(needed_for)?;
+    if v < 1 {
+        // v0 has no config source: a topic override cannot be told from a broker default.
+        return Err(KafkaError::UnsupportedApi {
+            address: conn.address().into(),
+            api: "DescribeConfigs v1 (Kafka >= 1.1)".into(),
+            needed_for: needed_for.into(),
+        });
+    }
+    Ok(v)
+}
+
+/// Every config of broker `id`, asked of the broker at the other end of `conn` (which must be
+/// broker `id`: only a broker answers for its own static configs).
+pub async fn describe_broker_configs(conn: &mut Connection, id: i32) -> Result<Vec<ConfigEntry>> {
+    let v = describe_configs_version(conn, "reading a broker's configs")?;
+    let request = DescribeConfigsRequest::default().with_resources(vec![
+        DescribeConfigsResource::default()
+            .with_resource_type(4)
+            .with_resource_name(StrBytes::from_string(id.to_string()))
+            .with_configuration_keys(None),
+    ]);
+    let response = conn.send_at(&request, v).await?;
+    let result = response
+        .results
+        .first()
+        .ok_or_else(|| KafkaError::Protocol {
+            what: "DescribeConfigs".into(),
+            address: conn.address().into(),
+            message: "empty result".into(),
+        })?;
+    if result.error_code != 0 {
+        return Err(KafkaError::Api {
+            what: format!("DescribeConfigs of broker {id} via {}", conn.address()),
+            node: Some(id),
+            code: result.error_code,
+            name: error_name(result.error_code),
+            message: result
+                .error_message
+                .as_ref()
+                .map(|m| m.as_str().to_string()),
+        });
+    }
+    Ok(config_entries(result))
+}
+
+/// Per topic whose configs could be read: its topic-level `min.insync.replicas` override
+/// (config source DYNAMIC_TOPIC_CONFIG), `None` when it has none. Asked for that one key, in
+/// requests of 200 topics. A topic whose configs could not be read, or whose override cannot
+/// be parsed, is left out (unknown: the roll refuses to restart its replicas), with the reason
+/// logged; a failed request leaves its topics out the same way.
+pub async fn topic_min_isr_overrides(
+    conn: &mut Connection,
+    topics: &[String],
+) -> BTreeMap<String, Option<i32>> {
+    let mut out = BTreeMap::new();
+    let v = match describe_configs_version(conn, "reading topic configs") {
+        Ok(v) => v,
+        Err(e) => {
+            tracing::warn!("{e}; min.insync.replicas of every topic is unknown");
+            return out;
+        }
+    };
+    for chunk in topics.chunks(200) {
+        let request = DescribeConfigsRequest::default().with_resources(
+            chunk
+                .iter()
+                .map(|t| {
+                    DescribeConfigsResource::default()
+                        .with_resource_type(2)
+                        .with_resource_name(StrBytes::from_string(t.clone()))
+                        .with_configuration_keys(Some(vec![StrBytes::from_static_str(
+                            "min.insync.replicas",
+                        )]))
+                })
+                .collect(),
+        );
+        let response = match conn.send_at(&request, v).await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!(
+                    "DescribeConfigs of {} topic(s) failed: {e}; their min.insync.replicas \
+                     is unknown",
+                    chunk.len()
+                );
+                continue;
+            }
+        };
+        out.extend(decode_min_isr_overrides(&response));
+    }
+    out
+}
+
+/// The topic-level `min.insync.replicas` overrides of a DescribeConfigs answer about topics.
+pub fn decode_min_isr_overrides(
+    response: &DescribeConfigsResponse,
+) -> BTreeMap<String, Option<i32>> {
+    let mut out = BTreeMap::new();
+    for r in &response.results {
+        let topic = r.resource_name.as_str();
+        if r.error_code != 0 {
+            tracing::warn!(
+                "DescribeConfigs of topic {topic:?} failed: {}; its min.insync.replicas is \
+                 unknown",
+                error_name(r.error_code)
+            );
+            continue;
+        }
+        let entry = r
+            .configs
+            .iter()
+            .find(|c| c.name.as_str() == "min.insync.replicas");
+        let value = match entry {
+            Some(c) if config_source(c.config_source) == ConfigSource::DynamicTopic => {
+                match c
+                    .value
+                    .as_ref()
+                    .and_then(|v| v.as_str().trim().parse::<i32>().ok())
+                {
+                    Some(v) => Some(v),
+                    None => {
+                        tracing::warn!(
+                            "topic {topic:?}: unreadable min.insync.replicas override {:?}; \
+                             treated as unknown",
+                            c.value
+                        );
+                        continue;
+                    }
+                }
+            }
+            _ => None,
+        };
+        out.insert(topic.to_string(), value);
+    }
+    out
 }
 
 /// One config value of node `node_id`, asked of that node itself (DescribeConfigs BROKER).

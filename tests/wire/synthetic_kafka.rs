@@ -442,7 +442,14 @@ async fn kafkaops_observes_the_served_placement_and_the_lagging_broker() {
         .unwrap();
     assert_eq!(described[0].partitions.len(), 10);
 
-    let stats = kafka.stats();
+    // librdkafka's own background requests (connecting to the brokers it just learnt of) may
+    // still be in flight: wait for them with a deadline.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut stats = kafka.stats();
+    while stats.answered != stats.requests && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        stats = kafka.stats();
+    }
     assert_eq!(stats.by_api.get("Unsupported"), None, "{stats:?}");
     for api in [
         "ApiVersions",
@@ -454,7 +461,10 @@ async fn kafkaops_observes_the_served_placement_and_the_lagging_broker() {
     }
     let per_node: u64 = stats.by_node.values().map(|n| n.requests).sum();
     assert_eq!(per_node, stats.requests);
-    assert_eq!(stats.answered, stats.requests, "every request answered");
+    assert_eq!(
+        stats.answered, stats.requests,
+        "every request answered: {stats:?}"
+    );
     let per_api: u64 = stats.by_api.values().map(|a| a.bytes_out).sum();
     assert_eq!(per_api, stats.bytes_out);
     let _ = kafka.take_stats();
@@ -623,4 +633,62 @@ async fn forty_racked_brokers_on_a_short_host_are_listed() {
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!out.planned_roll_nodes().is_empty(), "{}", out.stdout);
+}
+
+/// Which brokers an observation asks what (issue #27): partition metadata only of caught-up
+/// brokers (at most three, never the lagging 2 and 5), broker configs of every broker the
+/// first time and afterwards only of the brokers whose metadata lags (they may have stopped);
+/// the metadata sources move from one observation to the next.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_observation_reads_partition_metadata_from_a_few_caught_up_brokers() {
+    let mut spec = small();
+    spec.brokers = 8;
+    spec.lagging = BTreeSet::from([2, 5]);
+    let kafka = SyntheticKafka::start(&spec).unwrap();
+    let c = kafka.cluster().clone();
+    let mut config = ConnectionConfig::new(kafka.bootstrap_servers());
+    config.request_timeout = TIMEOUT;
+    let client = KafkaClient::connect(config).await.unwrap();
+    let asked = |stats: &synthetic_kafka::Stats, api: &str| -> BTreeSet<i32> {
+        stats
+            .by_node
+            .iter()
+            .filter(|(_, n)| n.by_api.get(api).is_some_and(|a| a.requests > 0))
+            .map(|(id, _)| *id)
+            .collect()
+    };
+    let _ = kafka.take_stats();
+    let mut sources = BTreeSet::new();
+    for round in 0..4 {
+        let o = client.observe().await.unwrap();
+        assert_eq!(observed_placement(&o), model_placement(&c, View::Current));
+        let stats = kafka.take_stats();
+        let metadata = asked(&stats, "Metadata");
+        assert_eq!(metadata.len(), 3, "round {round}: {metadata:?}");
+        assert!(
+            metadata.is_disjoint(&c.lagging),
+            "round {round}: {metadata:?}"
+        );
+        assert_eq!(
+            o.metadata_from.iter().copied().collect::<BTreeSet<_>>(),
+            metadata
+        );
+        sources.extend(metadata);
+        let configs: BTreeSet<i32> = asked(&stats, "DescribeConfigs")
+            .into_iter()
+            .filter(|id| c.brokers.iter().any(|b| b.id == *id))
+            .collect();
+        if round == 0 {
+            assert_eq!(configs, (1..=8).collect(), "round {round}");
+        } else {
+            // The first source also answers the topic configs.
+            let mut expected = c.lagging.clone();
+            expected.insert(o.metadata_from[0]);
+            assert_eq!(configs, expected, "round {round}");
+        }
+        // Every broker's configs are there, cached or not.
+        assert_eq!(o.broker_configs.len(), 8, "round {round}");
+        assert!(o.unreachable_brokers.is_empty());
+    }
+    assert!(sources.len() > 3, "the sources move: {sources:?}");
 }
