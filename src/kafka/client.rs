@@ -8,7 +8,8 @@
 //! An observation is made on the wire path only (issue #27: at 1,000 brokers librdkafka's
 //! one main thread parsing every broker's answer was the bottleneck, and its DescribeCluster
 //! fails on many racked brokers with short host names). Its cost grows with the partitions,
-//! not brokers x partitions: partition metadata from [`METADATA_SOURCES`] caught-up brokers,
+//! not brokers x partitions: partition metadata from [`METADATA_SOURCES`] brokers caught up
+//! with the metadata quorum (none caught up: the observation fails),
 //! broker configs kept between observations and asked again only when something says they
 //! may have changed, every fan-out bounded by [`FAN_OUT`]. What the safety checks decide on
 //! (ISR, leaders, fencing, quorum, broker states, `min.insync.replicas`) is read every time.
@@ -90,6 +91,11 @@ pub struct KafkaClient {
 /// How many requests of one fan-out (brokers, controllers, broker-state URLs) are in flight at
 /// once.
 pub const FAN_OUT: usize = 16;
+
+/// How many times an observation asks the quorum again when no broker is caught up, and the
+/// pause in between.
+const QUORUM_RETRIES: usize = 5;
+const QUORUM_RETRY_PAUSE: Duration = Duration::from_millis(200);
 
 /// How many caught-up brokers' partition metadata one observation reads and intersects.
 pub const METADATA_SOURCES: usize = 3;
@@ -626,26 +632,27 @@ impl KafkaClient {
     /// Read from up to [`METADATA_SOURCES`] unfenced brokers whose metadata is caught up with
     /// the quorum (a broker behind may report a replica in sync that has left the ISR, so it
     /// is not asked); a source that does not answer is replaced by the next caught-up broker.
-    /// When no listed broker is caught up (the quorum moves on while the brokers fetch), every
-    /// unfenced broker is read and intersected, as before #27. Concurrency is bounded by
-    /// [`FAN_OUT`].
+    /// When no listed broker is caught up, the observation fails (the roll observes again):
+    /// any view read then could be older than the ISR the quorum has committed.
     async fn topic_views(
         &self,
         listed: &[NodeAddress],
         caught_up: &BTreeSet<i32>,
         observation: u64,
     ) -> Result<(Vec<(i32, Vec<TopicDescription>)>, Connection)> {
-        let (candidates, wanted) = match metadata_candidates(listed, caught_up, observation) {
-            Some(c) => (c, METADATA_SOURCES),
-            None => {
-                tracing::warn!(
-                    "no listed broker's metadata is caught up with the quorum: reading the \
-                     partition metadata of all {} unfenced brokers",
+        let Some(candidates) = metadata_candidates(listed, caught_up, observation) else {
+            return Err(KafkaError::Protocol {
+                what: "DescribeQuorum".into(),
+                address: self.config.bootstrap_servers.clone(),
+                message: format!(
+                    "none of the {} unfenced brokers has caught up with the metadata quorum's \
+                     high watermark, so no broker's partition metadata can be trusted; \
+                     observing again",
                     listed.len()
-                );
-                (listed.to_vec(), listed.len())
-            }
+                ),
+            });
         };
+        let wanted = METADATA_SOURCES;
         let mut views: Vec<(usize, i32, Vec<TopicDescription>, Connection)> = Vec::new();
         let mut last_error = None;
         let mut next = 0;
@@ -903,7 +910,17 @@ impl ClusterObserver for KafkaClient {
             active_controller,
             controllers,
         } = self.quorum_connection().await?;
-        let (quorum, mut listeners) = wire_admin::describe_quorum(&mut conn).await?;
+        let (mut quorum, mut listeners) = wire_admin::describe_quorum(&mut conn).await?;
+        // Right after the quorum commits a record, every broker may still be fetching it: ask
+        // again a few times before giving up.
+        for _ in 0..QUORUM_RETRIES {
+            let caught_up = metadata_caught_up(&quorum);
+            if cluster.nodes.iter().any(|n| caught_up.contains(&n.id)) || cluster.nodes.is_empty() {
+                break;
+            }
+            tokio::time::sleep(QUORUM_RETRY_PAUSE).await;
+            (quorum, listeners) = wire_admin::describe_quorum(&mut conn).await?;
+        }
         listeners.extend(controllers);
         let reassignments =
             wire_admin::list_reassignments(&mut conn, millis(self.timeout())).await?;

@@ -10,7 +10,8 @@
 //! Fail-safe rules kept here:
 //! - partition metadata is read from a few brokers whose metadata log had reached the
 //!   quorum's high watermark when the quorum was described (a broker behind is not read: it
-//!   may still list a replica that left the ISR); per partition the ISR is the intersection of
+//!   may still list a replica that left the ISR; with none caught up the observation fails);
+//!   per partition the ISR is the intersection of
 //!   the views read (the views come from `KafkaClient::observe`, this module merges them);
 //! - a topic's `min.insync.replicas` override is only a topic-level value (config source
 //!   DYNAMIC_TOPIC_CONFIG); broker-level values stay in each broker's config; a topic whose

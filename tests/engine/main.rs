@@ -11,6 +11,7 @@ mod anomaly_watch_properties;
 mod auto_rebalance_properties;
 mod cc_flow_properties;
 mod drift_properties;
+mod observation_lag;
 mod operate_properties;
 mod parsers_fuzz;
 mod roll_batches;
