@@ -271,6 +271,25 @@ impl KafkaClient {
         self
     }
 
+    /// Forgets what the observations keep of broker `id` (its configs): the next observation
+    /// asks it again. Callers that restart a broker say so here.
+    pub fn forget_broker(&self, id: i32) {
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .brokers
+            .remove(&id);
+    }
+
+    /// Forgets what the observations keep of every broker.
+    pub fn forget_all_brokers(&self) {
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .brokers
+            .clear();
+    }
+
     /// The connection settings.
     #[must_use]
     pub fn config(&self) -> &ConnectionConfig {
@@ -861,6 +880,13 @@ impl KafkaAdmin for KafkaClient {
         target: ConfigTarget,
         changes: Vec<ConfigChange>,
     ) -> Result<()> {
+        // What the observations keep of the brokers' configs is out of date now (also when the
+        // change fails half-way): the next observation reads them again.
+        match &target {
+            ConfigTarget::Broker(id) => self.forget_broker(*id),
+            ConfigTarget::ClusterDefault => self.forget_all_brokers(),
+            ConfigTarget::Topic(_) => {}
+        }
         if target == ConfigTarget::ClusterDefault {
             // librdkafka cannot address a resource with an empty name: the wire path can.
             let mut conn = self

@@ -399,21 +399,29 @@ fn listing_covers_leaders(
 /// leader the first view's. Disagreements are logged at debug level.
 fn merge_views(views: &[(i32, Vec<TopicDescription>)]) -> Vec<TopicDescription> {
     let mut merged: Vec<TopicDescription> = Vec::new();
+    // Indexes into `merged`: topic name -> position, (topic position, partition) -> position.
+    let mut topic_at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut partition_at: std::collections::HashMap<(usize, i32), usize> =
+        std::collections::HashMap::new();
     for (broker, view) in views {
         for t in view {
-            let Some(into) = merged.iter_mut().find(|m| m.name == t.name) else {
+            let Some(&ti) = topic_at.get(&t.name) else {
+                let ti = merged.len();
+                topic_at.insert(t.name.clone(), ti);
+                for (pi, p) in t.partitions.iter().enumerate() {
+                    partition_at.entry((ti, p.partition)).or_insert(pi);
+                }
                 merged.push(t.clone());
                 continue;
             };
+            let into = &mut merged[ti];
             for p in &t.partitions {
-                let Some(q) = into
-                    .partitions
-                    .iter_mut()
-                    .find(|q| q.partition == p.partition)
-                else {
+                let Some(&pi) = partition_at.get(&(ti, p.partition)) else {
+                    partition_at.insert((ti, p.partition), into.partitions.len());
                     into.partitions.push(p.clone());
                     continue;
                 };
+                let q = &mut into.partitions[pi];
                 if q.isr.iter().collect::<BTreeSet<_>>() != p.isr.iter().collect::<BTreeSet<_>>()
                     || q.leader != p.leader
                     || q.replicas != p.replicas
@@ -514,6 +522,14 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
     brokers.extend(observers.iter().copied());
     brokers.extend(raw.extra_broker_ids.iter().copied());
 
+    // Replicas missing from their partition's ISR, in one pass (not one per node: at 1,000
+    // brokers and 100,000 partitions that was 10^8 steps).
+    let out_of_sync: BTreeSet<i32> = topics
+        .iter()
+        .flat_map(|t| &t.partitions)
+        .flat_map(|p| p.replicas.iter().filter(|r| !p.isr.contains(r)))
+        .copied()
+        .collect();
     let nodes = known
         .into_iter()
         .map(|id| {
@@ -547,12 +563,7 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
             if roles.broker {
                 let fenced = !unfenced.contains(&id);
                 node.fenced = Some(fenced);
-                node.in_sync = Some(
-                    topics
-                        .iter()
-                        .flat_map(|t| &t.partitions)
-                        .all(|p| !p.replicas.contains(&id) || p.isr.contains(&id)),
-                );
+                node.in_sync = Some(!out_of_sync.contains(&id));
                 match &raw.endpoint_states {
                     None => {
                         node.broker_state = Some(if fenced {

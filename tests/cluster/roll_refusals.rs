@@ -1203,7 +1203,11 @@ fn stale_broker_metadata_does_not_let_the_roll_go_below_min_isr() {
         Vec::<i32>::new(),
         "roll --nodes 3 restarted something"
     );
-    assert_ne!(run.code, 0, "roll --nodes 3 did not refuse:\n{}", run.stderr);
+    assert_ne!(
+        run.code, 0,
+        "roll --nodes 3 did not refuse:\n{}",
+        run.stderr
+    );
     assert!(
         run.stderr.contains("stale-0"),
         "the refusal names the partition:\n{}",

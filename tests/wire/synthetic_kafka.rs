@@ -691,4 +691,10 @@ async fn an_observation_reads_partition_metadata_from_a_few_caught_up_brokers() 
         assert!(o.unreachable_brokers.is_empty());
     }
     assert!(sources.len() > 3, "the sources move: {sources:?}");
+    // A broker the caller restarted or reconfigured is asked again.
+    client.forget_broker(7);
+    let o = client.observe().await.unwrap();
+    let configs = asked(&kafka.take_stats(), "DescribeConfigs");
+    assert!(configs.contains(&7), "{configs:?}");
+    assert!(!configs.contains(&8) || o.metadata_from[0] == 8, "{configs:?}");
 }
