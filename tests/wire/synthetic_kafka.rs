@@ -696,5 +696,8 @@ async fn an_observation_reads_partition_metadata_from_a_few_caught_up_brokers() 
     let o = client.observe().await.unwrap();
     let configs = asked(&kafka.take_stats(), "DescribeConfigs");
     assert!(configs.contains(&7), "{configs:?}");
-    assert!(!configs.contains(&8) || o.metadata_from[0] == 8, "{configs:?}");
+    assert!(
+        !configs.contains(&8) || o.metadata_from[0] == 8,
+        "{configs:?}"
+    );
 }
