@@ -844,6 +844,17 @@ impl KafkaClient {
 
 impl KafkaAdmin for KafkaClient {
     async fn describe_cluster(&self) -> Result<ClusterDescription> {
+        if let Err(e) = self.config.wire_security("listing the brokers") {
+            // Settings only librdkafka honours (e.g. GSSAPI): its DescribeCluster, which
+            // works up to 32 racked brokers on short host names.
+            tracing::debug!("listing the brokers with librdkafka: {e}");
+            let (broker, _) = self.metadata().await?;
+            return self
+                .blocking("DescribeCluster", move |admin, timeout| {
+                    ffi::describe_cluster(admin, (broker >= 0).then_some(broker), timeout)
+                })
+                .await;
+        }
         Ok(self.broker_listing().await?.0)
     }
 

@@ -1,8 +1,8 @@
 //! librdkafka admin calls that rust-rdkafka 0.39 does not wrap.
 //!
-//! rust-rdkafka exposes no IncrementalAlterConfigs, ElectLeaders or DescribeTopics (its
-//! `alter_configs` is the legacy replace-all call, which would wipe every other dynamic
-//! broker config). librdkafka 2.12 has all three, so this module
+//! rust-rdkafka exposes no IncrementalAlterConfigs, ElectLeaders, DescribeCluster or
+//! DescribeTopics (its `alter_configs` is the legacy replace-all call, which would wipe
+//! every other dynamic broker config). librdkafka 2.12 has all four, so this module
 //! calls them through `rdkafka-sys` and hands back plain Rust values. It is the only
 //! module in the crate allowed to use `unsafe`; every block says why it is sound.
 //!
@@ -391,7 +391,50 @@ unsafe fn node(n: *const sys::rd_kafka_Node_t) -> Option<NodeAddress> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// the three calls (DescribeCluster is kafkaops' own: `wire_admin::describe_brokers`)
+// the four calls
+
+/// DescribeCluster (librdkafka >= 2.3): only for connection settings kafkaops' own protocol
+/// path cannot honour (e.g. GSSAPI); the observation uses `wire_admin::describe_brokers`, as
+/// librdkafka fails on answers listing more than 32 racked brokers with short host names.
+pub fn describe_cluster(
+    admin: &Admin,
+    broker: Option<i32>,
+    timeout: Duration,
+) -> Result<ClusterDescription> {
+    let what = "DescribeCluster";
+    let ev = run(
+        admin,
+        what,
+        (
+            sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_DESCRIBECLUSTER,
+            sys::RD_KAFKA_EVENT_DESCRIBECLUSTER_RESULT,
+        ),
+        timeout,
+        false,
+        broker,
+        // SAFETY: rk, options and queue are valid for the duration of the call.
+        |rk, options, queue| unsafe { sys::rd_kafka_DescribeCluster(rk, options, queue) },
+    )?;
+    // SAFETY: `ev` is a DESCRIBECLUSTER_RESULT event (type checked in `run`); everything
+    // read below lives as long as the event and is copied before it is destroyed.
+    unsafe {
+        let result = sys::rd_kafka_event_DescribeCluster_result(ev.ptr());
+        if result.is_null() {
+            return Err(KafkaError::client(
+                what,
+                RdError::AdminOpCreation("no result".into()),
+            ));
+        }
+        let mut n = 0usize;
+        let nodes = sys::rd_kafka_DescribeCluster_result_nodes(result, &raw mut n);
+        let nodes = slice(nodes, n).iter().filter_map(|p| node(*p)).collect();
+        Ok(ClusterDescription {
+            cluster_id: string(sys::rd_kafka_DescribeCluster_result_cluster_id(result)),
+            controller: node(sys::rd_kafka_DescribeCluster_result_controller(result)).map(|n| n.id),
+            nodes,
+        })
+    }
+}
 
 /// DescribeTopics for `names` (librdkafka >= 2.3). Topics that fail to describe are an error
 /// naming the topic: an observation with a missing topic would hide its partitions from
