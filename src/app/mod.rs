@@ -18,6 +18,7 @@
 //! stages of issue #24.
 
 pub mod clients;
+pub mod guards;
 pub mod report;
 
 pub use report::{LogReporter, Reporter};

@@ -12,7 +12,6 @@ pub mod config;
 pub mod cordon;
 pub mod imbalance;
 pub mod operate;
-pub mod operator_guard;
 pub mod pace;
 pub mod placement;
 pub mod reassignments;
@@ -47,6 +46,18 @@ impl Ctx {
             .connection
             .request_timeout
             .unwrap_or(crate::app::clients::DEFAULT_REQUEST_TIMEOUT)
+    }
+
+    /// Where the Kubernetes API is (`--kubeconfig`, `--kube-context`, `--namespace`).
+    #[must_use]
+    pub fn kube(&self) -> crate::platform::kube::KubeTarget {
+        kube_target(&self.global.kube)
+    }
+
+    /// The Strimzi cluster the command acts on (`--strimzi`).
+    #[must_use]
+    pub fn strimzi(&self) -> Option<&str> {
+        self.global.kube.strimzi.as_deref()
     }
 }
 

@@ -361,9 +361,9 @@ async fn current_placement(
     if ctx.settings.kafka.bootstrap_servers.is_none() {
         return Ok(None);
     }
-    let kafka = super::reassignments::kafka(ctx)
+    let kafka = crate::app::guards::kafka(&ctx.settings, ctx.request_timeout())
         .await
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        .map_err(|e| anyhow::anyhow!("{e:#}"))?;
     let mut topics: Vec<String> = plan.movements.iter().map(|m| m.topic.clone()).collect();
     topics.sort();
     topics.dedup();

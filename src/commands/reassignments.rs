@@ -1,5 +1,4 @@
-//! `kafkaops reassignments list|cancel`, and the check that runs before every Cruise Control
-//! execution (`rebalance ... --execute`, `topic set-rf --execute`).
+//! `kafkaops reassignments list|cancel`: the reassignments in flight, and cancelling them.
 //!
 //! Why: Cruise Control refuses to execute while reassignments it did not start are in flight
 //! ("Cannot execute new proposals while there are ongoing partition reassignments initiated by
@@ -7,24 +6,22 @@
 //! Either way the operator should see them first, with who started them and how far they
 //! got, and decide: wait, or cancel them here. Reads come from the Kafka Admin API (the wire
 //! path: librdkafka has no ListPartitionReassignments); whether Cruise Control is executing
-//! comes from its `state` endpoint. The decisions are in [`crate::engine::movers`].
+//! comes from its `state` endpoint. The decisions are in [`crate::engine::movers`]; reading them
+//! and the check that runs before every Cruise Control execution (`rebalance ... --execute`,
+//! `topic set-rf --execute`) are in [`crate::app::guards`], shared with the other commands.
 
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use serde::Serialize;
 
 use super::Ctx;
+use crate::app::guards;
 use crate::cli::reassignments::{CancelArgs, ReassignmentsCommand};
-use crate::cruise_control::LogObserver;
-use crate::engine::movers::{
-    self, CruiseControlView, ExecutorView, ExternalReassignments, ReassignmentView, blocking,
-    classify,
-};
+use crate::engine::movers::{self, ExecutorView, ReassignmentView};
 use crate::error::{CliError, ExitCode};
-use crate::kafka::{KafkaAdmin, KafkaClient};
-use crate::output::{Printer, confirm};
+use crate::kafka::KafkaClient;
+use crate::output::confirm;
 
 /// Runs a `reassignments` subcommand.
 pub async fn run(ctx: &Ctx, cmd: ReassignmentsCommand) -> Result<ExitCode, CliError> {
@@ -34,66 +31,14 @@ pub async fn run(ctx: &Ctx, cmd: ReassignmentsCommand) -> Result<ExitCode, CliEr
     }
 }
 
-pub(crate) async fn kafka(ctx: &Ctx) -> Result<KafkaClient, CliError> {
-    Ok(crate::app::clients::kafka(
-        &ctx.settings.kafka,
-        ctx.request_timeout(),
-        Some("cannot connect to the Kafka cluster"),
-    )
-    .await?)
+/// Connects to Kafka (the reassignments are read there).
+async fn kafka(ctx: &Ctx) -> Result<KafkaClient, CliError> {
+    Ok(guards::kafka(&ctx.settings, ctx.request_timeout()).await?)
 }
 
 /// What Cruise Control's executor is doing; `Unknown` without a configured or reachable CC.
 async fn executor_view(ctx: &Ctx) -> ExecutorView {
-    if ctx.settings.cruise_control.url.is_none() {
-        return ExecutorView::Unknown;
-    }
-    let cc = match crate::app::clients::cruise_control(
-        &ctx.settings.cruise_control,
-        crate::app::clients::CcOptions::default(),
-    ) {
-        Ok(cc) => cc,
-        Err(e) => {
-            tracing::warn!("cannot ask Cruise Control who started the reassignments: {e}");
-            return ExecutorView::Unknown;
-        }
-    };
-    let deadline = Instant::now() + ctx.request_timeout();
-    let view = cc.executor_view(deadline, &LogObserver).await;
-    if let CruiseControlView::Unreachable(e) = &view {
-        tracing::warn!("cannot ask Cruise Control who started the reassignments: {e}");
-    }
-    view.executor()
-}
-
-/// The reassignments in flight, with ISR-based progress and an owner.
-pub async fn observe(
-    kafka: &KafkaClient,
-    executor: ExecutorView,
-) -> Result<Vec<ReassignmentView>, CliError> {
-    let reassignments = kafka
-        .list_reassignments()
-        .await
-        .context("cannot list the partition reassignments in flight")?;
-    if reassignments.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut topics: Vec<String> = reassignments.iter().map(|r| r.topic.clone()).collect();
-    topics.sort();
-    topics.dedup();
-    let described = kafka
-        .describe_topics(topics)
-        .await
-        .context("cannot describe the topics being reassigned")?;
-    let isr: BTreeMap<(String, i32), Vec<i32>> = described
-        .iter()
-        .flat_map(|t| {
-            t.partitions
-                .iter()
-                .map(|p| ((t.name.clone(), p.partition), p.isr.clone()))
-        })
-        .collect();
-    Ok(classify(&reassignments, &isr, executor))
+    guards::executor_view(&ctx.settings.cruise_control, ctx.request_timeout()).await
 }
 
 /// `reassignments list` output.
@@ -153,7 +98,7 @@ fn render(rows: &[Row], color: bool) -> String {
 async fn list(ctx: &Ctx) -> Result<ExitCode, CliError> {
     let kafka = kafka(ctx).await?;
     let executor = executor_view(ctx).await;
-    let views = observe(&kafka, executor).await?;
+    let views = guards::reassignments(&kafka, executor).await?;
     let out = ListView {
         reassignments: rows(&views),
     };
@@ -185,7 +130,7 @@ async fn cancel(ctx: &Ctx, a: CancelArgs) -> Result<ExitCode, CliError> {
         .map_err(CliError::usage)?;
     let kafka = kafka(ctx).await?;
     let executor = executor_view(ctx).await;
-    let views = observe(&kafka, executor).await?;
+    let views = guards::reassignments(&kafka, executor).await?;
     let (chosen, missing) = movers::select_for_cancel(&views, a.all, &named);
     let printer = &ctx.printer;
     let mut out = CancelView {
@@ -261,71 +206,4 @@ fn render_cancel(o: &CancelView, color: bool) -> String {
         s.push_str(&format!("Cancelled {done} reassignment(s).\n"));
     }
     s
-}
-
-/// Before a Cruise Control execution: refuses (exit 5, with the list) while reassignments not
-/// started by Cruise Control are in flight, or waits up to `wait` for them to end. Without
-/// Kafka bootstrap servers it cannot look and says so (Cruise Control then decides alone).
-pub async fn check_before_execution(
-    ctx: &Ctx,
-    printer: &Printer,
-    wait: Duration,
-    poll: Duration,
-) -> Result<(), CliError> {
-    if ctx.settings.kafka.bootstrap_servers.is_none() {
-        printer.note(
-            "Warning: no Kafka bootstrap servers given: cannot check for partition reassignments \
-             that Cruise Control did not start (Cruise Control refuses or cancels them)",
-        );
-        return Ok(());
-    }
-    let kafka = kafka(ctx).await?;
-    // Cruise Control is asked who started the reassignments only once Kafka shows some: every
-    // request to it holds one of its few user-task slots (reference section 13), and the common
-    // case, nothing in flight, needs none.
-    let mut executor = None;
-    let started = Instant::now();
-    let mut announced = false;
-    loop {
-        let in_flight = kafka
-            .list_reassignments()
-            .await
-            .context("cannot list the partition reassignments in flight")?;
-        if in_flight.is_empty() {
-            if announced {
-                printer.note("The other reassignments have ended; going on.");
-            }
-            return Ok(());
-        }
-        let executor = match executor {
-            Some(e) => e,
-            None => *executor.insert(executor_view(ctx).await),
-        };
-        let found = blocking(&observe(&kafka, executor).await?);
-        if found.is_empty() {
-            if announced {
-                printer.note("The other reassignments have ended; going on.");
-            }
-            return Ok(());
-        }
-        if started.elapsed() + poll > wait {
-            let waited = (!wait.is_zero())
-                .then(|| humantime::format_duration(started.elapsed()).to_string());
-            return Err(ExternalReassignments {
-                in_flight: found,
-                waited,
-            }
-            .into());
-        }
-        if !announced {
-            printer.note(format!(
-                "Waiting up to {} for {} partition reassignment(s) not started by Cruise Control: {}",
-                humantime::format_duration(wait),
-                found.len(),
-                movers::describe(&found)
-            ));
-            announced = true;
-        }
-        tokio::time::sleep(poll).await;
-    }
 }

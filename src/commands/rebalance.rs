@@ -412,13 +412,14 @@ pub(crate) async fn run_flow(
     } else {
         Action::DryRun
     };
-    super::operator_guard::check(ctx, action, a.force).await?;
+    crate::app::guards::operator(&ctx.kube(), ctx.strimzi(), action, a.force, &printer).await?;
     if a.execute {
-        super::reassignments::check_before_execution(
-            ctx,
-            &printer,
+        crate::app::guards::external_reassignments(
+            &ctx.settings,
+            ctx.request_timeout(),
             a.wait_for_reassignments,
             a.poll_interval,
+            &printer,
         )
         .await?;
     }

@@ -138,7 +138,8 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     } else {
         Action::Roll
     };
-    super::operator_guard::check(ctx, action, args.force).await?;
+    crate::app::guards::operator(&ctx.kube(), ctx.strimzi(), action, args.force, &ctx.printer)
+        .await?;
     // Kubernetes (the bootstrap address of a Strimzi cluster is already in the settings).
     let kube = match &pod_selector {
         Some(_) => Some(

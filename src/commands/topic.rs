@@ -453,7 +453,7 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     } else {
         Action::DryRun
     };
-    super::operator_guard::check(ctx, action, args.force).await?;
+    crate::app::guards::operator(&ctx.kube(), ctx.strimzi(), action, args.force, &printer).await?;
     if !args.execute {
         // Dry run: Cruise Control's proposal for what is not at its target yet.
         let mut request = base_request.clone();
@@ -476,11 +476,12 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::Ok);
     }
 
-    super::reassignments::check_before_execution(
-        ctx,
-        &printer,
+    crate::app::guards::external_reassignments(
+        &ctx.settings,
+        ctx.request_timeout(),
         args.wait_for_reassignments,
         args.poll_interval,
+        &printer,
     )
     .await?;
 

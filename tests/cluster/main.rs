@@ -3,8 +3,8 @@
 //! replication-factor changes, `operate` on a plain host, SASL_SSL, and the harness itself.
 //!
 //! One test binary (each links the whole crate; see `tests/env/README.md`, "Test binaries").
-//! The harness starts at most one cluster at a time per process (`support::kafka`), so tests
-//! that need their own cluster take turns while the others run.
+//! The harness runs a few clusters at a time on the whole machine (`support::kafka`, cluster
+//! slots shared with the `kube` binary), so tests that need their own cluster take turns.
 //!
 //! Run with `cargo test --test cluster` (one module: `cargo test --test cluster roll_refusals::`).
 

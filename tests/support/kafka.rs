@@ -16,10 +16,11 @@
 //!   dedicated thread), in its own process group, and [`KafkaCluster`]'s `Drop` SIGKILLs every
 //!   node's process group and reaps it. So a failing, panicking or killed test (even
 //!   `kill -9` of the test process) leaves no JVM behind.
-//! - **A few clusters at a time per process.** [`KafkaCluster::start`] takes one of
-//!   [`cluster_slots`] (`KAFKAOPS_TEST_CLUSTERS`, default [`DEFAULT_CLUSTER_SLOTS`]), held until the
-//!   cluster is dropped; tests beyond that wait their turn (starting a second cluster on the same
-//!   thread is an error, not a deadlock). The timing log (`super::timing`) records the waits.
+//! - **A few clusters at a time on the machine.** [`KafkaCluster::start`] takes one of
+//!   [`cluster_slots`] (`KAFKAOPS_TEST_CLUSTERS`, default [`DEFAULT_CLUSTER_SLOTS`]), a file lock
+//!   shared by every test process (so the `cluster` and `kube` binaries can run side by side), held
+//!   until the cluster is dropped; tests beyond that wait their turn (starting a second cluster on
+//!   the same thread is an error, not a deadlock). The timing log (`super::timing`) records the waits.
 //! - **Broker state.** Strimzi's `kafka-agent` is not published on Maven Central, so each node runs
 //!   the Jolokia JVM agent (`org.jolokia:jolokia-agent-jvm`, javaagent) on its own port and
 //!   [`KafkaCluster::broker_state`] reads the real `kafka.server:type=KafkaServer,name=BrokerState`
@@ -45,7 +46,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::{self, JoinHandle, ThreadId};
 use std::time::{Duration, Instant};
 
@@ -61,7 +62,7 @@ use rdkafka::types::RDKafkaErrorCode;
 
 use super::timing;
 
-/// Clusters a test process runs at once unless `KAFKAOPS_TEST_CLUSTERS` says otherwise.
+/// Clusters the machine's test processes run at once unless `KAFKAOPS_TEST_CLUSTERS` says otherwise.
 pub const DEFAULT_CLUSTER_SLOTS: usize = 2;
 /// Default time [`KafkaCluster::start`] waits for the whole cluster to be ready.
 pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(180);
@@ -515,7 +516,7 @@ fn free_ports(n: usize) -> Result<Vec<u16>> {
 // Serialization of cluster tests
 // ---------------------------------------------------------------------------------------------
 
-/// How many clusters a test process runs at once: `KAFKAOPS_TEST_CLUSTERS`, default
+/// How many clusters run at once on the machine: `KAFKAOPS_TEST_CLUSTERS`, default
 /// [`DEFAULT_CLUSTER_SLOTS`]. Most of a cluster test is waiting (for Kafka, for kafkaops, for the
 /// Cruise Control double), so two overlap well on 2 cores; every test has its own cluster,
 /// ports, work and state directories, so nothing else is shared.
@@ -530,33 +531,88 @@ pub fn cluster_slots() -> usize {
     })
 }
 
-/// One of the [`cluster_slots`], held by a cluster until it is dropped (on whatever thread).
-struct SerialGuard {
-    holder: ThreadId,
+/// Where the slot files are: `KAFKAOPS_TEST_SLOTS_DIR`, default `kafkaops-test-slots` in the
+/// system's temporary directory, so every test process of the machine (the `cluster` and `kube`
+/// binaries side by side, a developer's second `cargo test`) shares the same slots.
+fn slots_dir() -> PathBuf {
+    std::env::var_os("KAFKAOPS_TEST_SLOTS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("kafkaops-test-slots"))
 }
 
-static SERIAL: (Mutex<Vec<ThreadId>>, Condvar) = (Mutex::new(Vec::new()), Condvar::new());
+/// How often a test waiting for a slot tries them again (the other holders may be in another
+/// process, so there is nothing to be woken by).
+const SLOT_POLL: Duration = Duration::from_millis(100);
+
+/// One of the [`cluster_slots`], held by a cluster until it is dropped (on whatever thread): an
+/// exclusive `flock` on `slot-<n>.lock` in [`slots_dir`], shared with every process of the machine.
+/// The lock belongs to the open file, so the kernel releases it when the file is closed or the
+/// process dies (even by `kill -9`): a crashed test never keeps a slot.
+struct SerialGuard {
+    holder: ThreadId,
+    _slot: File,
+}
+
+/// Threads of this process that hold a slot (one cluster per test thread).
+static HOLDERS: Mutex<Vec<ThreadId>> = Mutex::new(Vec::new());
 
 impl SerialGuard {
     fn acquire() -> Result<Self> {
+        use std::os::unix::fs::OpenOptionsExt;
+        use std::os::unix::io::AsRawFd;
         let me = thread::current().id();
-        let mut holders = SERIAL.0.lock().unwrap_or_else(|e| e.into_inner());
-        if holders.contains(&me) {
-            bail!("this thread already runs a KafkaCluster; the harness runs one cluster per test");
+        {
+            let holders = HOLDERS.lock().unwrap_or_else(|e| e.into_inner());
+            if holders.contains(&me) {
+                bail!(
+                    "this thread already runs a KafkaCluster; the harness runs one cluster per test"
+                );
+            }
         }
-        while holders.len() >= cluster_slots() {
-            holders = SERIAL.1.wait(holders).unwrap_or_else(|e| e.into_inner());
-        }
-        holders.push(me);
-        Ok(SerialGuard { holder: me })
+        let dir = slots_dir();
+        fs::create_dir_all(&dir)
+            .with_context(|| format!("failed to create the cluster slot dir {}", dir.display()))?;
+        let slot = loop {
+            let mut taken = None;
+            for n in 0..cluster_slots() {
+                let path = dir.join(format!("slot-{n}.lock"));
+                let file = OpenOptions::new()
+                    .create(true)
+                    .truncate(false)
+                    .write(true)
+                    .mode(0o666)
+                    .open(&path)
+                    .with_context(|| format!("failed to open {}", path.display()))?;
+                // SAFETY: flock on a descriptor this function owns; no memory is shared.
+                if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                    taken = Some(file);
+                    break;
+                }
+                let err = io::Error::last_os_error();
+                if err.raw_os_error() != Some(libc::EWOULDBLOCK) {
+                    return Err(err).with_context(|| format!("failed to lock {}", path.display()));
+                }
+            }
+            if let Some(file) = taken {
+                break file;
+            }
+            thread::sleep(SLOT_POLL);
+        };
+        HOLDERS.lock().unwrap_or_else(|e| e.into_inner()).push(me);
+        Ok(SerialGuard {
+            holder: me,
+            _slot: slot,
+        })
     }
 }
 
 impl Drop for SerialGuard {
     fn drop(&mut self) {
-        let mut holders = SERIAL.0.lock().unwrap_or_else(|e| e.into_inner());
-        holders.retain(|t| *t != self.holder);
-        SERIAL.1.notify_all();
+        HOLDERS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|t| *t != self.holder);
+        // `_slot` is closed after this, which releases the flock.
     }
 }
 
