@@ -1,10 +1,35 @@
 //! kafkaops: operate Apache Kafka clusters safely from the command line.
 //!
-//! The crate is split as a functional core and an imperative shell:
-//! [`engine`] decides (pure, no IO), adapters (Cruise Control, Kafka, platforms)
-//! do IO behind small traits, [`commands`] wire them together and [`output`]
-//! renders results. The binary in `main.rs` only parses arguments, sets up
-//! logging and maps errors to exit codes (see [`error::ExitCode`]).
+//! # Architecture
+//!
+//! The crate is a pure decision core under an imperative shell, in layers that import only
+//! downward (`tests/cli/architecture.rs` fails the build's tests when one does not):
+//!
+//! ```text
+//! main -> commands -> app -> driver -> adapters (cruise_control, kafka, platform, state) -> engine
+//! ```
+//!
+//! - [`engine`]: the decisions (roll plans and safety rules, the Cruise Control flow, the
+//!   auto-rebalance state machine, `operate`'s policy, the KRaft rules). Pure: no IO, no clocks,
+//!   its own types; it reports failure classes ([`engine::failure`]), never exit codes.
+//! - Adapters: [`cruise_control`] (the REST API), [`kafka`] (librdkafka and kafkaops' own wire
+//!   path), [`platform`] (restarting nodes: commands, Kubernetes, Strimzi), [`state`] (one
+//!   persistence trait, a file store). They convert their wire types to the engine's.
+//! - [`driver`]: step functions that run an engine state machine against the adapters' traits
+//!   (the roll, a Cruise Control flow), so a scripted double can drive them.
+//! - [`app`]: the use cases the CLI and `operate` share (building clients, the guards, rebalance
+//!   requests and templates, replication-factor rounds, the roll session, anomalies, the
+//!   `operate` loop over its ports). No clap, no printing (it reports through
+//!   [`app::Reporter`]), no exit codes.
+//! - [`commands`]: one module per subcommand: clap arguments ([`cli`]) to a resolved spec, a call
+//!   into [`app`], rendering ([`output`]); shared CLI pieces (the Cruise Control observer, the
+//!   flow's rendering) are shared modules, and no subcommand imports another. The exit-code
+//!   table ([`error_codes`]) and the one classifier ([`error`]) live at this edge.
+//! - `main.rs` parses arguments, sets up logging and maps errors to exit codes.
+//! - Leaves any layer may use: [`settings`], [`secret`], [`output`].
+//!
+//! A new subcommand: its clap types in `cli/`, its module in `commands/` (args -> spec ->
+//! `app` -> render), the logic `operate` could ever need in `app/`, decisions in `engine/`.
 
 // Only src/kafka/ffi.rs (librdkafka's C admin calls) may use unsafe, each block with a SAFETY comment.
 #![deny(unsafe_code)]

@@ -14,11 +14,19 @@
 //! the drivers, the adapters, the engine and the leaves (`settings`, `secret`, `output`'s
 //! types), never `commands`, `cli` or `main`.
 //!
-//! Today it holds the clients and the reporting trait; the use cases move here in the next
-//! stages of issue #24.
+//! It holds the clients, the reporting trait, the guards ([`guards`]), the Cruise Control use
+//! cases ([`rebalance`], [`topic`], [`cordon`], [`placement`], [`anomalies`]), the roll session
+//! ([`roll`]) and the `operate` loop ([`operate`]).
 
+pub mod anomalies;
 pub mod clients;
+pub mod cordon;
 pub mod guards;
+pub mod operate;
+pub mod placement;
+pub mod rebalance;
 pub mod report;
+pub mod roll;
+pub mod topic;
 
 pub use report::{LogReporter, Reporter};

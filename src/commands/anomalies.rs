@@ -27,7 +27,8 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::Ctx;
-use super::rebalance::CliObserver;
+use super::observe::CliObserver;
+use crate::app::anomalies::{details, time_of};
 use crate::cli::anomalies::{AnomaliesCommand, WatchArgs};
 use crate::cruise_control::convert::anomaly_records as records;
 use crate::cruise_control::error::{ErrorClass, Permanent};
@@ -76,53 +77,6 @@ fn epoch_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-fn time_of(ms: Option<i64>) -> String {
-    match ms.and_then(|m| u64::try_from(m).ok()) {
-        Some(m) => {
-            humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_millis(m)).to_string()
-        }
-        None => "-".into(),
-    }
-}
-
-/// The details column / line of an anomaly.
-#[must_use]
-pub fn details(r: &AnomalyRecord) -> String {
-    match r.kind {
-        AnomalyType::GoalViolation => {
-            let mut s = format!("fixable: {}", list_or_none(&r.fixable_goals));
-            if !r.unfixable_goals.is_empty() {
-                s.push_str(&format!(
-                    "; unfixable: {} (Cruise Control cannot fix it)",
-                    r.unfixable_goals.join(",")
-                ));
-            }
-            s
-        }
-        AnomalyType::BrokerFailure => r
-            .failed_brokers
-            .iter()
-            .map(|(b, t)| format!("broker {b} since {}", time_of(Some(*t))))
-            .collect::<Vec<_>>()
-            .join(", "),
-        AnomalyType::DiskFailure => r
-            .failed_disks
-            .iter()
-            .map(|(d, t)| format!("{d} since {}", time_of(Some(*t))))
-            .collect::<Vec<_>>()
-            .join(", "),
-        _ => r.description.clone().unwrap_or_default(),
-    }
-}
-
-fn list_or_none(v: &[String]) -> String {
-    if v.is_empty() {
-        "(none)".into()
-    } else {
-        v.join(",")
-    }
 }
 
 /// One event as a line for people.

@@ -31,11 +31,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::Ctx;
-use super::rebalance::{
-    CliObserver, FlowOutput, checked_request, client, emit_flow_output, render_flow_output,
-    run_flow,
-};
-use crate::cli::rebalance::{ImbalanceArgs, ProposalArgs};
+use super::cc_flow::{FlowOutput, emit_flow_output, render_flow_output, run_flow};
+use super::observe::{CliObserver, cruise_control as client};
+use crate::app::rebalance::{ProposalSpec, Template, checked_request};
+use crate::cli::rebalance::ImbalanceArgs;
 use crate::cruise_control::CcError;
 use crate::cruise_control::convert::anomaly_records as records;
 use crate::cruise_control::params::{RebalanceKind, Substate};
@@ -45,69 +44,6 @@ use crate::engine::model::Millis;
 use crate::engine::rebalance::{Action, AutoRebalancer, Event, Mode};
 use crate::error::{CliError, ExitCode};
 use crate::output::Printer;
-
-/// A rebalance template: the fields of a `KafkaRebalance` spec kafkaops uses.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Template {
-    /// Must be `full` (or absent): an imbalance is fixed by a full rebalance.
-    #[serde(default)]
-    pub mode: Option<String>,
-    #[serde(default)]
-    pub goals: Vec<String>,
-    #[serde(default)]
-    pub skip_hard_goal_check: bool,
-    #[serde(default)]
-    pub excluded_topics: Option<String>,
-    /// Bytes per second (`throttle` is accepted too).
-    #[serde(default, alias = "throttle")]
-    pub replication_throttle: Option<u64>,
-    #[serde(default)]
-    pub concurrent_partition_movements_per_broker: Option<u32>,
-    #[serde(default)]
-    pub concurrent_leader_movements: Option<u32>,
-}
-
-impl Template {
-    /// Parses a template file: a whole `KafkaRebalance` (its `spec` is used) or just the spec.
-    pub fn parse(text: &str) -> Result<Template, String> {
-        let doc: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
-        let spec = match doc.get("spec") {
-            // A whole resource (or just `spec:`): a spec itself has no `spec` field.
-            Some(spec) => spec.clone(),
-            _ if doc.is_null() => serde_yaml::Value::Mapping(serde_yaml::Mapping::new()),
-            _ => doc,
-        };
-        let t: Template = serde_yaml::from_value(spec).map_err(|e| e.to_string())?;
-        if let Some(m) = &t.mode
-            && m != "full"
-        {
-            return Err(format!(
-                "mode {m:?}: an imbalance is fixed by a full rebalance, so the template's mode must be `full` or absent"
-            ));
-        }
-        Ok(t)
-    }
-
-    /// The rebalance options: flags given on the command line win over the template.
-    #[must_use]
-    pub fn merge_into(&self, a: &ProposalArgs) -> ProposalArgs {
-        let mut out = a.clone();
-        if out.goals.is_empty() {
-            out.goals.clone_from(&self.goals);
-        }
-        out.skip_hard_goal_check |= self.skip_hard_goal_check;
-        out.excluded_topics = a.excluded_topics.clone().or(self.excluded_topics.clone());
-        out.replication_throttle = a.replication_throttle.or(self.replication_throttle);
-        out.concurrent_partition_movements_per_broker = a
-            .concurrent_partition_movements_per_broker
-            .or(self.concurrent_partition_movements_per_broker);
-        out.concurrent_leader_movements = a
-            .concurrent_leader_movements
-            .or(self.concurrent_leader_movements);
-        out
-    }
-}
 
 /// What the state file holds.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -133,7 +69,7 @@ fn render_nothing(v: &NothingToFix) -> String {
         s.push_str(&format!(
             "Not acted on (unfixable): goal violation {} ({})\n",
             r.anomaly_id,
-            super::anomalies::details(r)
+            crate::app::anomalies::details(r)
         ));
     }
     if !v.already_handled.is_empty() {
@@ -196,7 +132,7 @@ pub async fn run(ctx: &Ctx, a: ImbalanceArgs) -> Result<ExitCode, CliError> {
         }
         None => Template::default(),
     };
-    let proposal = template.merge_into(&a.proposal);
+    let proposal = template.merge_into(&ProposalSpec::from(&a.proposal));
     let cc = client(ctx, proposal.poll_interval)?;
     let url = cc.url().to_string();
     let path = state_path(&a, &url);
@@ -223,7 +159,7 @@ enum PassOutput {
 /// reach Cruise Control or the state file; the inner result is the flow's.
 async fn pass(
     ctx: &Ctx,
-    a: &ProposalArgs,
+    a: &ProposalSpec,
     path: &Path,
     url: &str,
     proposed: &mut BTreeSet<AnomalyKey>,
@@ -258,7 +194,7 @@ async fn pass(
             "Not acting on goal violation {} detected {}: {} (Cruise Control cannot fix a violation of these goals; add brokers or racks)",
             r.anomaly_id,
             r.detected_at_ms.unwrap_or(0),
-            super::anomalies::details(r)
+            crate::app::anomalies::details(r)
         ));
     }
     let action = machine.handle(Event::AnomaliesObserved(all), now_ms());
@@ -350,7 +286,7 @@ fn outage(e: &CliError) -> bool {
 async fn watch(
     ctx: &Ctx,
     args: &ImbalanceArgs,
-    a: &ProposalArgs,
+    a: &ProposalSpec,
     path: &Path,
     url: &str,
 ) -> Result<ExitCode, CliError> {
@@ -413,36 +349,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn templates_are_kafka_rebalance_specs_or_whole_resources() {
-        let whole = "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaRebalance\nmetadata:\n  name: t\n  annotations:\n    strimzi.io/rebalance-template: \"true\"\nspec:\n  goals: [RackAwareGoal, ReplicaDistributionGoal]\n  skipHardGoalCheck: true\n  replicationThrottle: 1000\n";
-        let t = Template::parse(whole).unwrap();
-        assert_eq!(t.goals, ["RackAwareGoal", "ReplicaDistributionGoal"]);
-        assert!(t.skip_hard_goal_check);
-        assert_eq!(t.replication_throttle, Some(1000));
-        let spec = Template::parse(
-            "excludedTopics: 'internal.*'\nthrottle: 5\nconcurrentLeaderMovements: 3\n",
-        )
-        .unwrap();
-        assert_eq!(spec.excluded_topics.as_deref(), Some("internal.*"));
-        assert_eq!(spec.replication_throttle, Some(5));
-        assert_eq!(Template::parse("").unwrap(), Template::default());
-        assert_eq!(
-            Template::parse("spec:\n  goals: [A]\n").unwrap().goals,
-            ["A"]
-        );
-        assert!(
-            Template::parse("gaols: [x]\n")
-                .unwrap_err()
-                .contains("gaols")
-        );
-        assert!(
-            Template::parse("mode: add-brokers\n")
-                .unwrap_err()
-                .contains("full")
-        );
-    }
-
-    #[test]
     fn flags_given_win_over_the_template() {
         use clap::Parser;
         let cli = crate::cli::Cli::try_parse_from([
@@ -464,7 +370,7 @@ mod tests {
             "goals: [ReplicaDistributionGoal]\nreplicationThrottle: 1\nconcurrentLeaderMovements: 3\nskipHardGoalCheck: true\n",
         )
         .unwrap();
-        let m = t.merge_into(&a.proposal);
+        let m = t.merge_into(&ProposalSpec::from(&a.proposal));
         assert_eq!(m.goals, ["RackAwareGoal"]);
         assert_eq!(m.replication_throttle, Some(7));
         assert_eq!(m.concurrent_leader_movements, Some(3));

@@ -7,13 +7,15 @@
 //! only.
 
 pub mod anomalies;
+pub mod cc_flow;
 pub mod completions;
 pub mod config;
 pub mod cordon;
 pub mod imbalance;
+pub mod observe;
 pub mod operate;
 pub mod pace;
-pub mod placement;
+pub mod proposal;
 pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
@@ -46,6 +48,15 @@ impl Ctx {
             .connection
             .request_timeout
             .unwrap_or(crate::app::clients::DEFAULT_REQUEST_TIMEOUT)
+    }
+
+    /// How a use case reaches Kafka: the resolved settings and the request timeout.
+    #[must_use]
+    pub fn kafka_access(&self) -> crate::app::cordon::KafkaAccess<'_> {
+        crate::app::cordon::KafkaAccess {
+            settings: &self.settings.kafka,
+            request_timeout: self.request_timeout(),
+        }
     }
 
     /// Where the Kubernetes API is (`--kubeconfig`, `--kube-context`, `--namespace`).
@@ -128,6 +139,14 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         cruise_control_discovery,
     };
     match cli.command {
+        // `rebalance imbalance` and `rebalance pace` are modules of their own: no subcommand
+        // module imports another.
+        Command::Rebalance(crate::cli::rebalance::RebalanceCommand::Imbalance(a)) => {
+            imbalance::run(&ctx, a).await
+        }
+        Command::Rebalance(crate::cli::rebalance::RebalanceCommand::Pace(a)) => {
+            pace::run(&ctx, &a).await
+        }
         Command::Rebalance(cmd) => rebalance::run(&ctx, cmd).await,
         Command::Config(crate::cli::ConfigCommand::View) => config::view(&ctx),
         Command::Completions { shell } => completions::run(shell),

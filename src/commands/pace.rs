@@ -45,7 +45,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::Ctx;
-use super::rebalance::{CliObserver, client};
+use super::observe::{CliObserver, cruise_control as client};
 use crate::cli::rebalance::{PaceArgs, StatusArgs};
 use crate::cruise_control::lenient;
 use crate::cruise_control::model::OptimizationResult;
@@ -256,7 +256,7 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
     let started = Instant::now();
     let deadline = started + a.timeout;
     cc.stop_proposal_execution(&reason, deadline, &obs).await?;
-    super::rebalance::wait_until_idle(&cc, a.poll_interval, started, deadline, &printer, &obs)
+    crate::app::rebalance::wait_until_idle(&cc, a.poll_interval, started, deadline, &printer, &obs)
         .await?;
     printer.note(format!("Task {task_id} stopped."));
 
@@ -342,14 +342,14 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
             follow_timeout: None,
             poll_interval: a.poll_interval,
         };
-        return super::rebalance::task::status_task(ctx, &follow, t).await;
+        return super::cc_flow::task::status_task(ctx, &follow, t).await;
     }
     Ok(ExitCode::Ok)
 }
 
 /// The execution stays stopped: brokers cordoned for it are uncordoned, as after `rebalance stop`.
 async fn after_refusal(ctx: &Ctx, printer: &crate::output::Printer, task_id: &str) {
-    super::cordon::after_stop(ctx, printer, task_id).await;
+    crate::app::cordon::after_stop(ctx.kafka_access(), printer, task_id).await;
 }
 
 /// The replicas of the partitions `plan` moves, as Kafka reports them now; `None` without

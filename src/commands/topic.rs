@@ -37,17 +37,19 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::Ctx;
+use super::observe::CliObserver;
 use crate::app::clients::CcOptions;
+use crate::app::topic::{RoundOptions, groups};
 use crate::cli::topic::{SetRfArgs, TopicCommand};
-use crate::cruise_control::model::{OptimizationResult, ProgressStep};
-use crate::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
+use crate::cruise_control::model::OptimizationResult;
+use crate::cruise_control::params::TopicConfigurationRequest;
 use crate::cruise_control::{Answer, CcError, CruiseControlClient, Observer};
 use crate::driver::cc_flow::{self as flow, FlowDriver, FlowHooks};
 use crate::engine::cc_flow::{CcFlow, FlowConfig, InterruptChoice, Outcome, Stage};
 use crate::engine::operator_guard::Action;
 use crate::engine::replicas::{
     ChangeState, ClusterFacts, InputErrors, ReplicasState, RoundEnd, TopicChange, TopicFacts,
-    merge_requests, round_end, validate, whole_names_regex,
+    merge_requests, round_end, validate,
 };
 use crate::engine::view::ExecutorState;
 use crate::error::{CliError, CodedError, ExitCode};
@@ -681,33 +683,19 @@ fn reopen(mut flow: CcFlow) -> CcFlow {
     flow
 }
 
-/// The request every round sends (its `by_factor` filled per round): the rack-awareness check
-/// is skipped only when no broker has a rack; throttle and concurrency pass through.
+/// The request every round sends (its `by_factor` filled per round): see
+/// [`crate::app::topic::base_request`].
 fn base_request(args: &SetRfArgs, facts: &ClusterFacts) -> TopicConfigurationRequest {
-    TopicConfigurationRequest {
-        topic: String::new(),
-        replication_factor: 0,
-        by_factor: BTreeMap::new(),
-        skip_rack_awareness_check: facts.racks.is_empty(),
-        execution: ExecutionOptions {
-            dryrun: true,
+    crate::app::topic::base_request(
+        &RoundOptions {
             replication_throttle: args.replication_throttle,
             concurrent_partition_movements_per_broker: args
                 .concurrent_partition_movements_per_broker,
             concurrent_leader_movements: args.concurrent_leader_movements,
-            ..ExecutionOptions::default()
+            reason: args.reason.clone(),
         },
-        goals: GoalOptions::default(),
-        reason: args.reason.clone(),
-    }
-}
-
-fn groups(state: &ReplicasState) -> BTreeMap<u16, String> {
-    state
-        .to_send()
-        .into_iter()
-        .map(|(rf, topics)| (rf, whole_names_regex(&topics)))
-        .collect()
+        !facts.racks.is_empty(),
+    )
 }
 
 fn flow_config(args: &SetRfArgs, confirmed: bool, timeout: Duration) -> FlowConfig {
@@ -829,28 +817,6 @@ async fn refresh(ctx: &Ctx, printer: &Printer, state: &mut ReplicasState) {
 // Hooks.
 // ---------------------------------------------------------------------------
 
-struct CliObserver {
-    printer: Printer,
-}
-
-impl Observer for CliObserver {
-    fn retrying(&self, waiting_for: &str, attempt: u32, retry_in: Duration, error: &CcError) {
-        self.printer.note(format!(
-            "Waiting for {waiting_for} (attempt {attempt}, retrying in {}): {error}",
-            humantime::format_duration(retry_in)
-        ));
-    }
-    fn computing(&self, task_id: &str, step: Option<&ProgressStep>) {
-        match step {
-            Some(s) => self.printer.note(format!(
-                "Cruise Control is computing (task {task_id}): {}",
-                s.step
-            )),
-            None => tracing::info!("Cruise Control task {task_id} is still computing"),
-        }
-    }
-}
-
 struct TopicHooks<'a> {
     printer: &'a Printer,
     execute: bool,
@@ -966,6 +932,7 @@ impl FlowHooks for TopicHooks<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::replicas::whole_names_regex;
 
     #[test]
     fn desired_file_takes_a_list_or_a_topics_key() {

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use crate::engine::failure::FailureKind;
+use crate::engine::failure::{Classified, FailureKind};
 
 /// Why a request may succeed later.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,6 +227,15 @@ fn api_message(endpoint: &str, status: u16, message: &str, class: ErrorClass) ->
         );
     }
     format!("Cruise Control {endpoint} failed (HTTP {status}): {message}")
+}
+
+/// A Cruise Control error as a classified failure (its message as it is, its class from
+/// [`CcError::failure_kind`]), for the layers that report failures without exit codes.
+impl From<CcError> for Classified {
+    fn from(e: CcError) -> Self {
+        let kind = e.failure_kind();
+        Classified::wrap(kind, e)
+    }
 }
 
 impl CcError {

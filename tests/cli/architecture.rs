@@ -106,9 +106,9 @@ fn forbidden(folder: &str) -> Vec<&'static str> {
         "platform" => [upper.as_slice(), &["cruise_control", "kafka"]].concat(),
         // The drivers: step functions over the adapters; nothing above them.
         "driver" => vec!["app", "cli", "commands", "error", "error_codes"],
-        // The application layer: nothing of the edge. (Stage 2 of #24 adds the use cases and
-        // their rules here: no printing through `output`'s printer, ...)
-        "app" => vec!["cli", "commands", "error", "error_codes"],
+        // The application layer: nothing of the edge (and no printing: see
+        // `the_application_layer_never_prints`).
+        "app" => vec!["cli", "commands", "error", "error_codes", "main"],
         // The edge's exit-code table and classifier: used by `commands` and `main`, never the
         // other way; the table (`error_codes`) does not name the error type built on it.
         "error" => vec!["app", "cli", "commands"],
@@ -116,8 +116,8 @@ fn forbidden(folder: &str) -> Vec<&'static str> {
         // clap types only, on top of the leaves.
         "cli" => except(LEAVES),
         "output" | "secret" | "settings" => except(LEAVES),
-        // `commands` may use everything (its own rules, e.g. no subcommand imports another,
-        // come with the later stages of #24).
+        // `commands` may use everything below it; inside it, no subcommand imports another
+        // (`no_subcommand_imports_a_sibling`).
         _ => Vec::new(),
     }
 }
@@ -356,9 +356,14 @@ fn each_layer_imports_only_the_layers_below_it() {
             file.display()
         );
         let forbidden = forbidden(folder);
+        let rel = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         for (head, line) in imports(&src, file) {
             checked += 1;
-            if forbidden.contains(&head.as_str()) {
+            if forbidden.contains(&head.as_str()) && !stage_2_allowed(&rel, &head) {
                 found.push(format!(
                     "{}:{line}: `{folder}` must not use `crate::{head}`",
                     file.strip_prefix(&src).unwrap().display()
@@ -371,6 +376,243 @@ fn each_layer_imports_only_the_layers_below_it() {
         found.is_empty(),
         "imports against the layers (see the table in tests/architecture.rs):\n{}",
         found.join("\n")
+    );
+}
+
+/// Every `crate::` and `super::` path a file's code names, resolved to an absolute module path
+/// (`super::` replaced by the file's parent modules): its segments up to the first item that
+/// is not a plain name, one path per item of a `{...}` group (the group's first segment).
+fn paths(src: &Path, file: &Path) -> Vec<(Vec<String>, usize)> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let code: Vec<char> = code_only(&text).chars().collect();
+    let module = module_of(src, file);
+    let starts_at = |i: usize, w: &str| {
+        w.chars()
+            .enumerate()
+            .all(|(k, c)| code.get(i + k) == Some(&c))
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < code.len() {
+        if ident_before(&code, i) || !(starts_at(i, "crate::") || starts_at(i, "super::")) {
+            i += 1;
+            continue;
+        }
+        let line = code[..i].iter().filter(|c| **c == '\n').count() + 1;
+        let mut base: Vec<String> = Vec::new();
+        let mut j = i;
+        if starts_at(j, "crate::") {
+            j += "crate::".len();
+        } else {
+            let mut levels = 0;
+            while starts_at(j, "super::") {
+                levels += 1;
+                j += "super::".len();
+            }
+            base = module[..module.len().saturating_sub(levels)].to_vec();
+        }
+        // Plain segments: `a::b::c`.
+        loop {
+            let mut s = String::new();
+            while j < code.len() && ident_char(code[j]) {
+                s.push(code[j]);
+                j += 1;
+            }
+            if s.is_empty() {
+                break;
+            }
+            base.push(s);
+            if starts_at(j, "::") && code.get(j + 2).is_some_and(|c| ident_char(*c)) {
+                j += 2;
+            } else {
+                break;
+            }
+        }
+        // A group: `a::{b, c}`, or `super::{b, c}` right after the prefix.
+        let group = if starts_at(j, "::{") {
+            Some(j + 2)
+        } else {
+            (code.get(j) == Some(&'{')).then_some(j)
+        };
+        if let Some(g) = group {
+            for h in heads(&code, g, &[]) {
+                let mut p = base.clone();
+                p.push(h);
+                out.push((p, line));
+            }
+        } else {
+            out.push((base, line));
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inside the application layer and the commands (issue #24 stage 2-3).
+// ---------------------------------------------------------------------------------------------
+
+/// The subcommand modules of `commands` (one per subcommand; `rebalance imbalance` and
+/// `rebalance pace` have modules of their own). A subcommand module must not name another: what
+/// two of them share is in the application layer or in a shared module of `commands`
+/// ([`SHARED`]).
+const SUBCOMMANDS: &[&str] = &[
+    "anomalies",
+    "completions",
+    "config",
+    "cordon",
+    "imbalance",
+    "operate",
+    "pace",
+    "reassignments",
+    "rebalance",
+    "roll",
+    "topic",
+];
+
+/// The shared, non-subcommand modules of `commands` (the CLI's helpers: the observer of Cruise
+/// Control waits, the rebalance flow's terminal side, the proposal spec from clap). They name no
+/// subcommand.
+const SHARED: &[&str] = &["cc_flow", "observe", "proposal"];
+
+/// Imports of a sibling subcommand that cannot go yet because they sit in another helper's files
+/// (issue #24 stage 2-3): (file under `src/`, the sibling it names, who removes it). Empty this
+/// list as they go; an entry that no longer matches fails the test, so it cannot go stale.
+const SIBLING_ALLOWED: &[(&str, &str, &str)] = &[
+    // r-op / r-roll: operate's loop still borrows the roll's restart method and lease duration.
+    ("commands/operate/mod.rs", "roll", "r-op"),
+];
+
+/// The subcommand paths each module of `commands` must not name: every subcommand but its own
+/// (for a shared module: every subcommand).
+fn forbidden_siblings(own: &str) -> Vec<&'static str> {
+    SUBCOMMANDS.iter().copied().filter(|s| *s != own).collect()
+}
+
+#[test]
+fn no_subcommand_imports_a_sibling() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("commands"), &mut files);
+    let mut found = Vec::new();
+    let mut allowed_seen = Vec::new();
+    for file in &files {
+        let module = module_of(&src, file);
+        let Some(own) = module.get(1) else {
+            continue; // commands/mod.rs: the dispatch names every subcommand
+        };
+        assert!(
+            SUBCOMMANDS.contains(&own.as_str()) || SHARED.contains(&own.as_str()),
+            "{}: a module of `commands` that is neither a subcommand nor shared ({own}): add it \
+             to SUBCOMMANDS or SHARED",
+            file.display()
+        );
+        let rel = file.strip_prefix(&src).unwrap().display().to_string();
+        let forbidden = forbidden_siblings(own);
+        for (path, line) in paths(&src, file) {
+            let [first, second, ..] = path.as_slice() else {
+                continue;
+            };
+            if first != "commands" || !forbidden.contains(&second.as_str()) {
+                continue;
+            }
+            if let Some(a) = SIBLING_ALLOWED
+                .iter()
+                .find(|(f, s, _)| *f == rel && s == second)
+            {
+                allowed_seen.push(*a);
+                continue;
+            }
+            found.push(format!(
+                "{rel}:{line}: `commands::{own}` must not use `commands::{second}` (move what \
+                 both need to `app` or a shared module of `commands`)"
+            ));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a subcommand imports a sibling:\n{}",
+        found.join("\n")
+    );
+    for a in SIBLING_ALLOWED {
+        assert!(
+            allowed_seen.contains(a),
+            "{a:?} is allowed but no longer imported: remove it from SIBLING_ALLOWED"
+        );
+    }
+}
+
+/// What of `output` prints or asks: the application layer reports through `app::Reporter`
+/// instead (the CLI renders it, `operate` logs it).
+const PRINTING: &[&str] = &[
+    "Printer",
+    "printer",
+    "confirm",
+    "progress_bar",
+    "write_stdout",
+    "write_stderr",
+];
+
+#[test]
+fn the_application_layer_never_prints() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("app"), &mut files);
+    assert!(!files.is_empty());
+    let mut found = Vec::new();
+    for file in &files {
+        let rel = file.strip_prefix(&src).unwrap().display().to_string();
+        for (path, line) in paths(&src, file) {
+            if path.first().is_some_and(|h| h == "output")
+                && path.iter().any(|s| PRINTING.contains(&s.as_str()))
+            {
+                found.push(format!("{rel}:{line}: `{}`", path.join("::")));
+            }
+        }
+        let text = code_only(&std::fs::read_to_string(file).unwrap());
+        for (n, l) in text.lines().enumerate() {
+            for m in ["println!", "eprintln!", "print!(", "eprint!("] {
+                if l.contains(m) {
+                    found.push(format!("{rel}:{}: {m}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the application layer prints (report through app::Reporter instead):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_scanner_resolves_sibling_paths() {
+    let code = r##"
+        use super::observe::CliObserver;
+        use super::{Ctx, rebalance::run};
+        use crate::commands::roll::{a, b};
+        let x = super::super::topic::f(); // crate::commands::pace in a comment
+        use crate::output::Printer;
+    "##;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("commands/operate/act.rs");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, code).unwrap();
+    let got: Vec<String> = paths(dir.path(), &file)
+        .into_iter()
+        .map(|(p, _)| p.join("::"))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "commands::operate::observe::CliObserver",
+            "commands::operate::Ctx",
+            "commands::operate::rebalance",
+            "commands::roll::a",
+            "commands::roll::b",
+            "commands::topic::f",
+            "output::Printer",
+        ]
     );
 }
 
@@ -397,5 +639,302 @@ fn the_scanner_reads_paths_as_the_compiler_does() {
         ["engine", "kafka", "platform", "commands", "state"],
         "{:?}",
         code_only(code)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// No subcommand imports a sibling subcommand (issue #24): what two subcommands share lives in
+// `app` (or below). Checked for the files whose move to `app` is done (the roll, the
+// reassignments, operate's roll and its Kubernetes ports); the rest join the table as they move.
+// ---------------------------------------------------------------------------------------------
+
+/// The files (under `src/commands/`, a folder stands for every file in it) that must name no
+/// sibling subcommand.
+const NO_SIBLING_SUBCOMMAND: &[&str] = &[
+    "roll.rs",
+    "roll",
+    "reassignments.rs",
+    "operate/roll.rs",
+    "operate/kube_ports.rs",
+];
+
+/// The first two segments of each path a `crate::` or `super::` path starting at `i` names,
+/// resolved against `base` (the module its `super::`s lead to; empty for `crate::`).
+fn two_segments(code: &[char], i: usize, base: &[String]) -> Vec<(String, String)> {
+    match base {
+        [a, b, ..] => vec![(a.clone(), b.clone())],
+        [a] => heads(code, i, &[])
+            .into_iter()
+            .map(|h| (a.clone(), h))
+            .collect(),
+        [] => {
+            let mut j = i;
+            let mut first = String::new();
+            while j < code.len() && ident_char(code[j]) {
+                first.push(code[j]);
+                j += 1;
+            }
+            if first.is_empty() || code.get(j) != Some(&':') || code.get(j + 1) != Some(&':') {
+                return Vec::new();
+            }
+            heads(code, j + 2, &[])
+                .into_iter()
+                .map(|h| (first.clone(), h))
+                .collect()
+        }
+    }
+}
+
+/// The `commands::X` modules a file's code names, with their lines.
+fn commands_named(src: &Path, file: &Path) -> Vec<(String, usize)> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let code: Vec<char> = code_only(&text).chars().collect();
+    let module = module_of(src, file);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < code.len() {
+        let at = |j: usize, w: &str| {
+            w.chars()
+                .enumerate()
+                .all(|(k, c)| code.get(j + k) == Some(&c))
+        };
+        if ident_before(&code, i) {
+            i += 1;
+            continue;
+        }
+        let line = code[..i].iter().filter(|c| **c == '\n').count() + 1;
+        let (start, base) = if at(i, "crate::") {
+            (i + "crate::".len(), Vec::new())
+        } else if at(i, "super::") {
+            let mut j = i;
+            let mut levels = 0;
+            while at(j, "super::") {
+                levels += 1;
+                j += "super::".len();
+            }
+            (j, module[..module.len().saturating_sub(levels)].to_vec())
+        } else {
+            i += 1;
+            continue;
+        };
+        for (top, second) in two_segments(&code, start, &base) {
+            if top == "commands" {
+                out.push((second, line));
+            }
+        }
+        i = start;
+    }
+    out
+}
+
+/// The subcommand modules: every file and folder of `src/commands/` but `mod.rs`.
+fn subcommands(src: &Path) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(src.join("commands"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .filter(|s| s != "mod" && s != "snapshots")
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn no_subcommand_imports_a_sibling_subcommand() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let subcommands = subcommands(&src);
+    assert!(subcommands.contains(&"roll".to_string()) && subcommands.len() > 5);
+    let mut found = Vec::new();
+    let mut checked = 0;
+    for entry in NO_SIBLING_SUBCOMMAND {
+        let path = src.join("commands").join(entry);
+        let mut files = Vec::new();
+        if path.is_dir() {
+            rust_files(&path, &mut files);
+        } else {
+            assert!(
+                path.is_file(),
+                "{} is gone: update the table",
+                path.display()
+            );
+            files.push(path);
+        }
+        for file in &files {
+            checked += 1;
+            let own = &module_of(&src, file)[1];
+            for (named, line) in commands_named(&src, file) {
+                if &named != own && subcommands.contains(&named) {
+                    found.push(format!(
+                        "{}:{line}: `commands::{own}` must not use the subcommand `commands::{named}`",
+                        file.strip_prefix(&src).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(checked >= 10, "the table matched only {checked} files");
+    assert!(
+        found.is_empty(),
+        "a subcommand imports a sibling (share it through `app`):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_sibling_scanner_resolves_crate_and_super_paths() {
+    let code = r#"
+        use super::Ctx;
+        use super::super::{rebalance::x, Ctx as C};
+        use crate::commands::{topic, operate::policy};
+        fn f() { crate::commands::roll::LEASE; super::render::x(); }
+        // crate::commands::pace in a comment
+    "#;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("commands/roll/args.rs");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, code).unwrap();
+    let named: Vec<String> = commands_named(dir.path(), &file)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "roll",
+            "rebalance",
+            "Ctx",
+            "topic",
+            "operate",
+            "roll",
+            "roll"
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The `operate` loop (issue #24): `src/app/operate/` imports nothing of `commands` or `cli`.
+// ---------------------------------------------------------------------------------------------
+
+/// Stage 2 of #24, still open: the `crate::commands::` paths the operate loop's app modules may
+/// name until the helpers moving them into `app` are merged, by file, each with its owner. The
+/// lead closes an entry after merging its move (then the path is `crate::app::...`, and
+/// [`the_operate_loop_imports_nothing_of_the_cli`] fails on the stale entry until it is gone).
+const OPERATE_STAGE_2: &[(&str, &[&str])] = &[
+    // r-roll: the roll session `operate` steps (`commands::operate::roll`) moves into `app`.
+    ("app/operate/steps.rs", &["operate::roll"]),
+    ("app/operate/live_roll.rs", &["operate::roll::"]),
+    ("app/operate/leadership_tests.rs", &["operate::roll"]),
+];
+
+/// Whether `file` (relative to `src/`) may name `crate::{head}` for now ([`OPERATE_STAGE_2`]);
+/// which paths exactly is checked by [`the_operate_loop_imports_nothing_of_the_cli`].
+fn stage_2_allowed(file: &str, head: &str) -> bool {
+    head == "commands" && OPERATE_STAGE_2.iter().any(|(f, _)| *f == file)
+}
+
+/// Every `crate::commands::` / `crate::cli::` path in the code of a file under `src/app/operate`
+/// that [`OPERATE_STAGE_2`] does not allow, and every entry of it that no path needs any more.
+fn operate_loop_violations(src: &Path, allowed: &[(&str, &[&str])]) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(&src.join("app/operate"), &mut files);
+    assert!(!files.is_empty(), "no operate loop under src/app/operate");
+    let mut found = Vec::new();
+    let mut used = std::collections::BTreeSet::new();
+    for file in &files {
+        let rel = file
+            .strip_prefix(src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let code = code_only(&std::fs::read_to_string(file).unwrap());
+        let prefixes = allowed
+            .iter()
+            .find(|(f, _)| *f == rel)
+            .map_or(&[][..], |(_, p)| *p);
+        for (at, _) in code.match_indices("crate::") {
+            let rest = &code[at + "crate::".len()..];
+            let line = code[..at].matches('\n').count() + 1;
+            let rest = rest.trim_start();
+            if rest.starts_with("cli")
+                && !rest[3..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+            {
+                found.push(format!(
+                    "{rel}:{line}: the operate loop must not use `crate::cli`"
+                ));
+            }
+            let Some(path) = rest.strip_prefix("commands::") else {
+                if rest.starts_with("commands") {
+                    found.push(format!(
+                        "{rel}:{line}: the operate loop must not use `crate::commands`"
+                    ));
+                }
+                continue;
+            };
+            match prefixes.iter().find(|p| path.starts_with(**p)) {
+                Some(p) => {
+                    used.insert((rel.clone(), *p));
+                }
+                None => found.push(format!(
+                    "{rel}:{line}: the operate loop must not use `crate::commands::{}`",
+                    path.split(|c: char| c.is_whitespace() || c == ';' || c == ',')
+                        .next()
+                        .unwrap_or("")
+                )),
+            }
+        }
+    }
+    for (f, prefixes) in allowed {
+        for p in *prefixes {
+            if !used.contains(&(f.to_string(), *p)) {
+                found.push(format!(
+                    "{f}: the stage-2 allowance `crate::commands::{p}` is not needed any more: \
+                     remove it from OPERATE_STAGE_2"
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_operate_loop_imports_nothing_of_the_cli() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = operate_loop_violations(&src, OPERATE_STAGE_2);
+    assert!(
+        found.is_empty(),
+        "the operate loop (src/app/operate) names the CLI edge:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_operate_loop_rule_catches_a_forbidden_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("app/operate/x.rs");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "use crate::commands::operate::policy::P;\n\
+         // crate::cli::operate in a comment\n\
+         fn f(_: crate::cli::operate::OperateArgs) { crate::commands::roll::run(); }\n",
+    )
+    .unwrap();
+    let allowed: &[(&str, &[&str])] =
+        &[("app/operate/x.rs", &["operate::policy::", "rebalance::"])];
+    let found = operate_loop_violations(dir.path(), allowed);
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert!(
+        found[0].contains("x.rs:3") && found[0].contains("crate::cli"),
+        "{found:#?}"
+    );
+    assert!(
+        found[1].contains("crate::commands::roll::run"),
+        "{found:#?}"
+    );
+    assert!(
+        found[2].contains("`crate::commands::rebalance::` is not needed"),
+        "{found:#?}"
     );
 }

@@ -290,6 +290,12 @@ fn set_rf_on_a_real_cluster() {
     assert_eq!(st.json()["topics"].as_array().unwrap().len(), 70);
 
     eprintln!("step: --no-wait submits and returns; the same command again follows that task");
+    // The task must still run when the same command comes again (three kafkaops runs later, which
+    // take seconds on a loaded machine): 4 MB per topic to copy at 250 KB/s keeps each new
+    // replica busy for ~16 s.
+    for t in &later {
+        support::kafka::produce_bulk(&bootstrap, t, 800, 5_000, 1_000_000).unwrap();
+    }
     let list = later.join(",");
     let later_args = [
         "--topics",
@@ -300,6 +306,8 @@ fn set_rf_on_a_real_cluster() {
         "--yes",
         "--concurrent-partition-movements-per-broker",
         "1",
+        "--replication-throttle",
+        "250000",
         "--poll-interval",
         "500ms",
         "-o",

@@ -20,11 +20,14 @@
 //! A broker on the drain list may also crash for a few ticks: it is missing from Kafka's
 //! metadata meanwhile, but Cruise Control still counts it, so a proposal may put replicas on it
 //! (they land once it is back).
-//! The test plays the shell: it observes the world, calls `decide`, drives the
-//! `CcFlow` of the running rebalance command by command against the world, saves the state
-//! (serialized) after every step and before an execution request, and restarts the "leader" at
-//! random points by reloading that saved form (including between the save before an execution
-//! request and the request, and between the request and the save of its task id).
+//! The test drives the real loop (`kafkaops::app::operate::Operator`, one `step` per tick)
+//! through scripted ports over the world: Cruise Control (the flow driver's API and the
+//! loop's observation), Kafka, the platform (the drain list, as a node pool's scale-down says
+//! it), the roll (the world restarts one node per step), an in-memory store and a leadership.
+//! The loop saves the state after every step and before an execution request; the test
+//! restarts the "leader" at random points by starting a new `Operator` from what was saved
+//! (including between the save before an execution request and the request, and between the
+//! request and the save of its task id: the crash makes the store refuse every later save).
 //!
 //! The oracles read only the world's history (execution requests, stops):
 //! - never an execution request while an execution of ours is unfinished in the world (also one
@@ -48,19 +51,34 @@
 //! Default: 128 cases per property; `PROPTEST_CASES=2000` for a heavier run.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use kafkaops::engine::anomalies::{AnomalyRecord, AnomalyType};
-use kafkaops::engine::cc_flow::{Command, Failure, FailureClass, FlowConfig, TaskView};
-use kafkaops::engine::failure::FailureKind;
-use kafkaops::engine::model::Millis;
-use kafkaops::engine::operate::{
-    Act, CcView, KafkaView, Observation, OperatePolicy, OperateState, RollWish, decide,
+use kafkaops::app::operate::policy::PolicySource;
+use kafkaops::app::operate::ports::{
+    ClusterFacts, CruiseControlPort, KafkaPort, LogRecorder, PlatformObserver, PlatformView,
+    RollPort, RollStep, RollStepEnd,
 };
+use kafkaops::app::operate::{OperateSpec, Operator};
+use kafkaops::cruise_control::model::OptimizationResult;
+use kafkaops::cruise_control::params::{
+    RebalanceKind, RebalanceRequest, TopicConfigurationRequest,
+};
+use kafkaops::cruise_control::retry::RetryPolicy;
+use kafkaops::cruise_control::{
+    Answer, CcError, CruiseControlApi, ErrorClass, Observer, Transient,
+};
+use kafkaops::engine::anomalies::{AnomalyRecord, AnomalyType};
+use kafkaops::engine::model::Millis;
+use kafkaops::engine::operate::{CcView, KafkaView, OperateState, RollWish};
 use kafkaops::engine::rebalance::{Mode, State};
 use kafkaops::engine::replicas::TopicFacts;
 use kafkaops::engine::roll::run::RollRun;
 use kafkaops::engine::roll::{RollConfig, Roller};
 use kafkaops::engine::view::{ExecutorState, MonitorState, Reassignment, TaskStatus, UserTask};
+use kafkaops::platform::PlatformError;
+use kafkaops::platform::kube::LeaseGuard;
+use kafkaops::state::{Leadership, Store, StoreError};
 use proptest::prelude::*;
 
 fn cases() -> u32 {
@@ -396,8 +414,10 @@ impl World {
         out
     }
 
-    fn observe(&mut self, user_tasks: bool) -> Observation {
-        let kafka = if self.kafka_down {
+    /// What Kafka answers: registered brokers with their replica counts, reassignments in
+    /// flight, the topic `orders`.
+    fn kafka_view(&self) -> Result<KafkaView, String> {
+        if self.kafka_down {
             Err("kafka down".to_string())
         } else {
             // Replica counts and reassignments are separate reads: the counts do not show the
@@ -439,8 +459,13 @@ impl World {
                 .collect(),
                 racks: BTreeSet::new(),
             })
-        };
-        let cc = if self.cc_down {
+        }
+    }
+
+    /// What Cruise Control answers: the executor, the anomaly detector and, when asked, the
+    /// user tasks.
+    fn cc_view(&mut self, user_tasks: bool) -> Result<CcView, String> {
+        if self.cc_down {
             Err("cruise control down".to_string())
         } else {
             Ok(CcView {
@@ -464,19 +489,6 @@ impl World {
                 },
                 user_tasks: user_tasks.then(|| self.user_tasks()),
             })
-        };
-        Observation {
-            now: Millis(self.now),
-            kafka,
-            cc,
-            operator: None,
-            platform_error: None,
-            other_roll: (self.manual_roll_left > 0)
-                .then(|| "Lease kafkaops-roll-c held by alice".to_string()),
-            roll: (self.roll_wanted && !self.kafka_down).then(|| RollWish {
-                nodes: [1, 2, 3].into_iter().collect(),
-                reason: "broker configuration differs".into(),
-            }),
         }
     }
 
@@ -726,177 +738,414 @@ impl World {
     }
 }
 
-fn flow_config() -> FlowConfig {
-    FlowConfig {
-        execute: true,
-        assume_yes: true,
-        no_wait: false,
-        timeout_ms: 600_000,
-        wait_for_ready_ms: 0,
-        poll_interval_ms: TICK_MS,
-        recheck: false,
-        follow_timeout_ms: Some(u64::MAX),
+/// The `user_tasks` parameters of a request as the client sends it (without `json=true`).
+fn owned(q: Vec<(&'static str, String)>) -> Vec<(String, String)> {
+    q.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+}
+
+fn ids_of(v: Option<&String>) -> BTreeSet<i32> {
+    v.map(|s| s.split(',').filter_map(|b| b.parse().ok()).collect())
+        .unwrap_or_default()
+}
+
+/// The world as the real `Operator`'s ports see it: Cruise Control, Kafka, the platform (the
+/// drain list, as a node pool's scale-down says it), the roll, the store and the leadership.
+/// A crash (armed per tick) makes the store refuse every save and the leadership lost, so the
+/// loop stops where a crashed leader would; the test then starts a new `Operator` from what
+/// was saved.
+struct Harness {
+    w: World,
+    /// The leader crashed: nothing it does is saved any more.
+    crashed: bool,
+    /// This tick's crash point (2: the execution request never reaches Cruise Control; 3: it
+    /// does, and the answer is never saved).
+    crash_at: u8,
+    lose_answer: Option<u32>,
+    /// The saved document.
+    saved: Option<String>,
+}
+
+#[derive(Clone)]
+struct Sim(Arc<Mutex<Harness>>);
+
+impl Sim {
+    fn h(&self) -> std::sync::MutexGuard<'_, Harness> {
+        self.0.lock().unwrap()
+    }
+
+    fn unreachable() -> CcError {
+        CcError::Unreachable {
+            url: "http://cruise-control".into(),
+            detail: "cruise control down".into(),
+            connect: true,
+        }
+    }
+
+    /// An execution request (`dryrun=false`) or a dry run, as Cruise Control answers it.
+    fn request(
+        &self,
+        endpoint: &'static str,
+        dryrun: bool,
+        params: Vec<(String, String)>,
+    ) -> Result<Answer<OptimizationResult>, CcError> {
+        let mut h = self.h();
+        let param = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v);
+        let brokers = ids_of(param("brokerid"));
+        let destinations = param("destination_broker_ids").map(|d| ids_of(Some(d)));
+        if !dryrun && h.crash_at == 2 {
+            // Crashed after the save before the request, before sending it.
+            h.crash_at = 0;
+            h.crashed = true;
+            return Err(Sim::unreachable());
+        }
+        if h.w.cc_down {
+            return Err(Sim::unreachable());
+        }
+        let mut value = OptimizationResult::default();
+        if dryrun {
+            if !h.w.propose(endpoint, &brokers) {
+                value.summary.num_replica_movements = 4;
+            }
+            return Ok(Answer {
+                value,
+                task_id: None,
+            });
+        }
+        value.summary.num_replica_movements = 4;
+        let lost = h.lose_answer;
+        match h
+            .w
+            .execute(endpoint, &brokers, destinations.as_ref(), params, lost)
+        {
+            Ok(_) if lost.is_some() => {
+                if h.crash_at == 3 {
+                    // Crashed after the request reached Cruise Control (which still computes
+                    // it), before anything more was saved.
+                    h.crash_at = 0;
+                    h.crashed = true;
+                }
+                Err(CcError::Timeout {
+                    url: "http://cruise-control".into(),
+                    timeout: Duration::from_secs(30),
+                })
+            }
+            Ok(id) => {
+                if h.crash_at == 3 {
+                    // Crashed after the request, before its answer was saved.
+                    h.crash_at = 0;
+                    h.crashed = true;
+                }
+                Ok(Answer {
+                    value,
+                    task_id: Some(id),
+                })
+            }
+            Err(()) => Err(CcError::Api {
+                endpoint: endpoint.into(),
+                status: 500,
+                message: "an execution is in progress".into(),
+                class: ErrorClass::Retryable(Transient::OngoingExecution),
+            }),
+        }
     }
 }
 
-fn down() -> Failure {
-    Failure {
-        class: FailureClass::Retryable,
-        kind: FailureKind::Unreachable,
-        message: "cruise control down".into(),
+impl CruiseControlApi for Sim {
+    fn policy(&self, deadline: Instant) -> RetryPolicy {
+        RetryPolicy::until(deadline)
+    }
+
+    async fn readiness(
+        &self,
+        _deadline: Instant,
+        _obs: &dyn Observer,
+    ) -> Result<(MonitorState, ExecutorState), CcError> {
+        let mut h = self.h();
+        if h.w.cc_down {
+            return Err(Sim::unreachable());
+        }
+        Ok((MonitorState::default(), h.w.executor()))
+    }
+
+    async fn executor(
+        &self,
+        _deadline: Instant,
+        _obs: &dyn Observer,
+    ) -> Result<ExecutorState, CcError> {
+        let mut h = self.h();
+        if h.w.cc_down {
+            return Err(Sim::unreachable());
+        }
+        Ok(h.w.executor())
+    }
+
+    async fn task_status(
+        &self,
+        task_id: &str,
+        _deadline: Instant,
+        _obs: &dyn Observer,
+    ) -> Result<TaskStatus, CcError> {
+        let h = self.h();
+        if h.w.cc_down {
+            return Err(Sim::unreachable());
+        }
+        match h.w.execs.iter().find(|e| e.id == task_id) {
+            None => Err(CcError::TaskLost {
+                task_id: task_id.into(),
+            }),
+            Some(e) => Ok(match e.status {
+                Status::Pending => TaskStatus::Active,
+                Status::Running => TaskStatus::InExecution,
+                Status::Completed => TaskStatus::Completed,
+                Status::Failed => TaskStatus::CompletedWithError,
+            }),
+        }
+    }
+
+    async fn stop_execution(
+        &self,
+        _reason: &str,
+        _deadline: Instant,
+        _obs: &dyn Observer,
+    ) -> Result<(), CcError> {
+        let mut h = self.h();
+        if h.w.cc_down {
+            return Err(Sim::unreachable());
+        }
+        h.w.stop();
+        Ok(())
+    }
+
+    async fn rebalance(
+        &self,
+        req: &RebalanceRequest,
+        _policy: &RetryPolicy,
+        _obs: &dyn Observer,
+    ) -> Result<Answer<OptimizationResult>, CcError> {
+        let endpoint = match &req.kind {
+            RebalanceKind::AddBrokers(_) => "add_broker",
+            RebalanceKind::RemoveBrokers { .. } => "remove_broker",
+            RebalanceKind::Full => "rebalance",
+            other => panic!("operate never asks for {other:?}"),
+        };
+        self.request(endpoint, req.execution.dryrun, owned(req.query()))
+    }
+
+    async fn topic_configuration(
+        &self,
+        req: &TopicConfigurationRequest,
+        _policy: &RetryPolicy,
+        _obs: &dyn Observer,
+    ) -> Result<Answer<OptimizationResult>, CcError> {
+        self.request(
+            "topic_configuration",
+            req.execution.dryrun,
+            owned(req.query()),
+        )
     }
 }
 
-fn ids(set: &BTreeSet<i32>) -> String {
-    set.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
-}
-
-fn endpoint(mode: Mode) -> &'static str {
-    match mode {
-        Mode::AddBrokers => "add_broker",
-        Mode::RemoveBrokers => "remove_broker",
-        Mode::Imbalance => "rebalance",
+impl CruiseControlPort for Sim {
+    async fn observe(&self, user_tasks: bool, _timeout: Duration) -> Result<CcView, String> {
+        self.h().w.cc_view(user_tasks)
     }
 }
 
-/// The shell: saved documents and restarts.
+impl KafkaPort for Sim {
+    async fn observe(&self) -> Result<KafkaView, String> {
+        self.h().w.kafka_view()
+    }
+
+    async fn cluster_facts(&self) -> Result<ClusterFacts, String> {
+        let h = self.h();
+        if h.w.kafka_down {
+            return Err("kafka down".into());
+        }
+        Ok(ClusterFacts {
+            brokers: h.w.registered(),
+            topics: ["orders".to_string()].into_iter().collect(),
+        })
+    }
+}
+
+impl PlatformObserver for Sim {
+    fn observe(
+        &self,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<PlatformView, PlatformError>> + Send + '_>,
+    > {
+        let drain = self.h().w.drain.clone();
+        Box::pin(async move {
+            Ok(PlatformView {
+                operator: None,
+                drain,
+            })
+        })
+    }
+}
+
+impl RollPort for Sim {
+    type Session = ();
+
+    async fn wish(
+        &self,
+        _rolled: &BTreeMap<i32, String>,
+    ) -> Result<(Option<RollWish>, Option<String>), String> {
+        let h = self.h();
+        Ok((
+            (h.w.roll_wanted && !h.w.kafka_down).then(|| RollWish {
+                nodes: [1, 2, 3].into_iter().collect(),
+                reason: "broker configuration differs".into(),
+            }),
+            None,
+        ))
+    }
+
+    fn can_restart(&self) -> bool {
+        true
+    }
+
+    fn follow_policy(&mut self, _desired: &BTreeMap<String, String>, _max_batch_size: usize) {}
+
+    fn config_hash(&self) -> String {
+        "desired".into()
+    }
+
+    async fn lease_holder(&self) -> Option<Result<Option<String>, String>> {
+        let h = self.h();
+        Some(Ok(
+            (h.w.manual_roll_left > 0).then(|| "Lease kafkaops-roll-c held by alice".to_string())
+        ))
+    }
+
+    async fn take_lease(&self) -> Option<Result<LeaseGuard, String>> {
+        // The world refuses someone else's roll while ours runs (it holds the lease).
+        None
+    }
+
+    async fn start(
+        &self,
+        _saved: Option<&RollRun>,
+        _rolled: &BTreeMap<i32, String>,
+    ) -> Result<((), BTreeSet<i32>), String> {
+        Ok(((), BTreeSet::new()))
+    }
+
+    async fn step<T: Store<RollRun> + Send>(&self, _session: &mut (), _store: &mut T) -> RollStep {
+        let mut h = self.h();
+        let done = h.w.roll_step();
+        // The run, saved with the state (its steps: the world's count).
+        let mut run = RollRun::new(
+            Roller::new(RollConfig::default(), BTreeMap::new()),
+            Millis(0),
+        );
+        run.steps = u64::from(h.w.roll_left);
+        RollStep {
+            decided: Vec::new(),
+            run,
+            end: if done {
+                RollStepEnd::Finished {
+                    ok: true,
+                    why: "done".into(),
+                }
+            } else {
+                RollStepEnd::Wake(0)
+            },
+        }
+    }
+
+    fn end(&self, _session: ()) {}
+}
+
+impl Store<str> for Sim {
+    async fn load(&self) -> Result<Option<String>, StoreError> {
+        Ok(self.h().saved.clone())
+    }
+
+    async fn save(&self, doc: &str) -> Result<(), StoreError> {
+        let mut h = self.h();
+        if h.crashed {
+            return Err(StoreError::Conflict("the leader crashed".into()));
+        }
+        h.saved = Some(doc.to_string());
+        Ok(())
+    }
+}
+
+impl Leadership for Sim {
+    async fn acquire(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    fn is_leader(&self) -> bool {
+        !self.h().crashed
+    }
+
+    async fn release(&self) {}
+}
+
+/// The policy file as the scenario says it at `tick`.
+fn policy_yaml(s: &Scenario, tick: usize) -> String {
+    let mut modes = String::new();
+    let mut templates = String::new();
+    for m in &s.modes {
+        let (mode, template) = match m {
+            Mode::AddBrokers => ("add-brokers", "add"),
+            Mode::RemoveBrokers => ("remove-brokers", "remove"),
+            Mode::Imbalance => ("imbalance", "full"),
+        };
+        modes.push_str(&format!(
+            "  - mode: {mode}\n    template: {{ name: {template} }}\n"
+        ));
+        templates.push_str(&format!("  {template}: {{}}\n"));
+    }
+    let mut y = if modes.is_empty() {
+        "autoRebalance: []\n".to_string()
+    } else {
+        format!("autoRebalance:\n{modes}templates:\n{templates}")
+    };
+    y.push_str(&format!("scaleUpGracePeriod: {}ms\n", s.grace_ms));
+    if s.rf_at.is_some_and(|at| tick >= at) {
+        y.push_str("replicationFactors:\n  orders: 3\n");
+    }
+    y
+}
+
+/// The shell: the real loop, its restarts and the state it holds.
 struct Shell {
     state: OperateState,
-    saved: String,
     restarts: u32,
 }
 
-impl Shell {
-    fn save(&mut self) {
-        self.saved = serde_json::to_string(&self.state).unwrap();
-    }
-    fn restart(&mut self) {
-        self.state = serde_json::from_str(&self.saved).unwrap();
-        self.restarts += 1;
-    }
-}
+type Loop = Operator<Sim, Sim, Sim, Sim, LogRecorder, Sim>;
 
-/// Drives the running rebalance's flow against the world until it waits or ends. Returns
-/// false when the leader "crashed" in the middle (the caller restarts it).
-fn step_flow(sh: &mut Shell, w: &mut World, crash_at: u8, lose_answer: Option<u32>) -> bool {
-    let Some(mut flow) = sh.state.flow().cloned() else {
-        return true;
+/// A leader starting (again): a new `Operator` over the world, from what was saved.
+async fn start(sim: &Sim, policy: &std::path::Path) -> (Loop, OperateState) {
+    let facts = KafkaPort::cluster_facts(sim).await.ok();
+    let policy = PolicySource::load(policy, Duration::ZERO, facts.as_ref())
+        .await
+        .unwrap();
+    let spec = OperateSpec {
+        policy: policy.path().to_path_buf(),
+        resync: Duration::from_millis(TICK_MS),
+        dry_run: false,
+        once: false,
+        listen: "127.0.0.1:0".parse().unwrap(),
+        action_timeout: Duration::from_secs(600),
     };
-    let (ep, brokers, destinations) = match (sh.state.rebalance(), sh.state.replication_factors()) {
-        (Some(r), _) => (
-            endpoint(r.rebalance.mode),
-            r.rebalance.brokers.clone(),
-            r.destinations.clone(),
-        ),
-        (_, Some(_)) => ("topic_configuration", BTreeSet::new(), None),
-        _ => return true,
-    };
-    // The execution request as the shell sends it (`commands/operate/act.rs`): the endpoint's
-    // parameters, the destinations the engine allows, the reason with the mover's tag.
-    let mut params: Vec<(String, String)> = Vec::new();
-    if !brokers.is_empty() {
-        params.push(("brokerid".into(), ids(&brokers)));
-    }
-    if let Some(d) = &destinations {
-        params.push(("destination_broker_ids".into(), ids(d)));
-    }
-    params.push(("dryrun".into(), "false".into()));
-    params.push((
-        "reason".into(),
-        format!("kafkaops operate: {ep} [{}]", sh.state.request_tag()),
-    ));
-    let now = Millis(w.now);
-    let mut cmd = flow.resume(now);
-    for _ in 0..50 {
-        let next = match cmd.clone() {
-            Command::ObserveReadiness => {
-                if w.cc_down {
-                    flow.handle_error(down())
-                } else {
-                    let ex = w.executor();
-                    flow.handle_readiness(&MonitorState::default(), &ex, now)
-                }
-            }
-            Command::CheckInput => flow.handle_input_checked(Ok(())),
-            Command::RequestProposal => {
-                if w.cc_down {
-                    flow.handle_error(down())
-                } else {
-                    let noop = w.propose(ep, &brokers);
-                    flow.handle_proposal(noop)
-                }
-            }
-            Command::StartExecution => {
-                // Saved before the request is sent.
-                sh.state.set_flow(flow.clone());
-                sh.state.mark_requested(now, Some(params.clone()));
-                sh.save();
-                if crash_at == 2 {
-                    return false;
-                }
-                if w.cc_down {
-                    flow.handle_error(down())
-                } else {
-                    match w.execute(
-                        ep,
-                        &brokers,
-                        destinations.as_ref(),
-                        params.clone(),
-                        lose_answer,
-                    ) {
-                        Ok(_) if lose_answer.is_some() => flow.handle_error(Failure {
-                            class: FailureClass::Retryable,
-                            kind: FailureKind::Unreachable,
-                            message: "the execution request timed out".into(),
-                        }),
-                        Ok(id) => {
-                            if crash_at == 3 {
-                                return false;
-                            }
-                            flow.handle_execution_started(Some(id), now)
-                        }
-                        Err(()) => flow.handle_error(Failure {
-                            class: FailureClass::Retryable,
-                            kind: FailureKind::Busy,
-                            message: "an execution is in progress".into(),
-                        }),
-                    }
-                }
-            }
-            Command::ObserveProgress => {
-                if w.cc_down {
-                    flow.handle_error(down())
-                } else {
-                    let ex = w.executor();
-                    let task = match flow.task_id() {
-                        None => TaskView::NoId,
-                        Some(id) => match w.execs.iter().find(|e| e.id == id) {
-                            None => TaskView::Lost,
-                            Some(e) => TaskView::Status(match e.status {
-                                Status::Pending => TaskStatus::Active,
-                                Status::Running => TaskStatus::InExecution,
-                                Status::Completed => TaskStatus::Completed,
-                                Status::Failed => TaskStatus::CompletedWithError,
-                            }),
-                        },
-                    };
-                    flow.handle_progress(&ex, &task, now)
-                }
-            }
-            Command::Wait { .. } | Command::Finish(_) | Command::Nothing => {
-                cmd = Command::Nothing;
-                Command::Nothing
-            }
-            other => panic!("operate's flow never asks for {other:?}"),
-        };
-        sh.state.set_flow(flow.clone());
-        sh.save();
-        if matches!(cmd, Command::Nothing) {
-            break;
-        }
-        cmd = next;
-    }
-    true
+    let mut op = Operator::new(
+        sim.clone(),
+        sim.clone(),
+        (sim.clone(), sim.clone(), LogRecorder),
+        policy,
+        spec,
+        sim.clone(),
+    );
+    op.platform = Some(Box::new(sim.clone()));
+    let clock = sim.clone();
+    op.clock = Arc::new(move || Millis(clock.h().w.now));
+    let state = op.resume().await.unwrap();
+    (op, state)
 }
 
 /// One scenario: per tick faults, plus scenario events.
@@ -1025,123 +1274,122 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 
 /// Runs a scenario, then quiet ticks without faults; returns the world and the shell.
 fn run(s: &Scenario) -> (World, Shell) {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(run_loop(s))
+}
+
+async fn run_loop(s: &Scenario) -> (World, Shell) {
     let mut w = World::new();
     w.cc_skew_ms = s.cc_skew_ms;
     w.encoded_urls = s.encoded_urls;
-    let mut sh = Shell {
-        state: OperateState::new(),
-        saved: String::new(),
-        restarts: 0,
-    };
-    sh.save();
+    let sim = Sim(Arc::new(Mutex::new(Harness {
+        w,
+        crashed: false,
+        crash_at: 0,
+        lose_answer: None,
+        saved: None,
+    })));
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("policy.yaml");
+    let mut yaml = policy_yaml(s, 0);
+    std::fs::write(&policy, &yaml).unwrap();
+    let (mut op, mut state) = start(&sim, &policy).await;
+    let mut restarts = 0;
     let quiet = 40;
     for t in 0..s.ticks.len() + quiet {
         let plan = s.ticks.get(t).cloned().unwrap_or_default();
-        if t == s.join_at {
-            w.brokers.insert(5, 0);
-        }
-        if let Some((at, b)) = s.drain {
-            if t == at {
-                w.drain.insert(b);
-            }
-            if s.undrain.is_some_and(|k| t == at + k) {
-                w.drain.remove(&b);
-                // No longer to be removed: started again if it was stopped.
-                w.stopped.remove(&b);
-            }
-        }
-        if s.imbalance_at == Some(t) {
-            w.imbalanced = true;
-        }
-        if s.roll_at == Some(t) {
-            w.roll_wanted = true;
-        }
-        w.cc_down = plan.cc_down;
-        w.kafka_down = plan.kafka_down;
-        if plan.fail_next {
-            w.fail_next = true;
-        }
-        if let Some(n) = plan.foreign {
-            w.foreign(n);
-        }
-        if let Some((n, i)) = plan.reassign
-            && w.reassign_left == 0
         {
-            // The worst target: an empty broker on the drain list; else any running one.
-            let running = w.registered();
-            let target = running
-                .iter()
-                .copied()
-                .find(|b| w.drain.contains(b) && w.brokers[b] == 0)
-                .unwrap_or(1 + i);
-            if running.contains(&target) {
-                w.reassign_left = n;
-                w.reassign_to = target;
+            let mut h = sim.h();
+            let w = &mut h.w;
+            if t == s.join_at {
+                w.brokers.insert(5, 0);
             }
+            if let Some((at, b)) = s.drain {
+                if t == at {
+                    w.drain.insert(b);
+                }
+                if s.undrain.is_some_and(|k| t == at + k) {
+                    w.drain.remove(&b);
+                    // No longer to be removed: started again if it was stopped.
+                    w.stopped.remove(&b);
+                }
+            }
+            if s.imbalance_at == Some(t) {
+                w.imbalanced = true;
+            }
+            if s.roll_at == Some(t) {
+                w.roll_wanted = true;
+            }
+            w.cc_down = plan.cc_down;
+            w.kafka_down = plan.kafka_down;
+            if plan.fail_next {
+                w.fail_next = true;
+            }
+            if let Some(n) = plan.foreign {
+                w.foreign(n);
+            }
+            if let Some((n, i)) = plan.reassign
+                && w.reassign_left == 0
+            {
+                // The worst target: an empty broker on the drain list; else any running one.
+                let running = w.registered();
+                let target = running
+                    .iter()
+                    .copied()
+                    .find(|b| w.drain.contains(b) && w.brokers[b] == 0)
+                    .unwrap_or(1 + i);
+                if running.contains(&target) {
+                    w.reassign_left = n;
+                    w.reassign_to = target;
+                }
+            }
+            if let Some(n) = plan.crash_drained
+                && let Some(b) = w.registered().into_iter().find(|b| w.drain.contains(b))
+            {
+                w.crashed.insert(b, n);
+            }
+            let crashed: Vec<i32> = w.crashed.keys().copied().collect();
+            w.crash_log.extend(crashed.into_iter().map(|b| (t, b)));
+            // The roll lease: free, or expired, when neither roll holds it.
+            if let Some(n) = plan.manual_roll
+                && !w.roll_active
+                && w.manual_roll_left == 0
+            {
+                w.manual_roll_left = n;
+            }
+            h.crash_at = plan.restart;
+            h.lose_answer = plan.lose_answer;
         }
-        if let Some(n) = plan.crash_drained
-            && let Some(b) = w.registered().into_iter().find(|b| w.drain.contains(b))
-        {
-            w.crashed.insert(b, n);
-        }
-        w.crash_log.extend(w.crashed.keys().map(|b| (t, *b)));
-        // The roll lease: free, or expired, when neither roll holds it.
-        if let Some(n) = plan.manual_roll
-            && !w.roll_active
-            && w.manual_roll_left == 0
-        {
-            w.manual_roll_left = n;
+        let now = policy_yaml(s, t);
+        if now != yaml {
+            std::fs::write(&policy, &now).unwrap();
+            yaml = now;
         }
         if plan.restart == 1 {
-            sh.restart();
+            (op, state) = start(&sim, &policy).await;
+            restarts += 1;
         }
-        let policy = OperatePolicy {
-            modes: s.modes.clone(),
-            drain: w.drain.clone(),
-            scale_up_grace_ms: s.grace_ms,
-            replication_factors: if s.rf_at.is_some_and(|at| t >= at) {
-                [("orders".to_string(), 3)].into_iter().collect()
-            } else {
-                BTreeMap::new()
-            },
-        };
-        let obs = w.observe(sh.state.needs_user_tasks());
-        let d = decide(&mut sh.state, &obs, &policy, &flow_config());
-        sh.save();
-        let safe = d.safe_to_stop.clone();
-        for act in d.acts {
-            match act {
-                Act::StepRebalance => {
-                    if !step_flow(&mut sh, &mut w, plan.restart, plan.lose_answer) {
-                        sh.restart();
-                    }
+        let safe = match op.step(&mut state).await {
+            Ok(_) => op.safe_to_stop.clone(),
+            Err(_) => {
+                // The leader crashed (or was deposed): a new one starts from what was saved.
+                let safe = op.safe_to_stop.clone();
+                {
+                    let mut h = sim.h();
+                    h.crashed = false;
+                    h.crash_at = 0;
                 }
-                Act::StopRebalance { .. } => {
-                    if !w.cc_down {
-                        w.stop();
-                    }
-                }
-                Act::StepReplicationFactors => {
-                    if !step_flow(&mut sh, &mut w, plan.restart, plan.lose_answer) {
-                        sh.restart();
-                    }
-                }
-                Act::StepRoll => {
-                    if w.roll_step() {
-                        sh.state.finish_roll(true, "done");
-                    } else if let Some(r) = sh.state.roll_mut() {
-                        // The shell's run, saved with the state (its steps: the world's count).
-                        let mut run = RollRun::new(
-                            Roller::new(RollConfig::default(), BTreeMap::new()),
-                            Millis(0),
-                        );
-                        run.steps = u64::from(w.roll_left);
-                        r.run = Some(run);
-                    }
-                    sh.save();
-                }
+                (op, state) = start(&sim, &policy).await;
+                restarts += 1;
+                safe
             }
-        }
+        };
+        let mut h = sim.h();
+        h.crash_at = 0;
+        let w = &mut h.w;
         // An operator stops what the engine called safe to stop (after this tick's acts).
         if plan.stop {
             for b in safe {
@@ -1152,7 +1400,9 @@ fn run(s: &Scenario) -> (World, Shell) {
         }
         w.advance();
     }
-    (w, sh)
+    drop(op);
+    let h = Arc::try_unwrap(sim.0).ok().unwrap().into_inner().unwrap();
+    (h.w, Shell { state, restarts })
 }
 
 proptest! {

@@ -34,8 +34,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
+use kafkaops::app::operate::ports::{ActionRecord, ActionResult, Recorder};
 use kafkaops::commands::operate::kube_ports::EventRecorder;
-use kafkaops::commands::operate::ports::{ActionRecord, ActionResult, Recorder};
 use kafkaops::platform::kube::configmap::{ConfigMapStore, STATE_KEY};
 use kafkaops::platform::kube::leader::LeaseLeadership;
 use kafkaops::platform::kube::strimzi;

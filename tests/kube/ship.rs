@@ -175,7 +175,7 @@ fn kinds(docs: &[Value]) -> BTreeSet<String> {
 /// The series `kafkaops operate` exports (names as sampled, counters with `_total`) and their
 /// label names, from its own telemetry with every family given a sample.
 fn exported() -> (BTreeSet<String>, BTreeSet<String>) {
-    use kafkaops::commands::operate::telemetry::{ErrorSource, Telemetry};
+    use kafkaops::app::operate::telemetry::{ErrorSource, Telemetry};
     let t = Telemetry::new();
     t.state("RebalanceOnScaleUp", "rebalance");
     t.transition("Idle", "RebalanceOnScaleUp");
@@ -782,7 +782,7 @@ fn chart_lints_renders_and_alerts_on_real_series() {
     assert!(c["volumeMounts"][0]["subPath"].is_null());
 
     // The policy from values parses with operate's parser, and is examples/operate's.
-    use kafkaops::commands::operate::policy::Policy;
+    use kafkaops::app::operate::policy::Policy;
     let rendered = Policy::parse(cm["data"]["policy.yaml"].as_str().unwrap())
         .unwrap_or_else(|e| panic!("the chart's policy: {e}"));
     let example_cm: Value = serde_yaml::from_str(

@@ -1716,7 +1716,8 @@ pub fn placement(bootstrap: &str, topic: &str) -> Result<Vec<PartitionPlacement>
 }
 
 /// Creates `name` with one partition per entry of `assignment` (replica lists, preferred leader
-/// first) and topic configs, then waits until every partition has a leader.
+/// first) and topic configs, then waits until every broker's metadata has a leader for every
+/// partition.
 pub fn create_topic(
     bootstrap: &str,
     name: &str,
@@ -1741,15 +1742,38 @@ pub fn create_topic(
     wait_for(
         &format!("topic {name} to have leaders"),
         Duration::from_secs(60),
-        || {
-            let p = placement(bootstrap, name)?;
-            Ok((p.len() == assignment.len() && p.iter().all(|p| p.leader >= 0)).then_some(()))
-        },
+        || known_by_every_broker(bootstrap, name, assignment.len()),
     )
 }
 
+/// `Some(())` when every broker the metadata lists (registered, unfenced) answers with `name`'s
+/// `partitions` partitions, each with a leader. Asked of each broker on its own address: a topic
+/// just created reaches the brokers' metadata one by one, and a test's next call may go to any.
+fn known_by_every_broker(bootstrap: &str, name: &str, partitions: usize) -> Result<Option<()>> {
+    for b in metadata(bootstrap, None)?.brokers() {
+        let address = format!("{}:{}", b.host(), b.port());
+        let Ok(md) = metadata(&address, Some(name)) else {
+            // Not answering at all (crashed, not fenced yet): it serves nobody's next call.
+            continue;
+        };
+        let known = md
+            .topics()
+            .iter()
+            .find(|t| t.name() == name)
+            .is_some_and(|t| {
+                t.error().is_none()
+                    && t.partitions().len() == partitions
+                    && t.partitions().iter().all(|p| p.leader() >= 0)
+            });
+        if !known {
+            return Ok(None);
+        }
+    }
+    Ok(Some(()))
+}
+
 /// Creates `name` with `partitions` partitions of `rf` replicas placed by Kafka itself (no
-/// assignment given), then waits until every partition has a leader.
+/// assignment given), then waits until every broker's metadata has a leader for every partition.
 pub fn create_topic_placed_by_kafka(
     bootstrap: &str,
     name: &str,
@@ -1769,10 +1793,7 @@ pub fn create_topic_placed_by_kafka(
     wait_for(
         &format!("topic {name} to have leaders"),
         Duration::from_secs(60),
-        || {
-            let p = placement(bootstrap, name)?;
-            Ok((p.len() == partitions as usize && p.iter().all(|p| p.leader >= 0)).then_some(()))
-        },
+        || known_by_every_broker(bootstrap, name, usize::try_from(partitions)?),
     )
 }
 

@@ -134,16 +134,16 @@ pub struct KubeSetup {
 }
 
 /// The Kubernetes ports, when operate runs against Kubernetes (`--lease`, `--state-configmap`
-/// or `--strimzi`); `None` on a plain host. One name serves both the Lease and the ConfigMap
+/// or `--strimzi CLUSTER`: `cluster`), reached at `kube`; `None` on a plain host. One name serves both the Lease and the ConfigMap
 /// when only one is given (`kafkaops-operate-<cluster>` with `--strimzi`).
 ///
 /// # Errors
 /// No Kubernetes configuration, or (with `--strimzi`) the Kafka resource cannot be read.
 pub async fn from_args(
-    ctx: &crate::commands::Ctx,
+    kube: &crate::platform::kube::KubeTarget,
+    cluster: Option<&str>,
     args: &crate::cli::operate::OperateArgs,
 ) -> Result<Option<KubeSetup>, PlatformError> {
-    let cluster = ctx.global.kube.strimzi.as_deref();
     let default = cluster.map(|c| format!("kafkaops-operate-{c}"));
     let (Some(lease), Some(configmap)) = (
         args.lease
@@ -157,9 +157,7 @@ pub async fn from_args(
     ) else {
         return Ok(None);
     };
-    let conn = crate::commands::kube_target(&ctx.global.kube)
-        .connect()
-        .await?;
+    let conn = kube.connect().await?;
     let identity = crate::platform::kube::identity();
     let recorder = match cluster {
         Some(c) => EventRecorder::for_strimzi(&conn, c, &identity).await?,
@@ -195,18 +193,11 @@ fn pod_selector(
     cluster: Option<&str>,
     args: &crate::cli::operate::OperateArgs,
 ) -> Option<crate::platform::kube::PodSelector> {
-    use crate::platform::kube::{NodeIdRule, PodSelector};
-    if let Some(c) = cluster {
-        return Some(PodSelector::strimzi(c));
-    }
-    args.pod_selector.as_ref().map(|labels| PodSelector {
-        labels: labels.clone(),
-        id_rule: args
-            .node_id_label
-            .clone()
-            .map_or(NodeIdRule::NameSuffix, NodeIdRule::Label),
-        strimzi_cluster: None,
-    })
+    crate::platform::kube::PodSelector::of(
+        cluster,
+        args.pod_selector.as_ref(),
+        args.node_id_label.as_ref(),
+    )
 }
 
 /// What operate reads of a Strimzi cluster every loop: whether the operator is active or runs

@@ -21,8 +21,8 @@
 //! platform in [`RollSettings::platform`].
 //!
 //! Never two rollers (issue #13): in Kubernetes `kafkaops roll` holds a per-cluster Lease
-//! ([`KubePlatform::take_lease`], named by the pod selector). `operate` reads that Lease every
-//! loop ([`KubePlatform::roll_lease_holder`]): held by another, nothing of ours starts (the
+//! ([`crate::platform::kube::KubePlatform::take_lease`], named by the pod selector). `operate` reads that Lease every
+//! loop ([`crate::platform::kube::KubePlatform::roll_lease_holder`]): held by another, nothing of ours starts (the
 //! engine's `other_roll` blocker); and our own roll takes the same Lease before it restarts a
 //! node, renews it while it runs, and clears its holder when it ends or `operate` exits or is
 //! deposed, so a manual `kafkaops roll` meanwhile exits 5 naming us. On plain hosts
@@ -30,94 +30,22 @@
 //! they are (one operator at a time is the user's business).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Duration;
 
-use crate::commands::roll::{StderrProgress, platform_nodes, requests, with_platform_reasons};
-use crate::driver::kafka_io::{KafkaRollIo, process_status, set_incarnations, witness_idle_limit};
+pub use crate::app::roll::RollSettings;
+use crate::app::roll::{
+    ProgressLines, observe_nodes, pod_reasons, requests, with_known_brokers, with_platform_reasons,
+};
+use crate::driver::kafka_io::KafkaRollIo;
 use crate::driver::{DriverOptions, Event, Progress, RollRun};
 use crate::engine::model::{ClusterSnapshot, NodeId};
 use crate::engine::operate::{OperateState, RollWish};
-use crate::engine::roll::{Decision, NodeRequest, PlanStep, RollConfig, Roller};
+use crate::engine::roll::{Decision, NodeRequest, PlanStep, Roller};
 use crate::kafka::KafkaClient;
 use crate::kafka::client::ClusterObserver;
 use crate::kafka::convert::to_snapshot;
-use crate::kafka::observation::apply_process_status;
-use crate::platform::kube::KubePlatform;
-use crate::platform::process::{ProcessPlatform, RestartMethod};
+use crate::platform::AnyPlatform;
 use crate::platform::witness::RestartWitness;
-use crate::platform::{AnyPlatform, Platform};
 use crate::state::{Store, StoreError};
-
-/// How `operate` rolls.
-#[derive(Clone)]
-pub struct RollSettings {
-    /// The policy's desired broker configuration (`roll.brokerConfig`).
-    pub desired: BTreeMap<String, String>,
-    /// Plain host: how a node restarts (`None`: rolls cannot run and wait).
-    pub method: Option<RestartMethod>,
-    /// Kubernetes: the pods as nodes (restart = delete the pod); their own restart reasons
-    /// (manual-rolling-update annotation, stuck, old revision) make a roll too. Wins over
-    /// `method`.
-    pub kube: Option<KubePlatform>,
-    pub config: RollConfig,
-    /// How long one restart command or reconfiguration may take.
-    pub command_timeout: Duration,
-}
-
-impl RollSettings {
-    #[must_use]
-    pub fn new(
-        desired: BTreeMap<String, String>,
-        method: Option<RestartMethod>,
-        max_batch_size: usize,
-        command_timeout: Duration,
-    ) -> RollSettings {
-        RollSettings {
-            desired,
-            method,
-            kube: None,
-            config: RollConfig {
-                max_restart_attempts: 3,
-                max_reconfig_attempts: 3,
-                post_restart_timeout_ms: 600_000,
-                post_reconfigure_timeout_ms: 120_000,
-                max_batch_size: max_batch_size.max(1),
-                poll_interval_ms: 2_000,
-                blocked_timeout_ms: 300_000,
-                restore_preferred_leaders: true,
-                include_unhealthy: false,
-            },
-            command_timeout,
-        }
-    }
-
-    /// Whether nodes can be restarted at all.
-    #[must_use]
-    pub fn can_restart(&self) -> bool {
-        self.kube.is_some() || self.method.is_some()
-    }
-
-    /// The platform nodes restart on.
-    fn platform(&self, observation: &crate::kafka::KafkaObservation) -> Option<AnyPlatform> {
-        if let Some(k) = &self.kube {
-            return Some(AnyPlatform::Kube(
-                k.clone().with_addresses(
-                    platform_nodes(observation)
-                        .into_iter()
-                        .filter_map(|n| n.address.map(|a| (n.id, a)))
-                        .collect(),
-                ),
-            ));
-        }
-        self.method.as_ref().map(|m| {
-            AnyPlatform::Process(ProcessPlatform::new(
-                platform_nodes(observation),
-                m.clone(),
-                self.command_timeout,
-            ))
-        })
-    }
-}
 
 /// The hash of a desired broker configuration, as [`OperateState::rolled_config`] keeps it
 /// (FNV-1a over the sorted pairs: stable across builds, unlike `std`'s hasher).
@@ -196,20 +124,8 @@ async fn roll_requests(
         requests(snapshot, None, &s.desired).unwrap_or_default()
     };
     let unapplied = drop_rolled(&mut base, snapshot, &s.desired, rolled);
-    let reasons: BTreeMap<NodeId, Vec<String>> = match &s.kube {
-        Some(k) => k
-            .discover()
-            .await
-            .map_err(|e| e.to_string())?
-            .iter()
-            .map(|p| {
-                (
-                    NodeId(p.id),
-                    p.restart_reasons().into_iter().map(|(_, r)| r).collect(),
-                )
-            })
-            .filter(|(_, r): &(NodeId, Vec<String>)| !r.is_empty())
-            .collect(),
+    let reasons = match &s.kube {
+        Some(k) => pod_reasons(k).await.map_err(|e| e.to_string())?,
         None => BTreeMap::new(),
     };
     Ok((with_platform_reasons(base, snapshot, &reasons), unapplied))
@@ -300,9 +216,14 @@ pub struct RollSession {
 /// `--log-format json` stays JSON), plus each restart and
 /// reconfiguration as an action to record (an Event in Kubernetes, metrics).
 pub struct RecordingProgress {
-    lines: StderrProgress,
+    lines: ProgressLines,
     /// Actions decided since the last [`RecordingProgress::take`]: (kind, target, reason).
     decided: Vec<(String, String, String)>,
+}
+
+/// One progress line as a log line (info, `roll: ` and the line without its indentation).
+fn say(line: &str) {
+    tracing::info!("roll: {}", line.trim_start());
 }
 
 impl RecordingProgress {
@@ -335,7 +256,9 @@ impl Progress for RecordingProgress {
                 _ => {}
             }
         }
-        self.lines.event(event);
+        for line in self.lines.lines(event) {
+            say(&line);
+        }
     }
 }
 
@@ -347,26 +270,14 @@ pub async fn start(
     rolled: &BTreeMap<i32, String>,
 ) -> Result<RollSession, String> {
     let mut observation = client.observe().await.map_err(|e| format!("{e:#}"))?;
-    let client = client.clone().with_known_brokers(
-        observation
-            .nodes
-            .iter()
-            .filter(|n| n.roles.broker)
-            .map(|n| n.id)
-            .collect(),
-    );
+    let client = with_known_brokers(client, &observation);
     let platform = s.platform(&observation).ok_or_else(|| {
         "no --restart-command (or --stop-command and --start-command) to restart nodes with"
             .to_string()
     })?;
-    // Listed first: a pod platform learns its pods' names by listing them, and the status
-    // asks need them (a node it cannot name would read as unknown).
-    let listed = platform.list_nodes().await.map_err(|e| e.to_string())?;
-    let status = process_status(&platform, &observation).await;
-    apply_process_status(&mut observation, &status);
-    let witness = RestartWitness::new(Duration::from_secs(5), witness_idle_limit(&observation));
-    let mut snapshot = to_snapshot(&observation);
-    set_incarnations(&mut snapshot, &listed, &witness);
+    let (snapshot, witness) = observe_nodes(&platform, &mut observation)
+        .await
+        .map_err(|e| e.to_string())?;
     let io = KafkaRollIo::new(client, platform, witness.clone())
         .await
         .map_err(|e| e.to_string())?;
@@ -391,7 +302,7 @@ pub async fn start(
         }
     };
     let progress = RecordingProgress {
-        lines: StderrProgress::logged(io.recovery()),
+        lines: ProgressLines::new(io.recovery()),
         decided: Vec::new(),
     };
     Ok(RollSession {
@@ -400,13 +311,7 @@ pub async fn start(
         run,
         progress,
         config_nodes,
-        options: DriverOptions {
-            observe_retry_ms: s.config.post_restart_timeout_ms.max(60_000),
-            settle_after_restart_ms: s.config.poll_interval_ms.max(3_000),
-            unconfirmed_restart_grace_ms: u64::try_from(s.command_timeout.as_millis())
-                .unwrap_or(u64::MAX)
-                .max(60_000),
-        },
+        options: s.driver_options(),
     })
 }
 
@@ -454,6 +359,8 @@ impl<S: Store<str>> Store<RollRun> for StateRunStore<'_, S> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
     use crate::engine::roll::sim::{ClusterSpec, Placement, SimCluster};
 
@@ -538,6 +445,61 @@ mod tests {
         assert_ne!(
             config_hash(&s.desired),
             config_hash(&settings("/data2").desired)
+        );
+    }
+}
+
+#[cfg(test)]
+mod logged_tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+
+    /// A `tracing` writer into a shared buffer.
+    #[derive(Clone, Default)]
+    struct Buf(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Buf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// `operate`'s roll lines are log events: with a JSON subscriber every line is a JSON object
+    /// carrying the progress text (nothing goes around the subscriber to raw stderr).
+    #[test]
+    fn logged_progress_lines_are_tracing_events() {
+        let buf = Buf::default();
+        let writer = buf.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .json()
+            .with_writer(move || writer.clone())
+            .with_max_level(tracing::Level::INFO)
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            say("==> restarting node(s) 2: the broker configuration differs");
+            say("[ 0:03]   node 2: restarting");
+        });
+        let out = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON log line"))
+            .collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        assert!(
+            lines[0]["fields"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("restarting node(s) 2")),
+            "{out}"
+        );
+        assert!(
+            lines[1]["fields"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("node 2: restarting"))
         );
     }
 }

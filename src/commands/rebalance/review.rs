@@ -16,20 +16,14 @@
 //! the execution (`--max-drift`) is not done in review mode: it would be one more held dry run,
 //! and Cruise Control's reviewer is the gate there.
 
-use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{CliObserver, client};
 use crate::cli::rebalance::{ReviewCommand, ReviewDecisionArgs, ReviewListArgs};
 use crate::commands::Ctx;
-use crate::cruise_control::model::OptimizationResult;
-use crate::cruise_control::params::{RebalanceKind, RebalanceRequest};
-use crate::cruise_control::retry::RetryPolicy;
+use crate::commands::observe::{CliObserver, cruise_control as client};
 use crate::cruise_control::review::RequestInfo;
-use crate::cruise_control::{Answer, CcError, CruiseControlApi, CruiseControlClient, Observer};
-use crate::driver::cc_flow::CcOperation;
 use crate::error::{CliError, ExitCode};
 
 /// Runs `rebalance review ...`.
@@ -118,168 +112,4 @@ async fn decide(ctx: &Ctx, a: &ReviewDecisionArgs, approve: bool) -> Result<Exit
     let views: Vec<ReviewView> = done.iter().map(ReviewView::from).collect();
     printer.emit(&views, |v| render(v, printer.color))?;
     Ok(ExitCode::Ok)
-}
-
-/// Why `--review-id` cannot run (pure).
-pub fn check_reviewed(
-    board: &[RequestInfo],
-    id: i64,
-    kind: &RebalanceKind,
-    execute: bool,
-) -> Result<bool, String> {
-    let Some(r) = board.iter().find(|r| r.id == id) else {
-        return Err(format!(
-            "Cruise Control holds no request with review id {id}; see `kafkaops rebalance review list`; nothing was changed"
-        ));
-    };
-    let want = kind.endpoint().path();
-    if r.endpoint() != want {
-        return Err(format!(
-            "review {id} is a {} request, not {want}; nothing was changed",
-            r.endpoint()
-        ));
-    }
-    if r.status != "APPROVED" {
-        return Err(format!(
-            "review {id} is {}, not APPROVED (approve it with `kafkaops rebalance review approve {id}`); nothing was changed",
-            r.status
-        ));
-    }
-    if r.is_execution() && !execute {
-        return Err(format!(
-            "review {id} is an execution request: pass --execute to run it; nothing was changed"
-        ));
-    }
-    Ok(r.is_execution())
-}
-
-/// The rebalance request run through a review id.
-pub(crate) struct Reviewed {
-    pub request: RebalanceRequest,
-    pub review_id: i64,
-    /// The approved request is an execution.
-    pub execution: bool,
-    /// The answer to the approved execution (sent at the flow's proposal step).
-    started: Mutex<Option<Answer<OptimizationResult>>>,
-}
-
-impl Reviewed {
-    /// Checks `id` on the review board and prepares the operation.
-    pub(crate) async fn prepare(
-        cc: &CruiseControlClient,
-        request: &RebalanceRequest,
-        id: i64,
-        execute: bool,
-        deadline: Instant,
-        obs: &dyn Observer,
-    ) -> Result<Reviewed, CliError> {
-        let board = cc.review_board(&[id], deadline, obs).await?;
-        let execution = check_reviewed(&board, id, &request.kind, execute)
-            .map_err(|e| CliError::new(ExitCode::Usage, anyhow::anyhow!(e)))?;
-        Ok(Reviewed {
-            request: request.clone(),
-            review_id: id,
-            execution,
-            started: Mutex::new(None),
-        })
-    }
-}
-
-impl CcOperation for Reviewed {
-    /// The flow asks for a dry run, then (confirmed) the execution. An approved dry run is sent
-    /// as `review_id=N` at the dry-run step and the execution request as usual (held for review
-    /// in turn). An approved execution is sent once, at the dry-run step (its answer is the
-    /// proposal it executes); the execution step takes that answer and sends nothing.
-    fn request<C: CruiseControlApi>(
-        &self,
-        cc: &C,
-        dryrun: bool,
-        policy: &RetryPolicy,
-        obs: &dyn Observer,
-    ) -> impl std::future::Future<Output = Result<Answer<OptimizationResult>, CcError>> {
-        let policy = *policy;
-        async move {
-            let mut req = self.request.clone();
-            match (self.execution, dryrun) {
-                (true, true) => {
-                    req.review_id = Some(self.review_id);
-                    req.execution.dryrun = false;
-                    let answer = cc.rebalance(&req, &policy, obs).await?;
-                    *self.started.lock().unwrap_or_else(PoisonError::into_inner) =
-                        Some(answer.clone());
-                    Ok(answer)
-                }
-                (true, false) => self
-                    .started
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .take()
-                    .ok_or_else(|| CcError::Protocol {
-                        endpoint: req.kind.endpoint().path().into(),
-                        detail: "the reviewed execution was not started".into(),
-                    }),
-                (false, true) => {
-                    req.review_id = Some(self.review_id);
-                    req.execution.dryrun = true;
-                    cc.rebalance(&req, &policy, obs).await
-                }
-                (false, false) => {
-                    req.execution.dryrun = false;
-                    cc.rebalance(&req, &policy, obs).await
-                }
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn info(id: i64, status: &str, url: &str) -> RequestInfo {
-        RequestInfo {
-            id,
-            submitter_address: String::new(),
-            submission_time_ms: None,
-            status: status.into(),
-            endpoint_with_params: url.into(),
-            reason: String::new(),
-        }
-    }
-
-    #[test]
-    fn only_an_approved_request_of_the_same_endpoint_runs() {
-        let board = [
-            info(
-                0,
-                "APPROVED",
-                "POST /kafkacruisecontrol/add_broker?brokerid=4&dryrun=true",
-            ),
-            info(
-                1,
-                "PENDING_REVIEW",
-                "POST /kafkacruisecontrol/add_broker?brokerid=4",
-            ),
-            info(
-                2,
-                "APPROVED",
-                "POST /kafkacruisecontrol/add_broker?brokerid=4&dryrun=false",
-            ),
-        ];
-        let add = RebalanceKind::AddBrokers(vec![4]);
-        assert_eq!(check_reviewed(&board, 0, &add, false), Ok(false));
-        assert!(
-            check_reviewed(&board, 1, &add, true)
-                .unwrap_err()
-                .contains("PENDING_REVIEW")
-        );
-        assert!(
-            check_reviewed(&board, 2, &add, false)
-                .unwrap_err()
-                .contains("--execute")
-        );
-        assert_eq!(check_reviewed(&board, 2, &add, true), Ok(true));
-        assert!(check_reviewed(&board, 0, &RebalanceKind::Full, false).is_err());
-        assert!(check_reviewed(&board, 9, &add, false).is_err());
-    }
 }

@@ -3,6 +3,24 @@
 //! its output formats can be read apart; `roll` re-exports the public items.
 
 use super::*;
+use crate::app::roll::ProgressLines;
+
+/// Notes for people on stderr (`quiet`: none), as the roll's own lines are printed.
+pub(super) struct StderrNotes {
+    pub(super) quiet: bool,
+}
+
+impl crate::app::Reporter for StderrNotes {
+    fn note(&self, message: &str) {
+        if !self.quiet {
+            crate::output::stderr_line(format_args!("{message}"));
+        }
+    }
+
+    fn warn(&self, message: &str) {
+        tracing::warn!("{message}");
+    }
+}
 
 fn role_of(snapshot: &ClusterSnapshot, id: NodeId) -> String {
     snapshot
@@ -200,21 +218,14 @@ pub(super) fn render_summary(r: &ResultDoc) -> String {
     out
 }
 
-/// Progress on stderr: one line per action and per change of an acted-on node's state.
+/// Progress on stderr: one line per action and per change of an acted-on node's state (the
+/// lines are [`ProgressLines`]'; `operate` logs the same lines).
 #[derive(Default)]
 pub(crate) struct StderrProgress {
     pub(super) quiet: bool,
-    pub(super) recovery: Arc<Mutex<BTreeMap<i32, i64>>>,
-    /// Nodes of the current action.
-    pub(super) current: Vec<NodeId>,
-    pub(super) last_status: BTreeMap<NodeId, String>,
-    pub(super) last_wait: Option<String>,
-    pub(super) started: Option<Millis>,
+    pub(super) lines: ProgressLines,
     /// Tests: lines are collected here instead of printed.
     pub(super) captured: Option<std::cell::RefCell<Vec<String>>>,
-    /// Lines go through `tracing` (info) instead of raw stderr: `operate`, whose stderr is its
-    /// log (JSON lines with `--log-format json`).
-    pub(super) logged: bool,
 }
 
 impl StderrProgress {
@@ -222,221 +233,25 @@ impl StderrProgress {
     pub(crate) fn new(quiet: bool, recovery: Arc<Mutex<BTreeMap<i32, i64>>>) -> StderrProgress {
         StderrProgress {
             quiet,
-            recovery,
-            ..StderrProgress::default()
-        }
-    }
-
-    /// Progress lines as log lines (`tracing`, info), for a service whose stderr is its log.
-    pub(crate) fn logged(recovery: Arc<Mutex<BTreeMap<i32, i64>>>) -> StderrProgress {
-        StderrProgress {
-            logged: true,
-            ..StderrProgress::new(false, recovery)
+            lines: ProgressLines::new(recovery),
+            captured: None,
         }
     }
 
     fn say(&self, msg: &str) {
         if let Some(lines) = &self.captured {
             lines.borrow_mut().push(msg.to_string());
-        } else if self.logged {
-            tracing::info!("roll: {}", msg.trim_start());
         } else if !self.quiet {
             crate::output::stderr_line(format_args!("{msg}"));
-        }
-    }
-
-    fn stamp(&self, at: Millis) -> String {
-        let s = self.started.map_or(0, |t| at.since(t)) / 1000;
-        format!("[{:>2}:{:02}]", s / 60, s % 60)
-    }
-
-    fn status(&self, snapshot: &ClusterSnapshot, roller: &Roller, id: NodeId) -> String {
-        let Some(ctx) = roller.contexts().get(&id) else {
-            return "unknown".into();
-        };
-        match ctx.state {
-            NodeState::Restarted | NodeState::NotRunning | NodeState::Unknown => {
-                "restarting".into()
-            }
-            NodeState::NotReady => "starting".into(),
-            NodeState::Recovering => {
-                let logs = self
-                    .recovery
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get(&id.0)
-                    .copied();
-                match logs {
-                    Some(n) => format!("recovering {n} logs"),
-                    None => "recovering logs".into(),
-                }
-            }
-            NodeState::Reconfigured => "reconfigured, waiting to serve".into(),
-            NodeState::Serving => {
-                let behind = snapshot
-                    .partitions
-                    .iter()
-                    .filter(|p| p.replicas.contains(&id) && !p.isr.contains(&id))
-                    .count();
-                if behind > 0 {
-                    format!("catching up ISR ({behind} partition(s) behind)")
-                } else {
-                    "in sync, waiting to lead its preferred partitions".into()
-                }
-            }
-            NodeState::LeadingAllPreferred => {
-                if ctx.roles.broker {
-                    "serving, leading preferred".into()
-                } else {
-                    "serving".into()
-                }
-            }
         }
     }
 }
 
 impl Progress for StderrProgress {
     fn event(&mut self, event: &Event<'_>) {
-        match event {
-            Event::Observed {
-                snapshot,
-                roller,
-                at,
-            } => {
-                self.started.get_or_insert(*at);
-                for id in self.current.clone() {
-                    let status = self.status(snapshot, roller, id);
-                    if self.last_status.get(&id) != Some(&status) {
-                        self.say(&format!("{}   node {id}: {status}", self.stamp(*at)));
-                        self.last_status.insert(id, status);
-                    }
-                }
-            }
-            Event::Decided(d) => match d {
-                Decision::Restart { nodes, reason } => {
-                    self.current = nodes.iter().map(|n| n.node).collect();
-                    self.last_status.clear();
-                    self.last_wait = None;
-                    self.say(&format!(
-                        "==> restarting node(s) {}: {reason}",
-                        join(&self.current)
-                    ));
-                }
-                Decision::Reconfigure {
-                    node,
-                    changes,
-                    reason,
-                } => {
-                    self.current = vec![*node];
-                    self.last_status.clear();
-                    self.last_wait = None;
-                    let keys: Vec<String> = changes
-                        .iter()
-                        .map(|c| format!("{}={}", c.key, c.to))
-                        .collect();
-                    self.say(&format!(
-                        "==> reconfiguring node {node} ({}): {reason}",
-                        keys.join(", ")
-                    ));
-                }
-                Decision::ElectPreferredLeaders {
-                    nodes, partitions, ..
-                } => {
-                    self.say(&format!(
-                        "    electing preferred leaders for {} partition(s) of node(s) {}",
-                        partitions.len(),
-                        join(nodes)
-                    ));
-                }
-                Decision::Wait { for_what, .. } if for_what.is_blocked() => {
-                    let text = for_what.to_string();
-                    if self.last_wait.as_deref() != Some(text.as_str()) {
-                        self.say(&format!("    waiting: {text}"));
-                        self.last_wait = Some(text);
-                    }
-                }
-                Decision::Wait { .. } => {}
-                Decision::Done { .. } | Decision::Abort { .. } => {}
-            },
-            Event::ObserveRetry { error, retry_until } => {
-                tracing::debug!("observation failed (retrying until {retry_until}): {error:#}");
-                self.say(&format!("    observation failed, retrying: {error:#}"));
-            }
-            Event::ActionFailed { what, error } => {
-                self.say(&format!("    {what} failed: {error:#}"));
-            }
-            Event::StopRequested => {
-                self.say("    stop requested: finishing the current batch");
-            }
-            Event::Resumed {
-                pending,
-                not_issued,
-                clock_behind_ms,
-            } => {
-                if *clock_behind_ms > 0 {
-                    self.say(&format!(
-                        "    the clock is {} behind the saved roll (moved back, or another host's): \
-                         no saved time is trusted for a decision",
-                        humantime::format_duration(std::time::Duration::from_millis(
-                            *clock_behind_ms
-                        ))
-                    ));
-                }
-                if let Some(d) = not_issued {
-                    let nodes = match d {
-                        Decision::Restart { .. } => d.restarted_nodes(),
-                        Decision::Reconfigure { node, .. } => vec![*node],
-                        Decision::ElectPreferredLeaders { nodes, .. } => nodes.clone(),
-                        _ => Vec::new(),
-                    };
-                    self.say(&format!(
-                        "    the saved {} of node(s) {} was never issued: observing and deciding \
-                         again before anything is done",
-                        decision_word(d),
-                        join(&nodes)
-                    ));
-                }
-                if let Some(p) = pending {
-                    self.say(&format!(
-                        "    resumed with a pending {} ({:?})",
-                        decision_word(&p.decision),
-                        p.status
-                    ));
-                }
-            }
-            Event::UnconfirmedRestartJudged { nodes, happened } => {
-                let ids: Vec<NodeId> = nodes.to_vec();
-                if *happened {
-                    self.say(&format!(
-                        "    node(s) {}: the restart issued before the resume happened (evidence seen); \
-                         waiting for them to serve",
-                        join(&ids)
-                    ));
-                } else {
-                    self.say(&format!(
-                        "    node(s) {}: no evidence that the restart issued before the resume happened; \
-                         deciding again",
-                        join(&ids)
-                    ));
-                }
-            }
-            Event::SaveFailed { error } => {
-                self.say(&format!(
-                    "    warning: the roll state was not saved: {error:#}"
-                ));
-            }
+        for line in self.lines.lines(event) {
+            self.say(&line);
         }
-    }
-}
-
-fn decision_word(d: &Decision) -> &'static str {
-    match d {
-        Decision::Restart { .. } => "restart",
-        Decision::Reconfigure { .. } => "reconfiguration",
-        Decision::ElectPreferredLeaders { .. } => "leader election",
-        Decision::Wait { .. } => "wait",
-        Decision::Done { .. } => "end",
-        Decision::Abort { .. } => "abort",
     }
 }
 
@@ -468,60 +283,6 @@ mod plan_tests {
         assert_eq!(
             json["sensitive_settings"],
             serde_json::json!([{"node": 1, "keys": ["ssl.keystore.password"]}])
-        );
-    }
-}
-
-#[cfg(test)]
-mod logged_tests {
-    use super::*;
-
-    /// A `tracing` writer into a shared buffer.
-    #[derive(Clone, Default)]
-    struct Buf(Arc<Mutex<Vec<u8>>>);
-
-    impl std::io::Write for Buf {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    /// `operate`'s roll lines are log events: with a JSON subscriber every line is a JSON object
-    /// carrying the progress text (nothing goes around the subscriber to raw stderr).
-    #[test]
-    fn logged_progress_lines_are_tracing_events() {
-        let buf = Buf::default();
-        let writer = buf.clone();
-        let subscriber = tracing_subscriber::fmt()
-            .json()
-            .with_writer(move || writer.clone())
-            .with_max_level(tracing::Level::INFO)
-            .finish();
-        let progress = StderrProgress::logged(Arc::default());
-        tracing::subscriber::with_default(subscriber, || {
-            progress.say("==> restarting node(s) 2: the broker configuration differs");
-            progress.say("[ 0:03]   node 2: restarting");
-        });
-        let out = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
-        let lines: Vec<serde_json::Value> = out
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("a JSON log line"))
-            .collect();
-        assert_eq!(lines.len(), 2, "{out}");
-        assert!(
-            lines[0]["fields"]["message"]
-                .as_str()
-                .is_some_and(|m| m.contains("restarting node(s) 2")),
-            "{out}"
-        );
-        assert!(
-            lines[1]["fields"]["message"]
-                .as_str()
-                .is_some_and(|m| m.contains("node 2: restarting"))
         );
     }
 }

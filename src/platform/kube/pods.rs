@@ -40,6 +40,28 @@ impl PodSelector {
         }
     }
 
+    /// The pods of a cluster: a Strimzi cluster's (`strimzi`), else those `labels` select, their
+    /// node id read from `node_id_label` (else the suffix of their name); `None` without either.
+    /// `kafkaops roll` and `operate` take the same flags (`--strimzi`, `--pod-selector`,
+    /// `--node-id-label`).
+    #[must_use]
+    pub fn of(
+        strimzi: Option<&str>,
+        labels: Option<&String>,
+        node_id_label: Option<&String>,
+    ) -> Option<Self> {
+        if let Some(c) = strimzi {
+            return Some(PodSelector::strimzi(c));
+        }
+        labels.map(|labels| PodSelector {
+            labels: labels.clone(),
+            id_rule: node_id_label
+                .cloned()
+                .map_or(NodeIdRule::NameSuffix, NodeIdRule::Label),
+            strimzi_cluster: None,
+        })
+    }
+
     /// The lease's name: per Strimzi cluster, else per selector.
     #[must_use]
     pub fn lease_name(&self) -> String {

@@ -11,16 +11,19 @@ use serde_json::Value;
 
 use crate::cruise_control::params::RebalanceKind;
 use crate::engine::drift::{DriftReport, Movement, Plan};
-use crate::error::{CliError, ExitCode};
+use crate::engine::failure::{Classified, FailureKind};
 
-fn usage(msg: String) -> CliError {
-    CliError::new(ExitCode::Usage, anyhow::anyhow!(msg))
+fn usage(msg: String) -> Classified {
+    Classified::new(FailureKind::Invalid, msg)
 }
 
 /// Reads an approved plan: the JSON of `rebalance add|remove|full` (a dry run's proposal, or an
 /// execution's document, whose `approved_proposal` or else `proposal` is taken). Refuses a plan
 /// of another operation or other brokers than `kind`.
-pub fn load_approved_plan(path: &Path, kind: &RebalanceKind) -> Result<Plan, CliError> {
+///
+/// # Errors
+/// The file cannot be read, is not such a document, or is a plan for something else.
+pub fn load_approved_plan(path: &Path, kind: &RebalanceKind) -> Result<Plan, Classified> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         usage(format!(
             "cannot read the approved plan {}: {e}",

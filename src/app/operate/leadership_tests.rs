@@ -5,22 +5,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use clap::Parser;
-
 use super::ports::LogRecorder;
-use super::{Operator, policy, roll};
-use crate::cli::operate::OperateArgs;
+use super::{Ended, LiveRoll, OperateSpec, Operator};
+use crate::app::operate::policy;
+use crate::commands::operate::roll;
 use crate::cruise_control::{ClientConfig, CruiseControlClient};
 use crate::engine::operate::OperateState;
-use crate::error::ExitCode;
 use crate::kafka::{ConnectionConfig, KafkaClient};
 use crate::state::{Leadership, Store, StoreError};
-
-#[derive(Parser)]
-struct Wrap {
-    #[command(flatten)]
-    args: OperateArgs,
-}
 
 /// A store another leader writes to: the first save conflicts; later loads read the other
 /// leader's document.
@@ -84,19 +76,14 @@ async fn a_deposed_leader_waits_to_lead_again_and_reloads_the_state() {
     let dir = tempfile::tempdir().unwrap();
     let policy_path = dir.path().join("policy.yaml");
     std::fs::write(&policy_path, "autoRebalance: []\n").unwrap();
-    let args = Wrap::try_parse_from([
-        "operate",
-        "--policy",
-        policy_path.to_str().unwrap(),
-        "--resync",
-        "100ms",
-        "--action-timeout",
-        "2s",
-        "--listen",
-        "127.0.0.1:0",
-    ])
-    .unwrap()
-    .args;
+    let args = OperateSpec {
+        policy: policy_path.clone(),
+        resync: Duration::from_millis(100),
+        dry_run: false,
+        once: false,
+        listen: "127.0.0.1:0".parse().unwrap(),
+        action_timeout: Duration::from_secs(2),
+    };
     // Kafka: a port that accepted the connect probe and is closed since (reads fail fast).
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
@@ -128,6 +115,7 @@ async fn a_deposed_leader_waits_to_lead_again_and_reloads_the_state() {
     });
     let leadership = Arc::new(CountingLeadership::default());
     let settings = roll::RollSettings::new(Default::default(), None, 1, args.action_timeout);
+    let roll = LiveRoll::new(kafka.clone(), settings);
     let op = Operator::new(
         cc,
         kafka,
@@ -142,7 +130,7 @@ async fn a_deposed_leader_waits_to_lead_again_and_reloads_the_state() {
         .await
         .unwrap(),
         args,
-        settings,
+        roll,
     );
     // Stops once the state was read again (after leading again), and not before.
     let code = tokio::time::timeout(
@@ -152,7 +140,7 @@ async fn a_deposed_leader_waits_to_lead_again_and_reloads_the_state() {
     .await
     .expect("the loop ends on the stop signal")
     .expect("the loop does not fail");
-    assert_eq!(code, ExitCode::Ok, "a deposed leader is no failure");
+    assert_eq!(code, Ended::Stopped, "a deposed leader is no failure");
     assert_eq!(leadership.acquires.load(Ordering::SeqCst), 2);
     assert!(leadership.releases.load(Ordering::SeqCst) >= 2);
     assert_eq!(

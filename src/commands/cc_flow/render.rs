@@ -164,7 +164,7 @@ pub struct ExecutionOutcome {
     /// What kafkaops saw change in Kafka's metadata between before and after the execution
     /// (only with `--bootstrap-servers`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub placement_in_kafka: Option<crate::commands::placement::PlacementChange>,
+    pub placement_in_kafka: Option<crate::app::placement::PlacementChange>,
 }
 
 /// `--execute` output: the proposal and what became of it.
@@ -211,15 +211,15 @@ pub struct StopView {
     pub message: String,
 }
 
-pub(super) fn num(v: Option<f64>, digits: usize) -> String {
+pub(crate) fn num(v: Option<f64>, digits: usize) -> String {
     v.map_or_else(|| "-".into(), |v| format!("{v:.digits$}"))
 }
 
-pub(super) fn opt<T: ToString>(v: Option<T>) -> String {
+pub(crate) fn opt<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "-".into(), |v| v.to_string())
 }
 
-pub(super) fn list(v: &[i32]) -> String {
+pub(crate) fn list(v: &[i32]) -> String {
     format!(
         "[{}]",
         v.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
@@ -385,7 +385,7 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
 /// no partition counters at all (a short execution between two polls, or only the leader phase
 /// observed), the executed proposal's replica movements, all of which Cruise Control reported
 /// done by completing the task. Never "0/0" after replicas moved.
-pub(super) fn completed_progress(
+pub(crate) fn completed_progress(
     seen: Option<ExecutionProgress>,
     executed: &SummaryView,
 ) -> Option<ExecutionProgress> {
@@ -412,7 +412,7 @@ pub(super) fn completed_progress(
 /// The progress bar's message: what is known, an ETA only when the data counters allow one
 /// (pure). Cruise Control's counters are coarse (reference section 13): in the leader phase only
 /// leadership counts exist, and data figures are 0 when it has no disk load for the partitions.
-pub(super) fn follow_message(
+pub(crate) fn follow_message(
     p: &ExecutionProgress,
     moved_since_start_mb: f64,
     elapsed_secs: f64,
@@ -439,7 +439,7 @@ pub(super) fn follow_message(
     )
 }
 
-pub(super) fn render_progress(p: &ExecutionProgress, color: bool) -> String {
+pub(crate) fn render_progress(p: &ExecutionProgress, color: bool) -> String {
     let mut t = crate::output::new_table(color);
     t.set_header(vec!["", "value"]);
     t.add_row(vec!["executor state".into(), p.state.clone()]);
@@ -471,7 +471,7 @@ pub(super) fn render_progress(p: &ExecutionProgress, color: bool) -> String {
     format!("{t}\n")
 }
 
-pub(super) fn render_execution(v: &ExecutionView, color: bool) -> String {
+pub(crate) fn render_execution(v: &ExecutionView, color: bool) -> String {
     let mut out = String::new();
     let e = &v.execution;
     let task = e.task_id.as_deref().unwrap_or("-");
@@ -504,7 +504,7 @@ pub(super) fn render_execution(v: &ExecutionView, color: bool) -> String {
     out
 }
 
-pub(super) fn render_status(s: &StatusView, color: bool) -> String {
+pub(crate) fn render_status(s: &StatusView, color: bool) -> String {
     let mut out = String::new();
     if s.executing {
         out.push_str(&format!(

@@ -16,14 +16,14 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::{CliObserver, RebalanceHooks, client, millis};
+use super::{RebalanceHooks, millis};
+use crate::app::rebalance::task::{Verdict, look};
 use crate::cli::rebalance::StatusArgs;
 use crate::commands::Ctx;
-use crate::cruise_control::model::{TaskStatus, UserTask};
+use crate::commands::observe::{CliObserver, cruise_control as client};
 use crate::cruise_control::params::{
     ExecutionOptions, GoalOptions, RebalanceKind, RebalanceRequest, Substate,
 };
-use crate::cruise_control::{CcError, CruiseControlClient, Observer};
 use crate::driver::cc_flow::{self as flow, FlowDriver};
 use crate::engine::cc_flow::{CcFlow, FlowConfig, Outcome};
 use crate::engine::drift::Tolerance;
@@ -32,42 +32,18 @@ use crate::engine::view::ExecutionProgress;
 use crate::error::{CliError, ExitCode};
 use crate::error_codes::OutcomeExitCode;
 
-/// What became of a task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    Running,
-    Completed,
-    Failed,
-    Stopped,
+/// The exit code of a task's verdict (the edge's table).
+pub trait VerdictExitCode {
+    fn exit_code(self) -> ExitCode;
 }
 
-impl Verdict {
-    #[must_use]
-    pub fn exit_code(self) -> ExitCode {
+impl VerdictExitCode for Verdict {
+    fn exit_code(self) -> ExitCode {
         match self {
             Verdict::Running | Verdict::Completed => ExitCode::Ok,
             Verdict::Failed => ExitCode::Failed,
             Verdict::Stopped => ExitCode::Stopped,
         }
-    }
-}
-
-/// The verdict on `task`, given the start times of the stop requests Cruise Control remembers
-/// (pure): `CompletedWithError` after a stop requested at or after the task's start is a stop.
-#[must_use]
-pub fn verdict(status: &TaskStatus, task_start_ms: Option<i64>, stop_starts_ms: &[i64]) -> Verdict {
-    match status {
-        TaskStatus::Completed => Verdict::Completed,
-        TaskStatus::CompletedWithError => {
-            let start = task_start_ms.unwrap_or(i64::MIN);
-            if stop_starts_ms.iter().any(|s| *s >= start) {
-                Verdict::Stopped
-            } else {
-                Verdict::Failed
-            }
-        }
-        _ => Verdict::Running,
     }
 }
 
@@ -100,30 +76,6 @@ fn render(v: &TaskView) -> String {
         out.push_str(&super::render_progress(p, false));
     }
     out
-}
-
-pub(super) async fn look(
-    cc: &CruiseControlClient,
-    task_id: &str,
-    deadline: Instant,
-    obs: &dyn Observer,
-) -> Result<(UserTask, Verdict), CcError> {
-    let task = cc.user_task(task_id, deadline, obs).await?;
-    let stops = if task.status == TaskStatus::CompletedWithError {
-        cc.stop_requests(deadline, obs)
-            .await?
-            .into_iter()
-            // The endpoints filter already asks for stop requests only; do not trust it blindly.
-            .filter(|t| {
-                t.user_task_id != task_id && t.request_url.contains("stop_proposal_execution")
-            })
-            .filter_map(|t| t.start_ms)
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let v = verdict(&task.status, task.start_ms, &stops);
-    Ok((task, v))
 }
 
 /// Runs `rebalance status --task ID [--follow]`.
@@ -218,6 +170,8 @@ pub(crate) async fn status_task(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::rebalance::task::verdict;
+    use crate::cruise_control::model::TaskStatus;
 
     #[test]
     fn a_stop_after_the_start_makes_an_error_a_stop() {

@@ -5,28 +5,19 @@
 
 use std::time::Instant;
 
-use clap::Parser;
-
 use super::policy::Policy;
-use crate::cli::rebalance::ProposalArgs;
-use crate::commands::rebalance::checked_request;
+use crate::app::rebalance::{ProposalSpec, checked_request};
+use crate::app::topic::RoundOptions;
 use crate::cruise_control::CcError;
 use crate::cruise_control::client::{Answer, CruiseControlClient, Observer};
 use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::params::{RebalanceKind, RebalanceRequest};
 use crate::driver::cc_flow::FlowHooks;
 use crate::engine::cc_flow::InterruptChoice;
+use crate::engine::failure::Classified;
 use crate::engine::operate::RunningRebalance;
 use crate::engine::rebalance::Mode;
 use crate::engine::view::ExecutorState;
-use crate::error::CliError;
-
-/// The proposal options of a flagless `rebalance` command (clap's defaults).
-#[derive(Parser)]
-struct Defaults {
-    #[command(flatten)]
-    proposal: ProposalArgs,
-}
 
 /// The `reason` of an operate request: what and why, and the mover's tag, which tells its
 /// task from any other in `user_tasks` (`crate::engine::operate::find_our_task`).
@@ -42,7 +33,13 @@ fn reason(what: &str, tag: &str) -> String {
 /// from the policy. While brokers are on the drain list, the engine names the only brokers
 /// replicas may move to (`destination_broker_ids`, which `rebalance` and `remove_broker`
 /// accept), so nothing lands on a broker about to be stopped.
-pub fn request(policy: &Policy, running: &RunningRebalance) -> Result<RebalanceRequest, CliError> {
+///
+/// # Errors
+/// The template sets an option the mode's endpoint does not accept.
+pub fn request(
+    policy: &Policy,
+    running: &RunningRebalance,
+) -> Result<RebalanceRequest, Classified> {
     let r = &running.rebalance;
     let brokers: Vec<i32> = r.brokers.iter().copied().collect();
     let destinations: Vec<i32> = running.destinations.iter().flatten().copied().collect();
@@ -54,9 +51,10 @@ pub fn request(policy: &Policy, running: &RunningRebalance) -> Result<RebalanceR
         },
         Mode::Imbalance => RebalanceKind::Full,
     };
-    let defaults = Defaults::try_parse_from(["operate"])
-        .map_err(|e| CliError::usage(format!("internal: default proposal options: {e}")))?;
-    let mut args = policy.template_for(r.mode).merge_into(&defaults.proposal);
+    // The options of a flagless `rebalance` command, with the mode's template merged in.
+    let mut args = policy
+        .template_for(r.mode)
+        .merge_into(&ProposalSpec::default());
     args.reason = reason(
         &format!("{} {}", r.mode.name(), crate::engine::operate::target_of(r)),
         &running.tag,
@@ -77,37 +75,25 @@ pub fn rf_request(
     racks: bool,
     tag: &str,
 ) -> crate::cruise_control::params::TopicConfigurationRequest {
-    use crate::cruise_control::params::{ExecutionOptions, GoalOptions, TopicConfigurationRequest};
-    TopicConfigurationRequest {
-        topic: String::new(),
-        replication_factor: 0,
-        by_factor: replicas
-            .to_send()
-            .into_iter()
-            .map(|(rf, topics)| (rf, crate::engine::replicas::whole_names_regex(&topics)))
-            .collect(),
-        skip_rack_awareness_check: !racks,
-        execution: ExecutionOptions {
-            dryrun: true,
-            ..ExecutionOptions::default()
-        },
-        goals: GoalOptions::default(),
+    let options = RoundOptions {
         reason: reason("replication factors", tag),
-    }
+        ..RoundOptions::default()
+    };
+    crate::app::topic::round_request(replicas, &options, racks)
 }
 
 /// The unattended flow hooks: log lines instead of prompts and progress bars.
 pub struct OperateHooks;
 
 impl FlowHooks for OperateHooks {
-    type Error = CliError;
+    type Error = Classified;
 
     async fn check_input(
         &self,
         _cc: &CruiseControlClient,
         _deadline: Instant,
         _obs: &dyn Observer,
-    ) -> Result<Result<(), CliError>, CcError> {
+    ) -> Result<Result<(), Classified>, CcError> {
         // The brokers come from Kafka's metadata, and Cruise Control checks them itself; one
         // user-task slot fewer.
         Ok(Ok(()))
@@ -127,7 +113,7 @@ impl FlowHooks for OperateHooks {
         ));
     }
 
-    fn confirm(&self, _dry_run: &Answer<OptimizationResult>) -> Result<(), CliError> {
+    fn confirm(&self, _dry_run: &Answer<OptimizationResult>) -> Result<(), Classified> {
         Ok(())
     }
 

@@ -11,9 +11,12 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::Ctx;
+use std::time::Duration;
+
+use super::Reporter;
 use crate::kafka::KafkaAdmin;
 use crate::kafka::ffi::TopicDescription;
+use crate::settings::KafkaSettings;
 
 /// (topic, partition) -> (leader, replicas sorted).
 pub type Placement = BTreeMap<(String, i32), (Option<i32>, Vec<i32>)>;
@@ -63,19 +66,21 @@ pub fn changes(before: &Placement, after: &Placement) -> PlacementChange {
 
 /// Reads the placement of every topic, or `None` (with a note) when Kafka is not configured or
 /// cannot be read.
-pub async fn read(ctx: &Ctx) -> Option<Placement> {
-    ctx.settings.kafka.bootstrap_servers.as_ref()?;
-    let timeout = ctx.request_timeout();
+pub async fn read(
+    settings: &KafkaSettings,
+    request_timeout: Duration,
+    reporter: &dyn Reporter,
+) -> Option<Placement> {
+    settings.bootstrap_servers.as_ref()?;
     let read = async {
-        let kafka = crate::app::clients::kafka(&ctx.settings.kafka, timeout, None).await?;
+        let kafka = super::clients::kafka(settings, request_timeout, None).await?;
         let names = kafka.list_topics().await?;
         anyhow::Ok(placement_of(&kafka.describe_topics(names).await?))
     };
     match read.await {
         Ok(p) => Some(p),
         Err(e) => {
-            ctx.printer
-                .note(format!("Cannot read the placement from Kafka: {e:#}"));
+            reporter.note(&format!("Cannot read the placement from Kafka: {e:#}"));
             None
         }
     }

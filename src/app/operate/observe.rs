@@ -16,6 +16,8 @@ use crate::engine::replicas::TopicFacts;
 use crate::engine::view::UserTask;
 use crate::kafka::{KafkaAdmin, KafkaClient};
 
+use super::ports::{ClusterFacts, CruiseControlPort, KafkaPort};
+
 /// Reads Kafka: registered brokers, replicas per broker, reassignments in flight.
 pub async fn kafka(kafka: &KafkaClient) -> Result<KafkaView, String> {
     let cluster = kafka
@@ -106,14 +108,14 @@ pub async fn cruise_control(
 }
 
 /// Both sides at once.
-pub async fn observe(
-    kafka_client: &KafkaClient,
-    cc: &CruiseControlClient,
+pub async fn observe<K: KafkaPort, C: CruiseControlPort>(
+    kafka_client: &K,
+    cc: &C,
     user_tasks: bool,
     timeout: Duration,
     now: Millis,
 ) -> Observation {
-    let (k, c) = tokio::join!(kafka(kafka_client), cruise_control(cc, user_tasks, timeout));
+    let (k, c) = tokio::join!(kafka_client.observe(), cc.observe(user_tasks, timeout));
     Observation {
         now,
         kafka: k,
@@ -127,14 +129,30 @@ pub async fn observe(
 
 /// What the policy is checked against (read only when the policy file changed): the brokers
 /// Kafka lists and the topics that exist.
-pub async fn cluster_facts(kafka: &KafkaClient) -> Result<super::policy::ClusterFacts, String> {
+pub async fn cluster_facts(kafka: &KafkaClient) -> Result<ClusterFacts, String> {
     let cluster = kafka
         .describe_cluster()
         .await
         .map_err(|e| format!("{e:#}"))?;
     let topics = kafka.list_topics().await.map_err(|e| format!("{e:#}"))?;
-    Ok(super::policy::ClusterFacts {
+    Ok(ClusterFacts {
         brokers: cluster.nodes.iter().map(|n| n.id).collect(),
         topics: topics.into_iter().collect(),
     })
+}
+
+impl KafkaPort for KafkaClient {
+    async fn observe(&self) -> Result<KafkaView, String> {
+        kafka(self).await
+    }
+
+    async fn cluster_facts(&self) -> Result<ClusterFacts, String> {
+        cluster_facts(self).await
+    }
+}
+
+impl CruiseControlPort for CruiseControlClient {
+    async fn observe(&self, user_tasks: bool, timeout: Duration) -> Result<CcView, String> {
+        cruise_control(self, user_tasks, timeout).await
+    }
 }

@@ -5,7 +5,7 @@
 //! fail to place them), and topics created while it executes can land on the leaving brokers
 //! (Kafka places new partitions on any live broker; Strimzi's proposal names the same gap). So:
 //! - the dry run warns when the proposal's load after optimization still counts replicas on a
-//!   leaving broker ([`left_in_proposal`], pure);
+//!   leaving broker (`left_in_proposal` in the CLI's hooks, pure);
 //! - after a completed execution the leaving brokers are checked against the Kafka metadata
 //!   itself ([`left_on_brokers`], pure, over DescribeTopics); replicas still there fail the
 //!   command with exit 11, naming them;
@@ -13,21 +13,9 @@
 
 use std::collections::BTreeMap;
 
-use super::ProposalView;
-use crate::commands::Ctx;
-use crate::error::{CliError, ExitCode};
+use crate::app::cordon::KafkaAccess;
 use crate::kafka::KafkaAdmin;
 use crate::kafka::ffi::TopicDescription;
-
-/// Leaving brokers that still hold replicas after the proposal, with how many (pure).
-#[must_use]
-pub fn left_in_proposal(p: &ProposalView, leaving: &[i32]) -> Vec<(i64, u64)> {
-    p.broker_load
-        .iter()
-        .filter(|l| leaving.iter().any(|b| i64::from(*b) == l.broker))
-        .filter_map(|l| l.replicas_after.filter(|n| *n > 0).map(|n| (l.broker, n)))
-        .collect()
-}
 
 /// The partitions (`topic-partition`) that still have a replica on each leaving broker (pure).
 #[must_use]
@@ -75,28 +63,28 @@ pub fn left_message(left: &BTreeMap<i32, Vec<String>>) -> String {
     )
 }
 
-/// Checks the leaving brokers against the Kafka metadata: `Ok(false)` when no Kafka connection
-/// is configured (nothing could be checked), an exit-11 error when replicas are left.
-pub async fn verify_empty(ctx: &Ctx, leaving: &[i32]) -> Result<bool, CliError> {
-    if ctx.settings.kafka.bootstrap_servers.is_none() {
-        return Ok(false);
+/// After a completed removal: the replicas the leaving brokers still hold, from the Kafka
+/// metadata itself. `Ok(None)`: not checked (no Kafka bootstrap servers configured);
+/// `Ok(Some(left))`: checked, empty when they hold nothing.
+///
+/// # Errors
+/// Kafka cannot be reached or its topics cannot be described.
+pub async fn left_after_removal(
+    k: KafkaAccess<'_>,
+    leaving: &[i32],
+) -> anyhow::Result<Option<BTreeMap<i32, Vec<String>>>> {
+    if k.settings.bootstrap_servers.is_none() {
+        return Ok(None);
     }
     let kafka = crate::app::clients::kafka(
-        &ctx.settings.kafka,
-        ctx.request_timeout(),
+        k.settings,
+        k.request_timeout,
         Some("cannot connect to the Kafka cluster to check the leaving brokers"),
     )
     .await?;
     let names = kafka.list_topics().await?;
     let topics = kafka.describe_topics(names).await?;
-    let left = left_on_brokers(&topics, leaving);
-    if left.is_empty() {
-        return Ok(true);
-    }
-    Err(CliError::new(
-        ExitCode::ReplicasLeft,
-        anyhow::anyhow!(left_message(&left)),
-    ))
+    Ok(Some(left_on_brokers(&topics, leaving)))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! else through, refusing the names kafkaops sets itself (`dryrun` above all: a pass-through must
 //! never turn a dry run into an execution or skip the confirmation).
 
-use crate::cli::rebalance::ProposalArgs;
+use super::ProposalSpec;
 use crate::cruise_control::params::{Query, RebalanceKind, RebalanceRequest, accepted};
 
 /// Options of `full` only.
@@ -30,7 +30,7 @@ pub fn apply_full(req: &mut RebalanceRequest, full: &FullOptions) {
 
 /// The flags given that the endpoint of `kind` does not accept, with the parameter each maps to.
 #[must_use]
-pub fn unsupported(kind: &RebalanceKind, a: &ProposalArgs) -> Vec<String> {
+pub fn unsupported(kind: &RebalanceKind, a: &ProposalSpec) -> Vec<String> {
     let given: [(&str, &'static str, bool); 9] = [
         ("--goals", "goals", !a.goals.is_empty()),
         (

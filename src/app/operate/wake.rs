@@ -143,8 +143,8 @@ impl Drop for PolicyWatch {
 }
 
 /// The cluster changed (in Kubernetes: a pod or a node pool, see
-/// [`super::kube_ports::ClusterWatch`]): `changed()` resolves with what changed, at most once
-/// per [`super::kube_ports::DEBOUNCE`] (a burst of changes wakes the loop once, after it
+/// `commands::operate::kube_ports::ClusterWatch`): `changed()` resolves with what changed, at most once
+/// per `commands::operate::kube_ports::DEBOUNCE` (a burst of changes wakes the loop once, after it
 /// settled). The watches and the debounce end when the handle is dropped.
 pub struct ClusterChanges {
     changed: Arc<tokio::sync::Notify>,

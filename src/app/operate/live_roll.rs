@@ -1,0 +1,124 @@
+//! The real [`RollPort`]: plans with the roll engine over what Kafka (and, in Kubernetes, the
+//! pods) say, and restarts through the roll driver on the platform, as `kafkaops roll` does.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::ports::{RollPort, RollStep, RollStepEnd};
+use crate::commands::operate::roll::{self, RollSession, RollSettings};
+use crate::driver::{Outcome, RollIo, StepResult};
+use crate::engine::operate::RollWish;
+use crate::engine::roll::run::RollRun;
+use crate::kafka::KafkaClient;
+use crate::platform::kube::LeaseGuard;
+use crate::state::Store;
+
+/// Rolls through the roll driver: the Kafka client it observes with and how nodes restart.
+pub struct LiveRoll {
+    pub kafka: KafkaClient,
+    pub settings: RollSettings,
+}
+
+impl LiveRoll {
+    #[must_use]
+    pub fn new(kafka: KafkaClient, settings: RollSettings) -> LiveRoll {
+        LiveRoll { kafka, settings }
+    }
+}
+
+/// Why a roll ended, in one sentence (logged and recorded).
+fn why(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Done(_) => "the roll completed".to_string(),
+        Outcome::Aborted(e) => format!("the roll was aborted: {e}"),
+        Outcome::RestartFailed { node, error } => {
+            format!("restarting node {node} failed: {error:#}")
+        }
+        Outcome::ObserveFailed(e) => format!("the cluster could not be observed: {e:#}"),
+        Outcome::SaveFailed(e) => format!("the state could not be saved: {e:#}"),
+        Outcome::Interrupted => "interrupted".to_string(),
+    }
+}
+
+impl RollPort for LiveRoll {
+    type Session = RollSession;
+
+    async fn wish(
+        &self,
+        rolled: &BTreeMap<i32, String>,
+    ) -> Result<(Option<RollWish>, Option<String>), String> {
+        roll::wish(&self.kafka, &self.settings, rolled).await
+    }
+
+    fn can_restart(&self) -> bool {
+        self.settings.can_restart()
+    }
+
+    fn follow_policy(&mut self, desired: &BTreeMap<String, String>, max_batch_size: usize) {
+        self.settings.desired.clone_from(desired);
+        self.settings.config.max_batch_size = max_batch_size.max(1);
+    }
+
+    fn config_hash(&self) -> String {
+        roll::config_hash(&self.settings.desired)
+    }
+
+    async fn lease_holder(&self) -> Option<Result<Option<String>, String>> {
+        let k = self.settings.kube.as_ref()?;
+        Some(k.roll_lease_holder().await.map_err(|e| e.to_string()))
+    }
+
+    async fn take_lease(&self) -> Option<Result<LeaseGuard, String>> {
+        let k = self.settings.kube.as_ref()?;
+        Some(
+            k.take_lease(crate::app::roll::LEASE_DURATION)
+                .await
+                .map_err(|e| e.to_string()),
+        )
+    }
+
+    async fn start(
+        &self,
+        saved: Option<&RollRun>,
+        rolled: &BTreeMap<i32, String>,
+    ) -> Result<(RollSession, BTreeSet<i32>), String> {
+        let s = roll::start(&self.kafka, &self.settings, saved, rolled).await?;
+        let nodes = s.config_nodes.clone();
+        Ok((s, nodes))
+    }
+
+    async fn step<T: Store<RollRun> + Send>(
+        &self,
+        session: &mut RollSession,
+        store: &mut T,
+    ) -> RollStep {
+        let result = crate::driver::step(
+            &mut session.run,
+            &session.io,
+            &mut session.progress,
+            store,
+            false,
+            &session.options,
+        )
+        .await;
+        let decided = session.progress.take();
+        let end = match &result {
+            StepResult::Wake(at) => RollStepEnd::Wake(at.since(RollIo::now(&session.io))),
+            StepResult::Finished(outcome) => {
+                session.witness.stop();
+                RollStepEnd::Finished {
+                    ok: matches!(outcome, Outcome::Done(_)),
+                    why: why(outcome),
+                }
+            }
+        };
+        RollStep {
+            decided,
+            run: session.run.clone(),
+            end,
+        }
+    }
+
+    fn end(&self, session: RollSession) {
+        session.witness.stop();
+    }
+}
