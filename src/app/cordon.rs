@@ -40,6 +40,16 @@ pub async fn kafka(k: KafkaAccess<'_>) -> anyhow::Result<KafkaClient> {
     .await
 }
 
+/// The brokers of `states` whose Kafka cannot cordon (older than the cordoning feature).
+#[must_use]
+pub fn unsupported_brokers(states: &[(i32, CordonState)]) -> Vec<i32> {
+    states
+        .iter()
+        .filter(|(_, s)| *s == CordonState::Unsupported)
+        .map(|(b, _)| *b)
+        .collect()
+}
+
 /// The cordon state of each broker.
 ///
 /// # Errors
@@ -197,11 +207,7 @@ pub async fn before_removal(
     }
     let kafka = kafka(k).await?;
     let before = states(&kafka, brokers).await?;
-    let missing: Vec<i32> = before
-        .iter()
-        .filter(|(_, s)| *s == CordonState::Unsupported)
-        .map(|(b, _)| *b)
-        .collect();
+    let missing = unsupported_brokers(&before);
     if !missing.is_empty() {
         reporter.note(&format!(
             "Warning: {}: topics created during the removal may still get replicas on the leaving brokers",

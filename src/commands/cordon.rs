@@ -29,11 +29,7 @@ pub async fn run(ctx: &Ctx, cmd: BrokerCommand) -> Result<ExitCode, CliError> {
     let kafka = kafka(ctx.kafka_access()).await?;
     let brokers = a.brokers.0;
     let before = states(&kafka, &brokers).await?;
-    let missing: Vec<i32> = before
-        .iter()
-        .filter(|(_, s)| *s == CordonState::Unsupported)
-        .map(|(b, _)| *b)
-        .collect();
+    let missing = crate::app::cordon::unsupported_brokers(&before);
     if !missing.is_empty() {
         return Err(CliError::new(
             ExitCode::Failed,

@@ -57,7 +57,6 @@ mod plan;
 mod render;
 
 use args::Spec;
-pub(crate) use args::restart_method_of;
 pub use args::{Selection, parse_properties, pod_selector};
 #[cfg(test)]
 use args::{check_broker_state_list, desired_config, requests, roll_request, saved_run};

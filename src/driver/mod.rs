@@ -582,16 +582,20 @@ async fn act<I: RollIo, P: Progress, S: Store<RollRun>>(
     result
 }
 
-/// Loops [`step`] until the run finishes, sleeping through the IO between
-/// steps and saving through `store` after every step.
-pub async fn run_with<I: RollIo, P: Progress, S: Store<RollRun>>(
+/// Loops [`step`] until the run finishes, sleeping through the IO between steps and saving
+/// through `store` after every step (a failed save is reported and the loop goes on: [`step`]
+/// saves before every command itself). When `exit_after_command` is set (a second Ctrl-C), it
+/// ends as interrupted right after the step in flight; `stop` (the first) is honoured between
+/// batches.
+pub async fn run_until<I: RollIo, P: Progress, S: Store<RollRun>>(
     run: &mut RollRun,
     io: &I,
     progress: &mut P,
     store: &mut S,
     stop: &AtomicBool,
+    exit_after_command: &AtomicBool,
     options: &DriverOptions,
-) -> RunReport {
+) -> Outcome {
     loop {
         let result = step(
             run,
@@ -605,11 +609,28 @@ pub async fn run_with<I: RollIo, P: Progress, S: Store<RollRun>>(
         match result {
             StepResult::Wake(at) => {
                 save_or_report(run, store, progress).await;
+                if exit_after_command.load(Ordering::SeqCst) {
+                    return Outcome::Interrupted;
+                }
                 io.sleep_until(at).await;
             }
-            StepResult::Finished(outcome) => return RunReport::of(run, outcome, io.now()),
+            StepResult::Finished(outcome) => return outcome,
         }
     }
+}
+
+/// [`run_until`] to the end, with its report.
+pub async fn run_with<I: RollIo, P: Progress, S: Store<RollRun>>(
+    run: &mut RollRun,
+    io: &I,
+    progress: &mut P,
+    store: &mut S,
+    stop: &AtomicBool,
+    options: &DriverOptions,
+) -> RunReport {
+    let never = AtomicBool::new(false);
+    let outcome = run_until(run, io, progress, store, stop, &never, options).await;
+    RunReport::of(run, outcome, io.now())
 }
 
 /// Runs the roll until the engine is done or aborts, a restart fails, the

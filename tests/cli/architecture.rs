@@ -478,10 +478,7 @@ const SHARED: &[&str] = &["cc_flow", "observe", "proposal"];
 /// Imports of a sibling subcommand that cannot go yet because they sit in another helper's files
 /// (issue #24 stage 2-3): (file under `src/`, the sibling it names, who removes it). Empty this
 /// list as they go; an entry that no longer matches fails the test, so it cannot go stale.
-const SIBLING_ALLOWED: &[(&str, &str, &str)] = &[
-    // r-op / r-roll: operate's loop still borrows the roll's restart method and lease duration.
-    ("commands/operate/mod.rs", "roll", "r-op"),
-];
+const SIBLING_ALLOWED: &[(&str, &str, &str)] = &[];
 
 /// The subcommand paths each module of `commands` must not name: every subcommand but its own
 /// (for a shared module: every subcommand).
@@ -643,177 +640,6 @@ fn the_scanner_reads_paths_as_the_compiler_does() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// No subcommand imports a sibling subcommand (issue #24): what two subcommands share lives in
-// `app` (or below). Checked for the files whose move to `app` is done (the roll, the
-// reassignments, operate's roll and its Kubernetes ports); the rest join the table as they move.
-// ---------------------------------------------------------------------------------------------
-
-/// The files (under `src/commands/`, a folder stands for every file in it) that must name no
-/// sibling subcommand.
-const NO_SIBLING_SUBCOMMAND: &[&str] = &[
-    "roll.rs",
-    "roll",
-    "reassignments.rs",
-    "operate/roll.rs",
-    "operate/kube_ports.rs",
-];
-
-/// The first two segments of each path a `crate::` or `super::` path starting at `i` names,
-/// resolved against `base` (the module its `super::`s lead to; empty for `crate::`).
-fn two_segments(code: &[char], i: usize, base: &[String]) -> Vec<(String, String)> {
-    match base {
-        [a, b, ..] => vec![(a.clone(), b.clone())],
-        [a] => heads(code, i, &[])
-            .into_iter()
-            .map(|h| (a.clone(), h))
-            .collect(),
-        [] => {
-            let mut j = i;
-            let mut first = String::new();
-            while j < code.len() && ident_char(code[j]) {
-                first.push(code[j]);
-                j += 1;
-            }
-            if first.is_empty() || code.get(j) != Some(&':') || code.get(j + 1) != Some(&':') {
-                return Vec::new();
-            }
-            heads(code, j + 2, &[])
-                .into_iter()
-                .map(|h| (first.clone(), h))
-                .collect()
-        }
-    }
-}
-
-/// The `commands::X` modules a file's code names, with their lines.
-fn commands_named(src: &Path, file: &Path) -> Vec<(String, usize)> {
-    let text = std::fs::read_to_string(file).unwrap();
-    let code: Vec<char> = code_only(&text).chars().collect();
-    let module = module_of(src, file);
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < code.len() {
-        let at = |j: usize, w: &str| {
-            w.chars()
-                .enumerate()
-                .all(|(k, c)| code.get(j + k) == Some(&c))
-        };
-        if ident_before(&code, i) {
-            i += 1;
-            continue;
-        }
-        let line = code[..i].iter().filter(|c| **c == '\n').count() + 1;
-        let (start, base) = if at(i, "crate::") {
-            (i + "crate::".len(), Vec::new())
-        } else if at(i, "super::") {
-            let mut j = i;
-            let mut levels = 0;
-            while at(j, "super::") {
-                levels += 1;
-                j += "super::".len();
-            }
-            (j, module[..module.len().saturating_sub(levels)].to_vec())
-        } else {
-            i += 1;
-            continue;
-        };
-        for (top, second) in two_segments(&code, start, &base) {
-            if top == "commands" {
-                out.push((second, line));
-            }
-        }
-        i = start;
-    }
-    out
-}
-
-/// The subcommand modules: every file and folder of `src/commands/` but `mod.rs`.
-fn subcommands(src: &Path) -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(src.join("commands"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "rs"))
-        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
-        .filter(|s| s != "mod" && s != "snapshots")
-        .collect();
-    out.sort();
-    out.dedup();
-    out
-}
-
-#[test]
-fn no_subcommand_imports_a_sibling_subcommand() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let subcommands = subcommands(&src);
-    assert!(subcommands.contains(&"roll".to_string()) && subcommands.len() > 5);
-    let mut found = Vec::new();
-    let mut checked = 0;
-    for entry in NO_SIBLING_SUBCOMMAND {
-        let path = src.join("commands").join(entry);
-        let mut files = Vec::new();
-        if path.is_dir() {
-            rust_files(&path, &mut files);
-        } else {
-            assert!(
-                path.is_file(),
-                "{} is gone: update the table",
-                path.display()
-            );
-            files.push(path);
-        }
-        for file in &files {
-            checked += 1;
-            let own = &module_of(&src, file)[1];
-            for (named, line) in commands_named(&src, file) {
-                if &named != own && subcommands.contains(&named) {
-                    found.push(format!(
-                        "{}:{line}: `commands::{own}` must not use the subcommand `commands::{named}`",
-                        file.strip_prefix(&src).unwrap().display()
-                    ));
-                }
-            }
-        }
-    }
-    assert!(checked >= 10, "the table matched only {checked} files");
-    assert!(
-        found.is_empty(),
-        "a subcommand imports a sibling (share it through `app`):\n{}",
-        found.join("\n")
-    );
-}
-
-#[test]
-fn the_sibling_scanner_resolves_crate_and_super_paths() {
-    let code = r#"
-        use super::Ctx;
-        use super::super::{rebalance::x, Ctx as C};
-        use crate::commands::{topic, operate::policy};
-        fn f() { crate::commands::roll::LEASE; super::render::x(); }
-        // crate::commands::pace in a comment
-    "#;
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("commands/roll/args.rs");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, code).unwrap();
-    let named: Vec<String> = commands_named(dir.path(), &file)
-        .into_iter()
-        .map(|(n, _)| n)
-        .collect();
-    assert_eq!(
-        named,
-        [
-            "roll",
-            "rebalance",
-            "Ctx",
-            "topic",
-            "operate",
-            "roll",
-            "roll"
-        ]
-    );
-}
-
-// ---------------------------------------------------------------------------------------------
 // The `operate` loop (issue #24): `src/app/operate/` imports nothing of `commands` or `cli`.
 // ---------------------------------------------------------------------------------------------
 
@@ -821,12 +647,7 @@ fn the_sibling_scanner_resolves_crate_and_super_paths() {
 /// name until the helpers moving them into `app` are merged, by file, each with its owner. The
 /// lead closes an entry after merging its move (then the path is `crate::app::...`, and
 /// [`the_operate_loop_imports_nothing_of_the_cli`] fails on the stale entry until it is gone).
-const OPERATE_STAGE_2: &[(&str, &[&str])] = &[
-    // r-roll: the roll session `operate` steps (`commands::operate::roll`) moves into `app`.
-    ("app/operate/steps.rs", &["operate::roll"]),
-    ("app/operate/live_roll.rs", &["operate::roll::"]),
-    ("app/operate/leadership_tests.rs", &["operate::roll"]),
-];
+const OPERATE_STAGE_2: &[(&str, &[&str])] = &[];
 
 /// Whether `file` (relative to `src/`) may name `crate::{head}` for now ([`OPERATE_STAGE_2`]);
 /// which paths exactly is checked by [`the_operate_loop_imports_nothing_of_the_cli`].

@@ -501,15 +501,69 @@ pub fn prune_stale_work_dirs() {
 }
 
 fn free_ports(n: usize) -> Result<Vec<u16>> {
-    // Hold every listener until all are picked, so the ports are distinct.
-    let listeners = (0..n)
-        .map(|_| TcpListener::bind("127.0.0.1:0"))
-        .collect::<io::Result<Vec<_>>>()
-        .context("failed to pick free ports")?;
+    let Some(slot) = CURRENT_SLOT.with(std::cell::Cell::get) else {
+        // Hold every listener until all are picked, so the ports are distinct.
+        let listeners = (0..n)
+            .map(|_| TcpListener::bind("127.0.0.1:0"))
+            .collect::<io::Result<Vec<_>>>()
+            .context("failed to pick free ports")?;
+        return listeners
+            .iter()
+            .map(|l| Ok(l.local_addr()?.port()))
+            .collect();
+    };
+    // The ports are picked here and bound by the JVMs later. A port the kernel may hand out
+    // meanwhile (to a server binding port 0, such as the kube-apiserver or a port-forward of a
+    // test running beside, or as the source port of any connection) could be taken by then: so
+    // they come from below the ephemeral range, in a block of their own per cluster slot (one
+    // cluster starts in a slot at a time, machine-wide), starting at a varying place in it.
+    let (low, block) = slot_port_block(slot);
+    let start = usize::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_micros()),
+    )
+    .unwrap_or(0);
+    let mut listeners = Vec::with_capacity(n);
+    for k in 0..block {
+        if listeners.len() == n {
+            break;
+        }
+        let port = low + u16::try_from((start + k) % block).unwrap_or(0);
+        if let Ok(l) = TcpListener::bind(("127.0.0.1", port)) {
+            listeners.push(l);
+        }
+    }
+    if listeners.len() < n {
+        bail!(
+            "failed to pick {n} free ports in {low}..{}",
+            low as usize + block
+        );
+    }
     listeners
         .iter()
         .map(|l| Ok(l.local_addr()?.port()))
         .collect()
+}
+
+/// The first port and the size of cluster slot `slot`'s block: the ports from 15000 up to the
+/// kernel's ephemeral range (`ip_local_port_range`, 32768 by default), split in 8 blocks.
+fn slot_port_block(slot: usize) -> (u16, usize) {
+    const FIRST: usize = 15_000;
+    const BLOCKS: usize = 8;
+    let ephemeral_low = fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<usize>().ok())
+        .filter(|low| *low > FIRST + BLOCKS * 100)
+        .unwrap_or(32_768);
+    let block = (ephemeral_low - FIRST) / BLOCKS;
+    let low = FIRST + (slot % BLOCKS) * block;
+    (u16::try_from(low).unwrap_or(15_000), block)
+}
+
+thread_local! {
+    /// The cluster slot this thread holds while it starts a cluster ([`SerialGuard`]).
+    static CURRENT_SLOT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -575,6 +629,7 @@ impl SerialGuard {
         let slot = loop {
             let mut taken = None;
             for n in 0..cluster_slots() {
+                CURRENT_SLOT.with(|c| c.set(Some(n)));
                 let path = dir.join(format!("slot-{n}.lock"));
                 let file = OpenOptions::new()
                     .create(true)
@@ -588,6 +643,7 @@ impl SerialGuard {
                     taken = Some(file);
                     break;
                 }
+                CURRENT_SLOT.with(|c| c.set(None));
                 let err = io::Error::last_os_error();
                 if err.raw_os_error() != Some(libc::EWOULDBLOCK) {
                     return Err(err).with_context(|| format!("failed to lock {}", path.display()));
@@ -608,6 +664,9 @@ impl SerialGuard {
 
 impl Drop for SerialGuard {
     fn drop(&mut self) {
+        if thread::current().id() == self.holder {
+            CURRENT_SLOT.with(|c| c.set(None));
+        }
         HOLDERS
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -721,10 +780,13 @@ impl KafkaCluster {
         match result {
             Ok(()) => Ok(cluster),
             Err(e) => {
-                let clash = cluster.nodes.values().any(|n| {
-                    let tail = tail_file(&n.log, 200);
-                    tail.contains("Address already in use") || tail.contains("BindException")
-                });
+                // Another process answering on a node's Jolokia port (its agent could not bind
+                // it; the message is at the start of the node's log) is a clash too.
+                let clash = format!("{e:#}").contains("Jolokia answered with non-JSON")
+                    || cluster.nodes.values().any(|n| {
+                        let tail = tail_file(&n.log, 200);
+                        tail.contains("Address already in use") || tail.contains("BindException")
+                    });
                 let e = e.context(format!(
                     "failed to start the Kafka test cluster (work dir {})",
                     cluster.work_dir().display()

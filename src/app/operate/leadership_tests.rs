@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::ports::LogRecorder;
 use super::{Ended, LiveRoll, OperateSpec, Operator};
 use crate::app::operate::policy;
-use crate::commands::operate::roll;
+use crate::app::operate::roll;
 use crate::cruise_control::{ClientConfig, CruiseControlClient};
 use crate::engine::operate::OperateState;
 use crate::kafka::{ConnectionConfig, KafkaClient};

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ports::{RollPort, RollStep, RollStepEnd};
-use crate::commands::operate::roll::{self, RollSession, RollSettings};
+use crate::app::operate::roll::{self, RollSession, RollSettings};
 use crate::driver::{Outcome, RollIo, StepResult};
 use crate::engine::operate::RollWish;
 use crate::engine::roll::run::RollRun;

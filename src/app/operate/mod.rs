@@ -26,6 +26,7 @@ mod operator;
 mod persist;
 pub mod policy;
 pub mod ports;
+pub mod roll;
 mod spec;
 mod steps;
 pub mod telemetry;

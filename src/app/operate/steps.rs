@@ -12,7 +12,7 @@ use super::ports::{
 };
 use super::{log, now_secs};
 use crate::app::operate::act;
-use crate::commands::operate::roll;
+use crate::app::operate::roll;
 use crate::cruise_control::client::LogObserver;
 use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::{Answer, CcError, CruiseControlApi, CruiseControlClient, Observer};

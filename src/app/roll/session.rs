@@ -4,12 +4,12 @@
 //! what becomes of the state when the run ends.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use super::Selection;
 use super::requests::Role;
 use crate::app::Reporter;
-use crate::driver::{self, DriverOptions, Event, Outcome, Progress, RollIo, RollRun, RunReport};
+use crate::driver::{self, DriverOptions, Outcome, Progress, RollIo, RollRun, RunReport};
 use crate::engine::roll::RollConfig;
 use crate::state::RollStore;
 
@@ -134,10 +134,9 @@ pub fn saved_run(
     }
 }
 
-/// The CLI's loop over the step function: saves after every step (a failed save is reported
-/// and the loop goes on: the driver saves before every command itself), sleeps until the
-/// step's wake-up, and stops at once after a restart command when `exit_after_command` is set
-/// (a second Ctrl-C). `stop` (the first Ctrl-C) is honoured between batches.
+/// The CLI's loop over the step function ([`driver::run_until`]): saves after every step, sleeps
+/// until the step's wake-up, stops at once after a restart command when `exit_after_command` is
+/// set (a second Ctrl-C); `stop` (the first Ctrl-C) is honoured between batches.
 pub async fn drive<I: RollIo, P: Progress>(
     run: &mut RollRun,
     io: &I,
@@ -147,29 +146,7 @@ pub async fn drive<I: RollIo, P: Progress>(
     exit_after_command: &AtomicBool,
     options: &DriverOptions,
 ) -> Outcome {
-    loop {
-        let result = driver::step(
-            run,
-            io,
-            progress,
-            store,
-            stop.load(Ordering::SeqCst),
-            options,
-        )
-        .await;
-        match result {
-            driver::StepResult::Wake(at) => {
-                if let Err(e) = store.write(run) {
-                    progress.event(&Event::SaveFailed { error: &e });
-                }
-                if exit_after_command.load(Ordering::SeqCst) {
-                    break Outcome::Interrupted;
-                }
-                io.sleep_until(at).await;
-            }
-            driver::StepResult::Finished(outcome) => break outcome,
-        }
-    }
+    driver::run_until(run, io, progress, store, stop, exit_after_command, options).await
 }
 
 /// Whether a run that ended with `outcome` keeps its state to be resumed: a run the engine

@@ -12,11 +12,10 @@
 //! execution to finish on its own. What to keep true is the [`policy`] file.
 
 pub mod kube_ports;
-pub mod roll;
 
 // The loop's modules moved to `app::operate` (issue #24); their old paths stay for the files
 // still here (`act`, `kube_ports`, `roll`) and for scripts of the tests.
-pub use crate::app::operate::{act, log, observe, policy, ports, telemetry, wake, warn};
+pub use crate::app::operate::{act, log, observe, policy, ports, roll, telemetry, wake, warn};
 
 use std::path::PathBuf;
 
@@ -124,11 +123,12 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::Ok);
     };
     check_against_cluster(&mut policy, &kafka).await?;
-    let method = super::roll::restart_method_of(
+    let method = crate::app::roll::restart_method(
         args.restart_command.as_ref(),
         args.stop_command.as_ref(),
         args.start_command.as_ref(),
-    )?;
+    )
+    .map_err(CliError::usage)?;
     let mut roll = roll::RollSettings::new(
         policy.policy().roll.broker_config.clone(),
         method,

@@ -222,7 +222,7 @@ fn restart_method(args: &RollArgs) -> Result<Option<RestartMethod>, CliError> {
 
 /// The restart method of `--restart-command` or `--stop-command` + `--start-command`
 /// (`None`: neither given; [`crate::app::roll::restart_method`]); an empty one is a usage error.
-pub(crate) fn restart_method_of(
+fn restart_method_of(
     restart: Option<&String>,
     stop: Option<&String>,
     start: Option<&String>,
