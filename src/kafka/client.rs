@@ -100,6 +100,12 @@ const QUORUM_RETRY_PAUSE: Duration = Duration::from_millis(200);
 /// How many caught-up brokers' partition metadata one observation reads and intersects.
 pub const METADATA_SOURCES: usize = 3;
 
+/// How recently, on the quorum leader's clock, a broker must have fetched the metadata log for
+/// the quorum to vouch that it runs (see [`vouched_alive`]). A running broker fetches all the
+/// time (each fetch waits at most 500 ms for new records, and the active controller appends a
+/// record every 500 ms by default); one that crashed stops at once.
+pub const FETCH_LIVENESS_MS: i64 = 1_000;
+
 /// A broker's configs are read again at the latest after this many observations (about 2
 /// minutes at a roll's 2 s poll), a share of the brokers each observation.
 pub const CONFIG_REFRESH_OBSERVATIONS: u64 = 64;
@@ -128,7 +134,7 @@ struct CachedBroker {
 fn configs_to_read(
     cached: &BTreeMap<i32, CachedBroker>,
     listed: &[NodeAddress],
-    caught_up: &BTreeSet<i32>,
+    alive: &BTreeSet<i32>,
     observation: u64,
 ) -> Vec<NodeAddress> {
     let mut ask = Vec::new();
@@ -136,9 +142,7 @@ fn configs_to_read(
     for n in listed {
         match cached.get(&n.id) {
             Some(c)
-                if c.address == *n
-                    && c.listed_at + 1 == observation
-                    && caught_up.contains(&n.id) =>
+                if c.address == *n && c.listed_at + 1 == observation && alive.contains(&n.id) =>
             {
                 if observation.saturating_sub(c.read_at) >= CONFIG_REFRESH_OBSERVATIONS {
                     due.push((c.read_at, n.clone()));
@@ -721,14 +725,18 @@ impl KafkaClient {
     /// Each unfenced broker's configs, and the brokers that did not answer. What a roll does
     /// not change while the broker runs is not asked again every observation: a broker is
     /// asked when its configs are not known yet, when it was not listed unfenced in the
-    /// previous observation (it may have restarted), when its endpoint changed, when its
-    /// metadata is behind the quorum (it may have stopped: asking it tells), and otherwise
-    /// once every [`CONFIG_REFRESH_OBSERVATIONS`] observations, a share of the brokers each
-    /// time. Concurrency is bounded by [`FAN_OUT`].
+    /// previous observation (it may have restarted), when its endpoint changed, when the
+    /// quorum does not vouch that it runs now (`alive`, from [`vouched_alive`]: its metadata
+    /// is behind or its last fetch is old, so it may have stopped: asking it tells), and
+    /// otherwise once every [`CONFIG_REFRESH_OBSERVATIONS`] observations, a share of the
+    /// brokers each time. So a broker with configs in the answer answered now or runs by the
+    /// quorum's word now: the snapshot's "reachable" (which discounts a crashed, not yet
+    /// fenced broker from every ISR) never rests on an old answer. Concurrency is bounded by
+    /// [`FAN_OUT`].
     async fn broker_configs(
         &self,
         listed: &[NodeAddress],
-        caught_up: &BTreeSet<i32>,
+        alive: &BTreeSet<i32>,
         observation: u64,
     ) -> (BTreeMap<i32, Vec<ConfigEntry>>, BTreeMap<i32, String>) {
         let ask: Vec<NodeAddress> = {
@@ -736,7 +744,7 @@ impl KafkaClient {
                 .cache
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            configs_to_read(&cache.brokers, listed, caught_up, observation)
+            configs_to_read(&cache.brokers, listed, alive, observation)
         };
         let answers: Vec<(i32, NodeAddress, Result<Vec<ConfigEntry>>)> = futures::stream::iter(ask)
             .map(|node| async move {
@@ -996,7 +1004,18 @@ impl ClusterObserver for KafkaClient {
             .map(|(_, v)| v.iter().map(|t| t.name.clone()).collect())
             .unwrap_or_default();
         let topic_configs = wire_admin::topic_min_isr_overrides(&mut first_conn, &names);
-        let broker_configs = self.broker_configs(&cluster.nodes, &caught_up, number);
+        let alive = vouched_alive(&quorum);
+        tracing::debug!(
+            "{} of {} unfenced brokers run by the quorum's word (caught up, fetched within \
+             {FETCH_LIVENESS_MS} ms); the others' configs are asked",
+            cluster
+                .nodes
+                .iter()
+                .filter(|n| alive.contains(&n.id))
+                .count(),
+            cluster.nodes.len()
+        );
+        let broker_configs = self.broker_configs(&cluster.nodes, &alive, number);
         let (topic_min_isr, (broker_configs, unreachable_brokers)) =
             tokio::join!(topic_configs, broker_configs);
         drop(first_conn);
@@ -1055,6 +1074,37 @@ pub fn metadata_caught_up(quorum: &RawQuorum) -> BTreeSet<i32> {
         .iter()
         .chain(&quorum.observers)
         .filter(|r| r.log_end_offset >= quorum.high_watermark && quorum.high_watermark >= 0)
+        .map(|r| r.id)
+        .collect()
+}
+
+/// The nodes the quorum vouches run now, as evidence of liveness in place of a request to each
+/// broker: caught up with the high watermark ([`metadata_caught_up`]) and a last fetch at most
+/// [`FETCH_LIVENESS_MS`] before the leader's now (the leader reports itself caught up now).
+/// Empty when the answer has no timestamps (DescribeQuorum before v1), names no leader, or has
+/// a timestamp ahead of the leader's now (its clock stepped back: no age can be told): every
+/// broker is then asked.
+#[must_use]
+pub fn vouched_alive(quorum: &RawQuorum) -> BTreeSet<i32> {
+    let all = || quorum.voters.iter().chain(&quorum.observers);
+    let Some(now) = quorum.leader_id.and_then(|leader| {
+        all()
+            .find(|r| r.id == leader)
+            .and_then(|r| r.last_caught_up_timestamp)
+    }) else {
+        return BTreeSet::new();
+    };
+    let ahead = |t: Option<i64>| t.is_some_and(|t| t > now);
+    if all().any(|r| ahead(r.last_fetch_timestamp) || ahead(r.last_caught_up_timestamp)) {
+        return BTreeSet::new();
+    }
+    let caught_up = metadata_caught_up(quorum);
+    all()
+        .filter(|r| caught_up.contains(&r.id))
+        .filter(|r| {
+            r.last_fetch_timestamp
+                .is_some_and(|t| now - t <= FETCH_LIVENESS_MS)
+        })
         .map(|r| r.id)
         .collect()
 }
@@ -1181,6 +1231,46 @@ mod tests {
     }
 
     #[test]
+    fn the_quorum_vouches_only_for_brokers_caught_up_that_fetched_within_the_window() {
+        let now = 1_000_000;
+        let at =
+            |id: i32, leo: i64, fetch: Option<i64>| super::super::observation::ReplicaObservation {
+                id,
+                log_end_offset: leo,
+                last_fetch_timestamp: fetch,
+                last_caught_up_timestamp: fetch,
+            };
+        let mut leader = at(100, 50, None);
+        leader.last_caught_up_timestamp = Some(now);
+        let quorum = RawQuorum {
+            leader_id: Some(100),
+            leader_epoch: 1,
+            high_watermark: 50,
+            voters: vec![leader.clone()],
+            observers: vec![
+                at(1, 50, Some(now - 60)),
+                // Crashed right after its last fetch: still at the high watermark.
+                at(2, 50, Some(now - FETCH_LIVENESS_MS - 1)),
+                at(3, 50, Some(now - FETCH_LIVENESS_MS)),
+                // Fetched just now but behind.
+                at(4, 49, Some(now - 10)),
+                // No timestamp (DescribeQuorum v0).
+                at(5, 50, None),
+            ],
+            answered_by: "c".into(),
+        };
+        assert_eq!(vouched_alive(&quorum), BTreeSet::from([1, 3]));
+        // No leader timestamp: nobody is vouched for.
+        let mut no_now = quorum.clone();
+        no_now.voters[0].last_caught_up_timestamp = None;
+        assert!(vouched_alive(&no_now).is_empty());
+        // A timestamp ahead of the leader's now (its clock stepped back): nobody.
+        let mut stepped = quorum.clone();
+        stepped.observers.push(at(6, 50, Some(now + 5_000)));
+        assert!(vouched_alive(&stepped).is_empty());
+    }
+
+    #[test]
     fn cached_broker_configs_are_read_again_when_something_says_they_may_have_changed() {
         let cached = |read_at: u64, listed_at: u64, address: NodeAddress| CachedBroker {
             configs: Vec::new(),
@@ -1202,7 +1292,8 @@ mod tests {
             .iter()
             .map(|n| n.id)
             .collect();
-        // 1: cached, listed last time, caught up: not asked. 2: behind the quorum. 3: was not
+        // 1: cached, listed last time, vouched alive: not asked. 2: not vouched alive (behind
+        // the quorum, or no recent fetch: it may have crashed since its answer). 3: was not
         // listed unfenced in observation 9 (may have restarted). 4: its endpoint changed.
         // 5: not cached.
         assert_eq!(ask, vec![2, 3, 4, 5]);

@@ -39,7 +39,10 @@ pub struct KafkaObservation {
     /// Every node seen, by id.
     pub nodes: Vec<NodeObservation>,
     pub topics: Vec<TopicObservation>,
-    /// Broker configs per broker id (only brokers that answered: fenced ones are absent).
+    /// Broker configs per broker id, of the unfenced brokers that answered DescribeConfigs in
+    /// this observation or whose earlier answer is kept while the quorum vouches that they run
+    /// (`kafka::client::vouched_alive`: caught up and fetching now). Fenced brokers and
+    /// brokers that did not answer are absent: a broker here is taken as reachable.
     pub broker_configs: BTreeMap<i32, Vec<ConfigEntry>>,
     /// Registered brokers that did not answer DescribeConfigs, with the error.
     pub unreachable_brokers: BTreeMap<i32, String>,
@@ -702,7 +705,8 @@ fn node_roles(
 /// - Brokers Kafka lists unfenced that did not answer (no DescribeConfigs answer, or their
 ///   broker-state endpoint failed): crashed and not fenced yet, or alive and unreachable.
 ///
-/// A broker that answered DescribeConfigs runs; asking about it would tell nothing new.
+/// A broker with configs in the observation runs (it answered DescribeConfigs now, or the
+/// quorum vouched that it is fetching now); asking about it would tell nothing new.
 #[must_use]
 pub fn process_status_wanted(o: &KafkaObservation) -> Vec<i32> {
     o.nodes

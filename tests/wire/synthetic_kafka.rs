@@ -701,3 +701,43 @@ async fn an_observation_reads_partition_metadata_from_a_few_caught_up_brokers() 
         "{configs:?}"
     );
 }
+
+/// A broker that crashed after its configs were kept, and that Kafka has not fenced yet, is
+/// not taken as reachable on its old answer: the quorum shows its metadata fetches stopped, so
+/// it is asked again, does not answer and is unreachable, and the snapshot the roll decides on
+/// discounts it from every ISR (as when every broker was asked every observation).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_broker_that_crashed_since_its_configs_were_read_is_not_reachable() {
+    let mut spec = small();
+    spec.lagging = BTreeSet::new();
+    spec.out_of_sync = 0;
+    let kafka = SyntheticKafka::start(&spec).unwrap();
+    let mut config = ConnectionConfig::new(kafka.bootstrap_servers());
+    config.request_timeout = TIMEOUT;
+    let client = KafkaClient::connect(config).await.unwrap();
+    let o = client.observe().await.unwrap();
+    assert_eq!(o.broker_configs.len(), 5);
+    // Crashed 3 s ago right after a fetch: still listed unfenced, still at the high watermark.
+    kafka.crash(4, Duration::from_secs(3));
+    let o = client.observe().await.unwrap();
+    let node = o.node(4).unwrap();
+    assert_eq!(node.fenced, Some(false));
+    assert!(
+        o.unreachable_brokers.contains_key(&4),
+        "{:?}",
+        o.unreachable_brokers
+    );
+    assert!(!o.broker_configs.contains_key(&4));
+    assert!(!o.metadata_from.contains(&4), "{:?}", o.metadata_from);
+    let snapshot = kafkaops::kafka::convert::to_snapshot(&o);
+    let n4 = snapshot
+        .nodes
+        .iter()
+        .find(|n| n.id.0 == 4)
+        .expect("broker 4 in the snapshot");
+    assert!(!n4.is_serving(), "{n4:?}");
+    // The others run by the quorum's word and keep their configs.
+    for id in [1, 2, 3, 5] {
+        assert!(o.broker_configs.contains_key(&id), "broker {id}");
+    }
+}
