@@ -1135,7 +1135,8 @@ impl Drop for Paused {
 /// One combined node (1) and brokers 2-4; the controller fences a broker only 3 minutes after
 /// its last heartbeat, a leader drops a silent follower from the ISR after 8 s. Topic `stale`:
 /// replicas [2, 3, 4], min ISR 2. Broker 4 is paused (SIGSTOP): its metadata stops at ISR
-/// [2, 3, 4] while the partition's ISR shrinks to [2, 3], and Kafka keeps listing it unfenced.
+/// [2, 3, 4] while the partition's ISR shrinks to [2, 3] (records produced after the pause put
+/// it behind the leader's log end), and Kafka keeps listing it unfenced.
 /// kafkaops reads partition metadata only from brokers caught up with the metadata quorum, so
 /// broker 4's stale view cannot put it back in sync: `roll --nodes 3` (restarting 3 would leave
 /// [2]) must refuse and restart nothing, while 4 is still listed unfenced.
@@ -1170,6 +1171,11 @@ fn stale_broker_metadata_does_not_let_the_roll_go_below_min_isr() {
         libc::kill(i32::try_from(pid).unwrap(), libc::SIGSTOP);
     }
     let paused = Paused(pid);
+    // A leader drops a silent follower from the ISR only once the follower is behind its log
+    // end: on an empty partition the paused broker would stay in sync until it is fenced (3
+    // minutes). A few records (acks=all: acknowledged once the ISR shrank to [2, 3]) move the
+    // log end.
+    produce_bulk(&live_bootstrap, TOPIC, 10, 100, 16_384).expect("produce to the partition");
     wait_partition(&live_bootstrap, TOPIC, "ISR [2, 3]", |p| {
         sorted(p.isr.clone()) == [2, 3]
     });
