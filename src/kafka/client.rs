@@ -840,6 +840,30 @@ impl KafkaClient {
             .await
     }
 
+    /// Every topic's partition metadata as one bootstrap broker sees it: one Metadata answer
+    /// over the wire path, or (settings only librdkafka honours, e.g. GSSAPI) librdkafka's
+    /// listing and DescribeTopics. For views that need no caught-up broker, such as
+    /// `operate`'s replica counts; the roll's safety checks read the partitions through
+    /// [`ClusterObserver::observe`] instead. Nothing is kept between calls (librdkafka's
+    /// metadata cache would hold every partition of the cluster).
+    ///
+    /// # Errors
+    /// No bootstrap broker answers, or a topic is reported with an error.
+    pub async fn describe_all_topics(&self) -> Result<Vec<TopicDescription>> {
+        if let Err(e) = self.config.wire_security("reading partition metadata") {
+            tracing::debug!("reading partition metadata with librdkafka: {e}");
+            let names = self.list_topics().await?;
+            if names.is_empty() {
+                return Ok(Vec::new());
+            }
+            return self.describe_topics(names).await;
+        }
+        let mut conn = self
+            .wire_connection_to_brokers("reading partition metadata")
+            .await?;
+        wire_admin::describe_all_topics(&mut conn).await
+    }
+
     /// The registered brokers over the wire path (see [`wire_admin::describe_brokers`]): the
     /// unfenced ones and, from Kafka 4.0, the fenced ones from the same answer.
     async fn broker_listing(&self) -> Result<(ClusterDescription, Option<Vec<NodeAddress>>)> {

@@ -741,3 +741,48 @@ async fn a_broker_that_crashed_since_its_configs_were_read_is_not_reachable() {
         assert!(o.broker_configs.contains_key(&id), "broker {id}");
     }
 }
+
+/// `operate`'s view of the partitions (`KafkaClient::describe_all_topics`) is one Metadata
+/// request to one bootstrap broker, whatever the number of brokers, and holds every partition
+/// as served.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_topic_is_described_with_one_metadata_request() {
+    let mut spec = small();
+    spec.lagging = BTreeSet::new();
+    spec.out_of_sync = 0;
+    let kafka = SyntheticKafka::start(&spec).unwrap();
+    let c = kafka.cluster().clone();
+    let mut config = ConnectionConfig::new(kafka.bootstrap_servers());
+    config.request_timeout = TIMEOUT;
+    let client = KafkaClient::connect(config).await.unwrap();
+    // librdkafka's own start-up requests first (with a deadline), then count from zero.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut last = kafka.stats();
+    loop {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let now = kafka.stats();
+        if (now.answered == now.requests && now.requests == last.requests)
+            || std::time::Instant::now() > deadline
+        {
+            break;
+        }
+        last = now;
+    }
+    let _ = kafka.take_stats();
+    let topics = client.describe_all_topics().await.unwrap();
+    let seen: Placement = topics
+        .iter()
+        .flat_map(|t| {
+            t.partitions.iter().map(move |p| {
+                (
+                    (t.name.clone(), p.partition),
+                    (p.replicas.clone(), p.leader.unwrap_or(-1), p.isr.clone()),
+                )
+            })
+        })
+        .collect();
+    assert_eq!(seen, model_placement(&c, View::Current));
+    let stats = kafka.take_stats();
+    assert_eq!(stats.by_api["Metadata"].requests, 1, "{stats:?}");
+    assert_eq!(stats.nodes_asked, 1, "{stats:?}");
+}
