@@ -135,10 +135,15 @@ pub async fn cluster_facts(kafka: &KafkaClient) -> Result<ClusterFacts, String> 
         .describe_cluster()
         .await
         .map_err(|e| format!("{e:#}"))?;
-    let topics = kafka.list_topics().await.map_err(|e| format!("{e:#}"))?;
+    // The wire path, like the loop's view: librdkafka's listing would leave every partition
+    // of the cluster in its metadata cache.
+    let topics = kafka
+        .describe_all_topics()
+        .await
+        .map_err(|e| format!("{e:#}"))?;
     Ok(ClusterFacts {
         brokers: cluster.nodes.iter().map(|n| n.id).collect(),
-        topics: topics.into_iter().collect(),
+        topics: topics.into_iter().map(|t| t.name).collect(),
     })
 }
 
