@@ -30,6 +30,8 @@
 //! request and the save of its task id: the crash makes the store refuse every later save).
 //!
 //! The oracles read only the world's history (execution requests, stops):
+//! - every execution request reaches Cruise Control after the store holds a state saying a
+//!   request is in flight (the store's document at that instant, as a successor would read it);
 //! - never an execution request while an execution of ours is unfinished in the world (also one
 //!   whose answer was lost), nor while the last executor state the world showed the engine was
 //!   busy, nor while anyone's execution or reassignment runs (so never two movers);
@@ -141,6 +143,9 @@ struct Request {
     cluster_at_time: BTreeSet<i32>,
     /// The brokers the request allowed replicas to move to (`None`: any).
     destinations: Option<BTreeSet<i32>>,
+    /// The state in the store when the request reached Cruise Control said a request was in
+    /// flight (what a successor reads if this leader dies now).
+    saved_in_flight: bool,
 }
 
 /// An operator (Strimzi, a person) stopped a broker the engine called safe to stop, with what
@@ -550,6 +555,7 @@ impl World {
             drain_at_time: self.drain.clone(),
             cluster_at_time: self.cluster(),
             destinations: destinations.cloned(),
+            saved_in_flight: false,
         });
         if self.running().is_some() || self.reassign_left > 0 {
             return Err(());
@@ -801,6 +807,12 @@ impl Sim {
         if h.w.cc_down {
             return Err(Sim::unreachable());
         }
+        // What a successor would read if this leader died as the request arrives.
+        let saved_in_flight = h
+            .saved
+            .as_deref()
+            .and_then(|d| serde_json::from_str::<OperateState>(d).ok())
+            .is_some_and(|s| s.requested_at().is_some());
         let mut value = OptimizationResult::default();
         if dryrun {
             if !h.w.propose(endpoint, &brokers) {
@@ -813,10 +825,12 @@ impl Sim {
         }
         value.summary.num_replica_movements = 4;
         let lost = h.lose_answer;
-        match h
-            .w
-            .execute(endpoint, &brokers, destinations.as_ref(), params, lost)
-        {
+        let answer =
+            h.w.execute(endpoint, &brokers, destinations.as_ref(), params, lost);
+        if let Some(r) = h.w.requests.last_mut() {
+            r.saved_in_flight = saved_in_flight;
+        }
+        match answer {
             Ok(_) if lost.is_some() => {
                 if h.crash_at == 3 {
                     // Crashed after the request reached Cruise Control (which still computes
@@ -1419,6 +1433,11 @@ proptest! {
             );
             prop_assert!(!r.shown_busy, "execution request {r:?} after the executor was shown busy");
         }
+        // Every execution request reached Cruise Control after the state saying it is in
+        // flight was saved: a successor never takes a sent request for one not sent.
+        for r in &w.requests {
+            prop_assert!(r.saved_in_flight, "execution request {r:?} before the state saying so was saved");
+        }
         // Never a request while anything (ours or anyone's) executes: one mover at a time.
         for r in &w.requests {
             prop_assert!(!r.busy, "execution request {r:?} while an execution ran");
@@ -1561,4 +1580,23 @@ fn a_leader_restarted_before_the_request_sends_it_once() {
     assert_eq!(w.requests.len(), 1, "{:?}", w.requests);
     assert!(w.brokers[&5] > 0, "{:?}", w.brokers);
     assert_eq!(sh.state.rebalancer.state(), State::Idle);
+}
+
+/// Crashed right after an execution request whose answer was lost while Cruise Control still
+/// computes the proposal (listed in `user_tasks`, the executor idle for a few ticks): the
+/// restarted leader knows the request was sent only from the state saved before it, finds the
+/// task by its parameters and follows it; it never sends a second request for the same move.
+#[test]
+fn a_leader_restarted_while_its_request_is_still_computed_sends_no_second() {
+    for delay in 1..=4 {
+        let mut s = crash_scenario(3);
+        s.ticks[0].lose_answer = Some(delay);
+        let (w, sh) = run(&s);
+        assert_eq!(sh.restarts, 1);
+        assert_eq!(w.requests.len(), 1, "delay {delay}: {:?}", w.requests);
+        assert_eq!(w.execs.len(), 1, "delay {delay}");
+        assert_eq!(w.execs[0].status, Status::Completed, "delay {delay}");
+        assert!(w.brokers[&5] > 0, "{:?}", w.brokers);
+        assert_eq!(sh.state.rebalancer.state(), State::Idle);
+    }
 }

@@ -283,143 +283,205 @@ impl Roller {
                 }
             }
         }
-        let not_serving: Vec<NodeId> = aw
-            .nodes
-            .iter()
-            .filter(|n| !aw.serving_since.contains_key(n))
-            .copied()
-            .collect();
-        if !not_serving.is_empty() {
-            // Per node: deadline counted from the command's completion (or
-            // the decision when it never reported).
-            let since = |n: &NodeId| {
-                aw.restarts
-                    .get(n)
-                    .map_or(aw.started, |p| p.done_at.unwrap_or(p.requested_at))
-            };
-            let mut deadline: Option<Millis> = None;
-            let mut states: Vec<WaitingNode> = Vec::new();
-            for n in &not_serving {
-                let ctx = self.nodes.get(n).ok_or_else(|| missing(n))?;
-                let d = since(n).plus(timeout);
-                if now >= d {
-                    let detail = aw
-                        .restarts
-                        .get(n)
-                        .map(|p| p.pending().to_string())
-                        .unwrap_or_default();
-                    let reason = RollError::NotServingInTime {
-                        node: *n,
-                        state: ctx.observed,
-                        waited_ms: now.since(since(n)),
-                        detail,
-                    };
-                    return Ok(Some(self.finish(Decision::Abort { reason })));
-                }
-                deadline = Some(deadline.map_or(d, |x| x.min(d)));
-                states.push(WaitingNode {
-                    node: *n,
-                    detail: match aw.restarts.get(n) {
-                        Some(p) => format!(
-                            "seen {:?}{}; {}",
-                            ctx.observed,
-                            if ctx.reachable { "" } else { ", unreachable" },
-                            p.pending()
-                        ),
-                        None => ctx.describe_state(),
-                    },
-                });
-            }
-            let deadline = deadline.unwrap_or(now);
-            return Ok(Some(Decision::Wait {
-                until: now.plus(self.config.poll_interval_ms).min(deadline),
-                for_what: WaitReason::NotServing {
-                    action: aw.kind,
-                    nodes: states,
-                    deadline,
-                },
+        if let Some(d) = not_serving_wait(aw, &self.nodes, &self.config, timeout, now)? {
+            return Ok(Some(match d {
+                d @ Decision::Abort { .. } => self.finish(d),
+                d => d,
             }));
         }
         // All serving: wait for preferred leadership.
-        let mut not_leading: Vec<NodeId> = Vec::new();
-        for n in &aw.nodes {
-            let ctx = self.nodes.get(n).ok_or_else(|| missing(n))?;
-            if self.config.restore_preferred_leaders && ctx.state != NodeState::LeadingAllPreferred
-            {
-                not_leading.push(*n);
-            }
-        }
-        if !not_leading.is_empty() {
-            let index = cache.index(snapshot);
-            let to_elect: Vec<NodeId> = not_leading
-                .iter()
-                .filter(|n| !aw.elected.contains(n) && back_in_all_isrs(snapshot, index, **n))
-                .copied()
-                .collect();
-            if !to_elect.is_empty() {
-                let mut partitions: Vec<TopicPartition> = Vec::new();
-                for n in &to_elect {
-                    aw.elected.insert(*n);
-                    for &pi in index.of(*n) {
-                        let Some(p) = snapshot.partitions.get(pi as usize) else {
-                            continue;
-                        };
-                        if p.replicas.first() == Some(n) && p.leader != Some(*n) {
-                            partitions.push(p.tp.clone());
-                        }
-                    }
-                }
-                partitions.sort();
-                partitions.dedup();
-                return Ok(Some(Decision::ElectPreferredLeaders {
-                    reason: format!(
-                        "node(s) {} are back in every ISR they belong to but lead only part of \
-                         their preferred partitions",
-                        join_ids(&to_elect)
-                    ),
-                    nodes: to_elect,
-                    partitions,
-                }));
-            }
-            let last_serving = aw.serving_since.values().max().copied().unwrap_or(now);
-            let deadline = last_serving.plus(timeout);
-            if now < deadline {
-                return Ok(Some(Decision::Wait {
-                    until: now.plus(self.config.poll_interval_ms).min(deadline),
-                    for_what: WaitReason::Leadership {
-                        nodes: not_leading,
-                        deadline,
-                    },
-                }));
-            }
-            // Not a hole: every next restart is judged on the live ISR, where a node that is
-            // still catching up counts as out of sync.
-            let index = cache.index(snapshot);
-            let catching_up: Vec<NodeId> = not_leading
-                .iter()
-                .filter(|n| !back_in_all_isrs(snapshot, index, **n))
-                .copied()
-                .collect();
-            let isr_note = if catching_up.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; node(s) {} not back in every ISR yet (the next restarts count them out of \
-                     sync)",
-                    join_ids(&catching_up)
-                )
-            };
-            self.notes.push(format!(
-                "node(s) {} did not lead all their preferred partitions within {timeout} ms after \
-                 {verb}{isr_note}; continuing (leadership is restored by the next election)",
-                join_ids(&not_leading)
-            ));
+        let leadership = LeadershipWait {
+            config: &self.config,
+            snapshot,
+            now,
+            timeout,
+            verb,
+        };
+        if let Some(d) = leadership.step(aw, &self.nodes, cache, &mut self.notes)? {
+            return Ok(Some(d));
         }
         for n in &aw.nodes {
             let ctx = self.nodes.get_mut(n).ok_or_else(|| missing(n))?;
             ctx.was_healthy = ctx.is_serving() && ctx.reachable;
         }
         self.awaiting = None;
+        Ok(None)
+    }
+}
+
+/// A node of the current action with no context (a bug: the roll aborts rather than panics).
+fn missing_context(id: NodeId) -> RollError {
+    RollError::StateInconsistent {
+        detail: format!("node {id} of the current action has no context"),
+    }
+}
+
+/// While some nodes of the action are not serving yet: the wait for them (until the first
+/// node's deadline, counted from its command's completion, or from the decision when it never
+/// reported), or the abort of the first that ran out of time. `None` when all serve.
+fn not_serving_wait(
+    aw: &Awaiting,
+    nodes: &BTreeMap<NodeId, NodeContext>,
+    config: &RollConfig,
+    timeout: u64,
+    now: Millis,
+) -> Result<Option<Decision>, RollError> {
+    let not_serving: Vec<NodeId> = aw
+        .nodes
+        .iter()
+        .filter(|n| !aw.serving_since.contains_key(n))
+        .copied()
+        .collect();
+    if not_serving.is_empty() {
+        return Ok(None);
+    }
+    // Per node: deadline counted from the command's completion (or
+    // the decision when it never reported).
+    let since = |n: &NodeId| {
+        aw.restarts
+            .get(n)
+            .map_or(aw.started, |p| p.done_at.unwrap_or(p.requested_at))
+    };
+    let mut deadline: Option<Millis> = None;
+    let mut states: Vec<WaitingNode> = Vec::new();
+    for n in &not_serving {
+        let ctx = nodes.get(n).ok_or_else(|| missing_context(*n))?;
+        let d = since(n).plus(timeout);
+        if now >= d {
+            let detail = aw
+                .restarts
+                .get(n)
+                .map(|p| p.pending().to_string())
+                .unwrap_or_default();
+            let reason = RollError::NotServingInTime {
+                node: *n,
+                state: ctx.observed,
+                waited_ms: now.since(since(n)),
+                detail,
+            };
+            return Ok(Some(Decision::Abort { reason }));
+        }
+        deadline = Some(deadline.map_or(d, |x| x.min(d)));
+        states.push(WaitingNode {
+            node: *n,
+            detail: match aw.restarts.get(n) {
+                Some(p) => format!(
+                    "seen {:?}{}; {}",
+                    ctx.observed,
+                    if ctx.reachable { "" } else { ", unreachable" },
+                    p.pending()
+                ),
+                None => ctx.describe_state(),
+            },
+        });
+    }
+    let deadline = deadline.unwrap_or(now);
+    Ok(Some(Decision::Wait {
+        until: now.plus(config.poll_interval_ms).min(deadline),
+        for_what: WaitReason::NotServing {
+            action: aw.kind,
+            nodes: states,
+            deadline,
+        },
+    }))
+}
+
+/// The wait for preferred leadership once every node of the action serves.
+struct LeadershipWait<'a> {
+    config: &'a RollConfig,
+    snapshot: &'a ClusterSnapshot,
+    now: Millis,
+    timeout: u64,
+    verb: &'static str,
+}
+
+impl LeadershipWait<'_> {
+    /// Elects the preferred leaders of nodes back in every ISR, waits for the others until the
+    /// deadline, then notes those still not leading and lets the roll go on (`None`).
+    fn step(
+        &self,
+        aw: &mut Awaiting,
+        nodes: &BTreeMap<NodeId, NodeContext>,
+        cache: &mut Cache,
+        notes: &mut Vec<String>,
+    ) -> Result<Option<Decision>, RollError> {
+        let timeout = self.timeout;
+        let verb = self.verb;
+        let mut not_leading: Vec<NodeId> = Vec::new();
+        for n in &aw.nodes {
+            let ctx = nodes.get(n).ok_or_else(|| missing_context(*n))?;
+            if self.config.restore_preferred_leaders && ctx.state != NodeState::LeadingAllPreferred
+            {
+                not_leading.push(*n);
+            }
+        }
+        if not_leading.is_empty() {
+            return Ok(None);
+        }
+        let index = cache.index(self.snapshot);
+        let to_elect: Vec<NodeId> = not_leading
+            .iter()
+            .filter(|n| !aw.elected.contains(n) && back_in_all_isrs(self.snapshot, index, **n))
+            .copied()
+            .collect();
+        if !to_elect.is_empty() {
+            let mut partitions: Vec<TopicPartition> = Vec::new();
+            for n in &to_elect {
+                aw.elected.insert(*n);
+                for &pi in index.of(*n) {
+                    let Some(p) = self.snapshot.partitions.get(pi as usize) else {
+                        continue;
+                    };
+                    if p.replicas.first() == Some(n) && p.leader != Some(*n) {
+                        partitions.push(p.tp.clone());
+                    }
+                }
+            }
+            partitions.sort();
+            partitions.dedup();
+            return Ok(Some(Decision::ElectPreferredLeaders {
+                reason: format!(
+                    "node(s) {} are back in every ISR they belong to but lead only part of \
+                     their preferred partitions",
+                    join_ids(&to_elect)
+                ),
+                nodes: to_elect,
+                partitions,
+            }));
+        }
+        let last_serving = aw.serving_since.values().max().copied().unwrap_or(self.now);
+        let deadline = last_serving.plus(timeout);
+        if self.now < deadline {
+            return Ok(Some(Decision::Wait {
+                until: self.now.plus(self.config.poll_interval_ms).min(deadline),
+                for_what: WaitReason::Leadership {
+                    nodes: not_leading,
+                    deadline,
+                },
+            }));
+        }
+        // Not a hole: every next restart is judged on the live ISR, where a node that is
+        // still catching up counts as out of sync.
+        let index = cache.index(self.snapshot);
+        let catching_up: Vec<NodeId> = not_leading
+            .iter()
+            .filter(|n| !back_in_all_isrs(self.snapshot, index, **n))
+            .copied()
+            .collect();
+        let isr_note = if catching_up.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; node(s) {} not back in every ISR yet (the next restarts count them out of \
+                 sync)",
+                join_ids(&catching_up)
+            )
+        };
+        notes.push(format!(
+            "node(s) {} did not lead all their preferred partitions within {timeout} ms after \
+             {verb}{isr_note}; continuing (leadership is restored by the next election)",
+            join_ids(&not_leading)
+        ));
         Ok(None)
     }
 }

@@ -194,158 +194,16 @@ pub(super) fn select_inner(
 
     // 1. RESTART_FIRST: not running, not ready, unreachable; only selected
     // nodes unless unhealthy ones outside the selection are included.
-    let mut first: Vec<&NodeContext> = nodes
+    let first: Vec<&NodeContext> = nodes
         .values()
         .filter(|c| c.is_unhealthy() && c.eligible_when_unhealthy(config))
         .collect();
     if !first.is_empty() {
-        if let Some(err) = blocker {
-            return Selection::Blocked(ids(&first), err);
-        }
-        for c in &first {
-            if c.num_restarts >= config.max_restart_attempts {
-                return Selection::Abort(RollError::MaxRestartsExceeded {
-                    node: c.id,
-                    restarts: c.num_restarts,
-                    max: config.max_restart_attempts,
-                });
-            }
-        }
-        // The rescue of strimzi#9426: every controller is a combined node and
-        // none runs, so no quorum can form until a majority starts together.
-        // Only when the quorum really has no leader: with a leader, a
-        // controller that looks not running is not what it seems (e.g. a
-        // fenced broker side in log recovery).
-        let controllers: Vec<&NodeContext> =
-            nodes.values().filter(|c| c.roles.controller).collect();
-        if leader.is_none()
-            && !controllers.is_empty()
-            && controllers.iter().all(|c| {
-                c.roles.is_combined()
-                    && c.state == NodeState::NotRunning
-                    && c.eligible_when_unhealthy(config)
-            })
-        {
-            let batch = controllers
-                .iter()
-                .map(|c| NodeReason {
-                    node: c.id,
-                    reason: format!("combined node is NOT_RUNNING{}", reasons_suffix(c)),
-                })
-                .collect();
-            return Selection::Restart(
-                batch,
-                format!(
-                    "all {} controllers are combined nodes, none is running and the quorum has no \
-                     leader: restarting them together so that a quorum can form",
-                    controllers.len()
-                ),
-            );
-        }
-        first.sort_by_key(|c| (first_rank(c.roles), c.id));
-        let mut first_err = None;
-        // By timestamp alone: a controller that looks stopped but whose timestamp is still
-        // fresh may hold a vote, so it passes the quorum rule like any other.
-        let caught_up = safety::caught_up_by_timestamp(snapshot).unwrap_or_default();
-        for c in &first {
-            // A process that is not running holds no ISR place its restart
-            // could take away (Kafka keeps a dead sole replica in the ISR of
-            // an offline partition; restarting it is the cure).
-            let availability = if c.state == NodeState::NotRunning {
-                Ok(())
-            } else {
-                safety::check_availability(
-                    snapshot,
-                    cache.index(snapshot),
-                    c.id,
-                    Strictness::Unhealthy,
-                )
-            };
-            let check = availability.and_then(|()| {
-                // Unhealthy controllers pass the quorum rule too, caught up
-                // or not (as Strimzi does): a lagging controller may still
-                // be the vote that keeps the majority. Only a controller
-                // that is not running and not counted by the leader holds
-                // no vote its restart could take away.
-                let holds_no_vote = c.state == NodeState::NotRunning && !caught_up.contains(&c.id);
-                if c.roles.controller && !holds_no_vote {
-                    safety::check_quorum(snapshot, &[c.id])
-                } else {
-                    Ok(())
-                }
-            });
-            match check {
-                Ok(()) => {
-                    let why = if c.reachable {
-                        format!("{} node is {:?}", c.roles, c.state)
-                    } else {
-                        format!("{} node is unreachable via the Admin API", c.roles)
-                    };
-                    let selection = if c.selected {
-                        ""
-                    } else {
-                        " (outside the selection; unhealthy nodes included)"
-                    };
-                    return Selection::Restart(
-                        vec![NodeReason {
-                            node: c.id,
-                            reason: format!("{why}{selection}{}", reasons_suffix(c)),
-                        }],
-                        format!(
-                            "unhealthy nodes restart first, one at a time (pure controllers, \
-                             combined, brokers); {} unhealthy node(s) left",
-                            first.len()
-                        ),
-                    );
-                }
-                Err(e) => {
-                    first_err.get_or_insert(e);
-                }
-            }
-        }
-        return blocked_or_inconsistent(ids(&first), first_err);
+        return select_unhealthy(config, nodes, snapshot, cache, blocker, leader, first);
     }
 
     // 2. Split the healthy nodes into RESTART and RECONFIGURE.
-    let mut restart: Vec<(&NodeContext, String)> = Vec::new();
-    let mut reconfigure: Vec<(&NodeContext, Vec<ConfigChange>)> = Vec::new();
-    for c in nodes.values() {
-        if c.num_restarts > 0 {
-            continue;
-        }
-        if !c.restart_reasons.is_empty() {
-            restart.push((c, c.restart_reasons.join("; ")));
-            continue;
-        }
-        let current = cache.node(snapshot, c.id).map(|n| &n.config);
-        let diff = ConfigDiff::compute(&c.desired_config, current);
-        if !diff.static_keys.is_empty() {
-            restart.push((
-                c,
-                format!(
-                    "changed setting(s) {} cannot be updated dynamically",
-                    diff.static_keys.join(", ")
-                ),
-            ));
-        } else if !diff.dynamic.is_empty() {
-            if c.num_reconfigs >= config.max_reconfig_attempts {
-                restart.push((
-                    c,
-                    format!(
-                        "{} reconfiguration attempt(s) did not apply {}",
-                        c.num_reconfigs,
-                        diff.dynamic
-                            .iter()
-                            .map(|d| d.key.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                ));
-            } else {
-                reconfigure.push((c, diff.dynamic));
-            }
-        }
-    }
+    let (restart, reconfigure) = split_healthy(config, nodes, snapshot, cache);
 
     if !restart.is_empty() {
         let restart_ids: Vec<NodeId> = restart.iter().map(|(c, _)| c.id).collect();
@@ -395,6 +253,184 @@ pub(super) fn select_inner(
     Selection::Done
 }
 
+/// Step 1, RESTART_FIRST: the unhealthy nodes `first` (not running, not ready, unreachable;
+/// outside the selection only when included), one at a time, pure controllers first, each
+/// passing the availability and quorum rules; all combined controllers together when none runs.
+fn select_unhealthy(
+    config: &RollConfig,
+    nodes: &BTreeMap<NodeId, NodeContext>,
+    snapshot: &ClusterSnapshot,
+    cache: &mut Cache,
+    blocker: Option<RollError>,
+    leader: Option<NodeId>,
+    mut first: Vec<&NodeContext>,
+) -> Selection {
+    if let Some(err) = blocker {
+        return Selection::Blocked(ids(&first), err);
+    }
+    for c in &first {
+        if c.num_restarts >= config.max_restart_attempts {
+            return Selection::Abort(RollError::MaxRestartsExceeded {
+                node: c.id,
+                restarts: c.num_restarts,
+                max: config.max_restart_attempts,
+            });
+        }
+    }
+    if let Some(s) = rescue_combined_controllers(config, nodes, leader) {
+        return s;
+    }
+    first.sort_by_key(|c| (first_rank(c.roles), c.id));
+    let mut first_err = None;
+    // By timestamp alone: a controller that looks stopped but whose timestamp is still
+    // fresh may hold a vote, so it passes the quorum rule like any other.
+    let caught_up = safety::caught_up_by_timestamp(snapshot).unwrap_or_default();
+    for c in &first {
+        // A process that is not running holds no ISR place its restart
+        // could take away (Kafka keeps a dead sole replica in the ISR of
+        // an offline partition; restarting it is the cure).
+        let availability = if c.state == NodeState::NotRunning {
+            Ok(())
+        } else {
+            safety::check_availability(snapshot, cache.index(snapshot), c.id, Strictness::Unhealthy)
+        };
+        let check = availability.and_then(|()| {
+            // Unhealthy controllers pass the quorum rule too, caught up
+            // or not (as Strimzi does): a lagging controller may still
+            // be the vote that keeps the majority. Only a controller
+            // that is not running and not counted by the leader holds
+            // no vote its restart could take away.
+            let holds_no_vote = c.state == NodeState::NotRunning && !caught_up.contains(&c.id);
+            if c.roles.controller && !holds_no_vote {
+                safety::check_quorum(snapshot, &[c.id])
+            } else {
+                Ok(())
+            }
+        });
+        match check {
+            Ok(()) => {
+                let why = if c.reachable {
+                    format!("{} node is {:?}", c.roles, c.state)
+                } else {
+                    format!("{} node is unreachable via the Admin API", c.roles)
+                };
+                let selection = if c.selected {
+                    ""
+                } else {
+                    " (outside the selection; unhealthy nodes included)"
+                };
+                return Selection::Restart(
+                    vec![NodeReason {
+                        node: c.id,
+                        reason: format!("{why}{selection}{}", reasons_suffix(c)),
+                    }],
+                    format!(
+                        "unhealthy nodes restart first, one at a time (pure controllers, \
+                         combined, brokers); {} unhealthy node(s) left",
+                        first.len()
+                    ),
+                );
+            }
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    blocked_or_inconsistent(ids(&first), first_err)
+}
+
+/// The rescue of strimzi#9426: every controller is a combined node and
+/// none runs, so no quorum can form until a majority starts together.
+/// Only when the quorum really has no leader: with a leader, a
+/// controller that looks not running is not what it seems (e.g. a
+/// fenced broker side in log recovery).
+fn rescue_combined_controllers(
+    config: &RollConfig,
+    nodes: &BTreeMap<NodeId, NodeContext>,
+    leader: Option<NodeId>,
+) -> Option<Selection> {
+    let controllers: Vec<&NodeContext> = nodes.values().filter(|c| c.roles.controller).collect();
+    if leader.is_none()
+        && !controllers.is_empty()
+        && controllers.iter().all(|c| {
+            c.roles.is_combined()
+                && c.state == NodeState::NotRunning
+                && c.eligible_when_unhealthy(config)
+        })
+    {
+        let batch = controllers
+            .iter()
+            .map(|c| NodeReason {
+                node: c.id,
+                reason: format!("combined node is NOT_RUNNING{}", reasons_suffix(c)),
+            })
+            .collect();
+        return Some(Selection::Restart(
+            batch,
+            format!(
+                "all {} controllers are combined nodes, none is running and the quorum has no \
+                 leader: restarting them together so that a quorum can form",
+                controllers.len()
+            ),
+        ));
+    }
+    None
+}
+
+/// Step 2: the healthy nodes split into those to RESTART (with the reason) and those to
+/// RECONFIGURE (with the dynamic changes); nodes already restarted in this roll are left out.
+#[allow(clippy::type_complexity)]
+fn split_healthy<'a>(
+    config: &RollConfig,
+    nodes: &'a BTreeMap<NodeId, NodeContext>,
+    snapshot: &ClusterSnapshot,
+    cache: &mut Cache,
+) -> (
+    Vec<(&'a NodeContext, String)>,
+    Vec<(&'a NodeContext, Vec<ConfigChange>)>,
+) {
+    let mut restart: Vec<(&NodeContext, String)> = Vec::new();
+    let mut reconfigure: Vec<(&NodeContext, Vec<ConfigChange>)> = Vec::new();
+    for c in nodes.values() {
+        if c.num_restarts > 0 {
+            continue;
+        }
+        if !c.restart_reasons.is_empty() {
+            restart.push((c, c.restart_reasons.join("; ")));
+            continue;
+        }
+        let current = cache.node(snapshot, c.id).map(|n| &n.config);
+        let diff = ConfigDiff::compute(&c.desired_config, current);
+        if !diff.static_keys.is_empty() {
+            restart.push((
+                c,
+                format!(
+                    "changed setting(s) {} cannot be updated dynamically",
+                    diff.static_keys.join(", ")
+                ),
+            ));
+        } else if !diff.dynamic.is_empty() {
+            if c.num_reconfigs >= config.max_reconfig_attempts {
+                restart.push((
+                    c,
+                    format!(
+                        "{} reconfiguration attempt(s) did not apply {}",
+                        c.num_reconfigs,
+                        diff.dynamic
+                            .iter()
+                            .map(|d| d.key.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            } else {
+                reconfigure.push((c, diff.dynamic));
+            }
+        }
+    }
+    (restart, reconfigure)
+}
+
 /// `Blocked` by the first error of a non-empty group (a group without one
 /// is a bug: abort rather than panic).
 pub(super) fn blocked_or_inconsistent(nodes: Vec<NodeId>, err: Option<RollError>) -> Selection {
@@ -427,6 +463,264 @@ pub(super) fn first_rank(roles: NodeRoles) -> u8 {
     } else {
         2
     }
+}
+
+/// The next batch of brokers (and non-active combined nodes) from those waiting to restart:
+/// the individually safe ones, in the first planned batch of partition-disjoint nodes that has
+/// one (planned over every broker of this phase, so the plan holds while the roll works through
+/// it), the controllers among them keeping the quorum together.
+#[allow(clippy::too_many_arguments)]
+fn select_broker_batch(
+    config: &RollConfig,
+    nodes: &BTreeMap<NodeId, NodeContext>,
+    brokers: &[&NodeContext],
+    active_combined_waits: bool,
+    leader: Option<NodeId>,
+    snapshot: &ClusterSnapshot,
+    cache: &mut Cache,
+    reason_of: &dyn Fn(NodeId) -> String,
+) -> Selection {
+    // Individually safe candidates first.
+    let (safe, first_err) = individually_safe(brokers, snapshot, cache);
+    if safe.is_empty() {
+        return blocked_or_inconsistent(ids(brokers), first_err);
+    }
+    let graph = cache.graph.get_or_insert_with(|| {
+        let all_brokers: Vec<NodeId> = snapshot
+            .nodes
+            .iter()
+            .filter(|n| n.roles.broker)
+            .map(|n| n.id)
+            .collect();
+        ConflictGraph::build(snapshot, &all_brokers)
+    });
+    let controllers = safety::controllers(snapshot);
+    let accept = |chosen: &[NodeId], next: NodeId| {
+        if !controllers.contains(&next) {
+            return true;
+        }
+        let mut set: Vec<NodeId> = chosen
+            .iter()
+            .copied()
+            .filter(|n| controllers.contains(n))
+            .collect();
+        set.push(next);
+        safety::check_quorum(snapshot, &set).is_ok()
+    };
+    // The batches are planned for every broker of this phase, those
+    // already restarted included, so the plan stays the same while the
+    // roll works through it (and `plan()` shows what the roll does).
+    let planned_for = phase_brokers(nodes, brokers, leader);
+    if cache
+        .batches
+        .as_ref()
+        .is_none_or(|b| !b.fits(&planned_for, config.max_batch_size, graph))
+    {
+        let classes = graph.plan_batches(
+            &planned_for,
+            config.max_batch_size,
+            accept,
+            |n| !controllers.contains(&n),
+            batch::DEFAULT_SEARCH_BUDGET,
+        );
+        let portable = !planned_for.iter().any(|n| controllers.contains(n));
+        cache.batches = Some(PlannedBatches {
+            planned_for,
+            max_batch_size: config.max_batch_size,
+            graph: graph.clone(),
+            classes,
+            portable,
+        });
+    }
+    let classes = cache
+        .batches
+        .as_ref()
+        .map_or(&[][..], |b| b.classes.as_slice());
+    // The first planned batch with a member that may restart now; the
+    // live checks filter it, whatever they hold back waits for a later one.
+    let (mut batch, planned) = first_planned_batch(classes, &safe, config.max_batch_size, &accept);
+    if batch.is_empty() {
+        // Unreachable while every safe broker is planned; kept as a net.
+        batch = graph.greedy_batch(&safe, config.max_batch_size.max(1), accept);
+    }
+    let reason = broker_batch_reason(
+        config,
+        &batch,
+        brokers.len(),
+        safe.len(),
+        planned,
+        first_err.as_ref(),
+        active_combined_waits,
+    );
+    let nodes = batch
+        .into_iter()
+        .map(|id| NodeReason {
+            node: id,
+            reason: reason_of(id),
+        })
+        .collect();
+    Selection::Restart(nodes, reason)
+}
+
+/// Why this broker batch: how many of those waiting, its place in the plan, what capped it,
+/// what was held back.
+#[allow(clippy::too_many_arguments)]
+fn broker_batch_reason(
+    config: &RollConfig,
+    batch: &[NodeId],
+    waiting: usize,
+    safe: usize,
+    planned: (usize, usize),
+    first_err: Option<&RollError>,
+    active_combined_waits: bool,
+) -> String {
+    let mut reason = format!(
+        "{} of {} broker(s) waiting to restart share no partition and each keeps every \
+         partition at or above min.insync.replicas (ISR judged after ongoing \
+         reassignments); planned batch {} of {}",
+        batch.len(),
+        waiting,
+        planned.0,
+        planned.1
+    );
+    if batch.len() == config.max_batch_size && safe > batch.len() {
+        let _ = write!(
+            reason,
+            "; capped at max batch size {}",
+            config.max_batch_size
+        );
+    }
+    if safe < waiting
+        && let Some(e) = first_err
+    {
+        let _ = write!(reason, "; {} held back, e.g. {e}", waiting - safe);
+    }
+    if active_combined_waits {
+        reason.push_str("; the active combined controller waits until last");
+    }
+    reason
+}
+
+/// The brokers waiting to restart that may restart now on their own (availability, and the
+/// quorum for a combined node), and the first refusal of the others.
+fn individually_safe(
+    brokers: &[&NodeContext],
+    snapshot: &ClusterSnapshot,
+    cache: &mut Cache,
+) -> (Vec<NodeId>, Option<RollError>) {
+    let mut safe: Vec<NodeId> = Vec::new();
+    let mut first_err = None;
+    for c in brokers {
+        let check = cache.healthy_availability(snapshot, c.id).and_then(|()| {
+            if c.roles.controller {
+                safety::check_quorum(snapshot, &[c.id])
+            } else {
+                Ok(())
+            }
+        });
+        match check {
+            Ok(()) => safe.push(c.id),
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    (safe, first_err)
+}
+
+/// Pure controllers first: those that are not the active controller one at a time, each
+/// leaving the quorum a majority; then the active one. `None` when no pure controller waits.
+fn select_pure_controller(
+    non_active_pure: &[&NodeContext],
+    active_pure: &[&NodeContext],
+    snapshot: &ClusterSnapshot,
+    reason_of: &dyn Fn(NodeId) -> String,
+) -> Option<Selection> {
+    if !non_active_pure.is_empty() {
+        let mut first_err = None;
+        for c in non_active_pure {
+            match safety::check_quorum(snapshot, &[c.id]) {
+                Ok(()) => {
+                    return Some(Selection::Restart(
+                        vec![NodeReason {
+                            node: c.id,
+                            reason: reason_of(c.id),
+                        }],
+                        format!(
+                            "pure controllers that are not the active controller restart first, \
+                             one at a time; the quorum keeps a majority without node {}",
+                            c.id
+                        ),
+                    ));
+                }
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        return Some(blocked_or_inconsistent(ids(non_active_pure), first_err));
+    }
+    if let Some(c) = active_pure.first() {
+        return Some(match safety::check_quorum(snapshot, &[c.id]) {
+            Ok(()) => Selection::Restart(
+                vec![NodeReason {
+                    node: c.id,
+                    reason: reason_of(c.id),
+                }],
+                if single_voter(snapshot) {
+                    SINGLE_CONTROLLER.to_string()
+                } else {
+                    "the active pure controller restarts after the other controllers; the quorum \
+                     keeps a majority without it"
+                        .to_string()
+                },
+            ),
+            Err(e) => Selection::Blocked(vec![c.id], e),
+        });
+    }
+    None
+}
+
+/// The brokers the batches of this phase are planned for: every broker but the active
+/// controller that restarted in this roll or waits to.
+fn phase_brokers(
+    nodes: &BTreeMap<NodeId, NodeContext>,
+    brokers: &[&NodeContext],
+    leader: Option<NodeId>,
+) -> Vec<NodeId> {
+    nodes
+        .values()
+        .filter(|c| {
+            c.roles.broker
+                && Some(c.id) != leader
+                && (c.num_restarts > 0 || brokers.iter().any(|b| b.id == c.id))
+        })
+        .map(|c| c.id)
+        .collect()
+}
+
+/// The first planned batch with a member that may restart now (safe, accepted with the others),
+/// and its place in the plan (1-based, of how many; 0 when none).
+fn first_planned_batch(
+    classes: &[Vec<NodeId>],
+    safe: &[NodeId],
+    max_batch_size: usize,
+    accept: &dyn Fn(&[NodeId], NodeId) -> bool,
+) -> (Vec<NodeId>, (usize, usize)) {
+    let mut batch: Vec<NodeId> = Vec::new();
+    let mut planned = (0, classes.len());
+    for (i, class) in classes.iter().enumerate() {
+        for &n in class {
+            if batch.len() < max_batch_size.max(1) && safe.contains(&n) && accept(&batch, n) {
+                batch.push(n);
+            }
+        }
+        if !batch.is_empty() {
+            planned.0 = i + 1;
+            break;
+        }
+    }
+    (batch, planned)
 }
 
 /// Picks the next batch from the `RESTART` group: non-active pure controllers
@@ -472,187 +766,14 @@ pub(super) fn select_restart_batch(
         .filter(|c| !c.roles.broker && !c.roles.controller)
         .collect();
 
-    if !non_active_pure.is_empty() {
-        let mut first_err = None;
-        for c in &non_active_pure {
-            match safety::check_quorum(snapshot, &[c.id]) {
-                Ok(()) => {
-                    return Selection::Restart(
-                        vec![NodeReason {
-                            node: c.id,
-                            reason: reason_of(c.id),
-                        }],
-                        format!(
-                            "pure controllers that are not the active controller restart first, \
-                             one at a time; the quorum keeps a majority without node {}",
-                            c.id
-                        ),
-                    );
-                }
-                Err(e) => {
-                    first_err.get_or_insert(e);
-                }
-            }
-        }
-        return blocked_or_inconsistent(ids(&non_active_pure), first_err);
-    }
-    if let Some(c) = active_pure.first() {
-        return match safety::check_quorum(snapshot, &[c.id]) {
-            Ok(()) => Selection::Restart(
-                vec![NodeReason {
-                    node: c.id,
-                    reason: reason_of(c.id),
-                }],
-                if single_voter(snapshot) {
-                    SINGLE_CONTROLLER.to_string()
-                } else {
-                    "the active pure controller restarts after the other controllers; the quorum \
-                     keeps a majority without it"
-                        .to_string()
-                },
-            ),
-            Err(e) => Selection::Blocked(vec![c.id], e),
-        };
+    if let Some(s) = select_pure_controller(&non_active_pure, &active_pure, snapshot, &reason_of) {
+        return s;
     }
     if !brokers.is_empty() {
-        // Individually safe candidates first.
-        let mut safe: Vec<NodeId> = Vec::new();
-        let mut first_err = None;
-        for c in &brokers {
-            let check = cache.healthy_availability(snapshot, c.id).and_then(|()| {
-                if c.roles.controller {
-                    safety::check_quorum(snapshot, &[c.id])
-                } else {
-                    Ok(())
-                }
-            });
-            match check {
-                Ok(()) => safe.push(c.id),
-                Err(e) => {
-                    first_err.get_or_insert(e);
-                }
-            }
-        }
-        if safe.is_empty() {
-            return blocked_or_inconsistent(ids(&brokers), first_err);
-        }
-        let graph = cache.graph.get_or_insert_with(|| {
-            let all_brokers: Vec<NodeId> = snapshot
-                .nodes
-                .iter()
-                .filter(|n| n.roles.broker)
-                .map(|n| n.id)
-                .collect();
-            ConflictGraph::build(snapshot, &all_brokers)
-        });
-        let controllers = safety::controllers(snapshot);
-        let accept = |chosen: &[NodeId], next: NodeId| {
-            if !controllers.contains(&next) {
-                return true;
-            }
-            let mut set: Vec<NodeId> = chosen
-                .iter()
-                .copied()
-                .filter(|n| controllers.contains(n))
-                .collect();
-            set.push(next);
-            safety::check_quorum(snapshot, &set).is_ok()
-        };
-        // The batches are planned for every broker of this phase, those
-        // already restarted included, so the plan stays the same while the
-        // roll works through it (and `plan()` shows what the roll does).
-        let planned_for: Vec<NodeId> = nodes
-            .values()
-            .filter(|c| {
-                c.roles.broker
-                    && Some(c.id) != leader
-                    && (c.num_restarts > 0 || brokers.iter().any(|b| b.id == c.id))
-            })
-            .map(|c| c.id)
-            .collect();
-        if cache
-            .batches
-            .as_ref()
-            .is_none_or(|b| !b.fits(&planned_for, config.max_batch_size, graph))
-        {
-            let classes = graph.plan_batches(
-                &planned_for,
-                config.max_batch_size,
-                accept,
-                |n| !controllers.contains(&n),
-                batch::DEFAULT_SEARCH_BUDGET,
-            );
-            let portable = !planned_for.iter().any(|n| controllers.contains(n));
-            cache.batches = Some(PlannedBatches {
-                planned_for,
-                max_batch_size: config.max_batch_size,
-                graph: graph.clone(),
-                classes,
-                portable,
-            });
-        }
-        let classes = cache
-            .batches
-            .as_ref()
-            .map_or(&[][..], |b| b.classes.as_slice());
-        // The first planned batch with a member that may restart now; the
-        // live checks filter it, whatever they hold back waits for a later one.
-        let mut batch: Vec<NodeId> = Vec::new();
-        let mut planned = (0, classes.len());
-        for (i, class) in classes.iter().enumerate() {
-            for &n in class {
-                if batch.len() < config.max_batch_size.max(1)
-                    && safe.contains(&n)
-                    && accept(&batch, n)
-                {
-                    batch.push(n);
-                }
-            }
-            if !batch.is_empty() {
-                planned.0 = i + 1;
-                break;
-            }
-        }
-        if batch.is_empty() {
-            // Unreachable while every safe broker is planned; kept as a net.
-            batch = graph.greedy_batch(&safe, config.max_batch_size.max(1), accept);
-        }
-        let mut reason = format!(
-            "{} of {} broker(s) waiting to restart share no partition and each keeps every \
-             partition at or above min.insync.replicas (ISR judged after ongoing \
-             reassignments); planned batch {} of {}",
-            batch.len(),
-            brokers.len(),
-            planned.0,
-            planned.1
+        let waits = !active_combined.is_empty();
+        return select_broker_batch(
+            config, nodes, &brokers, waits, leader, snapshot, cache, &reason_of,
         );
-        if batch.len() == config.max_batch_size && safe.len() > batch.len() {
-            let _ = write!(
-                reason,
-                "; capped at max batch size {}",
-                config.max_batch_size
-            );
-        }
-        if safe.len() < brokers.len()
-            && let Some(e) = &first_err
-        {
-            let _ = write!(
-                reason,
-                "; {} held back, e.g. {e}",
-                brokers.len() - safe.len()
-            );
-        }
-        if !active_combined.is_empty() {
-            reason.push_str("; the active combined controller waits until last");
-        }
-        let nodes = batch
-            .into_iter()
-            .map(|id| NodeReason {
-                node: id,
-                reason: reason_of(id),
-            })
-            .collect();
-        return Selection::Restart(nodes, reason);
     }
     if let Some(c) = active_combined.first() {
         let check = cache
