@@ -17,11 +17,15 @@ partitions=${KAFKAOPS_BENCH_PARTITIONS:-100000}
 seconds=${KAFKAOPS_BENCH_SECONDS:-300}
 resync=${KAFKAOPS_BENCH_RESYNC:-30s}
 profile=${KAFKAOPS_BENCH_PROFILE:-release}
-cargo build --profile "$profile" --locked --bin kafkaops --example synthetic_kafka >&2
 target_dir=${CARGO_TARGET_DIR:-target}
 dir=$profile
 [ "$profile" = dev ] && dir=debug
-bin="$target_dir/$dir/kafkaops"
+# KAFKAOPS_BIN and SYNTHETIC_KAFKA_BIN: binaries already built (nothing is built then).
+bin=${KAFKAOPS_BIN:-$target_dir/$dir/kafkaops}
+synthetic=${SYNTHETIC_KAFKA_BIN:-$target_dir/$dir/examples/synthetic_kafka}
+if [ -z "${KAFKAOPS_BIN:-}" ] || [ -z "${SYNTHETIC_KAFKA_BIN:-}" ]; then
+    cargo build --profile "$profile" --locked --bin kafkaops --example synthetic_kafka >&2
+fi
 work=$(mktemp -d)
 synth_pid=
 op_pid=
@@ -31,7 +35,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
-"$target_dir/$dir/examples/synthetic_kafka" --brokers "$brokers" --partitions "$partitions" \
+"$synthetic" --brokers "$brokers" --partitions "$partitions" \
     --until-signal >"$work/info.json" 2>"$work/synthetic.err" &
 synth_pid=$!
 i=0
