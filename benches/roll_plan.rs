@@ -3,11 +3,14 @@
 //! 1,000 brokers (+3 controllers), 100,000 partitions at RF 3, min ISR 2,
 //! rack-aware (3 racks) and random placements, every broker to restart; and
 //! 2,000 brokers, 300,000 partitions, rack-aware, `min.insync.replicas` 1 or
-//! 2 per topic (`KAFKAOPS_BENCH_FIXTURE=large` runs only that one, so the
-//! process's peak RSS is that case's).
+//! 2 per topic, once with only the brokers to restart and once with its 3
+//! controllers in the roll too (`KAFKAOPS_BENCH_FIXTURE=large` runs only those
+//! two, so the process's peak RSS is theirs).
 //! Measures: time to compute the next batch (`Roller::decide` from a fresh
 //! roller, which includes building every index), time to preview the whole
-//! roll (`Roller::plan`), peak heap during each (counting allocator), and the
+//! roll (`Roller::plan`), the time of the decisions that follow in a roll
+//! (the simulator restarts each batch; a later decision reuses the colouring
+//! while the conflict graph is unchanged), peak heap (counting allocator), and the
 //! number of batches compared with the lower bound
 //! `max(ceil(brokers / alpha), ceil(brokers / max_batch_size))`, where
 //! `alpha` (the largest set of brokers sharing no partition) is bounded from
@@ -105,17 +108,23 @@ fn large_spec() -> ClusterSpec {
 
 struct Fixture {
     name: &'static str,
+    spec: ClusterSpec,
     snapshot: ClusterSnapshot,
     requests: BTreeMap<NodeId, NodeRequest>,
     snapshot_bytes: usize,
 }
 
 fn fixture(name: &'static str, spec: &ClusterSpec) -> Fixture {
+    fixture_with(name, spec, false)
+}
+
+/// `controllers`: the controllers restart too (they go first, one at a time).
+fn fixture_with(name: &'static str, spec: &ClusterSpec, controllers: bool) -> Fixture {
     let (snapshot, snapshot_bytes) = peak_during(|| SimCluster::generate(spec, 42).snapshot());
     let requests = snapshot
         .nodes
         .iter()
-        .filter(|n| n.roles.broker)
+        .filter(|n| n.roles.broker || controllers)
         .map(|n| {
             (
                 n.id,
@@ -128,6 +137,7 @@ fn fixture(name: &'static str, spec: &ClusterSpec) -> Fixture {
         .collect();
     Fixture {
         name,
+        spec: spec.clone(),
         snapshot,
         requests,
         snapshot_bytes,
@@ -235,6 +245,62 @@ fn report(f: &Fixture) {
             mib(plan_peak)
         );
     }
+    // The decisions of a roll after its first restart (max_batch_size 2,000).
+    let config = RollConfig {
+        max_batch_size: 2_000,
+        ..RollConfig::default()
+    };
+    let (first, mut later) = decision_times(f, &config, 5);
+    later.sort();
+    eprintln!(
+        "[{}] in a roll (max_batch_size 2000): first restart decision {:.1} ms; the next {} restart \
+         decisions: median {:.1} ms, max {:.1} ms",
+        f.name,
+        ms(first),
+        later.len(),
+        later.get(later.len() / 2).map_or(0.0, |d| ms(*d)),
+        later.last().map_or(0.0, |d| ms(*d)),
+    );
+}
+
+/// Runs a roll on the simulator (every batch restarts and comes back) until `restarts`
+/// restart decisions after the first; returns the first restart decision's time and the
+/// times of every later decision that chose a batch.
+fn decision_times(f: &Fixture, config: &RollConfig, restarts: usize) -> (Duration, Vec<Duration>) {
+    let mut sim = SimCluster::generate(&f.spec, 42);
+    let mut roller = Roller::new(config.clone(), f.requests.clone());
+    sim.start_roll(config.clone());
+    let mut first = None;
+    let mut later = Vec::new();
+    for _ in 0..1_000_000 {
+        sim.report_process_ended(&mut roller);
+        let snapshot = sim.snapshot();
+        let t = Instant::now();
+        let decision = roller.decide(&snapshot, sim.now);
+        let took = t.elapsed();
+        sim.apply(&decision);
+        sim.feed_back(&mut roller, &decision);
+        match &decision {
+            Decision::Restart { .. } => {
+                if first.is_none() {
+                    first = Some(took);
+                } else {
+                    later.push(took);
+                }
+                if later.len() >= restarts {
+                    break;
+                }
+                sim.advance_to(sim.now.plus(100));
+            }
+            Decision::Wait { until, .. } => {
+                let to = (*until).max(sim.now.plus(1));
+                sim.advance_to(to);
+            }
+            Decision::Done { .. } | Decision::Abort { .. } => break,
+            _ => sim.advance_to(sim.now.plus(100)),
+        }
+    }
+    (first.unwrap_or_default(), later)
 }
 
 fn mib(b: usize) -> f64 {
@@ -247,12 +313,16 @@ fn ms(d: Duration) -> f64 {
 
 fn bench(c: &mut Criterion) {
     let fixtures = if std::env::var("KAFKAOPS_BENCH_FIXTURE").as_deref() == Ok("large") {
-        vec![fixture("rack-aware-2000-mixed", &large_spec())]
+        vec![
+            fixture("rack-aware-2000-mixed", &large_spec()),
+            fixture_with("rack-aware-2000-mixed+controllers", &large_spec(), true),
+        ]
     } else {
         vec![
             fixture("rack-aware", &spec(Placement::RackAware)),
             fixture("random", &spec(Placement::Random)),
             fixture("rack-aware-2000-mixed", &large_spec()),
+            fixture_with("rack-aware-2000-mixed+controllers", &large_spec(), true),
         ]
     };
     for f in &fixtures {

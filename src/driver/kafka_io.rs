@@ -240,6 +240,8 @@ impl<P: Platform + Clone + 'static> RollIo for KafkaRollIo<P> {
     async fn restart(&self, nodes: &[NodeId]) -> Vec<(NodeId, anyhow::Result<()>)> {
         let mut tasks = tokio::task::JoinSet::new();
         for (i, n) in nodes.iter().enumerate() {
+            // A restarted broker may run other configs: the next observation reads them.
+            self.client.forget_broker(n.0);
             let platform = self.platform.clone();
             let witness = self.witness.clone();
             let address = self.address(n.0);
@@ -262,6 +264,9 @@ impl<P: Platform + Clone + 'static> RollIo for KafkaRollIo<P> {
                 }
                 Err(e) => tracing::error!("restart task failed: {e}"),
             }
+        }
+        for n in nodes {
+            self.client.forget_broker(n.0);
         }
         nodes
             .iter()

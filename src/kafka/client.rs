@@ -4,22 +4,33 @@
 //! incremental config changes and preferred leader elections) and [`ClusterObserver`]
 //! (one whole [`KafkaObservation`]). librdkafka calls block, so they run on
 //! `spawn_blocking`; wire-path connections are opened per observation and dropped.
+//!
+//! An observation is made on the wire path only (issue #27: at 1,000 brokers librdkafka's
+//! one main thread parsing every broker's answer was the bottleneck, and its DescribeCluster
+//! fails on many racked brokers with short host names). Its cost grows with the partitions,
+//! not brokers x partitions: partition metadata from [`METADATA_SOURCES`] brokers caught up
+//! with the metadata quorum (none caught up: the observation fails),
+//! broker configs kept between observations and asked again only when something says they
+//! may have changed, every fan-out bounded by [`FAN_OUT`]. What the safety checks decide on
+//! (ISR, leaders, fencing, quorum, broker states, `min.insync.replicas`) is read every time.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures::StreamExt;
 use rdkafka::ClientConfig;
 use rdkafka::admin::{AdminOptions, ResourceSpecifier};
 
 use super::config::ConnectionConfig;
 use super::error::{KafkaError, Result};
 use super::ffi::{
-    self, Admin, ClusterDescription, ConfigChange, ConfigTarget, ElectionOutcome, TopicDescription,
+    self, Admin, ClusterDescription, ConfigChange, ConfigTarget, ElectionOutcome, NodeAddress,
+    TopicDescription,
 };
 use super::observation::{
-    BrokerState, ControllerAddresses, EndpointState, KafkaObservation, RawObservation,
+    BrokerState, ControllerAddresses, EndpointState, KafkaObservation, RawObservation, RawQuorum,
     RecoveryProgress, assemble,
 };
 use super::wire::{Connection, connect_any};
@@ -73,6 +84,78 @@ pub struct KafkaClient {
     http: reqwest::Client,
     /// Broker ids known from elsewhere (the platform's node list).
     extra_broker_ids: Vec<i32>,
+    /// What one observation keeps for the next (shared by clones).
+    cache: Arc<Mutex<ObservationCache>>,
+}
+
+/// How many requests of one fan-out (brokers, controllers, broker-state URLs) are in flight at
+/// once.
+pub const FAN_OUT: usize = 16;
+
+/// How many times an observation asks the quorum again when no broker is caught up, and the
+/// pause in between.
+const QUORUM_RETRIES: usize = 5;
+const QUORUM_RETRY_PAUSE: Duration = Duration::from_millis(200);
+
+/// How many caught-up brokers' partition metadata one observation reads and intersects.
+pub const METADATA_SOURCES: usize = 3;
+
+/// How recently, on the quorum leader's clock, a broker must have fetched the metadata log for
+/// the quorum to vouch that it runs (see [`vouched_alive`]). A running broker fetches all the
+/// time (each fetch waits at most 500 ms for new records, and the active controller appends a
+/// record every 500 ms by default); one that crashed stops at once.
+pub const FETCH_LIVENESS_MS: i64 = 1_000;
+
+/// A broker's configs are read again at the latest after this many observations (about 2
+/// minutes at a roll's 2 s poll), a share of the brokers each observation.
+pub const CONFIG_REFRESH_OBSERVATIONS: u64 = 64;
+
+/// What observations carry over: broker configs that do not change while a broker runs.
+#[derive(Debug, Default)]
+struct ObservationCache {
+    observations: u64,
+    brokers: BTreeMap<i32, CachedBroker>,
+}
+
+#[derive(Debug, Clone)]
+struct CachedBroker {
+    configs: Vec<ConfigEntry>,
+    /// The broker's endpoint when its configs were read.
+    address: NodeAddress,
+    /// The observation that read the configs.
+    read_at: u64,
+    /// The last observation that listed the broker unfenced.
+    listed_at: u64,
+}
+
+/// The listed brokers whose configs this observation asks for (see
+/// `KafkaClient::broker_configs`): the must-ask ones, then up to a share of the brokers whose
+/// cached configs are older than [`CONFIG_REFRESH_OBSERVATIONS`], oldest first.
+fn configs_to_read(
+    cached: &BTreeMap<i32, CachedBroker>,
+    listed: &[NodeAddress],
+    alive: &BTreeSet<i32>,
+    observation: u64,
+) -> Vec<NodeAddress> {
+    let mut ask = Vec::new();
+    let mut due = Vec::new();
+    for n in listed {
+        match cached.get(&n.id) {
+            Some(c)
+                if c.address == *n && c.listed_at + 1 == observation && alive.contains(&n.id) =>
+            {
+                if observation.saturating_sub(c.read_at) >= CONFIG_REFRESH_OBSERVATIONS {
+                    due.push((c.read_at, n.clone()));
+                }
+            }
+            _ => ask.push(n.clone()),
+        }
+    }
+    due.sort_by_key(|(read_at, n)| (*read_at, n.id));
+    let share = usize::try_from(CONFIG_REFRESH_OBSERVATIONS).unwrap_or(1);
+    let budget = listed.len().div_ceil(share).max(1) * 2;
+    ask.extend(due.into_iter().take(budget).map(|(_, n)| n));
+    ask
 }
 
 impl std::fmt::Debug for KafkaClient {
@@ -180,6 +263,7 @@ impl KafkaClient {
             config: Arc::new(config),
             http,
             extra_broker_ids: Vec::new(),
+            cache: Arc::default(),
         })
     }
 
@@ -189,6 +273,25 @@ impl KafkaClient {
     pub fn with_known_brokers(mut self, ids: Vec<i32>) -> Self {
         self.extra_broker_ids = ids;
         self
+    }
+
+    /// Forgets what the observations keep of broker `id` (its configs): the next observation
+    /// asks it again. Callers that restart a broker say so here.
+    pub fn forget_broker(&self, id: i32) {
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .brokers
+            .remove(&id);
+    }
+
+    /// Forgets what the observations keep of every broker.
+    pub fn forget_all_brokers(&self) {
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .brokers
+            .clear();
     }
 
     /// The connection settings.
@@ -572,94 +675,171 @@ impl KafkaClient {
         Ok(out)
     }
 
-    /// Per topic whose configs could be read (asked of `broker`): its topic-level
-    /// `min.insync.replicas` override (config source DYNAMIC_TOPIC_CONFIG), `None` when the
-    /// topic has none. A topic whose configs could not be read is left out (unknown: the
-    /// roll refuses to restart its replicas), with the reason logged.
-    async fn topic_min_isr_overrides_via(
-        &self,
-        broker: i32,
-        topics: Vec<String>,
-    ) -> BTreeMap<String, Option<i32>> {
-        let mut out = BTreeMap::new();
-        let options = self.options().broker_id((broker >= 0).then_some(broker));
-        for chunk in topics.chunks(200) {
-            let specs: Vec<ResourceSpecifier<'_>> =
-                chunk.iter().map(|t| ResourceSpecifier::Topic(t)).collect();
-            let results = match self.admin.describe_configs(specs.iter(), &options).await {
-                Ok(r) => r,
-                Err(e) => {
-                    tracing::warn!(
-                        "DescribeConfigs of {} topic(s) failed: {e}; their min.insync.replicas \
-                         is unknown",
-                        chunk.len()
-                    );
-                    continue;
-                }
-            };
-            for (topic, result) in chunk.iter().zip(results) {
-                let resource = match result {
-                    Ok(r) => r,
-                    Err(code) => {
-                        tracing::warn!(
-                            "DescribeConfigs of topic {topic:?} failed: {code}; its \
-                             min.insync.replicas is unknown"
-                        );
-                        continue;
-                    }
-                };
-                let entry = resource.get("min.insync.replicas");
-                let value = match entry {
-                    Some(e) if e.source == rdkafka::admin::ConfigSource::DynamicTopic => {
-                        match e
-                            .value
-                            .as_deref()
-                            .and_then(|v| v.trim().parse::<i32>().ok())
-                        {
-                            Some(v) => Some(v),
-                            None => {
-                                tracing::warn!(
-                                    "topic {topic:?}: unreadable min.insync.replicas override \
-                                     {:?}; treated as unknown",
-                                    e.value
-                                );
-                                continue;
-                            }
-                        }
-                    }
-                    _ => None,
-                };
-                out.insert(topic.clone(), value);
-            }
-        }
-        out
+    /// One broker's partition metadata over its own wire connection (kept open for the caller).
+    async fn topic_view(&self, node: &NodeAddress) -> Result<(Vec<TopicDescription>, Connection)> {
+        let address = format!("{}:{}", node.host, node.port);
+        let mut conn = self
+            .wire_connection_to(&address, "reading partition metadata")
+            .await?;
+        let view = wire_admin::describe_all_topics(&mut conn).await?;
+        Ok((view, conn))
     }
 
-    /// Partition metadata as every unfenced broker other than `first` sees it (brokers that
-    /// fail to answer are skipped: the first view is always there).
-    async fn other_topic_views(
+    /// The partition metadata the observation merges (per partition the ISR is the
+    /// intersection of the views) and an open connection to the first broker read, which
+    /// answers the topic configs.
+    ///
+    /// Read from up to [`METADATA_SOURCES`] unfenced brokers whose metadata is caught up with
+    /// the quorum (a broker behind may report a replica in sync that has left the ISR, so it
+    /// is not asked); a source that does not answer is replaced by the next caught-up broker.
+    /// When no listed broker is caught up, the observation fails (the roll observes again):
+    /// any view read then could be older than the ISR the quorum has committed.
+    async fn topic_views(
         &self,
-        first: i32,
-        brokers: &[i32],
-        names: &[String],
-    ) -> Vec<(i32, Vec<TopicDescription>)> {
-        let mut asks = tokio::task::JoinSet::new();
-        for &id in brokers.iter().filter(|id| **id != first) {
-            let (client, names) = (self.clone(), names.to_vec());
-            asks.spawn(async move { (id, client.describe_topics_via(id, names).await) });
-        }
-        let mut views = Vec::new();
-        while let Some(joined) = asks.join_next().await {
-            match joined {
-                Ok((id, Ok(view))) => views.push((id, view)),
-                Ok((id, Err(e))) => {
-                    tracing::debug!("broker {id} did not describe the topics: {e}");
+        listed: &[NodeAddress],
+        caught_up: &BTreeSet<i32>,
+        observation: u64,
+    ) -> Result<(Vec<(i32, Vec<TopicDescription>)>, Connection)> {
+        let Some(candidates) = metadata_candidates(listed, caught_up, observation) else {
+            return Err(KafkaError::Protocol {
+                what: "DescribeQuorum".into(),
+                address: self.config.bootstrap_servers.clone(),
+                message: format!(
+                    "none of the {} unfenced brokers has caught up with the metadata quorum's \
+                     high watermark, so no broker's partition metadata can be trusted; \
+                     observing again",
+                    listed.len()
+                ),
+            });
+        };
+        let wanted = METADATA_SOURCES;
+        let mut views: Vec<(usize, i32, Vec<TopicDescription>, Connection)> = Vec::new();
+        let mut last_error = None;
+        let mut next = 0;
+        while views.len() < wanted && next < candidates.len() {
+            let wave = (wanted - views.len()).min(FAN_OUT);
+            let batch: Vec<(usize, NodeAddress)> = candidates
+                .iter()
+                .cloned()
+                .enumerate()
+                .skip(next)
+                .take(wave)
+                .collect();
+            next += batch.len();
+            let answers: Vec<_> = futures::stream::iter(batch)
+                .map(|(rank, node)| async move { (rank, node.id, self.topic_view(&node).await) })
+                .buffer_unordered(FAN_OUT)
+                .collect()
+                .await;
+            for (rank, id, answer) in answers {
+                match answer {
+                    Ok((view, conn)) => views.push((rank, id, view, conn)),
+                    Err(e) => {
+                        tracing::debug!("broker {id} did not describe the topics: {e}");
+                        last_error = Some(e);
+                    }
                 }
-                Err(e) => tracing::debug!("DescribeTopics task failed: {e}"),
             }
         }
-        views.sort_by_key(|(id, _)| *id);
-        views
+        views.sort_by_key(|(rank, ..)| *rank);
+        let mut views = views.into_iter();
+        let Some((_, first_id, first_view, first_conn)) = views.next() else {
+            return Err(last_error.unwrap_or_else(|| KafkaError::Protocol {
+                what: "Metadata".into(),
+                address: self.config.bootstrap_servers.clone(),
+                message: "no unfenced broker is listed".into(),
+            }));
+        };
+        let mut out = vec![(first_id, first_view)];
+        out.extend(views.map(|(_, id, view, _)| (id, view)));
+        tracing::debug!(
+            "partition metadata read from brokers {:?}",
+            out.iter().map(|(id, _)| *id).collect::<Vec<_>>()
+        );
+        Ok((out, first_conn))
+    }
+
+    /// Each unfenced broker's configs, and the brokers that did not answer. What a roll does
+    /// not change while the broker runs is not asked again every observation: a broker is
+    /// asked when its configs are not known yet, when it was not listed unfenced in the
+    /// previous observation (it may have restarted), when its endpoint changed, when the
+    /// quorum does not vouch that it runs now (`alive`, from [`vouched_alive`]: its metadata
+    /// is behind or its last fetch is old, so it may have stopped: asking it tells), and
+    /// otherwise once every [`CONFIG_REFRESH_OBSERVATIONS`] observations, a share of the
+    /// brokers each time. So a broker with configs in the answer answered now or runs by the
+    /// quorum's word now: the snapshot's "reachable" (which discounts a crashed, not yet
+    /// fenced broker from every ISR) never rests on an old answer. Concurrency is bounded by
+    /// [`FAN_OUT`].
+    async fn broker_configs(
+        &self,
+        listed: &[NodeAddress],
+        alive: &BTreeSet<i32>,
+        observation: u64,
+    ) -> (BTreeMap<i32, Vec<ConfigEntry>>, BTreeMap<i32, String>) {
+        let ask: Vec<NodeAddress> = {
+            let cache = self
+                .cache
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            configs_to_read(&cache.brokers, listed, alive, observation)
+        };
+        let answers: Vec<(i32, NodeAddress, Result<Vec<ConfigEntry>>)> = futures::stream::iter(ask)
+            .map(|node| async move {
+                let address = format!("{}:{}", node.host, node.port);
+                let answer = async {
+                    let mut conn = self
+                        .wire_connection_to(&address, "reading a broker's configs")
+                        .await?;
+                    wire_admin::describe_broker_configs(&mut conn, node.id).await
+                };
+                let answer = match tokio::time::timeout(self.timeout(), answer).await {
+                    Ok(a) => a,
+                    Err(_) => Err(KafkaError::Timeout {
+                        what: format!("DescribeConfigs of broker {}", node.id),
+                        address,
+                        after: self.timeout(),
+                    }),
+                };
+                (node.id, node, answer)
+            })
+            .buffer_unordered(FAN_OUT)
+            .collect()
+            .await;
+        let mut cache = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut unreachable = BTreeMap::new();
+        for (id, node, answer) in answers {
+            match answer {
+                Ok(configs) => {
+                    cache.brokers.insert(
+                        id,
+                        CachedBroker {
+                            configs,
+                            address: node,
+                            read_at: observation,
+                            listed_at: observation,
+                        },
+                    );
+                }
+                Err(e) => {
+                    cache.brokers.remove(&id);
+                    unreachable.insert(id, e.to_string());
+                }
+            }
+        }
+        let mut configs = BTreeMap::new();
+        for n in listed {
+            if let Some(c) = cache.brokers.get_mut(&n.id) {
+                c.listed_at = observation;
+                configs.insert(n.id, c.configs.clone());
+            }
+        }
+        // Brokers no longer listed unfenced are forgotten: asked again when they come back.
+        let listed_ids: BTreeSet<i32> = listed.iter().map(|n| n.id).collect();
+        cache.brokers.retain(|id, _| listed_ids.contains(id));
+        (configs, unreachable)
     }
 
     /// `process.roles` of each controller, asked of that controller over
@@ -673,13 +853,14 @@ impl KafkaClient {
             return BTreeMap::new();
         }
         let timeout = self.timeout().min(Duration::from_secs(5));
-        let mut asks = tokio::task::JoinSet::new();
-        for (&id, (host, port)) in controllers {
-            let address = format!("{host}:{port}");
-            let client = self.clone();
-            asks.spawn(async move {
+        let asks: Vec<(i32, String)> = controllers
+            .iter()
+            .map(|(&id, (host, port))| (id, format!("{host}:{port}")))
+            .collect();
+        futures::stream::iter(asks)
+            .map(|(id, address)| async move {
                 let ask = async {
-                    let security = client.config.wire_security("reading process.roles")?;
+                    let security = self.config.wire_security("reading process.roles")?;
                     let mut conn = Connection::connect(&address, &security, timeout).await?;
                     wire_admin::describe_node_config(&mut conn, id, "process.roles").await
                 };
@@ -690,29 +871,60 @@ impl KafkaClient {
                     Err(_) => Err(format!("{address}: no answer within {timeout:?}")),
                 };
                 (id, r)
-            });
-        }
-        let mut out = BTreeMap::new();
-        while let Some(joined) = asks.join_next().await {
-            if let Ok((id, r)) = joined {
-                out.insert(id, r);
-            }
-        }
-        out
+            })
+            .buffer_unordered(FAN_OUT)
+            .collect()
+            .await
     }
 
-    async fn describe_cluster_via(&self, broker: i32) -> Result<ClusterDescription> {
-        self.blocking("DescribeCluster", move |admin, timeout| {
-            ffi::describe_cluster(admin, (broker >= 0).then_some(broker), timeout)
-        })
-        .await
+    /// Every topic's partition metadata as one bootstrap broker sees it: one Metadata answer
+    /// over the wire path, or (settings only librdkafka honours, e.g. GSSAPI) librdkafka's
+    /// listing and DescribeTopics. For views that need no caught-up broker, such as
+    /// `operate`'s replica counts; the roll's safety checks read the partitions through
+    /// [`ClusterObserver::observe`] instead. Nothing is kept between calls (librdkafka's
+    /// metadata cache would hold every partition of the cluster).
+    ///
+    /// # Errors
+    /// No bootstrap broker answers, or a topic is reported with an error.
+    pub async fn describe_all_topics(&self) -> Result<Vec<TopicDescription>> {
+        if let Err(e) = self.config.wire_security("reading partition metadata") {
+            tracing::debug!("reading partition metadata with librdkafka: {e}");
+            let names = self.list_topics().await?;
+            if names.is_empty() {
+                return Ok(Vec::new());
+            }
+            return self.describe_topics(names).await;
+        }
+        let mut conn = self
+            .wire_connection_to_brokers("reading partition metadata")
+            .await?;
+        wire_admin::describe_all_topics(&mut conn).await
+    }
+
+    /// The registered brokers over the wire path (see [`wire_admin::describe_brokers`]): the
+    /// unfenced ones and, from Kafka 4.0, the fenced ones from the same answer.
+    async fn broker_listing(&self) -> Result<(ClusterDescription, Option<Vec<NodeAddress>>)> {
+        let mut conn = self
+            .wire_connection_to_brokers("listing the brokers (DescribeCluster)")
+            .await?;
+        wire_admin::describe_brokers(&mut conn).await
     }
 }
 
 impl KafkaAdmin for KafkaClient {
     async fn describe_cluster(&self) -> Result<ClusterDescription> {
-        let (broker, _) = self.metadata().await?;
-        self.describe_cluster_via(broker).await
+        if let Err(e) = self.config.wire_security("listing the brokers") {
+            // Settings only librdkafka honours (e.g. GSSAPI): its DescribeCluster, which
+            // works up to 32 racked brokers on short host names.
+            tracing::debug!("listing the brokers with librdkafka: {e}");
+            let (broker, _) = self.metadata().await?;
+            return self
+                .blocking("DescribeCluster", move |admin, timeout| {
+                    ffi::describe_cluster(admin, (broker >= 0).then_some(broker), timeout)
+                })
+                .await;
+        }
+        Ok(self.broker_listing().await?.0)
     }
 
     async fn list_topics(&self) -> Result<Vec<String>> {
@@ -748,6 +960,13 @@ impl KafkaAdmin for KafkaClient {
         target: ConfigTarget,
         changes: Vec<ConfigChange>,
     ) -> Result<()> {
+        // What the observations keep of the brokers' configs is out of date now (also when the
+        // change fails half-way): the next observation reads them again.
+        match &target {
+            ConfigTarget::Broker(id) => self.forget_broker(*id),
+            ConfigTarget::ClusterDefault => self.forget_all_brokers(),
+            ConfigTarget::Topic(_) => {}
+        }
         if target == ConfigTarget::ClusterDefault {
             // librdkafka cannot address a resource with an empty name: the wire path can.
             let mut conn = self
@@ -781,75 +1000,33 @@ impl KafkaAdmin for KafkaClient {
 impl ClusterObserver for KafkaClient {
     async fn observe(&self) -> Result<KafkaObservation> {
         // Everything the safety checks need; any failure fails the observation.
-        let (live, names) = self.metadata().await?;
-        let cluster = self.describe_cluster_via(live).await?;
-        let unfenced: Vec<i32> = cluster.nodes.iter().map(|n| n.id).collect();
-        // The ISR as every reachable broker sees it (merged conservatively in `assemble`):
-        // one broker's metadata may be stale. The first view is asked of the broker that
-        // answered Metadata; when that one is not known by id (a bootstrap connection) or does
-        // not answer, librdkafka would ask "the controller", which KRaft names at random among
-        // the registered brokers: maybe one that crashed and is not fenced yet. Then the other
-        // registered brokers are asked in turn, and the first that answers is `live`.
-        let (live, first) = match self.describe_topics_via(live, names.clone()).await {
-            Ok(view) if live >= 0 => (live, view),
-            first_try => {
-                let mut found = None;
-                for &id in unfenced.iter().filter(|id| **id != live) {
-                    match self.describe_topics_via(id, names.clone()).await {
-                        Ok(view) => {
-                            found = Some((id, view));
-                            break;
-                        }
-                        Err(e) => tracing::debug!("broker {id} did not describe the topics: {e}"),
-                    }
-                }
-                match (found, first_try) {
-                    (Some(answer), _) => answer,
-                    (None, Ok(view)) => (live, view),
-                    (None, Err(e)) => return Err(e),
-                }
-            }
+        let number = {
+            let mut cache = self
+                .cache
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            cache.observations += 1;
+            cache.observations
         };
-        let mut topic_views = vec![(live, first)];
-        // The other views and the topic configs are asked while the broker configs are
-        // (below): a broker that just died makes each of them wait for the request timeout.
-        let other_views = self.other_topic_views(live, &unfenced, &names);
-        let topic_configs = self.topic_min_isr_overrides_via(live, names.clone());
-        // A broker that died moments ago is still registered until its session times out;
-        // asking it times out. That must not hide the rest of the cluster: ask all brokers at
-        // once and record who did not answer.
-        let mut asks = tokio::task::JoinSet::new();
-        for n in &cluster.nodes {
-            let (client, id) = (self.clone(), n.id);
-            asks.spawn(async move { (id, client.describe_broker_configs(id).await) });
-        }
-        let (others, topic_min_isr) = tokio::join!(other_views, topic_configs);
-        topic_views.extend(others);
-        let mut broker_configs = BTreeMap::new();
-        let mut unreachable_brokers = BTreeMap::new();
-        while let Some(joined) = asks.join_next().await {
-            match joined {
-                Ok((id, Ok(cfg))) => {
-                    broker_configs.insert(id, cfg);
-                }
-                Ok((id, Err(e))) => {
-                    unreachable_brokers.insert(id, e.to_string());
-                }
-                Err(e) => {
-                    return Err(KafkaError::Protocol {
-                        what: "DescribeConfigs".into(),
-                        address: "librdkafka".into(),
-                        message: format!("worker task failed: {e}"),
-                    });
-                }
-            }
-        }
+        // The unfenced and (Kafka >= 4.0) the fenced brokers, from one answer.
+        let (cluster, fenced_brokers) = self.broker_listing().await?;
+        // The quorum first: it says whose metadata is caught up, before any is read.
         let QuorumConnection {
             mut conn,
             active_controller,
             controllers,
         } = self.quorum_connection().await?;
-        let (quorum, mut listeners) = wire_admin::describe_quorum(&mut conn).await?;
+        let (mut quorum, mut listeners) = wire_admin::describe_quorum(&mut conn).await?;
+        // Right after the quorum commits a record, every broker may still be fetching it: ask
+        // again a few times before giving up.
+        for _ in 0..QUORUM_RETRIES {
+            let caught_up = metadata_caught_up(&quorum);
+            if cluster.nodes.iter().any(|n| caught_up.contains(&n.id)) || cluster.nodes.is_empty() {
+                break;
+            }
+            tokio::time::sleep(QUORUM_RETRY_PAUSE).await;
+            (quorum, listeners) = wire_admin::describe_quorum(&mut conn).await?;
+        }
         listeners.extend(controllers);
         let reassignments =
             wire_admin::list_reassignments(&mut conn, millis(self.timeout())).await?;
@@ -866,19 +1043,60 @@ impl ClusterObserver for KafkaClient {
             _ => None,
         };
         drop(conn);
-        // Fencing as Kafka >= 4.0 reports it (older brokers: inferred in `assemble`).
-        let mut brokers_conn = self
-            .wire_connection_to_brokers("listing fenced brokers")
-            .await?;
-        let fenced_brokers = wire_admin::describe_fenced_brokers(&mut brokers_conn).await?;
-        drop(brokers_conn);
+        let caught_up = metadata_caught_up(&quorum);
+        let behind: Vec<i32> = cluster
+            .nodes
+            .iter()
+            .map(|n| n.id)
+            .filter(|id| !caught_up.contains(id))
+            .collect();
+        if !behind.is_empty() {
+            tracing::debug!(
+                "brokers whose metadata is behind the quorum's high watermark {}: {behind:?} \
+                 (their partition metadata is not read; their configs are asked again)",
+                quorum.high_watermark
+            );
+        }
+        // Partition metadata from a few caught-up brokers; the topic configs from the first.
+        let (topic_views, mut first_conn) =
+            self.topic_views(&cluster.nodes, &caught_up, number).await?;
+        let names: Vec<String> = topic_views
+            .first()
+            .map(|(_, v)| v.iter().map(|t| t.name.clone()).collect())
+            .unwrap_or_default();
+        let topic_configs = wire_admin::topic_min_isr_overrides(&mut first_conn, &names);
+        let alive = vouched_alive(&quorum);
+        tracing::debug!(
+            "{} of {} unfenced brokers run by the quorum's word (caught up, fetched within \
+             {FETCH_LIVENESS_MS} ms); the others' configs are asked",
+            cluster
+                .nodes
+                .iter()
+                .filter(|n| alive.contains(&n.id))
+                .count(),
+            cluster.nodes.len()
+        );
+        let broker_configs = self.broker_configs(&cluster.nodes, &alive, number);
+        let (topic_min_isr, (broker_configs, unreachable_brokers)) =
+            tokio::join!(topic_configs, broker_configs);
+        drop(first_conn);
         let endpoint_states = match &self.config.broker_state_url {
             None => None,
             Some(template) => {
-                let mut states = BTreeMap::new();
-                for n in cluster.nodes.iter().chain(fenced_brokers.iter().flatten()) {
-                    states.insert(n.id, self.broker_state(template, n.id, &n.host).await);
-                }
+                let nodes: Vec<(i32, String)> = cluster
+                    .nodes
+                    .iter()
+                    .chain(fenced_brokers.iter().flatten())
+                    .map(|n| (n.id, n.host.clone()))
+                    .collect();
+                let states =
+                    futures::stream::iter(nodes)
+                        .map(|(id, host)| async move {
+                            (id, self.broker_state(template, id, &host).await)
+                        })
+                        .buffer_unordered(FAN_OUT)
+                        .collect::<BTreeMap<_, _>>()
+                        .await;
                 Some((template.clone(), states))
             }
         };
@@ -904,6 +1122,77 @@ impl ClusterObserver for KafkaClient {
             message: format!("{e} (active controller: {leader:?})"),
         })
     }
+}
+
+/// The nodes whose metadata log has reached the quorum's high watermark (DescribeQuorum: each
+/// voter's and observer's log end offset as the leader last saw it). A broker's metadata
+/// image holds what it has fetched, so a broker at the high watermark knows every committed
+/// ISR change the answer was given after; one behind may not.
+#[must_use]
+pub fn metadata_caught_up(quorum: &RawQuorum) -> BTreeSet<i32> {
+    quorum
+        .voters
+        .iter()
+        .chain(&quorum.observers)
+        .filter(|r| r.log_end_offset >= quorum.high_watermark && quorum.high_watermark >= 0)
+        .map(|r| r.id)
+        .collect()
+}
+
+/// The nodes the quorum vouches run now, as evidence of liveness in place of a request to each
+/// broker: caught up with the high watermark ([`metadata_caught_up`]) and a last fetch at most
+/// [`FETCH_LIVENESS_MS`] before the leader's now (the leader reports itself caught up now).
+/// Empty when the answer has no timestamps (DescribeQuorum before v1), names no leader, or has
+/// a timestamp ahead of the leader's now (its clock stepped back: no age can be told): every
+/// broker is then asked.
+#[must_use]
+pub fn vouched_alive(quorum: &RawQuorum) -> BTreeSet<i32> {
+    let all = || quorum.voters.iter().chain(&quorum.observers);
+    let Some(now) = quorum.leader_id.and_then(|leader| {
+        all()
+            .find(|r| r.id == leader)
+            .and_then(|r| r.last_caught_up_timestamp)
+    }) else {
+        return BTreeSet::new();
+    };
+    let ahead = |t: Option<i64>| t.is_some_and(|t| t > now);
+    if all().any(|r| ahead(r.last_fetch_timestamp) || ahead(r.last_caught_up_timestamp)) {
+        return BTreeSet::new();
+    }
+    let caught_up = metadata_caught_up(quorum);
+    all()
+        .filter(|r| caught_up.contains(&r.id))
+        .filter(|r| {
+            r.last_fetch_timestamp
+                .is_some_and(|t| now - t <= FETCH_LIVENESS_MS)
+        })
+        .map(|r| r.id)
+        .collect()
+}
+
+/// The brokers whose partition metadata one observation reads: up to
+/// [`METADATA_SOURCES`] unfenced brokers whose metadata is caught up, starting at a place
+/// that moves with each observation (the load spreads), followed by the other caught-up
+/// ones as spares for a source that does not answer. `None` when no listed broker is caught
+/// up.
+#[must_use]
+pub fn metadata_candidates(
+    listed: &[NodeAddress],
+    caught_up: &BTreeSet<i32>,
+    observation: u64,
+) -> Option<Vec<NodeAddress>> {
+    let mut ready: Vec<NodeAddress> = listed
+        .iter()
+        .filter(|n| caught_up.contains(&n.id))
+        .cloned()
+        .collect();
+    if ready.is_empty() {
+        return None;
+    }
+    ready.sort_by_key(|n| n.id);
+    let start = usize::try_from(observation).unwrap_or(0) % ready.len();
+    ready.rotate_left(start);
+    Some(ready)
 }
 
 #[cfg(test)]
@@ -947,6 +1236,147 @@ mod tests {
         assert_eq!(broker_state_url(list, 3, "h"), None);
         assert_eq!(missing_broker_state_ids(list, [3, 1, 2, 5]), vec![3, 5]);
         assert!(missing_broker_state_ids("http://{host}:8080/", [1, 2]).is_empty());
+    }
+
+    fn addr(id: i32) -> NodeAddress {
+        NodeAddress {
+            id,
+            host: format!("b{id}"),
+            port: 9092,
+            rack: None,
+        }
+    }
+
+    fn replica(id: i32, leo: i64) -> super::super::observation::ReplicaObservation {
+        super::super::observation::ReplicaObservation {
+            id,
+            log_end_offset: leo,
+            last_fetch_timestamp: Some(1),
+            last_caught_up_timestamp: Some(1),
+            directory_id: None,
+        }
+    }
+
+    #[test]
+    fn only_brokers_at_the_high_watermark_supply_partition_metadata() {
+        let quorum = RawQuorum {
+            leader_id: Some(100),
+            leader_epoch: 1,
+            high_watermark: 50,
+            voters: vec![replica(100, 50)],
+            observers: vec![
+                replica(1, 50),
+                replica(2, 49),
+                replica(3, 51),
+                replica(4, 50),
+            ],
+            answered_by: "c".into(),
+            voter_endpoints: Default::default(),
+            version: 2,
+        };
+        let caught_up = metadata_caught_up(&quorum);
+        assert_eq!(caught_up, BTreeSet::from([1, 3, 4, 100]));
+        let listed: Vec<NodeAddress> = (1..=5).map(addr).collect();
+        let ids = |o: u64| -> Vec<i32> {
+            metadata_candidates(&listed, &caught_up, o)
+                .unwrap()
+                .iter()
+                .map(|n| n.id)
+                .collect()
+        };
+        // 2 is behind, 5 is not in the quorum's answer: neither is ever a source.
+        assert_eq!(ids(0), vec![1, 3, 4]);
+        assert_eq!(ids(1), vec![3, 4, 1]);
+        assert_eq!(ids(3), vec![1, 3, 4]);
+        assert_eq!(
+            metadata_candidates(&listed, &BTreeSet::from([100]), 0),
+            None
+        );
+    }
+
+    #[test]
+    fn the_quorum_vouches_only_for_brokers_caught_up_that_fetched_within_the_window() {
+        let now = 1_000_000;
+        let at =
+            |id: i32, leo: i64, fetch: Option<i64>| super::super::observation::ReplicaObservation {
+                id,
+                log_end_offset: leo,
+                last_fetch_timestamp: fetch,
+                last_caught_up_timestamp: fetch,
+                directory_id: None,
+            };
+        let mut leader = at(100, 50, None);
+        leader.last_caught_up_timestamp = Some(now);
+        let quorum = RawQuorum {
+            leader_id: Some(100),
+            leader_epoch: 1,
+            high_watermark: 50,
+            voters: vec![leader.clone()],
+            observers: vec![
+                at(1, 50, Some(now - 60)),
+                // Crashed right after its last fetch: still at the high watermark.
+                at(2, 50, Some(now - FETCH_LIVENESS_MS - 1)),
+                at(3, 50, Some(now - FETCH_LIVENESS_MS)),
+                // Fetched just now but behind.
+                at(4, 49, Some(now - 10)),
+                // No timestamp (DescribeQuorum v0).
+                at(5, 50, None),
+            ],
+            answered_by: "c".into(),
+            voter_endpoints: Default::default(),
+            version: 2,
+        };
+        assert_eq!(vouched_alive(&quorum), BTreeSet::from([1, 3]));
+        // No leader timestamp: nobody is vouched for.
+        let mut no_now = quorum.clone();
+        no_now.voters[0].last_caught_up_timestamp = None;
+        assert!(vouched_alive(&no_now).is_empty());
+        // A timestamp ahead of the leader's now (its clock stepped back): nobody.
+        let mut stepped = quorum.clone();
+        stepped.observers.push(at(6, 50, Some(now + 5_000)));
+        assert!(vouched_alive(&stepped).is_empty());
+    }
+
+    #[test]
+    fn cached_broker_configs_are_read_again_when_something_says_they_may_have_changed() {
+        let cached = |read_at: u64, listed_at: u64, address: NodeAddress| CachedBroker {
+            configs: Vec::new(),
+            address,
+            read_at,
+            listed_at,
+        };
+        let mut moved = addr(4);
+        moved.port = 9093;
+        let cache = BTreeMap::from([
+            (1, cached(9, 9, addr(1))),
+            (2, cached(9, 9, addr(2))),
+            (3, cached(5, 8, addr(3))),
+            (4, cached(9, 9, moved)),
+        ]);
+        let listed: Vec<NodeAddress> = (1..=5).map(addr).collect();
+        let caught_up = BTreeSet::from([1, 3, 4, 5]);
+        let ask: Vec<i32> = configs_to_read(&cache, &listed, &caught_up, 10)
+            .iter()
+            .map(|n| n.id)
+            .collect();
+        // 1: cached, listed last time, vouched alive: not asked. 2: not vouched alive (behind
+        // the quorum, or no recent fetch: it may have crashed since its answer). 3: was not
+        // listed unfenced in observation 9 (may have restarted). 4: its endpoint changed.
+        // 5: not cached.
+        assert_eq!(ask, vec![2, 3, 4, 5]);
+        // Old entries are refreshed a share at a time, oldest first.
+        let cache: BTreeMap<i32, CachedBroker> = (1..=5)
+            .map(|id| (id, cached(u64::try_from(id).unwrap(), 99, addr(id))))
+            .collect();
+        let all: BTreeSet<i32> = (1..=5).collect();
+        let ask: Vec<i32> = configs_to_read(&cache, &listed, &all, 100)
+            .iter()
+            .map(|n| n.id)
+            .collect();
+        assert_eq!(ask, vec![1, 2]);
+        let cache: BTreeMap<i32, CachedBroker> =
+            (1..=5).map(|id| (id, cached(10, 59, addr(id)))).collect();
+        assert!(configs_to_read(&cache, &listed, &all, 60).is_empty());
     }
 
     #[tokio::test]

@@ -393,7 +393,9 @@ unsafe fn node(n: *const sys::rd_kafka_Node_t) -> Option<NodeAddress> {
 // ---------------------------------------------------------------------------------------------
 // the four calls
 
-/// DescribeCluster (librdkafka >= 2.3).
+/// DescribeCluster (librdkafka >= 2.3): only for connection settings kafkaops' own protocol
+/// path cannot honour (e.g. GSSAPI); the observation uses `wire_admin::describe_brokers`, as
+/// librdkafka fails on answers listing more than 32 racked brokers with short host names.
 pub fn describe_cluster(
     admin: &Admin,
     broker: Option<i32>,

@@ -6,6 +6,8 @@
 //! resource with an empty name) in IncrementalAlterConfigs. Each function takes an open [`Connection`] and returns observation
 //! types; the decoding of responses into those types is pure and unit-tested.
 
+use std::collections::BTreeMap;
+
 use kafka_protocol::messages::alter_partition_reassignments_request::{
     ReassignablePartition, ReassignableTopic,
 };
@@ -15,17 +17,20 @@ use kafka_protocol::messages::incremental_alter_configs_request::{
     AlterConfigsResource, AlterableConfig,
 };
 use kafka_protocol::messages::{
-    AlterPartitionReassignmentsRequest, BrokerId, DescribeClusterRequest, DescribeConfigsRequest,
-    DescribeQuorumRequest, DescribeQuorumResponse, IncrementalAlterConfigsRequest,
-    ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse, TopicName,
+    AlterPartitionReassignmentsRequest, BrokerId, DescribeClusterRequest, DescribeClusterResponse,
+    DescribeConfigsRequest, DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse,
+    IncrementalAlterConfigsRequest, ListPartitionReassignmentsRequest,
+    ListPartitionReassignmentsResponse, MetadataRequest, MetadataResponse, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 
 use super::error::{KafkaError, Result, error_name};
-use super::ffi::{AlterOp, ConfigChange, NodeAddress};
+use super::ffi::{
+    AlterOp, ClusterDescription, ConfigChange, NodeAddress, PartitionDescription, TopicDescription,
+};
 use super::observation::{ControllerAddresses, RaftEndpoint, RawQuorum, ReplicaObservation};
 use super::wire::Connection;
-use crate::engine::view::Reassignment;
+use crate::engine::view::{ConfigEntry, ConfigSource, Reassignment};
 
 /// The KRaft metadata log, the only partition DescribeQuorum describes.
 pub const METADATA_TOPIC: &str = "__cluster_metadata";
@@ -246,6 +251,304 @@ pub async fn describe_fenced_brokers(conn: &mut Connection) -> Result<Option<Vec
                 })
                 .collect()
         }))
+}
+
+/// The registered brokers as a broker lists them (DescribeCluster, broker endpoint): the
+/// unfenced ones, and with v2 (Kafka >= 4.0, KIP-1073) the fenced ones from the same answer
+/// (`include_fenced_brokers`), so both lists describe one moment. `None` for the fenced list
+/// when the broker speaks only older versions: then fencing can only be inferred from absence.
+///
+/// kafkaops decodes this itself: librdkafka's DescribeCluster fails ("Bad message format") on
+/// an answer listing more than 32 racked brokers with short advertised hosts.
+pub async fn describe_brokers(
+    conn: &mut Connection,
+) -> Result<(ClusterDescription, Option<Vec<NodeAddress>>)> {
+    let v = conn.version::<DescribeClusterRequest>("listing the brokers")?;
+    let mut request = DescribeClusterRequest::default();
+    if v >= 1 {
+        request = request.with_endpoint_type(1);
+    }
+    if v >= 2 {
+        request = request.with_include_fenced_brokers(true);
+    }
+    let response = conn.send_at(&request, v).await?;
+    decode_brokers(&response, v, conn.address())
+}
+
+/// The unfenced brokers (and with v2 the fenced ones) from a DescribeCluster answer.
+pub fn decode_brokers(
+    response: &DescribeClusterResponse,
+    version: i16,
+    address: &str,
+) -> Result<(ClusterDescription, Option<Vec<NodeAddress>>)> {
+    if response.error_code != 0 {
+        return Err(api_err(
+            "DescribeCluster",
+            address,
+            response.error_code,
+            response.error_message.as_ref(),
+        ));
+    }
+    let node = |b: &kafka_protocol::messages::describe_cluster_response::DescribeClusterBroker| {
+        NodeAddress {
+            id: b.broker_id.0,
+            host: b.host.as_str().to_string(),
+            port: u16::try_from(b.port).unwrap_or(0),
+            rack: b.rack.as_ref().map(|r| r.as_str().to_string()),
+        }
+    };
+    let mut nodes: Vec<NodeAddress> = response
+        .brokers
+        .iter()
+        .filter(|b| !b.is_fenced)
+        .map(node)
+        .collect();
+    nodes.sort_by_key(|n| n.id);
+    let fenced = (version >= 2).then(|| {
+        let mut f: Vec<NodeAddress> = response
+            .brokers
+            .iter()
+            .filter(|b| b.is_fenced)
+            .map(node)
+            .collect();
+        f.sort_by_key(|n| n.id);
+        f
+    });
+    let controller = response.controller_id.0;
+    let cluster_id = response.cluster_id.as_str();
+    Ok((
+        ClusterDescription {
+            cluster_id: (!cluster_id.is_empty()).then(|| cluster_id.to_string()),
+            controller: (controller >= 0).then_some(controller),
+            nodes,
+        },
+        fenced,
+    ))
+}
+
+/// Every topic's partition metadata as the broker at the other end sees it (Metadata for all
+/// topics, no auto-creation). A topic the broker reports with an error is an error naming
+/// the topic: an observation missing a topic would hide its partitions from the safety checks.
+pub async fn describe_all_topics(conn: &mut Connection) -> Result<Vec<TopicDescription>> {
+    let v = conn.version::<MetadataRequest>("reading partition metadata")?;
+    let request = MetadataRequest::default()
+        .with_topics(if v == 0 { Some(Vec::new()) } else { None })
+        .with_allow_auto_topic_creation(false);
+    let response = conn.send_at(&request, v).await?;
+    decode_topics(&response, conn.address())
+}
+
+/// The partition metadata of a Metadata answer (see [`describe_all_topics`]), sorted by topic
+/// and partition.
+pub fn decode_topics(response: &MetadataResponse, address: &str) -> Result<Vec<TopicDescription>> {
+    let ids = |v: &[BrokerId]| v.iter().map(|b| b.0).collect::<Vec<_>>();
+    let mut out = Vec::with_capacity(response.topics.len());
+    for t in &response.topics {
+        let name = t.name.as_ref().map(|n| n.0.as_str().to_string());
+        let Some(name) = name else {
+            return Err(KafkaError::Protocol {
+                what: "Metadata".into(),
+                address: address.into(),
+                message: "a topic without a name".into(),
+            });
+        };
+        if t.error_code != 0 {
+            return Err(api_err(
+                &format!("Metadata of topic {name:?}"),
+                address,
+                t.error_code,
+                None,
+            ));
+        }
+        let mut partitions: Vec<PartitionDescription> = t
+            .partitions
+            .iter()
+            .map(|p| PartitionDescription {
+                partition: p.partition_index,
+                leader: (p.leader_id.0 >= 0).then_some(p.leader_id.0),
+                replicas: ids(&p.replica_nodes),
+                isr: ids(&p.isr_nodes),
+            })
+            .collect();
+        partitions.sort_by_key(|p| p.partition);
+        out.push(TopicDescription {
+            name,
+            internal: t.is_internal,
+            partitions,
+        });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
+}
+
+fn config_source(code: i8) -> ConfigSource {
+    match code {
+        1 => ConfigSource::DynamicTopic,
+        2 => ConfigSource::DynamicBroker,
+        3 => ConfigSource::DynamicDefaultBroker,
+        4 => ConfigSource::StaticBroker,
+        5 => ConfigSource::Default,
+        _ => ConfigSource::Unknown,
+    }
+}
+
+/// The config entries of one DescribeConfigs result (sensitive values dropped).
+fn config_entries(
+    result: &kafka_protocol::messages::describe_configs_response::DescribeConfigsResult,
+) -> Vec<ConfigEntry> {
+    result
+        .configs
+        .iter()
+        .map(|c| ConfigEntry {
+            name: c.name.as_str().to_string(),
+            value: if c.is_sensitive {
+                None
+            } else {
+                c.value.as_ref().map(|v| v.as_str().to_string())
+            },
+            read_only: c.read_only,
+            source: config_source(c.config_source),
+            sensitive: c.is_sensitive,
+        })
+        .collect()
+}
+
+fn describe_configs_version(conn: &Connection, needed_for: &str) -> Result<i16> {
+    let v = conn.version::<DescribeConfigsRequest>(needed_for)?;
+    if v < 1 {
+        // v0 has no config source: a topic override cannot be told from a broker default.
+        return Err(KafkaError::UnsupportedApi {
+            address: conn.address().into(),
+            api: "DescribeConfigs v1 (Kafka >= 1.1)".into(),
+            needed_for: needed_for.into(),
+        });
+    }
+    Ok(v)
+}
+
+/// Every config of broker `id`, asked of the broker at the other end of `conn` (which must be
+/// broker `id`: only a broker answers for its own static configs).
+pub async fn describe_broker_configs(conn: &mut Connection, id: i32) -> Result<Vec<ConfigEntry>> {
+    let v = describe_configs_version(conn, "reading a broker's configs")?;
+    let request = DescribeConfigsRequest::default().with_resources(vec![
+        DescribeConfigsResource::default()
+            .with_resource_type(4)
+            .with_resource_name(StrBytes::from_string(id.to_string()))
+            .with_configuration_keys(None),
+    ]);
+    let response = conn.send_at(&request, v).await?;
+    let result = response
+        .results
+        .first()
+        .ok_or_else(|| KafkaError::Protocol {
+            what: "DescribeConfigs".into(),
+            address: conn.address().into(),
+            message: "empty result".into(),
+        })?;
+    if result.error_code != 0 {
+        return Err(KafkaError::Api {
+            what: format!("DescribeConfigs of broker {id} via {}", conn.address()),
+            node: Some(id),
+            code: result.error_code,
+            name: error_name(result.error_code),
+            message: result
+                .error_message
+                .as_ref()
+                .map(|m| m.as_str().to_string()),
+        });
+    }
+    Ok(config_entries(result))
+}
+
+/// Per topic whose configs could be read: its topic-level `min.insync.replicas` override
+/// (config source DYNAMIC_TOPIC_CONFIG), `None` when it has none. Asked for that one key, in
+/// requests of 200 topics. A topic whose configs could not be read, or whose override cannot
+/// be parsed, is left out (unknown: the roll refuses to restart its replicas), with the reason
+/// logged; a failed request leaves its topics out the same way.
+pub async fn topic_min_isr_overrides(
+    conn: &mut Connection,
+    topics: &[String],
+) -> BTreeMap<String, Option<i32>> {
+    let mut out = BTreeMap::new();
+    let v = match describe_configs_version(conn, "reading topic configs") {
+        Ok(v) => v,
+        Err(e) => {
+            tracing::warn!("{e}; min.insync.replicas of every topic is unknown");
+            return out;
+        }
+    };
+    for chunk in topics.chunks(200) {
+        let request = DescribeConfigsRequest::default().with_resources(
+            chunk
+                .iter()
+                .map(|t| {
+                    DescribeConfigsResource::default()
+                        .with_resource_type(2)
+                        .with_resource_name(StrBytes::from_string(t.clone()))
+                        .with_configuration_keys(Some(vec![StrBytes::from_static_str(
+                            "min.insync.replicas",
+                        )]))
+                })
+                .collect(),
+        );
+        let response = match conn.send_at(&request, v).await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!(
+                    "DescribeConfigs of {} topic(s) failed: {e}; their min.insync.replicas \
+                     is unknown",
+                    chunk.len()
+                );
+                continue;
+            }
+        };
+        out.extend(decode_min_isr_overrides(&response));
+    }
+    out
+}
+
+/// The topic-level `min.insync.replicas` overrides of a DescribeConfigs answer about topics.
+pub fn decode_min_isr_overrides(
+    response: &DescribeConfigsResponse,
+) -> BTreeMap<String, Option<i32>> {
+    let mut out = BTreeMap::new();
+    for r in &response.results {
+        let topic = r.resource_name.as_str();
+        if r.error_code != 0 {
+            tracing::warn!(
+                "DescribeConfigs of topic {topic:?} failed: {}; its min.insync.replicas is \
+                 unknown",
+                error_name(r.error_code)
+            );
+            continue;
+        }
+        let entry = r
+            .configs
+            .iter()
+            .find(|c| c.name.as_str() == "min.insync.replicas");
+        let value = match entry {
+            Some(c) if config_source(c.config_source) == ConfigSource::DynamicTopic => {
+                match c
+                    .value
+                    .as_ref()
+                    .and_then(|v| v.as_str().trim().parse::<i32>().ok())
+                {
+                    Some(v) => Some(v),
+                    None => {
+                        tracing::warn!(
+                            "topic {topic:?}: unreadable min.insync.replicas override {:?}; \
+                             treated as unknown",
+                            c.value
+                        );
+                        continue;
+                    }
+                }
+            }
+            _ => None,
+        };
+        out.insert(topic.to_string(), value);
+    }
+    out
 }
 
 /// One config value of node `node_id`, asked of that node itself (DescribeConfigs BROKER).
@@ -513,6 +816,41 @@ mod tests {
         let r = quorum_response(1).with_error_code(41);
         let err = decode_quorum(&r, 1, "b:9092").unwrap_err();
         assert!(err.to_string().contains("NOT_CONTROLLER"), "{err}");
+    }
+
+    #[test]
+    fn broker_listing_decoding() {
+        use kafka_protocol::messages::describe_cluster_response::DescribeClusterBroker;
+        let b = |id: i32, fenced: bool| {
+            DescribeClusterBroker::default()
+                .with_broker_id(BrokerId(id))
+                .with_host(StrBytes::from_static_str("127.0.0.1"))
+                .with_port(9000 + id)
+                .with_rack(Some(StrBytes::from_static_str("r")))
+                .with_is_fenced(fenced)
+        };
+        let r = DescribeClusterResponse::default()
+            .with_cluster_id(StrBytes::from_static_str("abc"))
+            .with_controller_id(BrokerId(2))
+            .with_brokers(vec![b(3, false), b(1, true), b(2, false)]);
+        let (cluster, fenced) = decode_brokers(&r, 2, "b:9092").unwrap();
+        assert_eq!(
+            cluster.nodes.iter().map(|n| n.id).collect::<Vec<_>>(),
+            vec![2, 3]
+        );
+        assert_eq!(cluster.cluster_id.as_deref(), Some("abc"));
+        assert_eq!(cluster.controller, Some(2));
+        assert_eq!(cluster.nodes[0].rack.as_deref(), Some("r"));
+        assert_eq!(cluster.nodes[0].port, 9002);
+        assert_eq!(
+            fenced.unwrap().iter().map(|n| n.id).collect::<Vec<_>>(),
+            vec![1]
+        );
+        // Before v2 only unfenced brokers are listed, and fencing is not reported.
+        let (_, fenced) = decode_brokers(&r, 1, "b:9092").unwrap();
+        assert_eq!(fenced, None);
+        let err = decode_brokers(&r.clone().with_error_code(31), 2, "b:9092").unwrap_err();
+        assert!(err.to_string().contains("DescribeCluster"), "{err}");
     }
 
     #[test]

@@ -1115,3 +1115,125 @@ fn killed_controller_voter_that_still_looks_caught_up_is_not_counted() {
     drop(server);
     eprintln!("test 7 wall time {:.1?}", began.elapsed());
 }
+
+// ---------------------------------------------------------------------------------------------
+// 8. A broker whose metadata is stale (issue #27)
+// ---------------------------------------------------------------------------------------------
+
+/// SIGCONTs a SIGSTOPped JVM when dropped (also on panic), so the cluster can stop it.
+struct Paused(u32);
+
+impl Drop for Paused {
+    fn drop(&mut self) {
+        // SAFETY: sending a signal to a pid this test started; no memory is involved.
+        unsafe {
+            libc::kill(i32::try_from(self.0).unwrap_or(0), libc::SIGCONT);
+        }
+    }
+}
+
+/// One combined node (1) and brokers 2-4; the controller fences a broker only 3 minutes after
+/// its last heartbeat, a leader drops a silent follower from the ISR after 8 s. Topic `stale`:
+/// replicas [2, 3, 4], min ISR 2. Broker 4 is paused (SIGSTOP): its metadata stops at ISR
+/// [2, 3, 4] while the partition's ISR shrinks to [2, 3] (records produced after the pause put
+/// it behind the leader's log end), and Kafka keeps listing it unfenced.
+/// kafkaops reads partition metadata only from brokers caught up with the metadata quorum, so
+/// broker 4's stale view cannot put it back in sync: `roll --nodes 3` (restarting 3 would leave
+/// [2]) must refuse and restart nothing, while 4 is still listed unfenced.
+#[test]
+fn stale_broker_metadata_does_not_let_the_roll_go_below_min_isr() {
+    let began = Instant::now();
+    const TOPIC: &str = "stale";
+    let spec = ClusterSpec {
+        brokers: 3,
+        ..ClusterSpec::combined(1)
+    }
+    .with_broker_prop("broker.session.timeout.ms", "180000")
+    .with_broker_prop("replica.lag.time.max.ms", "8000");
+    let cluster = start_cluster(spec);
+    let bootstrap = cluster.bootstrap_servers();
+    let live_bootstrap = [2, 3]
+        .iter()
+        .map(|id| cluster.node(*id).unwrap().broker_address().unwrap())
+        .collect::<Vec<_>>()
+        .join(",");
+    create_topic(
+        &bootstrap,
+        TOPIC,
+        &[vec![2, 3, 4]],
+        &[("min.insync.replicas", "2")],
+    )
+    .expect("create topic");
+    wait_partition(&bootstrap, TOPIC, "full ISR", |p| p.isr.len() == 3);
+    let pid = cluster.pid(4).expect("broker 4 runs");
+    // SAFETY: sending a signal to a pid this test started; no memory is involved.
+    unsafe {
+        libc::kill(i32::try_from(pid).unwrap(), libc::SIGSTOP);
+    }
+    let paused = Paused(pid);
+    // A leader drops a silent follower from the ISR only once the follower is behind its log
+    // end: on an empty partition the paused broker would stay in sync until it is fenced (3
+    // minutes). A few records (acks=all: acknowledged once the ISR shrank to [2, 3]) move the
+    // log end.
+    produce_bulk(&live_bootstrap, TOPIC, 10, 100, 16_384).expect("produce to the partition");
+    wait_partition(&live_bootstrap, TOPIC, "ISR [2, 3]", |p| {
+        sorted(p.isr.clone()) == [2, 3]
+    });
+    // Without the broker-state endpoints (paused, broker 4's would not answer and the roll
+    // would refuse for that alone): broker 4's state is inferred from fencing, RUNNING.
+    let conn = connection_args_without_broker_state(&cluster);
+    let cluster = shared(cluster);
+    let server = ControlServer::start(Arc::clone(&cluster));
+    let cmd = server.restart_command();
+    let run = kafkaops_roll(
+        &conn,
+        &[
+            "--nodes",
+            "3",
+            "--restart-command",
+            &cmd,
+            "--blocked-timeout",
+            "10s",
+            "--post-restart-timeout",
+            "2m",
+        ],
+    );
+    // Evidence that broker 4 was listed unfenced (its stale view a candidate) all along.
+    let still_unfenced = unfenced_brokers(&live_bootstrap)
+        .expect("unfenced brokers")
+        .contains(&4);
+    let p = placement(&live_bootstrap, TOPIC).unwrap().remove(0);
+    eprintln!("roll --nodes 3: exit {}; {p:?}\n{}", run.code, run.stderr);
+    let restarts = server.restarts();
+    drop(paused);
+    assert_eq!(
+        restarted_nodes(&restarts),
+        Vec::<i32>::new(),
+        "roll --nodes 3 restarted something"
+    );
+    assert_ne!(
+        run.code, 0,
+        "roll --nodes 3 did not refuse:\n{}",
+        run.stderr
+    );
+    // A paused broker answers nothing while its process runs: the roll refuses on its unknown
+    // state before the ISR rule is reached (seen on Kafka 4.4), or on the ISR rule naming the
+    // partition. Either way no restart; that broker 4's stale view cannot count a replica in
+    // sync is proven where a lagging broker does answer (`tests/wire/synthetic_kafka.rs`,
+    // `roll_dry_run_refuses_what_the_current_isr_forbids_despite_the_lagging_broker`) and by the
+    // world-model property `observation_lag`.
+    assert!(
+        run.stderr.contains("stale-0") || run.stderr.contains("broker 4 is in an unknown state"),
+        "the refusal names the partition or the paused broker:\n{}",
+        run.stderr
+    );
+    assert!(
+        still_unfenced && sorted(p.isr.clone()) == [2, 3],
+        "the situation this test is about did not hold: broker 4 unfenced {still_unfenced}, {p:?}"
+    );
+    lock(&cluster)
+        .wait_until_unfenced(4, WAIT)
+        .expect("broker 4 serves again");
+    drop(server);
+    eprintln!("test 8 wall time {:.1?}", began.elapsed());
+}

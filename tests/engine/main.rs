@@ -12,6 +12,7 @@ mod auto_rebalance_properties;
 mod cc_flow_properties;
 mod drift_properties;
 mod health_properties;
+mod observation_lag;
 mod operate_properties;
 mod parsers_fuzz;
 mod roll_batches;

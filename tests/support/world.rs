@@ -15,6 +15,9 @@
 //!   once it has synced, a removing replica until the reassignment completes);
 //! - the ISR an observer SEES can lag (a crashed replica stays listed for a
 //!   while) and can come from a broker whose view is older (stale metadata);
+//!   [`MetadataLog`] models that lag at the protocol level (the committed ISR
+//!   per metadata offset, how far each broker applied it, how far the quorum
+//!   saw it fetch) to judge which brokers' metadata the adapter may read;
 //! - controllers are voters or KIP-853 observers; `LastCaughtUpTimestamp`s are
 //!   in the leader's clock and stop advancing when a controller stops, so a
 //!   stopped controller keeps looking caught up for the fetch timeout; a quorum
@@ -2125,5 +2128,65 @@ pub mod io {
         fn incarnations_survive_restore(&self) -> bool {
             true
         }
+    }
+}
+
+// ----------------------------------------------------------- metadata lag (#27)
+
+/// The KRaft metadata log as ground truth, for judging which brokers' partition metadata an
+/// observation may trust (issue #27). Independent of the adapter's rules: it only knows, per
+/// partition, the ISR each committed record set, at which offset, and how far each broker has
+/// really applied the log.
+///
+/// - `history[p]`: `(offset, ISR)` in offset order; the ISR at offset `o` is the last entry at
+///   or before `o`. The committed truth is the ISR at the high watermark.
+/// - each broker has applied the log up to `applied` (what its Metadata answer shows); the
+///   quorum leader last saw it at `reported` <= `applied` (DescribeQuorum lags the broker,
+///   never leads it); it may not answer at all.
+#[derive(Debug, Clone)]
+pub struct MetadataLog {
+    pub high_watermark: i64,
+    pub history: Vec<Vec<(i64, BTreeSet<i32>)>>,
+    pub brokers: BTreeMap<i32, LoggedBroker>,
+}
+
+/// One broker's place in the metadata log.
+#[derive(Debug, Clone, Copy)]
+pub struct LoggedBroker {
+    pub applied: i64,
+    pub reported: i64,
+    pub answers: bool,
+}
+
+impl MetadataLog {
+    fn isr_at(&self, p: usize, offset: i64) -> BTreeSet<i32> {
+        self.history[p]
+            .iter()
+            .rev()
+            .find(|(o, _)| *o <= offset)
+            .map(|(_, isr)| isr.clone())
+            .unwrap_or_default()
+    }
+
+    /// The ISR the quorum has committed for partition `p`.
+    #[must_use]
+    pub fn committed_isr(&self, p: usize) -> BTreeSet<i32> {
+        self.isr_at(p, self.high_watermark)
+    }
+
+    /// Partition `p`'s ISR as broker `id` reports it (from what it has applied).
+    #[must_use]
+    pub fn reported_isr(&self, id: i32, p: usize) -> BTreeSet<i32> {
+        self.isr_at(p, self.brokers[&id].applied)
+    }
+
+    /// The brokers whose metadata is behind the committed log.
+    #[must_use]
+    pub fn lagging(&self) -> BTreeSet<i32> {
+        self.brokers
+            .iter()
+            .filter(|(_, b)| b.applied < self.high_watermark)
+            .map(|(id, _)| *id)
+            .collect()
     }
 }

@@ -582,3 +582,207 @@ async fn kafkaops_observes_forty_brokers_in_racks() {
     assert_eq!(o.nodes.iter().filter(|n| n.roles.broker).count(), 40);
     assert_eq!(kafka.stats().by_api.get("Unsupported"), None);
 }
+
+/// The same 40 racked brokers all advertising `127.0.0.1` (a short host): librdkafka's
+/// DescribeCluster failed on that answer ("Bad message format") and `kafkaops roll --dry-run`
+/// crashed with exactly 33 such brokers; kafkaops now lists the brokers with its own
+/// DescribeCluster.
+#[tokio::test(flavor = "multi_thread")]
+async fn forty_racked_brokers_on_a_short_host_are_listed() {
+    let mut spec = Spec::new(40, 400);
+    spec.host = Some("127.0.0.1".into());
+    let kafka = SyntheticKafka::start(&spec).unwrap();
+    let c = kafka.cluster().clone();
+    assert!(
+        c.brokers
+            .iter()
+            .all(|b| b.host == "127.0.0.1" && b.rack.is_some())
+    );
+    let client = KafkaClient::connect(ConnectionConfig::new(kafka.bootstrap_servers()))
+        .await
+        .unwrap();
+    let listed = client.describe_cluster().await.unwrap();
+    assert_eq!(listed.nodes.len(), 40);
+    for n in &listed.nodes {
+        let served = c.node(n.id).unwrap();
+        assert_eq!(
+            (n.host.as_str(), n.port, n.rack.clone()),
+            (served.host.as_str(), served.port, served.rack.clone())
+        );
+    }
+    let o = client.observe().await.unwrap();
+    assert_eq!(observed_placement(&o), model_placement(&c, View::Current));
+    assert_eq!(o.nodes.iter().filter(|n| n.roles.broker).count(), 40);
+    assert_eq!(kafka.stats().by_api.get("Unsupported"), None);
+
+    // The dry run that crashed at 33 brokers.
+    let mut spec = Spec::new(33, 330);
+    spec.host = Some("127.0.0.1".into());
+    let kafka = SyntheticKafka::start(&spec).unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let out = bin::run(
+        bin::kafkaops()
+            .args([
+                "--bootstrap-servers",
+                &kafka.bootstrap_servers(),
+                "--output",
+                "json",
+            ])
+            .args(["roll", "--dry-run", "--all", "--state-dir"])
+            .arg(state.path()),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.planned_roll_nodes().is_empty(), "{}", out.stdout);
+}
+
+/// Which brokers an observation asks what (issue #27): partition metadata only of caught-up
+/// brokers (at most three, never the lagging 2 and 5), broker configs of every broker the
+/// first time and afterwards only of the brokers whose metadata lags (they may have stopped);
+/// the metadata sources move from one observation to the next.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_observation_reads_partition_metadata_from_a_few_caught_up_brokers() {
+    let mut spec = small();
+    spec.brokers = 8;
+    spec.lagging = BTreeSet::from([2, 5]);
+    let kafka = SyntheticKafka::start(&spec).unwrap();
+    let c = kafka.cluster().clone();
+    let mut config = ConnectionConfig::new(kafka.bootstrap_servers());
+    config.request_timeout = TIMEOUT;
+    let client = KafkaClient::connect(config).await.unwrap();
+    let asked = |stats: &synthetic_kafka::Stats, api: &str| -> BTreeSet<i32> {
+        stats
+            .by_node
+            .iter()
+            .filter(|(_, n)| n.by_api.get(api).is_some_and(|a| a.requests > 0))
+            .map(|(id, _)| *id)
+            .collect()
+    };
+    let _ = kafka.take_stats();
+    let mut sources = BTreeSet::new();
+    for round in 0..4 {
+        let o = client.observe().await.unwrap();
+        assert_eq!(observed_placement(&o), model_placement(&c, View::Current));
+        let stats = kafka.take_stats();
+        let metadata = asked(&stats, "Metadata");
+        assert_eq!(metadata.len(), 3, "round {round}: {metadata:?}");
+        assert!(
+            metadata.is_disjoint(&c.lagging),
+            "round {round}: {metadata:?}"
+        );
+        assert_eq!(
+            o.metadata_from.iter().copied().collect::<BTreeSet<_>>(),
+            metadata
+        );
+        sources.extend(metadata);
+        let configs: BTreeSet<i32> = asked(&stats, "DescribeConfigs")
+            .into_iter()
+            .filter(|id| c.brokers.iter().any(|b| b.id == *id))
+            .collect();
+        if round == 0 {
+            assert_eq!(configs, (1..=8).collect(), "round {round}");
+        } else {
+            // The first source also answers the topic configs.
+            let mut expected = c.lagging.clone();
+            expected.insert(o.metadata_from[0]);
+            assert_eq!(configs, expected, "round {round}");
+        }
+        // Every broker's configs are there, cached or not.
+        assert_eq!(o.broker_configs.len(), 8, "round {round}");
+        assert!(o.unreachable_brokers.is_empty());
+    }
+    assert!(sources.len() > 3, "the sources move: {sources:?}");
+    // A broker the caller restarted or reconfigured is asked again.
+    client.forget_broker(7);
+    let o = client.observe().await.unwrap();
+    let configs = asked(&kafka.take_stats(), "DescribeConfigs");
+    assert!(configs.contains(&7), "{configs:?}");
+    assert!(
+        !configs.contains(&8) || o.metadata_from[0] == 8,
+        "{configs:?}"
+    );
+}
+
+/// A broker that crashed after its configs were kept, and that Kafka has not fenced yet, is
+/// not taken as reachable on its old answer: the quorum shows its metadata fetches stopped, so
+/// it is asked again, does not answer and is unreachable, and the snapshot the roll decides on
+/// discounts it from every ISR (as when every broker was asked every observation).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_broker_that_crashed_since_its_configs_were_read_is_not_reachable() {
+    let mut spec = small();
+    spec.lagging = BTreeSet::new();
+    spec.out_of_sync = 0;
+    let kafka = SyntheticKafka::start(&spec).unwrap();
+    let mut config = ConnectionConfig::new(kafka.bootstrap_servers());
+    config.request_timeout = TIMEOUT;
+    let client = KafkaClient::connect(config).await.unwrap();
+    let o = client.observe().await.unwrap();
+    assert_eq!(o.broker_configs.len(), 5);
+    // Crashed 3 s ago right after a fetch: still listed unfenced, still at the high watermark.
+    kafka.crash(4, Duration::from_secs(3));
+    let o = client.observe().await.unwrap();
+    let node = o.node(4).unwrap();
+    assert_eq!(node.fenced, Some(false));
+    assert!(
+        o.unreachable_brokers.contains_key(&4),
+        "{:?}",
+        o.unreachable_brokers
+    );
+    assert!(!o.broker_configs.contains_key(&4));
+    assert!(!o.metadata_from.contains(&4), "{:?}", o.metadata_from);
+    let snapshot = kafkaops::kafka::convert::to_snapshot(&o);
+    let n4 = snapshot
+        .nodes
+        .iter()
+        .find(|n| n.id.0 == 4)
+        .expect("broker 4 in the snapshot");
+    assert!(!n4.is_serving(), "{n4:?}");
+    // The others run by the quorum's word and keep their configs.
+    for id in [1, 2, 3, 5] {
+        assert!(o.broker_configs.contains_key(&id), "broker {id}");
+    }
+}
+
+/// `operate`'s view of the partitions (`KafkaClient::describe_all_topics`) is one Metadata
+/// request to one bootstrap broker, whatever the number of brokers, and holds every partition
+/// as served.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_topic_is_described_with_one_metadata_request() {
+    let mut spec = small();
+    spec.lagging = BTreeSet::new();
+    spec.out_of_sync = 0;
+    let kafka = SyntheticKafka::start(&spec).unwrap();
+    let c = kafka.cluster().clone();
+    let mut config = ConnectionConfig::new(kafka.bootstrap_servers());
+    config.request_timeout = TIMEOUT;
+    let client = KafkaClient::connect(config).await.unwrap();
+    // librdkafka's own start-up requests first (with a deadline), then count from zero.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut last = kafka.stats();
+    loop {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let now = kafka.stats();
+        if (now.answered == now.requests && now.requests == last.requests)
+            || std::time::Instant::now() > deadline
+        {
+            break;
+        }
+        last = now;
+    }
+    let _ = kafka.take_stats();
+    let topics = client.describe_all_topics().await.unwrap();
+    let seen: Placement = topics
+        .iter()
+        .flat_map(|t| {
+            t.partitions.iter().map(move |p| {
+                (
+                    (t.name.clone(), p.partition),
+                    (p.replicas.clone(), p.leader.unwrap_or(-1), p.isr.clone()),
+                )
+            })
+        })
+        .collect();
+    assert_eq!(seen, model_placement(&c, View::Current));
+    let stats = kafka.take_stats();
+    assert_eq!(stats.by_api["Metadata"].requests, 1, "{stats:?}");
+    assert_eq!(stats.nodes_asked, 1, "{stats:?}");
+}

@@ -116,7 +116,7 @@ impl BitSet {
 }
 
 /// Conflict graph over a set of nodes.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConflictGraph {
     nodes: Vec<NodeId>,
     slot: HashMap<NodeId, usize>,

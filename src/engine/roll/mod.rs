@@ -463,6 +463,11 @@ pub struct Roller {
     /// before every decision, so not saved.
     #[serde(skip)]
     other_mover: Option<RollError>,
+    /// The last colouring of the conflict graph, reused by the next decision while its inputs
+    /// have not changed (see `select::PlannedBatches`); derived data, so neither saved nor
+    /// compared.
+    #[serde(skip)]
+    planned: Option<select::PlannedBatches>,
 }
 
 impl PartialEq for Roller {
@@ -498,6 +503,7 @@ impl Roller {
             finished: None,
             stop_after_action: None,
             other_mover: None,
+            planned: None,
         }
     }
 
@@ -693,10 +699,13 @@ impl Roller {
             // Our own nodes first: see `stop_after_action`.
             self.stop_after_action.get_or_insert(e);
         }
-        let mut cache = Cache::default();
+        let mut cache = Cache::carrying(self.planned.take());
         if self.awaiting.is_some() {
             match self.await_step(snapshot, now, &mut cache) {
-                Ok(Some(d)) => return d,
+                Ok(Some(d)) => {
+                    self.planned = cache.batches.take();
+                    return d;
+                }
                 Ok(None) => {}
                 Err(e) => return self.finish(Decision::Abort { reason: e }),
             }
@@ -705,6 +714,7 @@ impl Roller {
             return self.finish(Decision::Abort { reason: e });
         }
         let selection = select(&self.config, &self.nodes, snapshot, &mut cache);
+        self.planned = cache.batches.take();
         match hold_for(self.other_mover.as_ref(), selection) {
             Selection::Restart(nodes, reason) => {
                 let mut restarts = BTreeMap::new();
@@ -798,7 +808,7 @@ impl Roller {
         // out of sync to every later step, and the preview reported a block the real roll does not
         // meet (it re-observes after each batch).
         let mut assumed = std::borrow::Cow::Borrowed(snapshot);
-        let mut cache = Cache::default();
+        let mut cache = Cache::carrying(self.planned.clone());
         let mut plan = Plan {
             unselected_unhealthy: unselected_unhealthy(&self.config, &nodes),
             sensitive_settings: sensitive_settings(&nodes, snapshot),
@@ -819,7 +829,9 @@ impl Roller {
                     }
                     let ids: Vec<NodeId> = batch.iter().map(|n| n.node).collect();
                     if assume_back_in_sync(&mut assumed, &ids) {
-                        cache = Cache::default();
+                        // Only ISRs and states changed, not who holds what: a portable
+                        // colouring still fits.
+                        cache = Cache::carrying(cache.batches.take());
                     }
                     plan.steps.push(PlanStep::Restart {
                         nodes: batch,

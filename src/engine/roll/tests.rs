@@ -940,3 +940,55 @@ fn no_restart_while_cruise_control_executes() {
     let d = roller.decide(&snapshot, Millis(12_000));
     assert!(blocked_reason(&d).contains("task task-42"), "{d:?}");
 }
+
+/// The colouring is carried from one decision to the next only while the conflict graph is
+/// the same: once two brokers planned into one batch come to share a partition (a new
+/// partition, a reassignment), the next batch must not hold both (it would take that partition
+/// down by two replicas at once).
+#[test]
+fn colouring_carried_between_decisions_is_replanned_when_brokers_come_to_share_a_partition() {
+    let mut p0 = partition("t", &[1, 2], &[1, 2]);
+    p0.tp.partition = 0;
+    let mut p1 = partition("t", &[3, 4], &[3, 4]);
+    p1.tp.partition = 1;
+    let mut snapshot = ClusterSnapshot {
+        nodes: vec![
+            node(0, NodeRoles::CONTROLLER, ObservedState::Serving),
+            node(1, NodeRoles::BROKER, ObservedState::Serving),
+            node(2, NodeRoles::BROKER, ObservedState::Serving),
+            node(3, NodeRoles::BROKER, ObservedState::Serving),
+            node(4, NodeRoles::BROKER, ObservedState::Serving),
+        ],
+        partitions: vec![p0, p1],
+        topics: topic("t", Some(1)),
+        quorum: quorum(Some(0), &[(0, 0)]),
+    };
+    let config = RollConfig {
+        max_batch_size: 4,
+        ..RollConfig::default()
+    };
+    let mut roller = Roller::new(config, restart(&[1, 2, 3, 4]));
+    let first = roller.decide(&snapshot, Millis(0)).restarted_nodes();
+    assert_eq!(first.len(), 2, "{first:?}");
+    assert!(roller.planned.as_ref().is_some_and(|p| p.portable));
+    for (i, id) in first.iter().enumerate() {
+        roller.handle_restart_done(*id, Millis(10 + i as u64));
+        let slot = snapshot.nodes.iter().position(|x| x.id == *id).unwrap();
+        snapshot.nodes[slot].incarnation = Some(format!("uid-{}-1", id.0));
+    }
+    let rest: Vec<i32> = [1, 2, 3, 4]
+        .into_iter()
+        .filter(|id| !first.contains(&n(*id)))
+        .collect();
+    // The two brokers left now share a new partition, both in its ISR.
+    let mut p2 = partition("t", &rest, &rest);
+    p2.tp.partition = 2;
+    snapshot.partitions.push(p2);
+    assert!(matches!(
+        roller.decide(&snapshot, Millis(1_000)),
+        Decision::Wait { .. }
+    ));
+    let next = roller.decide(&snapshot, Millis(2_000)).restarted_nodes();
+    assert_eq!(next.len(), 1, "{next:?} share partition t-2");
+    assert!(rest.contains(&next[0].0), "{next:?}");
+}

@@ -156,6 +156,12 @@ impl SyntheticKafka {
         self.shared.stats(true)
     }
 
+    /// Broker `id` crashed `ago` before now and is not fenced yet (see
+    /// [`server::Shared::crash`]).
+    pub fn crash(&self, id: i32, ago: std::time::Duration) {
+        self.shared.crash(id, ago);
+    }
+
     /// What a client needs to know, as the example prints it.
     #[must_use]
     pub fn info(&self) -> serde_json::Value {

@@ -423,13 +423,15 @@ pub fn describe_cluster(
 
 /// DescribeQuorum of `__cluster_metadata-0` at `now_ms` (the leader's clock). Voters are
 /// caught up; observers (the brokers) too unless lagging: those are `quorum_lag` records
-/// behind and last caught up 30 s ago.
+/// behind and last caught up 30 s ago. A `crashed` broker is at the high watermark with its
+/// last fetch (the map's value) as both timestamps.
 #[must_use]
 pub fn describe_quorum(
     cluster: &Cluster,
     node: &Node,
     req: &DescribeQuorumRequest,
     now_ms: i64,
+    crashed: &std::collections::BTreeMap<i32, i64>,
 ) -> DescribeQuorumResponse {
     let hw = cluster.high_watermark;
     let state = |id: i32, leo: i64, fetch: i64, caught_up: i64| {
@@ -479,7 +481,9 @@ pub fn describe_quorum(
                                 .brokers
                                 .iter()
                                 .map(|b| {
-                                    if cluster.lagging.contains(&b.id) {
+                                    if let Some(&at) = crashed.get(&b.id) {
+                                        state(b.id, hw, at, at)
+                                    } else if cluster.lagging.contains(&b.id) {
                                         state(
                                             b.id,
                                             hw - cluster.quorum_lag,

@@ -248,6 +248,9 @@ pub struct Shared {
     cache: Mutex<HashMap<CacheKey, Arc<OnceCell<Bytes>>>>,
     cache_bytes: AtomicUsize,
     warned: Mutex<Vec<(i16, i16)>>,
+    /// Brokers that crashed (see [`Shared::crash`]), with their last metadata fetch on the
+    /// leader's clock.
+    crashed: Mutex<BTreeMap<i32, i64>>,
 }
 
 impl Shared {
@@ -266,7 +269,21 @@ impl Shared {
             cache: Mutex::new(HashMap::new()),
             cache_bytes: AtomicUsize::new(0),
             warned: Mutex::new(Vec::new()),
+            crashed: Mutex::new(BTreeMap::new()),
         }
+    }
+
+    /// Broker `id` crashed `ago` before now, right after a metadata fetch, and is not fenced
+    /// yet: it answers nothing more (connections are closed unread), DescribeCluster still
+    /// lists it unfenced and DescribeQuorum still shows it at the high watermark (no record
+    /// was committed since), with that last fetch as its timestamps.
+    pub fn crash(&self, id: i32, ago: std::time::Duration) {
+        let ago = i64::try_from(ago.as_millis()).unwrap_or(i64::MAX);
+        self.crashed.lock().unwrap().insert(id, now_ms() - ago);
+    }
+
+    fn crashed(&self, id: i32) -> bool {
+        self.crashed.lock().unwrap().contains_key(&id)
     }
 
     pub fn node_count(&self) -> usize {
@@ -432,7 +449,8 @@ async fn respond(
         }
         ApiKey::DescribeQuorum => {
             let req: DescribeQuorumRequest = decode(&body, version)?;
-            let r = responses::describe_quorum(cluster, n, &req, now_ms());
+            let crashed = shared.crashed.lock().unwrap().clone();
+            let r = responses::describe_quorum(cluster, n, &req, now_ms(), &crashed);
             answer::<DescribeQuorumResponse>(version, encode(&r, version)?)
         }
         ApiKey::ListPartitionReassignments => {
@@ -450,6 +468,9 @@ async fn serve_connection(shared: Arc<Shared>, node: usize, mut stream: TcpStrea
     shared.counters.connections[node].fetch_add(1, Ordering::Relaxed);
     let node_id = shared.nodes[node].id;
     loop {
+        if shared.crashed(node_id) {
+            return;
+        }
         let mut len = [0u8; 4];
         if stream.read_exact(&mut len).await.is_err() {
             return;
