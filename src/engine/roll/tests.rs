@@ -940,3 +940,21 @@ fn no_restart_while_cruise_control_executes() {
     let d = roller.decide(&snapshot, Millis(12_000));
     assert!(blocked_reason(&d).contains("task task-42"), "{d:?}");
 }
+
+/// Issue #26: a resumed roll's plan does not list a node it already restarted as untouched.
+#[test]
+fn a_resumed_plan_does_not_call_restarted_nodes_untouched() {
+    let snapshot = brokers_cluster();
+    let mut roller = Roller::new(RollConfig::default(), restart(&[1, 2]));
+    assert_eq!(
+        roller.decide(&snapshot, Millis(0)).restarted_nodes(),
+        vec![n(1)]
+    );
+    roller.handle_restart_done(n(1), Millis(10));
+    roller.handle_process_ended(n(1), Millis(20));
+    let plan = roller.plan(&snapshot);
+    assert!(!plan.untouched.contains(&n(1)), "{plan:?}");
+    assert_eq!(plan.already_rolled, vec![n(1)], "{plan:?}");
+    // Nodes outside the selection and not rolled stay untouched.
+    assert!(plan.untouched.contains(&n(3)), "{plan:?}");
+}
