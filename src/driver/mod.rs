@@ -227,14 +227,32 @@ impl RunReport {
         }
     }
 
-    /// Nodes restarted by this run, in order, each once.
+    /// Nodes restarted by this run, in order, each once: a node whose restart command failed
+    /// was not restarted (unless a later command restarted it).
     #[must_use]
     pub fn restarted(&self) -> Vec<NodeId> {
         let mut out: Vec<NodeId> = Vec::new();
         for a in &self.actions {
-            if let ActionRecord::Restart { nodes, .. } = a {
+            if let ActionRecord::Restart { nodes, failed, .. } = a {
                 for n in nodes {
-                    if !out.contains(n) {
+                    if !failed.contains(n) && !out.contains(n) {
+                        out.push(*n);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Nodes whose restart command failed in this run and that no later command restarted.
+    #[must_use]
+    pub fn restart_failed(&self) -> Vec<NodeId> {
+        let restarted = self.restarted();
+        let mut out: Vec<NodeId> = Vec::new();
+        for a in &self.actions {
+            if let ActionRecord::Restart { failed, .. } = a {
+                for n in failed {
+                    if !restarted.contains(n) && !out.contains(n) {
                         out.push(*n);
                     }
                 }
@@ -521,12 +539,14 @@ async fn act<I: RollIo, P: Progress, S: Store<RollRun>>(
             let results = io.restart(&ids).await;
             let done_at = io.now();
             let mut failed = None;
+            let mut failed_nodes = Vec::new();
             for (n, r) in results {
                 match r {
                     Ok(()) => run.roller.handle_restart_done(n, done_at),
                     Err(e) => {
                         run.roller
                             .handle_restart_failed(n, done_at, format!("{e:#}"));
+                        failed_nodes.push(n);
                         failed.get_or_insert((n, e));
                     }
                 }
@@ -535,6 +555,7 @@ async fn act<I: RollIo, P: Progress, S: Store<RollRun>>(
                 nodes: ids,
                 at_ms,
                 error: failed.as_ref().map(|(_, e)| format!("{e:#}")),
+                failed: failed_nodes,
             });
             result = match failed {
                 Some((node, error)) => StepResult::Finished(Outcome::RestartFailed { node, error }),

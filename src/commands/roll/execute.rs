@@ -69,30 +69,35 @@ pub(super) async fn execute(
     // interrupted one (Ctrl-C, observation or save failure) stays, to be resumed.
     session::settle_state(&store, &run, &outcome, &p.state_path);
     let report = RunReport::of(&run, outcome, io.now());
-    let all: Vec<NodeId> = prepared.snapshot.nodes.iter().map(|n| n.id).collect();
+    // The nodes this roll set out to act on (the plan's steps), not the whole cluster.
+    let selected = super::render::acted_on(&p.plan);
     let resume_hint = format!(
         "state saved in {}: re-run the same command to resume, or pass --discard-state to start \
          over",
         p.state_path.display()
     );
-    let (result, ended) = conclude(report, &all, &resume_hint, &p.risky);
+    let (result, ended) = conclude(report, &selected, &resume_hint, &p.risky);
     emit_result(printer, &p.plan, &p.notes, &result)?;
     ended
 }
 
-/// The result document and the error of a run that ended as `report` says (`all`: the
-/// cluster's nodes; `risky`: the topics no order of restarts could keep available).
-fn conclude(
+/// The result document and the error of a run that ended as `report` says (`selected`: the
+/// nodes the roll's plan acts on; `risky`: the topics no order of restarts could keep
+/// available).
+pub(super) fn conclude(
     report: RunReport,
-    all: &[NodeId],
+    selected: &[NodeId],
     resume_hint: &str,
     risky: &[crate::engine::risk::RiskyTopic],
 ) -> (ResultDoc, Result<ExitCode, CliError>) {
     let restarted = report.restarted();
     let reconfigured = report.reconfigured();
-    let skipped: Vec<NodeId> = all
+    let restart_failed = report.restart_failed();
+    let skipped: Vec<NodeId> = selected
         .iter()
-        .filter(|n| !restarted.contains(n) && !reconfigured.contains(n))
+        .filter(|n| {
+            !restarted.contains(n) && !reconfigured.contains(n) && !restart_failed.contains(n)
+        })
         .copied()
         .collect();
     let code = crate::error_codes::roll_outcome_code(&report.outcome);
@@ -117,7 +122,8 @@ fn conclude(
         }
         Outcome::RestartFailed { node, error } => {
             let err = CliError::from(error.context(format!(
-                "restarting node {node} failed; the roll stopped and restarted no further node"
+                "restarting node {node} failed; node {node} was not restarted and may be down \
+                 (check it); the roll stopped and restarted no further node"
             )));
             ("restart-failed", Some(err), Vec::new())
         }
@@ -147,6 +153,7 @@ fn conclude(
         restarted,
         reconfigured,
         skipped,
+        restart_failed,
         elapsed_ms: report.elapsed_ms,
         actions: report.actions,
         notes,
@@ -194,4 +201,66 @@ fn spawn_signal_handler(
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::render::render_summary;
+    use super::conclude;
+    use crate::driver::{Outcome, RunReport};
+    use crate::engine::model::NodeId;
+    use crate::engine::roll::run::ActionRecord;
+
+    fn restart(nodes: &[i32], failed: &[i32]) -> ActionRecord {
+        ActionRecord::Restart {
+            nodes: nodes.iter().map(|n| NodeId(*n)).collect(),
+            at_ms: 0,
+            error: (!failed.is_empty()).then(|| "exit status 1".to_string()),
+            failed: failed.iter().map(|n| NodeId(*n)).collect(),
+        }
+    }
+
+    #[test]
+    fn a_failed_restart_is_not_counted_as_restarted_and_the_node_is_named() {
+        let report = RunReport {
+            outcome: Outcome::RestartFailed {
+                node: NodeId(3),
+                error: anyhow::anyhow!("exit status 1"),
+            },
+            actions: vec![restart(&[1], &[]), restart(&[3], &[3])],
+            elapsed_ms: 0,
+        };
+        let selected = [NodeId(1), NodeId(2), NodeId(3)];
+        let (doc, result) = conclude(report, &selected, "hint", &[]);
+        assert_eq!(doc.restarted, vec![NodeId(1)]);
+        assert_eq!(doc.restart_failed, vec![NodeId(3)]);
+        assert_eq!(doc.skipped, vec![NodeId(2)]);
+        let text = render_summary(&doc);
+        assert!(text.contains("restarted:    1\n"), "{text}");
+        assert!(
+            text.contains("restart failed (not restarted, may be down): 3"),
+            "{text}"
+        );
+        let err = format!("{:#}", result.unwrap_err());
+        assert!(
+            err.contains("node 3 was not restarted and may be down"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_interrupted_roll_lists_only_selected_nodes_as_not_yet_rolled() {
+        // `roll --role broker` on a cluster with controllers 101-103: the plan acts on 1-3.
+        let report = RunReport {
+            outcome: Outcome::Interrupted,
+            actions: vec![restart(&[1], &[])],
+            elapsed_ms: 0,
+        };
+        let selected = [NodeId(1), NodeId(2), NodeId(3)];
+        let (doc, result) = conclude(report, &selected, "hint", &[]);
+        assert_eq!(doc.skipped, vec![NodeId(2), NodeId(3)]);
+        let err = result.unwrap_err().to_string();
+        assert!(err.contains("not yet rolled: 2, 3;"), "{err}");
+        assert!(!err.contains("101"), "{err}");
+    }
 }

@@ -98,6 +98,12 @@ pub fn render_plan(plan: &Plan, snapshot: &ClusterSnapshot, notes: &[String]) ->
     if !plan.untouched.is_empty() {
         out.push_str(&format!("Untouched: {}\n", join(&plan.untouched)));
     }
+    if !plan.already_rolled.is_empty() {
+        out.push_str(&format!(
+            "Already rolled (before the roll stopped): {}\n",
+            join(&plan.already_rolled)
+        ));
+    }
     if !plan.sensitive_settings.is_empty() {
         out.push_str(&format!(
             "Not compared (sensitive, Kafka returns no value): {}; only a restart applies them\n",
@@ -131,6 +137,9 @@ pub struct ResultDoc {
     pub restarted: Vec<NodeId>,
     pub reconfigured: Vec<NodeId>,
     pub skipped: Vec<NodeId>,
+    /// Nodes whose restart command failed: not restarted, maybe down.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub restart_failed: Vec<NodeId>,
     pub elapsed_ms: u64,
     pub actions: Vec<ActionRecord>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -147,6 +156,7 @@ impl ResultDoc {
             restarted: Vec::new(),
             reconfigured: Vec::new(),
             skipped: planned_nodes(plan),
+            restart_failed: Vec::new(),
             elapsed_ms: 0,
             actions: Vec::new(),
             notes: Vec::new(),
@@ -161,12 +171,28 @@ impl ResultDoc {
             restarted: Vec::new(),
             reconfigured: Vec::new(),
             skipped: plan.untouched.clone(),
+            restart_failed: Vec::new(),
             elapsed_ms: 0,
             actions: Vec::new(),
             notes: Vec::new(),
             error: None,
         }
     }
+}
+
+/// The nodes a plan's steps act on (restart, reconfigure, or blocked on), each once.
+pub(super) fn acted_on(plan: &Plan) -> Vec<NodeId> {
+    let mut ids: BTreeSet<NodeId> = BTreeSet::new();
+    for s in &plan.steps {
+        match s {
+            PlanStep::Restart { nodes, .. } => ids.extend(nodes.iter().map(|n| n.node)),
+            PlanStep::Reconfigure { node, .. } => {
+                ids.insert(*node);
+            }
+            PlanStep::Blocked { nodes, .. } => ids.extend(nodes.iter().copied()),
+        }
+    }
+    ids.into_iter().collect()
 }
 
 fn planned_nodes(plan: &Plan) -> Vec<NodeId> {
@@ -212,6 +238,12 @@ pub(super) fn render_summary(r: &ResultDoc) -> String {
         secs / 60,
         secs % 60
     );
+    if !r.restart_failed.is_empty() {
+        out.push_str(&format!(
+            "  restart failed (not restarted, may be down): {}\n",
+            join_or_none(&r.restart_failed)
+        ));
+    }
     for n in &r.notes {
         out.push_str(&format!("  note: {n}\n"));
     }

@@ -412,6 +412,9 @@ pub struct Plan {
     pub steps: Vec<PlanStep>,
     /// Nodes that need neither a restart nor a reconfiguration.
     pub untouched: Vec<NodeId>,
+    /// A resumed roll: nodes it already restarted or reconfigured before it stopped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub already_rolled: Vec<NodeId>,
     /// Unhealthy nodes outside the selection: left alone (unless
     /// `include_unhealthy`), still counted by every safety check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -876,9 +879,20 @@ impl Roller {
                 PlanStep::Blocked { nodes, .. } => nodes.clone(),
             })
             .collect();
+        // A resumed roll: nodes this roll already restarted or reconfigured are not "untouched".
+        let rolled = |n: &NodeId| {
+            self.nodes
+                .get(n)
+                .is_some_and(|c| c.num_restarts > 0 || c.num_reconfigs > 0)
+        };
         plan.untouched = nodes
             .keys()
-            .filter(|n| !touched.contains(n))
+            .filter(|n| !touched.contains(n) && !rolled(n))
+            .copied()
+            .collect();
+        plan.already_rolled = nodes
+            .keys()
+            .filter(|n| !touched.contains(n) && rolled(n))
             .copied()
             .collect();
         plan

@@ -21,6 +21,9 @@ pub enum ActionRecord {
         at_ms: u64,
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<String>,
+        /// The nodes of `nodes` whose restart command failed: not restarted, maybe down.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        failed: Vec<NodeId>,
     },
     Reconfigure {
         node: NodeId,

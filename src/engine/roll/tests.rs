@@ -992,3 +992,21 @@ fn colouring_carried_between_decisions_is_replanned_when_brokers_come_to_share_a
     assert_eq!(next.len(), 1, "{next:?} share partition t-2");
     assert!(rest.contains(&next[0].0), "{next:?}");
 }
+
+/// Issue #26: a resumed roll's plan does not list a node it already restarted as untouched.
+#[test]
+fn a_resumed_plan_does_not_call_restarted_nodes_untouched() {
+    let snapshot = brokers_cluster();
+    let mut roller = Roller::new(RollConfig::default(), restart(&[1, 2]));
+    assert_eq!(
+        roller.decide(&snapshot, Millis(0)).restarted_nodes(),
+        vec![n(1)]
+    );
+    roller.handle_restart_done(n(1), Millis(10));
+    roller.handle_process_ended(n(1), Millis(20));
+    let plan = roller.plan(&snapshot);
+    assert!(!plan.untouched.contains(&n(1)), "{plan:?}");
+    assert_eq!(plan.already_rolled, vec![n(1)], "{plan:?}");
+    // Nodes outside the selection and not rolled stay untouched.
+    assert!(plan.untouched.contains(&n(3)), "{plan:?}");
+}
