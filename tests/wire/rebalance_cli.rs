@@ -1158,7 +1158,10 @@ async fn a_request_held_for_review_is_never_nothing_to_move() {
             assert!(!r.stdout.contains("Nothing to move"), "{}", r.stdout);
             assert!(!r.stdout.contains("nothing-to-do"), "{}", r.stdout);
         }
-        assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
+        // Under --execute the held dry run is replaced by the execution request, held in turn
+        // (#25 point 17): that is the one request the reviewer approves. Nothing ran.
+        assert_eq!(posts_with(&cc, "dryrun=false").await, 1);
+        assert_eq!(posts_with(&cc, "discard=7").await, 1);
     }
 }
 
