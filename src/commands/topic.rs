@@ -19,8 +19,11 @@
 //! # JSON output (`--output json`), a stable API
 //!
 //! [`SetRfView`]: `{"dry_run":bool,"execute":bool,"task_ids":[str],"proposal":{"replica_movements",
-//! "leader_movements","data_to_move_mb"}|null,"topics":[{"topic","before","target","after","state":
-//! "pending"|"ongoing"|"done"|"failed","task_id","message"}]}`; factors are `null` when a topic's
+//! "leader_movements","data_to_move_mb","topics":[{"topic","named","replica_movements",
+//! "leader_movements"}]}|null,"topics":[{"topic","before","target","after","state":
+//! "pending"|"ongoing"|"done"|"failed","task_id","message"}]}`; `proposal.topics` is every topic
+//! Cruise Control's proposal touches, the named ones first (a real server also moves other
+//! topics' leaders, reference section 14); factors are `null` when a topic's
 //! partitions disagree. `--status` prints the same shape from the state file.
 //!
 //! Exit codes: 0 when every topic has its target (or for a dry run), 2 for bad input (nothing
@@ -39,7 +42,7 @@ use serde::{Deserialize, Serialize};
 use super::Ctx;
 use super::observe::CliObserver;
 use crate::app::clients::CcOptions;
-use crate::app::topic::{RoundOptions, groups};
+use crate::app::topic::{RoundOptions, TouchedTopic, groups, touched_topics};
 use crate::cli::topic::{SetRfArgs, TopicCommand};
 use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::params::TopicConfigurationRequest;
@@ -264,6 +267,9 @@ pub struct ProposalSummary {
     pub replica_movements: u64,
     pub leader_movements: u64,
     pub data_to_move_mb: Option<f64>,
+    /// Every topic the proposal touches, the named ones first (`named: false`: Cruise Control
+    /// moves it too, e.g. other topics' leaders); empty when Cruise Control listed no movements.
+    pub topics: Vec<TouchedTopic>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -275,12 +281,40 @@ pub struct SetRfView {
     pub topics: Vec<TopicView>,
 }
 
-fn summary(r: &OptimizationResult) -> ProposalSummary {
+fn summary(r: &OptimizationResult, named: &BTreeSet<String>) -> ProposalSummary {
     ProposalSummary {
         replica_movements: r.summary.num_replica_movements,
         leader_movements: r.summary.num_leader_movements,
         data_to_move_mb: r.summary.data_to_move_mb,
+        topics: touched_topics(&r.proposals, named),
     }
+}
+
+/// The topics the proposal touches besides the named ones, for people (pure): `None` when
+/// there are none.
+fn other_topics_line(p: &ProposalSummary) -> Option<String> {
+    let others: Vec<String> = p
+        .topics
+        .iter()
+        .filter(|t| !t.named)
+        .map(|t| {
+            let mut what = Vec::new();
+            if t.replica_movements > 0 {
+                what.push(format!("{} replica", t.replica_movements));
+            }
+            if t.leader_movements > 0 {
+                what.push(format!("{} leader", t.leader_movements));
+            }
+            format!("{} ({})", t.topic, what.join(", "))
+        })
+        .collect();
+    (!others.is_empty()).then(|| {
+        format!(
+            "It also moves {} other topic(s): {}",
+            others.len(),
+            others.join(", ")
+        )
+    })
 }
 
 fn view(
@@ -339,6 +373,10 @@ pub fn render(v: &SetRfView, color: bool) -> String {
             p.data_to_move_mb
                 .map_or_else(|| "-".into(), |d| format!("{d:.0}"))
         ));
+        if let Some(line) = other_topics_line(p) {
+            out.push_str(&line);
+            out.push('\n');
+        }
     }
     let mut t = crate::output::new_table(color);
     t.set_header(vec![
@@ -440,6 +478,7 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     let base_request = base_request(&args, &facts);
     let hooks = TopicHooks {
         printer: &printer,
+        named: &names,
         execute: args.execute,
         url: cc.url().to_string(),
         follow: Mutex::new(None),
@@ -465,7 +504,7 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
             let report =
                 flow::run(&cc, &request, config, &hooks, &obs, std::future::pending()).await;
             if let Some(p) = &report.proposal {
-                proposal = Some(summary(&p.value));
+                proposal = Some(summary(&p.value, &names));
             }
             if report.outcome != Outcome::Proposed && report.outcome != Outcome::NothingToDo {
                 return Err(report.error.unwrap_or_else(|| {
@@ -578,8 +617,18 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
         if report.flow.confirmed() {
             confirmed = true;
         }
-        if let Some(p) = report.execution.as_ref().or(report.proposal.as_ref()) {
-            proposal = Some(summary(&p.value));
+        // The dry run lists the movements (the execution's answer is not verbose): its topics
+        // stay in the summary.
+        if let Some(p) = report.proposal.as_ref() {
+            proposal = Some(summary(&p.value, &names));
+        }
+        if let Some(p) = report.execution.as_ref() {
+            let topics = proposal.take().map(|p| p.topics).unwrap_or_default();
+            let mut s = summary(&p.value, &names);
+            if s.topics.is_empty() {
+                s.topics = topics;
+            }
+            proposal = Some(s);
         }
         let end = match (round_end(&report.outcome), &report.outcome) {
             (Some(end), _) => end,
@@ -819,6 +868,8 @@ async fn refresh(ctx: &Ctx, printer: &Printer, state: &mut ReplicasState) {
 
 struct TopicHooks<'a> {
     printer: &'a Printer,
+    /// The topics the command names (the proposal may touch others).
+    named: &'a BTreeSet<String>,
     execute: bool,
     url: String,
     follow: Mutex<Option<indicatif::ProgressBar>>,
@@ -844,19 +895,30 @@ impl FlowHooks for TopicHooks<'_> {
 
     fn proposal(&self, dry_run: &Answer<OptimizationResult>) {
         if self.execute {
-            let s = summary(&dry_run.value);
+            let s = summary(&dry_run.value, self.named);
             self.printer.note(format!(
                 "Cruise Control's proposal: {} replica movements, {} leader movements",
                 s.replica_movements, s.leader_movements
             ));
+            if let Some(line) = other_topics_line(&s) {
+                self.printer.note(line);
+            }
         }
     }
 
     fn confirm(&self, dry_run: &Answer<OptimizationResult>) -> Result<(), CliError> {
-        let s = summary(&dry_run.value);
+        let s = summary(&dry_run.value, self.named);
+        let others = s.topics.iter().filter(|t| !t.named).count();
         let action = format!(
-            "Change replication factors through Cruise Control at {} ({} replica and {} leader movements)",
-            self.url, s.replica_movements, s.leader_movements
+            "Change replication factors through Cruise Control at {} ({} replica and {} leader movements{})",
+            self.url,
+            s.replica_movements,
+            s.leader_movements,
+            if others > 0 {
+                format!(", touching {others} other topic(s) too")
+            } else {
+                String::new()
+            }
         );
         confirm(&action, false, self.printer.interactive)?;
         Ok(())
@@ -984,13 +1046,31 @@ mod tests {
                 replica_movements: 1,
                 leader_movements: 0,
                 data_to_move_mb: Some(0.0),
+                topics: vec![
+                    TouchedTopic {
+                        topic: "a".into(),
+                        named: true,
+                        replica_movements: 1,
+                        leader_movements: 0,
+                    },
+                    TouchedTopic {
+                        topic: "other".into(),
+                        named: false,
+                        replica_movements: 0,
+                        leader_movements: 2,
+                    },
+                ],
             }),
         );
         assert_eq!(
             serde_json::to_value(&v).unwrap(),
             serde_json::json!({
                 "dry_run": false, "execute": true, "task_ids": ["t1"],
-                "proposal": {"replica_movements": 1, "leader_movements": 0, "data_to_move_mb": 0.0},
+                "proposal": {"replica_movements": 1, "leader_movements": 0, "data_to_move_mb": 0.0,
+                    "topics": [
+                        {"topic": "a", "named": true, "replica_movements": 1, "leader_movements": 0},
+                        {"topic": "other", "named": false, "replica_movements": 0, "leader_movements": 2}
+                    ]},
                 "topics": [
                     {"topic": "a", "before": 3, "target": 2, "after": 3, "state": "ongoing",
                      "task_id": "t1", "message": null},
