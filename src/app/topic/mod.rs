@@ -3,7 +3,9 @@
 //! Every round sends one `topic_configuration` request with every pending topic, grouped by
 //! target factor (the JSON body; names are escaped so the whole-name regex matches only them).
 //! The engine ([`crate::engine::replicas`]) decides what is pending; here is how a round's
-//! request is built, once for both callers.
+//! request is built, once for both callers. [`set_rf`] is `topic set-rf`'s use case.
+
+pub mod set_rf;
 
 use std::collections::{BTreeMap, BTreeSet};
 
