@@ -243,5 +243,37 @@ fn what_a_user_still_hit_against_a_real_cruise_control() {
     for t in &changed {
         assert!(listed.contains(t), "{t} changed but was not shown: {v}");
     }
+
+    eprintln!(
+        "step (point 4): Cruise Control's Java exception text is one plain sentence; an unknown \
+         goal is a usage error (2)"
+    );
+    let r = kafkaops(
+        &cc,
+        &bootstrap,
+        &["rebalance", "full", "--goals", "NoSuchGoal,RackAwareGoal"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("Goals [NoSuchGoal]"), "{}", r.stderr);
+    assert!(r.stderr.contains("are not supported"), "{}", r.stderr);
+    assert!(!r.stderr.contains("java.lang"), "{}", r.stderr);
+    assert!(!r.stderr.contains("Exception"), "{}", r.stderr);
+    let v = kafkaops(
+        &cc,
+        &bootstrap,
+        &[
+            "-v",
+            "rebalance",
+            "full",
+            "--goals",
+            "NoSuchGoal,RackAwareGoal",
+        ],
+    );
+    assert_eq!(v.code, 2, "{}", v.stderr);
+    assert!(
+        v.stderr.contains("KafkaCruiseControlException"),
+        "the server's text at -v: {}",
+        v.stderr
+    );
     drop(cc);
 }
