@@ -293,9 +293,10 @@ async fn watch(ctx: &Ctx, a: &WatchArgs) -> Result<ExitCode, CliError> {
                     return Ok(ExitCode::AnomalyFound);
                 }
                 if a.once {
+                    // Table mode says there is nothing (stderr), piped too; JSON/YAML print
+                    // nothing for nothing (#25 point 8).
                     if view == View::Records
                         && printer.format == OutputFormat::Table
-                        && terminal
                         && events.is_empty()
                     {
                         printer.note("No anomalies reported.");

@@ -19,8 +19,11 @@
 //! # JSON output (`--output json`), a stable API
 //!
 //! [`SetRfView`]: `{"dry_run":bool,"execute":bool,"task_ids":[str],"proposal":{"replica_movements",
-//! "leader_movements","data_to_move_mb"}|null,"topics":[{"topic","before","target","after","state":
-//! "pending"|"ongoing"|"done"|"failed","task_id","message"}]}`; factors are `null` when a topic's
+//! "leader_movements","data_to_move_mb","topics":[{"topic","named","replica_movements",
+//! "leader_movements"}]}|null,"topics":[{"topic","before","target","after","state":
+//! "pending"|"ongoing"|"done"|"failed","task_id","message"}]}`; `proposal.topics` is every topic
+//! Cruise Control's proposal touches, the named ones first (a real server also moves other
+//! topics' leaders, reference section 14); factors are `null` when a topic's
 //! partitions disagree. `--status` prints the same shape from the state file.
 //!
 //! Exit codes: 0 when every topic has its target (or for a dry run), 2 for bad input (nothing
@@ -33,31 +36,26 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::Ctx;
 use super::observe::CliObserver;
 use crate::app::clients::CcOptions;
-use crate::app::topic::{RoundOptions, groups};
+use crate::app::topic::RoundOptions;
+use crate::app::topic::set_rf::{self, ProposalSummary, SetRfSpec, summary};
 use crate::cli::topic::{SetRfArgs, TopicCommand};
 use crate::cruise_control::model::OptimizationResult;
-use crate::cruise_control::params::TopicConfigurationRequest;
 use crate::cruise_control::{Answer, CcError, CruiseControlClient, Observer};
-use crate::driver::cc_flow::{self as flow, FlowDriver, FlowHooks};
-use crate::engine::cc_flow::{CcFlow, FlowConfig, InterruptChoice, Outcome, Stage};
+use crate::driver::cc_flow::FlowHooks;
+use crate::engine::cc_flow::InterruptChoice;
 use crate::engine::operator_guard::Action;
-use crate::engine::replicas::{
-    ChangeState, ClusterFacts, InputErrors, ReplicasState, RoundEnd, TopicChange, TopicFacts,
-    merge_requests, round_end, validate,
-};
+use crate::engine::replicas::{ChangeState, InputErrors, ReplicasState, merge_requests};
 use crate::engine::view::ExecutorState;
 use crate::error::{CliError, CodedError, ExitCode};
-use crate::kafka::{KafkaAdmin, KafkaClient};
 use crate::output::{Printer, confirm, progress_bar};
 
 /// The state file's name inside the state directory.
-pub const STATE_FILE: &str = "topic-set-rf.json";
+pub use crate::app::topic::set_rf::STATE_FILE;
 
 /// Runs a `topic` subcommand.
 pub async fn run(ctx: &Ctx, cmd: TopicCommand) -> Result<ExitCode, CliError> {
@@ -69,15 +67,6 @@ pub async fn run(ctx: &Ctx, cmd: TopicCommand) -> Result<ExitCode, CliError> {
 // ---------------------------------------------------------------------------
 // State file.
 // ---------------------------------------------------------------------------
-
-/// What `topic-set-rf.json` holds.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct StateFile {
-    pub version: u32,
-    pub replicas: ReplicasState,
-    /// The flow of the ongoing round (followed again when the command is re-run).
-    pub flow: Option<CcFlow>,
-}
 
 fn state_dir(arg: Option<&Path>) -> Result<PathBuf, CliError> {
     if let Some(d) = arg {
@@ -92,38 +81,6 @@ fn state_dir(arg: Option<&Path>) -> Result<PathBuf, CliError> {
             "no state directory: pass --state-dir or set KAFKAOPS_STATE_DIR",
         )),
     }
-}
-
-fn load_state(path: &Path) -> Result<Option<StateFile>, CliError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .with_context(|| {
-                format!(
-                    "the state file {} is not readable; move it away to start over",
-                    path.display()
-                )
-            })
-            .map_err(|e| CliError::new(ExitCode::Usage, e)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(CliError::new(
-            ExitCode::Usage,
-            anyhow::anyhow!("cannot read the state file {}: {e}", path.display()),
-        )),
-    }
-}
-
-/// Writes the state file atomically (temporary file, then rename).
-fn save_state(path: &Path, state: &StateFile) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create the state directory {}", dir.display()))?;
-    }
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, serde_json::to_vec_pretty(state)?)
-        .with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }
 
 // ---------------------------------------------------------------------------
@@ -187,64 +144,6 @@ fn wanted_of(args: &SetRfArgs) -> Result<BTreeMap<String, u16>, CliError> {
 }
 
 // ---------------------------------------------------------------------------
-// Observe: Kafka facts.
-// ---------------------------------------------------------------------------
-
-async fn observe(
-    kafka: &KafkaClient,
-    topics: &BTreeSet<String>,
-) -> anyhow::Result<(Option<String>, ClusterFacts)> {
-    let cluster = kafka
-        .describe_cluster()
-        .await
-        .context("cannot describe the Kafka cluster")?;
-    let existing: BTreeSet<String> = kafka
-        .list_topics()
-        .await
-        .context("cannot list topics")?
-        .into_iter()
-        .collect();
-    let names: Vec<String> = topics.intersection(&existing).cloned().collect();
-    let mut facts = ClusterFacts {
-        brokers: cluster.nodes.len(),
-        racks: cluster
-            .nodes
-            .iter()
-            .filter_map(|n| n.rack.clone())
-            .collect(),
-        topics: BTreeMap::new(),
-    };
-    if names.is_empty() {
-        return Ok((cluster.cluster_id, facts));
-    }
-    let described = kafka
-        .describe_topics(names.clone())
-        .await
-        .context("cannot describe topics")?;
-    let min_isr = kafka
-        .min_insync_replicas(names)
-        .await
-        .context("cannot read min.insync.replicas")?;
-    for t in described {
-        let counts: Vec<u16> = t
-            .partitions
-            .iter()
-            .map(|p| u16::try_from(p.replicas.len()).unwrap_or(u16::MAX))
-            .collect();
-        facts.topics.insert(
-            t.name.clone(),
-            TopicFacts {
-                partitions: u32::try_from(t.partitions.len()).unwrap_or(u32::MAX),
-                min_rf: counts.iter().copied().min().unwrap_or(0),
-                max_rf: counts.iter().copied().max().unwrap_or(0),
-                min_isr: min_isr.get(&t.name).and_then(|v| u32::try_from(*v).ok()),
-            },
-        );
-    }
-    Ok((cluster.cluster_id, facts))
-}
-
-// ---------------------------------------------------------------------------
 // Views.
 // ---------------------------------------------------------------------------
 
@@ -260,13 +159,6 @@ pub struct TopicView {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct ProposalSummary {
-    pub replica_movements: u64,
-    pub leader_movements: u64,
-    pub data_to_move_mb: Option<f64>,
-}
-
-#[derive(Debug, Clone, Serialize)]
 pub struct SetRfView {
     pub dry_run: bool,
     pub execute: bool,
@@ -275,12 +167,31 @@ pub struct SetRfView {
     pub topics: Vec<TopicView>,
 }
 
-fn summary(r: &OptimizationResult) -> ProposalSummary {
-    ProposalSummary {
-        replica_movements: r.summary.num_replica_movements,
-        leader_movements: r.summary.num_leader_movements,
-        data_to_move_mb: r.summary.data_to_move_mb,
-    }
+/// The topics the proposal touches besides the named ones, for people (pure): `None` when
+/// there are none.
+fn other_topics_line(p: &ProposalSummary) -> Option<String> {
+    let others: Vec<String> = p
+        .topics
+        .iter()
+        .filter(|t| !t.named)
+        .map(|t| {
+            let mut what = Vec::new();
+            if t.replica_movements > 0 {
+                what.push(format!("{} replica", t.replica_movements));
+            }
+            if t.leader_movements > 0 {
+                what.push(format!("{} leader", t.leader_movements));
+            }
+            format!("{} ({})", t.topic, what.join(", "))
+        })
+        .collect();
+    (!others.is_empty()).then(|| {
+        format!(
+            "It also moves {} other topic(s): {}",
+            others.len(),
+            others.join(", ")
+        )
+    })
 }
 
 fn view(
@@ -339,6 +250,10 @@ pub fn render(v: &SetRfView, color: bool) -> String {
             p.data_to_move_mb
                 .map_or_else(|| "-".into(), |d| format!("{d:.0}"))
         ));
+        if let Some(line) = other_topics_line(p) {
+            out.push_str(&line);
+            out.push('\n');
+        }
     }
     let mut t = crate::output::new_table(color);
     t.set_header(vec![
@@ -366,10 +281,6 @@ pub fn render(v: &SetRfView, color: bool) -> String {
 // The command.
 // ---------------------------------------------------------------------------
 
-fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
-
 async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     let path = state_dir(args.state_dir.as_deref())?.join(STATE_FILE);
     let printer = ctx.printer.clone();
@@ -381,55 +292,25 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
             "name the topics: --topics a,b --replication-factor N, or --from-file FILE (or --status)",
         ));
     }
-    let wanted = wanted_of(&args)?;
-    let names: BTreeSet<String> = wanted.keys().cloned().collect();
-
+    let spec = SetRfSpec {
+        wanted: wanted_of(&args)?,
+        execute: args.execute,
+        no_wait: args.no_wait,
+        assume_yes: ctx.global.yes,
+        allow_below_min_isr: args.allow_below_min_isr,
+        timeout: args.timeout,
+        poll_interval: args.poll_interval,
+        wait_for_ready: args.wait_for_ready,
+        options: round_options(&args),
+        state_file: path,
+    };
     let kafka = crate::app::clients::kafka(
         &ctx.settings.kafka,
         ctx.request_timeout(),
         Some("cannot connect to the Kafka cluster"),
     )
     .await?;
-    let (cluster_id, facts) = observe(&kafka, &names).await?;
-    validate(&wanted, &facts, args.allow_below_min_isr).map_err(input_error)?;
-
-    // Resume what an earlier run of the same change left unfinished. Unfinished changes of
-    // other topics stay in the file untouched (this run changes exactly the named topics).
-    let saved = load_state(&path)?;
-    let others: BTreeMap<String, TopicChange> = saved
-        .as_ref()
-        .filter(|s| s.replicas.cluster_id.is_none() || s.replicas.cluster_id == cluster_id)
-        .map(|s| {
-            s.replicas
-                .changes
-                .iter()
-                .filter(|(t, c)| !wanted.contains_key(*t) && !c.state.is_final())
-                .map(|(t, c)| (t.clone(), c.clone()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let (mut state, mut saved_flow) = match saved {
-        Some(s)
-            if s.replicas.unfinished()
-                && s.replicas.cluster_id.is_some()
-                && cluster_id.is_some()
-                && s.replicas.cluster_id != cluster_id =>
-        {
-            return Err(CliError::usage(format!(
-                "the state file {} holds unfinished changes of another cluster ({}); finish them there or move the file away",
-                path.display(),
-                s.replicas.cluster_id.unwrap_or_default()
-            )));
-        }
-        // A dry run reads the file too (ongoing topics are not proposed again) but never writes it.
-        Some(mut s) => {
-            s.replicas.cluster_id.clone_from(&cluster_id);
-            s.replicas.adopt(&wanted, &facts);
-            (s.replicas, s.flow)
-        }
-        _ => (ReplicasState::plan(cluster_id, &wanted, &facts), None),
-    };
-
+    let prepared = set_rf::prepare(&kafka, &spec).await?;
     let cc = crate::app::clients::cruise_control(
         &ctx.settings.cruise_control,
         CcOptions::polling(args.poll_interval),
@@ -437,18 +318,13 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     let obs = CliObserver {
         printer: printer.clone(),
     };
-    let base_request = base_request(&args, &facts);
     let hooks = TopicHooks {
         printer: &printer,
+        named: &prepared.names.clone(),
         execute: args.execute,
         url: cc.url().to_string(),
         follow: Mutex::new(None),
     };
-    let started = Instant::now();
-    let deadline = started + args.timeout;
-    let mut confirmed = ctx.global.yes;
-    let mut proposal: Option<ProposalSummary> = None;
-
     // A Strimzi operator that is not paused, or its KafkaRebalance executing, would race this.
     let action = if args.execute {
         Action::Execute("replication-factor change")
@@ -457,27 +333,11 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     };
     crate::app::guards::operator(&ctx.kube(), ctx.strimzi(), action, args.force, &printer).await?;
     if !args.execute {
-        // Dry run: Cruise Control's proposal for what is not at its target yet.
-        let mut request = base_request.clone();
-        request.by_factor = groups(&state);
-        if !request.by_factor.is_empty() {
-            let config = flow_config(&args, confirmed, args.timeout);
-            let report =
-                flow::run(&cc, &request, config, &hooks, &obs, std::future::pending()).await;
-            if let Some(p) = &report.proposal {
-                proposal = Some(summary(&p.value));
-            }
-            if report.outcome != Outcome::Proposed && report.outcome != Outcome::NothingToDo {
-                return Err(report.error.unwrap_or_else(|| {
-                    CliError::new(ExitCode::Failed, anyhow::anyhow!("{:?}", report.outcome))
-                }));
-            }
-        }
-        let v = view(&state, true, false, proposal);
+        let run = set_rf::dry_run(&cc, prepared, &spec, &hooks, &obs).await?;
+        let v = view(&run.state, true, false, run.proposal);
         printer.emit(&v, |v| render(v, printer.color))?;
         return Ok(ExitCode::Ok);
     }
-
     crate::app::guards::external_reassignments(
         &ctx.settings,
         ctx.request_timeout(),
@@ -486,181 +346,20 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
         &printer,
     )
     .await?;
-
-    // The flow of another topics' ongoing change, kept for that command's re-run.
-    let ours = |f: &CcFlow| {
-        f.task_id().is_some_and(|t| {
-            state
-                .changes
-                .values()
-                .any(|c| c.task_id.as_deref() == Some(t))
-        })
-    };
-    let other_flow = saved_flow.clone().filter(|f| {
-        f.task_id()
-            .is_some_and(|t| others.values().any(|c| c.task_id.as_deref() == Some(t)))
-            && !ours(f)
-    });
-    let save = |state: &ReplicasState, flow: Option<&CcFlow>| {
-        let mut replicas = state.clone();
-        for (t, c) in &others {
-            replicas
-                .changes
-                .entry(t.clone())
-                .or_insert_with(|| c.clone());
-        }
-        let file = StateFile {
-            version: 1,
-            replicas,
-            flow: flow.or(other_flow.as_ref()).cloned(),
-        };
-        if let Err(e) = save_state(&path, &file) {
-            tracing::warn!("cannot save the state file: {e:#}");
-        }
-    };
-
-    // An ongoing change whose flow was saved while following: follow it again.
-    let resumable = saved_flow.take().filter(|f| {
-        f.execution_started()
-            && f.outcome().is_none()
-            && f.task_id()
-                .is_some_and(|t| state.ongoing_tasks().contains(t))
-    });
-    if resumable.is_none() && !state.ongoing_tasks().is_empty() {
-        // The task of an ongoing change cannot be followed (saved mid-request): treat it
-        // as forgotten; what is not at its target yet is sent again.
-        state.handle_round(&RoundEnd::Lost, &facts);
+    let run = set_rf::execute(&kafka, &cc, prepared, &spec, &hooks, &obs, &printer).await?;
+    if let Some(task_id) = &run.submitted {
+        printer.note(format!(
+            "Change submitted (task {}); re-run the same command to follow it, or see it with --status",
+            task_id.as_deref().unwrap_or("-")
+        ));
     }
-    save(&state, None);
-    let mut resume = resumable;
-    let mut final_error: Option<CliError> = None;
-
-    while state.unfinished() {
-        let remaining = deadline.saturating_duration_since(Instant::now());
-        let mut request = base_request.clone();
-        request.by_factor = if resume.is_some() {
-            BTreeMap::new()
-        } else {
-            groups(&state)
-        };
-        if resume.is_none() && request.by_factor.is_empty() {
-            break;
-        }
-        let config = flow_config(&args, confirmed, remaining);
-        let resumed = resume.is_some();
-        let state_cell = Mutex::new(&mut state);
-        let after_step = |f: &CcFlow| {
-            let mut s = state_cell.lock().unwrap_or_else(PoisonError::into_inner);
-            // The moment Cruise Control accepted the execution, every pending topic of this
-            // round is ongoing under its task (saved before anything else can happen).
-            if f.execution_started() && !resumed && !s.to_send().is_empty() {
-                s.handle_sent(f.task_id().map(str::to_string));
-            }
-            save(&s, f.outcome().is_none().then_some(f));
-        };
-        let interrupt = async {
-            let _ = tokio::signal::ctrl_c().await;
-        };
-        let report = match resume.take() {
-            Some(f) => {
-                printer.note(format!(
-                    "Following the change started earlier (task {})",
-                    f.task_id().unwrap_or("-")
-                ));
-                let driver = FlowDriver::resume(&cc, &request, f, &hooks, &obs);
-                flow::run_driver(driver, interrupt, after_step).await
-            }
-            None => {
-                let driver = FlowDriver::new(&cc, &request, config, &hooks, &obs);
-                flow::run_driver(driver, interrupt, after_step).await
-            }
-        };
-        if report.flow.confirmed() {
-            confirmed = true;
-        }
-        if let Some(p) = report.execution.as_ref().or(report.proposal.as_ref()) {
-            proposal = Some(summary(&p.value));
-        }
-        let end = match (round_end(&report.outcome), &report.outcome) {
-            (Some(end), _) => end,
-            (None, Outcome::Started { task_id }) => {
-                // --no-wait: the change is with Cruise Control.
-                state.handle_sent(task_id.clone());
-                // Saved as following, so the next run of the same command follows this task.
-                save(&state, Some(&reopen(report.flow.clone())));
-                printer.note(format!(
-                    "Change submitted (task {}); re-run the same command to follow it, or see it with --status",
-                    task_id.as_deref().unwrap_or("-")
-                ));
-                let v = view(&state, false, true, proposal);
-                printer.emit(&v, |v| render(v, printer.color))?;
-                return Ok(ExitCode::Ok);
-            }
-            (None, _) => {
-                // Not ready, declined, interrupted, timed out, a failed request while following:
-                // keep the state (a re-run resumes) and report.
-                let keep = report.flow.execution_started()
-                    && report.flow.outcome().is_some_and(|o| {
-                        matches!(
-                            o,
-                            Outcome::Interrupted { .. }
-                                | Outcome::TimedOut { .. }
-                                | Outcome::Error {
-                                    stage: Stage::Follow,
-                                    ..
-                                }
-                        )
-                    });
-                if keep {
-                    // Follow it again next time (the flow, re-opened as following).
-                    save(&state, Some(&reopen(report.flow.clone())));
-                } else {
-                    save(&state, None);
-                }
-                final_error = report.error;
-                break;
-            }
-        };
-        let (_, after) = observe_settled(&kafka, &names, &state, &end).await?;
-        state.handle_round(&end, &after);
-        save(&state, None);
-        if let RoundEnd::Busy(why) = &end {
-            if Instant::now() + args.poll_interval >= deadline {
-                final_error = Some(CliError::new(
-                    ExitCode::Busy,
-                    anyhow::anyhow!(
-                        "gave up after {} waiting in line: {why}; the change stays pending (re-run to retry)",
-                        humantime::format_duration(Duration::from_secs(
-                            started.elapsed().as_secs()
-                        ))
-                    ),
-                ));
-                break;
-            }
-            printer.note(format!(
-                "The change waits in line (pending): {why}; retrying in {}",
-                humantime::format_duration(args.poll_interval)
-            ));
-            tokio::time::sleep(args.poll_interval).await;
-        } else if end == RoundEnd::Lost {
-            printer.note(
-                "Cruise Control forgot the task (restarted?): sending what is not done yet again",
-            );
-        }
-    }
-
-    let v = view(&state, false, true, proposal);
+    let failed = run.failed();
+    let v = view(&run.state, false, true, run.proposal);
     printer.emit(&v, |v| render(v, printer.color))?;
-    if let Some(e) = final_error {
+    if let Some(e) = run.error {
         return Err(e);
     }
-    if state.any_failed() {
-        let failed: Vec<String> = state
-            .changes
-            .iter()
-            .filter(|(_, c)| c.state == ChangeState::Failed)
-            .map(|(t, c)| format!("{t}: {}", c.message.clone().unwrap_or_default()))
-            .collect();
+    if !failed.is_empty() {
         return Err(CliError::new(
             ExitCode::Incomplete,
             CodedError::new(
@@ -676,70 +375,20 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::Ok)
 }
 
-/// A flow that stopped while its execution may still run, made resumable: the next run
-/// follows the same task ([`CcFlow::follow_again`]).
-fn reopen(mut flow: CcFlow) -> CcFlow {
-    flow.follow_again();
-    flow
-}
-
-/// The request every round sends (its `by_factor` filled per round): see
-/// [`crate::app::topic::base_request`].
-fn base_request(args: &SetRfArgs, facts: &ClusterFacts) -> TopicConfigurationRequest {
-    crate::app::topic::base_request(
-        &RoundOptions {
-            replication_throttle: args.replication_throttle,
-            concurrent_partition_movements_per_broker: args
-                .concurrent_partition_movements_per_broker,
-            concurrent_leader_movements: args.concurrent_leader_movements,
-            reason: args.reason.clone(),
-        },
-        !facts.racks.is_empty(),
-    )
-}
-
-fn flow_config(args: &SetRfArgs, confirmed: bool, timeout: Duration) -> FlowConfig {
-    FlowConfig {
-        execute: args.execute,
-        assume_yes: confirmed,
-        no_wait: args.no_wait,
-        timeout_ms: millis(timeout),
-        wait_for_ready_ms: millis(args.wait_for_ready),
-        poll_interval_ms: millis(args.poll_interval),
-        recheck: false,
-        follow_timeout_ms: None,
+/// What every round is sent with besides its topics, from the arguments.
+fn round_options(args: &SetRfArgs) -> RoundOptions {
+    RoundOptions {
+        replication_throttle: args.replication_throttle,
+        concurrent_partition_movements_per_broker: args.concurrent_partition_movements_per_broker,
+        concurrent_leader_movements: args.concurrent_leader_movements,
+        reason: args.reason.clone(),
     }
 }
 
-/// Reads the factors back after a round; after a completion Kafka's metadata may trail
-/// Cruise Control by a moment, so unfinished topics are re-read for a few seconds.
-async fn observe_settled(
-    kafka: &KafkaClient,
-    names: &BTreeSet<String>,
-    state: &ReplicasState,
-    end: &RoundEnd,
-) -> anyhow::Result<(Option<String>, ClusterFacts)> {
-    let settle_until = Instant::now() + Duration::from_secs(10);
-    loop {
-        let (id, facts) = observe(kafka, names).await?;
-        let settled = state.changes.iter().all(|(t, c)| {
-            c.state.is_final() || facts.topics.get(t).is_some_and(|f| f.is_at(c.target))
-        });
-        if settled
-            || !matches!(end, RoundEnd::Completed | RoundEnd::NothingToDo)
-            || Instant::now() >= settle_until
-        {
-            return Ok((id, facts));
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
-}
-
-/// `--status`: the state file, refreshed where possible: unfinished topics are re-read from
-/// Kafka (done when at their target) and ongoing tasks looked up in Cruise Control's
-/// `user_tasks`, when those are configured. Nothing is sent.
+/// `--status`: the state file, refreshed where possible (see [`set_rf::refresh`]). Nothing is
+/// sent.
 async fn status(ctx: &Ctx, printer: &Printer, path: &Path) -> Result<ExitCode, CliError> {
-    let Some(mut file) = load_state(path)? else {
+    let Some(mut file) = set_rf::load_state(path)? else {
         printer.note(format!(
             "No replication-factor change recorded ({} does not exist)",
             path.display()
@@ -749,8 +398,16 @@ async fn status(ctx: &Ctx, printer: &Printer, path: &Path) -> Result<ExitCode, C
         return Ok(ExitCode::Ok);
     };
     if file.replicas.unfinished() {
-        refresh(ctx, printer, &mut file.replicas).await;
-        if let Err(e) = save_state(path, &file) {
+        let timeout = ctx
+            .global
+            .connection
+            .request_timeout
+            .unwrap_or(Duration::from_secs(30));
+        let obs = CliObserver {
+            printer: printer.clone(),
+        };
+        set_rf::refresh(&ctx.settings, timeout, printer, &obs, &mut file.replicas).await;
+        if let Err(e) = set_rf::save_state(path, &file) {
             tracing::warn!("cannot save the state file: {e:#}");
         }
     }
@@ -759,66 +416,14 @@ async fn status(ctx: &Ctx, printer: &Printer, path: &Path) -> Result<ExitCode, C
     Ok(ExitCode::Ok)
 }
 
-async fn refresh(ctx: &Ctx, printer: &Printer, state: &mut ReplicasState) {
-    let timeout = ctx
-        .global
-        .connection
-        .request_timeout
-        .unwrap_or(Duration::from_secs(30));
-    if ctx.settings.kafka.bootstrap_servers.is_some() {
-        let names: BTreeSet<String> = state.changes.keys().cloned().collect();
-        let read = async {
-            let kafka = crate::app::clients::kafka(&ctx.settings.kafka, timeout, None).await?;
-            observe(&kafka, &names).await
-        };
-        match read.await {
-            Ok((_, facts)) => state.observe(&facts),
-            Err(e) => printer.note(format!("Not refreshed from Kafka: {e:#}")),
-        }
-    }
-    let ongoing = state.ongoing_tasks();
-    if ongoing.is_empty() || ctx.settings.cruise_control.url.is_none() {
-        return;
-    }
-    let cc = match crate::app::clients::cruise_control(
-        &ctx.settings.cruise_control,
-        CcOptions::default(),
-    ) {
-        Ok(cc) => cc,
-        Err(e) => {
-            printer.note(format!("Not refreshed from Cruise Control: {e}"));
-            return;
-        }
-    };
-    let obs = CliObserver {
-        printer: printer.clone(),
-    };
-    let deadline = Instant::now() + timeout;
-    for task in ongoing {
-        let message = match cc.user_task(&task, deadline, &obs).await {
-            Ok(t) => format!("Cruise Control task status: {:?}", t.status),
-            Err(CcError::TaskLost { .. }) => {
-                "Cruise Control no longer knows the task (restarted?); re-run the command to send the change again".to_string()
-            }
-            Err(e) => {
-                printer.note(format!("Not refreshed from Cruise Control: {e}"));
-                return;
-            }
-        };
-        for c in state.changes.values_mut() {
-            if c.state == ChangeState::Ongoing && c.task_id.as_deref() == Some(task.as_str()) {
-                c.message = Some(message.clone());
-            }
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------
 // Hooks.
 // ---------------------------------------------------------------------------
 
 struct TopicHooks<'a> {
     printer: &'a Printer,
+    /// The topics the command names (the proposal may touch others).
+    named: &'a BTreeSet<String>,
     execute: bool,
     url: String,
     follow: Mutex<Option<indicatif::ProgressBar>>,
@@ -844,19 +449,30 @@ impl FlowHooks for TopicHooks<'_> {
 
     fn proposal(&self, dry_run: &Answer<OptimizationResult>) {
         if self.execute {
-            let s = summary(&dry_run.value);
+            let s = summary(&dry_run.value, self.named);
             self.printer.note(format!(
                 "Cruise Control's proposal: {} replica movements, {} leader movements",
                 s.replica_movements, s.leader_movements
             ));
+            if let Some(line) = other_topics_line(&s) {
+                self.printer.note(line);
+            }
         }
     }
 
     fn confirm(&self, dry_run: &Answer<OptimizationResult>) -> Result<(), CliError> {
-        let s = summary(&dry_run.value);
+        let s = summary(&dry_run.value, self.named);
+        let others = s.topics.iter().filter(|t| !t.named).count();
         let action = format!(
-            "Change replication factors through Cruise Control at {} ({} replica and {} leader movements)",
-            self.url, s.replica_movements, s.leader_movements
+            "Change replication factors through Cruise Control at {} ({} replica and {} leader movements{})",
+            self.url,
+            s.replica_movements,
+            s.leader_movements,
+            if others > 0 {
+                format!(", touching {others} other topic(s) too")
+            } else {
+                String::new()
+            }
         );
         confirm(&action, false, self.printer.interactive)?;
         Ok(())
@@ -932,6 +548,7 @@ impl FlowHooks for TopicHooks<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::topic::TouchedTopic;
     use crate::engine::replicas::whole_names_regex;
 
     #[test]
@@ -984,13 +601,31 @@ mod tests {
                 replica_movements: 1,
                 leader_movements: 0,
                 data_to_move_mb: Some(0.0),
+                topics: vec![
+                    TouchedTopic {
+                        topic: "a".into(),
+                        named: true,
+                        replica_movements: 1,
+                        leader_movements: 0,
+                    },
+                    TouchedTopic {
+                        topic: "other".into(),
+                        named: false,
+                        replica_movements: 0,
+                        leader_movements: 2,
+                    },
+                ],
             }),
         );
         assert_eq!(
             serde_json::to_value(&v).unwrap(),
             serde_json::json!({
                 "dry_run": false, "execute": true, "task_ids": ["t1"],
-                "proposal": {"replica_movements": 1, "leader_movements": 0, "data_to_move_mb": 0.0},
+                "proposal": {"replica_movements": 1, "leader_movements": 0, "data_to_move_mb": 0.0,
+                    "topics": [
+                        {"topic": "a", "named": true, "replica_movements": 1, "leader_movements": 0},
+                        {"topic": "other", "named": false, "replica_movements": 0, "leader_movements": 2}
+                    ]},
                 "topics": [
                     {"topic": "a", "before": 3, "target": 2, "after": 3, "state": "ongoing",
                      "task_id": "t1", "message": null},
@@ -1029,8 +664,11 @@ mod tests {
         let crate::cli::Command::Topic(TopicCommand::SetRf(args)) = cli.command else {
             panic!("not set-rf");
         };
-        let mut facts = ClusterFacts::default();
-        let mut r = base_request(&args, &facts);
+        let base_request = |args: &SetRfArgs, racks: &BTreeSet<String>| {
+            crate::app::topic::base_request(&round_options(args), !racks.is_empty())
+        };
+        let mut racks = BTreeSet::new();
+        let mut r = base_request(&args, &racks);
         assert!(r.skip_rack_awareness_check);
         r.by_factor = [(2, whole_names_regex(&["a.b".to_string()]))].into();
         let q = r.query();
@@ -1047,22 +685,7 @@ mod tests {
             "{:?}",
             r.body()
         );
-        facts.racks.insert("a".into());
-        assert!(!base_request(&args, &facts).skip_rack_awareness_check);
-    }
-
-    #[test]
-    fn a_reopened_flow_follows_again() {
-        let f: CcFlow = serde_json::from_value(serde_json::json!({
-            "config": {"execute": true, "assume_yes": true, "no_wait": false, "timeout_ms": 1000,
-                       "wait_for_ready_ms": 0, "poll_interval_ms": 10},
-            "phase": {"phase": "done", "outcome": "timed-out", "task_id": "t"},
-            "started_at": 0, "confirmed": true, "execution_requested": true,
-            "execution_started": true, "task_id": "t", "last_progress": null
-        }))
-        .unwrap();
-        let r = reopen(f);
-        assert!(r.outcome().is_none());
-        assert_eq!(r.task_id(), Some("t"));
+        racks.insert("a".to_string());
+        assert!(!base_request(&args, &racks).skip_rack_awareness_check);
     }
 }

@@ -261,6 +261,11 @@ impl CruiseControlClient {
                 status: status.as_u16(),
             });
         }
+        tracing::info!(
+            "Cruise Control {} answered HTTP {}: {message}",
+            endpoint.path(),
+            status.as_u16()
+        );
         Err(CcError::Api {
             endpoint: endpoint.path().to_string(),
             status: status.as_u16(),

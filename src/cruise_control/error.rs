@@ -121,6 +121,11 @@ pub fn classify(status: u16, message: &str) -> ErrorClass {
     if status == 400 {
         return P(Permanent::BadRequest);
     }
+    // An unknown goal: "Goals [X] are not supported. Supported: [...]" (reference section 14),
+    // a usage error like an unknown broker, whatever the status.
+    if m.contains("are not supported") && m.contains("goals") {
+        return P(Permanent::BadRequest);
+    }
     if m.contains("does not exist") && m.contains("broker") {
         return P(Permanent::UnknownBroker);
     }
@@ -226,7 +231,39 @@ fn api_message(endpoint: &str, status: u16, message: &str, class: ErrorClass) ->
             slots.map(|n| format!("{n} ")).unwrap_or_default()
         );
     }
-    format!("Cruise Control {endpoint} failed (HTTP {status}): {message}")
+    format!(
+        "Cruise Control {endpoint} failed (HTTP {status}): {}",
+        plain_text(message)
+    )
+}
+
+/// Cruise Control's error text without its Java framing (pure): the "Error processing ...
+/// request '...' due to: '...'." wrapper and the exception class names in front
+/// (`...KafkaCruiseControlException: java.lang.IllegalArgumentException: Broker [99] does not
+/// exist.` reads `Broker [99] does not exist.`, reference section 14). The server's text as
+/// sent is logged by the client (`-v`).
+#[must_use]
+pub fn plain_text(message: &str) -> &str {
+    let mut m = message.trim();
+    if let Some(rest) = m.strip_prefix("Error processing ")
+        && let Some(i) = rest.find(" due to: '")
+    {
+        m = rest[i + " due to: '".len()..]
+            .trim_end()
+            .trim_end_matches('.')
+            .trim_end_matches('\'');
+    }
+    while let Some(i) = m.find(": ") {
+        let head = &m[..i];
+        let class = !head.is_empty()
+            && !head.contains(char::is_whitespace)
+            && (head.ends_with("Exception") || head.ends_with("Error"));
+        if !class {
+            break;
+        }
+        m = m[i + 2..].trim_start();
+    }
+    if m.is_empty() { message.trim() } else { m }
 }
 
 /// A Cruise Control error as a classified failure (its message as it is, its class from
@@ -302,6 +339,34 @@ impl CcError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn java_framing_is_left_out_of_the_message() {
+        let real = "Error processing POST request '/add_broker' due to: 'com.linkedin.kafka.cruisecontrol.exception.KafkaCruiseControlException: java.lang.IllegalArgumentException: Broker [99] does not exist.'.";
+        assert_eq!(plain_text(real), "Broker [99] does not exist.");
+        let bare = "com.linkedin.kafka.cruisecontrol.exception.KafkaCruiseControlException: java.lang.IllegalArgumentException: Broker [99] does not exist.";
+        assert_eq!(plain_text(bare), "Broker [99] does not exist.");
+        assert_eq!(
+            plain_text("Cannot start a new execution: ongoing. Retry: later"),
+            "Cannot start a new execution: ongoing. Retry: later"
+        );
+        assert_eq!(plain_text("null"), "null");
+        let e = CcError::Api {
+            endpoint: "add_broker".into(),
+            status: 500,
+            message: bare.into(),
+            class: classify(500, bare),
+        };
+        let shown = e.to_string();
+        assert!(!shown.contains("java.lang"), "{shown}");
+        assert!(!shown.contains("KafkaCruiseControlException"), "{shown}");
+        assert_eq!(e.failure_kind(), FailureKind::Invalid);
+        let goal = "com.linkedin.kafka.cruisecontrol.exception.KafkaCruiseControlException: java.lang.IllegalArgumentException: Goals [NoSuchGoal] are not supported. Supported: [BrokerSetAwareGoal, ...]";
+        assert_eq!(
+            classify(500, goal),
+            ErrorClass::Permanent(Permanent::BadRequest)
+        );
+    }
 
     #[test]
     fn classification_of_documented_messages() {

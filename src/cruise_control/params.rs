@@ -477,6 +477,12 @@ impl TopicConfigurationRequest {
             q.push(("replication_factor", self.replication_factor.to_string()));
         }
         q.push(("dryrun", self.execution.dryrun.to_string()));
+        // A dry run asks for the movements: a real Cruise Control's RF change also moves other
+        // topics' leaders (reference section 14), and the preview names every topic it touches.
+        // The execution is sent without it (its user task is matched by its query).
+        if self.execution.dryrun {
+            q.push(("verbose", "true".into()));
+        }
         if self.skip_rack_awareness_check {
             q.push(("skip_rack_awareness_check", "true".into()));
         }

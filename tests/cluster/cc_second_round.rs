@@ -173,5 +173,107 @@ fn what_a_user_still_hit_against_a_real_cruise_control() {
         || Ok((!crate::cc_double::controller_refuses_placement_on(&bootstrap, 4)?).then_some(())),
     )
     .unwrap();
+
+    eprintln!(
+        "step (point 2): `topic set-rf` shows every topic the proposal touches (other topics' \
+         leaders), and that is what runs"
+    );
+    let skew: Vec<Vec<i32>> = (0..6).map(|i| vec![1, 2 + i % 2]).collect();
+    create_topic(&bootstrap, "skew", &skew, &[]).unwrap();
+    let rfx: Vec<Vec<i32>> = (0..3).map(|i| vec![2 + i % 2, 3 - i % 2]).collect();
+    create_topic(&bootstrap, "rfx", &rfx, &[]).unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let state_dir = state.path().to_str().unwrap();
+    let set_rf = |extra: &[&str]| {
+        let mut args = vec![
+            "topic",
+            "set-rf",
+            "--topics",
+            "rfx",
+            "--replication-factor",
+            "3",
+            "--state-dir",
+            state_dir,
+        ];
+        args.extend(extra);
+        args.extend(fast);
+        kafkaops(&cc, &bootstrap, &args)
+    };
+    let dry = set_rf(&["-o", "json"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let v = dry.json();
+    let touched = v["proposal"]["topics"].as_array().unwrap().clone();
+    assert_eq!(touched[0]["topic"], "rfx", "{v}");
+    assert_eq!(touched[0]["named"], true, "{v}");
+    assert_eq!(touched[0]["replica_movements"], 3, "{v}");
+    let others: Vec<&str> = touched
+        .iter()
+        .filter(|t| t["named"] == false)
+        .map(|t| t["topic"].as_str().unwrap())
+        .collect();
+    assert!(others.contains(&"skew"), "other topics' leaders move: {v}");
+    let table = set_rf(&[]);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(
+        table.stdout.contains("It also moves") && table.stdout.contains("skew ("),
+        "{}",
+        table.stdout
+    );
+    let all = ["orders", "skew", "rfx"];
+    let before = placement_of(&bootstrap, &all);
+    let run = set_rf(&["--execute", "--yes", "-o", "json"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stderr, cc.log());
+    let v = run.json();
+    let listed: Vec<String> = v["proposal"]["topics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["named"] == false)
+        .map(|t| t["topic"].as_str().unwrap().to_string())
+        .collect();
+    assert!(listed.contains(&"skew".to_string()), "{v}");
+    // Ground truth: every other topic whose leaders or replicas changed in Kafka was listed.
+    let after = placement_of(&bootstrap, &all);
+    let changed: std::collections::BTreeSet<String> = before
+        .iter()
+        .filter(|(k, v)| after.get(*k) != Some(*v) && k.0 != "rfx")
+        .map(|(k, _)| k.0.clone())
+        .collect();
+    assert!(changed.contains("skew"), "skew's leaders moved: {after:?}");
+    for t in &changed {
+        assert!(listed.contains(t), "{t} changed but was not shown: {v}");
+    }
+
+    eprintln!(
+        "step (point 4): Cruise Control's Java exception text is one plain sentence; an unknown \
+         goal is a usage error (2)"
+    );
+    let r = kafkaops(
+        &cc,
+        &bootstrap,
+        &["rebalance", "full", "--goals", "NoSuchGoal,RackAwareGoal"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("Goals [NoSuchGoal]"), "{}", r.stderr);
+    assert!(r.stderr.contains("are not supported"), "{}", r.stderr);
+    assert!(!r.stderr.contains("java.lang"), "{}", r.stderr);
+    assert!(!r.stderr.contains("Exception"), "{}", r.stderr);
+    let v = kafkaops(
+        &cc,
+        &bootstrap,
+        &[
+            "-v",
+            "rebalance",
+            "full",
+            "--goals",
+            "NoSuchGoal,RackAwareGoal",
+        ],
+    );
+    assert_eq!(v.code, 2, "{}", v.stderr);
+    assert!(
+        v.stderr.contains("KafkaCruiseControlException"),
+        "the server's text at -v: {}",
+        v.stderr
+    );
     drop(cc);
 }

@@ -208,6 +208,32 @@ fn restart_outage_and_duplicates_are_not_repeated_as_new() {
     assert!(stderr.contains("exiting with code 10"), "{stderr}");
 }
 
+/// `--once` with nothing detected says so on stderr in table mode, piped too (#25 point 8);
+/// stdout stays empty, and JSON mode prints nothing for nothing.
+#[test]
+fn once_with_nothing_detected_says_so() {
+    let cc = Scripted::start(vec![
+        Step::State(state(&[], &[])),
+        Step::State(state(&[], &[])),
+    ]);
+    let out = kafkaops(&cc.url())
+        .args(["anomalies", "watch", "--once"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("No anomalies reported."), "{stderr}");
+    assert!(out.stdout.is_empty());
+    let out = kafkaops(&cc.url())
+        .args(["anomalies", "watch", "--once", "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("No anomalies reported."), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
 #[test]
 fn once_prints_each_content_once_and_filters_apply() {
     let st = state(

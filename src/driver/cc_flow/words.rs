@@ -89,11 +89,12 @@ pub(super) fn explain_goals<E: From<CcError> + From<Classified>>(e: CcError) -> 
         return e.into();
     }
     tracing::debug!("{e}");
-    Classified::new(
-        e.failure_kind(),
-        goals_unsatisfiable_message(&e.to_string()),
-    )
-    .into()
+    // The server's own text (the exception class names the goal parse starts from).
+    let text = match &e {
+        CcError::Api { message, .. } => message.clone(),
+        other => other.to_string(),
+    };
+    Classified::new(e.failure_kind(), goals_unsatisfiable_message(&text)).into()
 }
 
 /// "Cruise Control could not satisfy the goals: <goal> ..." from the exception text, e.g.
