@@ -13,6 +13,7 @@ pub mod cordon;
 pub mod drift;
 pub mod failure;
 pub mod health;
+pub mod holds;
 pub mod kraft;
 pub mod model;
 pub mod movers;
