@@ -17,6 +17,7 @@ pub mod client;
 pub mod config;
 pub mod convert;
 pub mod error;
+pub mod holds;
 pub mod ffi;
 pub mod kraft;
 pub mod observation;
