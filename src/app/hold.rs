@@ -65,7 +65,11 @@ pub fn new_holds(
     expires_in: Duration,
     now: Millis,
 ) -> Result<Vec<Hold>, HoldError> {
-    let unknown: Vec<i32> = nodes.iter().filter(|n| !known.contains(n)).copied().collect();
+    let unknown: Vec<i32> = nodes
+        .iter()
+        .filter(|n| !known.contains(n))
+        .copied()
+        .collect();
     if !unknown.is_empty() {
         return Err(HoldError::UnknownNodes {
             unknown,
@@ -118,7 +122,10 @@ pub async fn remove(kafka: &KafkaClient, nodes: &[i32]) -> anyhow::Result<()> {
 /// # Errors
 /// The holds topic could not be read.
 pub async fn read(kafka: &KafkaClient) -> anyhow::Result<Vec<Hold>> {
-    Ok(kafka.read_holds().await.context("cannot read the node holds")?)
+    Ok(kafka
+        .read_holds()
+        .await
+        .context("cannot read the node holds")?)
 }
 
 /// The holds that count now, by node, with their reason.

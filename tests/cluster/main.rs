@@ -13,6 +13,7 @@ mod cc_double;
 mod cc_second_round;
 mod cluster_env;
 mod health_throttles;
+mod holds;
 mod kafka_adapter;
 mod kraft_cli;
 mod kraft_lifecycle;

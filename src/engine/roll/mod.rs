@@ -828,7 +828,14 @@ impl Roller {
     #[must_use]
     pub fn plan(&self, snapshot: &ClusterSnapshot) -> Plan {
         let mut nodes = self.nodes.clone();
-        merge_observation(&mut nodes, &self.requests, &self.holds, snapshot, Millis(0), None);
+        merge_observation(
+            &mut nodes,
+            &self.requests,
+            &self.holds,
+            snapshot,
+            Millis(0),
+            None,
+        );
         // The preview's own picture of the cluster: a node it restarts is assumed to come back and
         // rejoin the ISR of its partitions. Without this, a down node restarted first still looked
         // out of sync to every later step, and the preview reported a block the real roll does not

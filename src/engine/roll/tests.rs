@@ -1007,8 +1007,14 @@ fn held_node_is_never_restarted_and_is_reported() {
                 }
             }
             Decision::Done { summary } => {
-                assert_eq!(summary.held.iter().map(|r| r.node).collect::<Vec<_>>(), vec![n(2)]);
-                assert!(summary.notes.iter().any(|x| x.contains("disk swap")), "{summary:?}");
+                assert_eq!(
+                    summary.held.iter().map(|r| r.node).collect::<Vec<_>>(),
+                    vec![n(2)]
+                );
+                assert!(
+                    summary.notes.iter().any(|x| x.contains("disk swap")),
+                    "{summary:?}"
+                );
                 break;
             }
             Decision::Abort { reason } => panic!("aborted: {reason}"),
