@@ -122,10 +122,10 @@ pub async fn remove(kafka: &KafkaClient, nodes: &[i32]) -> anyhow::Result<()> {
 /// # Errors
 /// The holds topic could not be read.
 pub async fn read(kafka: &KafkaClient) -> anyhow::Result<Vec<Hold>> {
-    Ok(kafka
+    kafka
         .read_holds()
         .await
-        .context("cannot read the node holds")?)
+        .context("cannot read the node holds")
 }
 
 /// The holds that count now, by node, with their reason.
