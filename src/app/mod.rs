@@ -24,6 +24,7 @@ pub mod clients;
 pub mod cordon;
 pub mod guards;
 pub mod health;
+pub mod hold;
 pub mod kraft;
 pub mod operate;
 pub mod placement;

@@ -9,6 +9,7 @@
 pub mod anomalies;
 pub mod broker;
 pub mod health;
+pub mod hold;
 pub mod kraft;
 pub mod operate;
 pub mod reassignments;
@@ -261,6 +262,10 @@ pub enum Command {
     /// Replication throttles left behind by reassignments: list or clear
     #[command(subcommand)]
     Throttles(throttles::ThrottlesCommand),
+    /// Node holds: nodes a roll never restarts and a rebalance never moves replicas to, until
+    /// the hold expires (stored in the cluster, in the compacted topic __kafkaops_holds)
+    #[command(subcommand)]
+    Hold(hold::HoldCommand),
     /// Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and
     /// goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts
     Operate(operate::OperateArgs),

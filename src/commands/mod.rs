@@ -12,6 +12,7 @@ pub mod completions;
 pub mod config;
 pub mod cordon;
 pub mod health;
+pub mod hold;
 pub mod imbalance;
 pub mod kraft;
 pub mod observe;
@@ -168,6 +169,7 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Broker(cmd) => cordon::run(&ctx, cmd).await,
         Command::Health(a) => health::run(&ctx, a).await,
         Command::Throttles(cmd) => throttles::run(&ctx, cmd).await,
+        Command::Hold(cmd) => hold::run(&ctx, cmd).await,
         Command::Quorum(cmd) => kraft::quorum(&ctx, cmd).await,
         Command::Upgrade(a) => kraft::upgrade(&ctx, a).await,
         Command::Operate(args) => operate::run(&ctx, args).await,

@@ -14,6 +14,7 @@ pub mod drift;
 pub mod eta;
 pub mod failure;
 pub mod health;
+pub mod holds;
 pub mod kraft;
 pub mod model;
 pub mod movers;

@@ -222,6 +222,21 @@ async fn check_credentials(config: &ConnectionConfig, timeout: Duration) -> Resu
     }
 }
 
+/// librdkafka's settings from the connection settings (one place for every librdkafka client
+/// kafkaops creates: the admin client, the holds topic's producer and consumer).
+pub(crate) fn rdkafka_config(config: &ConnectionConfig) -> ClientConfig {
+    let mut cc = ClientConfig::new();
+    cc.set("bootstrap.servers", &config.bootstrap_servers);
+    cc.set("client.id", "kafkaops");
+    for (k, v) in &config.properties {
+        cc.set(k, v);
+    }
+    for (k, v) in &config.secrets {
+        cc.set(k, v.expose());
+    }
+    cc
+}
+
 impl KafkaClient {
     /// Checks that a bootstrap server accepts connections and creates the librdkafka client.
     pub async fn connect(config: ConnectionConfig) -> Result<Self> {
@@ -233,15 +248,7 @@ impl KafkaClient {
         )
         .await?;
         check_credentials(&config, connect_timeout).await?;
-        let mut cc = ClientConfig::new();
-        cc.set("bootstrap.servers", &config.bootstrap_servers);
-        cc.set("client.id", "kafkaops");
-        for (k, v) in &config.properties {
-            cc.set(k, v);
-        }
-        for (k, v) in &config.secrets {
-            cc.set(k, v.expose());
-        }
+        let cc = rdkafka_config(&config);
         let admin: Admin = cc.create().map_err(|e| match e {
             rdkafka::error::KafkaError::ClientConfig(_, ref desc, ref key, _) => {
                 KafkaError::InvalidSetting {

@@ -18,6 +18,7 @@ pub mod config;
 pub mod convert;
 pub mod error;
 pub mod ffi;
+pub mod holds;
 pub mod kraft;
 pub mod observation;
 pub mod scram;

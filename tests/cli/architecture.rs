@@ -462,6 +462,7 @@ const SUBCOMMANDS: &[&str] = &[
     "config",
     "cordon",
     "health",
+    "hold",
     "imbalance",
     "kraft",
     "operate",

@@ -14,6 +14,7 @@ mod cc_second_round;
 mod cli_checks;
 mod cluster_env;
 mod health_throttles;
+mod holds;
 mod kafka_adapter;
 mod kraft_cli;
 mod kraft_lifecycle;

@@ -162,7 +162,14 @@ pub async fn wish(
     let observation = client.observe().await.map_err(|e| format!("{e:#}"))?;
     let snapshot = to_snapshot(&observation);
     let (requests, unapplied) = roll_requests(s, &snapshot, rolled).await?;
-    Ok((wish_of(s, &snapshot, requests), unapplied_note(&unapplied)))
+    // Held nodes (`kafkaops hold`) make no wish: the roll would leave them alone.
+    let holds = crate::app::hold::active_now(client)
+        .await
+        .map_err(|e| format!("{e:#}"))?;
+    Ok((
+        wish_of(s, &snapshot, requests, &holds),
+        unapplied_note(&unapplied),
+    ))
 }
 
 /// The wish the requests make on `snapshot` (pure).
@@ -170,6 +177,7 @@ fn wish_of(
     s: &RollSettings,
     snapshot: &ClusterSnapshot,
     requests: BTreeMap<NodeId, NodeRequest>,
+    holds: &BTreeMap<NodeId, String>,
 ) -> Option<RollWish> {
     if requests
         .values()
@@ -177,7 +185,9 @@ fn wish_of(
     {
         return None;
     }
-    let plan = Roller::new(s.config.clone(), requests.clone()).plan(snapshot);
+    let mut roller = Roller::new(s.config.clone(), requests.clone());
+    roller.handle_holds(holds.clone());
+    let plan = roller.plan(snapshot);
     let nodes = planned_nodes(&plan);
     if nodes.is_empty() {
         return None;
@@ -278,6 +288,11 @@ pub async fn start(
     let (snapshot, witness) = observe_nodes(&platform, &mut observation)
         .await
         .map_err(|e| e.to_string())?;
+    // Held nodes are left alone by operate's roll as by `kafkaops roll`; holds that cannot be
+    // read start no roll.
+    let holds = crate::app::hold::active_now(&client)
+        .await
+        .map_err(|e| format!("{e:#}"))?;
     let io = KafkaRollIo::new(client, platform, witness.clone())
         .await
         .map_err(|e| e.to_string())?;
@@ -289,7 +304,8 @@ pub async fn start(
             // As the wish: the desired configuration and the pods' own reasons (with no desired
             // configuration, `requests` alone would select every node).
             let (requests, _) = roll_requests(s, &snapshot, rolled).await?;
-            let roller = Roller::new(s.config.clone(), requests.clone());
+            let mut roller = Roller::new(s.config.clone(), requests.clone());
+            roller.handle_holds(holds);
             config_nodes = planned_nodes(&roller.plan(&snapshot))
                 .into_iter()
                 .filter(|n| {
@@ -396,7 +412,10 @@ mod tests {
     ) -> (Option<RollWish>, Option<String>) {
         let mut requests = requests(snapshot, None, &s.desired).unwrap();
         let unapplied = drop_rolled(&mut requests, snapshot, &s.desired, rolled);
-        (wish_of(s, snapshot, requests), unapplied_note(&unapplied))
+        (
+            wish_of(s, snapshot, requests, &BTreeMap::new()),
+            unapplied_note(&unapplied),
+        )
     }
 
     #[test]

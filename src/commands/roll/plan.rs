@@ -91,6 +91,9 @@ pub(super) async fn plan(
     if !args.force {
         roller.handle_cruise_control(&others.others.cruise_control);
     }
+    // Held nodes (`kafkaops hold`) are left alone; holds that cannot be read refuse the roll
+    // rather than risk restarting a held node.
+    roller.handle_holds(crate::app::hold::active_now(&prepared.client).await?);
     let plan = roller.plan(&prepared.snapshot);
     // Topics no order of restarts can keep available (engine::risk): listed before anything
     // restarts, refused with --strict, and named again in the summary if the roll touched them.

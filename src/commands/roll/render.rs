@@ -43,6 +43,14 @@ pub fn render_plan(plan: &Plan, snapshot: &ClusterSnapshot, notes: &[String]) ->
         reconfigs,
         plan.untouched.len()
     ));
+    for h in &plan.held {
+        out.push_str(&format!(
+            "  held, not restarted: node {} ({}): {}\n",
+            h.node,
+            role_of(snapshot, h.node),
+            h.reason
+        ));
+    }
     let leader = snapshot.quorum.as_ref().and_then(|q| q.leader);
     for (i, step) in plan.steps.iter().enumerate() {
         let n = i + 1;

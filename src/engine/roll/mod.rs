@@ -95,7 +95,8 @@ pub use error::RollError;
 use restart::{Awaiting, RestartProgress};
 use safety::{PartitionIndex, Strictness};
 use select::{
-    Cache, Selection, describe_reasons, select, sensitive_settings, unselected_unhealthy,
+    Cache, Selection, describe_reasons, held_nodes, select, sensitive_settings,
+    unselected_unhealthy,
 };
 
 /// Settings of a roll (defaults from the proposal).
@@ -193,6 +194,11 @@ pub struct NodeContext {
     /// Part of the selection (listed in the roll's requests).
     #[serde(default)]
     pub selected: bool,
+    /// Held by an operator (`kafkaops hold`), with the hold's reason: never
+    /// restarted nor reconfigured, whatever its request or health, but
+    /// counted in every safety check like any other node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held: Option<String>,
     /// Seen healthy (SERVING and reachable) at the last observation while the
     /// roll was not acting on it.
     was_healthy: bool,
@@ -216,7 +222,7 @@ impl NodeContext {
     /// Restarted only when selected, or when unhealthy nodes outside the
     /// selection may be restarted too.
     fn eligible_when_unhealthy(&self, config: &RollConfig) -> bool {
-        self.selected || config.include_unhealthy
+        self.held.is_none() && (self.selected || config.include_unhealthy)
     }
 
     fn describe_state(&self) -> String {
@@ -241,6 +247,9 @@ pub struct RollSummary {
     pub restarted: Vec<NodeId>,
     pub reconfigured: Vec<NodeId>,
     pub untouched: Vec<NodeId>,
+    /// Held nodes the roll left alone, with the hold's reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<NodeReason>,
     /// Things worth telling the operator (e.g. leadership not restored).
     pub notes: Vec<String>,
 }
@@ -419,6 +428,10 @@ pub struct Plan {
     /// `include_unhealthy`), still counted by every safety check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unselected_unhealthy: Vec<NodeReason>,
+    /// Held nodes (`kafkaops hold`) the roll leaves alone, with the hold's
+    /// reason; still counted by every safety check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<NodeReason>,
     /// Desired settings Kafka returns no value for because they are sensitive:
     /// neither compared nor applied dynamically (only a restart applies them,
     /// from the node's own configuration).
@@ -462,6 +475,10 @@ pub struct Roller {
     /// came up: two restarts at the same time (found by the soak, `benches/soak.sh`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     stop_after_action: Option<RollError>,
+    /// Held nodes and the hold's reason ([`Roller::handle_holds`]): never acted on. Saved, so
+    /// a resumed roll keeps them until it is given the holds again.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    holds: BTreeMap<NodeId, String>,
     /// Another mover holds new actions back ([`Roller::handle_cruise_control`]); given again
     /// before every decision, so not saved.
     #[serde(skip)]
@@ -485,6 +502,7 @@ impl PartialEq for Roller {
             && self.notes == other.notes
             && self.finished == other.finished
             && self.stop_after_action == other.stop_after_action
+            && self.holds == other.holds
     }
 }
 
@@ -505,9 +523,19 @@ impl Roller {
             notes: Vec::new(),
             finished: None,
             stop_after_action: None,
+            holds: BTreeMap::new(),
             other_mover: None,
             planned: None,
         }
+    }
+
+    /// Input: the nodes held by an operator (`kafkaops hold`, expired holds already left out),
+    /// with each hold's reason. A held node is never restarted nor reconfigured, even when it is
+    /// selected or unhealthy; it still counts in every safety check (its replicas, its vote). A
+    /// node already being acted on when its hold arrives is awaited as usual. Give the holds
+    /// before each decision (or once, for a roll that does not re-read them).
+    pub fn handle_holds(&mut self, holds: BTreeMap<NodeId, String>) {
+        self.holds = holds;
     }
 
     #[must_use]
@@ -790,7 +818,15 @@ impl Roller {
                         describe_settings(&sensitive)
                     ));
                 }
+                let held = held_nodes(&self.nodes);
+                if !held.is_empty() {
+                    notes.push(format!(
+                        "held node(s) left alone: {}",
+                        describe_reasons(&held)
+                    ));
+                }
                 let summary = RollSummary {
+                    held,
                     restarted: self.filter_ids(|c| c.num_restarts > 0),
                     reconfigured: self.filter_ids(|c| c.num_reconfigs > 0 && c.num_restarts == 0),
                     untouched: self.filter_ids(|c| c.num_reconfigs == 0 && c.num_restarts == 0),
@@ -805,7 +841,14 @@ impl Roller {
     #[must_use]
     pub fn plan(&self, snapshot: &ClusterSnapshot) -> Plan {
         let mut nodes = self.nodes.clone();
-        merge_observation(&mut nodes, &self.requests, snapshot, Millis(0), None);
+        merge_observation(
+            &mut nodes,
+            &self.requests,
+            &self.holds,
+            snapshot,
+            Millis(0),
+            None,
+        );
         // The preview's own picture of the cluster: a node it restarts is assumed to come back and
         // rejoin the ISR of its partitions. Without this, a down node restarted first still looked
         // out of sync to every later step, and the preview reported a block the real roll does not
@@ -814,6 +857,7 @@ impl Roller {
         let mut cache = Cache::carrying(self.planned.clone());
         let mut plan = Plan {
             unselected_unhealthy: unselected_unhealthy(&self.config, &nodes),
+            held: held_nodes(&nodes),
             sensitive_settings: sensitive_settings(&nodes, snapshot),
             ..Plan::default()
         };
@@ -886,8 +930,9 @@ impl Roller {
                 .is_some_and(|c| c.num_restarts > 0 || c.num_reconfigs > 0)
         };
         plan.untouched = nodes
-            .keys()
-            .filter(|n| !touched.contains(n) && !rolled(n))
+            .iter()
+            .filter(|(n, c)| !touched.contains(n) && !rolled(n) && c.held.is_none())
+            .map(|(n, _)| n)
             .copied()
             .collect();
         plan.already_rolled = nodes
@@ -942,6 +987,7 @@ impl Roller {
         merge_observation(
             &mut self.nodes,
             &self.requests,
+            &self.holds,
             snapshot,
             now,
             self.awaiting.as_ref(),
@@ -1090,6 +1136,7 @@ fn leads_all_preferred(snapshot: &ClusterSnapshot, index: &PartitionIndex, node:
 fn merge_observation(
     nodes: &mut BTreeMap<NodeId, NodeContext>,
     requests: &BTreeMap<NodeId, NodeRequest>,
+    holds: &BTreeMap<NodeId, String>,
     snapshot: &ClusterSnapshot,
     now: Millis,
     awaiting: Option<&Awaiting>,
@@ -1110,6 +1157,7 @@ fn merge_observation(
                 last_transition: now,
                 observed: ObservedState::Unknown,
                 selected: false,
+                held: None,
                 was_healthy: false,
             }
         });
@@ -1154,6 +1202,7 @@ fn merge_observation(
     // A node that vanished from the observation is no longer running.
     for ctx in nodes.values_mut() {
         ctx.selected = requests.contains_key(&ctx.id);
+        ctx.held = holds.get(&ctx.id).cloned();
         if !snapshot.nodes.iter().any(|n| n.id == ctx.id) && ctx.state != NodeState::NotRunning {
             ctx.state = NodeState::NotRunning;
             ctx.observed = ObservedState::NotRunning;

@@ -105,7 +105,7 @@ pub(super) fn unselected_unhealthy(
 ) -> Vec<NodeReason> {
     nodes
         .values()
-        .filter(|c| c.is_unhealthy() && !c.eligible_when_unhealthy(config))
+        .filter(|c| c.held.is_none() && c.is_unhealthy() && !c.eligible_when_unhealthy(config))
         .map(|c| NodeReason {
             node: c.id,
             reason: format!(
@@ -113,6 +113,19 @@ pub(super) fn unselected_unhealthy(
                 c.roles,
                 c.describe_state()
             ),
+        })
+        .collect()
+}
+
+/// Held nodes (`kafkaops hold`) the roll leaves alone, with the hold's reason.
+pub(super) fn held_nodes(nodes: &BTreeMap<NodeId, NodeContext>) -> Vec<NodeReason> {
+    nodes
+        .values()
+        .filter_map(|c| {
+            c.held.as_ref().map(|why| NodeReason {
+                node: c.id,
+                reason: format!("held: {why}"),
+            })
         })
         .collect()
 }
@@ -392,7 +405,8 @@ fn split_healthy<'a>(
     let mut restart: Vec<(&NodeContext, String)> = Vec::new();
     let mut reconfigure: Vec<(&NodeContext, Vec<ConfigChange>)> = Vec::new();
     for c in nodes.values() {
-        if c.num_restarts > 0 {
+        // A held node is left alone whatever it is asked for.
+        if c.num_restarts > 0 || c.held.is_some() {
             continue;
         }
         if !c.restart_reasons.is_empty() {

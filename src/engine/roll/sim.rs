@@ -246,6 +246,9 @@ pub struct SimCluster {
     /// Processes taken down by roll restarts, not yet reported to the
     /// roller (see [`SimCluster::feed_back`]).
     pub process_ended: Vec<(NodeId, Millis)>,
+    /// Nodes held by an operator (`kafkaops hold`): the roll must never restart
+    /// nor reconfigure them, and is not expected to finish their work.
+    pub held: BTreeSet<NodeId>,
 }
 
 #[derive(Debug, Clone)]
@@ -376,6 +379,7 @@ impl SimCluster {
             restart_reasons: BTreeMap::new(),
             rules: RollConfig::default(),
             process_ended: Vec::new(),
+            held: BTreeSet::new(),
         }
     }
 
@@ -510,6 +514,7 @@ impl SimCluster {
         match decision {
             Decision::Restart { nodes, .. } => {
                 let batch: Vec<NodeId> = nodes.iter().map(|n| n.node).collect();
+                self.check_held(&batch, "restarted");
                 self.check_restart(&batch);
                 for node in &batch {
                     let n = self.nodes.get_mut(node).expect("known node");
@@ -538,6 +543,7 @@ impl SimCluster {
                 self.batches.push(batch);
             }
             Decision::Reconfigure { node, changes, .. } => {
+                self.check_held(&[*node], "reconfigured");
                 self.check_touch(&[*node], false);
                 let n = self.nodes.get_mut(node).expect("known node");
                 n.reconfigs_by_roll += 1;
@@ -905,13 +911,22 @@ impl SimCluster {
         let unhealthy: Vec<NodeId> = self
             .nodes
             .values()
-            .filter(|n| Self::is_unhealthy(n) && !batch.contains(&n.id))
+            // A held node is never the roll's to restart: it orders nothing (its replicas and
+            // vote still count in `check_restart`, judged on the true state).
+            .filter(|n| {
+                Self::is_unhealthy(n) && !batch.contains(&n.id) && !self.held.contains(&n.id)
+            })
             .map(|n| n.id)
             .collect();
         let pending_restart: Vec<NodeId> = self
             .nodes
             .values()
-            .filter(|n| !batch.contains(&n.id) && !Self::is_unhealthy(n) && self.needs_restart(n))
+            .filter(|n| {
+                !batch.contains(&n.id)
+                    && !self.held.contains(&n.id)
+                    && !Self::is_unhealthy(n)
+                    && self.needs_restart(n)
+            })
             .map(|n| n.id)
             .collect();
         let mut found = Vec::new();
@@ -1061,9 +1076,18 @@ impl SimCluster {
     }
 
     /// Post-conditions of a normal termination.
+    /// A held node is never acted on.
+    fn check_held(&mut self, nodes: &[NodeId], what: &str) {
+        for id in nodes {
+            if self.held.contains(id) {
+                self.violation(format!("held node {id} {what}"));
+            }
+        }
+    }
+
     fn check_done(&mut self) {
         let mut found = Vec::new();
-        for n in self.nodes.values() {
+        for n in self.nodes.values().filter(|n| !self.held.contains(&n.id)) {
             let reasons = self
                 .restart_reasons
                 .get(&n.id)

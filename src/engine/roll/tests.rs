@@ -571,7 +571,7 @@ fn preview_assumes_a_restarted_down_node_rejoins_the_isr() {
         .steps
         .iter()
         .map(|s| match s {
-            PlanStep::Restart { nodes, .. } => nodes.iter().map(|r| r.node).collect(),
+            PlanStep::Restart { nodes, .. } => nodes.iter().map(|r| r.node).collect::<Vec<_>>(),
             other => panic!("the preview must not block: {other:?}"),
         })
         .collect();
@@ -1009,4 +1009,88 @@ fn a_resumed_plan_does_not_call_restarted_nodes_untouched() {
     assert_eq!(plan.already_rolled, vec![n(1)], "{plan:?}");
     // Nodes outside the selection and not rolled stay untouched.
     assert!(plan.untouched.contains(&n(3)), "{plan:?}");
+}
+
+/// Issue 29 (node holds): a held node is left alone whatever it is asked for (a restart reason,
+/// or unhealthy with unhealthy nodes included), the plan and the summary name it with the hold's
+/// reason, and it still counts in the safety checks (its replica keeps min ISR 2 satisfied only
+/// while it serves).
+#[test]
+fn held_node_is_never_restarted_and_is_reported() {
+    let holds = || BTreeMap::from([(n(2), "disk swap".to_string())]);
+    let snapshot = brokers_cluster();
+    let mut roller = Roller::new(RollConfig::default(), restart(&[1, 2, 3]));
+    roller.handle_holds(holds());
+    let plan = roller.plan(&snapshot);
+    assert_eq!(
+        plan.held,
+        vec![NodeReason {
+            node: n(2),
+            reason: "held: disk swap".into()
+        }]
+    );
+    let planned: Vec<NodeId> = plan
+        .steps
+        .iter()
+        .flat_map(|s| match s {
+            PlanStep::Restart { nodes, .. } => nodes.iter().map(|r| r.node).collect::<Vec<_>>(),
+            other => panic!("unexpected step {other:?}"),
+        })
+        .collect();
+    assert_eq!(planned, vec![n(1), n(3)]);
+    assert!(!plan.untouched.contains(&n(2)), "{plan:?}");
+
+    // A held node that is down: not restarted even with unhealthy nodes included, and its
+    // missing replica still counts (min ISR 2 of [1, 3] left: one at a time is refused).
+    let mut down = brokers_cluster();
+    down.nodes[2] = node(2, NodeRoles::BROKER, ObservedState::NotRunning);
+    down.partitions = vec![partition("t", &[1, 2, 3], &[1, 3])];
+    let mut roller = Roller::new(
+        RollConfig {
+            include_unhealthy: true,
+            blocked_timeout_ms: 10_000,
+            ..RollConfig::default()
+        },
+        restart(&[1, 2, 3]),
+    );
+    roller.handle_holds(holds());
+    let d = roller.decide(&down, Millis(0));
+    assert!(matches!(d, Decision::Wait { .. }), "{d:?}");
+    assert!(blocked_reason(&d).contains("min"), "{d:?}");
+
+    // Driven to the end: 2 never restarted, the summary says it was held.
+    let mut roller = Roller::new(RollConfig::default(), restart(&[1, 2, 3]));
+    roller.handle_holds(holds());
+    let mut restarted = Vec::new();
+    let mut now = Millis(0);
+    let mut snapshot = brokers_cluster();
+    for _ in 0..200 {
+        match roller.decide(&snapshot, now) {
+            Decision::Restart { nodes, .. } => {
+                for r in &nodes {
+                    restarted.push(r.node);
+                    roller.handle_restart_done(r.node, now);
+                    roller.handle_process_ended(r.node, now);
+                    // Back at once with a new incarnation.
+                    let i = snapshot.nodes.iter().position(|x| x.id == r.node).unwrap();
+                    snapshot.nodes[i].incarnation = Some(format!("uid-{}-{}", r.node, now.0));
+                }
+            }
+            Decision::Done { summary } => {
+                assert_eq!(
+                    summary.held.iter().map(|r| r.node).collect::<Vec<_>>(),
+                    vec![n(2)]
+                );
+                assert!(
+                    summary.notes.iter().any(|x| x.contains("disk swap")),
+                    "{summary:?}"
+                );
+                break;
+            }
+            Decision::Abort { reason } => panic!("aborted: {reason}"),
+            _ => {}
+        }
+        now = now.plus(1_000);
+    }
+    assert_eq!(restarted, vec![n(1), n(3)]);
 }

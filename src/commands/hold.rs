@@ -1,0 +1,153 @@
+//! `kafkaops hold add|list|remove`: node holds (issue 29), stored in the cluster's compacted
+//! topic `__kafkaops_holds` so that every kafkaops (a laptop, `operate`) sees the same ones.
+//!
+//! The reads and writes are [`crate::app::hold`], the expiry rule [`crate::engine::holds`];
+//! this checks the input (an unknown node is refused with exit 2 before anything is written),
+//! previews, confirms and renders.
+//!
+//! `--output json` of `list` (and of `add`/`remove`, the holds read back): `{"holds":[{"node",
+//! "reason","created_ms","expires_ms","expired":bool}]}`.
+
+use serde::Serialize;
+
+use super::Ctx;
+use crate::cli::hold::{AddArgs, HoldCommand, RemoveArgs};
+use crate::engine::holds::Hold;
+use crate::engine::model::Millis;
+use crate::error::{CliError, ExitCode};
+use crate::kafka::KafkaClient;
+use crate::output::confirm;
+
+/// Runs a `hold` subcommand.
+pub async fn run(ctx: &Ctx, cmd: HoldCommand) -> Result<ExitCode, CliError> {
+    match cmd {
+        HoldCommand::Add(a) => add(ctx, &a).await,
+        HoldCommand::List => list(ctx).await,
+        HoldCommand::Remove(a) => remove(ctx, &a).await,
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct Row {
+    #[serde(flatten)]
+    hold: Hold,
+    expired: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct ListView {
+    holds: Vec<Row>,
+}
+
+fn when(ms: u64) -> String {
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms);
+    humantime::format_rfc3339_seconds(t).to_string()
+}
+
+fn render(v: &ListView, color: bool) -> String {
+    if v.holds.is_empty() {
+        return "No node is held.\n".into();
+    }
+    let mut t = crate::output::new_table(color);
+    t.set_header(vec!["node", "reason", "since", "expires", "status"]);
+    for r in &v.holds {
+        t.add_row(vec![
+            r.hold.node.to_string(),
+            r.hold.reason.clone(),
+            when(r.hold.created_ms),
+            when(r.hold.expires_ms),
+            if r.expired { "expired" } else { "held" }.to_string(),
+        ]);
+    }
+    format!("{t}\n")
+}
+
+fn view(holds: Vec<Hold>, now: Millis) -> ListView {
+    ListView {
+        holds: holds
+            .into_iter()
+            .map(|h| Row {
+                expired: !h.is_active(now),
+                hold: h,
+            })
+            .collect(),
+    }
+}
+
+async fn connect(ctx: &Ctx) -> Result<KafkaClient, CliError> {
+    Ok(crate::app::cordon::kafka(ctx.kafka_access()).await?)
+}
+
+async fn show(ctx: &Ctx, kafka: &KafkaClient) -> Result<(), CliError> {
+    let holds = crate::app::hold::read(kafka).await?;
+    let v = view(holds, crate::app::hold::now());
+    ctx.printer.emit(&v, |v| render(v, ctx.printer.color))?;
+    Ok(())
+}
+
+async fn list(ctx: &Ctx) -> Result<ExitCode, CliError> {
+    let kafka = connect(ctx).await?;
+    show(ctx, &kafka).await?;
+    Ok(ExitCode::Ok)
+}
+
+async fn add(ctx: &Ctx, a: &AddArgs) -> Result<ExitCode, CliError> {
+    let kafka = connect(ctx).await?;
+    let known = crate::app::hold::known_nodes(&kafka).await?;
+    let holds = crate::app::hold::new_holds(
+        &a.nodes,
+        &known,
+        &a.reason,
+        a.expires,
+        crate::app::hold::now(),
+    )
+    .map_err(CliError::usage)?;
+    let nodes = holds
+        .iter()
+        .map(|h| h.node.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    confirm(
+        &format!(
+            "Hold node(s) {nodes} ({}) until {}",
+            holds[0].reason,
+            when(holds[0].expires_ms)
+        ),
+        ctx.global.yes,
+        ctx.printer.interactive,
+    )?;
+    crate::app::hold::add(&kafka, &holds).await?;
+    show(ctx, &kafka).await?;
+    Ok(ExitCode::Ok)
+}
+
+async fn remove(ctx: &Ctx, a: &RemoveArgs) -> Result<ExitCode, CliError> {
+    let kafka = connect(ctx).await?;
+    let stored = crate::app::hold::read(&kafka).await?;
+    let missing: Vec<String> = a
+        .nodes
+        .iter()
+        .filter(|n| !stored.iter().any(|h| h.node.0 == **n))
+        .map(ToString::to_string)
+        .collect();
+    if !missing.is_empty() {
+        return Err(CliError::usage(format!(
+            "node(s) {} hold nothing to remove",
+            missing.join(", ")
+        )));
+    }
+    let nodes = a
+        .nodes
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    confirm(
+        &format!("Remove the hold of node(s) {nodes}"),
+        ctx.global.yes,
+        ctx.printer.interactive,
+    )?;
+    crate::app::hold::remove(&kafka, &a.nodes).await?;
+    show(ctx, &kafka).await?;
+    Ok(ExitCode::Ok)
+}
