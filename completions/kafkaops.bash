@@ -2556,7 +2556,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__quorum__subcmd__add)
-            opts="-o -v -q -y -b -X -n -h -V --controller --caught-up-within --max-lag-records --max-fetch-age --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -b -X -n -h -V --controller --caught-up-within --max-lag-records --max-fetch-age --pod-selector --node-id-label --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2575,6 +2575,14 @@ _kafkaops() {
                     return 0
                     ;;
                 --max-fetch-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-id-label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2750,7 +2758,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__quorum__subcmd__migrate)
-            opts="-o -v -q -y -b -X -n -h -V --caught-up-within --max-lag-records --max-fetch-age --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -b -X -n -h -V --caught-up-within --max-lag-records --max-fetch-age --pod-selector --node-id-label --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2765,6 +2773,14 @@ _kafkaops() {
                     return 0
                     ;;
                 --max-fetch-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-id-label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2856,7 +2872,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__quorum__subcmd__remove)
-            opts="-o -v -q -y -b -X -n -h -V --controller --caught-up-within --max-lag-records --max-fetch-age --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -b -X -n -h -V --controller --caught-up-within --max-lag-records --max-fetch-age --pod-selector --node-id-label --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2875,6 +2891,14 @@ _kafkaops() {
                     return 0
                     ;;
                 --max-fetch-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-id-label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -6252,7 +6276,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__upgrade)
-            opts="-o -v -q -y -b -X -n -h -V --finalize --feature --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -b -X -n -h -V --finalize --feature --wait --pod-selector --node-id-label --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -6263,6 +6287,14 @@ _kafkaops() {
                     return 0
                     ;;
                 --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-id-label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
