@@ -3097,7 +3097,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__quorum__subcmd__add)
-            opts="-o -v -q -y -b -X -n -h -V --controller --caught-up-within --max-lag-records --max-fetch-age --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -b -X -n -h -V --controller --caught-up-within --max-lag-records --max-fetch-age --pod-selector --node-id-label --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3116,6 +3116,14 @@ _kafkaops() {
                     return 0
                     ;;
                 --max-fetch-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-id-label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3291,7 +3299,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__quorum__subcmd__migrate)
-            opts="-o -v -q -y -b -X -n -h -V --caught-up-within --max-lag-records --max-fetch-age --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -b -X -n -h -V --caught-up-within --max-lag-records --max-fetch-age --pod-selector --node-id-label --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3306,6 +3314,14 @@ _kafkaops() {
                     return 0
                     ;;
                 --max-fetch-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-id-label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3397,7 +3413,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__quorum__subcmd__remove)
-            opts="-o -v -q -y -b -X -n -h -V --controller --caught-up-within --max-lag-records --max-fetch-age --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -b -X -n -h -V --controller --caught-up-within --max-lag-records --max-fetch-age --pod-selector --node-id-label --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3416,6 +3432,14 @@ _kafkaops() {
                     return 0
                     ;;
                 --max-fetch-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-id-label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -6793,7 +6817,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__upgrade)
-            opts="-o -v -q -y -b -X -n -h -V --finalize --feature --wait --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -b -X -n -h -V --finalize --feature --wait --pod-selector --node-id-label --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -6804,6 +6828,14 @@ _kafkaops() {
                     return 0
                     ;;
                 --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-id-label)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -909,6 +909,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l caught-up-within -d 'How far behind the leader\'s clock a member\'s last caught-up time may be (controller.quorum.fetch.timeout.ms)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l max-lag-records -d 'How many records a controller to add may trail the leader\'s log end' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l max-fetch-age -d 'How old a controller to add\'s last fetch may be' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l pod-selector -d 'Kubernetes: the pods `kafkaops roll --pod-selector` rolls; the change is refused (exit 5) while a roll holds their Lease, and holds it itself meanwhile [with --strimzi: the cluster\'s pods]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l node-id-label -d 'With --pod-selector: the pod label holding the Kafka node id' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l wait -d 'How long to wait for the change to be allowed and then to show' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
@@ -938,6 +940,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l caught-up-within -d 'How far behind the leader\'s clock a member\'s last caught-up time may be (controller.quorum.fetch.timeout.ms)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l max-lag-records -d 'How many records a controller to add may trail the leader\'s log end' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l max-fetch-age -d 'How old a controller to add\'s last fetch may be' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l pod-selector -d 'Kubernetes: the pods `kafkaops roll --pod-selector` rolls; the change is refused (exit 5) while a roll holds their Lease, and holds it itself meanwhile [with --strimzi: the cluster\'s pods]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l node-id-label -d 'With --pod-selector: the pod label holding the Kafka node id' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l wait -d 'How long to wait for the change to be allowed and then to show' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
@@ -966,6 +970,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l caught-up-within -d 'How far behind the leader\'s clock a member\'s last caught-up time may be (controller.quorum.fetch.timeout.ms)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l max-lag-records -d 'How many records a controller to add may trail the leader\'s log end' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l max-fetch-age -d 'How old a controller to add\'s last fetch may be' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l pod-selector -d 'Kubernetes: the pods `kafkaops roll --pod-selector` rolls; the change is refused (exit 5) while a roll holds their Lease, and holds it itself meanwhile [with --strimzi: the cluster\'s pods]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l node-id-label -d 'With --pod-selector: the pod label holding the Kafka node id' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l wait -d 'How long to wait for the change to be allowed and then to show' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
@@ -998,6 +1004,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l feature -d 'A feature level to finalize, FEATURE=LEVEL (repeatable; default: metadata.version at the highest level every node supports). kraft.version is refused: that is `quorum migrate`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l wait -d 'How long to wait for every node to report the new levels' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l pod-selector -d 'Kubernetes: the pods `kafkaops roll --pod-selector` rolls; the change is refused (exit 5) while a roll holds their Lease, and holds it itself meanwhile [with --strimzi: the cluster\'s pods]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l node-id-label -d 'With --pod-selector: the pod label holding the Kafka node id' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''

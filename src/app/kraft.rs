@@ -118,6 +118,26 @@ fn refused(e: QuorumRefusal) -> anyhow::Error {
     Classified::wrap(kind, e).into()
 }
 
+/// Kafka's answer to an AddRaftVoter/RemoveRaftVoter sent while its previous voter change is
+/// not committed yet (REQUEST_TIMED_OUT, "... previous voter change ..." / "... latest voter
+/// change ..."): the change the pre-flight could not see (DescribeQuorum does not show an
+/// AddRaftVoter the leader is still checking), refused as busy, nothing changed.
+fn voter_change_answer(e: KafkaError) -> anyhow::Error {
+    match &e {
+        KafkaError::Api { name, message, .. }
+            if name == "REQUEST_TIMED_OUT"
+                && message
+                    .as_deref()
+                    .is_some_and(|m| m.contains("voter change")) =>
+        {
+            refused(QuorumRefusal::ChangeInProgress {
+                reason: format!("Kafka: {}", message.as_deref().unwrap_or_default()),
+            })
+        }
+        _ => e.into(),
+    }
+}
+
 /// Waits until `check` passes on a fresh snapshot, as long as its refusal may pass by waiting
 /// and `wait` allows; returns the snapshot and the check's answer.
 async fn wait_until<T>(
@@ -234,7 +254,8 @@ pub async fn add(
     ));
     kafka
         .add_raft_voter(node.0, &add.directory_id, &endpoints)
-        .await?;
+        .await
+        .map_err(voter_change_answer)?;
     wait_for_state(
         kafka,
         limits,
@@ -282,7 +303,8 @@ pub async fn remove(
     ));
     kafka
         .remove_raft_voter(node.0, &remove.directory_id)
-        .await?;
+        .await
+        .map_err(voter_change_answer)?;
     wait_for_state(
         kafka,
         limits,
@@ -570,6 +592,9 @@ pub async fn finalize(
     if changes.is_empty() {
         return Ok(changes);
     }
+    // Not in the middle of a voter change: the controllers must all take the new levels.
+    let snap = quorum(kafka, &Limits::default()).await?;
+    quorum::change_in_progress(&snap.view).map_err(refused)?;
     let updates: Vec<FeatureUpdate> = changes
         .iter()
         .map(|c| FeatureUpdate {

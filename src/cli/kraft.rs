@@ -34,10 +34,25 @@ pub struct QuorumLimits {
     pub max_fetch_age: Duration,
 }
 
+/// Which pods' roll Lease a change must not overlap (Kubernetes): the flags `roll` takes.
+#[derive(Debug, Args, Clone, Default)]
+pub struct RollLeaseArgs {
+    /// Kubernetes: the pods `kafkaops roll --pod-selector` rolls; the change is refused (exit 5)
+    /// while a roll holds their Lease, and holds it itself meanwhile [with --strimzi: the
+    /// cluster's pods]
+    #[arg(long, value_name = "SELECTOR")]
+    pub pod_selector: Option<String>,
+    /// With --pod-selector: the pod label holding the Kafka node id
+    #[arg(long, value_name = "LABEL", requires = "pod_selector")]
+    pub node_id_label: Option<String>,
+}
+
 #[derive(Debug, Args)]
 pub struct QuorumWaitArgs {
     #[command(flatten)]
     pub limits: QuorumLimits,
+    #[command(flatten)]
+    pub lease: RollLeaseArgs,
     /// How long to wait for the change to be allowed and then to show
     #[arg(long, default_value = "5m", value_parser = parse_duration)]
     pub wait: Duration,
@@ -65,6 +80,8 @@ pub struct UpgradeArgs {
     /// How long to wait for every node to report the new levels
     #[arg(long, default_value = "2m", value_parser = parse_duration)]
     pub wait: Duration,
+    #[command(flatten)]
+    pub lease: RollLeaseArgs,
 }
 
 /// Parses `FEATURE=LEVEL`.

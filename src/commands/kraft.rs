@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::Ctx;
 use crate::app::kraft::{self, QuorumSnapshot, UpgradePlan};
 use crate::cli::broker::UnregisterArgs;
-use crate::cli::kraft::{QuorumCommand, QuorumLimits, UpgradeArgs};
+use crate::cli::kraft::{QuorumCommand, QuorumLimits, RollLeaseArgs, UpgradeArgs};
 use crate::engine::failure::Classified;
 use crate::engine::kraft::ghosts::BrokerListing;
 use crate::engine::kraft::quorum::{Limits, MemberStatus, QuorumRefusal, Verdict};
@@ -27,6 +27,42 @@ fn limits(a: &QuorumLimits) -> Limits {
         max_lag_records: a.max_lag_records,
         max_fetch_age_ms: ms(a.max_fetch_age),
     }
+}
+
+/// Takes the roll Lease of the cluster's pods (Kubernetes: `--strimzi` or `--pod-selector`),
+/// so that no `kafkaops roll` restarts nodes while the quorum or the feature levels change,
+/// and none starts meanwhile. Held by a roll: refused (exit 5) before Kafka is asked, nothing
+/// changed. Hosts have no Lease: `None`.
+async fn roll_lease(
+    ctx: &Ctx,
+    lease: &RollLeaseArgs,
+) -> Result<Option<crate::platform::kube::LeaseGuard>, CliError> {
+    let Some(pods) = crate::platform::kube::PodSelector::of(
+        ctx.strimzi(),
+        lease.pod_selector.as_ref(),
+        lease.node_id_label.as_ref(),
+    ) else {
+        return Ok(None);
+    };
+    let conn = ctx.kube().connect().await.map_err(anyhow::Error::from)?;
+    let guard = crate::platform::kube::KubePlatform::new(conn, pods, ctx.request_timeout())
+        .take_lease(crate::app::roll::LEASE_DURATION)
+        .await
+        .map_err(|e| anyhow::Error::from(e).context("nothing was changed"))?;
+    Ok(Some(guard))
+}
+
+/// Runs `change` holding the roll Lease (when there is one), released on every way out.
+async fn under_roll_lease<F, T>(ctx: &Ctx, lease: &RollLeaseArgs, change: F) -> Result<T, CliError>
+where
+    F: std::future::Future<Output = Result<T, CliError>>,
+{
+    let guard = roll_lease(ctx, lease).await?;
+    let result = change.await;
+    if let Some(guard) = guard {
+        guard.release().await;
+    }
+    result
 }
 
 async fn connect(ctx: &Ctx) -> Result<KafkaClient, CliError> {
@@ -120,8 +156,20 @@ fn render_quorum(ctx: &Ctx, snap: &QuorumSnapshot) -> String {
     )
 }
 
-/// Runs a `quorum` subcommand.
+/// Runs a `quorum` subcommand; a change holds the roll Lease (Kubernetes).
 pub async fn quorum(ctx: &Ctx, cmd: QuorumCommand) -> Result<ExitCode, CliError> {
+    let lease = match &cmd {
+        QuorumCommand::Status(_) => None,
+        QuorumCommand::Add(a) | QuorumCommand::Remove(a) => Some(a.wait.lease.clone()),
+        QuorumCommand::Migrate(a) => Some(a.lease.clone()),
+    };
+    match lease {
+        Some(lease) => under_roll_lease(ctx, &lease, quorum_cmd(ctx, cmd)).await,
+        None => quorum_cmd(ctx, cmd).await,
+    }
+}
+
+async fn quorum_cmd(ctx: &Ctx, cmd: QuorumCommand) -> Result<ExitCode, CliError> {
     let kafka = connect(ctx).await?;
     match cmd {
         QuorumCommand::Status(a) => {
@@ -361,8 +409,17 @@ fn render_plan(ctx: &Ctx, p: &UpgradePlan) -> String {
     s
 }
 
-/// `upgrade`.
+/// `upgrade`; `--finalize` holds the roll Lease (Kubernetes).
 pub async fn upgrade(ctx: &Ctx, a: UpgradeArgs) -> Result<ExitCode, CliError> {
+    if a.finalize {
+        let lease = a.lease.clone();
+        under_roll_lease(ctx, &lease, upgrade_cmd(ctx, a)).await
+    } else {
+        upgrade_cmd(ctx, a).await
+    }
+}
+
+async fn upgrade_cmd(ctx: &Ctx, a: UpgradeArgs) -> Result<ExitCode, CliError> {
     let kafka = connect(ctx).await?;
     let targets: BTreeMap<String, i16> = a.features.into_iter().collect();
     let plan = kraft::upgrade_plan(&kafka, &targets).await?;

@@ -261,6 +261,11 @@ pub enum QuorumRefusal {
     NodeCannotMigrate { node: NodeId, reason: String },
     #[error("voter(s) {lagging:?} are not running and caught up: every voter must be")]
     VotersNotCaughtUp { lagging: Vec<NodeId> },
+    #[error(
+        "another quorum change is in progress: {reason}; nothing was changed, retry once it has \
+         completed"
+    )]
+    ChangeInProgress { reason: String },
 }
 
 fn opt(v: Option<i64>) -> String {
@@ -297,6 +302,7 @@ impl QuorumRefusal {
             QuorumRefusal::NotAController { .. } | QuorumRefusal::NotAVoter { .. } => {
                 FailureKind::Invalid
             }
+            QuorumRefusal::ChangeInProgress { .. } => FailureKind::Busy,
             _ => FailureKind::Failed,
         }
     }
@@ -427,6 +433,65 @@ fn require_dynamic(view: &QuorumView) -> Result<(), QuorumRefusal> {
     }
 }
 
+/// Whether the quorum is in the middle of a change, as far as DescribeQuorum shows it.
+///
+/// Kafka applies one voter change at a time: the leader appends the new voter set
+/// (`VotersRecord`) to its log, lists it at once in DescribeQuorum (the latest voter set,
+/// committed or not), and refuses another AddRaftVoter/RemoveRaftVoter (REQUEST_TIMED_OUT)
+/// until that record is committed. DescribeQuorum has no "pending" flag, nor any trace of an
+/// AddRaftVoter the leader is still checking (it asks the new voter's ApiVersions before it
+/// appends anything); what it does show of a change under way is:
+/// - a **running voter the leader has not heard from** (no log end offset and no fetch time):
+///   a voter just added whose fetches have not reached the leader yet, or a leader just
+///   elected (a voter the platform reports stopped is a dead voter, not a change, and may be
+///   removed);
+/// - **no high watermark**: the leader has not committed anything in its epoch, and Kafka
+///   refuses voter changes until it has.
+///
+/// An AddRaftVoter/RemoveRaftVoter that Kafka itself refuses because a previous change is not
+/// committed is mapped to the same refusal where it is sent ([`crate::engine::kraft`]'s caller).
+///
+/// # Errors
+/// [`QuorumRefusal::ChangeInProgress`] naming what shows it.
+pub fn change_in_progress(view: &QuorumView) -> Result<(), QuorumRefusal> {
+    pending(view, None)
+}
+
+/// [`change_in_progress`], not counting `except` (a voter to remove: a dead voter that never
+/// fetched from this leader is what one removes).
+fn pending(view: &QuorumView, except: Option<NodeId>) -> Result<(), QuorumRefusal> {
+    if view.leader.is_some() && view.high_watermark.is_none() {
+        return Err(QuorumRefusal::ChangeInProgress {
+            reason: format!(
+                "the active controller has no high watermark yet (epoch {}): it has not \
+                 committed its latest records",
+                view.epoch
+            ),
+        });
+    }
+    let joining: Vec<NodeId> = view
+        .voters
+        .iter()
+        .filter(|m| {
+            Some(m.id) != view.leader
+                && Some(m.id) != except
+                && m.running != Some(false)
+                && m.log_end_offset.is_none()
+                && m.last_fetch_ms.is_none()
+        })
+        .map(|m| m.id)
+        .collect();
+    if !joining.is_empty() {
+        return Err(QuorumRefusal::ChangeInProgress {
+            reason: format!(
+                "voter(s) {joining:?} are listed but have not fetched from the active \
+                 controller yet (a voter set just changed, or a leader was just elected)"
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// What `AddRaftVoter` must carry (the listeners come from the node's own config).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AddVoter {
@@ -451,6 +516,7 @@ pub fn check_add(
     if !view.controllers.contains(&node) {
         return Err(QuorumRefusal::NotAController { node });
     }
+    pending(view, None)?;
     let candidate = view
         .observers
         .iter()
@@ -523,6 +589,7 @@ pub fn check_remove(
         .iter()
         .find(|m| m.id == node)
         .ok_or(QuorumRefusal::NotAVoter { node })?;
+    pending(view, Some(node))?;
     if view.voters.len() == 1 {
         return Err(QuorumRefusal::LastVoter { node });
     }
@@ -572,6 +639,7 @@ pub fn check_migrate(
         Some(_) => {}
     }
     let (leader, leader_ts) = leader_clock(view)?;
+    pending(view, None)?;
     for (node, support) in nodes {
         let features = support
             .as_ref()

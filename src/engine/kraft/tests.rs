@@ -245,6 +245,80 @@ fn a_timestamp_ahead_of_the_leaders_clock_stops_every_change() {
 
 // ---- migrate -------------------------------------------------------------------------------
 
+// ---- a change in progress -----------------------------------------------------------------
+
+/// Voter 4 just added (AddRaftVoter's record appended): listed, not heard from yet.
+fn with_joining_voter(mut q: QuorumView) -> QuorumView {
+    q.voters.push(Member {
+        log_end_offset: None,
+        last_fetch_ms: None,
+        last_caught_up_ms: None,
+        ..member(4, None)
+    });
+    q.controllers.insert(NodeId(4));
+    q
+}
+
+#[test]
+fn every_quorum_change_is_refused_while_a_voter_change_is_under_way() {
+    let q = with_observer_controller(with_joining_voter(quorum(3)), 5);
+    let busy = |r: Result<(), QuorumRefusal>| match r {
+        Err(e @ QuorumRefusal::ChangeInProgress { .. }) => {
+            assert_eq!(e.failure_kind(), crate::engine::failure::FailureKind::Busy);
+            assert!(!e.retryable());
+            assert!(
+                e.to_string().contains("[NodeId(4)]") || e.to_string().contains('4'),
+                "{e}"
+            );
+        }
+        other => panic!("expected a change in progress, got {other:?}"),
+    };
+    busy(quorum::change_in_progress(&q));
+    busy(quorum::check_add(&q, NodeId(5), &limits()).map(|_| ()));
+    busy(quorum::check_remove(&q, NodeId(3), &limits()).map(|_| ()));
+    let mut st = q.clone();
+    st.kraft_version = Some(0);
+    busy(
+        quorum::check_migrate(&st, &support(&[1, 2, 3, 4, 5, 10, 11], 1, 30), &limits())
+            .map(|_| ()),
+    );
+    // Once it fetched, the same changes go ahead.
+    let mut joined = q.clone();
+    joined.voters[3] = member(4, Some(100));
+    assert_eq!(quorum::change_in_progress(&joined), Ok(()));
+    assert!(quorum::check_add(&joined, NodeId(5), &limits()).is_ok());
+    assert!(quorum::check_remove(&joined, NodeId(3), &limits()).is_ok());
+}
+
+#[test]
+fn a_leader_that_has_not_committed_refuses_changes_but_a_dead_voter_is_no_change() {
+    let mut q = quorum(3);
+    q.high_watermark = None;
+    assert!(matches!(
+        quorum::check_remove(&q, NodeId(3), &limits()),
+        Err(QuorumRefusal::ChangeInProgress { .. })
+    ));
+    // A stopped voter that never fetched from this leader is a dead voter: removing it is
+    // the point, and it does not block adding another.
+    let mut dead = quorum(4);
+    dead.voters[3] = Member {
+        log_end_offset: None,
+        last_fetch_ms: None,
+        last_caught_up_ms: None,
+        running: Some(false),
+        ..member(4, None)
+    };
+    assert_eq!(quorum::change_in_progress(&dead), Ok(()));
+    assert!(quorum::check_remove(&dead, NodeId(4), &limits()).is_ok());
+    // The voter to remove itself is not counted even when nobody could tell it runs.
+    dead.voters[3].running = None;
+    assert!(quorum::check_remove(&dead, NodeId(4), &limits()).is_ok());
+    assert!(matches!(
+        quorum::check_remove(&dead, NodeId(3), &limits()),
+        Err(QuorumRefusal::ChangeInProgress { .. })
+    ));
+}
+
 fn features(kraft_max: i16, mv_max: i16) -> BTreeMap<String, LevelRange> {
     BTreeMap::from([
         (
@@ -498,6 +572,20 @@ fn oracle_majority(up: usize, n: usize) -> bool {
     2 * up > n
 }
 
+/// A voter change under way, from its definition: the leader has no high watermark, or a
+/// voter other than the leader (and `except`) that is not known stopped has neither a log end
+/// offset nor a fetch time.
+fn oracle_pending(q: &QuorumView, except: Option<NodeId>) -> bool {
+    (q.leader.is_some() && q.high_watermark.is_none())
+        || q.voters.iter().any(|m| {
+            Some(m.id) != q.leader
+                && Some(m.id) != except
+                && m.running != Some(false)
+                && m.log_end_offset.is_none()
+                && m.last_fetch_ms.is_none()
+        })
+}
+
 fn any_ahead(q: &QuorumView) -> bool {
     q.voters
         .iter()
@@ -534,6 +622,7 @@ prop_compose! {
         brokers in 0usize..=2,
         leader_pick in prop_oneof![1 => Just(None), 9 => (0usize..5).prop_map(Some)],
         kraft in prop_oneof![1 => Just(None), 1 => Just(Some(0i16)), 4 => Just(Some(1i16))],
+        high_watermark in prop_oneof![1 => Just(None), 9 => Just(Some(10i64))],
     )(
         voters in (1..=n as i32).map(arb_member).collect::<Vec<_>>(),
         observers in (101..=100 + observer_controllers as i32)
@@ -542,6 +631,7 @@ prop_compose! {
             .collect::<Vec<_>>(),
         leader_pick in Just(leader_pick),
         kraft in Just(kraft),
+        high_watermark in Just(high_watermark),
         n in Just(n),
         observer_controllers in Just(observer_controllers),
     ) -> QuorumView {
@@ -556,7 +646,7 @@ prop_compose! {
         QuorumView {
             leader,
             epoch: 1,
-            high_watermark: Some(10),
+            high_watermark,
             voters,
             observers,
             kraft_version: kraft,
@@ -597,7 +687,8 @@ proptest! {
             && is_voter
             && q.voters.len() > 1
             && q.leader != Some(target)
-            && q.voters.iter().any(|m| m.id == target && m.directory_id.is_some());
+            && q.voters.iter().any(|m| m.id == target && m.directory_id.is_some())
+            && !oracle_pending(&q, Some(target));
         match &result {
             Ok(r) => {
                 prop_assert!(preconditions, "accepted without its preconditions: {r:?}");
@@ -638,7 +729,8 @@ proptest! {
         let grown_ok = oracle_majority(up, q.voters.len() + 1);
         let preconditions = q.kraft_version.is_some_and(|k| k >= 1)
             && q.leader.is_some()
-            && !any_ahead(&q);
+            && !any_ahead(&q)
+            && !oracle_pending(&q, None);
         match &result {
             Ok(a) => {
                 prop_assert!(preconditions && candidate_ok && grown_ok, "accepted {a:?}");
@@ -690,7 +782,8 @@ proptest! {
             f[KRAFT_VERSION].max >= 1 && f[METADATA_VERSION].max >= 26
         }));
         let voters_ok = q.voters.iter().all(|m| nodes.contains_key(&m.id) && oracle_up(m, q.leader));
-        let ok = q.kraft_version == Some(0) && q.leader.is_some() && !any_ahead(&q) && all_nodes_ok && voters_ok;
+        let ok = q.kraft_version == Some(0) && q.leader.is_some() && !any_ahead(&q)
+            && !oracle_pending(&q, None) && all_nodes_ok && voters_ok;
         prop_assert_eq!(result.is_ok(), ok, "{:?}", result);
     }
 
