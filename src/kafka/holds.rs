@@ -97,14 +97,16 @@ impl KafkaClient {
 
 fn read_holds_blocking(cc: &rdkafka::ClientConfig, timeout: Duration) -> Result<Vec<Hold>> {
     let what = format!("reading topic {HOLDS_TOPIC}");
-    let consumer: BaseConsumer = cc
+    // Whether there is anything to read is asked without a consumer group: a consumer with a
+    // group looks for its coordinator, which makes Kafka create `__consumer_offsets` on a cluster
+    // that has none, a side effect a read of no holds must not have. librdkafka's assign() needs
+    // a group, so the group consumer is made only when there are holds to read.
+    let probe: BaseConsumer = cc
         .clone()
-        .set("group.id", "kafkaops-holds-reader")
         .set("enable.auto.commit", "false")
-        .set("enable.partition.eof", "false")
         .create()
         .map_err(|e| KafkaError::client(what.clone(), e))?;
-    let metadata = consumer
+    let metadata = probe
         .fetch_metadata(Some(HOLDS_TOPIC), timeout)
         .map_err(|e| KafkaError::client(what.clone(), e))?;
     let exists = metadata
@@ -114,11 +116,19 @@ fn read_holds_blocking(cc: &rdkafka::ClientConfig, timeout: Duration) -> Result<
     if !exists {
         return Ok(Vec::new());
     }
-    let (low, high) = consumer
+    let (low, high) = probe
         .fetch_watermarks(HOLDS_TOPIC, 0, timeout)
         .map_err(|e| KafkaError::client(what.clone(), e))?;
+    drop(probe);
     let mut by_node: BTreeMap<String, Option<Hold>> = BTreeMap::new();
     if high > low {
+        let consumer: BaseConsumer = cc
+            .clone()
+            .set("group.id", "kafkaops-holds-reader")
+            .set("enable.auto.commit", "false")
+            .set("enable.partition.eof", "false")
+            .create()
+            .map_err(|e| KafkaError::client(what.clone(), e))?;
         let mut tpl = TopicPartitionList::new();
         tpl.add_partition_offset(HOLDS_TOPIC, 0, Offset::Beginning)
             .map_err(|e| KafkaError::client(what.clone(), e))?;
