@@ -26,11 +26,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use kafka_protocol::messages::add_raft_voter_request::Listener as AddListener;
-use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::update_features_request::FeatureUpdateKey;
 use kafka_protocol::messages::{
     AddRaftVoterRequest, ApiVersionsResponse, BrokerId, DescribeClusterRequest,
-    DescribeConfigsRequest, RemoveRaftVoterRequest, UnregisterBrokerRequest, UpdateFeaturesRequest,
+    RemoveRaftVoterRequest, UnregisterBrokerRequest, UpdateFeaturesRequest,
 };
 use kafka_protocol::protocol::StrBytes;
 use serde::{Deserialize, Serialize};
@@ -408,57 +407,6 @@ pub fn controller_endpoints(
     Ok(out)
 }
 
-/// Several config values of node `node_id`, asked of that node itself.
-async fn node_configs(
-    conn: &mut Connection,
-    node_id: i32,
-    keys: &[&str],
-) -> Result<BTreeMap<String, Option<String>>> {
-    let request = DescribeConfigsRequest::default().with_resources(vec![
-        DescribeConfigsResource::default()
-            .with_resource_type(4)
-            .with_resource_name(StrBytes::from_string(node_id.to_string()))
-            .with_configuration_keys(Some(
-                keys.iter()
-                    .map(|k| StrBytes::from_string((*k).to_string()))
-                    .collect(),
-            )),
-    ]);
-    let (_, response) = conn
-        .send(&request, "reading a controller's listeners")
-        .await?;
-    let result = response
-        .results
-        .first()
-        .ok_or_else(|| KafkaError::Protocol {
-            what: "DescribeConfigs".into(),
-            address: conn.address().into(),
-            message: "empty result".into(),
-        })?;
-    if result.error_code != 0 {
-        return Err(KafkaError::Api {
-            what: format!("DescribeConfigs via {}", conn.address()),
-            node: Some(node_id),
-            code: result.error_code,
-            name: error_name(result.error_code),
-            message: result
-                .error_message
-                .as_ref()
-                .map(|m| m.as_str().to_string()),
-        });
-    }
-    Ok(result
-        .configs
-        .iter()
-        .map(|c| {
-            (
-                c.name.as_str().to_string(),
-                c.value.as_ref().map(|v| v.as_str().to_string()),
-            )
-        })
-        .collect())
-}
-
 /// One node's ApiVersions features, or why it could not be asked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeFeatureAnswer {
@@ -575,7 +523,13 @@ impl KafkaClient {
             "advertised.listeners",
             "controller.listener.names",
         ];
-        let configs = node_configs(&mut conn, id, &keys).await?;
+        let configs = wire_admin::describe_node_configs(
+            &mut conn,
+            id,
+            &keys,
+            "reading a controller's listeners",
+        )
+        .await?;
         let get = |k: &str| configs.get(k).cloned().flatten();
         let names = get("controller.listener.names").unwrap_or_default();
         controller_endpoints(

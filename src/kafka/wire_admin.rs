@@ -557,13 +557,30 @@ pub async fn describe_node_config(
     node_id: i32,
     key: &str,
 ) -> Result<Option<String>> {
+    let mut values =
+        describe_node_configs(conn, node_id, &[key], "reading a controller's config").await?;
+    Ok(values.remove(key).flatten())
+}
+
+/// Several config values of node `node_id`, asked of that node itself (DescribeConfigs BROKER);
+/// `what` names the read in errors.
+pub async fn describe_node_configs(
+    conn: &mut Connection,
+    node_id: i32,
+    keys: &[&str],
+    what: &str,
+) -> Result<BTreeMap<String, Option<String>>> {
     let request = DescribeConfigsRequest::default().with_resources(vec![
         DescribeConfigsResource::default()
             .with_resource_type(4)
             .with_resource_name(StrBytes::from_string(node_id.to_string()))
-            .with_configuration_keys(Some(vec![StrBytes::from_string(key.to_string())])),
+            .with_configuration_keys(Some(
+                keys.iter()
+                    .map(|k| StrBytes::from_string((*k).to_string()))
+                    .collect(),
+            )),
     ]);
-    let (_, response) = conn.send(&request, "reading a controller's config").await?;
+    let (_, response) = conn.send(&request, what).await?;
     let result = response
         .results
         .first()
@@ -587,8 +604,13 @@ pub async fn describe_node_config(
     Ok(result
         .configs
         .iter()
-        .find(|c| c.name.as_str() == key)
-        .and_then(|c| c.value.as_ref().map(|v| v.as_str().to_string())))
+        .map(|c| {
+            (
+                c.name.as_str().to_string(),
+                c.value.as_ref().map(|v| v.as_str().to_string()),
+            )
+        })
+        .collect())
 }
 
 /// IncrementalAlterConfigs on the cluster-wide broker default (`BROKER` resource with an
