@@ -799,36 +799,8 @@ impl SimCluster {
                 partition,
                 node,
                 for_ms,
-            } => {
-                let len = self.partitions.len();
-                if len == 0 {
-                    return;
-                }
-                let part = &mut self.partitions[partition % len];
-                if part.p.isr.len() > 1 && part.p.isr.contains(&node) {
-                    part.p.isr.retain(|r| *r != node);
-                    if part.p.leader == Some(node) {
-                        part.p.leader = part.p.isr.first().copied();
-                    }
-                    part.rejoin_at.insert(node, now.plus(for_ms));
-                }
-            }
-            Fault::LeaderMove { partition } => {
-                let len = self.partitions.len();
-                if len == 0 {
-                    return;
-                }
-                let part = &mut self.partitions[partition % len];
-                if let Some(other) = part
-                    .p
-                    .isr
-                    .iter()
-                    .copied()
-                    .find(|r| Some(*r) != part.p.leader)
-                {
-                    part.p.leader = Some(other);
-                }
-            }
+            } => self.shrink_isr(partition, node, for_ms),
+            Fault::LeaderMove { partition } => self.move_leader(partition),
             Fault::QuorumLeaderChange => {
                 let voting = self.voting_controllers();
                 if let Some(other) = voting
@@ -858,29 +830,7 @@ impl SimCluster {
                 add,
                 remove,
                 done_after_ms,
-            } => {
-                let len = self.partitions.len();
-                if len == 0 {
-                    return;
-                }
-                let add_ok = self
-                    .nodes
-                    .get(&add)
-                    .is_some_and(|n| n.roles.broker && n.is_serving());
-                let part = &mut self.partitions[partition % len];
-                if !add_ok
-                    || part.reassignment_done_at.is_some()
-                    || part.p.replicas.contains(&add)
-                    || !part.p.replicas.contains(&remove)
-                {
-                    return;
-                }
-                part.p.replicas.push(add);
-                part.p.isr.push(add);
-                part.p.adding = vec![add];
-                part.p.removing = vec![remove];
-                part.reassignment_done_at = Some(now.plus(done_after_ms));
-            }
+            } => self.start_reassignment(partition, add, remove, done_after_ms),
             Fault::Unreachable { node, for_ms } => {
                 if let Some(n) = self.nodes.get_mut(&node) {
                     n.reachable = false;
@@ -888,6 +838,75 @@ impl SimCluster {
                 }
             }
         }
+    }
+
+    /// [`Fault::IsrShrink`]: `node` leaves the ISR of a partition (and its leadership) for
+    /// `for_ms`, unless it is the last in-sync replica.
+    fn shrink_isr(&mut self, partition: usize, node: NodeId, for_ms: u64) {
+        let now = self.now;
+        let len = self.partitions.len();
+        if len == 0 {
+            return;
+        }
+        let part = &mut self.partitions[partition % len];
+        if part.p.isr.len() > 1 && part.p.isr.contains(&node) {
+            part.p.isr.retain(|r| *r != node);
+            if part.p.leader == Some(node) {
+                part.p.leader = part.p.isr.first().copied();
+            }
+            part.rejoin_at.insert(node, now.plus(for_ms));
+        }
+    }
+
+    /// [`Fault::LeaderMove`]: another in-sync replica of a partition takes the leadership.
+    fn move_leader(&mut self, partition: usize) {
+        let len = self.partitions.len();
+        if len == 0 {
+            return;
+        }
+        let part = &mut self.partitions[partition % len];
+        if let Some(other) = part
+            .p
+            .isr
+            .iter()
+            .copied()
+            .find(|r| Some(*r) != part.p.leader)
+        {
+            part.p.leader = Some(other);
+        }
+    }
+
+    /// [`Fault::Reassign`]: a reassignment adding `add` and removing `remove` that completes
+    /// after `done_after_ms`, when `add` serves and the partition is not already moving.
+    fn start_reassignment(
+        &mut self,
+        partition: usize,
+        add: NodeId,
+        remove: NodeId,
+        done_after_ms: u64,
+    ) {
+        let now = self.now;
+        let len = self.partitions.len();
+        if len == 0 {
+            return;
+        }
+        let add_ok = self
+            .nodes
+            .get(&add)
+            .is_some_and(|n| n.roles.broker && n.is_serving());
+        let part = &mut self.partitions[partition % len];
+        if !add_ok
+            || part.reassignment_done_at.is_some()
+            || part.p.replicas.contains(&add)
+            || !part.p.replicas.contains(&remove)
+        {
+            return;
+        }
+        part.p.replicas.push(add);
+        part.p.isr.push(add);
+        part.p.adding = vec![add];
+        part.p.removing = vec![remove];
+        part.reassignment_done_at = Some(now.plus(done_after_ms));
     }
 
     fn violation(&mut self, v: String) {
