@@ -412,7 +412,7 @@ fn render_plan(ctx: &Ctx, p: &UpgradePlan) -> String {
 /// `upgrade`; `--finalize` holds the roll Lease (Kubernetes).
 pub async fn upgrade(ctx: &Ctx, a: UpgradeArgs) -> Result<ExitCode, CliError> {
     if a.finalize {
-        let lease = a.lease.clone();
+        let lease = a.lease();
         under_roll_lease(ctx, &lease, upgrade_cmd(ctx, a)).await
     } else {
         upgrade_cmd(ctx, a).await

@@ -171,6 +171,8 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Throttles(cmd) => throttles::run(&ctx, cmd).await,
         Command::Hold(cmd) => hold::run(&ctx, cmd).await,
         Command::Quorum(cmd) => kraft::quorum(&ctx, cmd).await,
+        // `upgrade --to RELEASE` is a roll (onto new software): the roll module runs it.
+        Command::Upgrade(a) if a.to.is_some() => roll::upgrade(&ctx, a).await,
         Command::Upgrade(a) => kraft::upgrade(&ctx, a).await,
         Command::Operate(args) => operate::run(&ctx, args).await,
     }

@@ -39,10 +39,10 @@ use super::error::{KafkaError, Result, error_name};
 use super::observation::{RaftEndpoint, RawQuorum};
 use super::wire::Connection;
 use super::wire_admin;
-use crate::engine::kraft::LevelRange;
 use crate::engine::kraft::ghosts::{PartitionReplicas, Registration};
 use crate::engine::kraft::quorum::{Member, QuorumView};
 use crate::engine::kraft::upgrade::UpgradeView;
+use crate::engine::kraft::{LevelRange, METADATA_VERSION};
 use crate::engine::model::NodeId;
 
 /// The feature levels one node reported in ApiVersions.
@@ -655,6 +655,27 @@ pub fn upgrade_view(
             })
             .collect(),
     }
+}
+
+/// What each node's software supports, as a roll onto new software checks it
+/// ([`crate::engine::roll::Roller::handle_software`]): the top of its supported
+/// `metadata.version` range (ApiVersions `SupportedFeatures`), or why it could not be asked.
+#[must_use]
+pub fn software_reports(
+    nodes: &BTreeMap<i32, NodeFeatureAnswer>,
+) -> BTreeMap<NodeId, crate::engine::roll::SoftwareReport> {
+    nodes
+        .iter()
+        .map(|(id, a)| {
+            (
+                NodeId(*id),
+                a.features
+                    .as_ref()
+                    .map(|f| f.supported.get(METADATA_VERSION).map(|r| r.max))
+                    .map_err(|e| format!("{}: {e}", a.address)),
+            )
+        })
+        .collect()
 }
 
 /// The engine's registrations and replica lists for the ghost-broker rules.
