@@ -118,9 +118,19 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         )
     {
         let conn = kube_target(&cli.global.kube).connect().await?;
-        let roll = matches!(cli.command, Command::Roll(_));
-        _cc_forward =
-            crate::platform::kube::strimzi::discover(&conn, cluster, &mut settings, !roll).await?;
+        // `upgrade --to` is a roll too.
+        let roll = matches!(&cli.command, Command::Roll(_))
+            || matches!(&cli.command, Command::Upgrade(a) if a.to.is_some());
+        // The KRaft lifecycle commands talk to Kafka only: they need no Cruise Control (a
+        // cluster without one must not fail their discovery).
+        let kafka_only = matches!(cli.command, Command::Quorum(_) | Command::Upgrade(_));
+        _cc_forward = crate::platform::kube::strimzi::discover(
+            &conn,
+            cluster,
+            &mut settings,
+            !roll && !kafka_only,
+        )
+        .await?;
         if roll {
             // A roll asks Cruise Control whether it executes (no restart during an execution),
             // found the same way; a cluster without one (no Service) is fine, and a failure is

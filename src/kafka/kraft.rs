@@ -20,6 +20,11 @@
 //! | UnregisterBroker (64) | v0 | same routing (listeners: broker, controller) | Kafka checks nothing but that the id is registered (BROKER_ID_NOT_REGISTERED). |
 //! | DescribeCluster (60) | v2 with `IncludeFencedBrokers` (brokers); v1 `EndpointType` 2 (controllers) | a broker; a controller | v2 (Kafka 4.0, KIP-1073) lists fenced brokers with `IsFenced`; on a controller listener `EndpointType` 2 lists every **registered** controller (voters and observers) with its endpoint for the listener asked on. No incarnation id or log dirs (only the metadata log has those). |
 //! | DescribeConfigs (32) | highest | the controller itself | `listeners`, `advertised.listeners`, `controller.listener.names` of a controller to add: the endpoints for AddRaftVoter, built as `kafka-metadata-quorum add-controller` builds them from the node's config file. |
+//!
+//! `upgrade --to RELEASE` (the roll onto new software) reads every registered node's ApiVersions
+//! (v4, as above) before each decision of the roll ([`software_reports`]): a restarted node counts
+//! as back only once the top of its supported `metadata.version` range is the release's latest
+//! (4.3 ends at level 30, 4.4 at 33).
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -243,5 +243,9 @@ fn an_upgrade_rolls_every_node_onto_the_new_release_then_finalizes() {
     let mv_after = finalized(&cluster, &ids, "metadata.version");
     eprintln!("metadata.version before {mv_before:?}, after {mv_after:?}");
     assert_eq!(mv_after, new_max);
-    assert_eq!(kraft_version(&conn), kraft_before, "kraft.version untouched");
+    assert_eq!(
+        kraft_version(&conn),
+        kraft_before,
+        "kraft.version untouched"
+    );
 }

@@ -9,6 +9,10 @@
 //! itself refuses an `UpdateFeatures` that a registered broker (fenced ones included) or
 //! controller does not support, but an operator should hear it before, by node.
 //!
+//! The roll onto new software (`upgrade --to RELEASE`) restarts every node whose supported
+//! maximum is not the release's latest ([`software_reasons`]); the roll engine checks each
+//! restarted node against that level ([`crate::engine::roll::NodeRequest::expected_software`]).
+//!
 //! Rules of the finalize pre-flight:
 //! - every node (every registered broker, fenced ones included, and every controller) was
 //!   asked and its software supports the target level; a node that could not be asked blocks
