@@ -131,6 +131,7 @@ fn fixture_with(name: &'static str, spec: &ClusterSpec, controllers: bool) -> Fi
                 NodeRequest {
                     restart_reasons: vec!["rolling update".into()],
                     desired_config: BTreeMap::new(),
+                    expected_software: None,
                 },
             )
         })

@@ -1004,8 +1004,21 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l feature -d 'A feature level to finalize, FEATURE=LEVEL (repeatable; default: metadata.version at the highest level every node supports). kraft.version is refused: that is `quorum migrate`' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l wait -d 'How long to wait for every node to report the new levels' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l pod-selector -d 'Kubernetes: the pods `kafkaops roll --pod-selector` rolls; the change is refused (exit 5) while a roll holds their Lease, and holds it itself meanwhile [with --strimzi: the cluster\'s pods]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l node-id-label -d 'With --pod-selector: the pod label holding the Kafka node id' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l to -d 'Roll every node not yet on this release\'s software (e.g. 4.4) through the safe roll, controllers first, once you have changed the software each node starts with: each restarted node must report that release\'s latest metadata.version, else the roll stops (nothing is finalized). Resumable like `roll`; then let it soak and `--finalize`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l max-batch-size -d 'Most brokers restarted together (only brokers sharing no partition)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l post-restart-timeout -d 'How long a restarted node may take to serve again' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l post-reconfigure-timeout -d 'How long a reconfigured node may take to settle' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l max-restart-attempts -d 'Restarts of one node before the roll aborts' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l max-reconfig-attempts -d 'Failed dynamic reconfigurations before a node is restarted instead' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l restart-command -d 'Command restarting a node; {id} and {host} are replaced' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l stop-command -d 'Instead of --restart-command: command stopping a node ({id}, {host}); needs --start-command' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l start-command -d 'Instead of --restart-command: command starting a node ({id}, {host}); needs --stop-command' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l command-timeout -d 'Timeout of one restart command' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l poll-interval -d 'How often to observe the cluster while waiting' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l blocked-timeout -d 'How long a safety check (min ISR, quorum, log recovery) may hold the roll back mid-way before it aborts' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l state-dir -d 'Directory of the saved roll state (one file per cluster); a re-run of the same roll resumes from it [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l pod-selector -d 'Kubernetes: roll the pods matching this label selector (restart = delete the pod)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l node-id-label -d 'With --pod-selector: the pod label holding the Kafka node id [default: the number ending the pod name, e.g. a StatefulSet ordinal]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
@@ -1026,6 +1039,12 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s n -l names
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l finalize -d 'Finalize the feature levels (the point of no return: no downgrade after it). Without it: a dry run showing each node\'s software, the feature levels and the plan'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l include-unhealthy -d 'Also restart unhealthy nodes outside the selection (stopped, not ready, lagging); by default they are only reported and still count in the safety checks'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l dry-run -d 'Print the plan and exit'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l force -d 'Roll even though Cruise Control is executing or cannot be asked (when it is configured or found with --strimzi), or, with --strimzi, the Strimzi operator\'s reconciliation is not paused or one of its KafkaRebalances is executing (default: refuse with exit code 5, or 6 when Cruise Control cannot be asked)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l no-preferred-leader-election -d 'Do not restore preferred leaders after each restart'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l discard-state -d 'Delete a saved roll of this cluster (finished or not) before starting'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l strict -d 'Refuse to roll (exit 1, nothing restarted; a dry run exits 1 too) while any topic on the nodes to restart cannot stay available: replication factor 1, factor at or below min.insync.replicas, partitions already under min ISR or offline; and (exit 5) while partition reassignments that Cruise Control did not start are in flight'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s y -l yes -d 'Do not ask for confirmation before destructive actions'

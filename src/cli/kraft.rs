@@ -5,6 +5,7 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 
 use super::parse_duration;
+use super::roll::RollRunArgs;
 
 #[derive(Debug, Subcommand)]
 pub enum QuorumCommand {
@@ -80,8 +81,27 @@ pub struct UpgradeArgs {
     /// How long to wait for every node to report the new levels
     #[arg(long, default_value = "2m", value_parser = parse_duration)]
     pub wait: Duration,
+    /// Roll every node not yet on this release's software (e.g. 4.4) through the safe roll,
+    /// controllers first, once you have changed the software each node starts with: each
+    /// restarted node must report that release's latest metadata.version, else the roll stops
+    /// (nothing is finalized). Resumable like `roll`; then let it soak and `--finalize`
+    #[arg(long, value_name = "RELEASE", conflicts_with_all = ["finalize", "features"])]
+    pub to: Option<String>,
+    /// How `--to` restarts nodes (the `roll` flags); with --finalize only --pod-selector and
+    /// --node-id-label count (the roll Lease the finalization holds)
     #[command(flatten)]
-    pub lease: RollLeaseArgs,
+    pub roll: RollRunArgs,
+}
+
+impl UpgradeArgs {
+    /// The roll Lease `--finalize` holds (Kubernetes).
+    #[must_use]
+    pub fn lease(&self) -> RollLeaseArgs {
+        RollLeaseArgs {
+            pod_selector: self.roll.pod_selector.clone(),
+            node_id_label: self.roll.node_id_label.clone(),
+        }
+    }
 }
 
 /// Parses `FEATURE=LEVEL`.

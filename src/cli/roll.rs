@@ -34,6 +34,14 @@ pub struct RollArgs {
     /// Desired configuration value (repeatable)
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_key_value)]
     pub set: Vec<(String, String)>,
+    #[command(flatten)]
+    pub run: RollRunArgs,
+}
+
+/// How a roll restarts nodes, its limits and its state: the flags `roll` and `upgrade --to`
+/// (which rolls every node onto new software) share.
+#[derive(Debug, Args, Clone)]
+pub struct RollRunArgs {
     /// Most brokers restarted together (only brokers sharing no partition)
     #[arg(long, default_value_t = 1)]
     pub max_batch_size: usize,

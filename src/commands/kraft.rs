@@ -1,6 +1,7 @@
-//! `kafkaops quorum status|add|remove|migrate`, `broker list|unregister` and `upgrade`: the
-//! KRaft lifecycle (issue #28). Arguments in, the use cases of [`crate::app::kraft`] called,
-//! their answers rendered; every change is previewed and confirmed (or `--yes`).
+//! `kafkaops quorum status|add|remove|migrate`, `broker list|unregister` and `upgrade` (its dry
+//! run and `--finalize`): the KRaft lifecycle (issue #28). Arguments in, the use cases of
+//! [`crate::app::kraft`] called, their answers rendered; every change is previewed and confirmed
+//! (or `--yes`). `upgrade --to RELEASE` is a roll: `commands::roll` runs it.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -400,8 +401,9 @@ fn render_plan(ctx: &Ctx, p: &UpgradePlan) -> String {
         (None, Some(r)) => {
             let _ = writeln!(
                 s,
-                "Plan: roll every node onto the new software (controllers first, then brokers: \
-                 `kafkaops roll`), let it soak, then `upgrade --finalize`. Now: {r}"
+                "Plan: change the software the nodes start with, roll every node onto it \
+                 (`upgrade --to RELEASE`: controllers first, then brokers, each checked on the \
+                 new software), let it soak, then `upgrade --finalize`. Now: {r}"
             );
         }
         (None, None) => {}
@@ -412,7 +414,7 @@ fn render_plan(ctx: &Ctx, p: &UpgradePlan) -> String {
 /// `upgrade`; `--finalize` holds the roll Lease (Kubernetes).
 pub async fn upgrade(ctx: &Ctx, a: UpgradeArgs) -> Result<ExitCode, CliError> {
     if a.finalize {
-        let lease = a.lease.clone();
+        let lease = a.lease();
         under_roll_lease(ctx, &lease, upgrade_cmd(ctx, a)).await
     } else {
         upgrade_cmd(ctx, a).await

@@ -118,9 +118,19 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         )
     {
         let conn = kube_target(&cli.global.kube).connect().await?;
-        let roll = matches!(cli.command, Command::Roll(_));
-        _cc_forward =
-            crate::platform::kube::strimzi::discover(&conn, cluster, &mut settings, !roll).await?;
+        // `upgrade --to` is a roll too.
+        let roll = matches!(&cli.command, Command::Roll(_))
+            || matches!(&cli.command, Command::Upgrade(a) if a.to.is_some());
+        // The KRaft lifecycle commands talk to Kafka only: they need no Cruise Control (a
+        // cluster without one must not fail their discovery).
+        let kafka_only = matches!(cli.command, Command::Quorum(_) | Command::Upgrade(_));
+        _cc_forward = crate::platform::kube::strimzi::discover(
+            &conn,
+            cluster,
+            &mut settings,
+            !roll && !kafka_only,
+        )
+        .await?;
         if roll {
             // A roll asks Cruise Control whether it executes (no restart during an execution),
             // found the same way; a cluster without one (no Service) is fine, and a failure is
@@ -171,6 +181,8 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         Command::Throttles(cmd) => throttles::run(&ctx, cmd).await,
         Command::Hold(cmd) => hold::run(&ctx, cmd).await,
         Command::Quorum(cmd) => kraft::quorum(&ctx, cmd).await,
+        // `upgrade --to RELEASE` is a roll (onto new software): the roll module runs it.
+        Command::Upgrade(a) if a.to.is_some() => roll::upgrade(&ctx, a).await,
         Command::Upgrade(a) => kraft::upgrade(&ctx, a).await,
         Command::Operate(args) => operate::run(&ctx, args).await,
     }

@@ -40,7 +40,8 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use super::Ctx;
-use crate::cli::roll::{RoleFilter, RollArgs};
+use crate::cli::kraft::UpgradeArgs;
+use crate::cli::roll::{RoleFilter, RollArgs, RollRunArgs};
 use crate::driver::{ActionRecord, Event, Progress};
 use crate::engine::model::{ClusterSnapshot, NodeId};
 use crate::engine::operator_guard::Action;
@@ -73,6 +74,18 @@ pub use render::{ResultDoc, render_plan};
 /// Runs `kafkaops roll`.
 pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
     let spec = Spec::resolve(&args, ctx.strimzi())?;
+    run_spec(ctx, &args.run, &spec).await
+}
+
+/// Runs `kafkaops upgrade --to RELEASE`: the roll of every node not yet on that release's
+/// software, each checked on it after its restart (see [`crate::app::roll::SoftwareTarget`]).
+pub async fn upgrade(ctx: &Ctx, args: UpgradeArgs) -> Result<ExitCode, CliError> {
+    let release = args.to.as_deref().unwrap_or_default();
+    let spec = Spec::upgrade(&args.roll, ctx.strimzi(), release)?;
+    run_spec(ctx, &args.roll, &spec).await
+}
+
+async fn run_spec(ctx: &Ctx, args: &RollRunArgs, spec: &Spec) -> Result<ExitCode, CliError> {
     // A Strimzi operator that is not paused, or its KafkaRebalance executing, would race the
     // roll: refused before anything is touched (a dry run only warns).
     let action = if args.dry_run {
@@ -99,7 +112,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
         ),
         _ => None,
     };
-    let result = roll(ctx, &args, &spec, kube.as_ref()).await;
+    let result = roll(ctx, args, spec, kube.as_ref()).await;
     if let Some(lease) = lease {
         lease.release().await;
     }
@@ -109,7 +122,7 @@ pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
 /// Plans the roll, shows the plan and runs it once it passes the gate.
 async fn roll(
     ctx: &Ctx,
-    args: &RollArgs,
+    args: &RollRunArgs,
     spec: &Spec,
     kube: Option<&KubeConn>,
 ) -> Result<ExitCode, CliError> {
@@ -612,12 +625,22 @@ mod tests {
         };
         let desired = desired_config(&args).unwrap();
         let selection = Selection::from_args(&args).unwrap();
-        let r = roll_request(&args, selection.as_ref(), &desired, &RollConfig::default());
+        let r = roll_request(
+            &args.run,
+            selection.as_ref(),
+            &desired,
+            &RollConfig::default(),
+        );
         assert_eq!(describe_request(&r), "--nodes 1,2 desired a");
         // The same arguments give the same request (a re-run resumes).
         assert_eq!(
             r,
-            roll_request(&args, selection.as_ref(), &desired, &RollConfig::default())
+            roll_request(
+                &args.run,
+                selection.as_ref(),
+                &desired,
+                &RollConfig::default()
+            )
         );
     }
 
@@ -639,7 +662,7 @@ mod tests {
         };
         let request_of = |args: &RollArgs| {
             roll_request(
-                args,
+                &args.run,
                 Selection::from_args(args).unwrap().as_ref(),
                 &desired_config(args).unwrap(),
                 &RollConfig::default(),
@@ -648,7 +671,7 @@ mod tests {
         let all = parse(&["--all"]);
         // Nothing saved: a new run.
         assert!(
-            saved_run(&all, &path, &request_of(&all), true)
+            saved_run(&all.run, &path, &request_of(&all), true)
                 .unwrap()
                 .is_none()
         );
@@ -661,13 +684,13 @@ mod tests {
         store.write(&run).unwrap();
         // The same request resumes.
         assert!(
-            saved_run(&all, &path, &request_of(&all), true)
+            saved_run(&all.run, &path, &request_of(&all), true)
                 .unwrap()
                 .is_some()
         );
         // Another is a usage error naming the file and --discard-state.
         let other = parse(&["--nodes", "1"]);
-        let err = saved_run(&other, &path, &request_of(&other), true).unwrap_err();
+        let err = saved_run(&other.run, &path, &request_of(&other), true).unwrap_err();
         assert_eq!(err.code, ExitCode::Usage);
         let msg = err.to_string();
         assert!(
@@ -679,14 +702,14 @@ mod tests {
         // --discard-state deletes it and starts anew.
         let discard = parse(&["--nodes", "1", "--discard-state"]);
         assert!(
-            saved_run(&discard, &path, &request_of(&discard), true)
+            saved_run(&discard.run, &path, &request_of(&discard), true)
                 .unwrap()
                 .is_none()
         );
         assert!(!path.exists());
         // An unreadable state file is a usage error too.
         std::fs::write(&path, "{not json").unwrap();
-        let err = saved_run(&all, &path, &request_of(&all), true).unwrap_err();
+        let err = saved_run(&all.run, &path, &request_of(&all), true).unwrap_err();
         assert_eq!(err.code, ExitCode::Usage);
         assert!(err.to_string().contains("--discard-state"), "{err}");
     }

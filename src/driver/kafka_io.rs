@@ -20,7 +20,9 @@
 //!   survive a restore ([`RollIo::incarnations_survive_restore`] is `false`).
 //!
 //! With [`KafkaRollIo::with_cruise_control`] it asks Cruise Control's executor before each
-//! decision (the engine holds new actions while an execution runs).
+//! decision (the engine holds new actions while an execution runs); with
+//! [`KafkaRollIo::with_software_check`] (`upgrade --to`) it reads each node's supported
+//! `metadata.version` (ApiVersions) before each decision.
 //!
 //! Its clock is the host's wall clock unless a [`Clock`] is given ([`KafkaRollIo::with_clock`]):
 //! a test resumes a saved roll on a clock moved back without touching the host's. Every time
@@ -72,6 +74,9 @@ pub struct KafkaRollIo<P> {
     clock: Clock,
     /// Cruise Control, asked before each decision whether it executes.
     cruise_control: Option<CruiseControlWatch>,
+    /// A roll onto new software: each node's supported `metadata.version` is read before each
+    /// decision ([`KafkaRollIo::with_software_check`]).
+    software: bool,
 }
 
 /// Cruise Control as the roll asks it, with its last answer: every request holds one of Cruise
@@ -103,6 +108,7 @@ impl<P: Platform + Clone + 'static> KafkaRollIo<P> {
             witness,
             clock: Arc::new(system_clock),
             cruise_control: None,
+            software: false,
         })
     }
 
@@ -120,6 +126,14 @@ impl<P: Platform + Clone + 'static> KafkaRollIo<P> {
             fresh_for: Duration::from_secs(5),
             last: tokio::sync::Mutex::new(None),
         });
+        self
+    }
+
+    /// The same IO reading what each node's software supports before each decision (ApiVersions
+    /// to every registered node, as `upgrade`'s dry run does): a roll onto new software.
+    #[must_use]
+    pub fn with_software_check(mut self) -> Self {
+        self.software = true;
         self
     }
 
@@ -339,6 +353,20 @@ impl<P: Platform + Clone + 'static> RollIo for KafkaRollIo<P> {
         let view = watch.client.executor_view(deadline, &LogObserver).await;
         *last = Some((std::time::Instant::now(), view.clone()));
         Some(view)
+    }
+
+    async fn software(&self) -> Option<BTreeMap<NodeId, crate::engine::roll::SoftwareReport>> {
+        if !self.software {
+            return None;
+        }
+        match self.client.node_features().await {
+            Ok(nodes) => Some(crate::kafka::kraft::software_reports(&nodes)),
+            Err(e) => {
+                // Nothing read: every restarted node waits (unread), none counts as back.
+                tracing::debug!("cannot read the nodes' software: {e}");
+                Some(BTreeMap::new())
+            }
+        }
     }
 
     async fn sleep_until(&self, until: Millis) {

@@ -47,6 +47,8 @@
 //! - Cruise Control's executor, when the IO asks it ([`RollIo::cruise_control`]),
 //!   is given to the engine before each decision: no new restart or
 //!   reconfiguration starts while an execution runs;
+//! - a roll onto new software: what each node's software supports, when the IO reads it
+//!   ([`RollIo::software`]), is given to the engine before each decision;
 //! - a stop request (Ctrl-C) is honoured only between batches: a batch that
 //!   has been restarted is waited for until it serves again (or the engine
 //!   aborts), then the loop returns [`Outcome::Interrupted`].
@@ -63,7 +65,7 @@ pub use crate::engine::roll::run::{ActionRecord, ActionStatus, PendingAction, Ro
 
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId, TopicPartition};
 use crate::engine::movers::CruiseControlView;
-use crate::engine::roll::{ConfigChange, Decision, RollError, RollSummary, Roller};
+use crate::engine::roll::{ConfigChange, Decision, RollError, RollSummary, Roller, SoftwareReport};
 use crate::state::{Store, StoreError};
 
 /// The IO a roll needs. Implemented over the Kafka adapter and a platform by
@@ -108,6 +110,15 @@ pub trait RollIo {
     /// configured (or the roll runs with `--force`, or its caller, `operate`,
     /// already waits for other movers before it steps the roll).
     fn cruise_control(&self) -> impl Future<Output = Option<CruiseControlView>> {
+        std::future::ready(None)
+    }
+    /// A roll onto new software (`upgrade --to`): what each node's software supports now, asked
+    /// before every decision ([`Roller::handle_software`]: a restarted node counts as back only
+    /// on the target software). `None` (the default): not asked (a roll without a software
+    /// target).
+    fn software(
+        &self,
+    ) -> impl Future<Output = Option<std::collections::BTreeMap<NodeId, SoftwareReport>>> {
         std::future::ready(None)
     }
 }
@@ -354,6 +365,9 @@ pub async fn step<I: RollIo, P: Progress, S: Store<RollRun>>(
     }
     if let Some(view) = io.cruise_control().await {
         run.roller.handle_cruise_control(&view);
+    }
+    if let Some(software) = io.software().await {
+        run.roller.handle_software(software);
     }
     let now = io.now();
     let decision = run.roller.decide(&snapshot, now);

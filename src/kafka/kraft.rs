@@ -20,6 +20,11 @@
 //! | UnregisterBroker (64) | v0 | same routing (listeners: broker, controller) | Kafka checks nothing but that the id is registered (BROKER_ID_NOT_REGISTERED). |
 //! | DescribeCluster (60) | v2 with `IncludeFencedBrokers` (brokers); v1 `EndpointType` 2 (controllers) | a broker; a controller | v2 (Kafka 4.0, KIP-1073) lists fenced brokers with `IsFenced`; on a controller listener `EndpointType` 2 lists every **registered** controller (voters and observers) with its endpoint for the listener asked on. No incarnation id or log dirs (only the metadata log has those). |
 //! | DescribeConfigs (32) | highest | the controller itself | `listeners`, `advertised.listeners`, `controller.listener.names` of a controller to add: the endpoints for AddRaftVoter, built as `kafka-metadata-quorum add-controller` builds them from the node's config file. |
+//!
+//! `upgrade --to RELEASE` (the roll onto new software) reads every registered node's ApiVersions
+//! (v4, as above) before each decision of the roll ([`software_reports`]): a restarted node counts
+//! as back only once the top of its supported `metadata.version` range is the release's latest
+//! (4.3 ends at level 30, 4.4 at 33).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -39,10 +44,10 @@ use super::error::{KafkaError, Result, error_name};
 use super::observation::{RaftEndpoint, RawQuorum};
 use super::wire::Connection;
 use super::wire_admin;
-use crate::engine::kraft::LevelRange;
 use crate::engine::kraft::ghosts::{PartitionReplicas, Registration};
 use crate::engine::kraft::quorum::{Member, QuorumView};
 use crate::engine::kraft::upgrade::UpgradeView;
+use crate::engine::kraft::{LevelRange, METADATA_VERSION};
 use crate::engine::model::NodeId;
 
 /// The feature levels one node reported in ApiVersions.
@@ -655,6 +660,27 @@ pub fn upgrade_view(
             })
             .collect(),
     }
+}
+
+/// What each node's software supports, as a roll onto new software checks it
+/// ([`crate::engine::roll::Roller::handle_software`]): the top of its supported
+/// `metadata.version` range (ApiVersions `SupportedFeatures`), or why it could not be asked.
+#[must_use]
+pub fn software_reports(
+    nodes: &BTreeMap<i32, NodeFeatureAnswer>,
+) -> BTreeMap<NodeId, crate::engine::roll::SoftwareReport> {
+    nodes
+        .iter()
+        .map(|(id, a)| {
+            (
+                NodeId(*id),
+                a.features
+                    .as_ref()
+                    .map(|f| f.supported.get(METADATA_VERSION).map(|r| r.max))
+                    .map_err(|e| format!("{}: {e}", a.address)),
+            )
+        })
+        .collect()
 }
 
 /// The engine's registrations and replica lists for the ghost-broker rules.

@@ -39,6 +39,44 @@ fn usage_errors_exit_two() {
         .code(2);
 }
 
+/// `upgrade --to` of a release kafkaops does not know, or with `--finalize`: usage errors before
+/// any connection (nothing listens on port 1).
+#[test]
+fn an_upgrade_to_an_unknown_release_is_a_usage_error() {
+    kafkaops()
+        .args([
+            "--bootstrap-servers",
+            "127.0.0.1:1",
+            "upgrade",
+            "--to",
+            "9.9",
+            "--restart-command",
+            "true",
+        ])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("not a Kafka release known here")
+                .and(predicate::str::contains("4.4")),
+        );
+    kafkaops()
+        .args(["upgrade", "--to", "4.4", "--finalize"])
+        .assert()
+        .code(2);
+    // A roll needs a way to restart nodes.
+    kafkaops()
+        .args([
+            "--bootstrap-servers",
+            "127.0.0.1:1",
+            "upgrade",
+            "--to",
+            "4.4",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--restart-command"));
+}
+
 #[test]
 fn operate_needs_a_policy_file() {
     kafkaops()

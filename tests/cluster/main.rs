@@ -30,6 +30,7 @@ mod roll_cluster;
 mod roll_refusals;
 mod secure_cluster;
 mod topic_set_rf;
+mod upgrade_roll;
 
 #[path = "../support/mod.rs"]
 mod support;

@@ -629,6 +629,7 @@ fn a_saved_roll_resumed_with_the_clock_moved_back_observes_before_acting() {
         NodeRequest {
             restart_reasons: vec!["selected with --nodes".into()],
             desired_config: std::collections::BTreeMap::new(),
+            expected_software: None,
         },
     )]);
     let options = DriverOptions {

@@ -73,6 +73,7 @@ fn restart_all(snapshot: &ClusterSnapshot) -> BTreeMap<NodeId, NodeRequest> {
                 NodeRequest {
                     restart_reasons: vec!["rolling update".into()],
                     desired_config: BTreeMap::new(),
+                    expected_software: None,
                 },
             )
         })

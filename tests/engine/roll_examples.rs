@@ -65,6 +65,7 @@ fn restart_all(ids: &[i32]) -> BTreeMap<NodeId, NodeRequest> {
                 NodeRequest {
                     restart_reasons: vec!["manual rolling update".into()],
                     desired_config: BTreeMap::new(),
+                    expected_software: None,
                 },
             )
         })
@@ -492,6 +493,7 @@ fn dynamic_change(key: &str, value: &str) -> BTreeMap<NodeId, NodeRequest> {
         NodeRequest {
             restart_reasons: vec![],
             desired_config: BTreeMap::from([(key.to_string(), value.to_string())]),
+            expected_software: None,
         },
     )])
 }

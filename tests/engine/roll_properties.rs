@@ -711,6 +711,7 @@ mod resume {
                     NodeRequest {
                         restart_reasons: vec!["test".into()],
                         desired_config: BTreeMap::new(),
+                        expected_software: None,
                     },
                 )
             })

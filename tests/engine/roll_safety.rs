@@ -140,6 +140,7 @@ fn requests(selection: &[i32], reasons: &[i32]) -> BTreeMap<NodeId, NodeRequest>
                         vec![]
                     },
                     desired_config: BTreeMap::new(),
+                    expected_software: None,
                 },
             )
         })

@@ -18,6 +18,7 @@ pub mod setup;
 
 use std::time::Duration;
 
+pub use prepare::SoftwareTarget;
 pub use progress::ProgressLines;
 pub use requests::{RequestError, Role, Selection, pod_reasons, requests, with_platform_reasons};
 pub use setup::{

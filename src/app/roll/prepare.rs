@@ -1,6 +1,7 @@
 //! The first look at the cluster before `kafkaops roll` decides: the observation, the platform
 //! the nodes restart on (pods, restart commands, or none for a dry run), the pods' own restart
-//! reasons, the snapshot with the nodes' incarnations, and the engine's requests.
+//! reasons, the snapshot with the nodes' incarnations, and the engine's requests (for
+//! `upgrade --to`: every node whose software is not the target's, [`software_requests`]).
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -9,6 +10,8 @@ use anyhow::Context as _;
 
 use super::requests::{RequestError, Selection, pod_reasons, requests, with_platform_reasons};
 use super::setup::{observe_nodes, platform, platform_nodes, with_known_brokers};
+use crate::engine::failure::{Classified, FailureKind};
+use crate::engine::kraft::upgrade;
 use crate::engine::model::{ClusterSnapshot, NodeId};
 use crate::engine::roll::NodeRequest;
 use crate::kafka::client::{ClusterObserver, missing_broker_state_ids};
@@ -33,6 +36,85 @@ pub struct Target<'a> {
 pub struct Ask<'a> {
     pub selection: Option<&'a Selection>,
     pub desired: &'a BTreeMap<String, String>,
+    /// `upgrade --to`: every node not on this software restarts (a "software version" restart
+    /// reason) and must come back on it.
+    pub software: Option<&'a SoftwareTarget>,
+}
+
+/// The software a roll moves every node onto (`upgrade --to RELEASE`): the release and the
+/// latest `metadata.version` its nodes report, by which a node is told to be on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SoftwareTarget {
+    pub release: String,
+    pub level: i16,
+}
+
+impl SoftwareTarget {
+    /// The target of `release` (`4.4` or `4.4.0`).
+    ///
+    /// # Errors
+    /// A release whose latest `metadata.version` is not known here (a usage error).
+    pub fn of(release: &str) -> Result<SoftwareTarget, String> {
+        let level = upgrade::release_level(release).ok_or_else(|| {
+            format!(
+                "--to {release:?}: not a Kafka release known here (known: {}); nothing was \
+                 changed",
+                upgrade::known_releases().join(", ")
+            )
+        })?;
+        let mut parts = release.trim().split('.');
+        let release = format!(
+            "{}.{}",
+            parts.next().unwrap_or_default(),
+            parts.next().unwrap_or_default()
+        );
+        Ok(SoftwareTarget { release, level })
+    }
+}
+
+/// The engine's requests of a roll onto `target`: each node not on it, with its "software
+/// version" restart reason and the level it must report after its restart (nodes the snapshot
+/// does not have are left out).
+///
+/// # Errors
+/// The nodes cannot be asked (read), or the cluster finalized a level the target's software
+/// does not support (a refusal: nothing is changed).
+pub async fn software_requests(
+    client: &KafkaClient,
+    snapshot: &ClusterSnapshot,
+    target: &SoftwareTarget,
+) -> Result<BTreeMap<NodeId, NodeRequest>, PrepareError> {
+    let finalized = client
+        .finalized_features()
+        .await
+        .context("cannot read the finalized feature levels")
+        .map_err(PrepareError::Read)?;
+    let nodes = client
+        .node_features()
+        .await
+        .context("cannot read the nodes' supported feature levels")
+        .map_err(PrepareError::Read)?;
+    let view = crate::kafka::kraft::upgrade_view(&finalized, &nodes);
+    let reasons = upgrade::software_reasons(&view, &target.release, target.level).map_err(|e| {
+        PrepareError::Read(
+            anyhow::Error::from(Classified::wrap(FailureKind::Failed, e))
+                .context("nothing was changed"),
+        )
+    })?;
+    Ok(reasons
+        .into_iter()
+        .filter(|(id, _)| snapshot.node(*id).is_some())
+        .map(|(id, reason)| {
+            (
+                id,
+                NodeRequest {
+                    restart_reasons: vec![reason],
+                    desired_config: BTreeMap::new(),
+                    expected_software: Some(target.level),
+                },
+            )
+        })
+        .collect())
 }
 
 /// The cluster as the roll found it.
@@ -107,7 +189,9 @@ pub async fn prepare(
     let (snapshot, witness) = observe_nodes(&platform, &mut observation)
         .await
         .map_err(read)?;
-    let requests = if ask.selection.is_none() && ask.desired.is_empty() {
+    let requests = if let Some(target) = ask.software {
+        software_requests(&client, &snapshot, target).await?
+    } else if ask.selection.is_none() && ask.desired.is_empty() {
         // Kubernetes without a selection: the pods Kubernetes gives a reason for.
         BTreeMap::new()
     } else {

@@ -99,11 +99,13 @@ pub fn requests(
                         .unwrap_or_else(|| "selected".into()),
                 ],
                 desired_config: BTreeMap::new(),
+                expected_software: None,
             }
         } else if n.roles.broker {
             NodeRequest {
                 restart_reasons: Vec::new(),
                 desired_config: desired.clone(),
+                expected_software: None,
             }
         } else {
             // Selected, nothing to change: restarted only if unhealthy.

@@ -54,6 +54,9 @@ pub fn request_document(
 #[must_use]
 pub fn describe_request(request: &serde_json::Value) -> String {
     let mut parts = Vec::new();
+    if let Some(release) = request["upgrade_to"].as_str() {
+        parts.push(format!("upgrade --to {release}"));
+    }
     match &request["selection"] {
         serde_json::Value::String(s) if s == "all" => parts.push("--all".to_string()),
         serde_json::Value::Object(o) => {

@@ -6,9 +6,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::{RoleFilter, RollArgs};
+use crate::app::roll::SoftwareTarget;
 use crate::app::roll::prepare::PrepareError;
 use crate::app::roll::session::{self, RestartCommands, ResumeError};
 use crate::app::roll::{self as app, RollLimits};
+use crate::cli::roll::RollRunArgs;
 use crate::driver::RollRun;
 use crate::engine::roll::RollConfig;
 use crate::error::CliError;
@@ -19,6 +21,9 @@ use crate::platform::process::RestartMethod;
 pub(super) struct Spec {
     pub(super) selection: Option<Selection>,
     pub(super) desired: BTreeMap<String, String>,
+    /// `upgrade --to RELEASE`: every node not on that release's software restarts, and each
+    /// must come back on it.
+    pub(super) software: Option<SoftwareTarget>,
     /// The pods to roll (`--strimzi` or `--pod-selector`).
     pub(super) pods: Option<PodSelector>,
     /// How nodes restart on plain hosts (`None` with pods, or a dry run without one).
@@ -31,6 +36,32 @@ impl Spec {
     pub(super) fn resolve(args: &RollArgs, strimzi: Option<&str>) -> Result<Spec, CliError> {
         let desired = desired_config(args)?;
         let selection = Selection::from_args(args)?;
+        if selection.is_none() && desired.is_empty() && pod_selector(&args.run, strimzi).is_none() {
+            return Err(CliError::usage(
+                "nothing selected: pass --all, --nodes IDS, --role broker|controller, \
+                 --desired-config FILE or --set KEY=VALUE",
+            ));
+        }
+        Spec::of(&args.run, strimzi, selection, desired, None)
+    }
+
+    /// `upgrade --to RELEASE`: the roll onto that release's software.
+    pub(super) fn upgrade(
+        args: &RollRunArgs,
+        strimzi: Option<&str>,
+        release: &str,
+    ) -> Result<Spec, CliError> {
+        let software = SoftwareTarget::of(release).map_err(CliError::usage)?;
+        Spec::of(args, strimzi, None, BTreeMap::new(), Some(software))
+    }
+
+    fn of(
+        args: &RollRunArgs,
+        strimzi: Option<&str>,
+        selection: Option<Selection>,
+        desired: BTreeMap<String, String>,
+        software: Option<SoftwareTarget>,
+    ) -> Result<Spec, CliError> {
         let pods = pod_selector(args, strimzi);
         if pods.is_some()
             && (args.restart_command.is_some()
@@ -47,12 +78,6 @@ impl Spec {
                 "--strimzi selects the cluster's pods itself: drop --pod-selector",
             ));
         }
-        if selection.is_none() && desired.is_empty() && pods.is_none() {
-            return Err(CliError::usage(
-                "nothing selected: pass --all, --nodes IDS, --role broker|controller, \
-                 --desired-config FILE or --set KEY=VALUE",
-            ));
-        }
         if args.max_batch_size == 0 {
             return Err(CliError::usage("--max-batch-size must be at least 1"));
         }
@@ -64,6 +89,7 @@ impl Spec {
         Ok(Spec {
             selection,
             desired,
+            software,
             pods,
             method,
             config: limits(args).config(),
@@ -72,7 +98,7 @@ impl Spec {
 }
 
 /// The roll's limits from the flags.
-fn limits(args: &RollArgs) -> RollLimits {
+fn limits(args: &RollRunArgs) -> RollLimits {
     RollLimits {
         max_restart_attempts: args.max_restart_attempts,
         max_reconfig_attempts: args.max_reconfig_attempts,
@@ -91,7 +117,7 @@ fn limits(args: &RollArgs) -> RollLimits {
 /// Kubernetes gives a reason for: annotated `strimzi.io/manual-rolling-update=true`, stuck, or
 /// on an old revision.
 #[must_use]
-pub fn pod_selector(args: &RollArgs, strimzi: Option<&str>) -> Option<PodSelector> {
+pub fn pod_selector(args: &RollRunArgs, strimzi: Option<&str>) -> Option<PodSelector> {
     PodSelector::of(
         strimzi,
         args.pod_selector.as_ref(),
@@ -204,7 +230,7 @@ pub(super) fn check_broker_state_list(
 }
 
 /// How nodes restart: one command, or a stop/start pair. Required unless `--dry-run`.
-fn restart_method(args: &RollArgs) -> Result<Option<RestartMethod>, CliError> {
+fn restart_method(args: &RollRunArgs) -> Result<Option<RestartMethod>, CliError> {
     match restart_method_of(
         args.restart_command.as_ref(),
         args.stop_command.as_ref(),
@@ -232,7 +258,7 @@ fn restart_method_of(
 
 /// What the user asked for, as saved with the state: a re-run with the same request resumes.
 pub(super) fn roll_request(
-    args: &RollArgs,
+    args: &RollRunArgs,
     selection: Option<&Selection>,
     desired: &BTreeMap<String, String>,
     config: &RollConfig,
@@ -253,7 +279,7 @@ pub(super) fn roll_request(
 /// The saved run to resume (`None`: start a new one). A saved run of a different request is
 /// a usage error naming the file and `--discard-state`.
 pub(super) fn saved_run(
-    args: &RollArgs,
+    args: &RollRunArgs,
     path: &Path,
     request: &serde_json::Value,
     quiet: bool,
@@ -267,8 +293,11 @@ pub(super) fn saved_run(
 }
 
 /// The saved request of the roll `spec` asks (with the pods it rolls).
-pub(super) fn request_of(args: &RollArgs, spec: &Spec) -> serde_json::Value {
+pub(super) fn request_of(args: &RollRunArgs, spec: &Spec) -> serde_json::Value {
     let mut request = roll_request(args, spec.selection.as_ref(), &spec.desired, &spec.config);
+    if let Some(software) = &spec.software {
+        request["upgrade_to"] = serde_json::json!(software.release);
+    }
     if let Some(sel) = &spec.pods {
         request["pods"] = serde_json::json!(sel.labels);
     }

@@ -9,7 +9,7 @@ use anyhow::Context as _;
 
 use super::args::Spec;
 use super::plan::Planned;
-use super::{Ctx, ResultDoc, RollArgs, StderrProgress, emit_result, join_or_none};
+use super::{Ctx, ResultDoc, RollRunArgs, StderrProgress, emit_result, join_or_none};
 use crate::app::roll::session;
 use crate::driver::kafka_io::KafkaRollIo;
 use crate::driver::{Outcome, RollIo, RollRun, RunReport};
@@ -19,7 +19,7 @@ use crate::error::{CliError, CodedError, ExitCode};
 /// Runs the confirmed roll to its end.
 pub(super) async fn execute(
     ctx: &Ctx,
-    args: &RollArgs,
+    args: &RollRunArgs,
     spec: &Spec,
     p: Planned,
 ) -> Result<ExitCode, CliError> {
@@ -29,6 +29,9 @@ pub(super) async fn execute(
     let mut io = KafkaRollIo::new(prepared.client, prepared.platform, witness.clone())
         .await
         .context("cannot list the platform's nodes")?;
+    if spec.software.is_some() {
+        io = io.with_software_check();
+    }
     if !args.force
         && let Some(cc) = p.others.client
     {

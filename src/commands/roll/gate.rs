@@ -3,7 +3,7 @@
 
 use super::plan::Planned;
 use super::{
-    Ctx, Document, ResultDoc, RollArgs, emit_result, join, join_or_none, movers, render_plan,
+    Ctx, Document, ResultDoc, RollRunArgs, emit_result, join, join_or_none, movers, render_plan,
 };
 use crate::driver::{Outcome, RunReport};
 use crate::engine::model::ClusterSnapshot;
@@ -19,7 +19,7 @@ pub(super) enum Gate {
 }
 
 /// Shows the plan and decides whether the roll may start (or resume).
-pub(super) fn check(ctx: &Ctx, args: &RollArgs, p: &Planned) -> Result<Gate, CliError> {
+pub(super) fn check(ctx: &Ctx, args: &RollRunArgs, p: &Planned) -> Result<Gate, CliError> {
     let printer = &ctx.printer;
     let (plan, snapshot, notes) = (&p.plan, &p.prepared.snapshot, &p.notes);
     if let Some(run) = &p.resumed
@@ -84,7 +84,7 @@ pub(super) fn check(ctx: &Ctx, args: &RollArgs, p: &Planned) -> Result<Gate, Cli
 /// meet as its exit code.
 fn dry_run(
     ctx: &Ctx,
-    args: &RollArgs,
+    args: &RollRunArgs,
     p: &Planned,
     strict_refusal: Option<String>,
 ) -> Result<Gate, CliError> {
@@ -121,7 +121,7 @@ fn dry_run(
 /// engine holds new actions until the execution ends).
 fn refuse(
     ctx: &Ctx,
-    args: &RollArgs,
+    args: &RollRunArgs,
     p: &Planned,
     strict_refusal: Option<&str>,
 ) -> Result<(), CliError> {

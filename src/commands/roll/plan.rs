@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::args::{Spec, prepare_error, request_of, saved_run};
-use super::{Ctx, RollArgs, join, movers};
+use super::{Ctx, RollRunArgs, join, movers};
 use crate::app::roll::prepare::{Ask, Prepared, Target, prepare};
 use crate::driver::RollRun;
 use crate::engine::model::{ClusterSnapshot, NodeId, NodeSnapshot, ObservedState};
@@ -36,7 +36,7 @@ pub(super) struct Planned {
 /// Observes the cluster and plans the roll.
 pub(super) async fn plan(
     ctx: &Ctx,
-    args: &RollArgs,
+    args: &RollRunArgs,
     spec: &Spec,
     kube: Option<&KubeConn>,
 ) -> Result<Planned, CliError> {
@@ -56,6 +56,7 @@ pub(super) async fn plan(
     let ask = Ask {
         selection: selection.as_ref(),
         desired: &spec.desired,
+        software: spec.software.as_ref(),
     };
     let prepared = prepare(&client, &target, &ask)
         .await
@@ -105,6 +106,16 @@ pub(super) async fn plan(
         )
     }));
     notes.extend(movers::notes(&others, args.force));
+    if let Some(software) = &spec.software {
+        notes.push(format!(
+            "upgrade to {}: each restarted node must come back supporting metadata.version up \
+             to {} (the software it starts with must have been changed), else the roll stops; \
+             nothing is finalized: after the roll, let the cluster soak, then `kafkaops upgrade \
+             --finalize` (the point of no return)",
+            software.release,
+            crate::engine::kraft::upgrade::metadata_version_name(software.level)
+        ));
+    }
     Ok(Planned {
         prepared,
         state_path,

@@ -484,6 +484,55 @@ fn a_node_back_on_the_wrong_software_is_named() {
     assert!(err.to_string().contains("4.3-IV0"), "{err}");
 }
 
+#[test]
+fn a_release_names_its_latest_metadata_version() {
+    assert_eq!(upgrade::release_level("4.4"), Some(33));
+    assert_eq!(upgrade::release_level("4.3.1"), Some(30));
+    assert_eq!(upgrade::release_level(" 4.0.0 "), Some(25));
+    assert_eq!(upgrade::release_level("4.9"), None);
+    assert_eq!(upgrade::release_level("4"), None);
+    assert_eq!(upgrade::release_level(""), None);
+    assert!(upgrade::known_releases().contains(&"4.4"));
+}
+
+#[test]
+fn a_roll_onto_new_software_restarts_every_node_not_on_it() {
+    let mut v = upgrade_view(&[(1, 33), (2, 30), (3, 30)], 30);
+    v.nodes.insert(NodeId(4), Err("connection refused".into()));
+    let reasons = upgrade::software_reasons(&v, "4.4", 33).unwrap();
+    assert_eq!(
+        reasons.keys().copied().collect::<Vec<_>>(),
+        vec![NodeId(2), NodeId(3), NodeId(4)],
+        "node 1 already runs 4.4: {reasons:?}"
+    );
+    assert_eq!(
+        reasons[&NodeId(2)],
+        "software version: runs 4.3 (metadata.version up to 4.3-IV0), target 4.4 \
+         (metadata.version up to 4.4-IV2)"
+    );
+    assert!(reasons[&NodeId(4)].contains("could not be asked (connection refused)"));
+    // Every node on it: nothing to restart.
+    let on = upgrade_view(&[(1, 33), (2, 33)], 30);
+    assert!(
+        upgrade::software_reasons(&on, "4.4", 33)
+            .unwrap()
+            .is_empty()
+    );
+    // Back to software below the finalized level: refused.
+    let finalized = upgrade_view(&[(1, 33), (2, 33)], 33);
+    let err = upgrade::software_reasons(&finalized, "4.3", 30).unwrap_err();
+    assert!(
+        err.to_string().contains("below the finalized 4.4-IV2"),
+        "{err}"
+    );
+    // Another software than a release's (a node reporting a level that ends no release).
+    let odd = upgrade_view(&[(1, 31)], 30);
+    assert!(
+        upgrade::software_reasons(&odd, "4.4", 33).unwrap()[&NodeId(1)]
+            .contains("an unknown release")
+    );
+}
+
 // ---- ghosts --------------------------------------------------------------------------------
 
 fn ghost_view() -> GhostView {

@@ -9,6 +9,10 @@
 //! itself refuses an `UpdateFeatures` that a registered broker (fenced ones included) or
 //! controller does not support, but an operator should hear it before, by node.
 //!
+//! The roll onto new software (`upgrade --to RELEASE`) restarts every node whose supported
+//! maximum is not the release's latest ([`software_reasons`]); the roll engine checks each
+//! restarted node against that level ([`crate::engine::roll::NodeRequest::expected_software`]).
+//!
 //! Rules of the finalize pre-flight:
 //! - every node (every registered broker, fenced ones included, and every controller) was
 //!   asked and its software supports the target level; a node that could not be asked blocks
@@ -350,4 +354,88 @@ pub fn check_software(
             expected,
         })
     }
+}
+
+/// The latest `metadata.version` of `release` (`4.4`, or `4.4.0`: the patch is ignored), as a
+/// node of that release reports it; `None` for a release not known here.
+#[must_use]
+pub fn release_level(release: &str) -> Option<i16> {
+    let mut parts = release.trim().split('.');
+    let minor = format!("{}.{}", parts.next()?, parts.next()?);
+    RELEASE_LATEST
+        .iter()
+        .find(|(_, r)| *r == minor)
+        .map(|(l, _)| *l)
+}
+
+/// The releases [`release_level`] knows, oldest first.
+#[must_use]
+pub fn known_releases() -> Vec<&'static str> {
+    RELEASE_LATEST.iter().map(|(_, r)| *r).collect()
+}
+
+/// Why a roll onto a release's software is refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SoftwareRefusal {
+    #[error(
+        "release {release} supports metadata.version up to {}, below the finalized {}: nodes \
+         on its software would not start (a finalized level cannot be undone)",
+        metadata_version_name(*level),
+        metadata_version_name(*finalized)
+    )]
+    BelowFinalized {
+        release: String,
+        level: i16,
+        finalized: i16,
+    },
+}
+
+/// The nodes a roll onto `release`'s software (whose latest `metadata.version` is `level`)
+/// restarts, each with its "software version" restart reason: every node that does not report
+/// `level` as its supported maximum, including one that could not be asked (it may run old
+/// software; after its restart it must report `level` like any other).
+///
+/// # Errors
+/// [`SoftwareRefusal::BelowFinalized`]: the cluster already finalized a higher level than
+/// that software supports.
+pub fn software_reasons(
+    view: &UpgradeView,
+    release: &str,
+    level: i16,
+) -> Result<BTreeMap<NodeId, String>, SoftwareRefusal> {
+    if let Some(&finalized) = view.finalized.get(METADATA_VERSION)
+        && finalized > level
+    {
+        return Err(SoftwareRefusal::BelowFinalized {
+            release: release.to_string(),
+            level,
+            finalized,
+        });
+    }
+    Ok(view
+        .nodes
+        .iter()
+        .filter_map(|(id, s)| {
+            let reported = match s {
+                Err(reason) => format!("could not be asked ({reason})"),
+                Ok(f) => match f.get(METADATA_VERSION).map(|r| r.max) {
+                    Some(max) if max == level => return None,
+                    Some(max) => format!(
+                        "runs {} (metadata.version up to {})",
+                        release_of(max).unwrap_or("an unknown release"),
+                        metadata_version_name(max)
+                    ),
+                    None => "reports no metadata.version".to_string(),
+                },
+            };
+            Some((
+                *id,
+                format!(
+                    "software version: {reported}, target {release} (metadata.version up to {})",
+                    metadata_version_name(level)
+                ),
+            ))
+        })
+        .collect())
 }

@@ -78,6 +78,20 @@ pub enum RollError {
         topic: String,
         partition: i32,
     },
+    #[error(
+        "node {node} came back on the wrong software: it supports metadata.version up to {}, \
+         the target release's latest is {} (was the software it starts with changed?); the roll \
+         stopped and nothing was finalized",
+        reported.map_or_else(|| "none (it does not report the feature)".to_string(), crate::engine::kraft::upgrade::metadata_version_name),
+        crate::engine::kraft::upgrade::metadata_version_name(*expected)
+    )]
+    WrongSoftware {
+        node: NodeId,
+        /// The top of its supported `metadata.version` range (`None`: not reported).
+        reported: Option<i16>,
+        /// The target release's latest `metadata.version`.
+        expected: i16,
+    },
     #[error("the restart command of node {node} failed: {error}")]
     RestartFailed { node: NodeId, error: String },
     #[error(

@@ -151,6 +151,11 @@ impl Default for RollConfig {
     }
 }
 
+/// What a node's software reports ([`Roller::handle_software`]): `Ok(Some(level))` the top of
+/// its supported `metadata.version` range, `Ok(None)` it does not report the feature, `Err`
+/// why it could not be asked.
+pub type SoftwareReport = Result<Option<i16>, String>;
+
 /// What the caller wants for one node.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct NodeRequest {
@@ -159,6 +164,11 @@ pub struct NodeRequest {
     pub restart_reasons: Vec<String>,
     /// Desired broker settings; only keys listed here are compared.
     pub desired_config: BTreeMap<String, String>,
+    /// A roll onto new software (`upgrade --to`): once restarted, the node must report this
+    /// `metadata.version` as the top of its supported range (the target release's latest,
+    /// [`Roller::handle_software`]), else the roll stops with [`RollError::WrongSoftware`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_software: Option<i16>,
 }
 
 /// The engine's view of a node's state.
@@ -199,6 +209,9 @@ pub struct NodeContext {
     /// counted in every safety check like any other node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held: Option<String>,
+    /// See [`NodeRequest::expected_software`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_software: Option<i16>,
     /// Seen healthy (SERVING and reachable) at the last observation while the
     /// roll was not acting on it.
     was_healthy: bool,
@@ -479,6 +492,10 @@ pub struct Roller {
     /// a resumed roll keeps them until it is given the holds again.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     holds: BTreeMap<NodeId, String>,
+    /// What each node's software supports ([`Roller::handle_software`]); given again before
+    /// every decision, so not saved.
+    #[serde(skip)]
+    software: BTreeMap<NodeId, SoftwareReport>,
     /// Another mover holds new actions back ([`Roller::handle_cruise_control`]); given again
     /// before every decision, so not saved.
     #[serde(skip)]
@@ -524,6 +541,7 @@ impl Roller {
             finished: None,
             stop_after_action: None,
             holds: BTreeMap::new(),
+            software: BTreeMap::new(),
             other_mover: None,
             planned: None,
         }
@@ -536,6 +554,17 @@ impl Roller {
     /// before each decision (or once, for a roll that does not re-read them).
     pub fn handle_holds(&mut self, holds: BTreeMap<NodeId, String>) {
         self.holds = holds;
+    }
+
+    /// Input before a decision, for a roll onto new software (requests with
+    /// [`NodeRequest::expected_software`]): the top of each node's supported `metadata.version`
+    /// range as it reports it now (ApiVersions), or why it could not be asked. A restarted node
+    /// with an expected software counts as back only once its report is read: the expected
+    /// level, or the roll stops ([`RollError::WrongSoftware`]); unread, it is waited for like a
+    /// node not serving yet (until the post-restart timeout). Not saved: give it before each
+    /// decision.
+    pub fn handle_software(&mut self, software: BTreeMap<NodeId, SoftwareReport>) {
+        self.software = software;
     }
 
     #[must_use]
@@ -1158,6 +1187,7 @@ fn merge_observation(
                 observed: ObservedState::Unknown,
                 selected: false,
                 held: None,
+                expected_software: req.expected_software,
                 was_healthy: false,
             }
         });

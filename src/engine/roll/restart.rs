@@ -59,6 +59,10 @@ pub(super) struct RestartProgress {
     /// When it counted as back.
     #[serde(default)]
     pub(super) back_at: Option<Millis>,
+    /// A roll onto new software: the node serves again but its software could not be read yet
+    /// (why), so it does not count as back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) software_unread: Option<String>,
 }
 
 impl RestartProgress {
@@ -80,6 +84,7 @@ impl RestartProgress {
             caught_up_baseline: None,
             baseline_taken: false,
             back_at: None,
+            software_unread: None,
         };
         if state == ObservedState::NotRunning {
             p.ended = Some((
@@ -92,17 +97,25 @@ impl RestartProgress {
     }
 
     /// Why the node does not count as back yet (for waits and aborts).
-    pub(super) fn pending(&self) -> &'static str {
+    pub(super) fn pending(&self) -> String {
+        if let Some(why) = &self.software_unread {
+            return format!(
+                "serving again, but its software (supported metadata.version) could not be read \
+                 yet: {why}"
+            );
+        }
         if self.done_at.is_none() {
-            "the restart command has not reported completion"
+            "the restart command has not reported completion".into()
         } else if self.ended.is_none() {
             "there is no evidence yet that the node restarted (never seen going down, same \
              incarnation, no process end reported): its old process may still be running"
+                .into()
         } else if !self.evidence_seen {
-            "waiting for an observation made after the old process ended"
+            "waiting for an observation made after the old process ended".into()
         } else {
             "not yet SERVING and reachable again (a controller must also have fetched from the \
              quorum leader since its restart)"
+                .into()
         }
     }
 }
@@ -148,6 +161,7 @@ impl Roller {
                 caught_up_baseline: None,
                 baseline_taken: false,
                 back_at: None,
+                software_unread: None,
             });
             if progress.back_at.is_some() {
                 continue;
@@ -215,6 +229,30 @@ impl Roller {
                     .is_some_and(|t| progress.caught_up_baseline.is_none_or(|b| t > b))
             };
             if serving && fetched {
+                // A roll onto new software: back only on the target software.
+                let expected = self.nodes.get(&id).and_then(|c| c.expected_software);
+                if let Some(expected) = expected {
+                    match self.software.get(&id) {
+                        Some(Ok(level)) if *level == Some(expected) => {
+                            progress.software_unread = None;
+                        }
+                        Some(Ok(level)) => {
+                            return Err(RollError::WrongSoftware {
+                                node: id,
+                                reported: *level,
+                                expected,
+                            });
+                        }
+                        Some(Err(why)) => {
+                            progress.software_unread = Some(why.clone());
+                            continue;
+                        }
+                        None => {
+                            progress.software_unread = Some("no report of it was given".into());
+                            continue;
+                        }
+                    }
+                }
                 progress.back_at = Some(now);
                 let index = cache.index(snapshot);
                 let state = if observed.is_some_and(|n| n.roles.broker)

@@ -419,6 +419,7 @@ impl SimCluster {
                             .cloned()
                             .unwrap_or_default(),
                         desired_config: n.desired.clone(),
+                        expected_software: None,
                     },
                 )
             })
