@@ -97,6 +97,8 @@ struct Active {
     seq: u64,
     known: Vec<String>,
     started: Instant,
+    /// `operate`: the kind of action this journal is of (its end closes it).
+    action: Option<String>,
 }
 
 static ACTIVE: Mutex<Option<Active>> = Mutex::new(None);
@@ -135,13 +137,26 @@ pub struct Opening<'a> {
 pub fn begin(o: &Opening<'_>) -> std::io::Result<String> {
     let dir = dir_in(o.state_dir);
     std::fs::create_dir_all(&dir)?;
-    let id = new_id(SystemTime::now());
-    let path = dir.join(format!("{id}.jsonl"));
+    let base = new_id(SystemTime::now());
     let mut options = std::fs::OpenOptions::new();
     options.create_new(true).append(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let file = options.open(&path)?;
+    // Two journals begun in the same millisecond (operate's actions) get a suffix.
+    let mut n = 0;
+    let (id, path, file) = loop {
+        let id = if n == 0 {
+            base.clone()
+        } else {
+            format!("{base}-{n}")
+        };
+        let path = dir.join(format!("{id}.jsonl"));
+        match options.open(&path) {
+            Ok(file) => break (id, path, file),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
+            Err(e) => return Err(e),
+        }
+    };
     let args = crate::secret::redact_args(o.args, &o.known_secrets);
     {
         let mut active = ACTIVE
@@ -153,6 +168,7 @@ pub fn begin(o: &Opening<'_>) -> std::io::Result<String> {
             seq: 0,
             known: o.known_secrets.clone(),
             started: Instant::now(),
+            action: None,
         });
     }
     OPEN.store(true, Ordering::Release);
@@ -229,6 +245,95 @@ pub fn finish(exit_code: i32, outcome: &str, error: Option<String>) -> Option<Pa
         let _ = a.file.sync_all();
         a.path
     })
+}
+
+/// Where `operate` keeps a journal per action: set once at its start.
+struct ActionJournals {
+    state_dir: PathBuf,
+    args: Vec<String>,
+    known: Vec<String>,
+}
+
+static ACTIONS: Mutex<Option<ActionJournals>> = Mutex::new(None);
+
+/// `operate`: keep a journal of each action in `state_dir` (with the process's command line
+/// and secrets), opened by [`action_started`] and closed by [`action_ended`].
+pub fn keep_action_journals(state_dir: &Path, args: &[String], known_secrets: Vec<String>) {
+    let mut a = ACTIONS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    *a = Some(ActionJournals {
+        state_dir: state_dir.to_path_buf(),
+        args: args.to_vec(),
+        known: known_secrets,
+    });
+}
+
+/// `operate` started an action of `kind` on `target`: a journal of its own opens, unless one
+/// of another action is open, in which this one is a step (a stop of the running rebalance).
+pub fn action_started(kind: &str, target: &str, reason: &str) {
+    let open_kind = {
+        let guard = ACTIVE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        guard.as_ref().map(|a| a.action.clone())
+    };
+    // An action's journal is open: this one is a step of it.
+    if !matches!(open_kind, Some(Some(_))) {
+        {
+            let config = ACTIONS
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let Some(c) = config.as_ref() else {
+                return;
+            };
+            let opened = begin(&Opening {
+                state_dir: &c.state_dir,
+                command: &format!("operate: {kind}"),
+                args: &c.args,
+                yes: true,
+                known_secrets: c.known.clone(),
+            });
+            drop(config);
+            if opened.is_err() {
+                return;
+            }
+            let mut guard = ACTIVE
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(a) = guard.as_mut() {
+                a.action = Some(kind.to_string());
+            }
+        }
+    }
+    record(Event::Log {
+        level: "INFO".into(),
+        target: "kafkaops::operate".into(),
+        message: format!("{kind} {target} started: {reason}"),
+    });
+}
+
+/// `operate`'s action of `kind` ended: its journal closes with the outcome (an action that
+/// is a step of another is only recorded).
+pub fn action_ended(kind: &str, target: &str, succeeded: bool, reason: &str) {
+    let is_open_action = {
+        let guard = ACTIVE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        guard
+            .as_ref()
+            .is_some_and(|a| a.action.as_deref() == Some(kind))
+    };
+    let result = if succeeded { "succeeded" } else { "failed" };
+    record(Event::Log {
+        level: "INFO".into(),
+        target: "kafkaops::operate".into(),
+        message: format!("{kind} {target} {result}: {reason}"),
+    });
+    if is_open_action {
+        let (code, outcome) = if succeeded { (0, "ok") } else { (1, "failed") };
+        finish(code, outcome, (!succeeded).then(|| reason.to_string()));
+    }
 }
 
 /// Every string in `value` redacted.
