@@ -61,6 +61,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('health', 'health', [CompletionResultType]::ParameterValue, 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes')
             [CompletionResult]::new('throttles', 'throttles', [CompletionResultType]::ParameterValue, 'Replication throttles left behind by reassignments: list or clear')
             [CompletionResult]::new('hold', 'hold', [CompletionResultType]::ParameterValue, 'Node holds: nodes a roll never restarts and a rebalance never moves replicas to, until the hold expires (stored in the cluster, in the compacted topic __kafkaops_holds)')
+            [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The journals of past runs that changed something: list, show one, bundle them for a ticket (kept in the state directory''s journal/)')
             [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the resolved configuration')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -1907,6 +1908,162 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
         'kafkaops;hold;help;help' {
             break
         }
+        'kafkaops;journal' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the journals of past runs: id, command, start, duration, outcome')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show what a run did: the plan it showed, what was confirmed, each request and answer, each decision and wait, the outcome')
+            [CompletionResult]::new('bundle', 'bundle', [CompletionResultType]::ParameterValue, 'Write one .tar.gz with every journal and a health snapshot of the cluster (if it answers), secrets redacted, for a ticket or a post-mortem')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;journal;list' {
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory whose journals to read [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;journal;show' {
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory whose journals to read [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;journal;bundle' {
+            [CompletionResult]::new('--output-file', '--output-file', [CompletionResultType]::ParameterName, 'Where to write the archive [default: kafkaops-bundle-TIME.tar.gz in the working directory]')
+            [CompletionResult]::new('--health-timeout', '--health-timeout', [CompletionResultType]::ParameterName, 'How long the health snapshot may take before the bundle is written without it')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory whose journals to read [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people, json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'kafkaops;journal;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the journals of past runs: id, command, start, duration, outcome')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show what a run did: the plan it showed, what was confirmed, each request and answer, each decision and wait, the outcome')
+            [CompletionResult]::new('bundle', 'bundle', [CompletionResultType]::ParameterValue, 'Write one .tar.gz with every journal and a health snapshot of the cluster (if it answers), secrets redacted, for a ticket or a post-mortem')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kafkaops;journal;help;list' {
+            break
+        }
+        'kafkaops;journal;help;show' {
+            break
+        }
+        'kafkaops;journal;help;bundle' {
+            break
+        }
+        'kafkaops;journal;help;help' {
+            break
+        }
         'kafkaops;operate' {
             [CompletionResult]::new('--policy', '--policy', [CompletionResultType]::ParameterName, 'The policy file (YAML): auto-rebalance modes and templates, brokers to drain, replication factors, desired broker configuration. Re-read when it changes; a bad version is reported and the last good one stays in force')
             [CompletionResult]::new('--resync', '--resync', [CompletionResultType]::ParameterName, 'Time between reconcile loops when nothing happens, e.g. 30s, 2m')
@@ -2076,6 +2233,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('health', 'health', [CompletionResultType]::ParameterValue, 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes')
             [CompletionResult]::new('throttles', 'throttles', [CompletionResultType]::ParameterValue, 'Replication throttles left behind by reassignments: list or clear')
             [CompletionResult]::new('hold', 'hold', [CompletionResultType]::ParameterValue, 'Node holds: nodes a roll never restarts and a rebalance never moves replicas to, until the hold expires (stored in the cluster, in the compacted topic __kafkaops_holds)')
+            [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The journals of past runs that changed something: list, show one, bundle them for a ticket (kept in the state directory''s journal/)')
             [CompletionResult]::new('operate', 'operate', [CompletionResultType]::ParameterValue, 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect the resolved configuration')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -2233,6 +2391,21 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             break
         }
         'kafkaops;help;hold;remove' {
+            break
+        }
+        'kafkaops;help;journal' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the journals of past runs: id, command, start, duration, outcome')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show what a run did: the plan it showed, what was confirmed, each request and answer, each decision and wait, the outcome')
+            [CompletionResult]::new('bundle', 'bundle', [CompletionResultType]::ParameterValue, 'Write one .tar.gz with every journal and a health snapshot of the cluster (if it answers), secrets redacted, for a ticket or a post-mortem')
+            break
+        }
+        'kafkaops;help;journal;list' {
+            break
+        }
+        'kafkaops;help;journal;show' {
+            break
+        }
+        'kafkaops;help;journal;bundle' {
             break
         }
         'kafkaops;help;operate' {

@@ -37,6 +37,9 @@ _kafkaops() {
             kafkaops,hold)
                 cmd="kafkaops__subcmd__hold"
                 ;;
+            kafkaops,journal)
+                cmd="kafkaops__subcmd__journal"
+                ;;
             kafkaops,operate)
                 cmd="kafkaops__subcmd__operate"
                 ;;
@@ -136,6 +139,9 @@ _kafkaops() {
             kafkaops__subcmd__help,hold)
                 cmd="kafkaops__subcmd__help__subcmd__hold"
                 ;;
+            kafkaops__subcmd__help,journal)
+                cmd="kafkaops__subcmd__help__subcmd__journal"
+                ;;
             kafkaops__subcmd__help,operate)
                 cmd="kafkaops__subcmd__help__subcmd__operate"
                 ;;
@@ -186,6 +192,15 @@ _kafkaops() {
                 ;;
             kafkaops__subcmd__help__subcmd__hold,remove)
                 cmd="kafkaops__subcmd__help__subcmd__hold__subcmd__remove"
+                ;;
+            kafkaops__subcmd__help__subcmd__journal,bundle)
+                cmd="kafkaops__subcmd__help__subcmd__journal__subcmd__bundle"
+                ;;
+            kafkaops__subcmd__help__subcmd__journal,list)
+                cmd="kafkaops__subcmd__help__subcmd__journal__subcmd__list"
+                ;;
+            kafkaops__subcmd__help__subcmd__journal,show)
+                cmd="kafkaops__subcmd__help__subcmd__journal__subcmd__show"
                 ;;
             kafkaops__subcmd__help__subcmd__quorum,add)
                 cmd="kafkaops__subcmd__help__subcmd__quorum__subcmd__add"
@@ -276,6 +291,30 @@ _kafkaops() {
                 ;;
             kafkaops__subcmd__hold__subcmd__help,remove)
                 cmd="kafkaops__subcmd__hold__subcmd__help__subcmd__remove"
+                ;;
+            kafkaops__subcmd__journal,bundle)
+                cmd="kafkaops__subcmd__journal__subcmd__bundle"
+                ;;
+            kafkaops__subcmd__journal,help)
+                cmd="kafkaops__subcmd__journal__subcmd__help"
+                ;;
+            kafkaops__subcmd__journal,list)
+                cmd="kafkaops__subcmd__journal__subcmd__list"
+                ;;
+            kafkaops__subcmd__journal,show)
+                cmd="kafkaops__subcmd__journal__subcmd__show"
+                ;;
+            kafkaops__subcmd__journal__subcmd__help,bundle)
+                cmd="kafkaops__subcmd__journal__subcmd__help__subcmd__bundle"
+                ;;
+            kafkaops__subcmd__journal__subcmd__help,help)
+                cmd="kafkaops__subcmd__journal__subcmd__help__subcmd__help"
+                ;;
+            kafkaops__subcmd__journal__subcmd__help,list)
+                cmd="kafkaops__subcmd__journal__subcmd__help__subcmd__list"
+                ;;
+            kafkaops__subcmd__journal__subcmd__help,show)
+                cmd="kafkaops__subcmd__journal__subcmd__help__subcmd__show"
                 ;;
             kafkaops__subcmd__quorum,add)
                 cmd="kafkaops__subcmd__quorum__subcmd__add"
@@ -461,7 +500,7 @@ _kafkaops() {
 
     case "${cmd}" in
         kafkaops)
-            opts="-o -v -q -y -b -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold operate config completions help"
+            opts="-o -v -q -y -b -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold journal operate config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1757,7 +1796,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__help)
-            opts="rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold operate config completions help"
+            opts="rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold journal operate config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1981,6 +2020,62 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__help__subcmd__hold__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__journal)
+            opts="list show bundle"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__journal__subcmd__bundle)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__journal__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__journal__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2774,6 +2869,456 @@ _kafkaops() {
             fi
             case "${prev}" in
                 --nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__journal)
+            opts="-o -v -q -y -b -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version list show bundle help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__journal__subcmd__bundle)
+            opts="-o -v -q -y -b -X -n -h -V --output-file --health-timeout --state-dir --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --health-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__journal__subcmd__help)
+            opts="list show bundle help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__journal__subcmd__help__subcmd__bundle)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__journal__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__journal__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__journal__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__journal__subcmd__list)
+            opts="-o -v -q -y -b -X -n -h -V --state-dir --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__journal__subcmd__show)
+            opts="-o -v -q -y -b -X -n -h -V --state-dir --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --state-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -58,6 +58,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand health 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes'
             cand throttles 'Replication throttles left behind by reassignments: list or clear'
             cand hold 'Node holds: nodes a roll never restarts and a rebalance never moves replicas to, until the hold expires (stored in the cluster, in the compacted topic __kafkaops_holds)'
+            cand journal 'The journals of past runs that changed something: list, show one, bundle them for a ticket (kept in the state directory''s journal/)'
             cand operate 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
@@ -1811,6 +1812,153 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         }
         &'kafkaops;hold;help;help'= {
         }
+        &'kafkaops;journal'= {
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand -b 'Kafka bootstrap servers (host:port,...)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the journals of past runs: id, command, start, duration, outcome'
+            cand show 'Show what a run did: the plan it showed, what was confirmed, each request and answer, each decision and wait, the outcome'
+            cand bundle 'Write one .tar.gz with every journal and a health snapshot of the cluster (if it answers), secrets redacted, for a ticket or a post-mortem'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;journal;list'= {
+            cand --state-dir 'State directory whose journals to read [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand -b 'Kafka bootstrap servers (host:port,...)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;journal;show'= {
+            cand --state-dir 'State directory whose journals to read [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand -b 'Kafka bootstrap servers (host:port,...)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;journal;bundle'= {
+            cand --output-file 'Where to write the archive [default: kafkaops-bundle-TIME.tar.gz in the working directory]'
+            cand --health-timeout 'How long the health snapshot may take before the bundle is written without it'
+            cand --state-dir 'State directory whose journals to read [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people, json or yaml for scripts'
+            cand --output 'Output format: tables for people, json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand -b 'Kafka bootstrap servers (host:port,...)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'kafkaops;journal;help'= {
+            cand list 'List the journals of past runs: id, command, start, duration, outcome'
+            cand show 'Show what a run did: the plan it showed, what was confirmed, each request and answer, each decision and wait, the outcome'
+            cand bundle 'Write one .tar.gz with every journal and a health snapshot of the cluster (if it answers), secrets redacted, for a ticket or a post-mortem'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'kafkaops;journal;help;list'= {
+        }
+        &'kafkaops;journal;help;show'= {
+        }
+        &'kafkaops;journal;help;bundle'= {
+        }
+        &'kafkaops;journal;help;help'= {
+        }
         &'kafkaops;operate'= {
             cand --policy 'The policy file (YAML): auto-rebalance modes and templates, brokers to drain, replication factors, desired broker configuration. Re-read when it changes; a bad version is reported and the last good one stays in force'
             cand --resync 'Time between reconcile loops when nothing happens, e.g. 30s, 2m'
@@ -1973,6 +2121,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand health 'One verdict on the cluster (healthy, degraded, unavailable) with every reason; exit codes 0, 13, 14 for scripts and probes'
             cand throttles 'Replication throttles left behind by reassignments: list or clear'
             cand hold 'Node holds: nodes a roll never restarts and a rebalance never moves replicas to, until the hold expires (stored in the cluster, in the compacted topic __kafkaops_holds)'
+            cand journal 'The journals of past runs that changed something: list, show one, bundle them for a ticket (kept in the state directory''s journal/)'
             cand operate 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts'
             cand config 'Inspect the resolved configuration'
             cand completions 'Print a shell completion script'
@@ -2089,6 +2238,17 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;help;hold;list'= {
         }
         &'kafkaops;help;hold;remove'= {
+        }
+        &'kafkaops;help;journal'= {
+            cand list 'List the journals of past runs: id, command, start, duration, outcome'
+            cand show 'Show what a run did: the plan it showed, what was confirmed, each request and answer, each decision and wait, the outcome'
+            cand bundle 'Write one .tar.gz with every journal and a health snapshot of the cluster (if it answers), secrets redacted, for a ticket or a post-mortem'
+        }
+        &'kafkaops;help;journal;list'= {
+        }
+        &'kafkaops;help;journal;show'= {
+        }
+        &'kafkaops;help;journal;bundle'= {
         }
         &'kafkaops;help;operate'= {
         }

@@ -2,6 +2,9 @@
 
 use clap::{CommandFactory, FromArgMatches};
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::Layer as _;
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
 
 use kafkaops::cli::operate::LogFormat;
 use kafkaops::cli::{Cli, Command};
@@ -86,17 +89,32 @@ fn init_logging(verbose: u8, quiet: bool, command: &Command) {
         .unwrap_or_else(|_| EnvFilter::new(format!("{level},kafkaops={ours}")));
     let ansi = kafkaops::output::ColorChoice::Auto
         .enabled(std::io::IsTerminal::is_terminal(&std::io::stderr()));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+    // The journal of a run that changes something records the crate's events whatever the
+    // verbosity (kafkaops::output::journal); the log lines on stderr follow -v/-q/RUST_LOG.
+    let journal = kafkaops::output::journal::JournalLayer
+        .with_filter(kafkaops::output::journal::journal_filter());
+    let registry = tracing_subscriber::registry().with(journal);
     let _ = match format {
-        LogFormat::Text => builder.with_ansi(ansi).with_target(false).try_init(),
-        LogFormat::Json => builder
-            .json()
-            .with_ansi(false)
-            .with_target(true)
-            .with_current_span(true)
-            .flatten_event(true)
+        LogFormat::Text => registry
+            .with(
+                tracing_subscriber::fmt::layer()
+                    .with_writer(std::io::stderr)
+                    .with_ansi(ansi)
+                    .with_target(false)
+                    .with_filter(filter),
+            )
+            .try_init(),
+        LogFormat::Json => registry
+            .with(
+                tracing_subscriber::fmt::layer()
+                    .with_writer(std::io::stderr)
+                    .json()
+                    .with_ansi(false)
+                    .with_target(true)
+                    .with_current_span(true)
+                    .flatten_event(true)
+                    .with_filter(filter),
+            )
             .try_init(),
     };
 }

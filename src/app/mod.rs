@@ -25,6 +25,7 @@ pub mod cordon;
 pub mod guards;
 pub mod health;
 pub mod hold;
+pub mod journal;
 pub mod kraft;
 pub mod operate;
 pub mod placement;

@@ -10,6 +10,7 @@ pub mod anomalies;
 pub mod broker;
 pub mod health;
 pub mod hold;
+pub mod journal;
 pub mod kraft;
 pub mod operate;
 pub mod reassignments;
@@ -266,6 +267,10 @@ pub enum Command {
     /// the hold expires (stored in the cluster, in the compacted topic __kafkaops_holds)
     #[command(subcommand)]
     Hold(hold::HoldCommand),
+    /// The journals of past runs that changed something: list, show one, bundle them for a
+    /// ticket (kept in the state directory's journal/)
+    #[command(subcommand)]
+    Journal(journal::JournalCommand),
     /// Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and
     /// goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts
     Operate(operate::OperateArgs),

@@ -14,6 +14,7 @@ pub mod cordon;
 pub mod health;
 pub mod hold;
 pub mod imbalance;
+pub mod journal;
 pub mod kraft;
 pub mod observe;
 pub mod operate;
@@ -150,41 +151,149 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
         }
     }
     let printer = Printer::new(cli.global.output, cli.global.color, cli.global.quiet);
+    // A command that changes something keeps a journal of its run (crate::output::journal).
+    let journaled = journaled(&cli.command).and_then(|(name, dir)| {
+        let state_dir = dir.unwrap_or_else(crate::state::default_state_dir);
+        let args: Vec<String> = std::env::args().collect();
+        match crate::output::journal::begin(&crate::output::journal::Opening {
+            state_dir: &state_dir,
+            command: &name,
+            args: &args,
+            yes: cli.global.yes,
+            known_secrets: known_secrets(&settings),
+        }) {
+            Ok(id) => Some(id),
+            Err(e) => {
+                tracing::warn!(
+                    "cannot keep a journal of this run in {}: {e}",
+                    crate::output::journal::dir_in(&state_dir).display()
+                );
+                None
+            }
+        }
+    });
     let ctx = Ctx {
         global: cli.global,
         settings,
         printer,
         cruise_control_discovery,
     };
-    match cli.command {
+    let result = dispatch(&ctx, cli.command).await;
+    if let Some(id) = journaled {
+        let (code, error) = match &result {
+            Ok(code) => (*code, None),
+            Err(e) => (e.code, Some(e.to_string())),
+        };
+        let outcome = serde_json::to_value(code)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        if let Some(path) = crate::output::journal::finish(code.code(), &outcome, error) {
+            tracing::debug!("journal {id} of this run: {}", path.display());
+        }
+    }
+    result
+}
+
+/// The secrets of these settings, masked wherever they would appear in a journal or bundle.
+#[must_use]
+pub fn known_secrets(settings: &Settings) -> Vec<String> {
+    let mut out: Vec<String> = settings
+        .kafka
+        .secrets
+        .values()
+        .map(|s| s.value.expose().to_string())
+        .collect();
+    if let Some(p) = &settings.cruise_control.password {
+        out.push(p.value.expose().to_string());
+    }
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// Whether `command` changes something (and so keeps a journal): its name, and the state
+/// directory it was given (`--state-dir`), if any. Dry runs and reads keep none; `operate`
+/// keeps one per action instead.
+#[must_use]
+pub fn journaled(command: &Command) -> Option<(String, Option<std::path::PathBuf>)> {
+    use crate::cli::broker::BrokerCommand as B;
+    use crate::cli::kraft::QuorumCommand as Q;
+    use crate::cli::rebalance::{RebalanceCommand as R, ReviewCommand as Rv};
+    let name = |n: &str| Some((n.to_string(), None));
+    let env_dir = || std::env::var_os("KAFKAOPS_STATE_DIR").map(std::path::PathBuf::from);
+    match command {
+        Command::Roll(a) if !a.dry_run => Some(("roll".into(), a.state_dir.clone())),
+        Command::Rebalance(r) => match r {
+            R::Add(a) if a.proposal.execute => name("rebalance add"),
+            R::Remove(a) if a.proposal.execute => name("rebalance remove"),
+            R::Full(a) if a.proposal.execute => name("rebalance full"),
+            R::Demote(a) if a.proposal.execute => name("rebalance demote"),
+            R::RemoveDisks(a) if a.proposal.execute => name("rebalance remove-disks"),
+            R::Imbalance(a) if a.proposal.execute => {
+                Some(("rebalance imbalance".into(), a.state_dir.clone()))
+            }
+            R::Stop(_) => name("rebalance stop"),
+            R::Pace(_) => name("rebalance pace"),
+            R::Review(Rv::Approve(_)) => name("rebalance review approve"),
+            R::Review(Rv::Discard(_)) => name("rebalance review discard"),
+            _ => None,
+        },
+        Command::Topic(crate::cli::topic::TopicCommand::SetRf(a)) if a.execute => {
+            Some(("topic set-rf".into(), a.state_dir.clone()))
+        }
+        Command::Broker(B::Cordon(_)) => name("broker cordon"),
+        Command::Broker(B::Uncordon(_)) => name("broker uncordon"),
+        Command::Broker(B::Unregister(a)) if a.execute => name("broker unregister"),
+        Command::Quorum(Q::Add(_)) => name("quorum add"),
+        Command::Quorum(Q::Remove(_)) => name("quorum remove"),
+        Command::Quorum(Q::Migrate(_)) => name("quorum migrate"),
+        Command::Upgrade(a) if a.finalize => name("upgrade --finalize"),
+        Command::Reassignments(crate::cli::reassignments::ReassignmentsCommand::Cancel(a))
+            if a.execute =>
+        {
+            name("reassignments cancel")
+        }
+        Command::Throttles(crate::cli::throttles::ThrottlesCommand::Clear(a)) if a.execute => {
+            name("throttles clear")
+        }
+        Command::Hold(crate::cli::hold::HoldCommand::Add(_)) => name("hold add"),
+        Command::Hold(crate::cli::hold::HoldCommand::Remove(_)) => name("hold remove"),
+        _ => None,
+    }
+    .map(|(n, dir)| (n, dir.or_else(env_dir)))
+}
+
+async fn dispatch(ctx: &Ctx, command: Command) -> Result<ExitCode, CliError> {
+    match command {
         // `rebalance imbalance` and `rebalance pace` are modules of their own: no subcommand
         // module imports another.
         Command::Rebalance(crate::cli::rebalance::RebalanceCommand::Imbalance(a)) => {
-            imbalance::run(&ctx, a).await
+            imbalance::run(ctx, a).await
         }
         Command::Rebalance(crate::cli::rebalance::RebalanceCommand::Pace(a)) => {
-            pace::run(&ctx, &a).await
+            pace::run(ctx, &a).await
         }
-        Command::Rebalance(cmd) => rebalance::run(&ctx, cmd).await,
-        Command::Config(crate::cli::ConfigCommand::View) => config::view(&ctx),
+        Command::Rebalance(cmd) => rebalance::run(ctx, cmd).await,
+        Command::Config(crate::cli::ConfigCommand::View) => config::view(ctx),
         Command::Completions { shell } => completions::run(shell),
-        Command::Roll(args) => roll::run(&ctx, args).await,
-        Command::Topic(cmd) => topic::run(&ctx, cmd).await,
-        Command::Anomalies(cmd) => anomalies::run(&ctx, cmd).await,
-        Command::Reassignments(cmd) => reassignments::run(&ctx, cmd).await,
-        Command::Broker(crate::cli::broker::BrokerCommand::List) => kraft::broker_list(&ctx).await,
+        Command::Roll(args) => roll::run(ctx, args).await,
+        Command::Topic(cmd) => topic::run(ctx, cmd).await,
+        Command::Anomalies(cmd) => anomalies::run(ctx, cmd).await,
+        Command::Reassignments(cmd) => reassignments::run(ctx, cmd).await,
+        Command::Broker(crate::cli::broker::BrokerCommand::List) => kraft::broker_list(ctx).await,
         Command::Broker(crate::cli::broker::BrokerCommand::Unregister(a)) => {
-            kraft::broker_unregister(&ctx, a).await
+            kraft::broker_unregister(ctx, a).await
         }
-        Command::Broker(cmd) => cordon::run(&ctx, cmd).await,
-        Command::Health(a) => health::run(&ctx, a).await,
-        Command::Throttles(cmd) => throttles::run(&ctx, cmd).await,
-        Command::Hold(cmd) => hold::run(&ctx, cmd).await,
-        Command::Quorum(cmd) => kraft::quorum(&ctx, cmd).await,
+        Command::Broker(cmd) => cordon::run(ctx, cmd).await,
+        Command::Health(a) => health::run(ctx, a).await,
+        Command::Throttles(cmd) => throttles::run(ctx, cmd).await,
+        Command::Hold(cmd) => hold::run(ctx, cmd).await,
+        Command::Quorum(cmd) => kraft::quorum(ctx, cmd).await,
         // `upgrade --to RELEASE` is a roll (onto new software): the roll module runs it.
-        Command::Upgrade(a) if a.to.is_some() => roll::upgrade(&ctx, a).await,
-        Command::Upgrade(a) => kraft::upgrade(&ctx, a).await,
-        Command::Operate(args) => operate::run(&ctx, args).await,
+        Command::Upgrade(a) if a.to.is_some() => roll::upgrade(ctx, a).await,
+        Command::Upgrade(a) => kraft::upgrade(ctx, a).await,
+        Command::Operate(args) => operate::run(ctx, args).await,
+        Command::Journal(cmd) => journal::run(ctx, cmd).await,
     }
 }
 

@@ -234,14 +234,48 @@ impl CruiseControlClient {
                 .body(body.to_string());
         }
         tracing::debug!("{method} {} {endpoint}", self.display_url);
-        let resp = req.send().await.map_err(|e| self.transport_error(&e))?;
+        // The request and its answer, for the run's journal (crate::output::journal) and -vv:
+        // the URL with its query (never credentials: those go in the Authorization header).
+        let request = format!(
+            "{method} {}{}",
+            self.endpoint_url(endpoint, query),
+            body.map(|b| format!(" {b}")).unwrap_or_default()
+        );
+        let sent = std::time::Instant::now();
+        let resp = match req.send().await {
+            Ok(r) => r,
+            Err(e) => {
+                let err = self.transport_error(&e);
+                journal_request(&request, &err.to_string(), sent);
+                return Err(err);
+            }
+        };
         let status = resp.status();
         let task_id = resp
             .headers()
             .get(USER_TASK_ID)
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
-        let body = resp.text().await.map_err(|e| self.transport_error(&e))?;
+        let body = match resp.text().await {
+            Ok(b) => b,
+            Err(e) => {
+                let err = self.transport_error(&e);
+                journal_request(&request, &err.to_string(), sent);
+                return Err(err);
+            }
+        };
+        journal_request(
+            &request,
+            &format!(
+                "HTTP {}{} {body}",
+                status.as_u16(),
+                task_id
+                    .as_deref()
+                    .map(|t| format!(" (User-Task-ID {t})"))
+                    .unwrap_or_default()
+            ),
+            sent,
+        );
         if status.is_success() {
             return Ok(Reply {
                 status,
@@ -793,4 +827,26 @@ fn error_chain(e: &reqwest::Error) -> String {
         src = s.source();
     }
     parts.join(": ")
+}
+
+/// One exchange with Cruise Control as a `request` event (the journal keeps these whatever
+/// the verbosity).
+fn journal_request(request: &str, answer: &str, sent: std::time::Instant) {
+    const KEEP: usize = 4096;
+    let mut cut = answer.len().min(KEEP);
+    while !answer.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let answer = if cut < answer.len() {
+        format!("{} [{} more bytes]", &answer[..cut], answer.len() - cut)
+    } else {
+        answer.to_string()
+    };
+    tracing::debug!(
+        system = "cruise-control",
+        request,
+        answer = answer.as_str(),
+        ms = u64::try_from(sent.elapsed().as_millis()).unwrap_or(u64::MAX),
+        "Cruise Control answered"
+    );
 }

@@ -318,13 +318,28 @@ impl KafkaClient {
     ) -> Result<T> {
         let admin = Arc::clone(&self.admin);
         let timeout = self.timeout();
-        tokio::task::spawn_blocking(move || f(&admin, timeout))
+        let sent = std::time::Instant::now();
+        let result = tokio::task::spawn_blocking(move || f(&admin, timeout))
             .await
             .map_err(|e| KafkaError::Protocol {
                 what: what.into(),
                 address: "librdkafka".into(),
                 message: format!("worker thread failed: {e}"),
-            })?
+            })
+            .and_then(|r| r);
+        // For the run's journal (crate::output::journal), as the wire path's requests.
+        tracing::debug!(
+            system = "kafka",
+            request = format!("{what} (librdkafka)").as_str(),
+            answer = match &result {
+                Ok(_) => "ok".to_string(),
+                Err(e) => e.to_string(),
+            }
+            .as_str(),
+            ms = u64::try_from(sent.elapsed().as_millis()).unwrap_or(u64::MAX),
+            "Kafka answered"
+        );
+        result
     }
 
     fn options(&self) -> AdminOptions {

@@ -318,14 +318,29 @@ impl Connection {
         version: i16,
     ) -> Result<R::Response> {
         let timeout = self.timeout;
-        match tokio::time::timeout(timeout, self.round_trip(request, version)).await {
+        let sent = std::time::Instant::now();
+        let result = match tokio::time::timeout(timeout, self.round_trip(request, version)).await {
             Ok(r) => r,
             Err(_) => Err(KafkaError::Timeout {
                 what: R::NAME.into(),
                 address: self.address.clone(),
                 after: timeout,
             }),
-        }
+        };
+        // Each request and its answer for the run's journal (crate::output::journal): the
+        // API, not the body (a SCRAM credential change carries salted passwords).
+        tracing::debug!(
+            system = "kafka",
+            request = format!("{} v{version} to {}", R::NAME, self.address).as_str(),
+            answer = match &result {
+                Ok(_) => "ok".to_string(),
+                Err(e) => e.to_string(),
+            }
+            .as_str(),
+            ms = u64::try_from(sent.elapsed().as_millis()).unwrap_or(u64::MAX),
+            "Kafka answered"
+        );
+        result
     }
 
     async fn round_trip<R: WireRequest>(

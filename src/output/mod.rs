@@ -5,6 +5,8 @@
 //! build a serializable value and a table renderer and hand both to [`Printer`];
 //! they never pick a format themselves.
 
+pub mod journal;
+
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -154,6 +156,7 @@ pub fn reader_gone() -> bool {
 /// Writes to stdout; a closed pipe (`| head`) is not an error, it is remembered
 /// ([`reader_gone`]).
 pub fn write_stdout(text: &str) -> anyhow::Result<()> {
+    shown("stdout", text);
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -168,11 +171,22 @@ pub fn write_stdout(text: &str) -> anyhow::Result<()> {
 /// `kafkaops ... 2>&1 | head`); a closed pipe is remembered ([`reader_gone`]), any other
 /// error is dropped: there is nowhere left to report it.
 pub fn write_stderr(text: &str) {
+    shown("stderr", text);
     let mut err = std::io::stderr().lock();
     if let Err(e) = err.write_all(text.as_bytes()).and_then(|()| err.flush())
         && e.kind() == std::io::ErrorKind::BrokenPipe
     {
         READER_GONE.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What the run showed goes into its journal, if it keeps one.
+fn shown(stream: &str, text: &str) {
+    if journal::is_open() {
+        journal::record(journal::Event::Shown {
+            stream: stream.into(),
+            text: text.trim_end_matches('\n').into(),
+        });
     }
 }
 
@@ -195,7 +209,23 @@ pub enum PromptError {
 }
 
 /// Asks before a destructive action unless `assume_yes`; refuses when nobody can answer.
+/// The answer goes into the run's journal: confirmed (by the prompt or `--yes`) or not, and why.
 pub fn confirm(action: &str, assume_yes: bool, interactive: bool) -> Result<(), PromptError> {
+    let answer = ask(action, assume_yes, interactive);
+    journal::record(match &answer {
+        Ok(()) => journal::Event::Confirmed {
+            action: action.into(),
+            how: if assume_yes { "--yes" } else { "prompt" }.into(),
+        },
+        Err(e) => journal::Event::NotConfirmed {
+            action: action.into(),
+            why: e.to_string(),
+        },
+    });
+    answer
+}
+
+fn ask(action: &str, assume_yes: bool, interactive: bool) -> Result<(), PromptError> {
     if assume_yes {
         return Ok(());
     }

@@ -16,6 +16,7 @@
 //! `$XDG_STATE_HOME/kafkaops` (`~/.local/state/kafkaops`).
 
 pub mod file;
+pub mod journal;
 pub mod lock;
 pub mod roll;
 #[cfg(test)]

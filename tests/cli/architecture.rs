@@ -464,6 +464,7 @@ const SUBCOMMANDS: &[&str] = &[
     "health",
     "hold",
     "imbalance",
+    "journal",
     "kraft",
     "operate",
     "pace",

@@ -9,6 +9,7 @@
 mod architecture;
 mod cli;
 mod generated;
+mod journal;
 mod layout;
 
 /// The part of `tests/support` these tests use, at the path the other binaries use.

@@ -19,7 +19,12 @@
 //!   demanding basic auth: one loop succeeds, every stderr line is JSON, neither password
 //!   appears;
 //! - kafkaops' client moves a partition with AlterPartitionReassignments and lists
-//!   reassignments over the controllers' SASL_SSL listener, judged by Kafka's metadata.
+//!   reassignments over the controllers' SASL_SSL listener, judged by Kafka's metadata;
+//! - the journals of the roll and of an executed `rebalance add` (Cruise Control double with
+//!   basic auth, the Kafka password given on the command line) read back with `journal list`
+//!   and `journal show`: the command, the confirmation, the requests to Kafka and Cruise
+//!   Control with their answers, what was shown, the outcome; and `journal bundle` writes one
+//!   archive with the journals and a health snapshot in which no file holds either password.
 //!
 //! Run with `cargo test --test cluster secure_cluster:: -- --nocapture` (about two minutes on 2 cores).
 
@@ -509,6 +514,247 @@ fn reassignment_over_sasl_ssl(cluster: &Arc<Mutex<KafkaCluster>>) {
     .expect("the partition moved to [2, 3] and no reassignment is listed any more");
 }
 
+/// `journal show ID -o json` of the newest journal of `command` (in [`state_dir`]), which
+/// ended with `outcome`.
+fn journal_of(command: &str, outcome: &str) -> (String, Vec<serde_json::Value>) {
+    let list = kafkaops(&[], PASSWORD, &["journal", "list", "-o", "json"]);
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    let doc = list.json();
+    let entry = doc
+        .as_array()
+        .expect("a list")
+        .iter()
+        .rev()
+        .find(|j| j["command"] == command)
+        .unwrap_or_else(|| panic!("no journal of {command}: {doc:#}"))
+        .clone();
+    assert_eq!(entry["outcome"], outcome, "{entry:#}");
+    assert!(entry["duration_ms"].as_u64().is_some(), "{entry:#}");
+    assert!(
+        entry["started"].as_str().is_some_and(|s| s.ends_with('Z')),
+        "{entry:#}"
+    );
+    let id = entry["id"].as_str().expect("id").to_string();
+    let show = kafkaops(&[], PASSWORD, &["journal", "show", &id, "-o", "json"]);
+    assert_eq!(show.code, 0, "{}", show.stderr);
+    let events = show.json()["events"].as_array().expect("events").clone();
+    // The human form reads the same journal.
+    let human = kafkaops(&[], PASSWORD, &["journal", "show", &id]);
+    assert_eq!(human.code, 0, "{}", human.stderr);
+    assert!(
+        human.stdout.contains(&format!("Journal {id}")),
+        "{}",
+        human.stdout
+    );
+    assert!(
+        human
+            .stdout
+            .contains(&format!("end       {outcome} (exit ")),
+        "{}",
+        human.stdout
+    );
+    (id, events)
+}
+
+fn events_of<'a>(events: &'a [serde_json::Value], kind: &str) -> Vec<&'a serde_json::Value> {
+    events.iter().filter(|e| e["event"] == kind).collect()
+}
+
+/// The roll's journal (written by [`roll_over_sasl_ssl`]) and that of an executed
+/// `rebalance add`, read back; then a bundle of them with a health snapshot, free of both
+/// passwords. The Kafka password is given on the rebalance's command line (`-X
+/// sasl.password=...`) and the Cruise Control password through the environment, so a journal
+/// that recorded either unredacted would hold it.
+fn journals_of_a_roll_and_a_rebalance(cluster: &Arc<Mutex<KafkaCluster>>, conn: &[String]) {
+    eprintln!("step: the journal of the roll, read back");
+    const CC_USER: &str = "cc-journal";
+    const CC_PASSWORD: &str = "Journal-Basic-Auth-9e2c41";
+    let (_id, roll) = journal_of("roll", "ok");
+    let start = &events_of(&roll, "start")[0];
+    assert_eq!(start["yes"], true, "{start:#}");
+    assert!(
+        start["args"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|x| x == "--all")),
+        "{start:#}"
+    );
+    let kafka_requests: Vec<&str> = events_of(&roll, "request")
+        .iter()
+        .filter(|e| e["system"] == "kafka")
+        .filter_map(|e| e["request"].as_str())
+        .collect();
+    for api in ["DescribeQuorum", "Metadata"] {
+        assert!(
+            kafka_requests.iter().any(|r| r.contains(api)),
+            "a {api} request in the roll's journal: {kafka_requests:?}"
+        );
+    }
+    // What it showed (the JSON document with the plan and the result) and what it decided.
+    let shown: Vec<&str> = events_of(&roll, "shown")
+        .iter()
+        .filter(|e| e["stream"] == "stdout")
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert!(
+        shown.iter().any(|t| t.contains("\"done\"")),
+        "the result the roll printed: {shown:?}"
+    );
+    assert!(
+        !events_of(&roll, "log").is_empty(),
+        "the roll's decisions and waits"
+    );
+    let end = events_of(&roll, "end");
+    assert_eq!(end.len(), 1, "{roll:#?}");
+    assert_eq!(end[0]["exit_code"], 0);
+
+    eprintln!("step: an executed rebalance (Cruise Control with basic auth) keeps a journal");
+    let (secure_bootstrap, ca) = {
+        let c = cluster.lock().unwrap();
+        (c.secure_bootstrap_servers(), c.ca_pem_path())
+    };
+    let jaas = format!(
+        "org.apache.kafka.common.security.scram.ScramLoginModule required \
+         username=\"{USER}\" password=\"{PASSWORD}\";"
+    );
+    let props: Vec<(String, String)> = [
+        ("security.protocol", "SASL_SSL".to_string()),
+        ("sasl.mechanism", "SCRAM-SHA-512".to_string()),
+        ("sasl.jaas.config", jaas),
+        ("ssl.truststore.type", "PEM".to_string()),
+        ("ssl.truststore.location", ca.display().to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    let cc = CcDouble::start(
+        &secure_bootstrap,
+        CcDoubleOptions {
+            kafka_properties: props,
+            basic_auth: Some((CC_USER.into(), CC_PASSWORD.into())),
+            ..Default::default()
+        },
+    )
+    .expect("start the cc-double");
+    let with_cc = |args: &[&str]| {
+        run(support::bin::kafkaops()
+            .env("KAFKAOPS_STATE_DIR", state_dir())
+            .env("KAFKAOPS_CRUISE_CONTROL_URL", cc.url())
+            .env("KAFKAOPS_CRUISE_CONTROL_USER", CC_USER)
+            .env("KAFKAOPS_CRUISE_CONTROL_PASSWORD", CC_PASSWORD)
+            .args(conn)
+            .args(["-X", &format!("sasl.password={PASSWORD}")])
+            .args(args))
+    };
+    let r = with_cc(&[
+        "--yes",
+        "rebalance",
+        "add",
+        "--brokers",
+        "3",
+        "--execute",
+        "--poll-interval",
+        "200ms",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(
+        r.code,
+        0,
+        "{}\n--- cc-double log ---\n{}",
+        r.stderr,
+        cc.log()
+    );
+    assert_eq!(r.json()["execution"]["status"], "completed", "{}", r.stdout);
+    assert_no_secret(&r, CC_PASSWORD);
+
+    let (_id, rebalance) = journal_of("rebalance add", "ok");
+    let start = &events_of(&rebalance, "start")[0];
+    assert_eq!(start["yes"], true, "confirmed by --yes: {start:#}");
+    let args = start["args"].as_array().expect("args");
+    assert!(args.iter().any(|a| a == "--execute"), "{start:#}");
+    assert!(
+        args.iter().any(|a| a == "sasl.password=********"),
+        "the password on the command line is masked: {start:#}"
+    );
+    let cc_requests: Vec<(&str, &str)> = events_of(&rebalance, "request")
+        .iter()
+        .filter(|e| e["system"] == "cruise-control")
+        .filter_map(|e| Some((e["request"].as_str()?, e["answer"].as_str()?)))
+        .collect();
+    // The dry run, then the execution, each with Cruise Control's answer.
+    let add_broker: Vec<&(&str, &str)> = cc_requests
+        .iter()
+        .filter(|(r, _)| r.starts_with("POST ") && r.contains("/add_broker"))
+        .collect();
+    assert!(
+        add_broker.iter().any(|(r, _)| r.contains("dryrun=true"))
+            && add_broker.iter().any(|(r, _)| r.contains("dryrun=false")),
+        "a dry run and an execution of add_broker: {cc_requests:#?}"
+    );
+    assert!(
+        add_broker.iter().all(|(_, a)| a.starts_with("HTTP 200")),
+        "Cruise Control's answers: {add_broker:#?}"
+    );
+    assert!(
+        cc_requests
+            .iter()
+            .any(|(r, _)| r.contains("/user_tasks") || r.contains("/state")),
+        "the execution followed: {cc_requests:#?}"
+    );
+    let shown = events_of(&rebalance, "shown");
+    assert!(
+        shown.iter().any(|e| e["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("\"completed\""))),
+        "the result shown: {shown:#?}"
+    );
+
+    eprintln!("step: journal bundle holds the journals and a health snapshot, and no password");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let archive = dir.path().join("bundle.tar.gz");
+    let b = with_cc(&[
+        "-vvv",
+        "journal",
+        "bundle",
+        "--output-file",
+        archive.to_str().expect("utf-8"),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    assert_no_secret(&b, PASSWORD);
+    assert_no_secret(&b, CC_PASSWORD);
+    let mut files = std::collections::BTreeMap::new();
+    let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(
+        std::fs::File::open(&archive).expect("the bundle"),
+    ));
+    for f in tar.entries().expect("a tar.gz") {
+        let mut f = f.expect("an entry");
+        let name = f.path().expect("a name").display().to_string();
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut f, &mut bytes).expect("read an entry");
+        files.insert(name, bytes);
+    }
+    let journals = files.keys().filter(|n| n.starts_with("journal/")).count();
+    assert!(
+        journals >= 2,
+        "the roll's and the rebalance's journals: {:?}",
+        files.keys()
+    );
+    let health: serde_json::Value =
+        serde_json::from_slice(&files["health.json"]).expect("health.json is JSON");
+    assert!(
+        health["report"]["verdict"].is_string(),
+        "a health snapshot: {health:#}"
+    );
+    for (name, bytes) in &files {
+        let text = String::from_utf8_lossy(bytes);
+        for pw in [PASSWORD, CC_PASSWORD] {
+            assert!(!text.contains(pw), "{pw} in {name} of the bundle");
+        }
+    }
+}
+
 #[test]
 fn sasl_ssl_roll_refusals_and_cruise_control() {
     let cluster = KafkaCluster::start(ClusterSpec::combined(3).with_sasl_ssl([(USER, PASSWORD)]))
@@ -527,6 +773,7 @@ fn sasl_ssl_roll_refusals_and_cruise_control() {
     refusals(&conn, &other_ca, &server);
     roll_over_sasl_ssl(&cluster, &server, &conn);
     cruise_control_over_sasl_ssl(&cluster);
+    journals_of_a_roll_and_a_rebalance(&cluster, &conn);
     operate_json_logs_over_sasl_ssl(&cluster, &conn);
     reassignment_over_sasl_ssl(&cluster);
     drop(server);

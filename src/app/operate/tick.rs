@@ -350,7 +350,20 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
             ActionResult::Failed => "failed",
             ActionResult::DryRun => "dry-run",
         };
+        // `operate` keeps a journal per action (crate::output::journal): opened before the
+        // action's first line, closed after its last.
+        if a.result == ActionResult::Started {
+            crate::output::journal::action_started(&a.kind, &a.target, &a.reason);
+        }
         log(format!("{} {} {}: {}", a.kind, a.target, result, a.reason));
+        if matches!(a.result, ActionResult::Succeeded | ActionResult::Failed) {
+            crate::output::journal::action_ended(
+                &a.kind,
+                &a.target,
+                a.result == ActionResult::Succeeded,
+                &a.reason,
+            );
+        }
         self.telemetry.action(&a.kind, result);
         self.recorder.record(&a).await;
     }

@@ -114,6 +114,15 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         ));
     }
     let spec = spec(&args);
+    // One journal per action, next to the operate state (crate::output::journal).
+    crate::output::journal::keep_action_journals(
+        &args
+            .state_dir
+            .clone()
+            .unwrap_or_else(|| crate::state::default_dir(&|k| std::env::var(k).ok())),
+        &std::env::args().collect::<Vec<_>>(),
+        super::known_secrets(&ctx.settings),
+    );
     let cc = crate::app::clients::cruise_control(
         &ctx.settings.cruise_control,
         crate::app::clients::CcOptions::polling(spec.poll_interval()),
