@@ -348,6 +348,7 @@ mod tests {
         let auth = CcError::Auth {
             url: "u".into(),
             status: 401,
+            what: crate::cruise_control::error::AuthFailure::Refused { user: "u".into() },
         };
         assert_eq!(
             crate::error_codes::cruise_control(&auth),

@@ -62,7 +62,11 @@ enum View {
 /// overloaded) or a mistake that waiting does not fix.
 fn is_outage(e: &CcError) -> bool {
     match e {
-        CcError::Auth { .. } | CcError::Tls { .. } | CcError::Config(_) => false,
+        CcError::Auth { .. }
+        | CcError::Tls { .. }
+        | CcError::HttpsExpected { .. }
+        | CcError::NoApi { .. }
+        | CcError::Config(_) => false,
         CcError::Api { class, status, .. } => {
             !matches!(
                 class,
@@ -382,7 +386,8 @@ mod tests {
         }));
         assert!(!is_outage(&CcError::Auth {
             url: "u".into(),
-            status: 401
+            status: 401,
+            what: crate::cruise_control::error::AuthFailure::Refused { user: "u".into() }
         }));
         assert!(is_outage(&CcError::Api {
             endpoint: "state".into(),

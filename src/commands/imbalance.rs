@@ -278,7 +278,12 @@ fn outage(e: &CliError) -> bool {
     ) && !e.error.chain().any(|c| {
         matches!(
             c.downcast_ref::<CcError>(),
-            Some(CcError::Auth { .. } | CcError::Tls { .. })
+            Some(
+                CcError::Auth { .. }
+                    | CcError::Tls { .. }
+                    | CcError::HttpsExpected { .. }
+                    | CcError::NoApi { .. }
+            )
         )
     })
 }

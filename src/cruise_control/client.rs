@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
 
-use super::error::{CcError, classify};
+use super::error::{AuthFailure, CcError, ErrorClass, TlsFailure, Transient, classify};
 use super::lenient;
 use super::model::{
     CruiseControlState, ErrorResponse, KafkaClusterState, OptimizationResult, ProgressResult,
@@ -41,7 +41,8 @@ pub struct ClientConfig {
     pub ca_pem: Option<Vec<u8>>,
     /// Timeout of one HTTP request.
     pub timeout: Duration,
-    /// Pause between `user_tasks` / `state` polls (Cruise Control advises ≥ 5 s).
+    /// Pause between `user_tasks` / `state` polls (Cruise Control advises ≥ 5 s); a task that
+    /// answered 202 is polled sooner at first ([`next_poll_pause`]).
     pub poll_interval: Duration,
     /// Pauses between retries.
     pub backoff: Backoff,
@@ -127,6 +128,9 @@ pub struct CruiseControlClient {
     timeout: Duration,
     poll_interval: Duration,
     backoff: Backoff,
+    /// Whether a CA file was given (what an untrusted certificate means).
+    ca_given: bool,
+    connect_to: Option<std::net::SocketAddr>,
 }
 
 impl CruiseControlClient {
@@ -171,6 +175,8 @@ impl CruiseControlClient {
             timeout: cfg.timeout,
             poll_interval: cfg.poll_interval,
             backoff: cfg.backoff,
+            ca_given: cfg.ca_pem.is_some(),
+            connect_to: cfg.connect_to,
         })
     }
 
@@ -221,6 +227,7 @@ impl CruiseControlClient {
             Method::GET
         };
         let url = self.endpoint_url(endpoint, query);
+        let path = url.path().to_string();
         let mut req = self.http.request(method.clone(), url);
         if let Some(user) = &self.username {
             req = req.basic_auth(user, self.password.as_ref().map(Secret::expose));
@@ -245,7 +252,7 @@ impl CruiseControlClient {
         let resp = match req.send().await {
             Ok(r) => r,
             Err(e) => {
-                let err = self.transport_error(&e);
+                let err = self.send_error(&e).await;
                 journal_request(&request, &err.to_string(), sent);
                 return Err(err);
             }
@@ -293,6 +300,17 @@ impl CruiseControlClient {
             return Err(CcError::Auth {
                 url: self.display_url.clone(),
                 status: status.as_u16(),
+                what: self.auth_failure(status.as_u16(), endpoint, &method),
+            });
+        }
+        if status == StatusCode::NOT_FOUND && !is_cc_json {
+            // Jetty's own page: the path is outside every Cruise Control servlet (a real CC
+            // answers an unknown endpoint under its prefix with its JSON error).
+            tracing::info!("{method} {path} answered HTTP 404: {}", snippet(&body));
+            return Err(CcError::NoApi {
+                url: self.display_url.clone(),
+                method: if endpoint.is_post() { "POST" } else { "GET" },
+                path,
             });
         }
         tracing::info!(
@@ -308,6 +326,79 @@ impl CruiseControlClient {
         })
     }
 
+    /// What a 401/403 means given what was sent (the password itself is never looked at
+    /// beyond whether one was given).
+    fn auth_failure(&self, status: u16, endpoint: Endpoint, method: &Method) -> AuthFailure {
+        match (&self.username, &self.password) {
+            _ if status == 403 => AuthFailure::Role {
+                user: self.username.clone(),
+                method: if *method == Method::POST {
+                    "POST"
+                } else {
+                    "GET"
+                },
+                endpoint: endpoint.path(),
+                needs: endpoint.required_role(),
+            },
+            (None, _) => AuthFailure::NoCredentials,
+            (Some(user), None) => AuthFailure::NoPassword { user: user.clone() },
+            (Some(user), Some(p)) if p.expose().is_empty() => {
+                AuthFailure::NoPassword { user: user.clone() }
+            }
+            (Some(user), Some(_)) => AuthFailure::Refused { user: user.clone() },
+        }
+    }
+
+    /// A failed send: an `http://` URL that names an HTTPS port is recognised at once (the
+    /// server drops or garbles the plain request, which would otherwise look like a Cruise
+    /// Control that is not up yet and be retried).
+    async fn send_error(&self, e: &reqwest::Error) -> CcError {
+        let err = self.transport_error(e);
+        if self.base.scheme() == "http"
+            && matches!(err, CcError::Unreachable { connect: false, .. })
+            && self.speaks_tls().await
+        {
+            let mut https = self.display_url.clone();
+            https.replace_range(..4, "https");
+            return CcError::HttpsExpected {
+                url: self.display_url.clone(),
+                https_url: https,
+            };
+        }
+        err
+    }
+
+    /// Whether the server behind the base URL completes a TLS handshake (its certificate is not
+    /// checked: the question is only which protocol the port speaks).
+    async fn speaks_tls(&self) -> bool {
+        let Some(host) = self.base.host_str().map(str::to_string) else {
+            return false;
+        };
+        let addr = match self.connect_to {
+            Some(a) => a.to_string(),
+            None => format!("{host}:{}", self.base.port_or_known_default().unwrap_or(80)),
+        };
+        let probe = async {
+            let tcp = tokio::net::TcpStream::connect(&addr).await.ok()?;
+            let connector = native_tls::TlsConnector::builder()
+                .danger_accept_invalid_certs(true)
+                .danger_accept_invalid_hostnames(true)
+                .build()
+                .ok()?;
+            tokio_native_tls::TlsConnector::from(connector)
+                .connect(host.trim_start_matches('[').trim_end_matches(']'), tcp)
+                .await
+                .ok()
+        };
+        let tls = tokio::time::timeout(self.timeout.min(Duration::from_secs(5)), probe)
+            .await
+            .ok()
+            .flatten()
+            .is_some();
+        tracing::debug!("{addr} speaks TLS: {tls}");
+        tls
+    }
+
     fn transport_error(&self, e: &reqwest::Error) -> CcError {
         let url = self.display_url.clone();
         if e.is_timeout() {
@@ -318,7 +409,14 @@ impl CruiseControlClient {
         }
         let chain = error_chain(e);
         if is_tls_failure(e) {
-            return CcError::Tls { url, detail: chain };
+            // OpenSSL's text (with its C source line) and the request URL are for -v only.
+            tracing::info!("TLS with Cruise Control at {url} failed: {chain}");
+            let why = TlsFailure::from_openssl(&chain, self.ca_given);
+            return CcError::Tls {
+                url,
+                detail: chain,
+                why,
+            };
         }
         CcError::Unreachable {
             url,
@@ -463,7 +561,11 @@ impl CruiseControlClient {
         }
     }
 
-    /// Polls `user_tasks` until the task has left `Active` (or `deadline`).
+    /// Polls `user_tasks` until the task has left `Active` (or `deadline`): quickly at first
+    /// (most proposals take well under a second once the load model is ready), then backing
+    /// off to the poll interval ([`next_poll_pause`]). A quick poll that finds every user-task
+    /// slot taken (each request holds one for up to ~5 s) switches to the poll interval at once
+    /// instead of waiting for a slot.
     pub async fn wait_for_task(
         &self,
         task_id: &str,
@@ -472,15 +574,41 @@ impl CruiseControlClient {
         obs: &dyn Observer,
     ) -> Result<UserTask, CcError> {
         let started = Instant::now();
+        let mut last = None;
         loop {
-            if Instant::now() + self.poll_interval > deadline {
+            let pause = next_poll_pause(last, self.poll_interval);
+            if Instant::now() + pause > deadline {
                 return Err(CcError::DeadlineExceeded {
                     waiting_for: format!("Cruise Control task {task_id} ({endpoint})"),
                     after: started.elapsed(),
                 });
             }
-            tokio::time::sleep(self.poll_interval).await;
-            let task = self.user_task(task_id, deadline, obs).await?;
+            tracing::debug!(
+                "task {task_id}: polling user_tasks in {}",
+                humantime::format_duration(pause)
+            );
+            tokio::time::sleep(pause).await;
+            last = Some(pause);
+            let task = if pause < self.poll_interval {
+                let q = params::user_tasks_query(&[task_id.to_string()], true);
+                match self
+                    .send_once_with(Endpoint::UserTasks, &q, None, None)
+                    .await
+                {
+                    Ok(reply) => find_task(
+                        parse::<UserTasks>(Endpoint::UserTasks, &reply.body)?,
+                        task_id,
+                    )?,
+                    Err(e) if e.class() == ErrorClass::Retryable(Transient::ActiveTaskLimit) => {
+                        tracing::debug!("task {task_id}: no free user-task slot for a quick poll");
+                        last = Some(self.poll_interval);
+                        continue;
+                    }
+                    Err(_) => self.user_task(task_id, deadline, obs).await?,
+                }
+            } else {
+                self.user_task(task_id, deadline, obs).await?
+            };
             match task.status {
                 TaskStatus::Active | TaskStatus::Other(_) => obs.computing(task_id, None),
                 TaskStatus::CompletedWithError => {
@@ -504,13 +632,7 @@ impl CruiseControlClient {
         let tasks = self
             .user_tasks(&[task_id.to_string()], true, deadline, obs)
             .await?;
-        tasks
-            .user_tasks
-            .into_iter()
-            .find(|t| t.user_task_id == task_id)
-            .ok_or_else(|| CcError::TaskLost {
-                task_id: task_id.into(),
-            })
+        find_task(tasks, task_id)
     }
 
     /// `GET /user_tasks`.
@@ -761,6 +883,28 @@ impl CruiseControlClient {
     }
 }
 
+/// The first pause before polling a task that answered 202 is this short.
+pub const FIRST_POLL_PAUSE: Duration = Duration::from_millis(200);
+
+/// The pause before the next poll of a computing task (pure): [`FIRST_POLL_PAUSE`] first, then
+/// doubling up to `interval` (which also caps the first).
+#[must_use]
+pub fn next_poll_pause(last: Option<Duration>, interval: Duration) -> Duration {
+    last.map_or(FIRST_POLL_PAUSE, |d| d.saturating_mul(2))
+        .min(interval)
+}
+
+/// `task_id` among `tasks`; `TaskLost` when Cruise Control no longer lists it.
+fn find_task(tasks: UserTasks, task_id: &str) -> Result<UserTask, CcError> {
+    tasks
+        .user_tasks
+        .into_iter()
+        .find(|t| t.user_task_id == task_id)
+        .ok_or_else(|| CcError::TaskLost {
+            task_id: task_id.into(),
+        })
+}
+
 fn params_join(ids: &[i64]) -> String {
     ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
 }
@@ -816,8 +960,14 @@ fn is_tls_failure(e: &reqwest::Error) -> bool {
     false
 }
 
+/// The error and its causes in one line, without the request URL reqwest puts in its own text
+/// (the base URL is in every message already; the endpoint and query are noise there).
 fn error_chain(e: &reqwest::Error) -> String {
-    let mut parts = vec![e.to_string()];
+    let mut top = e.to_string();
+    if let Some(url) = e.url() {
+        top = top.replace(&format!(" for url ({url})"), "");
+    }
+    let mut parts = vec![top];
     let mut src = std::error::Error::source(e);
     while let Some(s) = src {
         let t = s.to_string();
@@ -849,4 +999,26 @@ fn journal_request(request: &str, answer: &str, sent: std::time::Instant) {
         ms = u64::try_from(sent.elapsed().as_millis()).unwrap_or(u64::MAX),
         "Cruise Control answered"
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_computing_task_is_polled_quickly_at_first_then_at_the_interval() {
+        let interval = Duration::from_secs(5);
+        let mut last = None;
+        let mut pauses = Vec::new();
+        for _ in 0..8 {
+            let p = next_poll_pause(last, interval);
+            pauses.push(p.as_millis());
+            last = Some(p);
+        }
+        assert_eq!(pauses, [200, 400, 800, 1600, 3200, 5000, 5000, 5000]);
+        // A short interval (tests, `--poll-interval 100ms`) caps the first pause too.
+        let short = Duration::from_millis(100);
+        assert_eq!(next_poll_pause(None, short), short);
+        assert_eq!(next_poll_pause(Some(short), short), short);
+    }
 }

@@ -156,12 +156,34 @@ pub enum CcError {
     },
     #[error("Cruise Control at {url} did not answer within {}", humantime::format_duration(*.timeout))]
     Timeout { url: String, timeout: Duration },
-    #[error("TLS with Cruise Control at {url} failed: {detail} (check --cruise-control-ca-file)")]
-    Tls { url: String, detail: String },
+    #[error("{}", tls_message(url, *why))]
+    Tls {
+        url: String,
+        /// OpenSSL's text (logged at `-v`, never part of the message).
+        detail: String,
+        why: TlsFailure,
+    },
+    /// An `http://` URL (or a bare host:port) names a port that speaks HTTPS.
     #[error(
-        "Cruise Control at {url} refused the credentials (HTTP {status}); check --cruise-control-user and the password"
+        "Cruise Control at {url} speaks HTTPS, not plain HTTP: use {https_url} (--cruise-control-url)"
     )]
-    Auth { url: String, status: u16 },
+    HttpsExpected { url: String, https_url: String },
+    /// A 404 that is not Cruise Control's (Jetty's page): nothing serves the API under the URL.
+    #[error(
+        "no Cruise Control API answered under {url}: {method} {path} answered HTTP 404 with a page that is not Cruise Control's; check the URL's path (Cruise Control serves its API under /kafkacruisecontrol/)"
+    )]
+    NoApi {
+        url: String,
+        method: &'static str,
+        path: String,
+    },
+    #[error("{}", auth_message(url, *status, what))]
+    Auth {
+        url: String,
+        status: u16,
+        /// What was sent, and for a 403 which role the request needs.
+        what: AuthFailure,
+    },
     #[error("{}", api_message(endpoint, *status, message, *class))]
     Api {
         endpoint: String,
@@ -214,6 +236,116 @@ fn review_pending_message(endpoint: &str, requests: &[super::review::RequestInfo
         ids.join(","),
         requests.first().map_or("-", |r| r.status.as_str())
     )
+}
+
+/// Why Cruise Control (its Jetty security) turned a request away: what kafkaops sent, or for
+/// HTTP 403 (credentials accepted, role too low) which role the request needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuthFailure {
+    /// A user and a password were sent and refused.
+    Refused { user: String },
+    /// No user was given.
+    NoCredentials,
+    /// A user without a password.
+    NoPassword { user: String },
+    /// HTTP 403: the user's role may not make this request (reference section 7: ADMIN for
+    /// every POST, USER for the reads of state, load and proposals, VIEWER for the rest).
+    Role {
+        user: Option<String>,
+        method: &'static str,
+        endpoint: &'static str,
+        needs: &'static str,
+    },
+}
+
+fn auth_message(url: &str, status: u16, what: &AuthFailure) -> String {
+    const PASSWORD: &str = "KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file";
+    match what {
+        AuthFailure::Refused { user } => format!(
+            "Cruise Control at {url} refused the credentials of user {user:?} (HTTP {status}): wrong user or password; check --cruise-control-user and the password ({PASSWORD})"
+        ),
+        AuthFailure::NoCredentials => format!(
+            "Cruise Control at {url} asks for credentials (HTTP {status}) and none were given: set --cruise-control-user and the password ({PASSWORD})"
+        ),
+        AuthFailure::NoPassword { user } => format!(
+            "Cruise Control at {url} refused user {user:?} (HTTP {status}): no password was given; set {PASSWORD}"
+        ),
+        AuthFailure::Role {
+            user,
+            method,
+            endpoint,
+            needs,
+        } => {
+            let who = user
+                .as_ref()
+                .map_or_else(|| "the user".to_string(), |u| format!("user {u:?}"));
+            let hint = match *needs {
+                "ADMIN" => {
+                    "every POST request (rebalances and their dry runs, executions, stops, reviews) needs ADMIN (Strimzi: the rebalance-operator user)"
+                }
+                "USER" => "reads of state, load and proposals need USER",
+                _ => "every request needs at least VIEWER",
+            };
+            format!(
+                "Cruise Control at {url} accepted the credentials but {who} lacks the {needs} role that {method} {endpoint} needs (HTTP {status}): {hint}"
+            )
+        }
+    }
+}
+
+/// Why a TLS connection to Cruise Control failed, in terms of what to change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TlsFailure {
+    /// The server's certificate does not chain to a trusted CA; `ca_given`: whether a CA file
+    /// was given (then it does not sign the certificate), else the system roots lack its CA.
+    Untrusted { ca_given: bool },
+    /// The certificate does not name the host connected to.
+    NameMismatch,
+    /// The certificate has expired or is not valid yet.
+    Expired,
+    /// Anything else (the details are logged at `-v`).
+    Other,
+}
+
+impl TlsFailure {
+    /// Reads OpenSSL's handshake text (pure).
+    #[must_use]
+    pub fn from_openssl(text: &str, ca_given: bool) -> Self {
+        let t = text.to_ascii_lowercase();
+        if t.contains("hostname mismatch") || t.contains("ip address mismatch") {
+            TlsFailure::NameMismatch
+        } else if t.contains("certificate has expired")
+            || t.contains("certificate is not yet valid")
+        {
+            TlsFailure::Expired
+        } else if t.contains("certificate verify failed") || t.contains("unable to get") {
+            TlsFailure::Untrusted { ca_given }
+        } else {
+            TlsFailure::Other
+        }
+    }
+}
+
+fn tls_message(url: &str, why: TlsFailure) -> String {
+    const STRIMZI: &str =
+        "(Strimzi: the cluster CA, ca.crt of the secret <cluster>-cluster-ca-cert)";
+    match why {
+        TlsFailure::Untrusted { ca_given: false } => format!(
+            "Cruise Control at {url} presented a certificate this host does not trust: no CA file was given and the certificate's CA is not among the system's trusted roots; pass the CA that signed it with --cruise-control-ca-file {STRIMZI}"
+        ),
+        TlsFailure::Untrusted { ca_given: true } => format!(
+            "the CA file given (--cruise-control-ca-file) does not sign the certificate of Cruise Control at {url}; give the CA that issued the server's certificate {STRIMZI}"
+        ),
+        TlsFailure::NameMismatch => format!(
+            "the certificate of Cruise Control at {url} does not name that host; connect by a name the certificate lists"
+        ),
+        TlsFailure::Expired => {
+            format!("the certificate of Cruise Control at {url} has expired or is not valid yet")
+        }
+        TlsFailure::Other => format!(
+            "TLS with Cruise Control at {url} failed (the handshake did not complete; -v shows why)"
+        ),
+    }
 }
 
 /// How an error answer reads: the server's text, except for a full user-task table, which a
@@ -284,7 +416,10 @@ impl CcError {
             CcError::Timeout { .. } | CcError::DeadlineExceeded { .. } => {
                 ErrorClass::Retryable(Transient::Timeout)
             }
-            CcError::Tls { .. } => ErrorClass::Permanent(Permanent::Tls),
+            CcError::Tls { .. } | CcError::HttpsExpected { .. } => {
+                ErrorClass::Permanent(Permanent::Tls)
+            }
+            CcError::NoApi { .. } => ErrorClass::Permanent(Permanent::NotFound),
             CcError::Auth { .. } => ErrorClass::Permanent(Permanent::Unauthorized),
             CcError::Api { class, .. } => *class,
             CcError::GaveUp { last, .. } => last.class(),
@@ -366,6 +501,77 @@ mod tests {
             classify(500, goal),
             ErrorClass::Permanent(Permanent::BadRequest)
         );
+    }
+
+    #[test]
+    fn auth_and_tls_failures_say_what_to_change() {
+        let role = CcError::Auth {
+            url: "https://cc:9090".into(),
+            status: 403,
+            what: AuthFailure::Role {
+                user: Some("healthcheck".into()),
+                method: "POST",
+                endpoint: "rebalance",
+                needs: "ADMIN",
+            },
+        };
+        let shown = role.to_string();
+        assert!(
+            shown.contains("user \"healthcheck\" lacks the ADMIN role that POST rebalance needs"),
+            "{shown}"
+        );
+        assert!(!shown.contains("refused the credentials"), "{shown}");
+        let none = CcError::Auth {
+            url: "u".into(),
+            status: 401,
+            what: AuthFailure::NoPassword { user: "ops".into() },
+        };
+        assert!(none.to_string().contains("no password was given"), "{none}");
+        assert_eq!(none.failure_kind(), FailureKind::Unreachable);
+
+        let real = "client error (Connect): error:0A000086:SSL routines:tls_post_process_server_certificate:certificate verify failed:../ssl/statem/statem_clnt.c:1889: (self-signed certificate in certificate chain)";
+        assert_eq!(
+            TlsFailure::from_openssl(real, false),
+            TlsFailure::Untrusted { ca_given: false }
+        );
+        assert_eq!(
+            TlsFailure::from_openssl(real, true),
+            TlsFailure::Untrusted { ca_given: true }
+        );
+        assert_eq!(
+            TlsFailure::from_openssl(
+                &real.replace(
+                    "self-signed certificate in certificate chain",
+                    "hostname mismatch"
+                ),
+                true
+            ),
+            TlsFailure::NameMismatch
+        );
+        assert_eq!(
+            TlsFailure::from_openssl("handshake failure", false),
+            TlsFailure::Other
+        );
+        for ca_given in [false, true] {
+            let e = CcError::Tls {
+                url: "https://cc:9090".into(),
+                detail: real.into(),
+                why: TlsFailure::from_openssl(real, ca_given),
+            };
+            let shown = e.to_string();
+            assert!(
+                !shown.contains("SSL routines") && !shown.contains(".c:"),
+                "{shown}"
+            );
+            assert!(
+                shown.contains(if ca_given {
+                    "does not sign"
+                } else {
+                    "no CA file was given"
+                }),
+                "{shown}"
+            );
+        }
     }
 
     #[test]

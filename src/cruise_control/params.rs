@@ -53,6 +53,18 @@ impl Endpoint {
         }
     }
 
+    /// The lowest of Cruise Control's roles allowed to call this endpoint (reference section 7,
+    /// `DefaultRoleSecurityProvider`): VIEWER for `kafka_cluster_state`, `user_tasks` and
+    /// `review_board`, USER for the other reads, ADMIN for every POST.
+    #[must_use]
+    pub fn required_role(self) -> &'static str {
+        match self {
+            Endpoint::KafkaClusterState | Endpoint::UserTasks | Endpoint::ReviewBoard => "VIEWER",
+            _ if self.is_post() => "ADMIN",
+            _ => "USER",
+        }
+    }
+
     #[must_use]
     pub fn is_post(self) -> bool {
         matches!(

@@ -9,6 +9,7 @@
 //! Run with `cargo test --test cluster` (one module: `cargo test --test cluster roll_refusals::`).
 
 mod anomalies_cluster;
+mod cc_connection;
 mod cc_double;
 mod cc_second_round;
 mod cli_checks;

@@ -302,7 +302,9 @@ fn refused_credentials_end_the_watch_instead_of_retrying() {
         .args(["anomalies", "watch", "--interval", "100ms"])
         .assert()
         .code(6)
-        .stderr(predicates::str::contains("refused the credentials"));
+        .stderr(predicates::str::contains(
+            "asks for credentials (HTTP 401) and none were given",
+        ));
     // --once against nothing listening: unreachable, exit 6, no waiting.
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", l.local_addr().unwrap());
