@@ -21,7 +21,7 @@
 //!   "balancedness_after","monitored_partitions_pct","recent_windows","excluded_topics",
 //!   "provision_status","provision_recommendation"},"goals":[{"goal","status"}],
 //!   "broker_load":[{"broker","replicas_before","replicas_after","leaders_before","leaders_after",
-//!   "disk_mb_before","disk_mb_after"}],"movements":[{"topic","partition","old_replicas",
+//!   "disk_mb_before","disk_mb_after","dead"}],"dead_brokers":[..],"movements":[{"topic","partition","old_replicas",
 //!   "new_replicas","old_leader","new_leader"}]}`; numbers Cruise Control sent as `NaN` are `null`.
 //!
 //! With `--execute`: one [`ExecutionView`] `{"proposal":<ProposalView>,"approved_proposal":
@@ -432,5 +432,40 @@ mod tests {
         let text = render_proposal(&v, false, false);
         assert!(text.contains("- -> 99.0"), "{text}");
         assert!(text.contains("not reported"), "{text}");
+    }
+
+    #[test]
+    fn dead_brokers_are_marked_and_warned_about() {
+        // A broker that is down: Cruise Control reports it DEAD and proposes to drain it
+        // (reference section 14, #25 point 5).
+        let r: OptimizationResult = from_str(
+            r#"{"summary":{"numReplicaMovements":2,"numLeaderMovements":0,"dataToMoveMB":0},
+               "proposals":[{"topicPartition":"a-0","oldLeader":1,"oldReplicas":[1,3],"newReplicas":[1,2]}],
+               "loadBeforeOptimization":{"brokers":[{"Broker":1,"BrokerState":"ALIVE","Replicas":2,"Leaders":1},
+                                                    {"Broker":3,"BrokerState":"DEAD","Replicas":2,"Leaders":0}]},
+               "loadAfterOptimization":{"brokers":[{"Broker":1,"BrokerState":"ALIVE","Replicas":2,"Leaders":1},
+                                                   {"Broker":3,"BrokerState":"DEAD","Replicas":0,"Leaders":0}]}}"#,
+        )
+        .unwrap();
+        let v = ProposalView::new(&RebalanceKind::Full, &r, true);
+        assert_eq!(v.dead_brokers, vec![3]);
+        assert!(v.broker_load[1].dead && !v.broker_load[0].dead);
+        let text = render_proposal(&v, false, false);
+        assert!(text.contains("3 (DEAD)"), "{text}");
+        assert!(!text.contains("1 (DEAD)"), "{text}");
+        let w = dead_brokers_warning(&v).unwrap();
+        assert!(
+            w.contains("broker(s) 3 DEAD") && w.contains("broker 3: 2 -> 0 replica(s)"),
+            "{w}"
+        );
+        let json = serde_json::to_value(&v).unwrap();
+        assert_eq!(json["dead_brokers"], serde_json::json!([3]));
+        assert_eq!(json["broker_load"][1]["dead"], true);
+        let alive = ProposalView::new(
+            &RebalanceKind::Full,
+            &from_str::<OptimizationResult>(r#"{"summary":{}}"#).unwrap(),
+            true,
+        );
+        assert_eq!(dead_brokers_warning(&alive), None);
     }
 }

@@ -34,6 +34,8 @@ pub struct BrokerLoadView {
     pub leaders_after: Option<u64>,
     pub disk_mb_before: Option<f64>,
     pub disk_mb_after: Option<f64>,
+    /// Cruise Control reports the broker down (`"BrokerState":"DEAD"`).
+    pub dead: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -57,6 +59,8 @@ pub struct ProposalView {
     pub summary: SummaryView,
     pub goals: Vec<GoalView>,
     pub broker_load: Vec<BrokerLoadView>,
+    /// Brokers Cruise Control reports down (`"BrokerState":"DEAD"`): the proposal drains them.
+    pub dead_brokers: Vec<i64>,
     pub movements: Vec<MovementView>,
     /// List internal topics' movements one by one in the table (`--show-internal`); JSON always
     /// lists every movement.
@@ -85,6 +89,7 @@ impl ProposalView {
             leaders_after: None,
             disk_mb_before: None,
             disk_mb_after: None,
+            dead: false,
         };
         if let Some(before) = &r.load_before_optimization {
             for b in &before.brokers {
@@ -93,6 +98,7 @@ impl ProposalView {
                 e.replicas_before = Some(b.replicas);
                 e.leaders_before = Some(b.leaders);
                 e.disk_mb_before = b.disk_mb;
+                e.dead |= is_dead(b);
             }
         }
         if let Some(after) = &r.load_after_optimization {
@@ -102,6 +108,7 @@ impl ProposalView {
                 e.replicas_after = Some(b.replicas);
                 e.leaders_after = Some(b.leaders);
                 e.disk_mb_after = b.disk_mb;
+                e.dead |= is_dead(b);
             }
         }
         let mut movements: Vec<MovementView> = r
@@ -148,11 +155,51 @@ impl ProposalView {
                     status: g.status.clone(),
                 })
                 .collect(),
+            dead_brokers: loads.values().filter(|l| l.dead).map(|l| l.broker).collect(),
             broker_load: loads.into_values().collect(),
             movements,
             show_internal: false,
         }
     }
+}
+
+/// Whether Cruise Control reports `b` down (`"BrokerState":"DEAD"`, reference section 14).
+fn is_dead(b: &crate::cruise_control::model::BrokerStats) -> bool {
+    b.broker_state
+        .as_deref()
+        .is_some_and(|s| s.eq_ignore_ascii_case("DEAD"))
+}
+
+/// The warning for a proposal that drains brokers Cruise Control reports down (pure), shown
+/// before anything is asked: a real Cruise Control proposes to move every replica off a dead
+/// broker without a word (#25 point 5).
+#[must_use]
+pub fn dead_brokers_warning(p: &ProposalView) -> Option<String> {
+    if p.dead_brokers.is_empty() {
+        return None;
+    }
+    let detail = p
+        .broker_load
+        .iter()
+        .filter(|l| l.dead)
+        .map(|l| {
+            format!(
+                "broker {}: {} -> {} replica(s)",
+                l.broker,
+                opt(l.replicas_before),
+                opt(l.replicas_after)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(format!(
+        "Warning: Cruise Control reports broker(s) {} DEAD (down); this proposal moves replicas off them ({detail}). If the broker is only restarting, bring it back and ask again instead",
+        p.dead_brokers
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    ))
 }
 
 /// An execution's outcome.
@@ -320,7 +367,11 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
         b.set_header(vec!["broker", "replicas", "leaders", "disk MB"]);
         for l in &p.broker_load {
             b.add_row(vec![
-                l.broker.to_string(),
+                if l.dead {
+                    format!("{} (DEAD)", l.broker)
+                } else {
+                    l.broker.to_string()
+                },
                 format!("{} -> {}", opt(l.replicas_before), opt(l.replicas_after)),
                 format!("{} -> {}", opt(l.leaders_before), opt(l.leaders_after)),
                 format!(

@@ -69,6 +69,9 @@ pub enum WaitReason {
     LoadModel { reason: String },
     /// The next look at the running execution.
     Execution,
+    /// A stopped execution is still winding down (`STOPPING_EXECUTION`, about 45 s on a real
+    /// Cruise Control): the next look at the executor, before anything is asked.
+    PreviousStop,
 }
 
 /// What the driver must do next.
@@ -524,7 +527,19 @@ impl CcFlow {
         // the flow asks, and its own not-ready answer (NotEnoughValidWindows, LOADING) is what
         // ends the flow with "not ready" (reference section 13). The driver's retry policy waits
         // for that answer to change until --wait-for-ready.
-        let _ = (monitor, now);
+        let _ = monitor;
+        // A stop lingers in STOPPING_EXECUTION (reference section 14): the executor will be free
+        // soon, so an execution waits for it (until the deadline) instead of failing as busy.
+        if self.config.execute && executor.is_stopping() {
+            let next = now.plus(self.config.poll_interval_ms);
+            if next <= self.deadline() {
+                self.phase = Phase::WaitingForReadiness;
+                return Command::Wait {
+                    until: next,
+                    reason: WaitReason::PreviousStop,
+                };
+            }
+        }
         if self.config.execute && !executor.is_idle() {
             return self.finish(Outcome::Busy {
                 running: executor.describe(),
