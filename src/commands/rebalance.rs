@@ -38,8 +38,9 @@
 //! "intra_broker_movements_finished","aborting_partitions","concurrency":{name:number}}|null,
 //! "throttles":[{"broker","leader_rate","follower_rate"}]|null}`; `status --task`:
 //! `{"task_id","status":"running"|"completed"|"failed"|"stopped","cruise_control_status","request",
-//! "started_ms","progress"}`; `stop`: [`StopView`] `{"stop_requested":bool,"task_id":
-//! str|null,"executor_state":str,"message":str}`; `review list|approve|discard`: `[{"id","status",
+//! "started_ms","progress","placement_in_kafka":{"movements","done","reorders"}|null}`; `stop`:
+//! [`StopView`] `{"stop_requested":bool,"task_id":str|null,"executor_state":str,"message":str,
+//! "placement_in_kafka":{"movements","done","reorders"}|null,"progress":<progress>|null}`; `review list|approve|discard`: `[{"id","status",
 //! "endpoint","execution","request","submitter","submitted_ms","reason"}]`. An execution ended by
 //! a stop request is `"status":"stopped"` (exit 9), distinct from `"failed"` (exit 1).
 //!
@@ -314,11 +315,18 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
             task_id: None,
             executor_state: before.state.clone(),
             message: "Nothing is executing; nothing was changed.".into(),
+            placement_in_kafka: None,
+            progress: None,
         };
-        printer.emit(&view, |v| format!("{}\n", v.message))?;
+        printer.emit(&view, render_stop)?;
         return Ok(ExitCode::Ok);
     }
     let task_id = before.running_task().map(str::to_string);
+    // What the execution was to do (its task's answer), to say at the end how far it got.
+    let proposal = match &task_id {
+        Some(t) => crate::app::rebalance::task::executed_proposal(&cc, t, deadline, &obs).await,
+        None => None,
+    };
     printer.note(format!("Stopping: {}", before.describe()));
     cc.stop_proposal_execution(&a.reason, deadline, &obs)
         .await?;
@@ -332,13 +340,21 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
         &obs,
     )
     .await?;
+    let placement_in_kafka = match &proposal {
+        Some(p) => crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &printer)
+            .await
+            .map(|now| crate::app::placement::proposal_done(&p.proposals, &now)),
+        None => None,
+    };
     let view = StopView {
         stop_requested: true,
         task_id,
         executor_state: now.state,
         message: "The execution was stopped; replicas already moved stay where they are.".into(),
+        placement_in_kafka,
+        progress: Some(before.progress()),
     };
-    printer.emit(&view, |v| format!("{}\n", v.message))?;
+    printer.emit(&view, render_stop)?;
     if let Some(t) = &view.task_id {
         crate::app::cordon::after_stop(ctx.kafka_access(), &printer, t).await;
     }

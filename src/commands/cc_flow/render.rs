@@ -256,6 +256,58 @@ pub struct StopView {
     pub task_id: Option<String>,
     pub executor_state: String,
     pub message: String,
+    /// How far the stopped execution's proposal got, as Kafka shows it (`null` without a Kafka
+    /// connection or when Cruise Control did not give the proposal).
+    pub placement_in_kafka: Option<crate::app::placement::ProposalDone>,
+    /// The executor's last counters before the stop.
+    pub progress: Option<ExecutionProgress>,
+}
+
+/// The text of `rebalance stop`.
+#[must_use]
+pub fn render_stop(v: &StopView) -> String {
+    let mut out = format!("{}\n", v.message);
+    if let Some(d) = &v.placement_in_kafka {
+        out.push_str(&render_proposal_done(
+            d,
+            v.progress.as_ref().map(|p| p.partitions_total),
+        ));
+    }
+    out
+}
+
+/// The moved/total line of an execution, read from Kafka's placement, and (once) why Cruise
+/// Control's executor counts a different number of partition movements (pure): it counts the
+/// partitions whose replicas are only reordered (a leadership change) too (reference section 14).
+#[must_use]
+pub fn render_proposal_done(
+    d: &crate::app::placement::ProposalDone,
+    executor_total: Option<u64>,
+) -> String {
+    let mut out = format!(
+        "Kafka shows {}/{} partition movement(s) of the proposal done (replica sets as proposed).\n",
+        d.done, d.movements
+    );
+    if let Some(note) = count_note(d.movements, d.reorders, executor_total) {
+        out.push_str(&note);
+    }
+    out
+}
+
+/// Why the executor's partition count differs from the proposal's replica movements, or `None`
+/// when they agree (pure).
+#[must_use]
+pub fn count_note(movements: u64, reorders: u64, executor_total: Option<u64>) -> Option<String> {
+    let total = executor_total.filter(|t| *t > 0 && *t != movements)?;
+    Some(if reorders > 0 {
+        format!(
+            "Cruise Control's executor counts {total} partition movement(s) for the proposal's {movements}: it also counts the {reorders} partition(s) whose replicas are only reordered (a leadership change), which the proposal counts as leadership moves.\n"
+        )
+    } else {
+        format!(
+            "Cruise Control's executor counts {total} partition movement(s) for the proposal's {movements} replica movement(s) (it counts partitions whose replicas are only reordered too).\n"
+        )
+    })
 }
 
 pub(crate) fn num(v: Option<f64>, digits: usize) -> String {
@@ -554,6 +606,24 @@ pub(crate) fn render_execution(v: &ExecutionView, color: bool) -> String {
     }
     if let Some(p) = &e.progress {
         out.push_str(&render_progress(p, color));
+        let reorders = v
+            .proposal
+            .movements
+            .iter()
+            .filter(|m| {
+                let (mut a, mut b) = (m.old_replicas.clone(), m.new_replicas.clone());
+                a.sort_unstable();
+                b.sort_unstable();
+                a == b && m.old_replicas != m.new_replicas
+            })
+            .count() as u64;
+        if let Some(note) = count_note(
+            v.proposal.summary.replica_movements,
+            reorders,
+            Some(p.partitions_total),
+        ) {
+            out.push_str(&note);
+        }
         if e.status == "completed" && p.leaders_total > 0 {
             out.push_str(
                 "Leadership moves are the executor's own count: it includes leaders that change together with their replicas, which the proposal counts as replica movements.\n",
