@@ -90,6 +90,9 @@ fn double(bootstrap: &str) -> CcDouble {
         CcDoubleOptions {
             task_scan_millis: Some(200),
             max_active_tasks: Some(50),
+            // A stop (by a user, or by Cruise Control for dead tasks) lingers in
+            // STOPPING_EXECUTION, as a real one's does for ~45 s (section 14).
+            stop_linger: Some(std::time::Duration::from_secs(2)),
             ..Default::default()
         },
     )
@@ -177,6 +180,18 @@ fn what_a_user_still_hit_against_a_real_cruise_control() {
         r.stderr
     );
     assert!(!r.stderr.contains("may have moved"), "{}", r.stderr);
+    // Point 16: what Cruise Control did, how far the proposal got, what is left in Kafka, and
+    // what to do next.
+    for said in [
+        "Cruise Control stopped it itself",
+        "dead tasks",
+        "partition movement(s) of the proposal done",
+        "no reassignment is still in flight",
+        "no replication throttle was left behind",
+        "next: uncordon them",
+    ] {
+        assert!(r.stderr.contains(said), "{said}: {}", r.stderr);
+    }
     assert!(
         placement_of(&bootstrap, &["orders"])
             .values()

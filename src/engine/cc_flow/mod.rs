@@ -347,6 +347,10 @@ pub struct CcFlow {
     /// When the execution started (the follow deadline counts from here).
     #[serde(default)]
     follow_started_at: Option<Millis>,
+    /// The followed execution's executor was seen in `STOPPING_EXECUTION`: it was stopped (by
+    /// a stop request, or by Cruise Control itself when moves die).
+    #[serde(default)]
+    saw_stopping: bool,
 }
 
 /// How many times a changed proposal is shown and asked about again before giving up.
@@ -366,6 +370,7 @@ impl CcFlow {
             last_progress: None,
             drift_rounds: 0,
             follow_started_at: None,
+            saw_stopping: false,
         }
     }
 
@@ -471,6 +476,12 @@ impl CcFlow {
         }
         self.phase = Phase::Following;
         true
+    }
+
+    /// Whether the followed execution's executor was seen stopping (`STOPPING_EXECUTION`).
+    #[must_use]
+    pub fn saw_stopping(&self) -> bool {
+        self.saw_stopping
     }
 
     /// The last progress seen; after a completion, every movement counted as finished.
@@ -689,6 +700,7 @@ impl CcFlow {
         if self.phase != Phase::Observing {
             return Command::Nothing;
         }
+        self.saw_stopping |= executor.is_stopping();
         if !executor.is_idle() {
             let seen = executor.progress();
             match self.last_progress.as_mut() {

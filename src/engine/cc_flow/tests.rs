@@ -628,3 +628,34 @@ fn an_execution_waits_for_a_stop_that_lingers_then_runs() {
     let mut f = CcFlow::new(config(false, false, false));
     assert_eq!(f.start(Millis(0)), Command::CheckInput);
 }
+
+#[test]
+fn a_followed_execution_seen_stopping_is_remembered() {
+    let mut f = following(Some("t"));
+    assert!(!f.saw_stopping());
+    let stopping_ours = ExecutorState {
+        triggered_user_task_id: Some("t".into()),
+        ..stopping()
+    };
+    assert!(matches!(
+        f.handle_progress(
+            &stopping_ours,
+            &TaskView::Status(TaskStatus::InExecution),
+            Millis(1_000)
+        ),
+        Command::Wait { .. }
+    ));
+    assert!(f.saw_stopping());
+    assert_eq!(f.handle_wait_over(Millis(2_000)), Command::ObserveProgress);
+    assert_eq!(
+        f.handle_progress(
+            &idle(),
+            &TaskView::Status(TaskStatus::CompletedWithError),
+            Millis(2_000)
+        ),
+        Command::Finish(Outcome::Failed {
+            task_id: Some("t".into())
+        })
+    );
+    assert!(f.saw_stopping());
+}
