@@ -30,6 +30,53 @@ pub struct PlacementChange {
     pub leaders_changed: u64,
 }
 
+/// How far an execution's proposal is done, as Kafka shows it now: what `rebalance stop` and
+/// `rebalance status --task --follow` end with (they did not see the placement before the
+/// execution, but the task's proposal says where every partition was to go).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ProposalDone {
+    /// Partitions whose replica set the proposal changes.
+    pub movements: u64,
+    /// Of those, the ones whose replica set in Kafka is now the proposed one.
+    pub done: u64,
+    /// Partitions whose replicas the proposal only reorders (a leader change): Cruise Control's
+    /// executor counts them as partition movements, the proposal as leadership moves.
+    pub reorders: u64,
+}
+
+/// How far `proposals` are done in `now` (pure); partitions Kafka no longer shows are not done.
+#[must_use]
+pub fn proposal_done(
+    proposals: &[crate::cruise_control::model::Proposal],
+    now: &Placement,
+) -> ProposalDone {
+    let mut d = ProposalDone {
+        movements: 0,
+        done: 0,
+        reorders: 0,
+    };
+    for p in proposals {
+        let (mut old, mut new) = (p.old_replicas.clone(), p.new_replicas.clone());
+        old.sort_unstable();
+        new.sort_unstable();
+        if old == new {
+            if p.old_replicas != p.new_replicas {
+                d.reorders += 1;
+            }
+            continue;
+        }
+        d.movements += 1;
+        let key = (
+            p.topic_partition.topic.clone(),
+            p.topic_partition.partition,
+        );
+        if now.get(&key).is_some_and(|(_, r)| *r == new) {
+            d.done += 1;
+        }
+    }
+    d
+}
+
 /// The placement of every partition in `topics` (pure).
 #[must_use]
 pub fn placement_of(topics: &[TopicDescription]) -> Placement {
@@ -105,6 +152,44 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn a_proposal_is_done_where_kafka_shows_its_new_replica_sets() {
+        use crate::cruise_control::model::Proposal;
+        let prop = |p: i32, old: &[i32], new: &[i32]| Proposal {
+            topic_partition: crate::cruise_control::lenient::TopicPartition {
+                topic: "t".into(),
+                partition: p,
+            },
+            old_leader: old.first().map(|l| i64::from(*l)),
+            old_replicas: old.to_vec(),
+            new_replicas: new.to_vec(),
+        };
+        let now = placement_of(&[topic(&[
+            (0, 4, &[4, 2]),
+            (1, 1, &[1, 2]),
+            (2, 3, &[3, 2]),
+            (3, 2, &[1, 2]),
+        ])]);
+        let d = proposal_done(
+            &[
+                prop(0, &[1, 2], &[4, 2]),
+                prop(1, &[1, 2], &[4, 2]),
+                prop(2, &[2, 3], &[3, 2]),
+                prop(3, &[1, 2], &[2, 1]),
+                prop(9, &[1, 2], &[2, 3]),
+            ],
+            &now,
+        );
+        assert_eq!(
+            d,
+            ProposalDone {
+                movements: 3,
+                done: 1,
+                reorders: 2
+            }
+        );
     }
 
     #[test]

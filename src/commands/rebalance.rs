@@ -21,7 +21,7 @@
 //!   "balancedness_after","monitored_partitions_pct","recent_windows","excluded_topics",
 //!   "provision_status","provision_recommendation"},"goals":[{"goal","status"}],
 //!   "broker_load":[{"broker","replicas_before","replicas_after","leaders_before","leaders_after",
-//!   "disk_mb_before","disk_mb_after"}],"movements":[{"topic","partition","old_replicas",
+//!   "disk_mb_before","disk_mb_after","dead"}],"dead_brokers":[..],"movements":[{"topic","partition","old_replicas",
 //!   "new_replicas","old_leader","new_leader"}]}`; numbers Cruise Control sent as `NaN` are `null`.
 //!
 //! With `--execute`: one [`ExecutionView`] `{"proposal":<ProposalView>,"approved_proposal":
@@ -38,8 +38,9 @@
 //! "intra_broker_movements_finished","aborting_partitions","concurrency":{name:number}}|null,
 //! "throttles":[{"broker","leader_rate","follower_rate"}]|null}`; `status --task`:
 //! `{"task_id","status":"running"|"completed"|"failed"|"stopped","cruise_control_status","request",
-//! "started_ms","progress"}`; `stop`: [`StopView`] `{"stop_requested":bool,"task_id":
-//! str|null,"executor_state":str,"message":str}`; `review list|approve|discard`: `[{"id","status",
+//! "started_ms","progress","placement_in_kafka":{"movements","done","reorders"}|null}`; `stop`:
+//! [`StopView`] `{"stop_requested":bool,"task_id":str|null,"executor_state":str,"message":str,
+//! "placement_in_kafka":{"movements","done","reorders"}|null,"progress":<progress>|null}`; `review list|approve|discard`: `[{"id","status",
 //! "endpoint","execution","request","submitter","submitted_ms","reason"}]`. An execution ended by
 //! a stop request is `"status":"stopped"` (exit 9), distinct from `"failed"` (exit 1).
 //!
@@ -314,11 +315,18 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
             task_id: None,
             executor_state: before.state.clone(),
             message: "Nothing is executing; nothing was changed.".into(),
+            placement_in_kafka: None,
+            progress: None,
         };
-        printer.emit(&view, |v| format!("{}\n", v.message))?;
+        printer.emit(&view, render_stop)?;
         return Ok(ExitCode::Ok);
     }
     let task_id = before.running_task().map(str::to_string);
+    // What the execution was to do (its task's answer), to say at the end how far it got.
+    let proposal = match &task_id {
+        Some(t) => crate::app::rebalance::task::executed_proposal(&cc, t, deadline, &obs).await,
+        None => None,
+    };
     printer.note(format!("Stopping: {}", before.describe()));
     cc.stop_proposal_execution(&a.reason, deadline, &obs)
         .await?;
@@ -332,13 +340,21 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
         &obs,
     )
     .await?;
+    let placement_in_kafka = match &proposal {
+        Some(p) => crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &printer)
+            .await
+            .map(|now| crate::app::placement::proposal_done(&p.proposals, &now)),
+        None => None,
+    };
     let view = StopView {
         stop_requested: true,
         task_id,
         executor_state: now.state,
         message: "The execution was stopped; replicas already moved stay where they are.".into(),
+        placement_in_kafka,
+        progress: Some(before.progress()),
     };
-    printer.emit(&view, |v| format!("{}\n", v.message))?;
+    printer.emit(&view, render_stop)?;
     if let Some(t) = &view.task_id {
         crate::app::cordon::after_stop(ctx.kafka_access(), &printer, t).await;
     }
@@ -432,5 +448,40 @@ mod tests {
         let text = render_proposal(&v, false, false);
         assert!(text.contains("- -> 99.0"), "{text}");
         assert!(text.contains("not reported"), "{text}");
+    }
+
+    #[test]
+    fn dead_brokers_are_marked_and_warned_about() {
+        // A broker that is down: Cruise Control reports it DEAD and proposes to drain it
+        // (reference section 14, #25 point 5).
+        let r: OptimizationResult = from_str(
+            r#"{"summary":{"numReplicaMovements":2,"numLeaderMovements":0,"dataToMoveMB":0},
+               "proposals":[{"topicPartition":"a-0","oldLeader":1,"oldReplicas":[1,3],"newReplicas":[1,2]}],
+               "loadBeforeOptimization":{"brokers":[{"Broker":1,"BrokerState":"ALIVE","Replicas":2,"Leaders":1},
+                                                    {"Broker":3,"BrokerState":"DEAD","Replicas":2,"Leaders":0}]},
+               "loadAfterOptimization":{"brokers":[{"Broker":1,"BrokerState":"ALIVE","Replicas":2,"Leaders":1},
+                                                   {"Broker":3,"BrokerState":"DEAD","Replicas":0,"Leaders":0}]}}"#,
+        )
+        .unwrap();
+        let v = ProposalView::new(&RebalanceKind::Full, &r, true);
+        assert_eq!(v.dead_brokers, vec![3]);
+        assert!(v.broker_load[1].dead && !v.broker_load[0].dead);
+        let text = render_proposal(&v, false, false);
+        assert!(text.contains("3 (DEAD)"), "{text}");
+        assert!(!text.contains("1 (DEAD)"), "{text}");
+        let w = dead_brokers_warning(&v).unwrap();
+        assert!(
+            w.contains("broker(s) 3 DEAD") && w.contains("broker 3: 2 -> 0 replica(s)"),
+            "{w}"
+        );
+        let json = serde_json::to_value(&v).unwrap();
+        assert_eq!(json["dead_brokers"], serde_json::json!([3]));
+        assert_eq!(json["broker_load"][1]["dead"], true);
+        let alive = ProposalView::new(
+            &RebalanceKind::Full,
+            &from_str::<OptimizationResult>(r#"{"summary":{}}"#).unwrap(),
+            true,
+        );
+        assert_eq!(dead_brokers_warning(&alive), None);
     }
 }

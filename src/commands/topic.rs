@@ -447,6 +447,11 @@ impl FlowHooks for TopicHooks<'_> {
             .note(format!("Waiting for Cruise Control's load model: {reason}"));
     }
 
+    fn waiting_for_previous_stop(&self) {
+        self.printer
+            .note(crate::driver::cc_flow::PREVIOUS_STOP_NOTE);
+    }
+
     fn proposal(&self, dry_run: &Answer<OptimizationResult>) {
         if self.execute {
             let s = summary(&dry_run.value, self.named);

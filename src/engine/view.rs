@@ -13,6 +13,9 @@ use serde::{Deserialize, Serialize};
 
 /// The executor state in which nothing runs.
 pub const EXECUTOR_IDLE: &str = "NO_TASK_IN_PROGRESS";
+/// The executor state after a stop until it is idle: a real Cruise Control stays in it for about
+/// 45 s (reference section 14), and refuses a new execution meanwhile.
+pub const EXECUTOR_STOPPING: &str = "STOPPING_EXECUTION";
 
 /// What Cruise Control's executor is doing (`ExecutorState` of `GET /state`).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -44,6 +47,12 @@ impl ExecutorState {
     #[must_use]
     pub fn is_idle(&self) -> bool {
         self.state == EXECUTOR_IDLE
+    }
+
+    /// A stopped execution is winding down (`STOPPING_EXECUTION`): idle soon, busy until then.
+    #[must_use]
+    pub fn is_stopping(&self) -> bool {
+        self.state == EXECUTOR_STOPPING
     }
 
     /// The answer did not say what the executor does (missing or empty `state`).

@@ -49,6 +49,28 @@ fn cc_get(cc: &CcDouble, path_and_query: &str) -> Value {
     })
 }
 
+fn cc_post(cc: &CcDouble, path_and_query: &str) -> String {
+    let url = format!("{}/{path_and_query}", cc.url());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let r = reqwest::Client::new().post(&url).send().await.unwrap();
+        let status = r.status();
+        let text = r.text().await.unwrap();
+        assert!(status.is_success(), "{url}: {status}: {text}");
+        text
+    })
+}
+
+fn executor_state(cc: &CcDouble) -> String {
+    cc_get(cc, "state?json=true&substates=executor")["ExecutorState"]["state"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// The request URLs of the executions the double was asked for.
 fn executions_requested(cc: &CcDouble) -> Vec<String> {
     let tasks = cc_get(cc, "user_tasks?json=true");
@@ -68,6 +90,9 @@ fn double(bootstrap: &str) -> CcDouble {
         CcDoubleOptions {
             task_scan_millis: Some(200),
             max_active_tasks: Some(50),
+            // A stop (by a user, or by Cruise Control for dead tasks) lingers in
+            // STOPPING_EXECUTION, as a real one's does for ~45 s (section 14).
+            stop_linger: Some(std::time::Duration::from_secs(2)),
             ..Default::default()
         },
     )
@@ -77,7 +102,7 @@ fn double(bootstrap: &str) -> CcDouble {
 #[test]
 fn what_a_user_still_hit_against_a_real_cruise_control() {
     let _ = kafkaops_bin(); // copy it now, before anything else can rebuild it
-    let cluster = KafkaCluster::start(ClusterSpec::split(1, 4)).expect("cluster");
+    let mut cluster = KafkaCluster::start(ClusterSpec::split(1, 4)).expect("cluster");
     let bootstrap = cluster.bootstrap_servers();
     // 12 partitions, RF 2, only on brokers 1-3: broker 4 is the one added back.
     let on_123: Vec<Vec<i32>> = (0..12)
@@ -155,6 +180,18 @@ fn what_a_user_still_hit_against_a_real_cruise_control() {
         r.stderr
     );
     assert!(!r.stderr.contains("may have moved"), "{}", r.stderr);
+    // Point 16: what Cruise Control did, how far the proposal got, what is left in Kafka, and
+    // what to do next.
+    for said in [
+        "Cruise Control stopped it itself",
+        "dead tasks",
+        "partition movement(s) of the proposal done",
+        "no reassignment is still in flight",
+        "no replication throttle was left behind",
+        "next: uncordon them",
+    ] {
+        assert!(r.stderr.contains(said), "{said}: {}", r.stderr);
+    }
     assert!(
         placement_of(&bootstrap, &["orders"])
             .values()
@@ -275,5 +312,146 @@ fn what_a_user_still_hit_against_a_real_cruise_control() {
         "the server's text at -v: {}",
         v.stderr
     );
+
+    eprintln!(
+        "step (point 9): an execution started while a stop lingers in STOPPING_EXECUTION waits \
+         for it and says so"
+    );
+    let cc9 = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            task_scan_millis: Some(200),
+            max_active_tasks: Some(50),
+            stop_linger: Some(std::time::Duration::from_secs(6)),
+            first_move_delay: Some(std::time::Duration::from_secs(3)),
+            ..Default::default()
+        },
+    )
+    .expect("cc-double");
+    let add4 = ["rebalance", "add", "--brokers", "4", "--execute", "--yes"];
+    let started = kafkaops(
+        &cc9,
+        &bootstrap,
+        &with_fast(&[&add4[..], &["--no-wait", "-o", "json"]].concat()),
+    );
+    assert_eq!(started.code, 0, "{}\n{}", started.stderr, cc9.log());
+    assert_eq!(
+        started.json()["execution"]["status"],
+        "started",
+        "{}",
+        started.stdout
+    );
+    cc_post(&cc9, "stop_proposal_execution?json=true");
+    wait_for("the stop to linger in STOPPING_EXECUTION", WAIT, || {
+        Ok((executor_state(&cc9) == "STOPPING_EXECUTION").then_some(()))
+    })
+    .unwrap();
+    let next = kafkaops(
+        &cc9,
+        &bootstrap,
+        &with_fast(&[&add4[..], &["--no-wait", "-o", "json"]].concat()),
+    );
+    assert_eq!(next.code, 0, "waits, not busy: {}\n{}", next.stderr, cc9.log());
+    assert!(
+        next.stderr.contains("still stopping") && next.stderr.contains("STOPPING_EXECUTION"),
+        "says it waits: {}",
+        next.stderr
+    );
+    assert_eq!(
+        next.stderr.matches("still stopping").count(),
+        1,
+        "said once: {}",
+        next.stderr
+    );
+    let task = next.json()["execution"]["task_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(executions_requested(&cc9).len(), 2, "{}", cc9.log());
+
+    eprintln!(
+        "step (point 6): `status --task --follow` ends with the moved/total summary read from \
+         Kafka, and says why the executor's count differs"
+    );
+    let followed = kafkaops(
+        &cc9,
+        &bootstrap,
+        &[
+            "rebalance",
+            "status",
+            "--task",
+            &task,
+            "--follow",
+            "--poll-interval",
+            "200ms",
+        ],
+    );
+    assert_eq!(followed.code, 0, "{}\n{}", followed.stderr, cc9.log());
+    assert!(
+        followed.stdout.contains("completed") && followed.stdout.contains("Kafka shows"),
+        "{}",
+        followed.stdout
+    );
+    assert!(
+        followed.stdout.contains("partition movement(s) of the proposal"),
+        "{}",
+        followed.stdout
+    );
+    let json = kafkaops(
+        &cc9,
+        &bootstrap,
+        &["rebalance", "status", "--task", &task, "-o", "json"],
+    );
+    assert_eq!(json.code, 0, "{}", json.stderr);
+
+    eprintln!("step (point 6): `stop` says what moved, from Kafka");
+    let remove = kafkaops(
+        &cc9,
+        &bootstrap,
+        &with_fast(&[
+            "rebalance",
+            "remove",
+            "--brokers",
+            "4",
+            "--execute",
+            "--yes",
+            "--no-wait",
+        ]),
+    );
+    assert_eq!(remove.code, 0, "{}\n{}", remove.stderr, cc9.log());
+    let stop = kafkaops(&cc9, &bootstrap, &with_fast(&["rebalance", "stop"]));
+    assert_eq!(stop.code, 0, "{}\n{}", stop.stderr, cc9.log());
+    assert!(
+        stop.stdout.contains("stopped") && stop.stdout.contains("Kafka shows"),
+        "{}",
+        stop.stdout
+    );
+    let stop_json = kafkaops(&cc9, &bootstrap, &["rebalance", "stop", "-o", "json"]);
+    assert_eq!(stop_json.code, 0, "{}", stop_json.stderr);
+    drop(cc9);
+
+    eprintln!(
+        "step (point 5): a broker that is down is marked DEAD in the proposal and warned about \
+         before anything is asked"
+    );
+    cluster.stop_node(3).unwrap();
+    let dead = wait_for("Cruise Control to report broker 3 DEAD", WAIT, || {
+        let r = kafkaops(&cc, &bootstrap, &["rebalance", "full", "-o", "json"]);
+        if r.code != 0 {
+            return Ok(None);
+        }
+        let v = r.json();
+        Ok((v["dead_brokers"] == serde_json::json!([3])).then_some(r))
+    })
+    .unwrap();
+    assert!(
+        dead.stderr.contains("broker(s) 3 DEAD"),
+        "warned: {}",
+        dead.stderr
+    );
+    let table = kafkaops(&cc, &bootstrap, &["rebalance", "full"]);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(table.stdout.contains("3 (DEAD)"), "{}", table.stdout);
+    assert!(table.stderr.contains("broker(s) 3 DEAD"), "{}", table.stderr);
     drop(cc);
 }

@@ -103,6 +103,10 @@ impl FlowHooks for OperateHooks {
         super::log(format!("waiting for Cruise Control's load model: {reason}"));
     }
 
+    fn waiting_for_previous_stop(&self) {
+        super::log(crate::driver::cc_flow::PREVIOUS_STOP_NOTE);
+    }
+
     fn proposal(&self, dry_run: &Answer<OptimizationResult>) {
         let s = &dry_run.value.summary;
         super::log(format!(

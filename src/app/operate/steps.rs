@@ -304,6 +304,10 @@ impl<C: CruiseControlApi> FlowHooks<C> for LoopHooks {
         self.0.waiting_for_ready(reason);
     }
 
+    fn waiting_for_previous_stop(&self) {
+        self.0.waiting_for_previous_stop();
+    }
+
     fn proposal(&self, dry_run: &Answer<OptimizationResult>) {
         FlowHooks::<CruiseControlClient>::proposal(&self.0, dry_run);
     }

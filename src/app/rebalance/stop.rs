@@ -20,6 +20,8 @@ pub async fn wait_until_idle(
     reporter: &dyn Reporter,
     obs: &dyn Observer,
 ) -> Result<ExecutorState, CcError> {
+    // Said once per state, not at every poll (a stop lingers ~45 s in STOPPING_EXECUTION).
+    let mut said = String::new();
     loop {
         let now = cc
             .state(&[Substate::Executor], false, deadline, obs)
@@ -34,7 +36,10 @@ pub async fn wait_until_idle(
                 after: started.elapsed(),
             });
         }
-        reporter.note(&format!("Waiting for the execution to stop: {}", now.state));
+        if said != now.state {
+            reporter.note(&format!("Waiting for the execution to stop: {}", now.state));
+            said.clone_from(&now.state);
+        }
         tokio::time::sleep(poll_interval).await;
     }
 }

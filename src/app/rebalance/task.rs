@@ -68,3 +68,23 @@ pub async fn look(
     let v = verdict(&task.status, task.start_ms, &stops);
     Ok((task, v))
 }
+
+/// The proposal the execution of `task_id` runs (its answer, which `user_tasks` keeps while the
+/// task runs or after it completed), or `None` when Cruise Control does not give it (best
+/// effort: a stopped or failed task keeps no answer).
+pub async fn executed_proposal(
+    cc: &CruiseControlClient,
+    task_id: &str,
+    deadline: Instant,
+    obs: &dyn Observer,
+) -> Option<crate::cruise_control::model::OptimizationResult> {
+    let task = cc.user_task(task_id, deadline, obs).await.ok()?;
+    proposal_of(&task)
+}
+
+/// The proposal in a task's answer, if it has one (pure).
+#[must_use]
+pub fn proposal_of(task: &UserTask) -> Option<crate::cruise_control::model::OptimizationResult> {
+    let body = task.original_response.as_deref()?;
+    crate::cruise_control::lenient::from_str(body).ok()
+}

@@ -106,8 +106,16 @@ impl FlowHooks for RebalanceHooks<'_> {
             .note(format!("Waiting for Cruise Control's load model: {reason}"));
     }
 
+    fn waiting_for_previous_stop(&self) {
+        self.printer
+            .note(crate::driver::cc_flow::PREVIOUS_STOP_NOTE);
+    }
+
     fn proposal(&self, dry_run: &Answer<OptimizationResult>) {
         let view = ProposalView::new(self.kind, &dry_run.value, true);
+        if let Some(w) = super::dead_brokers_warning(&view) {
+            self.printer.note(w);
+        }
         if let RebalanceKind::RemoveBrokers { brokers, .. } = self.kind {
             let left = left_in_proposal(&view, brokers);
             if !left.is_empty() {

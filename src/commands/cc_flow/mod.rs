@@ -235,17 +235,47 @@ pub(crate) async fn run_flow(
         }
     }
 
-    // A failed execution says what Kafka refused and what moved, when Kafka can be asked
-    // (#25 point 1): a real Cruise Control ends the whole execution when Kafka refuses one move.
+    // A failed execution says what Cruise Control and Kafka show: what Kafka refused, what
+    // moved, what is still in flight and which throttles were left (#25 points 1 and 16): a
+    // real Cruise Control ends the whole execution when one move dies.
     if let (Outcome::Failed { task_id }, false) = (&report.outcome, stopped) {
-        let cordoned = crate::app::cordon::cordoned_brokers(ctx.kafka_access())
-            .await
-            .unwrap_or_default();
-        if let Some(msg) = crate::app::rebalance::failure::failed_execution_message(
-            task_id.as_deref(),
-            &cordoned,
-            placement_in_kafka.as_ref(),
-        ) {
+        use crate::app::rebalance::failure::{FailedExecution, failed_execution_message, read_kafka};
+        let seen = read_kafka(ctx.kafka_access()).await;
+        let executed = report.execution.as_ref().map(|a| &a.value);
+        let down: Vec<i32> = match (&seen.alive, executed) {
+            (Some(alive), Some(r)) => {
+                let mut d: Vec<i32> = r
+                    .proposals
+                    .iter()
+                    .flat_map(|p| p.new_replicas.iter().copied())
+                    .filter(|b| !alive.contains(b))
+                    .collect();
+                d.sort_unstable();
+                d.dedup();
+                d
+            }
+            _ => Vec::new(),
+        };
+        let done = match executed {
+            Some(r) if placement_in_kafka.is_some() => {
+                crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &ctx.printer)
+                    .await
+                    .map(|now| crate::app::placement::proposal_done(&r.proposals, &now))
+            }
+            _ => None,
+        };
+        // Not stopped by a stop request (`stopped` is false), yet seen stopping.
+        let stopped_by_cruise_control = report.flow.saw_stopping();
+        if let Some(msg) = failed_execution_message(&FailedExecution {
+            task_id: task_id.as_deref(),
+            stopped_by_cruise_control,
+            cordoned: &seen.cordoned,
+            down_destinations: &down,
+            moved: placement_in_kafka.as_ref(),
+            done,
+            in_flight: seen.in_flight.as_deref(),
+            throttles: seen.throttles.as_deref(),
+        }) {
             report.error = Some(CliError::new(ExitCode::Failed, anyhow::anyhow!(msg)));
         }
     }

@@ -34,6 +34,8 @@ pub struct BrokerLoadView {
     pub leaders_after: Option<u64>,
     pub disk_mb_before: Option<f64>,
     pub disk_mb_after: Option<f64>,
+    /// Cruise Control reports the broker down (`"BrokerState":"DEAD"`).
+    pub dead: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -57,6 +59,8 @@ pub struct ProposalView {
     pub summary: SummaryView,
     pub goals: Vec<GoalView>,
     pub broker_load: Vec<BrokerLoadView>,
+    /// Brokers Cruise Control reports down (`"BrokerState":"DEAD"`): the proposal drains them.
+    pub dead_brokers: Vec<i64>,
     pub movements: Vec<MovementView>,
     /// List internal topics' movements one by one in the table (`--show-internal`); JSON always
     /// lists every movement.
@@ -85,6 +89,7 @@ impl ProposalView {
             leaders_after: None,
             disk_mb_before: None,
             disk_mb_after: None,
+            dead: false,
         };
         if let Some(before) = &r.load_before_optimization {
             for b in &before.brokers {
@@ -93,6 +98,7 @@ impl ProposalView {
                 e.replicas_before = Some(b.replicas);
                 e.leaders_before = Some(b.leaders);
                 e.disk_mb_before = b.disk_mb;
+                e.dead |= is_dead(b);
             }
         }
         if let Some(after) = &r.load_after_optimization {
@@ -102,6 +108,7 @@ impl ProposalView {
                 e.replicas_after = Some(b.replicas);
                 e.leaders_after = Some(b.leaders);
                 e.disk_mb_after = b.disk_mb;
+                e.dead |= is_dead(b);
             }
         }
         let mut movements: Vec<MovementView> = r
@@ -148,11 +155,51 @@ impl ProposalView {
                     status: g.status.clone(),
                 })
                 .collect(),
+            dead_brokers: loads.values().filter(|l| l.dead).map(|l| l.broker).collect(),
             broker_load: loads.into_values().collect(),
             movements,
             show_internal: false,
         }
     }
+}
+
+/// Whether Cruise Control reports `b` down (`"BrokerState":"DEAD"`, reference section 14).
+fn is_dead(b: &crate::cruise_control::model::BrokerStats) -> bool {
+    b.broker_state
+        .as_deref()
+        .is_some_and(|s| s.eq_ignore_ascii_case("DEAD"))
+}
+
+/// The warning for a proposal that drains brokers Cruise Control reports down (pure), shown
+/// before anything is asked: a real Cruise Control proposes to move every replica off a dead
+/// broker without a word (#25 point 5).
+#[must_use]
+pub fn dead_brokers_warning(p: &ProposalView) -> Option<String> {
+    if p.dead_brokers.is_empty() {
+        return None;
+    }
+    let detail = p
+        .broker_load
+        .iter()
+        .filter(|l| l.dead)
+        .map(|l| {
+            format!(
+                "broker {}: {} -> {} replica(s)",
+                l.broker,
+                opt(l.replicas_before),
+                opt(l.replicas_after)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(format!(
+        "Warning: Cruise Control reports broker(s) {} DEAD (down); this proposal moves replicas off them ({detail}). If the broker is only restarting, bring it back and ask again instead",
+        p.dead_brokers
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    ))
 }
 
 /// An execution's outcome.
@@ -209,6 +256,58 @@ pub struct StopView {
     pub task_id: Option<String>,
     pub executor_state: String,
     pub message: String,
+    /// How far the stopped execution's proposal got, as Kafka shows it (`null` without a Kafka
+    /// connection or when Cruise Control did not give the proposal).
+    pub placement_in_kafka: Option<crate::app::placement::ProposalDone>,
+    /// The executor's last counters before the stop.
+    pub progress: Option<ExecutionProgress>,
+}
+
+/// The text of `rebalance stop`.
+#[must_use]
+pub fn render_stop(v: &StopView) -> String {
+    let mut out = format!("{}\n", v.message);
+    if let Some(d) = &v.placement_in_kafka {
+        out.push_str(&render_proposal_done(
+            d,
+            v.progress.as_ref().map(|p| p.partitions_total),
+        ));
+    }
+    out
+}
+
+/// The moved/total line of an execution, read from Kafka's placement, and (once) why Cruise
+/// Control's executor counts a different number of partition movements (pure): it counts the
+/// partitions whose replicas are only reordered (a leadership change) too (reference section 14).
+#[must_use]
+pub fn render_proposal_done(
+    d: &crate::app::placement::ProposalDone,
+    executor_total: Option<u64>,
+) -> String {
+    let mut out = format!(
+        "Kafka shows {}/{} partition movement(s) of the proposal done (replica sets as proposed).\n",
+        d.done, d.movements
+    );
+    if let Some(note) = count_note(d.movements, d.reorders, executor_total) {
+        out.push_str(&note);
+    }
+    out
+}
+
+/// Why the executor's partition count differs from the proposal's replica movements, or `None`
+/// when they agree (pure).
+#[must_use]
+pub fn count_note(movements: u64, reorders: u64, executor_total: Option<u64>) -> Option<String> {
+    let total = executor_total.filter(|t| *t > 0 && *t != movements)?;
+    Some(if reorders > 0 {
+        format!(
+            "Cruise Control's executor counts {total} partition movement(s) for the proposal's {movements}: it also counts the {reorders} partition(s) whose replicas are only reordered (a leadership change), which the proposal counts as leadership moves.\n"
+        )
+    } else {
+        format!(
+            "Cruise Control's executor counts {total} partition movement(s) for the proposal's {movements} replica movement(s) (it counts partitions whose replicas are only reordered too).\n"
+        )
+    })
 }
 
 pub(crate) fn num(v: Option<f64>, digits: usize) -> String {
@@ -320,7 +419,11 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
         b.set_header(vec!["broker", "replicas", "leaders", "disk MB"]);
         for l in &p.broker_load {
             b.add_row(vec![
-                l.broker.to_string(),
+                if l.dead {
+                    format!("{} (DEAD)", l.broker)
+                } else {
+                    l.broker.to_string()
+                },
                 format!("{} -> {}", opt(l.replicas_before), opt(l.replicas_after)),
                 format!("{} -> {}", opt(l.leaders_before), opt(l.leaders_after)),
                 format!(
@@ -503,6 +606,24 @@ pub(crate) fn render_execution(v: &ExecutionView, color: bool) -> String {
     }
     if let Some(p) = &e.progress {
         out.push_str(&render_progress(p, color));
+        let reorders = v
+            .proposal
+            .movements
+            .iter()
+            .filter(|m| {
+                let (mut a, mut b) = (m.old_replicas.clone(), m.new_replicas.clone());
+                a.sort_unstable();
+                b.sort_unstable();
+                a == b && m.old_replicas != m.new_replicas
+            })
+            .count() as u64;
+        if let Some(note) = count_note(
+            v.proposal.summary.replica_movements,
+            reorders,
+            Some(p.partitions_total),
+        ) {
+            out.push_str(&note);
+        }
         if e.status == "completed" && p.leaders_total > 0 {
             out.push_str(
                 "Leadership moves are the executor's own count: it includes leaders that change together with their replicas, which the proposal counts as replica movements.\n",

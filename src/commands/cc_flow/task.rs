@@ -56,8 +56,11 @@ pub struct TaskView {
     pub cruise_control_status: String,
     pub request: String,
     pub started_ms: Option<i64>,
-    /// The executor's progress while this task runs.
+    /// The executor's progress while this task runs (after `--follow`: the last counters seen).
     pub progress: Option<ExecutionProgress>,
+    /// How far the task's proposal is done, as Kafka shows it (`null` without a Kafka
+    /// connection or when Cruise Control did not give the proposal).
+    pub placement_in_kafka: Option<crate::app::placement::ProposalDone>,
 }
 
 fn render(v: &TaskView) -> String {
@@ -75,6 +78,12 @@ fn render(v: &TaskView) -> String {
     if let Some(p) = &v.progress {
         out.push_str(&super::render_progress(p, false));
     }
+    if let Some(d) = &v.placement_in_kafka {
+        out.push_str(&super::render_proposal_done(
+            d,
+            v.progress.as_ref().map(|p| p.partitions_total),
+        ));
+    }
     out
 }
 
@@ -91,6 +100,9 @@ pub(crate) async fn status_task(
     let cc = client(ctx, a.poll_interval)?;
     let deadline = Instant::now() + a.timeout;
     let (task, mut v) = look(&cc, task_id, deadline, &obs).await?;
+    // What the task runs: its answer, kept while it runs (a stopped or failed one keeps none).
+    let proposal = crate::app::rebalance::task::proposal_of(&task);
+    let mut followed = None;
     if a.follow && v == Verdict::Running {
         // Far enough to mean "while it runs", near enough for Instant arithmetic.
         let follow = a
@@ -143,6 +155,7 @@ pub(crate) async fn status_task(
             Outcome::Completed { .. } | Outcome::Failed { .. } => {
                 let (_, after) = look(&cc, task_id, Instant::now() + a.timeout, &obs).await?;
                 v = after;
+                followed = report.flow.progress().cloned();
             }
             _ => {
                 return match report.error {
@@ -159,7 +172,15 @@ pub(crate) async fn status_task(
             .executor_view();
         (ex.running_task() == Some(task_id)).then(|| ex.progress())
     } else {
-        None
+        followed
+    };
+    let placement_in_kafka = match &proposal {
+        Some(p) => {
+            crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &printer)
+                .await
+                .map(|now| crate::app::placement::proposal_done(&p.proposals, &now))
+        }
+        None => None,
     };
     let view = TaskView {
         task_id: task_id.to_string(),
@@ -168,6 +189,7 @@ pub(crate) async fn status_task(
         request: task.request_url.clone(),
         started_ms: task.start_ms,
         progress,
+        placement_in_kafka,
     };
     printer.emit(&view, render)?;
     Ok(v.exit_code())

@@ -23,7 +23,7 @@ pub mod words;
 pub use ports::{CcOperation, FlowHooks, FlowReport};
 
 pub use words::{
-    INTERRUPT_STOP_REASON, goals_unsatisfiable_message, not_ready_message, outcome_error,
+    INTERRUPT_STOP_REASON, PREVIOUS_STOP_NOTE, goals_unsatisfiable_message, not_ready_message, outcome_error,
 };
 
 use std::future::Future;
@@ -145,6 +145,8 @@ pub struct FlowDriver<'a, C, O, H: FlowHooks<C>> {
     stop_error: Option<CcError>,
     /// The interrupt signal fired (it is never polled again).
     interrupted: bool,
+    /// The wait for a previous execution's stop was announced.
+    said_previous_stop: bool,
     outcome: Option<Outcome>,
 }
 
@@ -191,6 +193,7 @@ where
             follow_started: None,
             stop_error: None,
             interrupted: false,
+            said_previous_stop: false,
             outcome: None,
         }
     }
@@ -241,6 +244,7 @@ where
             follow_started: following.then(Instant::now),
             stop_error: None,
             interrupted: false,
+            said_previous_stop: false,
             outcome: None,
         }
     }
@@ -417,8 +421,14 @@ where
                 }
             }
             Command::Wait { until, reason } => {
-                if let WaitReason::LoadModel { reason } = &reason {
-                    hooks.waiting_for_ready(reason);
+                match &reason {
+                    WaitReason::LoadModel { reason } => hooks.waiting_for_ready(reason),
+                    // Said once, not at every look.
+                    WaitReason::PreviousStop if !self.said_previous_stop => {
+                        self.said_previous_stop = true;
+                        hooks.waiting_for_previous_stop();
+                    }
+                    _ => {}
                 }
                 self.next = Command::Wait { until, reason };
                 return Step::WakeUpAt(until);

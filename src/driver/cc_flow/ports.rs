@@ -100,6 +100,11 @@ pub trait FlowHooks<C = CruiseControlClient> {
     ) -> impl Future<Output = Result<Result<(), Self::Error>, CcError>>;
     /// The load model is not ready; the flow waits for it.
     fn waiting_for_ready(&self, reason: &str);
+    /// A stopped execution is still winding down (`STOPPING_EXECUTION`): the flow waits for the
+    /// executor to be free before it asks for anything (called once per wait).
+    fn waiting_for_previous_stop(&self) {
+        tracing::info!("{}", super::words::PREVIOUS_STOP_NOTE);
+    }
     /// The dry-run proposal arrived (shown before any confirmation).
     fn proposal(&self, dry_run: &Answer<OptimizationResult>);
     /// Asks the operator to execute `dry_run`; `Err` when declined or nobody can answer.

@@ -69,6 +69,9 @@ pub enum WaitReason {
     LoadModel { reason: String },
     /// The next look at the running execution.
     Execution,
+    /// A stopped execution is still winding down (`STOPPING_EXECUTION`, about 45 s on a real
+    /// Cruise Control): the next look at the executor, before anything is asked.
+    PreviousStop,
 }
 
 /// What the driver must do next.
@@ -344,6 +347,10 @@ pub struct CcFlow {
     /// When the execution started (the follow deadline counts from here).
     #[serde(default)]
     follow_started_at: Option<Millis>,
+    /// The followed execution's executor was seen in `STOPPING_EXECUTION`: it was stopped (by
+    /// a stop request, or by Cruise Control itself when moves die).
+    #[serde(default)]
+    saw_stopping: bool,
 }
 
 /// How many times a changed proposal is shown and asked about again before giving up.
@@ -363,6 +370,7 @@ impl CcFlow {
             last_progress: None,
             drift_rounds: 0,
             follow_started_at: None,
+            saw_stopping: false,
         }
     }
 
@@ -470,6 +478,12 @@ impl CcFlow {
         true
     }
 
+    /// Whether the followed execution's executor was seen stopping (`STOPPING_EXECUTION`).
+    #[must_use]
+    pub fn saw_stopping(&self) -> bool {
+        self.saw_stopping
+    }
+
     /// The last progress seen; after a completion, every movement counted as finished.
     #[must_use]
     pub fn progress(&self) -> Option<&ExecutionProgress> {
@@ -524,7 +538,19 @@ impl CcFlow {
         // the flow asks, and its own not-ready answer (NotEnoughValidWindows, LOADING) is what
         // ends the flow with "not ready" (reference section 13). The driver's retry policy waits
         // for that answer to change until --wait-for-ready.
-        let _ = (monitor, now);
+        let _ = monitor;
+        // A stop lingers in STOPPING_EXECUTION (reference section 14): the executor will be free
+        // soon, so an execution waits for it (until the deadline) instead of failing as busy.
+        if self.config.execute && executor.is_stopping() {
+            let next = now.plus(self.config.poll_interval_ms);
+            if next <= self.deadline() {
+                self.phase = Phase::WaitingForReadiness;
+                return Command::Wait {
+                    until: next,
+                    reason: WaitReason::PreviousStop,
+                };
+            }
+        }
         if self.config.execute && !executor.is_idle() {
             return self.finish(Outcome::Busy {
                 running: executor.describe(),
@@ -674,6 +700,7 @@ impl CcFlow {
         if self.phase != Phase::Observing {
             return Command::Nothing;
         }
+        self.saw_stopping |= executor.is_stopping();
         if !executor.is_idle() {
             let seen = executor.progress();
             match self.last_progress.as_mut() {

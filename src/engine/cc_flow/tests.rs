@@ -579,3 +579,83 @@ fn a_separate_follow_deadline_counts_from_the_start_of_the_execution() {
         Command::Finish(Outcome::TimedOut { .. })
     ));
 }
+
+fn stopping() -> ExecutorState {
+    ExecutorState {
+        state: "STOPPING_EXECUTION".into(),
+        triggered_user_task_id: Some("old".into()),
+        ..ExecutorState::default()
+    }
+}
+
+#[test]
+fn an_execution_waits_for_a_stop_that_lingers_then_runs() {
+    // After a stop a real Cruise Control stays in STOPPING_EXECUTION for ~45 s (#25 point 9).
+    let mut f = CcFlow::new(config(true, true, false));
+    assert_eq!(f.start(Millis(0)), Command::ObserveReadiness);
+    assert_eq!(
+        f.handle_readiness(&ready(), &stopping(), Millis(0)),
+        Command::Wait {
+            until: Millis(1_000),
+            reason: WaitReason::PreviousStop
+        }
+    );
+    assert!(!f.execution_requested());
+    assert_eq!(f.handle_wait_over(Millis(1_000)), Command::ObserveReadiness);
+    assert!(matches!(
+        f.handle_readiness(&ready(), &stopping(), Millis(1_000)),
+        Command::Wait { .. }
+    ));
+    assert_eq!(f.handle_wait_over(Millis(2_000)), Command::ObserveReadiness);
+    assert_eq!(
+        f.handle_readiness(&ready(), &idle(), Millis(2_000)),
+        Command::CheckInput
+    );
+    // Another execution that runs is still "busy", and a stop that outlasts the deadline too.
+    let mut f = CcFlow::new(config(true, true, false));
+    f.start(Millis(0));
+    assert!(matches!(
+        f.handle_readiness(&ready(), &busy("t"), Millis(0)),
+        Command::Finish(Outcome::Busy { .. })
+    ));
+    let mut f = CcFlow::new(config(true, true, false));
+    f.start(Millis(0));
+    assert!(matches!(
+        f.handle_readiness(&ready(), &stopping(), Millis(59_500)),
+        Command::Finish(Outcome::Busy { .. })
+    ));
+    // A dry run never looks at the executor.
+    let mut f = CcFlow::new(config(false, false, false));
+    assert_eq!(f.start(Millis(0)), Command::CheckInput);
+}
+
+#[test]
+fn a_followed_execution_seen_stopping_is_remembered() {
+    let mut f = following(Some("t"));
+    assert!(!f.saw_stopping());
+    let stopping_ours = ExecutorState {
+        triggered_user_task_id: Some("t".into()),
+        ..stopping()
+    };
+    assert!(matches!(
+        f.handle_progress(
+            &stopping_ours,
+            &TaskView::Status(TaskStatus::InExecution),
+            Millis(1_000)
+        ),
+        Command::Wait { .. }
+    ));
+    assert!(f.saw_stopping());
+    assert_eq!(f.handle_wait_over(Millis(2_000)), Command::ObserveProgress);
+    assert_eq!(
+        f.handle_progress(
+            &idle(),
+            &TaskView::Status(TaskStatus::CompletedWithError),
+            Millis(2_000)
+        ),
+        Command::Finish(Outcome::Failed {
+            task_id: Some("t".into())
+        })
+    );
+    assert!(f.saw_stopping());
+}
