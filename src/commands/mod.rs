@@ -222,7 +222,7 @@ pub fn journaled(command: &Command) -> Option<(String, Option<std::path::PathBuf
     let name = |n: &str| Some((n.to_string(), None));
     let env_dir = || std::env::var_os("KAFKAOPS_STATE_DIR").map(std::path::PathBuf::from);
     match command {
-        Command::Roll(a) if !a.dry_run => Some(("roll".into(), a.state_dir.clone())),
+        Command::Roll(a) if !a.run.dry_run => Some(("roll".into(), a.run.state_dir.clone())),
         Command::Rebalance(r) => match r {
             R::Add(a) if a.proposal.execute => name("rebalance add"),
             R::Remove(a) if a.proposal.execute => name("rebalance remove"),
@@ -248,6 +248,9 @@ pub fn journaled(command: &Command) -> Option<(String, Option<std::path::PathBuf
         Command::Quorum(Q::Remove(_)) => name("quorum remove"),
         Command::Quorum(Q::Migrate(_)) => name("quorum migrate"),
         Command::Upgrade(a) if a.finalize => name("upgrade --finalize"),
+        Command::Upgrade(a) if a.to.is_some() && !a.roll.dry_run => {
+            Some(("upgrade".into(), a.roll.state_dir.clone()))
+        }
         Command::Reassignments(crate::cli::reassignments::ReassignmentsCommand::Cancel(a))
             if a.execute =>
         {
