@@ -115,9 +115,12 @@ impl Printer {
 
     /// A status line for people (stderr), silenced by `-q` and in JSON/YAML mode it still
     /// goes to stderr so scripts can ignore it.
+    /// Under `-q` the note still goes into the run's journal.
     pub fn note(&self, msg: impl std::fmt::Display) {
         if !self.quiet {
             stderr_line(msg);
+        } else if journal::is_open() {
+            shown("stderr", &msg.to_string());
         }
     }
 

@@ -572,6 +572,14 @@ fn journals_of_a_roll_and_a_rebalance(cluster: &Arc<Mutex<KafkaCluster>>, conn: 
     let (_id, roll) = journal_of("roll", "ok");
     let start = &events_of(&roll, "start")[0];
     assert_eq!(start["yes"], true, "{start:#}");
+    let confirmed = events_of(&roll, "confirmed");
+    assert!(
+        confirmed.iter().any(|c| c["how"] == "--yes"
+            && c["action"].as_str().is_some_and(
+                |a| a.starts_with("Roll the cluster") || a.starts_with("Resume the roll")
+            )),
+        "the roll's confirmation and how it was given: {confirmed:#?}"
+    );
     assert!(
         start["args"]
             .as_array()
