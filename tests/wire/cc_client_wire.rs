@@ -161,6 +161,57 @@ async fn accepted_202_is_followed_through_user_tasks_without_resubmitting() {
     assert_eq!(polls, 3);
 }
 
+/// #25 point 15: a quick poll (before the poll interval) that finds every user-task slot taken
+/// is not retried at once, nor waited for with a warning: the next poll comes at the interval.
+#[tokio::test]
+async fn a_quick_poll_without_a_free_slot_falls_back_to_the_poll_interval() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/add_broker"))
+        .respond_with(with_task(json(202, &fixture("progress_202.json"))))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/user_tasks"))
+        .respond_with(json(
+            500,
+            r#"{"errorMessage":"There are already 5 active user tasks, which has reached the servlet capacity.","version":1}"#,
+        ))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/user_tasks"))
+        .respond_with(json(
+            200,
+            &user_tasks_body(true, "Completed", Some(&fixture("add_broker_verbose.json"))),
+        ))
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    let mut cfg = config(&server.uri());
+    cfg.poll_interval = Duration::from_millis(700);
+    let cc = CruiseControlClient::new(cfg).unwrap();
+    let started = Instant::now();
+    let r = cc
+        .rebalance(&add_broker(true), &fast_policy(5), &LogObserver)
+        .await
+        .unwrap();
+    assert_eq!(r.task_id.as_deref(), Some(TASK));
+    let polls = server
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|r| r.url.path().ends_with("user_tasks"))
+        .count();
+    assert_eq!(polls, 2, "the refused quick poll, then one at the interval");
+    // Lower bound only: the second poll waited the interval (200 ms + 700 ms of sleeps).
+    assert!(started.elapsed() >= Duration::from_millis(900));
+}
+
 #[tokio::test]
 async fn execution_202_returns_once_the_task_is_in_execution() {
     let server = MockServer::start().await;
