@@ -161,6 +161,57 @@ async fn accepted_202_is_followed_through_user_tasks_without_resubmitting() {
     assert_eq!(polls, 3);
 }
 
+/// #25 point 15: a quick poll (before the poll interval) that finds every user-task slot taken
+/// is not retried at once, nor waited for with a warning: the next poll comes at the interval.
+#[tokio::test]
+async fn a_quick_poll_without_a_free_slot_falls_back_to_the_poll_interval() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/add_broker"))
+        .respond_with(with_task(json(202, &fixture("progress_202.json"))))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/user_tasks"))
+        .respond_with(json(
+            500,
+            r#"{"errorMessage":"There are already 5 active user tasks, which has reached the servlet capacity.","version":1}"#,
+        ))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/user_tasks"))
+        .respond_with(json(
+            200,
+            &user_tasks_body(true, "Completed", Some(&fixture("add_broker_verbose.json"))),
+        ))
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    let mut cfg = config(&server.uri());
+    cfg.poll_interval = Duration::from_millis(700);
+    let cc = CruiseControlClient::new(cfg).unwrap();
+    let started = Instant::now();
+    let r = cc
+        .rebalance(&add_broker(true), &fast_policy(5), &LogObserver)
+        .await
+        .unwrap();
+    assert_eq!(r.task_id.as_deref(), Some(TASK));
+    let polls = server
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|r| r.url.path().ends_with("user_tasks"))
+        .count();
+    assert_eq!(polls, 2, "the refused quick poll, then one at the interval");
+    // Lower bound only: the second poll waited the interval (200 ms + 700 ms of sleeps).
+    assert!(started.elapsed() >= Duration::from_millis(900));
+}
+
 #[tokio::test]
 async fn execution_202_returns_once_the_task_is_in_execution() {
     let server = MockServer::start().await;
@@ -649,6 +700,50 @@ async fn small_endpoints_parse() {
     assert_eq!(e.progress().partitions_finished, 2);
 }
 
+/// Regression (#25 point 14): a wrong URL prefix got Jetty's 404 page as the error; it says no
+/// Cruise Control API answered and which path was tried. Cruise Control's own 404 (JSON, an
+/// unknown endpoint under its prefix) stays its error.
+#[tokio::test]
+async fn a_404_page_that_is_not_cruise_controls_names_the_path_tried() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/cc/kafkacruisecontrol/state"))
+        .respond_with(
+            ResponseTemplate::new(404)
+                .set_body_string("<html><body><h2>HTTP ERROR 404 Not Found</h2></body></html>"),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/kafkacruisecontrol/state"))
+        .respond_with(json(
+            404,
+            r#"{"errorMessage":"Unrecognized endpoint in request '/state'","version":1}"#,
+        ))
+        .mount(&server)
+        .await;
+    let err = client(&format!("{}/cc", server.uri()))
+        .state(&[], false, deadline(), &LogObserver)
+        .await
+        .unwrap_err();
+    let shown = err.to_string();
+    assert!(matches!(err, CcError::NoApi { .. }), "{err:?}");
+    assert!(
+        shown.contains("no Cruise Control API answered under")
+            && shown.contains("GET /cc/kafkacruisecontrol/state"),
+        "{shown}"
+    );
+    assert!(!shown.contains("<html"), "{shown}");
+    let err = client(&server.uri())
+        .state(&[], false, deadline(), &LogObserver)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, CcError::Api { status: 404, .. }),
+        "Cruise Control's own 404: {err:?}"
+    );
+}
+
 mod tls {
     //! A tiny HTTPS server with a certificate generated at test time.
 
@@ -764,6 +859,47 @@ mod tls {
         bad.ca_pem = Some(b"not a certificate".to_vec());
         let err = CruiseControlClient::new(bad).unwrap_err();
         assert_eq!(kafkaops::error_codes::cruise_control(&err), ExitCode::Usage);
+    }
+
+    /// Regression (#25 point 12): `http://` against an HTTPS port was retried as "waiting to
+    /// accept connections" and ended in "invalid HTTP version parsed"; it is recognised at the
+    /// first attempt (an OpenSSL server answers the plain request with a TLS alert, as Jetty does).
+    #[tokio::test]
+    async fn plain_http_against_an_https_port_suggests_https_at_once() {
+        let (cert, key) = self_signed();
+        let port = serve(&cert, &key, fixture("state_ready.json")).await;
+        let err = client(&format!("http://127.0.0.1:{port}"))
+            .state(&[], false, deadline(), &LogObserver)
+            .await
+            .unwrap_err();
+        match &err {
+            CcError::HttpsExpected { https_url, .. } => {
+                assert_eq!(https_url, &format!("https://127.0.0.1:{port}"));
+            }
+            other => panic!("not recognised (retried?): {other:?}"),
+        }
+        assert_eq!(
+            kafkaops::error_codes::cruise_control(&err),
+            ExitCode::Unreachable
+        );
+        // A plain HTTP server that drops the connection is not mistaken for HTTPS.
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let plain = l.local_addr().unwrap().port();
+        tokio::spawn(async move {
+            while let Ok((mut tcp, _)) = l.accept().await {
+                let mut buf = [0u8; 1024];
+                let _ = tcp.read(&mut buf).await;
+                drop(tcp);
+            }
+        });
+        let err = client(&format!("http://127.0.0.1:{plain}"))
+            .state(&[], false, deadline(), &LogObserver)
+            .await
+            .unwrap_err();
+        assert!(
+            !matches!(err, CcError::HttpsExpected { .. }),
+            "a plain server is not HTTPS: {err:?}"
+        );
     }
 
     /// `connect_to` (a port-forward's local end): the connection goes there whatever the URL's
