@@ -349,7 +349,7 @@ pub struct CcFlow {
     follow_started_at: Option<Millis>,
     /// The followed execution's executor was seen in `STOPPING_EXECUTION`: it was stopped (by
     /// a stop request, or by Cruise Control itself when moves die).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     saw_stopping: bool,
 }
 
