@@ -66,10 +66,7 @@ pub fn proposal_done(
             continue;
         }
         d.movements += 1;
-        let key = (
-            p.topic_partition.topic.clone(),
-            p.topic_partition.partition,
-        );
+        let key = (p.topic_partition.topic.clone(), p.topic_partition.partition);
         if now.get(&key).is_some_and(|(_, r)| *r == new) {
             d.done += 1;
         }

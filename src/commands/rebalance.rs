@@ -341,9 +341,11 @@ async fn stop(ctx: &Ctx, a: &StopArgs) -> Result<ExitCode, CliError> {
     )
     .await?;
     let placement_in_kafka = match &proposal {
-        Some(p) => crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &printer)
-            .await
-            .map(|now| crate::app::placement::proposal_done(&p.proposals, &now)),
+        Some(p) => {
+            crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &printer)
+                .await
+                .map(|now| crate::app::placement::proposal_done(&p.proposals, &now))
+        }
         None => None,
     };
     let view = StopView {

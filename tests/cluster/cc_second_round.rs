@@ -351,7 +351,13 @@ fn what_a_user_still_hit_against_a_real_cruise_control() {
         &bootstrap,
         &with_fast(&[&add4[..], &["--no-wait", "-o", "json"]].concat()),
     );
-    assert_eq!(next.code, 0, "waits, not busy: {}\n{}", next.stderr, cc9.log());
+    assert_eq!(
+        next.code,
+        0,
+        "waits, not busy: {}\n{}",
+        next.stderr,
+        cc9.log()
+    );
     assert!(
         next.stderr.contains("still stopping") && next.stderr.contains("STOPPING_EXECUTION"),
         "says it waits: {}",
@@ -393,7 +399,9 @@ fn what_a_user_still_hit_against_a_real_cruise_control() {
         followed.stdout
     );
     assert!(
-        followed.stdout.contains("partition movement(s) of the proposal"),
+        followed
+            .stdout
+            .contains("partition movement(s) of the proposal"),
         "{}",
         followed.stdout
     );
@@ -452,6 +460,10 @@ fn what_a_user_still_hit_against_a_real_cruise_control() {
     let table = kafkaops(&cc, &bootstrap, &["rebalance", "full"]);
     assert_eq!(table.code, 0, "{}", table.stderr);
     assert!(table.stdout.contains("3 (DEAD)"), "{}", table.stdout);
-    assert!(table.stderr.contains("broker(s) 3 DEAD"), "{}", table.stderr);
+    assert!(
+        table.stderr.contains("broker(s) 3 DEAD"),
+        "{}",
+        table.stderr
+    );
     drop(cc);
 }

@@ -239,7 +239,9 @@ pub(crate) async fn run_flow(
     // moved, what is still in flight and which throttles were left (#25 points 1 and 16): a
     // real Cruise Control ends the whole execution when one move dies.
     if let (Outcome::Failed { task_id }, false) = (&report.outcome, stopped) {
-        use crate::app::rebalance::failure::{FailedExecution, failed_execution_message, read_kafka};
+        use crate::app::rebalance::failure::{
+            FailedExecution, failed_execution_message, read_kafka,
+        };
         let seen = read_kafka(ctx.kafka_access()).await;
         let executed = report.execution.as_ref().map(|a| &a.value);
         let down: Vec<i32> = match (&seen.alive, executed) {
@@ -257,11 +259,13 @@ pub(crate) async fn run_flow(
             _ => Vec::new(),
         };
         let done = match executed {
-            Some(r) if placement_in_kafka.is_some() => {
-                crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &ctx.printer)
-                    .await
-                    .map(|now| crate::app::placement::proposal_done(&r.proposals, &now))
-            }
+            Some(r) if placement_in_kafka.is_some() => crate::app::placement::read(
+                &ctx.settings.kafka,
+                ctx.request_timeout(),
+                &ctx.printer,
+            )
+            .await
+            .map(|now| crate::app::placement::proposal_done(&r.proposals, &now)),
             _ => None,
         };
         // Not stopped by a stop request (`stopped` is false), yet seen stopping.

@@ -155,7 +155,11 @@ impl ProposalView {
                     status: g.status.clone(),
                 })
                 .collect(),
-            dead_brokers: loads.values().filter(|l| l.dead).map(|l| l.broker).collect(),
+            dead_brokers: loads
+                .values()
+                .filter(|l| l.dead)
+                .map(|l| l.broker)
+                .collect(),
             broker_load: loads.into_values().collect(),
             movements,
             show_internal: false,

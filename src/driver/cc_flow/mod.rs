@@ -23,7 +23,8 @@ pub mod words;
 pub use ports::{CcOperation, FlowHooks, FlowReport};
 
 pub use words::{
-    INTERRUPT_STOP_REASON, PREVIOUS_STOP_NOTE, goals_unsatisfiable_message, not_ready_message, outcome_error,
+    INTERRUPT_STOP_REASON, PREVIOUS_STOP_NOTE, goals_unsatisfiable_message, not_ready_message,
+    outcome_error,
 };
 
 use std::future::Future;

@@ -230,6 +230,9 @@ pub fn outcome_error<E: From<CcError> + From<Classified>>(
     }
 }
 
+/// What a flow that waits for a previous execution's stop says (once).
+pub const PREVIOUS_STOP_NOTE: &str = "A previous execution is still stopping (Cruise Control's executor is in STOPPING_EXECUTION, about 45 s after a stop); waiting for it to finish before anything is asked";
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -282,6 +285,3 @@ mod tests {
         assert!(msg.contains("--wait-for-ready"), "{msg}");
     }
 }
-
-/// What a flow that waits for a previous execution's stop says (once).
-pub const PREVIOUS_STOP_NOTE: &str = "A previous execution is still stopping (Cruise Control's executor is in STOPPING_EXECUTION, about 45 s after a stop); waiting for it to finish before anything is asked";

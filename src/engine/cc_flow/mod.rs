@@ -348,8 +348,7 @@ pub struct CcFlow {
     #[serde(default)]
     follow_started_at: Option<Millis>,
     /// The followed execution's executor was seen in `STOPPING_EXECUTION`: it was stopped (by
-    /// a stop request, or by Cruise Control itself when moves die). Written only when true, so
-    /// a state saved before this field existed reads and writes back unchanged.
+    /// a stop request, or by Cruise Control itself when moves die).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     saw_stopping: bool,
 }
