@@ -7,8 +7,8 @@
 //! One test runs every scenario in order on one cluster (starting five Kafka nodes and an
 //! apiserver is the expensive part): pods Kubernetes gives a reason for (a stuck pod, an
 //! annotated pod) rolled without any selection, stuck first; a missing RBAC permission reported
-//! by verb and object; a full roll under an `acks=all` producer while a second roll is refused
-//! by the Lease.
+//! by verb and object; a full roll under an `acks=all` producer while a second roll, a quorum
+//! change, an upgrade roll and a finalization are refused by the Lease.
 
 use crate::support;
 
@@ -319,6 +319,42 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
     );
     let again = roll(&env, "kafkaops", state.path(), &["--all"]);
     assert_eq!(again.code, 5, "{}", again.stderr);
+    // A quorum change, an upgrade roll and a finalization (issue #28) are refused the same way
+    // while the roll holds the Lease: exit 5, the Lease and its holder named, before Kafka is
+    // asked. Without the Lease the finalization would pass (nothing to finalize) and the
+    // upgrade roll would find nothing to do: only the Lease refuses them.
+    // The voter count the active controller reports (Jolokia), read again while a node may be
+    // restarting.
+    let voters = || {
+        wait_for(
+            "the quorum leader's voter count",
+            Duration::from_secs(60),
+            || {
+                let mut k = kafka.lock().unwrap();
+                let Some(leader) = k.quorum_leader()? else {
+                    return Ok(None);
+                };
+                Ok(k.raft_state(leader)?.voters)
+            },
+        )
+        .unwrap()
+    };
+    assert_eq!(voters(), 5);
+    let current = support::kafka::KafkaVersion::Current.number().unwrap();
+    for args in [
+        vec!["--yes", "quorum", "remove", "--controller", "5"],
+        vec!["--yes", "upgrade", "--to", current.as_str()],
+        vec!["--yes", "upgrade", "--finalize"],
+    ] {
+        let run = kafkaops(&env, CLUSTER, &args);
+        assert_eq!(run.code, 5, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(LEASE) && run.stderr.contains(&holder),
+            "{args:?} names the lease and its holder: {}",
+            run.stderr
+        );
+    }
+    assert_eq!(voters(), 5, "no voter removed");
     let first = finish(
         "first roll (StrimziPodSet annotated)",
         start,
