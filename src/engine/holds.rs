@@ -84,8 +84,14 @@ mod tests {
     #[test]
     fn destinations_leave_out_held_and_leaving_brokers() {
         let held: BTreeMap<NodeId, String> = [(NodeId(3), "disk".to_string())].into();
-        assert_eq!(destinations_avoiding(&[4, 1, 2, 3], &held, &[]), vec![1, 2, 4]);
-        assert_eq!(destinations_avoiding(&[1, 2, 3, 4], &held, &[4]), vec![1, 2]);
+        assert_eq!(
+            destinations_avoiding(&[4, 1, 2, 3], &held, &[]),
+            vec![1, 2, 4]
+        );
+        assert_eq!(
+            destinations_avoiding(&[1, 2, 3, 4], &held, &[4]),
+            vec![1, 2]
+        );
         assert!(destinations_avoiding(&[3], &held, &[]).is_empty());
         assert_eq!(held_among(&[1, 3, 3], &held), vec![(3, "disk".to_string())]);
         assert!(held_among(&[1, 2], &held).is_empty());

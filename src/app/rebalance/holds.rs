@@ -192,7 +192,10 @@ mod tests {
         // A held node that is down now may be back when Cruise Control computes: still left out.
         let mut full = req(RebalanceKind::Full);
         avoid_held(&mut full, &[1, 2], &held(&[3])).unwrap();
-        assert_eq!(param(&full, "destination_broker_ids").as_deref(), Some("1,2"));
+        assert_eq!(
+            param(&full, "destination_broker_ids").as_deref(),
+            Some("1,2")
+        );
     }
 
     #[test]
@@ -202,7 +205,10 @@ mod tests {
         assert_eq!(e.kind(), FailureKind::Failed);
         assert!(e.to_string().contains("3 (disk swap) are held"), "{e}");
         let mut add = req(RebalanceKind::AddBrokers(vec![4]));
-        assert_eq!(avoid_held(&mut add, &[1, 2, 3, 4], &held(&[3])).unwrap(), None);
+        assert_eq!(
+            avoid_held(&mut add, &[1, 2, 3, 4], &held(&[3])).unwrap(),
+            None
+        );
         let mut rm = req(RebalanceKind::RemoveBrokers {
             brokers: vec![4],
             destinations: vec![2, 3],
@@ -212,7 +218,10 @@ mod tests {
             brokers: vec![4],
             destinations: vec![1],
         });
-        assert_eq!(avoid_held(&mut rm, &[1, 2, 3, 4], &held(&[3])).unwrap(), None);
+        assert_eq!(
+            avoid_held(&mut rm, &[1, 2, 3, 4], &held(&[3])).unwrap(),
+            None
+        );
         assert_eq!(param(&rm, "destination_broker_ids").as_deref(), Some("1"));
         let mut full = req(RebalanceKind::Full);
         full.goals.destination_broker_ids = vec![3];

@@ -786,13 +786,18 @@ pub fn decide(
         // 3. Nothing of ours moves: may anything start?
         let blockers = blockers(obs);
         let rf = rf_wanted(state, obs, policy);
-        let held = obs.kafka.as_ref().ok().filter(|k| !k.held.is_empty()).map(|k| {
-            k.held
-                .iter()
-                .map(|(n, why)| format!("{n} ({why})"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        });
+        let held = obs
+            .kafka
+            .as_ref()
+            .ok()
+            .filter(|k| !k.held.is_empty())
+            .map(|k| {
+                k.held
+                    .iter()
+                    .map(|(n, why)| format!("{n} ({why})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
         let scale_wish = (!to_drain.is_empty() && policy.modes.contains(&Mode::RemoveBrokers))
             || (!scale_up.is_empty() && policy.modes.contains(&Mode::AddBrokers))
             || state

@@ -1066,7 +1066,9 @@ fn no_replication_factor_round_starts_while_a_node_is_held() {
     assert!(d.acts.is_empty(), "{d:?}");
     assert!(s.mover.is_none());
     assert!(
-        d.waits.iter().any(|w| w.contains("orders wait: node(s) 3 (disk swap) are held")),
+        d.waits
+            .iter()
+            .any(|w| w.contains("orders wait: node(s) 3 (disk swap) are held")),
         "{d:?}"
     );
     obs.kafka.as_mut().unwrap().held.clear();
