@@ -5,6 +5,8 @@
 //! - `hold add --nodes 2` creates `__kafkaops_holds` (compacted, Kafka's own topic config says
 //!   so), `hold list -o json` shows the hold; `roll --all --dry-run` plans no restart of node 2
 //!   and says it is held with its reason;
+//! - `health` shows the hold as a `held` reason (node, reason, expiry): exit 13, 0 with
+//!   `--ignore held:2`, 0 once the hold is removed;
 //! - `hold remove` writes a tombstone: the list is empty again;
 //! - a hold with a short expiry is listed as expired once it passes, and the roll no longer
 //!   leaves its node alone.
@@ -113,6 +115,31 @@ fn hold_add_list_remove_expire_round_trip_and_roll_skips_the_held_node() {
         Some("compact")
     );
 
+    // health shows the hold (its reason and expiry) as a condition of its own: degraded, and
+    // healthy again when it is --ignore'd (waited for: the holds reader's group made Kafka
+    // create `__consumer_offsets`, whose partitions may still be electing leaders).
+    wait_for("health --ignore held:2 to be healthy", WAIT, || {
+        let o = run(&mut kafkaops(&cluster, &["health", "--ignore", "held:2"]));
+        Ok((o.code == 0).then_some(()))
+    })
+    .expect("healthy but for the hold");
+    let o = run(&mut kafkaops(&cluster, &["health", "-o", "json"]));
+    assert_eq!(o.code, 13, "{}\n{}", o.stdout, o.stderr);
+    let held: Vec<Value> = o.json()["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["kind"] == "held")
+        .cloned()
+        .collect();
+    assert_eq!(held.len(), 1, "{}", o.stdout);
+    assert_eq!(held[0]["subject"], "node 2", "{}", o.stdout);
+    let message = held[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("node 2 is held until ") && message.contains("(disk swap)"),
+        "{message}"
+    );
+
     // The roll leaves node 2 alone and says why.
     let o = run(&mut kafkaops(&cluster, &["roll", "--all", "--dry-run"]));
     assert_eq!(o.code, 0, "{}", o.stderr);
@@ -145,6 +172,8 @@ fn hold_add_list_remove_expire_round_trip_and_roll_skips_the_held_node() {
     assert_eq!(o.code, 0, "{}", o.stderr);
     let o = run(&mut kafkaops(&cluster, &["hold", "list", "-o", "json"]));
     assert!(holds(&o).is_empty(), "{}", o.stdout);
+    let o = run(&mut kafkaops(&cluster, &["health"]));
+    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
 
     // Expiry: listed as expired once past, and no longer honoured by the roll.
     let o = run(&mut kafkaops(
