@@ -2,6 +2,8 @@
 //! Kafka observation the roll decides on, the topics' throttles, Cruise Control's state) into
 //! the engine's [`HealthFacts`], whose verdict [`crate::engine::health::evaluate`] decides.
 //!
+//! The holds that count (`kafkaops hold`) are read with the rest and shown as `held` reasons.
+//!
 //! Why here: the CLI (`health`, `--watch`, `--exit-when-healthy`) and `operate` (its
 //! `/metrics`) ask the same question; the translation from the observation is pure
 //! ([`from_observation`]) so it is unit-tested without a cluster.
@@ -40,7 +42,17 @@ pub async fn facts(
     let o = observed.context("cannot observe the Kafka cluster")?;
     let names: Vec<String> = o.topics.iter().map(|t| t.name.clone()).collect();
     let topic_throttles = super::throttles::topic_throttles(kafka, &names).await?;
-    Ok(from_observation(&o, topic_throttles, cc))
+    let mut f = from_observation(&o, topic_throttles, cc);
+    // The holds that count now (issue 29). One that cannot be read is said, not fatal: the
+    // rest of the verdict still answers.
+    match super::hold::read(kafka).await {
+        Ok(holds) => {
+            let now = super::hold::now();
+            f.holds = holds.into_iter().filter(|h| h.is_active(now)).collect();
+        }
+        Err(e) => tracing::warn!("node holds not shown: {e:#}"),
+    }
+    Ok(f)
 }
 
 /// What Cruise Control says: its executor, load monitor and anomaly detector.
@@ -192,5 +204,6 @@ pub fn from_observation(
         reassignments: o.reassignments.clone(),
         throttles: throttles::dedup(all_throttles),
         cruise_control,
+        holds: Vec::new(),
     }
 }

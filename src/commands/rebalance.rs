@@ -143,7 +143,17 @@ async fn propose(
 ) -> Result<ExitCode, CliError> {
     let a = ProposalSpec::from(&a);
     validate_args(&kind).map_err(usage)?;
-    let request = checked_request(&kind, &a, full.as_ref())?;
+    let mut request = checked_request(&kind, &a, full.as_ref())?;
+    // Held nodes are never destinations (issue 29): `destination_broker_ids` without them, or
+    // refused before anything is sent (adding a held broker).
+    crate::app::rebalance::holds::avoid_held_nodes(
+        ctx.kafka_access(),
+        &mut request,
+        a.execute,
+        &ctx.printer,
+    )
+    .await?;
+    let kind = request.kind.clone();
     // Destinations that are cordoned (an earlier removal's) refuse every move: seen before
     // anything is sent (#25 point 1).
     let destinations: &[i32] = match &kind {

@@ -20,10 +20,11 @@
 //!
 //! [`SetRfView`]: `{"dry_run":bool,"execute":bool,"task_ids":[str],"proposal":{"replica_movements",
 //! "leader_movements","data_to_move_mb","topics":[{"topic","named","replica_movements",
-//! "leader_movements"}]}|null,"topics":[{"topic","before","target","after","state":
+//! "leader_movements"}],"onto_held":[{"node","reason","partitions":[str]}]}|null,"topics":[{"topic","before","target","after","state":
 //! "pending"|"ongoing"|"done"|"failed","task_id","message"}]}`; `proposal.topics` is every topic
 //! Cruise Control's proposal touches, the named ones first (a real server also moves other
-//! topics' leaders, reference section 14); factors are `null` when a topic's
+//! topics' leaders, reference section 14); `proposal.onto_held` the held nodes (`kafkaops hold`)
+//! it places new replicas on (such a proposal is never executed: exit 1); factors are `null` when a topic's
 //! partitions disagree. `--status` prints the same shape from the state file.
 //!
 //! Exit codes: 0 when every topic has its target (or for a dry run), 2 for bad input (nothing
@@ -333,7 +334,28 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     };
     crate::app::guards::operator(&ctx.kube(), ctx.strimzi(), action, args.force, &printer).await?;
     if !args.execute {
+        let held = prepared.held.clone();
         let run = set_rf::dry_run(&cc, prepared, &spec, &hooks, &obs).await?;
+        // Held nodes (issue 29): topic_configuration takes no destination, so the preview says
+        // whether this proposal keeps new replicas off them, and that --execute checks it again.
+        if let Some(p) = &run.proposal
+            && !held.is_empty()
+        {
+            if p.onto_held.is_empty() {
+                printer.note(format!(
+                    "Held node(s) {}: this proposal places no new replica on them; Cruise Control's topic_configuration cannot be told to avoid a broker, so --execute checks its proposal again and refuses one that would",
+                    held.iter()
+                        .map(|(n, why)| format!("{n} ({why})"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            } else {
+                printer.note(format!(
+                    "Warning: {}",
+                    crate::app::topic::onto_held_message(&p.onto_held)
+                ));
+            }
+        }
         let v = view(&run.state, true, false, run.proposal);
         printer.emit(&v, |v| render(v, printer.color))?;
         return Ok(ExitCode::Ok);
@@ -620,6 +642,11 @@ mod tests {
                         leader_movements: 2,
                     },
                 ],
+                onto_held: vec![crate::app::topic::OntoHeld {
+                    node: 3,
+                    reason: "disk swap".into(),
+                    partitions: vec!["a-0".into()],
+                }],
             }),
         );
         assert_eq!(
@@ -630,7 +657,8 @@ mod tests {
                     "topics": [
                         {"topic": "a", "named": true, "replica_movements": 1, "leader_movements": 0},
                         {"topic": "other", "named": false, "replica_movements": 0, "leader_movements": 2}
-                    ]},
+                    ],
+                    "onto_held": [{"node": 3, "reason": "disk swap", "partitions": ["a-0"]}]},
                 "topics": [
                     {"topic": "a", "before": 3, "target": 2, "after": 3, "state": "ongoing",
                      "task_id": "t1", "message": null},

@@ -18,6 +18,7 @@
 //! | `quorum-lagging-voters`, `quorum-clock` (the leader's clock stepped back: no timestamp can be judged) | degraded |
 //! | `broker-fenced`, `broker-recovering`, `broker-not-serving`, `broker-unreachable` | degraded |
 //! | `unknown-broker-referenced`: replicas on ids no registration or quorum member explains | degraded |
+//! | `held`: a node held by `kafkaops hold` (its reason and expiry): no roll restarts it, nothing moves replicas onto it | degraded |
 //! | `reassignments-in-flight`, `throttle-in-use`, `cordoned`, `cruise-control-executing` | info |
 //! | `leftover-throttle`: a throttle nothing moving needs ([`super::throttles::need`]) | degraded |
 //! | `cruise-control-unreachable`, `cruise-control-not-ready`, `fixable-goal-violation`, `cruise-control-anomaly` | degraded |
@@ -95,6 +96,7 @@ pub const KINDS: &[(&str, Severity)] = &[
     ("broker-not-serving", Severity::Degraded),
     ("broker-unreachable", Severity::Degraded),
     ("unknown-broker-referenced", Severity::Degraded),
+    ("held", Severity::Degraded),
     ("reassignments-in-flight", Severity::Info),
     ("leftover-throttle", Severity::Degraded),
     ("throttle-in-use", Severity::Info),
@@ -223,6 +225,9 @@ pub struct HealthFacts {
     pub reassignments: Vec<Reassignment>,
     pub throttles: Vec<Throttle>,
     pub cruise_control: CruiseControlFacts,
+    /// The holds that count now (`kafkaops hold`, issue 29).
+    #[serde(default)]
+    pub holds: Vec<super::holds::Hold>,
 }
 
 impl HealthFacts {
@@ -712,8 +717,29 @@ pub fn reasons(f: &HealthFacts) -> Vec<Reason> {
     quorum_reasons(&f.quorum, &mut out);
     broker_reasons(f, &mut out);
     movement_reasons(f, &mut out);
+    hold_reasons(&f.holds, &mut out);
     cruise_control_reasons(&f.cruise_control, &mut out);
     out
+}
+
+/// One reason per held node: an operator's word that automation leaves it alone, which an
+/// on-call should see (degraded) until it expires or is removed; `--ignore held` once known.
+fn hold_reasons(holds: &[super::holds::Hold], out: &mut Vec<Reason>) {
+    let mut holds: Vec<&super::holds::Hold> = holds.iter().collect();
+    holds.sort_by_key(|h| h.node);
+    for h in holds {
+        let until = humantime::format_rfc3339_seconds(
+            std::time::UNIX_EPOCH + std::time::Duration::from_millis(h.expires_ms),
+        );
+        out.push(reason(
+            "held",
+            Some(node(h.node.0)),
+            format!(
+                "node {} is held until {until} ({}): no roll restarts it and no rebalance or replication-factor change kafkaops asks for puts replicas on it (`kafkaops hold list`)",
+                h.node, h.reason
+            ),
+        ));
+    }
 }
 
 /// The verdict of `f`, leaving out what `ignore` covers. Reasons are sorted worst first.
@@ -774,7 +800,39 @@ mod tests {
             reassignments: vec![],
             throttles: vec![],
             cruise_control: CruiseControlFacts::NotConfigured,
+            holds: vec![],
         }
+    }
+
+    #[test]
+    fn a_held_node_is_a_degraded_condition_with_its_reason_and_expiry() {
+        let mut f = healthy();
+        f.holds = vec![super::super::holds::Hold {
+            node: NodeId(2),
+            reason: "disk swap".into(),
+            created_ms: 0,
+            expires_ms: 1_800_000_000_000,
+        }];
+        let r = evaluate(&f, &[]);
+        assert_eq!(r.verdict, Verdict::Degraded);
+        assert_eq!(r.reasons.len(), 1, "{:?}", r.reasons);
+        let h = &r.reasons[0];
+        assert_eq!(
+            (h.kind.as_str(), h.subject.as_deref()),
+            ("held", Some("node 2"))
+        );
+        assert!(
+            h.message
+                .contains("node 2 is held until 2027-01-15T08:00:00Z (disk swap)"),
+            "{}",
+            h.message
+        );
+        for rule in ["held", "held:2", "held:node 2"] {
+            let r = evaluate(&f, &[IgnoreRule::parse(rule).unwrap()]);
+            assert_eq!(r.verdict, Verdict::Healthy, "{rule}");
+        }
+        let r = evaluate(&f, &[IgnoreRule::parse("held:3").unwrap()]);
+        assert_eq!(r.verdict, Verdict::Degraded);
     }
 
     #[test]

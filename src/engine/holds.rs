@@ -38,9 +38,65 @@ pub fn active(holds: &[Hold], now: Millis) -> BTreeMap<NodeId, String> {
         .collect()
 }
 
+/// The nodes of `nodes` that are held, with their reason (pure).
+#[must_use]
+pub fn held_among(nodes: &[i32], held: &BTreeMap<NodeId, String>) -> Vec<(i32, String)> {
+    let mut out: Vec<(i32, String)> = nodes
+        .iter()
+        .filter_map(|n| held.get(&NodeId(*n)).map(|r| (*n, r.clone())))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The brokers replicas may move to when nodes are held: every live broker but the held ones
+/// and those `leaving` (pure; sorted).
+#[must_use]
+pub fn destinations_avoiding(
+    live: &[i32],
+    held: &BTreeMap<NodeId, String>,
+    leaving: &[i32],
+) -> Vec<i32> {
+    let mut out: Vec<i32> = live
+        .iter()
+        .copied()
+        .filter(|b| !held.contains_key(&NodeId(*b)) && !leaving.contains(b))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Held nodes as people read them: `3 (disk swap), 5 (recovery)`.
+#[must_use]
+pub fn describe(held: &[(i32, String)]) -> String {
+    held.iter()
+        .map(|(n, r)| format!("{n} ({r})"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn destinations_leave_out_held_and_leaving_brokers() {
+        let held: BTreeMap<NodeId, String> = [(NodeId(3), "disk".to_string())].into();
+        assert_eq!(
+            destinations_avoiding(&[4, 1, 2, 3], &held, &[]),
+            vec![1, 2, 4]
+        );
+        assert_eq!(
+            destinations_avoiding(&[1, 2, 3, 4], &held, &[4]),
+            vec![1, 2]
+        );
+        assert!(destinations_avoiding(&[3], &held, &[]).is_empty());
+        assert_eq!(held_among(&[1, 3, 3], &held), vec![(3, "disk".to_string())]);
+        assert!(held_among(&[1, 2], &held).is_empty());
+        assert_eq!(describe(&held_among(&[3], &held)), "3 (disk)");
+    }
 
     #[test]
     fn an_expired_hold_no_longer_counts() {

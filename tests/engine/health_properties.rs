@@ -201,6 +201,7 @@ fn noisy_facts() -> impl Strategy<Value = HealthFacts> {
                         .collect(),
                     throttles,
                     cruise_control: cc,
+                    holds: Vec::new(),
                 }
             },
         )

@@ -463,6 +463,7 @@ impl World {
                 .into_iter()
                 .collect(),
                 racks: BTreeSet::new(),
+                held: BTreeMap::new(),
             })
         }
     }

@@ -64,11 +64,20 @@ pub async fn kafka(kafka: &KafkaClient) -> Result<KafkaView, String> {
         .list_reassignments()
         .await
         .map_err(|e| format!("{e:#}"))?;
+    // The holds live in the cluster too (issue 29); one that cannot be read cannot be honoured,
+    // so the Kafka side is then unknown and the engine waits.
+    let held = crate::app::hold::active_now(kafka)
+        .await
+        .map_err(|e| format!("{e:#}"))?
+        .into_iter()
+        .map(|(n, why)| (n.0, why))
+        .collect();
     Ok(KafkaView {
         brokers,
         reassignments,
         topics: facts,
         racks,
+        held,
     })
 }
 

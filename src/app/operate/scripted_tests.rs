@@ -174,6 +174,7 @@ impl KafkaPort for Scripted {
             reassignments: Vec::new(),
             topics: BTreeMap::new(),
             racks: BTreeSet::new(),
+            held: BTreeMap::new(),
         })
     }
 

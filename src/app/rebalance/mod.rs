@@ -10,6 +10,7 @@
 
 pub mod drift;
 pub mod failure;
+pub mod holds;
 pub mod leaving;
 mod options;
 pub mod review;

@@ -118,6 +118,70 @@ pub fn touched_topics(proposals: &[Proposal], named: &BTreeSet<String>) -> Vec<T
     out
 }
 
+/// A held node (issue 29) a proposal places new replicas on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OntoHeld {
+    pub node: i32,
+    pub reason: String,
+    /// `topic-partition` of every partition that gains a replica there.
+    pub partitions: Vec<String>,
+}
+
+/// The held nodes `proposals` place a new replica on (pure): a broker in a partition's new
+/// replica set that was not in its old one. `topic_configuration` takes no destination, so this
+/// is how a replication-factor change is kept off held nodes: its proposal is checked.
+#[must_use]
+pub fn onto_held(
+    proposals: &[Proposal],
+    held: &BTreeMap<crate::engine::model::NodeId, String>,
+) -> Vec<OntoHeld> {
+    let mut by: BTreeMap<i32, Vec<String>> = BTreeMap::new();
+    for p in proposals {
+        for b in p
+            .new_replicas
+            .iter()
+            .filter(|b| !p.old_replicas.contains(b))
+        {
+            if held.contains_key(&crate::engine::model::NodeId(*b)) {
+                by.entry(*b).or_default().push(format!(
+                    "{}-{}",
+                    p.topic_partition.topic, p.topic_partition.partition
+                ));
+            }
+        }
+    }
+    by.into_iter()
+        .map(|(node, partitions)| OntoHeld {
+            node,
+            reason: held
+                .get(&crate::engine::model::NodeId(node))
+                .cloned()
+                .unwrap_or_default(),
+            partitions,
+        })
+        .collect()
+}
+
+/// What is said of held nodes a proposal places replicas on.
+#[must_use]
+pub fn onto_held_message(hits: &[OntoHeld]) -> String {
+    let each = hits
+        .iter()
+        .map(|h| {
+            format!(
+                "node {} ({}): {}",
+                h.node,
+                h.reason,
+                h.partitions.join(", ")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    format!(
+        "Cruise Control's proposal places new replicas on held nodes ({each}); topic_configuration cannot be told to keep replicas off a broker, so kafkaops does not execute it: remove the hold (`kafkaops hold remove`) or wait until it expires"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +197,29 @@ mod tests {
             old_replicas: old.to_vec(),
             new_replicas: new.to_vec(),
         }
+    }
+
+    #[test]
+    fn only_new_replicas_on_held_nodes_count() {
+        let held: BTreeMap<crate::engine::model::NodeId, String> =
+            [(crate::engine::model::NodeId(3), "disk swap".to_string())].into();
+        let proposals = [
+            p("orders", &[1], &[1, 3]),
+            p("orders", &[3, 1], &[1, 3]),
+            p("orders", &[1, 2, 3], &[1, 2]),
+            p("other", &[2], &[2, 1]),
+        ];
+        let hits = onto_held(&proposals, &held);
+        assert_eq!(
+            hits,
+            vec![OntoHeld {
+                node: 3,
+                reason: "disk swap".into(),
+                partitions: vec!["orders-0".into()]
+            }]
+        );
+        assert!(onto_held_message(&hits).contains("node 3 (disk swap): orders-0"));
+        assert!(onto_held(&proposals, &BTreeMap::new()).is_empty());
     }
 
     #[test]

@@ -22,7 +22,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use super::{RoundOptions, TouchedTopic, groups, touched_topics};
+use super::{
+    OntoHeld, RoundOptions, TouchedTopic, groups, onto_held, onto_held_message, touched_topics,
+};
 use crate::app::Reporter;
 use crate::app::clients::CcOptions;
 use crate::cruise_control::model::OptimizationResult;
@@ -31,6 +33,7 @@ use crate::cruise_control::{CcError, CruiseControlClient, Observer};
 use crate::driver::cc_flow::{self as flow, FlowDriver, FlowHooks};
 use crate::engine::cc_flow::{CcFlow, FlowConfig, Outcome, Stage};
 use crate::engine::failure::{Classified, FailureKind};
+use crate::engine::model::NodeId;
 use crate::engine::replicas::{
     ChangeState, ClusterFacts, ReplicasState, RoundEnd, TopicChange, TopicFacts, round_end,
     validate,
@@ -154,6 +157,9 @@ pub struct ProposalSummary {
     /// Every topic the proposal touches, the named ones first (`named: false`: Cruise Control
     /// moves it too, e.g. other topics' leaders); empty when Cruise Control listed no movements.
     pub topics: Vec<TouchedTopic>,
+    /// Held nodes (issue 29) the proposal places new replicas on; such a proposal is never
+    /// executed.
+    pub onto_held: Vec<OntoHeld>,
 }
 
 /// The summary of a proposal, with every topic it touches (pure).
@@ -164,6 +170,7 @@ pub fn summary(r: &OptimizationResult, named: &BTreeSet<String>) -> ProposalSumm
         leader_movements: r.summary.num_leader_movements,
         data_to_move_mb: r.summary.data_to_move_mb,
         topics: touched_topics(&r.proposals, named),
+        onto_held: Vec::new(),
     }
 }
 
@@ -193,6 +200,8 @@ pub struct Prepared {
     pub names: BTreeSet<String>,
     pub facts: ClusterFacts,
     pub state: ReplicasState,
+    /// The holds that count (issue 29): no new replica may land on these nodes.
+    pub held: BTreeMap<NodeId, String>,
     saved_flow: Option<CcFlow>,
     /// Unfinished changes of other topics in the state file, kept as they are.
     others: BTreeMap<String, TopicChange>,
@@ -233,6 +242,7 @@ pub async fn prepare(kafka: &KafkaClient, spec: &SetRfSpec) -> anyhow::Result<Pr
     let (cluster_id, facts) = observe(kafka, &names).await?;
     validate(wanted, &facts, spec.allow_below_min_isr)
         .map_err(|e| Classified::wrap(FailureKind::Invalid, e))?;
+    let held = crate::app::hold::active_now(kafka).await?;
     let path = &spec.state_file;
     let saved = load_state(path)?;
     let others: BTreeMap<String, TopicChange> = saved
@@ -276,6 +286,7 @@ pub async fn prepare(kafka: &KafkaClient, spec: &SetRfSpec) -> anyhow::Result<Pr
         names,
         facts,
         state,
+        held,
         saved_flow,
         others,
     })
@@ -322,7 +333,9 @@ pub async fn dry_run<H: FlowHooks>(
         let config = flow_config(spec, spec.assume_yes, spec.timeout);
         let report = flow::run(cc, &request, config, hooks, obs, std::future::pending()).await;
         if let Some(p) = &report.proposal {
-            proposal = Some(summary(&p.value, &prepared.names));
+            let mut s = summary(&p.value, &prepared.names);
+            s.onto_held = onto_held(&p.value.proposals, &prepared.held);
+            proposal = Some(s);
         }
         if report.outcome != Outcome::Proposed && report.outcome != Outcome::NothingToDo {
             return Err(report.error.unwrap_or_else(|| {
@@ -360,9 +373,16 @@ pub async fn execute<H: FlowHooks>(
         names,
         facts,
         mut state,
+        held,
         mut saved_flow,
         others,
     } = prepared;
+    let hooks = &HoldGuard {
+        inner: hooks,
+        held: &held,
+        assume_yes: spec.assume_yes,
+        confirmed: std::sync::atomic::AtomicBool::new(false),
+    };
     let path = &spec.state_file;
     let base = base_request(spec, &facts);
     let started = Instant::now();
@@ -429,7 +449,9 @@ pub async fn execute<H: FlowHooks>(
         if resume.is_none() && request.by_factor.is_empty() {
             break;
         }
-        let config = flow_config(spec, confirmed, remaining);
+        // While a node is held every round's proposal is checked before it runs (HoldGuard's
+        // confirm), so the confirmation step is never skipped.
+        let config = flow_config(spec, confirmed && held.is_empty(), remaining);
         let resumed = resume.is_some();
         let state_cell = Mutex::new(&mut state);
         let after_step = |f: &CcFlow| {
@@ -464,7 +486,9 @@ pub async fn execute<H: FlowHooks>(
         // The dry run lists the movements (the execution's answer is not verbose): its topics
         // stay in the summary.
         if let Some(p) = report.proposal.as_ref() {
-            proposal = Some(summary(&p.value, &names));
+            let mut s = summary(&p.value, &names);
+            s.onto_held = onto_held(&p.value.proposals, &held);
+            proposal = Some(s);
         }
         if let Some(p) = report.execution.as_ref() {
             let topics = proposal.take().map(|p| p.topics).unwrap_or_default();
@@ -630,6 +654,101 @@ pub async fn refresh(
                 c.message = Some(message.clone());
             }
         }
+    }
+}
+
+/// The command's hooks, with the check that keeps new replicas off held nodes (issue 29):
+/// `topic_configuration` takes no destination, so the dry-run proposal is checked before the
+/// execution is asked for, and one that places a replica on a held node is refused
+/// ([`FailureKind::Failed`], nothing sent). With holds the flow always reaches the confirmation
+/// step; the person is asked once (not at all under `--yes`), the check runs every round.
+struct HoldGuard<'a, H> {
+    inner: &'a H,
+    held: &'a BTreeMap<NodeId, String>,
+    assume_yes: bool,
+    confirmed: std::sync::atomic::AtomicBool,
+}
+
+impl<H: FlowHooks> FlowHooks for HoldGuard<'_, H> {
+    type Error = H::Error;
+
+    async fn check_input(
+        &self,
+        cc: &CruiseControlClient,
+        deadline: Instant,
+        obs: &dyn Observer,
+    ) -> Result<Result<(), H::Error>, CcError> {
+        self.inner.check_input(cc, deadline, obs).await
+    }
+
+    fn waiting_for_ready(&self, reason: &str) {
+        self.inner.waiting_for_ready(reason);
+    }
+
+    fn proposal(&self, dry_run: &crate::cruise_control::Answer<OptimizationResult>) {
+        self.inner.proposal(dry_run);
+    }
+
+    fn confirm(
+        &self,
+        dry_run: &crate::cruise_control::Answer<OptimizationResult>,
+    ) -> Result<(), H::Error> {
+        use std::sync::atomic::Ordering;
+        if self.held.is_empty() {
+            return self.inner.confirm(dry_run);
+        }
+        let hits = onto_held(&dry_run.value.proposals, self.held);
+        if !hits.is_empty() {
+            return Err(H::Error::from(Classified::new(
+                FailureKind::Failed,
+                format!("{}; nothing was changed", onto_held_message(&hits)),
+            )));
+        }
+        if self.assume_yes || self.confirmed.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        self.inner.confirm(dry_run)?;
+        self.confirmed.store(true, Ordering::Relaxed);
+        Ok(())
+    }
+
+    fn following(&self, task_id: Option<&str>) {
+        self.inner.following(task_id);
+    }
+
+    fn progress(&self, executor: &crate::engine::view::ExecutorState) {
+        self.inner.progress(executor);
+    }
+
+    fn follow_ended(&self) {
+        self.inner.follow_ended();
+    }
+
+    async fn choose_after_interrupt(
+        &self,
+        task_id: Option<&str>,
+    ) -> crate::engine::cc_flow::InterruptChoice {
+        self.inner.choose_after_interrupt(task_id).await
+    }
+
+    fn approved_plan(&self) -> Option<crate::engine::drift::Plan> {
+        self.inner.approved_plan()
+    }
+
+    fn tolerance(&self) -> crate::engine::drift::Tolerance {
+        self.inner.tolerance()
+    }
+
+    fn drifted(
+        &self,
+        report: &crate::engine::drift::DriftReport,
+        new: &crate::cruise_control::Answer<OptimizationResult>,
+    ) {
+        self.inner.drifted(report, new);
+    }
+
+    fn execution_drifted(&self, report: &crate::engine::drift::DriftReport, task_id: Option<&str>) {
+        self.inner.execution_drifted(report, task_id);
     }
 }
 

@@ -86,6 +86,9 @@ pub struct KafkaView {
     pub topics: BTreeMap<String, TopicFacts>,
     /// Distinct `broker.rack` values (empty: no broker has one).
     pub racks: BTreeSet<String>,
+    /// Held nodes (`kafkaops hold`, issue 29) with their reason: never a destination of a
+    /// rebalance sent now, never added by a scale-up.
+    pub held: BTreeMap<i32, String>,
 }
 
 impl KafkaView {
@@ -689,7 +692,12 @@ pub fn decide(
                 } else if n == 0 {
                     let since = *state.empty_since.entry(b).or_insert(now);
                     if now.since(since) >= policy.scale_up_grace_ms {
-                        scale_up.insert(b);
+                        if let Some(why) = k.held.get(&b) {
+                            d.waits
+                                .push(format!("scale-up of broker {b} waits: it is held ({why})"));
+                        } else {
+                            scale_up.insert(b);
+                        }
                     }
                 }
             }
@@ -778,6 +786,18 @@ pub fn decide(
         // 3. Nothing of ours moves: may anything start?
         let blockers = blockers(obs);
         let rf = rf_wanted(state, obs, policy);
+        let held = obs
+            .kafka
+            .as_ref()
+            .ok()
+            .filter(|k| !k.held.is_empty())
+            .map(|k| {
+                k.held
+                    .iter()
+                    .map(|(n, why)| format!("{n} ({why})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
         let scale_wish = (!to_drain.is_empty() && policy.modes.contains(&Mode::RemoveBrokers))
             || (!scale_up.is_empty() && policy.modes.contains(&Mode::AddBrokers))
             || state
@@ -804,7 +824,9 @@ pub fn decide(
                     d.acts.push(Act::StepRoll);
                 }
                 // (5) Replication factors, before imbalance.
-                None if !scale_wish && !rf.is_empty() => {
+                // A replication-factor change cannot be told to keep new replicas off a held
+                // node (topic_configuration takes no destination): none starts while one is.
+                None if !scale_wish && !rf.is_empty() && held.is_none() => {
                     if let Ok(k) = &obs.kafka {
                         let replicas = ReplicasState::plan(None, &rf, &k.facts());
                         d.records.push(Record {
@@ -835,7 +857,12 @@ pub fn decide(
                     feed(
                         state, &to_drain, &scale_up, anomalies, policy, flow, now, &mut d,
                     );
-                    if !rf.is_empty() {
+                    if let (false, Some(h)) = (rf.is_empty(), &held) {
+                        d.waits.push(format!(
+                            "replication factors of topics {} wait: node(s) {h} are held, and a replication-factor change cannot keep new replicas off them",
+                            rf.keys().cloned().collect::<Vec<_>>().join(",")
+                        ));
+                    } else if !rf.is_empty() {
                         d.waits.push(format!(
                             "replication factors of topics {} wait: scale-down, scale-up and rolls go first",
                             rf.keys().cloned().collect::<Vec<_>>().join(",")
@@ -1064,7 +1091,11 @@ fn hold_unsent(
                 Mode::RemoveBrokers => {
                     drain_ok && policy.drain.contains(b) && k.brokers.get(b).is_some_and(|n| *n > 0)
                 }
-                Mode::AddBrokers => k.brokers.contains_key(b) && !policy.drain.contains(b),
+                Mode::AddBrokers => {
+                    k.brokers.contains_key(b)
+                        && !policy.drain.contains(b)
+                        && !k.held.contains_key(b)
+                }
                 Mode::Imbalance => true,
             })
             .collect();
@@ -1075,7 +1106,7 @@ fn hold_unsent(
                     d.acts.retain(|a| *a != step);
                     state.finish(
                         false,
-                        "not run: every broker is on the drain list, none may receive replicas",
+                        "not run: every broker is on the drain list or held, none may receive replicas",
                         obs.now,
                         policy,
                         flow,
@@ -1102,7 +1133,7 @@ fn hold_unsent(
                 ids(&dropped)
             ),
             _ => format!(
-                "brokers {} are no longer to be filled (on the drain list or gone)",
+                "brokers {} are no longer to be filled (on the drain list, held or gone)",
                 ids(&dropped)
             ),
         };
@@ -1125,20 +1156,25 @@ fn hold_unsent(
 }
 
 /// The only brokers a rebalance request sent now may move replicas to: every registered broker
-/// but those on the drain list and those it removes, when the drain list names a broker it does
-/// not remove (`None`: no restriction needed; add_broker fills only the brokers it adds). A
-/// broker on the drain list counts whether or not the observation lists it: one missing now
-/// (stopped, killed, fenced) may be back by the time Cruise Control computes the proposal,
-/// and an unrestricted request would then let it fill that broker.
+/// but those on the drain list, the held ones and those it removes, when the drain list names a
+/// broker it does not remove or a node is held (`None`: no restriction needed; add_broker fills
+/// only the brokers it adds, and a held broker is never added). A broker on the drain list (or
+/// held) counts whether or not the observation lists it: one missing now (stopped, killed,
+/// fenced) may be back by the time Cruise Control computes the proposal, and an unrestricted
+/// request would then let it fill that broker.
 fn destinations(r: &Rebalance, policy: &OperatePolicy, k: &KafkaView) -> Option<BTreeSet<i32>> {
-    if r.mode == Mode::AddBrokers || policy.drain.iter().all(|b| r.brokers.contains(b)) {
+    if r.mode == Mode::AddBrokers
+        || (policy.drain.iter().all(|b| r.brokers.contains(b)) && k.held.is_empty())
+    {
         return None;
     }
     Some(
         k.brokers
             .keys()
             .copied()
-            .filter(|b| !policy.drain.contains(b) && !r.brokers.contains(b))
+            .filter(|b| {
+                !policy.drain.contains(b) && !r.brokers.contains(b) && !k.held.contains_key(b)
+            })
             .collect(),
     )
 }

@@ -91,6 +91,7 @@ fn observation(brokers: &[(i32, u64)], topics: &[(&str, u16)]) -> Observation {
                 })
                 .collect(),
             racks: BTreeSet::new(),
+            held: BTreeMap::new(),
         }),
         cc: Ok(CcView {
             executor: ExecutorState {
@@ -970,4 +971,107 @@ fn an_executor_state_that_says_nothing_is_not_idle() {
             .any(|w| w.contains("scale-up of brokers 3 waits") && w.contains("unknown")),
         "{d:?}"
     );
+}
+
+#[test]
+fn a_held_broker_is_no_destination_and_no_scale_up_until_its_hold_ends() {
+    let policy = OperatePolicy {
+        modes: [Mode::AddBrokers, Mode::RemoveBrokers, Mode::Imbalance]
+            .into_iter()
+            .collect(),
+        scale_up_grace_ms: 0,
+        ..OperatePolicy::default()
+    };
+    let hold = |obs: &mut Observation, b: i32| {
+        obs.kafka
+            .as_mut()
+            .unwrap()
+            .held
+            .insert(b, "disk swap".into());
+    };
+    // An imbalance rebalance names every broker but the held one as its destinations.
+    let mut obs = observation(&[(1, 6), (2, 6), (3, 6), (4, 6)], &[]);
+    hold(&mut obs, 3);
+    let s = imbalance_running(&policy, &obs);
+    let r = s.rebalance().unwrap();
+    assert_eq!(r.destinations, Some([1, 2, 4].into_iter().collect()));
+    assert!(!r.may_fill(3));
+    assert!(
+        r.request
+            .as_ref()
+            .unwrap()
+            .iter()
+            .any(|(k, v)| k == "destination_broker_ids" && v == "1,2,4"),
+        "{:?}",
+        r.request
+    );
+    // A removal while broker 3 is held: only 1 and 2 may receive.
+    let drain = OperatePolicy {
+        drain: [4].into_iter().collect(),
+        ..policy.clone()
+    };
+    let mut s = OperateState::new();
+    let d = decide(&mut s, &obs, &drain, &config());
+    assert_eq!(d.acts, vec![Act::StepRebalance], "{d:?}");
+    assert_eq!(
+        s.rebalance().unwrap().destinations,
+        Some([1, 2].into_iter().collect())
+    );
+    // An empty held broker is not a scale-up, and the wait says why.
+    let mut obs = observation(&[(1, 6), (2, 6), (3, 6), (4, 0)], &[]);
+    hold(&mut obs, 4);
+    let mut s = OperateState::new();
+    let d = decide(&mut s, &obs, &policy, &config());
+    assert!(d.acts.is_empty(), "{d:?}");
+    assert!(s.mover.is_none());
+    assert!(
+        d.waits
+            .iter()
+            .any(|w| w == "scale-up of broker 4 waits: it is held (disk swap)"),
+        "{d:?}"
+    );
+    // Once the hold is gone (expired or removed), broker 4 is added.
+    obs.kafka.as_mut().unwrap().held.clear();
+    let d = decide(&mut s, &obs, &policy, &config());
+    assert_eq!(d.acts, vec![Act::StepRebalance], "{d:?}");
+    let r = s.rebalance().unwrap();
+    assert_eq!(r.rebalance.mode, Mode::AddBrokers);
+    assert_eq!(r.rebalance.brokers, [4].into_iter().collect());
+    // Held again before its request was sent: the scale-up is not run.
+    hold(&mut obs, 4);
+    let d = decide(&mut s, &obs, &policy, &config());
+    assert!(
+        s.rebalance().is_none() && d.acts.is_empty(),
+        "{d:?} {:?}",
+        s.mover
+    );
+}
+
+#[test]
+fn no_replication_factor_round_starts_while_a_node_is_held() {
+    let policy = OperatePolicy {
+        modes: [Mode::AddBrokers].into_iter().collect(),
+        scale_up_grace_ms: 3_600_000,
+        replication_factors: [("orders".to_string(), 3)].into_iter().collect(),
+        ..OperatePolicy::default()
+    };
+    let mut obs = observation(&[(1, 6), (2, 6), (3, 6)], &[("orders", 2)]);
+    obs.kafka
+        .as_mut()
+        .unwrap()
+        .held
+        .insert(3, "disk swap".into());
+    let mut s = OperateState::new();
+    let d = decide(&mut s, &obs, &policy, &config());
+    assert!(d.acts.is_empty(), "{d:?}");
+    assert!(s.mover.is_none());
+    assert!(
+        d.waits
+            .iter()
+            .any(|w| w.contains("orders wait: node(s) 3 (disk swap) are held")),
+        "{d:?}"
+    );
+    obs.kafka.as_mut().unwrap().held.clear();
+    let d = decide(&mut s, &obs, &policy, &config());
+    assert_eq!(d.acts, vec![Act::StepReplicationFactors], "{d:?}");
 }

@@ -94,7 +94,7 @@ final class Planner {
 
     /**
      * @param modeBrokers brokers named by add_broker / remove_broker (empty for rebalance)
-     * @param destinations explicit destination_broker_ids for remove_broker (empty = any other alive broker)
+     * @param destinations explicit destination_broker_ids for rebalance and remove_broker (empty = any (other) alive broker)
      * @param excluded topics that must not move (except off removed brokers)
      * @param excludedForReplicaMove brokers that must receive no replicas (recently removed ones)
      */
@@ -128,7 +128,13 @@ final class Planner {
         Set<Integer> dests = new TreeSet<>();
         Set<Integer> leaderDests = new TreeSet<>();
         switch (mode) {
-            case REBALANCE -> { sources.addAll(alive); dests.addAll(alive); leaderDests.addAll(alive); }
+            case REBALANCE -> {
+                // destination_broker_ids (CC's requestedDestinationBrokerIds) limits where replicas move;
+                // leadership may still move to any alive broker.
+                sources.addAll(alive);
+                dests.addAll(destinations.isEmpty() ? alive : destinations);
+                leaderDests.addAll(alive);
+            }
             case ADD_BROKER -> {
                 sources.addAll(alive); sources.removeAll(modeBrokers);
                 dests.addAll(modeBrokers); leaderDests.addAll(modeBrokers);
