@@ -476,11 +476,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -566,11 +566,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -718,11 +718,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -808,11 +808,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -902,11 +902,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1076,11 +1076,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1170,11 +1170,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1268,11 +1268,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1358,11 +1358,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1448,11 +1448,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1580,11 +1580,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1682,11 +1682,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2430,11 +2430,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2532,11 +2532,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2692,11 +2692,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2786,11 +2786,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2932,11 +2932,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3022,11 +3022,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3140,11 +3140,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3338,11 +3338,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3456,11 +3456,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3558,11 +3558,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3648,11 +3648,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3738,11 +3738,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3884,11 +3884,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3974,11 +3974,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4140,11 +4140,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4306,11 +4306,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4476,11 +4476,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4860,11 +4860,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4982,11 +4982,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -5152,11 +5152,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -5318,11 +5318,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -5408,11 +5408,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -5506,11 +5506,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -5604,11 +5604,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -5772,11 +5772,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -5878,11 +5878,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -5980,11 +5980,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -6142,11 +6142,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -6232,11 +6232,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -6322,11 +6322,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -6468,11 +6468,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -6558,11 +6558,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -6742,11 +6742,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -6848,11 +6848,11 @@ _kafkaops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
