@@ -27,6 +27,7 @@ end
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -46,7 +47,7 @@ complete -c kafkaops -n "__fish_kafkaops_needs_command" -l kubeconfig -d 'kubeco
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_needs_command" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'
@@ -67,6 +68,7 @@ complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "help" -d 'Print t
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -86,7 +88,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -f -a "remove" -d 'Move all replicas off brokers about to be removed (Cruise Control remove_broker)'
@@ -102,7 +104,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l brokers -d 'The new brokers (comma-separated ids); replicas move only onto these' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l goals -d 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control\'s]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l excluded-topics -d 'Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control still moves their replicas off the leaving brokers (only moves among the others are excluded)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l replication-throttle -d 'Replication throttle during execution, bytes per second' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l replication-throttle -d 'Replication throttle during execution, bytes per second (`50MB/s`, `500KiB/s`)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l concurrent-partition-movements-per-broker -d 'Concurrent inter-broker partition movements per broker' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l concurrent-leader-movements -d 'Concurrent leader movements' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l max-partition-movements-in-cluster -d 'Concurrent inter-broker partition movements in the whole cluster' -r
@@ -121,6 +123,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -146,13 +149,13 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l brokers -d 'The brokers being removed (comma-separated ids); replicas move only off these' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l destination-brokers -d 'Move replicas only onto these brokers (comma-separated ids)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l goals -d 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control\'s]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l excluded-topics -d 'Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control still moves their replicas off the leaving brokers (only moves among the others are excluded)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l replication-throttle -d 'Replication throttle during execution, bytes per second' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l replication-throttle -d 'Replication throttle during execution, bytes per second (`50MB/s`, `500KiB/s`)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l concurrent-partition-movements-per-broker -d 'Concurrent inter-broker partition movements per broker' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l concurrent-leader-movements -d 'Concurrent leader movements' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l max-partition-movements-in-cluster -d 'Concurrent inter-broker partition movements in the whole cluster' -r
@@ -171,6 +174,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -196,13 +200,13 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l destination-brokers -d 'Move replicas only onto these brokers (comma-separated ids)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l concurrent-intra-broker-partition-movements -d 'Concurrent intra-broker (between disks) partition movements' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l goals -d 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control\'s]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l excluded-topics -d 'Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control still moves their replicas off the leaving brokers (only moves among the others are excluded)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l replication-throttle -d 'Replication throttle during execution, bytes per second' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l replication-throttle -d 'Replication throttle during execution, bytes per second (`50MB/s`, `500KiB/s`)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l concurrent-partition-movements-per-broker -d 'Concurrent inter-broker partition movements per broker' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l concurrent-leader-movements -d 'Concurrent leader movements' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l max-partition-movements-in-cluster -d 'Concurrent inter-broker partition movements in the whole cluster' -r
@@ -221,6 +225,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -247,12 +252,12 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l brokers -d 'The brokers to demote (comma-separated ids): their replicas become the least preferred leaders and leadership moves away' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l goals -d 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control\'s]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l excluded-topics -d 'Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control still moves their replicas off the leaving brokers (only moves among the others are excluded)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l replication-throttle -d 'Replication throttle during execution, bytes per second' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l replication-throttle -d 'Replication throttle during execution, bytes per second (`50MB/s`, `500KiB/s`)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l concurrent-partition-movements-per-broker -d 'Concurrent inter-broker partition movements per broker' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l concurrent-leader-movements -d 'Concurrent leader movements' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l max-partition-movements-in-cluster -d 'Concurrent inter-broker partition movements in the whole cluster' -r
@@ -271,6 +276,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -296,12 +302,12 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l brokers-and-logdirs -d 'Volumes to empty, as BROKER-LOGDIR (comma-separated), e.g. 1-/var/lib/kafka/data-1' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l goals -d 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control\'s]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l excluded-topics -d 'Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control still moves their replicas off the leaving brokers (only moves among the others are excluded)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l replication-throttle -d 'Replication throttle during execution, bytes per second' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l replication-throttle -d 'Replication throttle during execution, bytes per second (`50MB/s`, `500KiB/s`)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l concurrent-partition-movements-per-broker -d 'Concurrent inter-broker partition movements per broker' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l concurrent-leader-movements -d 'Concurrent leader movements' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l max-partition-movements-in-cluster -d 'Concurrent inter-broker partition movements in the whole cluster' -r
@@ -320,6 +326,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -345,14 +352,14 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l template -d 'Rebalance template: YAML with the fields of a KafkaRebalance spec (goals, skipHardGoalCheck, excludedTopics, replicationThrottle, concurrentPartitionMovementsPerBroker, concurrentLeaderMovements), or a whole KafkaRebalance; flags given here override it' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l state-dir -d 'Directory of the file that records which violations were fixed [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l interval -d 'With --watch: pause between looks at Cruise Control\'s anomalies' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l goals -d 'Goals to optimise, in priority order (comma-separated) [default: Cruise Control\'s]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l excluded-topics -d 'Topics (regular expression) whose replicas must not move. With `remove`, Cruise Control still moves their replicas off the leaving brokers (only moves among the others are excluded)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l replication-throttle -d 'Replication throttle during execution, bytes per second' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l replication-throttle -d 'Replication throttle during execution, bytes per second (`50MB/s`, `500KiB/s`)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l concurrent-partition-movements-per-broker -d 'Concurrent inter-broker partition movements per broker' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l concurrent-leader-movements -d 'Concurrent leader movements' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l max-partition-movements-in-cluster -d 'Concurrent inter-broker partition movements in the whole cluster' -r
@@ -371,6 +378,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -397,7 +405,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l timeout -d 'Give up waiting for Cruise Control after this long' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l task -d 'Report what became of this Cruise Control user task (the task id `--no-wait`, a timeout or an interrupt printed): running, completed (exit 0), failed (exit 1) or stopped (exit 9)' -r
@@ -406,6 +414,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -426,7 +435,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l timeout -d 'Give up waiting for the execution to stop after this long' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l reason -d 'Reason recorded by Cruise Control for the request' -r
@@ -434,6 +443,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -453,11 +463,11 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l concurrency -d 'Concurrent inter-broker partition movements per broker from now on (live)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l leader-concurrency -d 'Concurrent leader movements from now on' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l throttle -d 'New replication throttle, in bytes per second, set on the brokers\' throttle rates while the execution keeps running, and held until it ends (Cruise Control sets its own back before each batch). An execution started without a throttle is stopped and re-submitted with it, after a re-check of the plan (asks first unless --yes)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l throttle -d 'New replication throttle, in bytes per second (`50MB/s`, `500KiB/s`), set on the brokers\' throttle rates while the execution keeps running, and held until it ends (Cruise Control sets its own back before each batch). An execution started without a throttle is stopped and re-submitted with it, after a re-check of the plan (asks first unless --yes)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l max-drift -d 'With --throttle: largest change between what the stopped execution still had to do and the re-submitted proposal, in percent of the movements, leader movements and data; past it the execution stays stopped' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l max-data-mb -d 'With --throttle: largest change of the data to move, in MB (default: no absolute cap)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l reason -d 'Reason recorded by Cruise Control for the request' -r
@@ -466,6 +476,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -487,11 +498,12 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -511,7 +523,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -f -a "list" -d 'List the requests Cruise Control holds for review (review_board)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -f -a "approve" -d 'Approve held requests; run one with the same command plus `--review-id ID`'
@@ -550,6 +562,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l node-id-label
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -576,11 +589,12 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l strict -d 'Re
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -600,7 +614,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -619,6 +633,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -643,13 +658,14 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from help" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -669,7 +685,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -f -a "watch" -d 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -691,6 +707,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -711,13 +728,14 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from help" -f -a "watch" -d 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -737,7 +755,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
@@ -748,6 +766,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -767,12 +786,13 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l brokers -d 'The brokers (comma-separated ids)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -792,11 +812,12 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -816,13 +837,14 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l brokers -d 'The brokers (comma-separated ids)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l wait -d 'How long to wait until Kafka no longer lists them' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -843,7 +865,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'
@@ -853,6 +875,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -872,7 +895,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -f -a "status" -d 'The controller quorum: voters and observers, leader, lag, kraft.version, and a verdict (exit 0 healthy, 4 a voter lagging or no leader, 1 no caught-up majority)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -f -a "add" -d 'Make a controller that runs as an observer a voter (AddRaftVoter), once it has caught up'
@@ -885,6 +908,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -904,7 +928,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l controller -d 'The controller\'s node id' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l caught-up-within -d 'How far behind the leader\'s clock a member\'s last caught-up time may be (controller.quorum.fetch.timeout.ms)' -r
@@ -916,6 +940,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -935,7 +960,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l controller -d 'The controller\'s node id' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l caught-up-within -d 'How far behind the leader\'s clock a member\'s last caught-up time may be (controller.quorum.fetch.timeout.ms)' -r
@@ -947,6 +972,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -966,7 +992,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l caught-up-within -d 'How far behind the leader\'s clock a member\'s last caught-up time may be (controller.quorum.fetch.timeout.ms)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l max-lag-records -d 'How many records a controller to add may trail the leader\'s log end' -r
@@ -977,6 +1003,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -996,7 +1023,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from help" -f -a "status" -d 'The controller quorum: voters and observers, leader, lag, kraft.version, and a verdict (exit 0 healthy, 4 a voter lagging or no leader, 1 no caught-up majority)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from help" -f -a "add" -d 'Make a controller that runs as an observer a voter (AddRaftVoter), once it has caught up'
@@ -1023,6 +1050,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l node-id-la
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1049,11 +1077,12 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l strict -d 
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1073,7 +1102,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -f -a "list" -d 'List the partition reassignments in flight (adding, removing, progress, who started them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -f -a "cancel" -d 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
@@ -1081,6 +1110,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1100,11 +1130,12 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1126,7 +1157,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the partition reassignments in flight (adding, removing, progress, who started them)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from help" -f -a "cancel" -d 'Cancel partition reassignments in flight; each partition goes back to its original replicas (dry run unless --execute)'
@@ -1137,6 +1168,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l ignore -d '
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1158,11 +1190,12 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l exit-when-h
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1182,7 +1215,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -f -a "list" -d 'List every replication throttle set on the cluster (broker rates, topic throttled replicas) and whether anything moving needs it'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -f -a "clear" -d 'Remove the replication throttles (dry run unless --execute); refused while a movement uses them, unless --force'
@@ -1190,6 +1223,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1209,11 +1243,12 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1235,7 +1270,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from help" -f -a "list" -d 'List every replication throttle set on the cluster (broker rates, topic throttled replicas) and whether anything moving needs it'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from help" -f -a "clear" -d 'Remove the replication throttles (dry run unless --execute); refused while a movement uses them, unless --force'
@@ -1243,6 +1278,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1262,7 +1298,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_s
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -f -a "add" -d 'Hold nodes: never restarted by a roll (nor operate\'s), never a destination of a rebalance kafkaops asks for, until the hold expires or is removed'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -f -a "list" -d 'List the holds stored in the cluster (expired ones marked as such)'
@@ -1274,6 +1310,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1293,11 +1330,12 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1317,12 +1355,13 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -l nodes -d 'Node ids whose hold to remove (comma-separated or repeated)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1342,7 +1381,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from help" -f -a "add" -d 'Hold nodes: never restarted by a roll (nor operate\'s), never a destination of a rebalance kafkaops asks for, until the hold expires or is removed'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the holds stored in the cluster (expired ones marked as such)'
@@ -1475,6 +1514,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l action-tim
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1501,6 +1541,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s V -l versi
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1520,13 +1561,14 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1546,13 +1588,14 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1572,7 +1615,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l kubeco
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold journal operate config completions help" -f -a "rebalance" -d 'Move replicas with Cruise Control: onto new brokers, off leaving brokers, or across the cluster'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold journal operate config completions help" -f -a "roll" -d 'Safe rolling restart / dynamic reconfiguration of Kafka nodes'

@@ -33,6 +33,10 @@ fn main() {
         }
     };
     init_logging(cli.global.verbose, cli.global.quiet, &cli.command);
+    let err_color = cli
+        .global
+        .color
+        .enabled(std::io::IsTerminal::is_terminal(&std::io::stderr()));
 
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -56,7 +60,10 @@ fn main() {
             err.code
         }
         Err(err) => {
-            kafkaops::output::stderr_line(format_args!("error: {err}"));
+            kafkaops::output::stderr_line(kafkaops::output::paint_line(
+                &format!("error: {err}"),
+                err_color,
+            ));
             err.code
         }
     };

@@ -306,6 +306,40 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     humantime::parse_duration(s).map_err(|e| format!("invalid duration {s:?}: {e}"))
 }
 
+/// Parses a rate in bytes per second: a plain number (`1000000`) or one with a unit, SI or
+/// binary, with or without `/s` (`1MB/s`, `50MB`, `500KiB/s`, `1.5GB/s`).
+pub fn parse_rate(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let t = t.strip_suffix("/s").unwrap_or(t).trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let factor: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" => 1e3,
+        "m" | "mb" => 1e6,
+        "g" | "gb" => 1e9,
+        "kib" => 1024.0,
+        "mib" => 1024.0 * 1024.0,
+        "gib" => 1024.0 * 1024.0 * 1024.0,
+        u => {
+            return Err(format!(
+                "invalid rate {s:?}: unknown unit {u:?} (bytes per second, e.g. 1000000, 50MB/s, 500KiB/s)"
+            ));
+        }
+    };
+    let n: f64 = num.parse().map_err(|_| {
+        format!("invalid rate {s:?}: expected a number of bytes per second, e.g. 50MB/s")
+    })?;
+    let bytes = (n * factor).round();
+    if !(1.0..9.0e18).contains(&bytes) {
+        return Err(format!("invalid rate {s:?}: at least 1 byte per second"));
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Ok(bytes as u64)
+}
+
 /// A comma-separated list of node ids, as one flag value (`--brokers 3,4`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IdList(pub Vec<i32>);
@@ -341,6 +375,25 @@ pub fn parse_id_list(s: &str) -> Result<Vec<i32>, String> {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn rates_take_human_units() {
+        assert_eq!(parse_rate("1000000"), Ok(1_000_000));
+        assert_eq!(parse_rate("1MB/s"), Ok(1_000_000));
+        assert_eq!(parse_rate("50 MB/s"), Ok(50_000_000));
+        assert_eq!(parse_rate("1.5GB"), Ok(1_500_000_000));
+        assert_eq!(parse_rate("500KiB/s"), Ok(512_000));
+        assert_eq!(parse_rate("2mib"), Ok(2 * 1024 * 1024));
+        for bad in ["", "0", "fast", "1XB/s", "-5MB/s", "0.1"] {
+            assert!(parse_rate(bad).is_err(), "{bad:?}");
+        }
+        let cli =
+            Cli::try_parse_from(["kafkaops", "rebalance", "pace", "--throttle", "1MB/s"]).unwrap();
+        let Command::Rebalance(rebalance::RebalanceCommand::Pace(p)) = cli.command else {
+            panic!("{cli:?}")
+        };
+        assert_eq!(p.throttle, Some(1_000_000));
+    }
 
     #[test]
     fn clap_definition_is_valid() {

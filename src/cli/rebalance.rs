@@ -43,11 +43,11 @@ pub struct PaceArgs {
     /// Concurrent leader movements from now on
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "throttle")]
     pub leader_concurrency: Option<u32>,
-    /// New replication throttle, in bytes per second, set on the brokers' throttle rates while
+    /// New replication throttle, in bytes per second (`50MB/s`, `500KiB/s`), set on the brokers' throttle rates while
     /// the execution keeps running, and held until it ends (Cruise Control sets its own back
     /// before each batch). An execution started without a throttle is stopped and re-submitted
     /// with it, after a re-check of the plan (asks first unless --yes)
-    #[arg(long, value_name = "RATE", conflicts_with = "concurrency")]
+    #[arg(long, value_name = "RATE", value_parser = super::parse_rate, conflicts_with = "concurrency")]
     pub throttle: Option<u64>,
     /// With --throttle: change the brokers' rates once and return instead of holding the new
     /// rate until the execution ends (Cruise Control sets its own back at its next batch)
@@ -162,8 +162,8 @@ pub struct ProposalArgs {
     /// excluded)
     #[arg(long, value_name = "REGEX")]
     pub excluded_topics: Option<String>,
-    /// Replication throttle during execution, bytes per second
-    #[arg(long, value_name = "BYTES_PER_SEC")]
+    /// Replication throttle during execution, bytes per second (`50MB/s`, `500KiB/s`)
+    #[arg(long, value_name = "RATE", value_parser = super::parse_rate)]
     pub replication_throttle: Option<u64>,
     /// Concurrent inter-broker partition movements per broker
     #[arg(long, value_name = "N")]

@@ -106,10 +106,10 @@ pub fn render_event(e: &WatchEvent) -> String {
 }
 
 /// The live table: every anomaly content seen (latest detection), plus the connection line.
-fn render_live(
+pub(crate) fn render_live(
     seen: &BTreeMap<AnomalyKey, AnomalyRecord>,
     connection: &str,
-    color: bool,
+    style: crate::output::Style,
 ) -> String {
     let mut out = String::new();
     out.push_str(connection);
@@ -118,10 +118,14 @@ fn render_live(
         out.push_str("No anomalies reported.\n");
         return out;
     }
-    let mut t = crate::output::new_table(color);
-    t.set_header(vec!["type", "status", "detected", "details", "latest id"]);
+    let mut t = crate::output::Grid::new(
+        style,
+        ["type", "status", "detected", "details", "latest id"],
+    )
+    .ids(&[4])
+    .low_value(&[4, 2]);
     for r in seen.values() {
-        t.add_row(vec![
+        t.row([
             r.kind.name().to_string(),
             r.status.clone(),
             time_of(r.detected_at_ms),
@@ -129,9 +133,9 @@ fn render_live(
             r.anomaly_id.clone(),
         ]);
     }
-    out.push_str(&t.to_string());
+    out.push_str(&t.render());
     out.push('\n');
-    out
+    crate::output::wrap_prose(&out, style)
 }
 
 struct Watcher<'a> {
@@ -175,7 +179,7 @@ impl Watcher<'_> {
 
     fn redraw(&self, connection: &str) -> anyhow::Result<()> {
         // Clear the screen and draw from the top: a table that stays current.
-        let text = render_live(&self.seen, connection, self.printer.color);
+        let text = render_live(&self.seen, connection, self.printer.style());
         write_stdout(&format!("\x1b[H\x1b[2J{text}"))
     }
 }
@@ -362,7 +366,7 @@ mod tests {
         bf.failed_brokers.insert(3, 1_000);
         let seen: BTreeMap<AnomalyKey, AnomalyRecord> =
             [gv, bf].into_iter().map(|r| (r.key(), r)).collect();
-        let text = render_live(&seen, "connected", false);
+        let text = render_live(&seen, "connected", crate::output::Style::PLAIN);
         assert!(text.starts_with("connected\n"), "{text}");
         assert!(
             text.contains(
@@ -374,7 +378,10 @@ mod tests {
             text.contains("broker 3 since 1970-01-01T00:00:01Z"),
             "{text}"
         );
-        assert!(render_live(&BTreeMap::new(), "x", false).contains("No anomalies reported."));
+        assert!(
+            render_live(&BTreeMap::new(), "x", crate::output::Style::PLAIN)
+                .contains("No anomalies reported.")
+        );
     }
 
     #[test]
@@ -404,5 +411,73 @@ mod tests {
             message: "Unsupported substates".into(),
             class: crate::cruise_control::error::classify(400, "Unsupported substates"),
         }));
+    }
+
+    /// Issue #26: the live table at 80 and 160 columns, within the width (ids shortened or
+    /// dropped before anything wraps); `-o wide` is the whole table.
+    #[test]
+    fn the_live_table_fits_80_and_160_columns() {
+        use crate::output::Style;
+        use crate::output::table::{assert_fits, at};
+        for width in [80, 160] {
+            let text = anomalies_text(at(width));
+            assert_fits(&text, width);
+            insta::assert_snapshot!(format!("anomalies_{width}"), text);
+        }
+        let wide = anomalies_text(Style {
+            wide: true,
+            ..at(80)
+        });
+        assert_eq!(wide, anomalies_text(Style::PLAIN));
+        assert!(
+            wide.contains("7c9e6679-7425-40de-944b-e07fc1f90ae7"),
+            "{wide}"
+        );
+    }
+
+    fn anomalies_text(style: crate::output::Style) -> String {
+        let record = |kind, id: &str, status: &str| AnomalyRecord {
+            kind,
+            anomaly_id: id.into(),
+            status: status.into(),
+            detected_at_ms: Some(1_795_356_000_000),
+            status_updated_at_ms: Some(1_795_356_060_000),
+            fixable_goals: if kind == AnomalyType::GoalViolation {
+                vec![
+                    "ReplicaDistributionGoal".into(),
+                    "LeaderReplicaDistributionGoal".into(),
+                ]
+            } else {
+                Vec::new()
+            },
+            unfixable_goals: Vec::new(),
+            failed_brokers: if kind == AnomalyType::BrokerFailure {
+                [(3, 1_795_355_990_000)].into_iter().collect()
+            } else {
+                BTreeMap::new()
+            },
+            failed_disks: BTreeMap::new(),
+            description: None,
+        };
+        let seen: BTreeMap<_, _> = [
+            record(
+                AnomalyType::GoalViolation,
+                "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                "FIX_STARTED",
+            ),
+            record(
+                AnomalyType::BrokerFailure,
+                "16fd2706-8baf-433b-82eb-8c7fada847da",
+                "CHECK_WITH_DELAY",
+            ),
+        ]
+        .into_iter()
+        .map(|r| (r.key(), r))
+        .collect();
+        render_live(
+            &seen,
+            "Cruise Control anomalies at http://cruise-control.kafka.svc:9090/kafkacruisecontrol: connected, last poll 2026-11-22T14:01:00Z (every 10s; Ctrl-C to stop)",
+            style,
+        )
     }
 }

@@ -85,7 +85,7 @@ pub fn view(ctx: &Ctx) -> Result<ExitCode, CliError> {
         for r in rows {
             t.add_row([r.setting.clone(), r.value.clone(), r.source.to_string()]);
         }
-        format!("{t}\n")
+        format!("{}\n", ctx.printer.fit(t))
     })?;
     for m in &s.missing_secrets {
         ctx.printer.note(format!(

@@ -44,14 +44,14 @@ fn when(ms: u64) -> String {
     humantime::format_rfc3339_seconds(t).to_string()
 }
 
-fn render(v: &ListView, color: bool) -> String {
+fn render(v: &ListView, style: crate::output::Style) -> String {
     if v.holds.is_empty() {
         return "No node is held.\n".into();
     }
-    let mut t = crate::output::new_table(color);
-    t.set_header(vec!["node", "reason", "since", "expires", "status"]);
+    let mut t = crate::output::Grid::new(style, ["node", "reason", "since", "expires", "status"])
+        .low_value(&[2]);
     for r in &v.holds {
-        t.add_row(vec![
+        t.row([
             r.hold.node.to_string(),
             r.hold.reason.clone(),
             when(r.hold.created_ms),
@@ -59,7 +59,7 @@ fn render(v: &ListView, color: bool) -> String {
             if r.expired { "expired" } else { "held" }.to_string(),
         ]);
     }
-    format!("{t}\n")
+    format!("{}\n", t.render())
 }
 
 fn view(holds: Vec<Hold>, now: Millis) -> ListView {
@@ -81,7 +81,7 @@ async fn connect(ctx: &Ctx) -> Result<KafkaClient, CliError> {
 async fn show(ctx: &Ctx, kafka: &KafkaClient) -> Result<(), CliError> {
     let holds = crate::app::hold::read(kafka).await?;
     let v = view(holds, crate::app::hold::now());
-    ctx.printer.emit(&v, |v| render(v, ctx.printer.color))?;
+    ctx.printer.emit(&v, |v| render(v, ctx.printer.style()))?;
     Ok(())
 }
 

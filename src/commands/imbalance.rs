@@ -316,7 +316,7 @@ async fn watch(
                 failures = 0;
                 match out {
                     PassOutput::Flow(out) => {
-                        printer.emit_record(&out, |o| render_flow_output(o, printer.color))?;
+                        printer.emit_record(&out, |o| render_flow_output(o, printer.style()))?;
                     }
                     PassOutput::Nothing(v) => {
                         tracing::info!("{}", render_nothing(&v).trim_end());

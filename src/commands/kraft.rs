@@ -142,6 +142,8 @@ fn render_quorum(ctx: &Ctx, snap: &QuorumSnapshot) -> String {
     ]);
     member_rows(&mut t, &s.voters);
     member_rows(&mut t, &s.observers);
+    // The directory id (a long Uuid) and the last fetch go first when the terminal is narrow.
+    let t = crate::output::fit(t, ctx.printer.style(), &[2, 5]);
     format!(
         "Quorum: {} (kraft.version {}), leader {}, epoch {}, high watermark {}\n{t}\nVerdict: {}\n",
         match s.mode {
@@ -305,7 +307,7 @@ fn render_brokers(ctx: &Ctx, brokers: &[BrokerListing]) -> String {
             holds,
         ]);
     }
-    format!("{t}\n")
+    format!("{}\n", crate::output::fit(t, ctx.printer.style(), &[2]))
 }
 
 /// `broker list`.
@@ -387,7 +389,11 @@ fn render_plan(ctx: &Ctx, p: &UpgradePlan) -> String {
             opt(f.highest_common),
         ]);
     }
-    let mut s = format!("{nodes}\n{features}\n");
+    let mut s = format!(
+        "{}\n{}\n",
+        ctx.printer.fit(nodes),
+        ctx.printer.fit(features)
+    );
     match (&p.would_finalize, &p.refused) {
         (Some(c), _) if c.is_empty() => {
             s.push_str("Nothing to finalize: the levels are already finalized.\n");

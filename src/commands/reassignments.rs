@@ -68,11 +68,11 @@ fn join(v: &[i32]) -> String {
     v.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
 }
 
-fn render(rows: &[Row], color: bool) -> String {
+fn render(rows: &[Row], style: crate::output::Style) -> String {
     if rows.is_empty() {
         return "No partition reassignments in flight.\n".into();
     }
-    let mut t = crate::output::new_table(color);
+    let mut t = crate::output::new_table(style);
     t.set_header(vec![
         "partition",
         "replicas",
@@ -92,7 +92,8 @@ fn render(rows: &[Row], color: bool) -> String {
             v.owner.as_str().to_string(),
         ]);
     }
-    format!("{t}\n")
+    // Who started it and what it adds matter less than the partition and its progress.
+    format!("{}\n", crate::output::fit(t, style, &[5, 2, 3]))
 }
 
 async fn list(ctx: &Ctx) -> Result<ExitCode, CliError> {
@@ -103,7 +104,7 @@ async fn list(ctx: &Ctx) -> Result<ExitCode, CliError> {
         reassignments: rows(&views),
     };
     ctx.printer
-        .emit(&out, |o| render(&o.reassignments, ctx.printer.color))?;
+        .emit(&out, |o| render(&o.reassignments, ctx.printer.style()))?;
     Ok(ExitCode::Ok)
 }
 
@@ -140,7 +141,7 @@ async fn cancel(ctx: &Ctx, a: CancelArgs) -> Result<ExitCode, CliError> {
         failed: BTreeMap::new(),
     };
     if chosen.is_empty() || !a.execute {
-        printer.emit(&out, |o| render_cancel(o, printer.color))?;
+        printer.emit(&out, |o| render_cancel(o, printer.style()))?;
         return Ok(ExitCode::Ok);
     }
     if chosen
@@ -178,7 +179,7 @@ async fn cancel(ctx: &Ctx, a: CancelArgs) -> Result<ExitCode, CliError> {
             out.failed.insert(format!("{t}-{p}"), e);
         }
     }
-    printer.emit(&out, |o| render_cancel(o, printer.color))?;
+    printer.emit(&out, |o| render_cancel(o, printer.style()))?;
     Ok(if out.failed.is_empty() {
         ExitCode::Ok
     } else {
@@ -186,7 +187,7 @@ async fn cancel(ctx: &Ctx, a: CancelArgs) -> Result<ExitCode, CliError> {
     })
 }
 
-fn render_cancel(o: &CancelView, color: bool) -> String {
+fn render_cancel(o: &CancelView, style: crate::output::Style) -> String {
     let mut s = String::new();
     for n in &o.not_in_flight {
         s.push_str(&format!("{n}: no reassignment in flight\n"));
@@ -195,7 +196,7 @@ fn render_cancel(o: &CancelView, color: bool) -> String {
         s.push_str("Nothing to cancel.\n");
         return s;
     }
-    s.push_str(&render(&o.cancelled, color));
+    s.push_str(&render(&o.cancelled, style));
     for (p, e) in &o.failed {
         s.push_str(&format!("{p}: not cancelled: {e}\n"));
     }

@@ -53,7 +53,9 @@
 //! completed execution the executor reports no counters any more, so the final `progress` is the
 //! last observation with every movement counted as finished.
 
-mod review;
+pub(crate) mod review;
+#[cfg(test)]
+mod table_snapshots;
 
 pub use super::cc_flow::render::*;
 use super::cc_flow::{emit_flow_output, run_flow, status_extra, usage};
@@ -264,7 +266,7 @@ async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {
         cordoned_brokers: crate::app::cordon::cordoned_brokers(ctx.kafka_access()).await,
     };
     printer.emit(&out, |o| {
-        let mut s = render_status(o.view, printer.color);
+        let mut s = render_status(o.view, printer.style());
         if let Some(c) = &o.cordoned_brokers {
             s.push_str(&format!(
                 "Cordoned brokers: {}\n",
@@ -412,7 +414,7 @@ mod tests {
         )
         .unwrap();
         let v = ProposalView::new(&RebalanceKind::AddBrokers(vec![4]), &r, true);
-        let text = render_proposal(&v, false, false);
+        let text = render_proposal(&v, crate::output::Style::PLAIN, false);
         assert!(text.contains("orders-0"), "{text}");
         assert!(
             !text.contains("__KafkaCruiseControlPartitionMetricSamples-0"),
@@ -426,7 +428,7 @@ mod tests {
             show_internal: true,
             ..v
         };
-        let text = render_proposal(&v, false, false);
+        let text = render_proposal(&v, crate::output::Style::PLAIN, false);
         assert!(
             text.contains("__KafkaCruiseControlPartitionMetricSamples-0"),
             "{text}"
@@ -457,7 +459,7 @@ mod tests {
         assert_eq!(v.broker_load[0].replicas_before, Some(0));
         assert_eq!(v.broker_load[0].replicas_after, Some(2));
         assert!(!v.noop);
-        let text = render_proposal(&v, false, false);
+        let text = render_proposal(&v, crate::output::Style::PLAIN, false);
         assert!(text.contains("- -> 99.0"), "{text}");
         assert!(text.contains("not reported"), "{text}");
     }

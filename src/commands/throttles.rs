@@ -72,8 +72,8 @@ fn movement_line(m: &MovementView) -> String {
     )
 }
 
-fn table(rows: &[Row], color: bool) -> String {
-    let mut t = crate::output::new_table(color);
+fn table(rows: &[Row], style: crate::output::Style) -> String {
+    let mut t = crate::output::new_table(style);
     t.set_header(vec!["where", "config", "value", "needed"]);
     for r in rows {
         t.add_row(vec![
@@ -87,15 +87,15 @@ fn table(rows: &[Row], color: bool) -> String {
             },
         ]);
     }
-    format!("{t}\n")
+    format!("{}\n", crate::output::fit(t, style, &[]))
 }
 
-fn render_list(v: &ListView, color: bool) -> String {
+fn render_list(v: &ListView, style: crate::output::Style) -> String {
     let mut s = movement_line(&v.movement);
     if v.throttles.is_empty() {
         s.push_str("No replication throttle is set.\n");
     } else {
-        s.push_str(&table(&v.throttles, color));
+        s.push_str(&table(&v.throttles, style));
     }
     s
 }
@@ -125,7 +125,7 @@ async fn list(ctx: &Ctx) -> Result<ExitCode, CliError> {
             .collect(),
     };
     ctx.printer
-        .emit(&view, |v| render_list(v, ctx.printer.color))?;
+        .emit(&view, |v| render_list(v, ctx.printer.style()))?;
     Ok(ExitCode::Ok)
 }
 
@@ -139,7 +139,7 @@ struct ClearView {
     left: Vec<Throttle>,
 }
 
-fn render_clear(v: &ClearView, color: bool) -> String {
+fn render_clear(v: &ClearView, style: crate::output::Style) -> String {
     if v.cleared.is_empty() {
         return "No replication throttle is set: nothing to clear.\n".into();
     }
@@ -151,7 +151,7 @@ fn render_clear(v: &ClearView, color: bool) -> String {
             need: Need::Unused,
         })
         .collect();
-    let mut s = table(&rows, color);
+    let mut s = table(&rows, style);
     if v.dry_run {
         s.push_str("Dry run: nothing was changed. Re-run with --execute to remove these.\n");
         return s;
@@ -187,7 +187,7 @@ async fn clear(ctx: &Ctx, a: &ClearArgs) -> Result<ExitCode, CliError> {
         left: Vec::new(),
     };
     if view.cleared.is_empty() || !a.execute {
-        printer.emit(&view, |v| render_clear(v, printer.color))?;
+        printer.emit(&view, |v| render_clear(v, printer.style()))?;
         return Ok(ExitCode::Ok);
     }
     if in_use > 0 {
@@ -213,7 +213,7 @@ async fn clear(ctx: &Ctx, a: &ClearArgs) -> Result<ExitCode, CliError> {
     let (failed, left) = crate::app::throttles::clear(&kafka, &view.cleared, SETTLE).await?;
     view.failed = failed;
     view.left = left;
-    printer.emit(&view, |v| render_clear(v, printer.color))?;
+    printer.emit(&view, |v| render_clear(v, printer.style()))?;
     Ok(if view.failed.is_empty() && view.left.is_empty() {
         ExitCode::Ok
     } else {

@@ -241,27 +241,31 @@ fn state_name(s: ChangeState) -> &'static str {
 }
 
 #[must_use]
-pub fn render(v: &SetRfView, color: bool) -> String {
+pub fn render(v: &SetRfView, style: crate::output::Style) -> String {
     let mut out = String::new();
     if let Some(p) = &v.proposal {
         out.push_str(&format!(
-            "Cruise Control's proposal: {} replica movements, {} leader movements, {} MB to move\n",
+            "Cruise Control's proposal: {} replica movements, {} leader movements, {} to move\n",
             p.replica_movements,
             p.leader_movements,
             p.data_to_move_mb
-                .map_or_else(|| "-".into(), |d| format!("{d:.0}"))
+                .map_or_else(|| "-".into(), crate::output::human_mb)
         ));
         if let Some(line) = other_topics_line(p) {
             out.push_str(&line);
             out.push('\n');
         }
     }
-    let mut t = crate::output::new_table(color);
-    t.set_header(vec![
-        "topic", "before", "target", "after", "state", "task", "message",
-    ]);
+    let mut t = crate::output::Grid::new(
+        style,
+        [
+            "topic", "before", "target", "after", "state", "task", "message",
+        ],
+    )
+    .ids(&[5])
+    .low_value(&[5, 1]);
     for r in &v.topics {
-        t.add_row(vec![
+        t.row([
             r.topic.clone(),
             rf(r.before),
             r.target.to_string(),
@@ -271,7 +275,7 @@ pub fn render(v: &SetRfView, color: bool) -> String {
             r.message.clone().unwrap_or_default(),
         ]);
     }
-    out.push_str(&format!("{t}\n"));
+    out.push_str(&format!("{}\n", t.render()));
     if v.dry_run {
         out.push_str("Dry run: nothing was changed. Re-run with --execute to apply it.\n");
     }
@@ -357,7 +361,7 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
             }
         }
         let v = view(&run.state, true, false, run.proposal);
-        printer.emit(&v, |v| render(v, printer.color))?;
+        printer.emit(&v, |v| render(v, printer.style()))?;
         return Ok(ExitCode::Ok);
     }
     crate::app::guards::external_reassignments(
@@ -377,7 +381,7 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     }
     let failed = run.failed();
     let v = view(&run.state, false, true, run.proposal);
-    printer.emit(&v, |v| render(v, printer.color))?;
+    printer.emit(&v, |v| render(v, printer.style()))?;
     if let Some(e) = run.error {
         return Err(e);
     }
@@ -416,7 +420,7 @@ async fn status(ctx: &Ctx, printer: &Printer, path: &Path) -> Result<ExitCode, C
             path.display()
         ));
         let v = view(&ReplicasState::default(), false, false, None);
-        printer.emit(&v, |v| render(v, printer.color))?;
+        printer.emit(&v, |v| render(v, printer.style()))?;
         return Ok(ExitCode::Ok);
     };
     if file.replicas.unfinished() {
@@ -434,7 +438,7 @@ async fn status(ctx: &Ctx, printer: &Printer, path: &Path) -> Result<ExitCode, C
         }
     }
     let v = view(&file.replicas, false, false, None);
-    printer.emit(&v, |v| render(v, printer.color))?;
+    printer.emit(&v, |v| render(v, printer.style()))?;
     Ok(ExitCode::Ok)
 }
 
@@ -668,7 +672,7 @@ mod tests {
                 ]
             })
         );
-        let table = render(&v, false);
+        let table = render(&v, crate::output::Style::PLAIN);
         assert!(
             table.contains("ongoing") && table.contains("skipped"),
             "{table}"

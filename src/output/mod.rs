@@ -10,8 +10,13 @@ pub mod journal;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use comfy_table::{ContentArrangement, Table, presets};
+use comfy_table::Table;
 use serde::Serialize;
+
+pub mod table;
+pub use table::{
+    Grid, Style, fit, human_bytes, human_mb, human_rate, new_table, paint_line, wrap_prose,
+};
 
 /// `--output`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
@@ -19,6 +24,8 @@ use serde::Serialize;
 pub enum OutputFormat {
     #[default]
     Table,
+    /// A table with every column, ids unshortened, not fitted to the terminal
+    Wide,
     Json,
     Yaml,
 }
@@ -54,17 +61,45 @@ pub struct Printer {
     pub quiet: bool,
     /// Whether stderr is an interactive terminal (progress bars, prompts).
     pub interactive: bool,
+    /// The width tables fit ([`table::terminal_width`]; `None`: not fitted).
+    pub width: Option<u16>,
+    /// `-o wide`: tables show every column (the format is then [`OutputFormat::Table`]).
+    pub wide: bool,
+    /// Whether lines on stderr (warnings) are coloured (`--color`, `NO_COLOR`, stderr a terminal).
+    pub err_color: bool,
 }
 
 impl Printer {
     #[must_use]
     pub fn new(format: OutputFormat, color: ColorChoice, quiet: bool) -> Self {
         Self {
-            format,
+            format: match format {
+                OutputFormat::Wide => OutputFormat::Table,
+                f => f,
+            },
             color: color.enabled(std::io::stdout().is_terminal()),
             quiet,
             interactive: std::io::stderr().is_terminal() && std::io::stdin().is_terminal(),
+            width: table::terminal_width(),
+            wide: format == OutputFormat::Wide,
+            err_color: color.enabled(std::io::stderr().is_terminal()),
         }
+    }
+
+    /// How this printer's tables are drawn.
+    #[must_use]
+    pub fn style(&self) -> Style {
+        Style {
+            color: self.color,
+            width: self.width,
+            wide: self.wide,
+        }
+    }
+
+    /// `t` fitted to the terminal ([`table::fit`]; no low-value columns named).
+    #[must_use]
+    pub fn fit(&self, t: Table) -> String {
+        fit(t, self.style(), &[])
     }
 
     /// Prints `value` as JSON/YAML, or the table `table` builds from it.
@@ -80,7 +115,7 @@ impl Printer {
                 s
             }
             OutputFormat::Yaml => serde_yaml::to_string(value)?,
-            OutputFormat::Table => table(value),
+            OutputFormat::Table | OutputFormat::Wide => table(value),
         };
         write_stdout(&text)
     }
@@ -105,7 +140,7 @@ impl Printer {
         let mut s = match self.format {
             OutputFormat::Json => serde_json::to_string(value)?,
             OutputFormat::Yaml => format!("---\n{}", serde_yaml::to_string(value)?),
-            OutputFormat::Table => text(value),
+            OutputFormat::Table | OutputFormat::Wide => text(value),
         };
         if !s.ends_with('\n') {
             s.push('\n');
@@ -118,7 +153,7 @@ impl Printer {
     /// Under `-q` the note still goes into the run's journal.
     pub fn note(&self, msg: impl std::fmt::Display) {
         if !self.quiet {
-            stderr_line(msg);
+            stderr_line(paint_line(&msg.to_string(), self.err_color));
         } else if journal::is_open() {
             shown("stderr", &msg.to_string());
         }
@@ -127,24 +162,8 @@ impl Printer {
     /// A table with this printer's styling.
     #[must_use]
     pub fn table(&self) -> Table {
-        new_table(self.color)
+        new_table(self.style())
     }
-}
-
-/// A table styled for terminals; plain ASCII borders when colour is off keeps snapshots stable.
-#[must_use]
-pub fn new_table(color: bool) -> Table {
-    let mut t = Table::new();
-    t.load_style(if color {
-        presets::UTF8_FULL_CONDENSED
-    } else {
-        presets::ASCII_MARKDOWN
-    });
-    t.set_content_arrangement(ContentArrangement::Disabled);
-    if !color {
-        t.force_no_tty();
-    }
-    t
 }
 
 /// Set once a write to stdout or stderr found the reader gone (`| head`).
@@ -301,6 +320,9 @@ mod tests {
             color: false,
             quiet: false,
             interactive: false,
+            width: None,
+            wide: false,
+            err_color: false,
         };
         let ev = Ev {
             kind: "goal-violation",

@@ -917,3 +917,69 @@ fn config_view_marks_a_password_variable_that_is_unset() {
         .code(2)
         .stderr(predicate::str::contains("KAFKAOPS_TEST_UNSET_KAFKA_PW"));
 }
+
+/// Issue #26: `--color always` colours `error:` and `Warning:` on stderr; `NO_COLOR=1` and
+/// `--color never` give the same table layout as colour does, without a colour sequence; the
+/// table fits `COLUMNS` and `-o wide` does not cut it.
+#[test]
+fn colour_is_colour_only_and_tables_fit_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("config.yaml");
+    std::fs::write(
+        &cfg,
+        "current-context: prod\ncontexts:\n- name: prod\n  bootstrap-servers: kafka-1.brokers.kafka.svc.cluster.local:9092,kafka-2.brokers.kafka.svc.cluster.local:9092\n  cruise-control:\n    url: http://cc.example:9090\n    username: admin\n    password-env: KAFKAOPS_TEST_UNSET_CC_PW\n",
+    )
+    .unwrap();
+    let cfg = cfg.to_str().unwrap();
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut c = kafkaops();
+        c.args(["--config", cfg]).args(args);
+        c.env_remove("KAFKAOPS_TEST_UNSET_CC_PW")
+            .env_remove("NO_COLOR");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let o = c.output().unwrap();
+        (
+            o.status.code(),
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8(o.stderr).unwrap(),
+        )
+    };
+    let (code, coloured, warn) = run(&["--color", "always", "config", "view"], &[]);
+    assert_eq!(code, Some(0), "{warn}");
+    assert!(warn.contains("\u{1b}[33mWarning:"), "{warn:?}");
+    let (_, no_color, plain_warn) = run(&["config", "view"], &[("NO_COLOR", "1")]);
+    let (_, never, _) = run(&["--color", "never", "config", "view"], &[]);
+    assert!(!no_color.contains('\u{1b}') && !plain_warn.contains('\u{1b}'));
+    assert_eq!(no_color, never);
+    // The same layout: only colour sequences differ (config view has no status word).
+    let strip = |s: &str| s.replace("\u{1b}[0m", "").replace("\u{1b}[33m", "");
+    assert_eq!(strip(&coloured), no_color);
+    assert!(no_color.lines().all(|l| l.starts_with('|')), "{no_color}");
+    // Errors in red with --color always, plain otherwise.
+    let (code, _, err) = run(
+        &["--color", "always", "--context", "nosuch", "config", "view"],
+        &[],
+    );
+    assert_eq!(code, Some(2));
+    assert!(err.starts_with("\u{1b}[31merror:"), "{err:?}");
+    let (_, _, err) = run(
+        &["--context", "nosuch", "config", "view"],
+        &[("NO_COLOR", "1")],
+    );
+    assert!(err.starts_with("error:"), "{err:?}");
+    // COLUMNS: no line wider; -o wide keeps the long value whole on one line.
+    for width in [80usize, 160] {
+        let (_, fitted, _) = run(&["config", "view"], &[("COLUMNS", &width.to_string())]);
+        assert!(
+            fitted.lines().all(|l| l.chars().count() <= width),
+            "{width}:\n{fitted}"
+        );
+    }
+    let (_, wide, _) = run(&["-o", "wide", "config", "view"], &[("COLUMNS", "80")]);
+    assert!(
+        wide.contains("kafka-1.brokers.kafka.svc.cluster.local:9092,kafka-2.brokers.kafka.svc.cluster.local:9092"),
+        "{wide}"
+    );
+}

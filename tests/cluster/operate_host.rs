@@ -133,6 +133,21 @@ fn operate_keeps_a_plain_host_cluster_as_the_policy_says() {
         .collect();
     assert!(sent.is_empty(), "a dry run only reads: {sent:?}");
     assert!(saved_state(&state_dir).is_none(), "a dry run saves nothing");
+    // -o json: the plan is one JSON document on stdout (issue #26), not only log lines.
+    let (code, out) = Operate::once(&{
+        let mut o = OperateOptions::new(&url, &bootstrap, &p, &state_dir);
+        o.extra_args = vec!["--dry-run".into(), "--output".into(), "json".into()];
+        o
+    })
+    .unwrap();
+    assert_eq!(code, 0, "{out}");
+    let doc: serde_json::Value = serde_json::Deserializer::from_str(&out)
+        .into_iter()
+        .next()
+        .expect("a JSON document first on stdout")
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {out}"));
+    assert_eq!(doc["actions"][0]["kind"], "rebalance-add-brokers", "{doc}");
+    assert_eq!(doc["actions"][0]["target"], "brokers 4", "{doc}");
     assert_eq!(count(&bootstrap, 4), 0);
     let p = write_policy(dir.path(), "a.yaml", &policy(&[], &all, "2s"));
     let t_a = epoch_ms();

@@ -44,7 +44,7 @@ use crate::engine::model::Millis;
 
 pub use live_roll::LiveRoll;
 pub use operator::{Clock, Operator};
-pub use spec::{Ended, OperateError, OperateSpec};
+pub use spec::{DryRunReport, Ended, OperateError, OperateSpec, PlannedAction};
 
 /// One log line of the loop (stderr, through `tracing`: text, or JSON with `--log-format json`;
 /// `operate` logs at info by default, see `main.rs`).

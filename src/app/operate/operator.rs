@@ -9,7 +9,7 @@ use super::ports::{
 };
 use super::telemetry::Telemetry;
 use super::wake::{self, ClusterChanges, PolicyWatch};
-use super::{Ended, OperateError, OperateSpec, log, millis, now_ms, now_secs};
+use super::{DryRunReport, Ended, OperateError, OperateSpec, log, millis, now_ms, now_secs};
 use crate::app::operate::policy::PolicySource;
 use crate::engine::cc_flow::FlowConfig;
 use crate::engine::model::Millis;
@@ -51,6 +51,9 @@ pub struct Operator<C, K, S, L, R, P: RollPort> {
     pub clock: Clock,
     /// The brokers the last decision called safe to stop (drained, nothing moving onto them).
     pub safe_to_stop: std::collections::BTreeSet<i32>,
+    /// `--dry-run`: what the last loop would have done (shared, so the caller of
+    /// [`Operator::run`] reads it after the run).
+    pub dry_run_report: std::sync::Arc<std::sync::Mutex<Option<DryRunReport>>>,
 }
 
 /// A clock in milliseconds since the epoch.
@@ -103,6 +106,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
             cluster_watch: None,
             clock: std::sync::Arc::new(now_ms),
             safe_to_stop: std::collections::BTreeSet::new(),
+            dry_run_report: std::sync::Arc::default(),
         }
     }
 
@@ -129,18 +133,25 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
         shutdown: impl std::future::Future<Output = ()>,
     ) -> Result<Ended, OperateError> {
         let mut shutdown = pin!(shutdown);
-        let server = self
-            .telemetry
-            .serve(self.spec.listen, self.spec.resync)
-            .await
-            .map_err(|source| OperateError::Listen {
-                addr: self.spec.listen,
-                source,
-            })?;
-        log(format!(
-            "serving /metrics, /healthz and /readyz on http://{}",
-            server.local_addr()
-        ));
+        // One loop is over before anyone could scrape it: `--once` binds no port (a second
+        // one-shot run, or one next to a running controller, does not collide on --listen).
+        let _server = if self.spec.once {
+            None
+        } else {
+            let server = self
+                .telemetry
+                .serve(self.spec.listen, self.spec.resync)
+                .await
+                .map_err(|source| OperateError::Listen {
+                    addr: self.spec.listen,
+                    source,
+                })?;
+            log(format!(
+                "serving /metrics, /healthz and /readyz on http://{}",
+                server.local_addr()
+            ));
+            Some(server)
+        };
         if !self.wait_to_lead(&mut shutdown).await? {
             log("stopped before becoming the leader");
             return Ok(Ended::Stopped);

@@ -317,3 +317,57 @@ async fn a_broker_that_joined_empty_is_filled_once_through_scripted_ports() {
         "one add_broker execution for broker 4"
     );
 }
+
+/// `operate --once --dry-run`: one loop that binds no metrics port (the one asked for is taken
+/// here, as by a controller already running), sends nothing, saves nothing, and keeps the plan
+/// of every action for the caller to print (issue #26).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_one_shot_dry_run_binds_no_port_and_keeps_its_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy_path = dir.path().join("policy.yaml");
+    std::fs::write(
+        &policy_path,
+        "autoRebalance:\n  - mode: add-brokers\n    template: { name: add }\nscaleUpGracePeriod: 0s\ntemplates:\n  add: {}\n",
+    )
+    .unwrap();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let scripted = Scripted::default();
+    let store = Memory::default();
+    let facts = KafkaPort::cluster_facts(&scripted).await.unwrap();
+    let spec = OperateSpec {
+        policy: policy_path.clone(),
+        resync: Duration::from_millis(50),
+        dry_run: true,
+        once: true,
+        listen: taken.local_addr().unwrap(),
+        action_timeout: Duration::from_secs(5),
+    };
+    let op = Operator::new(
+        scripted.clone(),
+        scripted.clone(),
+        (store.clone(), Leader, LogRecorder),
+        policy::PolicySource::load(&policy_path, Duration::ZERO, Some(&facts))
+            .await
+            .unwrap(),
+        spec,
+        NoRoll,
+    );
+    let report = op.dry_run_report.clone();
+    let ended = tokio::time::timeout(Duration::from_secs(60), op.run(std::future::pending()))
+        .await
+        .expect("one loop ends")
+        .expect("a one-shot run does not bind the metrics port");
+    assert_eq!(ended, Ended::Stopped);
+    assert!(
+        scripted.world().executions.is_empty(),
+        "a dry run sends nothing"
+    );
+    assert!(store.0.lock().unwrap().is_none(), "a dry run saves nothing");
+    let report = report.lock().unwrap().clone().expect("the plan is kept");
+    let actions: Vec<(&str, &str)> = report
+        .actions
+        .iter()
+        .map(|a| (a.kind.as_str(), a.target.as_str()))
+        .collect();
+    assert_eq!(actions, [("rebalance-add-brokers", "brokers 4")]);
+}

@@ -34,6 +34,28 @@ impl OperateSpec {
     }
 }
 
+/// What `operate --dry-run` would do, for `--once --dry-run -o json` (one document) and the
+/// plan printed for people: every action in the order the loop would take it, each assumed to
+/// succeed ([`crate::engine::operate::plan_ahead`]), and what waits or is worth a note now.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct DryRunReport {
+    pub actions: Vec<PlannedAction>,
+    /// What waits now, and for what (one sentence each).
+    pub waits: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// One action a dry run would take.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PlannedAction {
+    /// `rebalance-add-brokers`, `rebalance-remove-brokers`, `rebalance-imbalance`, `roll`,
+    /// `set-rf`.
+    pub kind: String,
+    /// `brokers 4,5`, `nodes 1,2`, `topics orders` or `cluster`.
+    pub target: String,
+    pub reason: String,
+}
+
 /// How a run of the loop ended (the CLI maps each to its exit code).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {

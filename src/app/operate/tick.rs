@@ -8,11 +8,12 @@ use super::observe;
 use super::operator::{Operator, Stop};
 use super::ports::{ActionRecord, ActionResult, CruiseControlPort, KafkaPort, Recorder, RollPort};
 use super::telemetry::ErrorSource;
+use super::{DryRunReport, PlannedAction};
 use super::{log, now_secs, warn};
 use crate::app::operate::policy::Reload;
 use crate::cruise_control::client::LogObserver;
 use crate::engine::operate::{
-    Act, Decision, Observation, OperatePolicy, OperateState, RecordResult, decide,
+    Act, Decision, Observation, OperatePolicy, OperateState, RecordResult, decide, plan_ahead,
 };
 use crate::state::{Leadership, Store};
 
@@ -67,6 +68,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
         self.safe_to_stop.clone_from(&d.safe_to_stop);
         self.report(&d).await;
         if self.spec.dry_run {
+            self.plan_dry_run(&before, &obs, &engine_policy, &flow, &d);
             // The same decisions, none taken: keep only what the engine learned (grace times).
             let learned = std::mem::take(&mut state.empty_since);
             *state = before;
@@ -86,6 +88,47 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
         );
         self.telemetry.loop_succeeded(now_secs());
         Ok((pause, reachable))
+    }
+
+    /// `--dry-run`: every action the loop would take from `before`, in order (the first ones
+    /// are this loop's, [`Operator::report`] logged them); the later ones are logged here, and
+    /// the whole plan is kept for the caller of the run ([`Operator::dry_run_report`]).
+    fn plan_dry_run(
+        &self,
+        before: &OperateState,
+        obs: &Observation,
+        policy: &OperatePolicy,
+        flow: &crate::engine::cc_flow::FlowConfig,
+        d: &Decision,
+    ) {
+        let plan = plan_ahead(before, obs, policy, flow);
+        let now = d
+            .records
+            .iter()
+            .filter(|r| r.result == RecordResult::Started)
+            .count();
+        for r in plan.iter().skip(now) {
+            log(format!(
+                "then (dry run: would) {} {}: {}",
+                r.kind, r.target, r.reason
+            ));
+        }
+        let report = DryRunReport {
+            actions: plan
+                .into_iter()
+                .map(|r| PlannedAction {
+                    kind: r.kind,
+                    target: r.target,
+                    reason: r.reason,
+                })
+                .collect(),
+            waits: d.waits.clone(),
+            notes: d.notes.clone(),
+        };
+        *self
+            .dry_run_report
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(report);
     }
 
     /// Which nodes need a roll (when none runs), into `obs`; returns the notes to log.

@@ -137,7 +137,7 @@ impl FlowHooks for RebalanceHooks<'_> {
             show_internal: self.show_internal,
             ..view
         };
-        let text = render_proposal(&view, self.printer.color, true);
+        let text = render_proposal(&view, self.printer.style(), true);
         if self.printer.format == crate::output::OutputFormat::Table {
             if let Err(e) = crate::output::write_stdout(&text) {
                 tracing::warn!("cannot print the proposal: {e:#}");
@@ -173,7 +173,7 @@ impl FlowHooks for RebalanceHooks<'_> {
         );
         if self.printer.interactive {
             let view = ProposalView::new(self.kind, &new.value, true);
-            let text = render_proposal(&view, self.printer.color, true).replacen(
+            let text = render_proposal(&view, self.printer.style(), true).replacen(
                 "Proposal to execute:",
                 "New proposal:",
                 1,

@@ -81,7 +81,7 @@ impl FlowRun {
 pub(crate) fn emit_flow_output(printer: &Printer, out: &FlowOutput) -> Result<(), CliError> {
     match out {
         FlowOutput::Proposal(view) => {
-            printer.emit(view, |v| render_proposal(v, printer.color, false))?;
+            printer.emit(view, |v| render_proposal(v, printer.style(), false))?;
         }
         FlowOutput::Execution(view) => emit_execution(printer, view)?,
     }
@@ -89,10 +89,10 @@ pub(crate) fn emit_flow_output(printer: &Printer, out: &FlowOutput) -> Result<()
 }
 
 /// The text of a flow's result (for streams of results, `rebalance imbalance --watch`).
-pub(crate) fn render_flow_output(out: &FlowOutput, color: bool) -> String {
+pub(crate) fn render_flow_output(out: &FlowOutput, style: crate::output::Style) -> String {
     match out {
-        FlowOutput::Proposal(view) => render_proposal(view, color, false),
-        FlowOutput::Execution(view) => render_execution(view, color),
+        FlowOutput::Proposal(view) => render_proposal(view, style, false),
+        FlowOutput::Execution(view) => render_execution(view, style),
     }
 }
 
@@ -353,9 +353,9 @@ fn flow_output(
 
 fn emit_execution(printer: &Printer, out: &ExecutionView) -> Result<(), CliError> {
     if printer.format == crate::output::OutputFormat::Table {
-        crate::output::write_stdout(&render_execution(out, printer.color))?;
+        crate::output::write_stdout(&render_execution(out, printer.style()))?;
     } else {
-        printer.emit(out, |v| render_execution(v, printer.color))?;
+        printer.emit(out, |v| render_execution(v, printer.style()))?;
     }
     Ok(())
 }

@@ -318,6 +318,17 @@ pub(crate) fn num(v: Option<f64>, digits: usize) -> String {
     v.map_or_else(|| "-".into(), |v| format!("{v:.digits$}"))
 }
 
+/// Megabytes for people (`-` when unknown).
+fn mb(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), crate::output::human_mb)
+}
+
+/// A rate in bytes per second for people (`-` when unknown).
+#[allow(clippy::cast_precision_loss)]
+fn rate(v: Option<u64>) -> String {
+    v.map_or_else(|| "-".into(), |r| crate::output::human_rate(r as f64))
+}
+
 pub(crate) fn opt<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "-".into(), |v| v.to_string())
 }
@@ -334,7 +345,7 @@ const MAX_MOVEMENT_ROWS: usize = 25;
 
 /// The proposal as text tables; `executing` drops the "re-run with --execute" hint.
 #[must_use]
-pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String {
+pub fn render_proposal(p: &ProposalView, style: crate::output::Style, executing: bool) -> String {
     use crate::output::new_table;
     let s = &p.summary;
     let mut out = String::new();
@@ -360,7 +371,7 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
         out.push_str(&title);
         out.push_str(if p.dry_run { " (dry run)\n" } else { "\n" });
     }
-    let mut t = new_table(color);
+    let mut t = new_table(style);
     t.set_header(vec!["", "value"]);
     t.add_row(vec![
         "replica movements".into(),
@@ -370,14 +381,14 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
         "leadership-only moves".into(),
         s.leader_movements.to_string(),
     ]);
-    t.add_row(vec!["data to move (MB)".into(), num(s.data_to_move_mb, 0)]);
+    t.add_row(vec!["data to move".into(), mb(s.data_to_move_mb)]);
     if s.intra_broker_replica_movements > 0 {
         t.add_row(vec![
             "intra-broker movements".into(),
             format!(
-                "{} ({} MB)",
+                "{} ({})",
                 s.intra_broker_replica_movements,
-                num(s.intra_broker_data_to_move_mb, 0)
+                mb(s.intra_broker_data_to_move_mb)
             ),
         ]);
     }
@@ -403,24 +414,23 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
         (None, _) => "(not reported by this Cruise Control)".into(),
     };
     t.add_row(vec!["provisioning".into(), provisioning]);
-    out.push_str(&t.to_string());
+    out.push_str(&crate::output::fit(t, style, &[]));
     out.push('\n');
 
     if !p.goals.is_empty() {
         out.push_str("\nGoals\n");
-        let mut g = new_table(color);
-        g.set_header(vec!["goal", "status"]);
+        let mut g = crate::output::Grid::new(style, ["goal", "status"]);
         for goal in &p.goals {
-            g.add_row(vec![goal.goal.clone(), goal.status.clone()]);
+            g.row([goal.goal.clone(), goal.status.clone()]);
         }
-        out.push_str(&g.to_string());
+        out.push_str(&g.render());
         out.push('\n');
     }
 
     if !p.broker_load.is_empty() {
         out.push_str("\nBrokers (before -> after)\n");
-        let mut b = new_table(color);
-        b.set_header(vec!["broker", "replicas", "leaders", "disk MB"]);
+        let mut b = new_table(style);
+        b.set_header(vec!["broker", "replicas", "leaders", "disk"]);
         for l in &p.broker_load {
             b.add_row(vec![
                 if l.dead {
@@ -430,20 +440,16 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
                 },
                 format!("{} -> {}", opt(l.replicas_before), opt(l.replicas_after)),
                 format!("{} -> {}", opt(l.leaders_before), opt(l.leaders_after)),
-                format!(
-                    "{} -> {}",
-                    num(l.disk_mb_before, 1),
-                    num(l.disk_mb_after, 1)
-                ),
+                format!("{} -> {}", mb(l.disk_mb_before), mb(l.disk_mb_after)),
             ]);
         }
-        out.push_str(&b.to_string());
+        out.push_str(&crate::output::fit(b, style, &[]));
         out.push('\n');
     }
 
     if !p.movements.is_empty() {
         out.push_str("\nMovements\n");
-        let mut m = new_table(color);
+        let mut m = new_table(style);
         m.set_header(vec!["partition", "replicas", "leader"]);
         // Internal topics (Cruise Control's own sample topics among them) are moved like any
         // other (reference section 13) but rarely what people look for: one line by default.
@@ -471,7 +477,7 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
                 String::new(),
             ]);
         }
-        out.push_str(&m.to_string());
+        out.push_str(&crate::output::fit(m, style, &[]));
         out.push('\n');
         if shown.len() > MAX_MOVEMENT_ROWS {
             out.push_str(&format!(
@@ -485,7 +491,7 @@ pub fn render_proposal(p: &ProposalView, color: bool, executing: bool) -> String
     } else if p.dry_run && !executing {
         out.push_str("\nDry run: nothing was changed. Re-run with --execute to apply it.\n");
     }
-    out
+    crate::output::wrap_prose(&out, style)
 }
 
 /// The summary of a completed execution (pure): the highest counters kafkaops saw; when it saw
@@ -554,8 +560,8 @@ pub(crate) fn follow_message(
     )
 }
 
-pub(crate) fn render_progress(p: &ExecutionProgress, color: bool) -> String {
-    let mut t = crate::output::new_table(color);
+pub(crate) fn render_progress(p: &ExecutionProgress, style: crate::output::Style) -> String {
+    let mut t = crate::output::new_table(style);
     t.set_header(vec!["", "value"]);
     t.add_row(vec!["executor state".into(), p.state.clone()]);
     // Only what is known: no "0 in progress" when Cruise Control reported none.
@@ -576,17 +582,21 @@ pub(crate) fn render_progress(p: &ExecutionProgress, color: bool) -> String {
         format!("{}/{}", p.leaders_finished, p.leaders_total),
     ]);
     t.add_row(vec![
-        "data moved (MB)".into(),
+        "data moved".into(),
         if p.data_total_mb > 0.0 {
-            format!("{:.0}/{:.0}", p.data_finished_mb, p.data_total_mb)
+            format!(
+                "{}/{}",
+                crate::output::human_mb(p.data_finished_mb),
+                crate::output::human_mb(p.data_total_mb)
+            )
         } else {
             "not reported".into()
         },
     ]);
-    format!("{t}\n")
+    format!("{}\n", crate::output::fit(t, style, &[]))
 }
 
-pub(crate) fn render_execution(v: &ExecutionView, color: bool) -> String {
+pub(crate) fn render_execution(v: &ExecutionView, style: crate::output::Style) -> String {
     let mut out = String::new();
     let e = &v.execution;
     let task = e.task_id.as_deref().unwrap_or("-");
@@ -609,7 +619,7 @@ pub(crate) fn render_execution(v: &ExecutionView, color: bool) -> String {
         ));
     }
     if let Some(p) = &e.progress {
-        out.push_str(&render_progress(p, color));
+        out.push_str(&render_progress(p, style));
         let reorders = v
             .proposal
             .movements
@@ -634,10 +644,10 @@ pub(crate) fn render_execution(v: &ExecutionView, color: bool) -> String {
             );
         }
     }
-    out
+    crate::output::wrap_prose(&out, style)
 }
 
-pub(crate) fn render_status(s: &StatusView, color: bool) -> String {
+pub(crate) fn render_status(s: &StatusView, style: crate::output::Style) -> String {
     let mut out = String::new();
     if s.executing {
         out.push_str(&format!(
@@ -652,7 +662,7 @@ pub(crate) fn render_status(s: &StatusView, color: bool) -> String {
             out.push_str(&format!("Reason: {r}\n"));
         }
         if let Some(p) = &s.progress {
-            out.push_str(&render_progress(p, color));
+            out.push_str(&render_progress(p, style));
         }
         if let Some(d) = &s.details {
             let dur = |secs: u64| humantime::format_duration(Duration::from_secs(secs)).to_string();
@@ -691,17 +701,17 @@ pub(crate) fn render_status(s: &StatusView, color: bool) -> String {
             "Replication throttle in force: {}\n",
             t.iter()
                 .map(|t| format!(
-                    "broker {} leader {} follower {} B/s",
+                    "broker {} leader {} follower {}",
                     t.broker,
-                    opt(t.leader_rate),
-                    opt(t.follower_rate)
+                    rate(t.leader_rate),
+                    rate(t.follower_rate)
                 ))
                 .collect::<Vec<_>>()
                 .join("; ")
         )),
         None => {}
     }
-    let mut t = crate::output::new_table(color);
+    let mut t = crate::output::new_table(style);
     t.set_header(vec!["", "value"]);
     t.add_row(vec!["load monitor".into(), opt(s.monitor_state.clone())]);
     t.add_row(vec![
@@ -716,6 +726,6 @@ pub(crate) fn render_status(s: &StatusView, color: bool) -> String {
         "cached proposal ready".into(),
         opt(s.proposal_ready.map(|b| if b { "yes" } else { "no" })),
     ]);
-    out.push_str(&format!("{t}\n"));
-    out
+    out.push_str(&format!("{}\n", crate::output::fit(t, style, &[])));
+    crate::output::wrap_prose(&out, style)
 }

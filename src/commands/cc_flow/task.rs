@@ -76,7 +76,7 @@ fn render(v: &TaskView) -> String {
     };
     let mut out = format!("Task {} {what}.\nRequest: {}\n", v.task_id, v.request);
     if let Some(p) = &v.progress {
-        out.push_str(&super::render_progress(p, false));
+        out.push_str(&super::render_progress(p, crate::output::Style::PLAIN));
     }
     if let Some(d) = &v.placement_in_kafka {
         out.push_str(&super::render_proposal_done(

@@ -20,7 +20,7 @@ pub use crate::app::operate::{act, log, observe, policy, ports, roll, telemetry,
 use std::path::PathBuf;
 
 use super::Ctx;
-use crate::app::operate::{Ended, LiveRoll, OperateError, OperateSpec, Operator};
+use crate::app::operate::{DryRunReport, Ended, LiveRoll, OperateError, OperateSpec, Operator};
 use crate::cli::operate::OperateArgs;
 use crate::error::{CliError, ExitCode};
 use crate::kafka::KafkaClient;
@@ -39,6 +39,51 @@ pub fn spec(args: &OperateArgs) -> OperateSpec {
         listen: args.listen,
         action_timeout: args.action_timeout,
     }
+}
+
+/// `--once --dry-run`: the plan of the loop on stdout, every action in order (`-o json|yaml`:
+/// one document with the actions, waits and notes).
+fn print_dry_run(
+    ctx: &Ctx,
+    args: &OperateArgs,
+    report: &std::sync::Mutex<Option<DryRunReport>>,
+) -> Result<(), CliError> {
+    if !(args.once && args.dry_run) {
+        return Ok(());
+    }
+    let report = report
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
+        .unwrap_or_default();
+    ctx.printer
+        .emit(&report, render_dry_run)
+        .map_err(|e| CliError::new(ExitCode::Failed, e))
+}
+
+/// The dry run's plan for people: numbered actions, then what waits.
+#[must_use]
+pub fn render_dry_run(r: &DryRunReport) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    if r.actions.is_empty() {
+        s.push_str("Would take no action.\n");
+    } else {
+        s.push_str("Would take, in order (each once the one before it succeeded):\n");
+        for (i, a) in r.actions.iter().enumerate() {
+            let _ = writeln!(s, "  {}. {} {}: {}", i + 1, a.kind, a.target, a.reason);
+        }
+    }
+    if !r.waits.is_empty() {
+        s.push_str("Waiting now:\n");
+        for w in &r.waits {
+            let _ = writeln!(s, "  - {w}");
+        }
+    }
+    for n in &r.notes {
+        let _ = writeln!(s, "Note: {n}");
+    }
+    s
 }
 
 /// How a run ended, as an exit code.
@@ -152,7 +197,9 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         op.platform = kube
             .strimzi
             .map(|s| Box::new(s) as Box<dyn ports::PlatformObserver>);
-        return op.run(shutdown).await.map(exit_code).map_err(cli_error);
+        let report = op.dry_run_report.clone();
+        let ended = op.run(shutdown).await.map_err(cli_error)?;
+        return print_dry_run(ctx, &args, &report).map(|()| exit_code(ended));
     }
     let path = state_path(&args, cc.url());
     let store = FileStore::new(path.clone());
@@ -166,7 +213,9 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         spec,
         roll,
     );
-    op.run(shutdown).await.map(exit_code).map_err(cli_error)
+    let report = op.dry_run_report.clone();
+    let ended = op.run(shutdown).await.map_err(cli_error)?;
+    print_dry_run(ctx, &args, &report).map(|()| exit_code(ended))
 }
 
 /// Connects to Kafka. Without `--once`, Kafka not answering (unreachable, timed out) is waited

@@ -67,14 +67,14 @@ impl From<&RequestInfo> for ReviewView {
     }
 }
 
-fn render(views: &[ReviewView], color: bool) -> String {
+pub(crate) fn render(views: &[ReviewView], style: crate::output::Style) -> String {
     if views.is_empty() {
         return "No requests held for review.\n".into();
     }
-    let mut t = crate::output::new_table(color);
-    t.set_header(vec!["id", "status", "kind", "request", "reason"]);
+    let mut t = crate::output::Grid::new(style, ["id", "status", "kind", "request", "reason"])
+        .low_value(&[3]);
     for v in views {
-        t.add_row(vec![
+        t.row([
             v.id.to_string(),
             v.status.clone(),
             if v.execution { "execution" } else { "dry run" }.to_string(),
@@ -82,7 +82,7 @@ fn render(views: &[ReviewView], color: bool) -> String {
             v.reason.clone(),
         ]);
     }
-    format!("{t}\n")
+    format!("{}\n", t.render())
 }
 
 async fn list(ctx: &Ctx, a: &ReviewListArgs) -> Result<ExitCode, CliError> {
@@ -95,7 +95,7 @@ async fn list(ctx: &Ctx, a: &ReviewListArgs) -> Result<ExitCode, CliError> {
         .review_board(&a.ids, Instant::now() + a.timeout, &obs)
         .await?;
     let views: Vec<ReviewView> = board.iter().map(ReviewView::from).collect();
-    printer.emit(&views, |v| render(v, printer.color))?;
+    printer.emit(&views, |v| render(v, printer.style()))?;
     Ok(ExitCode::Ok)
 }
 
@@ -130,6 +130,6 @@ async fn decide(ctx: &Ctx, a: &ReviewDecisionArgs, approve: bool) -> Result<Exit
     }
     let done = cc.review(yes, no, &a.reason, deadline, &obs).await?;
     let views: Vec<ReviewView> = done.iter().map(ReviewView::from).collect();
-    printer.emit(&views, |v| render(v, printer.color))?;
+    printer.emit(&views, |v| render(v, printer.style()))?;
     Ok(ExitCode::Ok)
 }

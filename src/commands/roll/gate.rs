@@ -58,7 +58,10 @@ pub(super) fn check(ctx: &Ctx, args: &RollRunArgs, p: &Planned) -> Result<Gate, 
     }
     for warning in plan_warnings(plan, snapshot) {
         if !printer.quiet {
-            crate::output::stderr_line(format_args!("warning: {warning}"));
+            crate::output::stderr_line(crate::output::paint_line(
+                &format!("warning: {warning}"),
+                printer.err_color,
+            ));
         }
     }
     let touched = plan.steps.len();

@@ -32,10 +32,12 @@
 //! was first seen empty. Nothing here does IO or reads a clock; `now` is part of the
 //! [`Observation`] (epoch ms).
 
+mod plan;
 mod tasks;
 #[cfg(test)]
 mod tests;
 
+pub use plan::plan_ahead;
 pub use tasks::{RequestParams, RequestView, find_our_task, request_of};
 
 use std::collections::{BTreeMap, BTreeSet};
