@@ -480,7 +480,7 @@ mod tests {
         let v = ProposalView::new(&RebalanceKind::Full, &r, true);
         assert_eq!(v.dead_brokers, vec![3]);
         assert!(v.broker_load[1].dead && !v.broker_load[0].dead);
-        let text = render_proposal(&v, false, false);
+        let text = render_proposal(&v, crate::output::Style::PLAIN, false);
         assert!(text.contains("3 (DEAD)"), "{text}");
         assert!(!text.contains("1 (DEAD)"), "{text}");
         let w = dead_brokers_warning(&v).unwrap();

@@ -1074,6 +1074,7 @@ fn no_replication_factor_round_starts_while_a_node_is_held() {
     obs.kafka.as_mut().unwrap().held.clear();
     let d = decide(&mut s, &obs, &policy, &config());
     assert_eq!(d.acts, vec![Act::StepReplicationFactors], "{d:?}");
+}
 
 /// `operate --once --dry-run` lists every action, in the order the loop would take them, not
 /// only the first one it starts (issue #26).
