@@ -51,13 +51,15 @@ pub struct GlobalArgs {
     /// Context of the config file to use [default: the file's current-context]
     #[arg(long, global = true, env = "KAFKAOPS_CONTEXT", value_name = "NAME")]
     pub context: Option<String>,
-    /// Output format: tables for people, json or yaml for scripts
+    /// Output format: tables for people (wide: every column, not fitted to the terminal), json
+    /// or yaml for scripts
     #[arg(
         short,
         long,
         global = true,
         env = "KAFKAOPS_OUTPUT",
         value_enum,
+        value_name = "FORMAT",
         default_value_t
     )]
     pub output: OutputFormat,
@@ -73,6 +75,7 @@ pub struct GlobalArgs {
         global = true,
         env = "KAFKAOPS_COLOR",
         value_enum,
+        value_name = "WHEN",
         default_value_t
     )]
     pub color: ColorChoice,
@@ -269,8 +272,8 @@ pub enum Command {
     /// Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and
     /// goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts
     Operate(operate::OperateArgs),
-    /// Inspect the resolved configuration
-    #[command(subcommand)]
+    /// Inspect the resolved configuration and switch contexts
+    #[command(subcommand, after_long_help = CONFIG_FILE_FORMAT)]
     Config(ConfigCommand),
     /// Print a shell completion script
     Completions {
@@ -279,10 +282,44 @@ pub enum Command {
     },
 }
 
+/// The config file's format, shown by `kafkaops config --help`.
+pub const CONFIG_FILE_FORMAT: &str = "\
+Config file (--config FILE, KAFKAOPS_CONFIG, else ~/.config/kafkaops/config.yaml): YAML with named
+contexts, like a kubeconfig. Flags and KAFKAOPS_* variables override what it says.
+
+  current-context: local
+  contexts:
+    - name: local
+      bootstrap-servers: 127.0.0.1:9092
+      kafka-properties:                 # librdkafka properties
+        security.protocol: SASL_SSL
+        sasl.mechanism: SCRAM-SHA-512
+        sasl.username: ops
+      kafka-password-file: /run/secrets/kafka   # or kafka-password-env: VAR (sasl.password)
+      cruise-control:
+        url: https://cc.example:9090
+        username: admin
+        password-env: CC_PASSWORD               # or password-file: FILE
+        ca-file: /etc/kafkaops/ca.pem
+        timeout: 30s
+
+Examples:
+  kafkaops config get-contexts
+  kafkaops config use-context prod
+  kafkaops --context staging config view";
+
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
     /// Show the resolved settings and where each came from (secrets masked)
     View,
+    /// List the config file's contexts, the current one marked
+    GetContexts,
+    /// Make a context the config file's current context
+    UseContext {
+        /// The context's name
+        #[arg(value_name = "NAME")]
+        name: String,
+    },
 }
 
 /// Parses `key=value`.
@@ -388,6 +425,88 @@ mod tests {
             panic!("{cli:?}")
         };
         assert_eq!(p.throttle, Some(1_000_000));
+    }
+
+    /// Issue #26: one flag per concept; the old spellings still parse, to the same value, and
+    /// stay out of the help.
+    #[test]
+    fn old_flag_spellings_are_hidden_aliases_of_the_shared_ones() {
+        let parse = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("kafkaops").chain(args.iter().copied()))
+                .unwrap_or_else(|e| panic!("{args:?}: {e}"))
+        };
+        let pace = |args: &[&str]| {
+            let mut all = vec!["rebalance", "pace"];
+            all.extend_from_slice(args);
+            match parse(&all).command {
+                Command::Rebalance(rebalance::RebalanceCommand::Pace(p)) => {
+                    (p.throttle, p.concurrency, p.leader_concurrency)
+                }
+                c => panic!("{c:?}"),
+            }
+        };
+        assert_eq!(
+            pace(&["--throttle", "1MB/s"]),
+            pace(&["--replication-throttle", "1000000"])
+        );
+        assert_eq!(pace(&["--throttle", "1MB/s"]).0, Some(1_000_000));
+        assert_eq!(
+            pace(&["--concurrency", "3", "--leader-concurrency", "2"]),
+            pace(&[
+                "--concurrent-partition-movements-per-broker",
+                "3",
+                "--concurrent-leader-movements",
+                "2"
+            ])
+        );
+        assert_eq!(pace(&["--concurrency", "3"]).1, Some(3));
+        let roll = |flag: &str| match parse(&["roll", flag, "1,2"]).command {
+            Command::Roll(r) => r.nodes.map(|n| n.0),
+            c => panic!("{c:?}"),
+        };
+        assert_eq!(roll("--brokers"), roll("--nodes"));
+        assert_eq!(roll("--brokers"), Some(vec![1, 2]));
+        let mut cmd = Cli::command();
+        let pace_help = cmd
+            .find_subcommand_mut("rebalance")
+            .and_then(|r| r.find_subcommand_mut("pace"))
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        assert!(
+            pace_help.contains("--replication-throttle <RATE>")
+                && pace_help.contains("--concurrent-partition-movements-per-broker <N>"),
+            "{pace_help}"
+        );
+        assert!(!pace_help.contains("--throttle <"), "{pace_help}");
+    }
+
+    /// Issue #26: placeholders name the kind of value (`<DURATION>`, `<N>`, `<IDS>`), never
+    /// clap's default from the field name (`<MAX_BATCH_SIZE>`).
+    #[test]
+    fn placeholders_name_the_kind_of_value() {
+        fn walk(cmd: &clap::Command, path: &str, bad: &mut Vec<String>) {
+            for a in cmd.get_arguments() {
+                if !a.get_action().takes_values() || a.is_hide_set() {
+                    continue;
+                }
+                // clap's default placeholder is the field name (`MAX_BATCH_SIZE`); a chosen
+                // one names a kind (`N`, `DURATION`, `TOPIC-PARTITION`).
+                let names: Vec<String> = a
+                    .get_value_names()
+                    .map(|n| n.iter().map(ToString::to_string).collect())
+                    .unwrap_or_else(|| vec![a.get_id().as_str().to_ascii_uppercase()]);
+                if names.iter().any(|n| n.contains('_')) {
+                    bad.push(format!("{path} --{}: {names:?}", a.get_id()));
+                }
+            }
+            for s in cmd.get_subcommands() {
+                walk(s, &format!("{path} {}", s.get_name()), bad);
+            }
+        }
+        let mut bad = Vec::new();
+        walk(&Cli::command(), "kafkaops", &mut bad);
+        assert!(bad.is_empty(), "placeholders to name: {bad:#?}");
     }
 
     #[test]
