@@ -8,6 +8,7 @@
 
 pub mod anomalies;
 pub mod broker;
+pub mod examples;
 pub mod health;
 pub mod hold;
 pub mod kraft;
@@ -21,7 +22,7 @@ pub mod topic;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::output::{ColorChoice, OutputFormat};
 
@@ -39,6 +40,14 @@ pub struct Cli {
     pub global: GlobalArgs,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// The clap command of [`Cli`] with an Examples section on every command
+/// ([`examples::EXAMPLES`]): what the binary parses with and what completions and man pages
+/// are generated from.
+#[must_use]
+pub fn command() -> clap::Command {
+    examples::with_examples(Cli::command())
 }
 
 /// Flags every subcommand accepts (shown under their own heading in every subcommand's help).
@@ -406,7 +415,7 @@ pub fn parse_id_list(s: &str) -> Result<Vec<i32>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
+    use clap::FromArgMatches;
 
     #[test]
     fn rates_take_human_units() {
@@ -507,6 +516,68 @@ mod tests {
         let mut bad = Vec::new();
         walk(&Cli::command(), "kafkaops", &mut bad);
         assert!(bad.is_empty(), "placeholders to name: {bad:#?}");
+    }
+
+    /// Issue #26: every command has an Examples section, and every example parses.
+    #[test]
+    fn every_command_has_examples_that_parse() {
+        fn paths(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+            out.push(path.to_string());
+            for s in cmd.get_subcommands() {
+                let p = if path.is_empty() {
+                    s.get_name().to_string()
+                } else {
+                    format!("{path} {}", s.get_name())
+                };
+                paths(s, &p, out);
+            }
+        }
+        let mut all = Vec::new();
+        paths(&Cli::command(), "", &mut all);
+        let listed: Vec<&str> = examples::EXAMPLES.iter().map(|(p, _)| *p).collect();
+        let missing: Vec<&String> = all
+            .iter()
+            .filter(|p| !listed.contains(&p.as_str()))
+            .collect();
+        assert!(missing.is_empty(), "commands without examples: {missing:?}");
+        let stale: Vec<&&str> = listed
+            .iter()
+            .filter(|p| !all.iter().any(|a| a == *p))
+            .collect();
+        assert!(stale.is_empty(), "examples of no command: {stale:?}");
+        for (path, text) in examples::EXAMPLES {
+            for line in text.lines() {
+                // What a shell passes: the words before a redirection.
+                let words = shlex::split(line).unwrap_or_else(|| panic!("{line}"));
+                let words: Vec<String> = words.into_iter().take_while(|w| w != ">").collect();
+                assert_eq!(
+                    words.first().map(String::as_str),
+                    Some("kafkaops"),
+                    "{line}"
+                );
+                let m = command()
+                    .try_get_matches_from(&words)
+                    .unwrap_or_else(|e| panic!("{path}: {line}: {e}"));
+                Cli::from_arg_matches(&m).unwrap_or_else(|e| panic!("{line}: {e}"));
+                if !path.is_empty() {
+                    assert!(
+                        line.contains(path),
+                        "{path}: an example of another command: {line}"
+                    );
+                }
+            }
+        }
+        // And the help shows them.
+        let mut cmd = command();
+        let roll = cmd
+            .find_subcommand_mut("roll")
+            .unwrap()
+            .render_help()
+            .to_string();
+        assert!(
+            roll.contains("Examples:\n  kafkaops -b k1:9092 roll --all --dry-run"),
+            "{roll}"
+        );
     }
 
     #[test]
