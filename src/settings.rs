@@ -91,6 +91,11 @@ pub enum SettingsError {
         "context {name:?} was asked for, but there is no config file ({looked_at} does not exist); pass --config FILE or set KAFKAOPS_CONFIG"
     )]
     NoConfigFile { name: String, looked_at: String },
+    #[error("cannot write config file {path}: {reason}")]
+    WriteConfig {
+        path: PathBuf,
+        reason: std::io::Error,
+    },
     #[error("cannot read secret file {path}: {reason}")]
     ReadSecret {
         path: PathBuf,
@@ -339,6 +344,83 @@ pub fn resolve(
         cruise_control,
         missing_secrets,
     })
+}
+
+/// Reads and parses the config file at `path` (`config get-contexts`, `config use-context`).
+///
+/// # Errors
+/// The file cannot be read or is not a valid config file.
+pub fn read_config(path: &Path) -> Result<ConfigFile, SettingsError> {
+    let text = std::fs::read_to_string(path).map_err(|reason| SettingsError::ReadConfig {
+        path: path.to_path_buf(),
+        reason,
+    })?;
+    serde_yaml::from_str::<ConfigFile>(&text).map_err(|e| SettingsError::ParseConfig {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })
+}
+
+/// Makes `name` the `current-context` of the config file at `path`, as `kubectl config
+/// use-context` does: only that line changes (comments and the rest are kept); the file is
+/// replaced whole (written beside it, then renamed). An unknown name changes nothing.
+///
+/// # Errors
+/// The file cannot be read, parsed or written, or has no context `name`.
+pub fn set_current_context(path: &Path, name: &str) -> Result<(), SettingsError> {
+    let parsed = read_config(path)?;
+    if !parsed.contexts.iter().any(|c| c.name == name) {
+        return Err(SettingsError::UnknownContext {
+            name: name.to_string(),
+            path: path.display().to_string(),
+            known: if parsed.contexts.is_empty() {
+                "none: the file has no contexts".to_string()
+            } else {
+                parsed
+                    .contexts
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        });
+    }
+    let text = std::fs::read_to_string(path).map_err(|reason| SettingsError::ReadConfig {
+        path: path.to_path_buf(),
+        reason,
+    })?;
+    let line = format!(
+        "current-context: {}",
+        serde_json::to_string(name).unwrap_or_default()
+    );
+    let mut replaced = false;
+    let mut out: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if !replaced && l.starts_with("current-context:") {
+                replaced = true;
+                line.clone()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    if !replaced {
+        out.insert(0, line);
+    }
+    let mut new = out.join("\n");
+    new.push('\n');
+    let tmp = path.with_extension("yaml.kafkaops-tmp");
+    let write = |p: &Path| std::fs::write(p, &new);
+    write(&tmp)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|reason| {
+            let _ = std::fs::remove_file(&tmp);
+            SettingsError::WriteConfig {
+                path: path.to_path_buf(),
+                reason,
+            }
+        })
 }
 
 /// Step 1: which config file (`--config`, else the default path when it exists), parsed.

@@ -29,7 +29,7 @@ pub enum AnomaliesCommand {
 pub struct WatchArgs {
     /// Poll interval (Cruise Control keeps only a few recent anomalies per type: poll often
     /// enough not to miss one)
-    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
     pub interval: Duration,
     /// Print the current anomalies once and exit
     #[arg(long)]
@@ -46,6 +46,6 @@ pub struct WatchArgs {
     #[arg(long, value_enum, value_delimiter = ',', value_name = "TYPE")]
     pub exit_on: Vec<AnomalyType>,
     /// Longest pause between attempts while Cruise Control is unreachable
-    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
     pub max_backoff: Duration,
 }

@@ -21,19 +21,19 @@ pub enum BrokerCommand {
 #[derive(Debug, Args)]
 pub struct UnregisterArgs {
     /// The brokers (comma-separated ids)
-    #[arg(long, required = true, value_parser = IdList::parse)]
+    #[arg(long, value_name = "IDS", required = true, value_parser = IdList::parse)]
     pub brokers: IdList,
     /// Unregister them (after confirmation, or --yes); without it only the checks run
     #[arg(long)]
     pub execute: bool,
     /// How long to wait until Kafka no longer lists them
-    #[arg(long, default_value = "1m", value_parser = super::parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "1m", value_parser = super::parse_duration)]
     pub wait: std::time::Duration,
 }
 
 #[derive(Debug, Args)]
 pub struct CordonArgs {
     /// The brokers (comma-separated ids)
-    #[arg(long, required = true, value_parser = IdList::parse)]
+    #[arg(long, value_name = "IDS", required = true, value_parser = IdList::parse)]
     pub brokers: IdList,
 }

@@ -17,10 +17,10 @@ pub struct HealthArgs {
     #[arg(long)]
     pub exit_when_healthy: bool,
     /// How long --exit-when-healthy waits
-    #[arg(long, default_value = "5m", value_parser = parse_duration, requires = "exit_when_healthy")]
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration, requires = "exit_when_healthy")]
     pub timeout: Duration,
     /// How often --watch and --exit-when-healthy observe
-    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = parse_duration)]
     pub interval: Duration,
     /// Known conditions left out of the verdict (still shown): KIND or KIND:SUBJECT, e.g.
     /// `leftover-throttle`, `under-replicated:orders`, `broker-fenced:3` (comma-separated or

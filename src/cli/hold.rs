@@ -18,19 +18,19 @@ pub enum HoldCommand {
 #[derive(Debug, Args)]
 pub struct AddArgs {
     /// Node ids to hold (comma-separated or repeated)
-    #[arg(long, value_delimiter = ',', required = true, num_args = 1..)]
+    #[arg(long, value_name = "IDS", value_delimiter = ',', required = true, num_args = 1..)]
     pub nodes: Vec<i32>,
     /// Why (shown by roll, health and hold list)
-    #[arg(long)]
+    #[arg(long, value_name = "TEXT")]
     pub reason: String,
     /// How long the hold lasts (e.g. 4h, 30m, 2d)
-    #[arg(long, value_parser = super::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = super::parse_duration)]
     pub expires: Duration,
 }
 
 #[derive(Debug, Args)]
 pub struct RemoveArgs {
     /// Node ids whose hold to remove (comma-separated or repeated)
-    #[arg(long, value_delimiter = ',', required = true, num_args = 1..)]
+    #[arg(long, value_name = "IDS", value_delimiter = ',', required = true, num_args = 1..)]
     pub nodes: Vec<i32>,
 }

@@ -25,13 +25,13 @@ pub enum QuorumCommand {
 pub struct QuorumLimits {
     /// How far behind the leader's clock a member's last caught-up time may be
     /// (controller.quorum.fetch.timeout.ms)
-    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_duration)]
     pub caught_up_within: Duration,
     /// How many records a controller to add may trail the leader's log end
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, value_name = "N", default_value_t = 1000)]
     pub max_lag_records: i64,
     /// How old a controller to add's last fetch may be
-    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_duration)]
     pub max_fetch_age: Duration,
 }
 
@@ -55,14 +55,14 @@ pub struct QuorumWaitArgs {
     #[command(flatten)]
     pub lease: RollLeaseArgs,
     /// How long to wait for the change to be allowed and then to show
-    #[arg(long, default_value = "5m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration)]
     pub wait: Duration,
 }
 
 #[derive(Debug, Args)]
 pub struct QuorumChangeArgs {
     /// The controller's node id
-    #[arg(long)]
+    #[arg(long, value_name = "ID")]
     pub controller: i32,
     #[command(flatten)]
     pub wait: QuorumWaitArgs,
@@ -76,10 +76,10 @@ pub struct UpgradeArgs {
     pub finalize: bool,
     /// A feature level to finalize, FEATURE=LEVEL (repeatable; default: metadata.version at the
     /// highest level every node supports). kraft.version is refused: that is `quorum migrate`
-    #[arg(long = "feature", value_parser = parse_feature)]
+    #[arg(long = "feature", value_name = "FEATURE=LEVEL", value_parser = parse_feature)]
     pub features: Vec<(String, i16)>,
     /// How long to wait for every node to report the new levels
-    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "2m", value_parser = parse_duration)]
     pub wait: Duration,
     /// Roll every node not yet on this release's software (e.g. 4.4) through the safe roll,
     /// controllers first, once you have changed the software each node starts with: each

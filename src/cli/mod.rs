@@ -8,6 +8,7 @@
 
 pub mod anomalies;
 pub mod broker;
+pub mod examples;
 pub mod health;
 pub mod hold;
 pub mod journal;
@@ -22,7 +23,7 @@ pub mod topic;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::output::{ColorChoice, OutputFormat};
 
@@ -42,6 +43,14 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The clap command of [`Cli`] with an Examples section on every command
+/// ([`examples::EXAMPLES`]): what the binary parses with and what completions and man pages
+/// are generated from.
+#[must_use]
+pub fn command() -> clap::Command {
+    examples::with_examples(Cli::command())
+}
+
 /// Flags every subcommand accepts (shown under their own heading in every subcommand's help).
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Global options")]
@@ -52,13 +61,15 @@ pub struct GlobalArgs {
     /// Context of the config file to use [default: the file's current-context]
     #[arg(long, global = true, env = "KAFKAOPS_CONTEXT", value_name = "NAME")]
     pub context: Option<String>,
-    /// Output format: tables for people, json or yaml for scripts
+    /// Output format: tables for people (wide: every column, not fitted to the terminal), json
+    /// or yaml for scripts
     #[arg(
         short,
         long,
         global = true,
         env = "KAFKAOPS_OUTPUT",
         value_enum,
+        value_name = "FORMAT",
         default_value_t
     )]
     pub output: OutputFormat,
@@ -74,6 +85,7 @@ pub struct GlobalArgs {
         global = true,
         env = "KAFKAOPS_COLOR",
         value_enum,
+        value_name = "WHEN",
         default_value_t
     )]
     pub color: ColorChoice,
@@ -274,8 +286,8 @@ pub enum Command {
     /// Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and
     /// goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts
     Operate(operate::OperateArgs),
-    /// Inspect the resolved configuration
-    #[command(subcommand)]
+    /// Inspect the resolved configuration and switch contexts
+    #[command(subcommand, after_long_help = CONFIG_FILE_FORMAT)]
     Config(ConfigCommand),
     /// Print a shell completion script
     Completions {
@@ -284,10 +296,44 @@ pub enum Command {
     },
 }
 
+/// The config file's format, shown by `kafkaops config --help`.
+pub const CONFIG_FILE_FORMAT: &str = "\
+Config file (--config FILE, KAFKAOPS_CONFIG, else ~/.config/kafkaops/config.yaml): YAML with named
+contexts, like a kubeconfig. Flags and KAFKAOPS_* variables override what it says.
+
+  current-context: local
+  contexts:
+    - name: local
+      bootstrap-servers: 127.0.0.1:9092
+      kafka-properties:                 # librdkafka properties
+        security.protocol: SASL_SSL
+        sasl.mechanism: SCRAM-SHA-512
+        sasl.username: ops
+      kafka-password-file: /run/secrets/kafka   # or kafka-password-env: VAR (sasl.password)
+      cruise-control:
+        url: https://cc.example:9090
+        username: admin
+        password-env: CC_PASSWORD               # or password-file: FILE
+        ca-file: /etc/kafkaops/ca.pem
+        timeout: 30s
+
+Examples:
+  kafkaops config get-contexts
+  kafkaops config use-context prod
+  kafkaops --context staging config view";
+
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
     /// Show the resolved settings and where each came from (secrets masked)
     View,
+    /// List the config file's contexts, the current one marked
+    GetContexts,
+    /// Make a context the config file's current context
+    UseContext {
+        /// The context's name
+        #[arg(value_name = "NAME")]
+        name: String,
+    },
 }
 
 /// Parses `key=value`.
@@ -374,7 +420,7 @@ pub fn parse_id_list(s: &str) -> Result<Vec<i32>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
+    use clap::FromArgMatches;
 
     #[test]
     fn rates_take_human_units() {
@@ -393,6 +439,150 @@ mod tests {
             panic!("{cli:?}")
         };
         assert_eq!(p.throttle, Some(1_000_000));
+    }
+
+    /// Issue #26: one flag per concept; the old spellings still parse, to the same value, and
+    /// stay out of the help.
+    #[test]
+    fn old_flag_spellings_are_hidden_aliases_of_the_shared_ones() {
+        let parse = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("kafkaops").chain(args.iter().copied()))
+                .unwrap_or_else(|e| panic!("{args:?}: {e}"))
+        };
+        let pace = |args: &[&str]| {
+            let mut all = vec!["rebalance", "pace"];
+            all.extend_from_slice(args);
+            match parse(&all).command {
+                Command::Rebalance(rebalance::RebalanceCommand::Pace(p)) => {
+                    (p.throttle, p.concurrency, p.leader_concurrency)
+                }
+                c => panic!("{c:?}"),
+            }
+        };
+        assert_eq!(
+            pace(&["--throttle", "1MB/s"]),
+            pace(&["--replication-throttle", "1000000"])
+        );
+        assert_eq!(pace(&["--throttle", "1MB/s"]).0, Some(1_000_000));
+        assert_eq!(
+            pace(&["--concurrency", "3", "--leader-concurrency", "2"]),
+            pace(&[
+                "--concurrent-partition-movements-per-broker",
+                "3",
+                "--concurrent-leader-movements",
+                "2"
+            ])
+        );
+        assert_eq!(pace(&["--concurrency", "3"]).1, Some(3));
+        let roll = |flag: &str| match parse(&["roll", flag, "1,2"]).command {
+            Command::Roll(r) => r.nodes.map(|n| n.0),
+            c => panic!("{c:?}"),
+        };
+        assert_eq!(roll("--brokers"), roll("--nodes"));
+        assert_eq!(roll("--brokers"), Some(vec![1, 2]));
+        let mut cmd = Cli::command();
+        let pace_help = cmd
+            .find_subcommand_mut("rebalance")
+            .and_then(|r| r.find_subcommand_mut("pace"))
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        assert!(
+            pace_help.contains("--replication-throttle <RATE>")
+                && pace_help.contains("--concurrent-partition-movements-per-broker <N>"),
+            "{pace_help}"
+        );
+        assert!(!pace_help.contains("--throttle <"), "{pace_help}");
+    }
+
+    /// Issue #26: placeholders name the kind of value (`<DURATION>`, `<N>`, `<IDS>`), never
+    /// clap's default from the field name (`<MAX_BATCH_SIZE>`).
+    #[test]
+    fn placeholders_name_the_kind_of_value() {
+        fn walk(cmd: &clap::Command, path: &str, bad: &mut Vec<String>) {
+            for a in cmd.get_arguments() {
+                if !a.get_action().takes_values() || a.is_hide_set() {
+                    continue;
+                }
+                // clap's default placeholder is the field name (`MAX_BATCH_SIZE`); a chosen
+                // one names a kind (`N`, `DURATION`, `TOPIC-PARTITION`).
+                let names: Vec<String> = a
+                    .get_value_names()
+                    .map(|n| n.iter().map(ToString::to_string).collect())
+                    .unwrap_or_else(|| vec![a.get_id().as_str().to_ascii_uppercase()]);
+                if names.iter().any(|n| n.contains('_')) {
+                    bad.push(format!("{path} --{}: {names:?}", a.get_id()));
+                }
+            }
+            for s in cmd.get_subcommands() {
+                walk(s, &format!("{path} {}", s.get_name()), bad);
+            }
+        }
+        let mut bad = Vec::new();
+        walk(&Cli::command(), "kafkaops", &mut bad);
+        assert!(bad.is_empty(), "placeholders to name: {bad:#?}");
+    }
+
+    /// Issue #26: every command has an Examples section, and every example parses.
+    #[test]
+    fn every_command_has_examples_that_parse() {
+        fn paths(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+            out.push(path.to_string());
+            for s in cmd.get_subcommands() {
+                let p = if path.is_empty() {
+                    s.get_name().to_string()
+                } else {
+                    format!("{path} {}", s.get_name())
+                };
+                paths(s, &p, out);
+            }
+        }
+        let mut all = Vec::new();
+        paths(&Cli::command(), "", &mut all);
+        let listed: Vec<&str> = examples::EXAMPLES.iter().map(|(p, _)| *p).collect();
+        let missing: Vec<&String> = all
+            .iter()
+            .filter(|p| !listed.contains(&p.as_str()))
+            .collect();
+        assert!(missing.is_empty(), "commands without examples: {missing:?}");
+        let stale: Vec<&&str> = listed
+            .iter()
+            .filter(|p| !all.iter().any(|a| a == *p))
+            .collect();
+        assert!(stale.is_empty(), "examples of no command: {stale:?}");
+        for (path, text) in examples::EXAMPLES {
+            for line in text.lines() {
+                // What a shell passes: the words before a redirection.
+                let words = shlex::split(line).unwrap_or_else(|| panic!("{line}"));
+                let words: Vec<String> = words.into_iter().take_while(|w| w != ">").collect();
+                assert_eq!(
+                    words.first().map(String::as_str),
+                    Some("kafkaops"),
+                    "{line}"
+                );
+                let m = command()
+                    .try_get_matches_from(&words)
+                    .unwrap_or_else(|e| panic!("{path}: {line}: {e}"));
+                Cli::from_arg_matches(&m).unwrap_or_else(|e| panic!("{line}: {e}"));
+                if !path.is_empty() {
+                    assert!(
+                        line.contains(path),
+                        "{path}: an example of another command: {line}"
+                    );
+                }
+            }
+        }
+        // And the help shows them.
+        let mut cmd = command();
+        let roll = cmd
+            .find_subcommand_mut("roll")
+            .unwrap()
+            .render_help()
+            .to_string();
+        assert!(
+            roll.contains("Examples:\n  kafkaops -b k1:9092 roll --all --dry-run"),
+            "{roll}"
+        );
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub struct OperateArgs {
     #[arg(long, env = "KAFKAOPS_POLICY", value_name = "FILE")]
     pub policy: PathBuf,
     /// Time between reconcile loops when nothing happens, e.g. 30s, 2m
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
     pub resync: Duration,
     /// Log every action it would take and take none (nothing is persisted either)
     #[arg(long)]
@@ -57,13 +57,13 @@ pub struct OperateArgs {
     pub lease: Option<String>,
     /// Kubernetes: how long a leader's Lease lasts without renewal (a standby takes over after it;
     /// the leader stops acting at 2/3 of it). At least 3s; rounded up to whole seconds
-    #[arg(long, default_value = "15s", value_parser = parse_lease_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = parse_lease_duration)]
     pub lease_duration: Duration,
     /// Address of the HTTP endpoints /metrics, /healthz and /readyz (port 0: any free port, printed at start)
     #[arg(long, default_value = "127.0.0.1:9464", value_name = "ADDR")]
     pub listen: SocketAddr,
     /// Log line format on stderr
-    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
     /// Plain host: command restarting a node for a roll; {id} and {host} are replaced
     #[arg(long, value_name = "TEMPLATE", conflicts_with_all = ["stop_command", "start_command"])]
@@ -83,7 +83,7 @@ pub struct OperateArgs {
     pub node_id_label: Option<String>,
     /// How long one Cruise Control request, restart or reconfiguration may take before the
     /// action counts as failed (the loop goes on)
-    #[arg(long, default_value = "10m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_duration)]
     pub action_timeout: Duration,
 }
 

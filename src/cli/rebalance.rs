@@ -37,43 +37,45 @@ pub enum RebalanceCommand {
 #[derive(Debug, Args, Clone)]
 #[command(group(clap::ArgGroup::new("pace").required(true).args(["concurrency", "throttle"])))]
 pub struct PaceArgs {
-    /// Concurrent inter-broker partition movements per broker from now on (live)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Concurrent inter-broker partition movements per broker from now on (live), as
+    /// `rebalance add|remove|full` name it; `--concurrency` still works
+    #[arg(long = "concurrent-partition-movements-per-broker", alias = "concurrency", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub concurrency: Option<u32>,
-    /// Concurrent leader movements from now on
-    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "throttle")]
+    /// Concurrent leader movements from now on (`--leader-concurrency` still works)
+    #[arg(long = "concurrent-leader-movements", alias = "leader-concurrency", value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "throttle")]
     pub leader_concurrency: Option<u32>,
     /// New replication throttle, in bytes per second (`50MB/s`, `500KiB/s`), set on the brokers' throttle rates while
     /// the execution keeps running, and held until it ends (Cruise Control sets its own back
     /// before each batch). An execution started without a throttle is stopped and re-submitted
-    /// with it, after a re-check of the plan (asks first unless --yes)
-    #[arg(long, value_name = "RATE", value_parser = super::parse_rate, conflicts_with = "concurrency")]
+    /// with it, after a re-check of the plan (asks first unless --yes); `--throttle` still
+    /// works
+    #[arg(long = "replication-throttle", alias = "throttle", value_name = "RATE", value_parser = super::parse_rate, conflicts_with = "concurrency")]
     pub throttle: Option<u64>,
-    /// With --throttle: change the brokers' rates once and return instead of holding the new
+    /// With --replication-throttle: change the brokers' rates once and return instead of holding the new
     /// rate until the execution ends (Cruise Control sets its own back at its next batch)
     #[arg(long, conflicts_with = "concurrency")]
     pub once: bool,
-    /// With --throttle: largest change between what the stopped execution still had to do and
+    /// With --replication-throttle: largest change between what the stopped execution still had to do and
     /// the re-submitted proposal, in percent of the movements, leader movements and data;
     /// past it the execution stays stopped
     #[arg(long, value_name = "PERCENT", default_value = "10%", value_parser = parse_percent, conflicts_with = "concurrency")]
     pub max_drift: u32,
-    /// With --throttle: largest change of the data to move, in MB (default: no absolute cap)
+    /// With --replication-throttle: largest change of the data to move, in MB (default: no absolute cap)
     #[arg(long, value_name = "MB", conflicts_with = "concurrency")]
     pub max_data_mb: Option<u64>,
-    /// With --throttle: follow the resumed execution until it ends (default: print its task id
+    /// With --replication-throttle: follow the resumed execution until it ends (default: print its task id
     /// and return, as `--no-wait`)
     #[arg(long, conflicts_with = "concurrency")]
     pub wait: bool,
     /// Reason recorded by Cruise Control for the request
-    #[arg(long, default_value = "kafkaops rebalance pace")]
+    #[arg(long, value_name = "TEXT", default_value = "kafkaops rebalance pace")]
     pub reason: String,
-    /// Give up waiting for Cruise Control after this long (with --throttle: for the stop and the
+    /// Give up waiting for Cruise Control after this long (with --replication-throttle: for the stop and the
     /// re-submission each)
-    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "2m", value_parser = parse_duration)]
     pub timeout: Duration,
     /// Pause between polls of Cruise Control (it advises at least 5s)
-    #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = parse_duration, hide = true)]
     pub poll_interval: Duration,
 }
 
@@ -92,10 +94,10 @@ pub enum ReviewCommand {
 #[derive(Debug, Args, Clone)]
 pub struct ReviewListArgs {
     /// Only these review ids (comma-separated)
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_name = "IDS", value_delimiter = ',')]
     pub ids: Vec<i64>,
     /// Give up waiting for Cruise Control after this long
-    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "2m", value_parser = parse_duration)]
     pub timeout: Duration,
 }
 
@@ -103,13 +105,13 @@ pub struct ReviewListArgs {
 #[derive(Debug, Args, Clone)]
 pub struct ReviewDecisionArgs {
     /// Review ids (comma-separated)
-    #[arg(required = true, value_delimiter = ',')]
+    #[arg(value_name = "IDS", required = true, value_delimiter = ',')]
     pub ids: Vec<i64>,
     /// Reason recorded by Cruise Control for the review
-    #[arg(long, default_value = "kafkaops")]
+    #[arg(long, value_name = "TEXT", default_value = "kafkaops")]
     pub reason: String,
     /// Give up waiting for Cruise Control after this long
-    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "2m", value_parser = parse_duration)]
     pub timeout: Duration,
 }
 
@@ -117,11 +119,11 @@ pub struct ReviewDecisionArgs {
 #[derive(Debug, Args, Clone)]
 pub struct StatusArgs {
     /// Give up waiting for Cruise Control after this long
-    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "2m", value_parser = parse_duration)]
     pub timeout: Duration,
     /// Report what became of this Cruise Control user task (the task id `--no-wait`, a timeout or
     /// an interrupt printed): running, completed (exit 0), failed (exit 1) or stopped (exit 9)
-    #[arg(long, value_name = "TASK_ID")]
+    #[arg(long, value_name = "ID")]
     pub task: Option<String>,
     /// With --task: re-attach and follow the execution until it ends
     #[arg(long, requires = "task")]
@@ -130,7 +132,7 @@ pub struct StatusArgs {
     #[arg(long, value_name = "DURATION", requires = "follow", value_parser = parse_duration)]
     pub follow_timeout: Option<Duration>,
     /// Pause between polls of Cruise Control (it advises at least 5s)
-    #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = parse_duration, hide = true)]
     pub poll_interval: Duration,
 }
 
@@ -138,13 +140,13 @@ pub struct StatusArgs {
 #[derive(Debug, Args, Clone)]
 pub struct StopArgs {
     /// Give up waiting for the execution to stop after this long
-    #[arg(long, default_value = "5m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration)]
     pub timeout: Duration,
     /// Reason recorded by Cruise Control for the request
-    #[arg(long, default_value = "kafkaops")]
+    #[arg(long, value_name = "TEXT", default_value = "kafkaops")]
     pub reason: String,
     /// Pause between polls of Cruise Control (it advises at least 5s)
-    #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = parse_duration, hide = true)]
     pub poll_interval: Duration,
 }
 
@@ -152,7 +154,7 @@ pub struct StopArgs {
 #[derive(Debug, Args, Clone)]
 pub struct ProposalArgs {
     /// Goals to optimise, in priority order (comma-separated) [default: Cruise Control's]
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_name = "GOALS", value_delimiter = ',')]
     pub goals: Vec<String>,
     /// Allow goals that leave out some hard goals
     #[arg(long)]
@@ -216,20 +218,20 @@ pub struct ProposalArgs {
     pub no_wait: bool,
     /// Give up waiting for Cruise Control's proposal (and the start of the execution) after
     /// this long
-    #[arg(long, default_value = "30m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "30m", value_parser = parse_duration)]
     pub timeout: Duration,
     /// Give up following the execution after this long, counted from its start (it keeps
     /// running; exit 3) [default: follow as long as it runs]
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub follow_timeout: Option<Duration>,
     /// Reason recorded by Cruise Control for the request
-    #[arg(long, default_value = "kafkaops")]
+    #[arg(long, value_name = "TEXT", default_value = "kafkaops")]
     pub reason: String,
     /// If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)
     #[arg(long, value_name = "DURATION", default_value = "0s", value_parser = parse_duration)]
     pub wait_for_ready: Duration,
     /// Pause between polls of Cruise Control (it advises at least 5s)
-    #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = parse_duration, hide = true)]
     pub poll_interval: Duration,
     /// With --execute: if partition reassignments not started by Cruise Control are in flight,
     /// wait up to this long for them to end (default: refuse at once with exit code 5)
@@ -244,7 +246,7 @@ pub struct ProposalArgs {
 #[derive(Debug, Args, Clone)]
 pub struct AddArgs {
     /// The new brokers (comma-separated ids); replicas move only onto these
-    #[arg(long, required = true, value_parser = IdList::parse)]
+    #[arg(long, value_name = "IDS", required = true, value_parser = IdList::parse)]
     pub brokers: IdList,
     #[command(flatten)]
     pub proposal: ProposalArgs,
@@ -253,10 +255,10 @@ pub struct AddArgs {
 #[derive(Debug, Args, Clone)]
 pub struct RemoveArgs {
     /// The brokers being removed (comma-separated ids); replicas move only off these
-    #[arg(long, required = true, value_parser = IdList::parse)]
+    #[arg(long, value_name = "IDS", required = true, value_parser = IdList::parse)]
     pub brokers: IdList,
     /// Move replicas only onto these brokers (comma-separated ids)
-    #[arg(long, value_parser = IdList::parse)]
+    #[arg(long, value_name = "IDS", value_parser = IdList::parse)]
     pub destination_brokers: Option<IdList>,
     #[command(flatten)]
     pub proposal: ProposalArgs,
@@ -265,7 +267,7 @@ pub struct RemoveArgs {
 #[derive(Debug, Args, Clone)]
 pub struct FullArgs {
     /// Move replicas only onto these brokers (comma-separated ids)
-    #[arg(long, value_parser = IdList::parse)]
+    #[arg(long, value_name = "IDS", value_parser = IdList::parse)]
     pub destination_brokers: Option<IdList>,
     /// Balance the disks within each broker instead (JBOD; Cruise Control's intra-broker goals;
     /// no --goals)
@@ -282,7 +284,7 @@ pub struct FullArgs {
 pub struct DemoteArgs {
     /// The brokers to demote (comma-separated ids): their replicas become the least preferred
     /// leaders and leadership moves away
-    #[arg(long, required = true, value_parser = IdList::parse)]
+    #[arg(long, value_name = "IDS", required = true, value_parser = IdList::parse)]
     pub brokers: IdList,
     #[command(flatten)]
     pub proposal: ProposalArgs,
@@ -317,7 +319,7 @@ pub struct ImbalanceArgs {
     #[arg(long, conflicts_with = "no_wait")]
     pub watch: bool,
     /// With --watch: pause between looks at Cruise Control's anomalies
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
     pub interval: Duration,
     #[command(flatten)]
     pub proposal: ProposalArgs,

@@ -22,10 +22,10 @@ pub struct RollArgs {
     #[arg(long, conflicts_with_all = ["nodes", "role"])]
     pub all: bool,
     /// Roll these nodes (comma-separated ids)
-    #[arg(long, value_parser = IdList::parse)]
+    #[arg(long, alias = "brokers", value_name = "IDS", value_parser = IdList::parse)]
     pub nodes: Option<IdList>,
     /// Roll the nodes with this role
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, value_name = "ROLE")]
     pub role: Option<RoleFilter>,
     /// Desired broker configuration (a .properties file): broker-role nodes whose effective
     /// config differs are reconfigured dynamically where possible, restarted otherwise
@@ -43,19 +43,19 @@ pub struct RollArgs {
 #[derive(Debug, Args, Clone)]
 pub struct RollRunArgs {
     /// Most brokers restarted together (only brokers sharing no partition)
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub max_batch_size: usize,
     /// How long a restarted node may take to serve again
-    #[arg(long, default_value = "10m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_duration)]
     pub post_restart_timeout: Duration,
     /// How long a reconfigured node may take to settle
-    #[arg(long, default_value = "2m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "2m", value_parser = parse_duration)]
     pub post_reconfigure_timeout: Duration,
     /// Restarts of one node before the roll aborts
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, value_name = "N", default_value_t = 3)]
     pub max_restart_attempts: u32,
     /// Failed dynamic reconfigurations before a node is restarted instead
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, value_name = "N", default_value_t = 3)]
     pub max_reconfig_attempts: u32,
     /// Also restart unhealthy nodes outside the selection (stopped, not ready, lagging);
     /// by default they are only reported and still count in the safety checks
@@ -83,14 +83,14 @@ pub struct RollRunArgs {
     #[arg(long, value_name = "TEMPLATE", requires = "stop_command")]
     pub start_command: Option<String>,
     /// Timeout of one restart command
-    #[arg(long, default_value = "5m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration)]
     pub command_timeout: Duration,
     /// How often to observe the cluster while waiting
-    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_duration)]
     pub poll_interval: Duration,
     /// How long a safety check (min ISR, quorum, log recovery) may hold the roll back
     /// mid-way before it aborts
-    #[arg(long, default_value = "5m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_duration)]
     pub blocked_timeout: Duration,
     /// Directory of the saved roll state (one file per cluster); a re-run of the same roll
     /// resumes from it [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]

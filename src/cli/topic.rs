@@ -16,10 +16,15 @@ pub enum TopicCommand {
 #[derive(Debug, Args)]
 pub struct SetRfArgs {
     /// Topics to change (exact names; repeatable or comma-separated)
-    #[arg(long, value_delimiter = ',', requires = "replication_factor", conflicts_with_all = ["from_file", "status"])]
+    #[arg(long, value_name = "TOPICS", value_delimiter = ',', requires = "replication_factor", conflicts_with_all = ["from_file", "status"])]
     pub topics: Vec<String>,
     /// The new replication factor of --topics
-    #[arg(long = "replication-factor", short = 'r', requires = "topics")]
+    #[arg(
+        long = "replication-factor",
+        short = 'r',
+        value_name = "N",
+        requires = "topics"
+    )]
     pub replication_factor: Option<u16>,
     /// YAML or JSON list of `{topic, replication_factor}` entries (several factors in one run)
     #[arg(long, value_name = "FILE", conflicts_with = "status")]
@@ -41,8 +46,8 @@ pub struct SetRfArgs {
     /// [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]
     #[arg(long, value_name = "DIR", env = "KAFKAOPS_STATE_DIR")]
     pub state_dir: Option<PathBuf>,
-    /// Replication throttle during execution, bytes per second
-    #[arg(long, value_name = "BYTES_PER_SEC")]
+    /// Replication throttle during execution, bytes per second (`50MB/s`, `500KiB/s`)
+    #[arg(long, value_name = "RATE", value_parser = super::parse_rate)]
     pub replication_throttle: Option<u64>,
     /// Concurrent inter-broker partition movements per broker
     #[arg(long, value_name = "N")]
@@ -51,16 +56,16 @@ pub struct SetRfArgs {
     #[arg(long, value_name = "N")]
     pub concurrent_leader_movements: Option<u32>,
     /// Reason recorded by Cruise Control for the request
-    #[arg(long, default_value = "kafkaops topic set-rf")]
+    #[arg(long, value_name = "TEXT", default_value = "kafkaops topic set-rf")]
     pub reason: String,
     /// Give up waiting (for another execution to end, for the change to finish) after this long
-    #[arg(long, default_value = "30m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = "30m", value_parser = parse_duration)]
     pub timeout: Duration,
     /// If Cruise Control is still sampling, wait up to this long for its load model (default: fail at once with exit code 4)
     #[arg(long, value_name = "DURATION", default_value = "0s", value_parser = parse_duration)]
     pub wait_for_ready: Duration,
     /// Pause between polls of Cruise Control (it advises at least 5s)
-    #[arg(long, default_value = "5s", value_parser = parse_duration, hide = true)]
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = parse_duration, hide = true)]
     pub poll_interval: Duration,
     /// With --execute: if partition reassignments not started by Cruise Control are in flight,
     /// wait up to this long for them to end (default: refuse at once with exit code 5)

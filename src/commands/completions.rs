@@ -2,10 +2,8 @@
 //! (checked for staleness by `tests/cli/generated.rs`, which also renders the committed `man/` pages
 //! from the same clap definition: the binary itself never renders a man page).
 
-use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::cli::Cli;
 use crate::error::{CliError, ExitCode};
 
 /// Prints the script for the name kafkaops was called by (`kubectl-kafkaops` as a kubectl
@@ -25,7 +23,7 @@ pub fn completion_script(shell: Shell) -> String {
 #[must_use]
 pub fn completion_script_for(shell: Shell, name: &str) -> String {
     let mut buf = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), name, &mut buf);
+    clap_complete::generate(shell, &mut crate::cli::command(), name, &mut buf);
     String::from_utf8_lossy(&buf).into_owned()
 }
 

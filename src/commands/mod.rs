@@ -278,6 +278,10 @@ async fn dispatch(ctx: &Ctx, command: Command) -> Result<ExitCode, CliError> {
         }
         Command::Rebalance(cmd) => rebalance::run(ctx, cmd).await,
         Command::Config(crate::cli::ConfigCommand::View) => config::view(ctx),
+        Command::Config(crate::cli::ConfigCommand::GetContexts) => config::get_contexts(ctx),
+        Command::Config(crate::cli::ConfigCommand::UseContext { name }) => {
+            config::use_context(ctx, &name)
+        }
         Command::Completions { shell } => completions::run(shell),
         Command::Roll(args) => roll::run(ctx, args).await,
         Command::Topic(cmd) => topic::run(ctx, cmd).await,

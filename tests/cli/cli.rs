@@ -983,3 +983,66 @@ fn colour_is_colour_only_and_tables_fit_columns() {
         "{wide}"
     );
 }
+
+/// Issue #26: `config get-contexts` lists the file's contexts with the current one marked (no
+/// secret); `config use-context NAME` switches it, keeping the rest of the file; an unknown
+/// name is a usage error that changes nothing; `config --help` shows the file's format.
+#[test]
+fn config_contexts_are_listed_and_switched_as_kubectl_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("config.yaml");
+    let original = "# ops clusters\ncurrent-context: dev\ncontexts:\n- name: dev\n  bootstrap-servers: dev:9092\n- name: prod\n  bootstrap-servers: prod:9092\n  cruise-control:\n    url: http://cc.prod:9090\n    password-env: KAFKAOPS_TEST_PROD_PW\n";
+    std::fs::write(&cfg, original).unwrap();
+    let cfg = cfg.to_str().unwrap();
+    let list = |args: &[&str]| {
+        let o = kafkaops()
+            .args(["--config", cfg])
+            .args(args)
+            .env("KAFKAOPS_TEST_PROD_PW", "s3cret-pw")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(&list(&["-o", "json", "config", "get-contexts"])).unwrap();
+    assert_eq!(json[0]["name"], "dev");
+    assert_eq!(json[0]["current"], true);
+    assert_eq!(json[1]["current"], false);
+    assert_eq!(json[1]["cruise_control_url"], "http://cc.prod:9090");
+    let table = list(&["config", "get-contexts"]);
+    assert!(table.contains("| *       | dev "), "{table}");
+    assert!(!table.contains("s3cret"), "{table}");
+    // use-context: only the current-context line changes.
+    kafkaops()
+        .args(["--config", cfg, "config", "use-context", "prod"])
+        .assert()
+        .success();
+    let now = std::fs::read_to_string(cfg).unwrap();
+    assert_eq!(
+        now,
+        original.replace("current-context: dev", "current-context: \"prod\""),
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&list(&["-o", "json", "config", "get-contexts"])).unwrap();
+    assert_eq!(json[1]["current"], true, "{json}");
+    let view = list(&["-o", "json", "config", "view"]);
+    assert!(view.contains("prod:9092"), "{view}");
+    // An unknown context: exit 2, the file unchanged.
+    kafkaops()
+        .args(["--config", cfg, "config", "use-context", "nosuch"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("known: dev, prod"));
+    assert_eq!(std::fs::read_to_string(cfg).unwrap(), now);
+    // The format, in the help.
+    kafkaops()
+        .args(["config", "--help"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("current-context: local")
+                .and(predicate::str::contains("password-env"))
+                .and(predicate::str::contains("kafkaops config use-context prod")),
+        );
+}

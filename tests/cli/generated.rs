@@ -3,15 +3,13 @@
 
 use std::path::Path;
 
-use clap::CommandFactory;
 use clap_complete::Shell;
-use kafkaops::cli::Cli;
 use kafkaops::commands::completions::{completion_file_name, completion_script};
 
 /// Man pages: one for `kafkaops` and one per (nested) subcommand, as (file name, roff).
 fn man_pages() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
-    let mut cmd = Cli::command();
+    let mut cmd = kafkaops::cli::command();
     cmd.build();
     collect_man(&cmd, "kafkaops", &mut out);
     out
