@@ -43,8 +43,13 @@ pub async fn facts(
     let names: Vec<String> = o.topics.iter().map(|t| t.name.clone()).collect();
     let topic_throttles = super::throttles::topic_throttles(kafka, &names).await?;
     let mut f = from_observation(&o, topic_throttles, cc);
-    // The holds that count now (issue 29). One that cannot be read is said, not fatal: the
-    // rest of the verdict still answers.
+    add_holds(kafka, &mut f).await;
+    Ok(f)
+}
+
+/// Adds the holds that count now (issue 29) to `f`. Holds that cannot be read are logged, not
+/// fatal: the rest of the verdict still answers.
+pub async fn add_holds(kafka: &KafkaClient, f: &mut HealthFacts) {
     match super::hold::read(kafka).await {
         Ok(holds) => {
             let now = super::hold::now();
@@ -52,7 +57,6 @@ pub async fn facts(
         }
         Err(e) => tracing::warn!("node holds not shown: {e:#}"),
     }
-    Ok(f)
 }
 
 /// What Cruise Control says: its executor, load monitor and anomaly detector.

@@ -40,8 +40,7 @@ struct ListView {
 }
 
 fn when(ms: u64) -> String {
-    let t = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms);
-    humantime::format_rfc3339_seconds(t).to_string()
+    crate::engine::holds::when(ms)
 }
 
 fn render(v: &ListView, style: crate::output::Style) -> String {

@@ -728,9 +728,7 @@ fn hold_reasons(holds: &[super::holds::Hold], out: &mut Vec<Reason>) {
     let mut holds: Vec<&super::holds::Hold> = holds.iter().collect();
     holds.sort_by_key(|h| h.node);
     for h in holds {
-        let until = humantime::format_rfc3339_seconds(
-            std::time::UNIX_EPOCH + std::time::Duration::from_millis(h.expires_ms),
-        );
+        let until = super::holds::when(h.expires_ms);
         out.push(reason(
             "held",
             Some(node(h.node.0)),

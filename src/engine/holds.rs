@@ -68,6 +68,20 @@ pub fn destinations_avoiding(
     out
 }
 
+/// The last instant RFC 3339 can write (9999-12-31T23:59:59Z), in milliseconds since the epoch.
+const LAST_RFC3339_MS: u64 = 253_402_300_799_000;
+
+/// A hold's time (milliseconds since the epoch) as people read it: RFC 3339 in UTC, or `never`
+/// past what RFC 3339 can write (a hold placed for thousands of years; formatting it would fail).
+#[must_use]
+pub fn when(ms: u64) -> String {
+    if ms > LAST_RFC3339_MS {
+        return "never".into();
+    }
+    humantime::format_rfc3339_seconds(std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms))
+        .to_string()
+}
+
 /// Held nodes as people read them: `3 (disk swap), 5 (recovery)`.
 #[must_use]
 pub fn describe(held: &[(i32, String)]) -> String {
@@ -96,6 +110,15 @@ mod tests {
         assert_eq!(held_among(&[1, 3, 3], &held), vec![(3, "disk".to_string())]);
         assert!(held_among(&[1, 2], &held).is_empty());
         assert_eq!(describe(&held_among(&[3], &held)), "3 (disk)");
+    }
+
+    #[test]
+    fn times_past_what_rfc3339_can_write_are_never() {
+        // Found by the health property test: a hold expiring at u64::MAX ms made the formatter fail.
+        assert_eq!(when(0), "1970-01-01T00:00:00Z");
+        assert_eq!(when(LAST_RFC3339_MS), "9999-12-31T23:59:59Z");
+        assert_eq!(when(LAST_RFC3339_MS + 1), "never");
+        assert_eq!(when(u64::MAX), "never");
     }
 
     #[test]

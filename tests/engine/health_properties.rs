@@ -21,6 +21,8 @@ use kafkaops::engine::health::{
     BrokerFacts, BrokerStatus, CruiseControlFacts, HealthFacts, IgnoreRule, PartitionFacts,
     QuorumFacts, Severity, Verdict, VoterFacts, evaluate,
 };
+use kafkaops::engine::holds::Hold;
+use kafkaops::engine::model::NodeId;
 use kafkaops::engine::throttles::{
     FOLLOWER_RATE, LEADER_REPLICAS, LOG_DIRS_RATE, Throttle, ThrottleTarget,
 };
@@ -169,9 +171,10 @@ fn noisy_facts() -> impl Strategy<Value = HealthFacts> {
         proptest::collection::vec((0usize..3, 0i32..4), 0..3),
         proptest::collection::vec(throttle(), 0..4),
         cruise_control(),
+        proptest::collection::btree_set(1i32..6, 0..2),
     )
         .prop_map(
-            |(statuses, cordons, mut partitions, quorum, unknown, moving, throttles, cc)| {
+            |(statuses, cordons, mut partitions, quorum, unknown, moving, throttles, cc, held)| {
                 // One entry per partition id.
                 let mut seen = BTreeSet::new();
                 partitions.retain(|p| seen.insert((p.topic.clone(), p.partition)));
@@ -201,7 +204,15 @@ fn noisy_facts() -> impl Strategy<Value = HealthFacts> {
                         .collect(),
                     throttles,
                     cruise_control: cc,
-                    holds: Vec::new(),
+                    holds: held
+                        .into_iter()
+                        .map(|n| Hold {
+                            node: NodeId(n),
+                            reason: "disk swap".into(),
+                            created_ms: 0,
+                            expires_ms: u64::MAX,
+                        })
+                        .collect(),
                 }
             },
         )
@@ -225,6 +236,7 @@ fn facts() -> impl Strategy<Value = HealthFacts> {
             f.unknown_replica_ids.clear();
             f.throttles.clear();
             f.cruise_control = CruiseControlFacts::NotConfigured;
+            f.holds.clear();
         }
         f
     })
@@ -283,7 +295,15 @@ fn oracle(f: &HealthFacts) -> Verdict {
             monitor_not_ready, ..
         } => monitor_not_ready.is_some(),
     };
-    if lagging || broker_down || urp || !f.unknown_replica_ids.is_empty() || leftover || cc_trouble
+    // A held node (`kafkaops hold`) needs an on-call's attention until it ends.
+    let held = !f.holds.is_empty();
+    if lagging
+        || broker_down
+        || urp
+        || !f.unknown_replica_ids.is_empty()
+        || leftover
+        || cc_trouble
+        || held
     {
         Verdict::Degraded
     } else {

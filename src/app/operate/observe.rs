@@ -180,11 +180,13 @@ impl KafkaPort for KafkaClient {
             .await
             .inspect_err(|e| tracing::debug!("health: {e:#}"))
             .ok()?;
-        Some(crate::app::health::from_observation(
+        let mut f = crate::app::health::from_observation(
             &o,
             topic_throttles,
             CruiseControlFacts::NotConfigured,
-        ))
+        );
+        crate::app::health::add_holds(self, &mut f).await;
+        Some(f)
     }
 }
 
