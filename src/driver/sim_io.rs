@@ -20,6 +20,17 @@ pub(crate) struct SimIo {
     pub(crate) stop_after_batches: Option<(usize, &'static AtomicBool)>,
     /// The IO's clock runs this far behind the simulator's (a clock moved back).
     pub(crate) clock_back_ms: Cell<u64>,
+    /// A roll onto new software: what each node's software supports.
+    pub(crate) software: Option<SimSoftware>,
+}
+
+/// The software of a simulated roll onto a new release: every node supports `metadata.version`
+/// up to `old` until its restart, then `new`, except `stuck` (its software was not changed).
+pub(crate) struct SimSoftware {
+    pub(crate) old: i16,
+    pub(crate) new: i16,
+    pub(crate) stuck: Option<NodeId>,
+    pub(crate) restarted: RefCell<std::collections::BTreeSet<NodeId>>,
 }
 
 impl SimIo {
@@ -31,6 +42,7 @@ impl SimIo {
             failing_restart: None,
             stop_after_batches: None,
             clock_back_ms: Cell::new(0),
+            software: None,
         }
     }
 }
@@ -71,6 +83,12 @@ impl RollIo for SimIo {
                 .collect(),
             reason: String::new(),
         };
+        if let Some(software) = &self.software {
+            software
+                .restarted
+                .borrow_mut()
+                .extend(nodes.iter().copied());
+        }
         let mut sim = self.sim.borrow_mut();
         sim.apply(&decision);
         if let Some((after, stop)) = self.stop_after_batches
@@ -117,6 +135,24 @@ impl RollIo for SimIo {
             .into_iter()
             .map(|(n, at)| (n, Millis(at.0.saturating_sub(back))))
             .collect()
+    }
+
+    async fn software(
+        &self,
+    ) -> Option<std::collections::BTreeMap<NodeId, crate::engine::roll::SoftwareReport>> {
+        let software = self.software.as_ref()?;
+        let restarted = software.restarted.borrow();
+        Some(
+            self.sim
+                .borrow()
+                .nodes
+                .keys()
+                .map(|id| {
+                    let new = restarted.contains(id) && software.stuck != Some(*id);
+                    (*id, Ok(Some(if new { software.new } else { software.old })))
+                })
+                .collect(),
+        )
     }
 
     async fn sleep_until(&self, until: Millis) {

@@ -13,7 +13,7 @@
 //! 3. with the jars changed, every node is rolled onto the current release with the producer
 //!    running and no failed send; a second run has nothing left to do;
 //! 4. `upgrade --finalize` raises `metadata.version` to the new release's latest, and leaves
-//!    `kraft.version` alone.
+//!    `kraft.version` alone; a roll back onto the previous release is then refused.
 //!
 //! Run with `cargo test --test cluster upgrade_roll:: -- --nocapture`.
 
@@ -248,4 +248,18 @@ fn an_upgrade_rolls_every_node_onto_the_new_release_then_finalizes() {
         kraft_before,
         "kraft.version untouched"
     );
+    // Back onto the previous release's software: refused (its nodes could not load the
+    // finalized level), nothing restarted.
+    let out = upgrade(
+        &conn,
+        true,
+        &["--to", previous.as_str(), "--restart-command", cmd.as_str()],
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("below the finalized") && out.stderr.contains("nothing was changed"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(server.restarts().len(), 4);
 }
