@@ -20,12 +20,14 @@
 //!
 //! [`SetRfView`]: `{"dry_run":bool,"execute":bool,"task_ids":[str],"proposal":{"replica_movements",
 //! "leader_movements","data_to_move_mb","topics":[{"topic","named","replica_movements",
-//! "leader_movements"}],"onto_held":[{"node","reason","partitions":[str]}]}|null,"topics":[{"topic","before","target","after","state":
-//! "pending"|"ongoing"|"done"|"failed","task_id","message"}]}`; `proposal.topics` is every topic
-//! Cruise Control's proposal touches, the named ones first (a real server also moves other
-//! topics' leaders, reference section 14); `proposal.onto_held` the held nodes (`kafkaops hold`)
-//! it places new replicas on (such a proposal is never executed: exit 1); factors are `null` when a topic's
-//! partitions disagree. `--status` prints the same shape from the state file.
+//! "leader_movements"}],"onto_held":[{"node","reason","partitions":[str]}]}|null,"topics":[{"topic",
+//! "before","target","after","before_mix","after_mix","state":"pending"|"ongoing"|"done"|"failed",
+//! "task_id","message"}]}`; `proposal.topics` is every topic Cruise Control's proposal touches, the
+//! named ones first (a real server also moves other topics' leaders, reference section 14);
+//! `proposal.onto_held` the held nodes (`kafkaops hold`) it places new replicas on (such a proposal
+//! is never executed: exit 1); factors are `null` when a topic's partitions disagree, and
+//! `before_mix`/`after_mix` are then `[smallest, largest]` (the table shows `2-3 (mixed)`).
+//! `--status` prints the same shape from the state file.
 //!
 //! Exit codes: 0 when every topic has its target (or for a dry run), 2 for bad input (nothing
 //! changed), 5 when Cruise Control stayed busy until `--timeout` ... as in the README, and 7
@@ -154,6 +156,11 @@ pub struct TopicView {
     pub before: Option<u16>,
     pub target: u16,
     pub after: Option<u16>,
+    /// `[smallest, largest]` replica count when the partitions disagreed before (`before` is
+    /// `null` then).
+    pub before_mix: Option<(u16, u16)>,
+    /// `[smallest, largest]` replica count when the partitions disagree now (`after` is `null`).
+    pub after_mix: Option<(u16, u16)>,
     pub state: ChangeState,
     pub task_id: Option<String>,
     pub message: Option<String>,
@@ -219,6 +226,8 @@ fn view(
                 before: c.before,
                 target: c.target,
                 after: c.after,
+                before_mix: c.before_mix,
+                after_mix: c.after_mix,
                 state: c.state,
                 task_id: c.task_id.clone(),
                 message: c.message.clone(),
@@ -227,8 +236,13 @@ fn view(
     }
 }
 
-fn rf(v: Option<u16>) -> String {
-    v.map_or_else(|| "-".into(), |v| v.to_string())
+/// A factor cell: the factor, the mix when the partitions disagree (`2-3 (mixed)`), else `-`.
+fn rf(v: Option<u16>, mix: Option<(u16, u16)>) -> String {
+    match (v, mix) {
+        (Some(v), _) => v.to_string(),
+        (None, Some((lo, hi))) => format!("{lo}-{hi} (mixed)"),
+        (None, None) => "-".into(),
+    }
 }
 
 fn state_name(s: ChangeState) -> &'static str {
@@ -267,9 +281,9 @@ pub fn render(v: &SetRfView, style: crate::output::Style) -> String {
     for r in &v.topics {
         t.row([
             r.topic.clone(),
-            rf(r.before),
+            rf(r.before, r.before_mix),
             r.target.to_string(),
-            rf(r.after),
+            rf(r.after, r.after_mix),
             state_name(r.state).to_string(),
             r.task_id.clone().unwrap_or_else(|| "-".into()),
             r.message.clone().unwrap_or_default(),
@@ -446,6 +460,19 @@ async fn status(ctx: &Ctx, printer: &Printer, path: &Path) -> Result<ExitCode, C
 // Hooks.
 // ---------------------------------------------------------------------------
 
+/// What `set-rf` says when it follows a change (pure): one it just started, or (`again`) one an
+/// earlier run started, said only once Cruise Control shows it still knows the task.
+fn following_note(task_id: Option<&str>, again: bool) -> String {
+    let task = task_id.map(|t| format!(" (task {t})")).unwrap_or_default();
+    if again {
+        format!(
+            "Following the change started earlier{task} (Ctrl-C to stop it or leave it running)"
+        )
+    } else {
+        format!("Change started{task}; following it (Ctrl-C to stop it or leave it running)")
+    }
+}
+
 struct TopicHooks<'a> {
     printer: &'a Printer,
     /// The topics the command names (the proposal may touch others).
@@ -510,10 +537,13 @@ impl FlowHooks for TopicHooks<'_> {
     }
 
     fn following(&self, task_id: Option<&str>) {
-        self.printer.note(format!(
-            "Change started{}; following it (Ctrl-C to stop it or leave it running)",
-            task_id.map(|t| format!(" (task {t})")).unwrap_or_default()
-        ));
+        self.printer.note(following_note(task_id, false));
+        let mut f = self.follow.lock().unwrap_or_else(PoisonError::into_inner);
+        *f = Some(progress_bar(self.printer, 0, "changing"));
+    }
+
+    fn following_again(&self, task_id: Option<&str>) {
+        self.printer.note(following_note(task_id, true));
         let mut f = self.follow.lock().unwrap_or_else(PoisonError::into_inner);
         *f = Some(progress_bar(self.printer, 0, "changing"));
     }
@@ -583,6 +613,21 @@ mod tests {
     use crate::engine::replicas::whole_names_regex;
 
     #[test]
+    fn a_resumed_change_is_followed_again_not_started() {
+        let n = following_note(Some("t1"), true);
+        assert!(
+            n.starts_with("Following the change started earlier (task t1)"),
+            "{n}"
+        );
+        assert!(!n.contains("Change started"), "{n}");
+        let n = following_note(Some("t2"), false);
+        assert!(
+            n.starts_with("Change started (task t2); following it"),
+            "{n}"
+        );
+    }
+
+    #[test]
     fn desired_file_takes_a_list_or_a_topics_key() {
         let a = parse_desired("- topic: a\n  replication_factor: 2\n- name: b\n  replicas: 3\n")
             .unwrap();
@@ -618,10 +663,25 @@ mod tests {
                         min_isr: None,
                     },
                 ),
+                (
+                    // Partitions at mixed factors (#25 point 7): the mix, not `-`.
+                    "m".to_string(),
+                    TopicFacts {
+                        partitions: 2,
+                        min_rf: 2,
+                        max_rf: 3,
+                        min_isr: None,
+                    },
+                ),
             ]
             .into(),
         };
-        let wanted = [("a".to_string(), 2), ("b".to_string(), 2)].into();
+        let wanted = [
+            ("a".to_string(), 2),
+            ("b".to_string(), 2),
+            ("m".to_string(), 3),
+        ]
+        .into();
         let mut state = ReplicasState::plan(Some("c".into()), &wanted, &facts);
         state.handle_sent(Some("t1".into()));
         let v = view(
@@ -664,11 +724,14 @@ mod tests {
                     ],
                     "onto_held": [{"node": 3, "reason": "disk swap", "partitions": ["a-0"]}]},
                 "topics": [
-                    {"topic": "a", "before": 3, "target": 2, "after": 3, "state": "ongoing",
-                     "task_id": "t1", "message": null},
-                    {"topic": "b", "before": 2, "target": 2, "after": 2, "state": "done",
-                     "task_id": null,
-                     "message": "already at the target replication factor: skipped"}
+                    {"topic": "a", "before": 3, "target": 2, "after": 3, "before_mix": null,
+                     "after_mix": null, "state": "ongoing", "task_id": "t1", "message": null},
+                    {"topic": "b", "before": 2, "target": 2, "after": 2, "before_mix": null,
+                     "after_mix": null, "state": "done", "task_id": null,
+                     "message": "already at the target replication factor: skipped"},
+                    {"topic": "m", "before": null, "target": 3, "after": null,
+                     "before_mix": [2, 3], "after_mix": [2, 3], "state": "ongoing",
+                     "task_id": "t1", "message": null}
                 ]
             })
         );
@@ -677,6 +740,7 @@ mod tests {
             table.contains("ongoing") && table.contains("skipped"),
             "{table}"
         );
+        assert!(table.contains("2-3 (mixed)"), "{table}");
     }
 
     #[test]

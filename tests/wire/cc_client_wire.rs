@@ -1066,6 +1066,75 @@ mod flow_driver {
             .count()
     }
 
+    /// A re-run that resumes a saved flow says it follows the task only once Cruise Control
+    /// shows it still knows it: a forgotten task ends as lost without "following" first
+    /// (#25 point 7).
+    #[tokio::test]
+    async fn a_resumed_flow_does_not_say_it_follows_a_forgotten_task() {
+        use kafkaops::driver::cc_flow::FlowDriver;
+        use kafkaops::engine::cc_flow::CcFlow;
+        use kafkaops::engine::model::Millis;
+        let resume = |server: &MockServer| {
+            let cc = client(&server.uri());
+            let flow = CcFlow::attach(flow_config(true), TASK.to_string(), Millis(0));
+            (cc, flow)
+        };
+        // Forgotten: idle executor, no such user task.
+        let server = MockServer::start().await;
+        Mock::given(method("GET"))
+            .and(path("/kafkacruisecontrol/state"))
+            .respond_with(json(200, &fixture("state_ready.json")))
+            .mount(&server)
+            .await;
+        Mock::given(method("GET"))
+            .and(path("/kafkacruisecontrol/user_tasks"))
+            .respond_with(json(200, r#"{"userTasks":[],"version":1}"#))
+            .mount(&server)
+            .await;
+        let (cc, flow) = resume(&server);
+        let hooks = Hooks::new(true, false);
+        let op = add_broker(false);
+        let driver = FlowDriver::resume(&cc, &op, flow, &hooks, &LogObserver);
+        let report = flow::run_driver(driver, std::future::pending::<()>(), |_| {}).await;
+        assert!(
+            matches!(report.outcome, Outcome::TaskLost { .. }),
+            "{:?}",
+            report.outcome
+        );
+        assert!(
+            hooks.seen().iter().all(|s| !s.starts_with("following")),
+            "{:?}",
+            hooks.seen()
+        );
+        // Still known (completed meanwhile): followed, and said once.
+        let server = MockServer::start().await;
+        Mock::given(method("GET"))
+            .and(path("/kafkacruisecontrol/state"))
+            .respond_with(json(200, &fixture("state_ready.json")))
+            .mount(&server)
+            .await;
+        Mock::given(method("GET"))
+            .and(path("/kafkacruisecontrol/user_tasks"))
+            .respond_with(json(200, &user_tasks_body(false, "Completed", Some("{}"))))
+            .mount(&server)
+            .await;
+        let (cc, flow) = resume(&server);
+        let hooks = Hooks::new(true, false);
+        let driver = FlowDriver::resume(&cc, &op, flow, &hooks, &LogObserver);
+        let report = flow::run_driver(driver, std::future::pending::<()>(), |_| {}).await;
+        assert!(
+            matches!(report.outcome, Outcome::Completed { .. }),
+            "{:?}",
+            report.outcome
+        );
+        let following: Vec<String> = hooks
+            .seen()
+            .into_iter()
+            .filter(|s| s.starts_with("following"))
+            .collect();
+        assert_eq!(following, vec![format!("following {TASK}")]);
+    }
+
     #[tokio::test]
     async fn an_interrupt_while_following_stops_the_execution_and_names_the_task() {
         let server = MockServer::start().await;

@@ -468,10 +468,8 @@ pub async fn execute<H: FlowHooks>(
         };
         let report = match resume.take() {
             Some(f) => {
-                reporter.note(&format!(
-                    "Following the change started earlier (task {})",
-                    f.task_id().unwrap_or("-")
-                ));
+                // The hooks say "following" once Cruise Control shows it still knows the task
+                // (a forgotten one is reported as such, not followed first).
                 let driver = FlowDriver::resume(cc, &request, f, hooks, obs);
                 flow::run_driver(driver, interrupt, after_step).await
             }

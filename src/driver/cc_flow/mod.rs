@@ -148,6 +148,9 @@ pub struct FlowDriver<'a, C, O, H: FlowHooks<C>> {
     interrupted: bool,
     /// The wait for a previous execution's stop was announced.
     said_previous_stop: bool,
+    /// A resumed flow follows an execution started earlier: say so at the first look that
+    /// shows the task still known.
+    announce_following: bool,
     outcome: Option<Outcome>,
 }
 
@@ -195,6 +198,7 @@ where
             stop_error: None,
             interrupted: false,
             said_previous_stop: false,
+            announce_following: false,
             outcome: None,
         }
     }
@@ -220,9 +224,8 @@ where
             Some(d) if following => d,
             _ => deadline,
         };
-        if following {
-            hooks.following(flow.task_id());
-        }
+        // Announced once the first look shows the task is still known: a re-run must not say
+        // it follows a task Cruise Control forgot (#25 point 7).
         Self {
             cc,
             op,
@@ -246,6 +249,7 @@ where
             stop_error: None,
             interrupted: false,
             said_previous_stop: false,
+            announce_following: following,
             outcome: None,
         }
     }
@@ -435,7 +439,8 @@ where
                 return Step::WakeUpAt(until);
             }
             Command::ObserveProgress => {
-                match observe_progress(cc, &self.flow, hooks, deadline, obs).await {
+                let announce = std::mem::take(&mut self.announce_following);
+                match observe_progress(cc, &self.flow, hooks, deadline, obs, announce).await {
                     Ok((executor, task)) => self.flow.handle_progress(&executor, &task, self.now()),
                     Err(e) => self.fail(e, false),
                 }
@@ -553,11 +558,9 @@ async fn observe_progress<C: CruiseControlApi, H: FlowHooks<C>>(
     hooks: &H,
     deadline: Instant,
     obs: &dyn Observer,
+    announce_following: bool,
 ) -> Result<(ExecutorState, TaskView), CcError> {
     let executor = cc.executor(deadline, obs).await?;
-    if !executor.is_idle() {
-        hooks.progress(&executor);
-    }
     // Every request holds one of Cruise Control's few user-task slots for about 5 s (reference
     // section 13): while the executor says it runs our task, that answer is enough and the task
     // list is not asked for.
@@ -572,6 +575,15 @@ async fn observe_progress<C: CruiseControlApi, H: FlowHooks<C>>(
             Err(e) => return Err(e),
         },
     };
+    // A resumed flow says it follows the task only if Cruise Control still knows it (or still
+    // runs it); a forgotten one ends as lost without that line.
+    let running_ours = !executor.is_idle() && executor.running_task() == flow.task_id();
+    if announce_following && (task != TaskView::Lost || running_ours) {
+        hooks.following_again(flow.task_id());
+    }
+    if !executor.is_idle() {
+        hooks.progress(&executor);
+    }
     Ok((executor, task))
 }
 

@@ -111,6 +111,11 @@ pub trait FlowHooks<C = CruiseControlClient> {
     fn confirm(&self, dry_run: &Answer<OptimizationResult>) -> Result<(), Self::Error>;
     /// The execution started and is followed from now on.
     fn following(&self, task_id: Option<&str>);
+    /// A resumed flow follows the execution an earlier run started (said once Cruise Control
+    /// shows it still knows the task). Default: [`FlowHooks::following`].
+    fn following_again(&self, task_id: Option<&str>) {
+        self.following(task_id);
+    }
     /// An observation of the busy executor while following.
     fn progress(&self, executor: &ExecutorState);
     /// Following is over (finished or interrupted): clear progress displays. May be called

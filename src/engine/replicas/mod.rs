@@ -28,6 +28,12 @@ pub struct TopicFacts {
 }
 
 impl TopicFacts {
+    /// The smallest and largest replica count, when the partitions disagree (`None` when uniform).
+    #[must_use]
+    pub fn mix(&self) -> Option<(u16, u16)> {
+        (self.min_rf != self.max_rf).then_some((self.min_rf, self.max_rf))
+    }
+
     /// The replication factor, when every partition has the same replica count.
     #[must_use]
     pub fn rf(&self) -> Option<u16> {
@@ -203,6 +209,12 @@ pub struct TopicChange {
     pub target: u16,
     /// The factor last read from Kafka.
     pub after: Option<u16>,
+    /// The smallest and largest replica count before the change, when the partitions disagreed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before_mix: Option<(u16, u16)>,
+    /// The smallest and largest replica count last read, when the partitions disagree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_mix: Option<(u16, u16)>,
     pub state: ChangeState,
     /// The Cruise Control task carrying the change (ongoing, and kept afterwards).
     pub task_id: Option<String>,
@@ -304,6 +316,8 @@ impl ReplicasState {
                 before: now,
                 target,
                 after: None,
+                before_mix: facts.and_then(TopicFacts::mix),
+                after_mix: None,
                 state: ChangeState::Pending,
                 task_id: None,
                 message: None,
@@ -332,6 +346,7 @@ impl ReplicasState {
                 continue;
             };
             c.after = f.rf();
+            c.after_mix = f.mix();
             if !c.state.is_final() && f.is_at(c.target) {
                 c.state = ChangeState::Done;
             }
