@@ -26,7 +26,7 @@ end
 
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_needs_command" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -62,12 +62,12 @@ complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "throttles" -d 'Re
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "hold" -d 'Node holds: nodes a roll never restarts and a rebalance never moves replicas to, until the hold expires (stored in the cluster, in the compacted topic __kafkaops_holds)'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "journal" -d 'The journals of past runs that changed something: list, show one, bundle them for a ticket (kept in the state directory\'s journal/)'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "operate" -d 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts'
-complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "config" -d 'Inspect the resolved configuration'
+complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "config" -d 'Inspect the resolved configuration and switch contexts'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -122,7 +122,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l wait-for-reassignments -d 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -173,7 +173,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l wait-for-reassignments -d 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -224,7 +224,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l wait-for-reassignments -d 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -275,7 +275,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l wait-for-reassignments -d 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -325,7 +325,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l wait-for-reassignments -d 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -377,7 +377,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l wait-for-reassignments -d 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -413,7 +413,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -442,7 +442,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -465,17 +465,17 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l concurrency -d 'Concurrent inter-broker partition movements per broker from now on (live)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l leader-concurrency -d 'Concurrent leader movements from now on' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l throttle -d 'New replication throttle, in bytes per second (`50MB/s`, `500KiB/s`), set on the brokers\' throttle rates while the execution keeps running, and held until it ends (Cruise Control sets its own back before each batch). An execution started without a throttle is stopped and re-submitted with it, after a re-check of the plan (asks first unless --yes)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l max-drift -d 'With --throttle: largest change between what the stopped execution still had to do and the re-submitted proposal, in percent of the movements, leader movements and data; past it the execution stays stopped' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l max-data-mb -d 'With --throttle: largest change of the data to move, in MB (default: no absolute cap)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l concurrent-partition-movements-per-broker -d 'Concurrent inter-broker partition movements per broker from now on (live), as `rebalance add|remove|full` name it; `--concurrency` still works' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l concurrent-leader-movements -d 'Concurrent leader movements from now on (`--leader-concurrency` still works)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l replication-throttle -d 'New replication throttle, in bytes per second (`50MB/s`, `500KiB/s`), set on the brokers\' throttle rates while the execution keeps running, and held until it ends (Cruise Control sets its own back before each batch). An execution started without a throttle is stopped and re-submitted with it, after a re-check of the plan (asks first unless --yes); `--throttle` still works' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l max-drift -d 'With --replication-throttle: largest change between what the stopped execution still had to do and the re-submitted proposal, in percent of the movements, leader movements and data; past it the execution stays stopped' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l max-data-mb -d 'With --replication-throttle: largest change of the data to move, in MB (default: no absolute cap)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l reason -d 'Reason recorded by Cruise Control for the request' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l timeout -d 'Give up waiting for Cruise Control after this long (with --throttle: for the stop and the re-submission each)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l timeout -d 'Give up waiting for Cruise Control after this long (with --replication-throttle: for the stop and the re-submission each)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l poll-interval -d 'Pause between polls of Cruise Control (it advises at least 5s)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -493,8 +493,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l once -d 'With --throttle: change the brokers\' rates once and return instead of holding the new rate until the execution ends (Cruise Control sets its own back at its next batch)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l wait -d 'With --throttle: follow the resumed execution until it ends (default: print its task id and return, as `--no-wait`)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l once -d 'With --replication-throttle: change the brokers\' rates once and return instead of holding the new rate until the execution ends (Cruise Control sets its own back at its next batch)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l wait -d 'With --replication-throttle: follow the resumed execution until it ends (default: print its task id and return, as `--no-wait`)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
@@ -502,7 +502,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -561,7 +561,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l pod-selector 
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l node-id-label -d 'With --pod-selector: the pod label holding the Kafka node id [default: the number ending the pod name, e.g. a StatefulSet ordinal]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -593,7 +593,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s h -l help -d 
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -622,7 +622,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s r -l replication-factor -d 'The new replication factor of --topics' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l from-file -d 'YAML or JSON list of `{topic, replication_factor}` entries (several factors in one run)' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l state-dir -d 'Where the state file (`topic-set-rf.json`) of pending and ongoing changes lives [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l replication-throttle -d 'Replication throttle during execution, bytes per second' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l replication-throttle -d 'Replication throttle during execution, bytes per second (`50MB/s`, `500KiB/s`)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l concurrent-partition-movements-per-broker -d 'Concurrent inter-broker partition movements per broker' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l concurrent-leader-movements -d 'Concurrent leader movements' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l reason -d 'Reason recorded by Cruise Control for the request' -r
@@ -632,7 +632,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l wait-for-reassignments -d 'With --execute: if partition reassignments not started by Cruise Control are in flight, wait up to this long for them to end (default: refuse at once with exit code 5)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -664,7 +664,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -706,7 +706,7 @@ maintenance-event\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l max-backoff -d 'Longest pause between attempts while Cruise Control is unreachable' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -734,7 +734,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -765,7 +765,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l brokers -d 'The brokers (comma-separated ids)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -791,7 +791,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l brokers -d 'The brokers (comma-separated ids)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -816,7 +816,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -843,7 +843,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l wait -d 'How long to wait until Kafka no longer lists them' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -874,7 +874,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -907,7 +907,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l max-fetch-age -d 'How old a controller to add\'s last fetch may be' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -939,7 +939,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l wait -d 'How long to wait for the change to be allowed and then to show' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -971,7 +971,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l wait -d 'How long to wait for the change to be allowed and then to show' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1002,7 +1002,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l wait -d 'How long to wait for the change to be allowed and then to show' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1049,7 +1049,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l pod-select
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l node-id-label -d 'With --pod-selector: the pod label holding the Kafka node id [default: the number ending the pod name, e.g. a StatefulSet ordinal]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1081,7 +1081,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s h -l help 
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1109,7 +1109,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1134,7 +1134,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1167,7 +1167,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l interval -d
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l ignore -d 'Known conditions left out of the verdict (still shown): KIND or KIND:SUBJECT, e.g. `leftover-throttle`, `under-replicated:orders`, `broker-fenced:3` (comma-separated or repeated; kinds: see `-o json` or the README)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1194,7 +1194,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s h -l help -
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1222,7 +1222,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1247,7 +1247,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1277,7 +1277,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1309,7 +1309,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -l expires -d 'How long the hold lasts (e.g. 4h, 30m, 2d)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1334,7 +1334,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1360,7 +1360,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -l nodes -d 'Node ids whose hold to remove (comma-separated or repeated)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1389,7 +1389,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1409,7 +1410,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fis
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -f -a "list" -d 'List the journals of past runs: id, command, start, duration, outcome'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -f -a "show" -d 'Show what a run did: the plan it showed, what was confirmed, each request and answer, each decision and wait, the outcome'
@@ -1418,7 +1419,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fis
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -l state-dir -d 'State directory whose journals to read [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1438,12 +1440,13 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_se
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -l state-dir -d 'State directory whose journals to read [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1463,14 +1466,15 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_se
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -l output-file -d 'Where to write the archive [default: kafkaops-bundle-TIME.tar.gz in the working directory]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -l health-timeout -d 'How long the health snapshot may take before the bundle is written without it' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -l state-dir -d 'State directory whose journals to read [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
@@ -1490,7 +1494,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_se
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -s q -l quiet -d 'Only data on stdout and errors on stderr'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -s h -l help -d 'Print help'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the journals of past runs: id, command, start, duration, outcome'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show what a run did: the plan it showed, what was confirmed, each request and answer, each decision and wait, the outcome'
@@ -1513,7 +1517,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l node-id-la
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l action-timeout -d 'How long one Cruise Control request, restart or reconfiguration may take before the action counts as failed (the loop goes on)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1538,36 +1542,38 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s q -l quiet
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -f -a "get-contexts" -d 'List the config file\'s contexts, the current one marked'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -f -a "use-context" -d 'Make a context the config file\'s current context'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1590,11 +1596,63 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "get-contexts" -d 'List the config file\'s contexts, the current one marked'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "use-context" -d 'Make a context the config file\'s current context'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s o -l output -d 'Output format: tables for people, json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
@@ -1630,7 +1688,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_s
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold journal operate config completions help" -f -a "hold" -d 'Node holds: nodes a roll never restarts and a rebalance never moves replicas to, until the hold expires (stored in the cluster, in the compacted topic __kafkaops_holds)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold journal operate config completions help" -f -a "journal" -d 'The journals of past runs that changed something: list, show one, bundle them for a ticket (kept in the state directory\'s journal/)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold journal operate config completions help" -f -a "operate" -d 'Keep a cluster as a policy file says, unattended: auto-rebalance on scale-up, scale-down and goal violations; never two movers at once. Runs until SIGTERM; its state survives restarts'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold journal operate config completions help" -f -a "config" -d 'Inspect the resolved configuration'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold journal operate config completions help" -f -a "config" -d 'Inspect the resolved configuration and switch contexts'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold journal operate config completions help" -f -a "completions" -d 'Print a shell completion script'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and not __fish_seen_subcommand_from rebalance roll topic anomalies broker quorum upgrade reassignments health throttles hold journal operate config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "add" -d 'Move replicas onto newly added brokers (Cruise Control add_broker)'
@@ -1664,3 +1722,5 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "show" -d 'Show what a run did: the plan it showed, what was confirmed, each request and answer, each decision and wait, the outcome'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "bundle" -d 'Write one .tar.gz with every journal and a health snapshot of the cluster (if it answers), secrets redacted, for a ticket or a post-mortem'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "view" -d 'Show the resolved settings and where each came from (secrets masked)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "get-contexts" -d 'List the config file\'s contexts, the current one marked'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "use-context" -d 'Make a context the config file\'s current context'
