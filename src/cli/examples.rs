@@ -116,7 +116,7 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ),
     (
         "upgrade",
-        "kafkaops -b k1:9092 upgrade\nkafkaops -b k1:9092 upgrade --finalize",
+        "kafkaops -b k1:9092 upgrade\nkafkaops -b k1:9092 upgrade --to 4.4.0 --restart-command 'ssh {host} sudo systemctl restart kafka'\nkafkaops -b k1:9092 upgrade --finalize",
     ),
     ("reassignments", "kafkaops -b k1:9092 reassignments list"),
     (
@@ -126,6 +126,22 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     (
         "reassignments cancel",
         "kafkaops -b k1:9092 reassignments cancel orders-3\nkafkaops -b k1:9092 reassignments cancel --all --execute",
+    ),
+    (
+        "journal",
+        "kafkaops journal list\nkafkaops journal show last",
+    ),
+    (
+        "journal list",
+        "kafkaops journal list\nkafkaops journal list -o json",
+    ),
+    (
+        "journal show",
+        "kafkaops journal show last\nkafkaops journal show 20261127T203512345-4242 -o json",
+    ),
+    (
+        "journal bundle",
+        "kafkaops -b k1:9092 journal bundle --output-file incident.tar.gz\nkafkaops journal bundle --health-timeout 5s",
     ),
     ("throttles", "kafkaops -b k1:9092 throttles list"),
     ("throttles list", "kafkaops -b k1:9092 throttles list"),

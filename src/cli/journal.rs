@@ -40,7 +40,7 @@ pub struct BundleArgs {
     #[arg(long, value_name = "FILE")]
     pub output_file: Option<PathBuf>,
     /// How long the health snapshot may take before the bundle is written without it
-    #[arg(long, default_value = "30s", value_parser = super::parse_duration)]
+    #[arg(long, default_value = "30s", value_parser = super::parse_duration, value_name = "DURATION")]
     pub health_timeout: Duration,
     #[command(flatten)]
     pub dir: JournalDir,
