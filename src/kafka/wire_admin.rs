@@ -909,6 +909,40 @@ mod tests {
     }
 
     #[test]
+    fn topic_configs_decoding_drops_secrets_and_fails_on_a_topic_error() {
+        use kafka_protocol::messages::describe_configs_response::{
+            DescribeConfigsResourceResult, DescribeConfigsResult,
+        };
+        let entry = |name: &str, value: &str, source: i8, sensitive: bool| {
+            DescribeConfigsResourceResult::default()
+                .with_name(StrBytes::from_string(name.into()))
+                .with_value(Some(StrBytes::from_string(value.into())))
+                .with_config_source(source)
+                .with_is_sensitive(sensitive)
+        };
+        let ok = DescribeConfigsResult::default()
+            .with_resource_type(2)
+            .with_resource_name(StrBytes::from_static_str("t"))
+            .with_configs(vec![
+                entry("leader.replication.throttled.replicas", "0:1", 1, false),
+                entry("secret", "s3cr3t", 1, true),
+            ]);
+        let r = DescribeConfigsResponse::default().with_results(vec![ok.clone()]);
+        let configs = decode_topic_configs(&r, "b:9092").unwrap();
+        let t = &configs["t"];
+        assert_eq!(t[0].value.as_deref(), Some("0:1"));
+        assert_eq!(t[0].source, ConfigSource::DynamicTopic);
+        assert_eq!(t[1].value, None);
+        let failed = DescribeConfigsResult::default()
+            .with_resource_type(2)
+            .with_resource_name(StrBytes::from_static_str("gone"))
+            .with_error_code(3);
+        let r = DescribeConfigsResponse::default().with_results(vec![ok, failed]);
+        let err = decode_topic_configs(&r, "b:9092").unwrap_err();
+        assert!(err.to_string().contains("gone"), "{err}");
+    }
+
+    #[test]
     fn quorum_v0_cannot_serve_the_safety_check() {
         let err = decode_quorum(&quorum_response(1), 0, "b:9092").unwrap_err();
         assert!(err.to_string().contains("LastCaughtUpTimestamp"), "{err}");
