@@ -30,7 +30,9 @@
 //!
 //! A new subcommand: its clap types in `cli/`, its module in `commands/` (args -> spec ->
 //! `app` -> render), the logic `operate` could ever need in `app/`, decisions in `engine/`.
-
+// Internal documentation links to private modules on purpose: the crate is documented for the
+// engineers who change it (`cargo doc --document-private-items` renders them).
+#![allow(rustdoc::private_intra_doc_links)]
 // Only src/kafka/ffi.rs (librdkafka's C admin calls) may use unsafe, each block with a SAFETY comment.
 #![deny(unsafe_code)]
 

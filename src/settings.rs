@@ -327,7 +327,24 @@ pub fn resolve(
     overrides: &Overrides,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Settings, SettingsError> {
-    // 1. Which config file.
+    let (config_file, parsed) = read_config_file(overrides)?;
+    let (context_name, ctx) = choose_context(overrides, config_file.as_ref(), &parsed)?;
+    let mut missing_secrets = Vec::new();
+    let kafka = resolve_kafka(overrides, &ctx, env, &mut missing_secrets)?;
+    let cruise_control = resolve_cruise_control(overrides, &ctx, env, &mut missing_secrets)?;
+    Ok(Settings {
+        config_file,
+        context: context_name,
+        kafka,
+        cruise_control,
+        missing_secrets,
+    })
+}
+
+/// Step 1: which config file (`--config`, else the default path when it exists), parsed.
+fn read_config_file(
+    overrides: &Overrides,
+) -> Result<(Option<Sourced<PathBuf>>, ConfigFile), SettingsError> {
     let config_file = match &overrides.config {
         Some(c) => Some(c.clone()),
         None => default_config_path()
@@ -350,7 +367,15 @@ pub fn resolve(
         None => ConfigFile::default(),
     };
 
-    // 2. Which context.
+    Ok((config_file, parsed))
+}
+
+/// Step 2: which context (`--context`, else the file's `current-context`), looked up in the file.
+fn choose_context(
+    overrides: &Overrides,
+    config_file: Option<&Sourced<PathBuf>>,
+    parsed: &ConfigFile,
+) -> Result<(Option<Sourced<String>>, ContextFile), SettingsError> {
     let context_name = overrides.context.clone().or_else(|| {
         parsed
             .current_context
@@ -392,7 +417,17 @@ pub fn resolve(
         None => ContextFile::default(),
     };
 
-    // 3. Kafka.
+    Ok((context_name, ctx))
+}
+
+/// Step 3: Kafka's bootstrap servers, properties and secrets (file, then flags, then the
+/// environment); a password variable named but unset is recorded in `missing_secrets`.
+fn resolve_kafka(
+    overrides: &Overrides,
+    ctx: &ContextFile,
+    env: &dyn Fn(&str) -> Option<String>,
+    missing_secrets: &mut Vec<MissingSecret>,
+) -> Result<KafkaSettings, SettingsError> {
     let bootstrap_servers = overrides.bootstrap_servers.clone().or_else(|| {
         ctx.bootstrap_servers
             .clone()
@@ -421,7 +456,6 @@ pub fn resolve(
             Sourced::new(read_secret_file(f)?, Source::ConfigFile),
         );
     }
-    let mut missing_secrets = Vec::new();
     let mut kafka_missing = None;
     if let Some(name) = &ctx.kafka_password_env {
         match read_secret_env(name, env) {
@@ -448,7 +482,20 @@ pub fn resolve(
         });
     }
 
-    // 4. Cruise Control.
+    Ok(KafkaSettings {
+        bootstrap_servers,
+        properties,
+        secrets,
+    })
+}
+
+/// Step 4: Cruise Control's URL, credentials, CA and timeout, the same way.
+fn resolve_cruise_control(
+    overrides: &Overrides,
+    ctx: &ContextFile,
+    env: &dyn Fn(&str) -> Option<String>,
+    missing_secrets: &mut Vec<MissingSecret>,
+) -> Result<CruiseControlSettings, SettingsError> {
     let ccf = ctx.cruise_control.clone().unwrap_or_default();
     let url = overrides
         .cruise_control_url
@@ -498,23 +545,13 @@ pub fn resolve(
         parse_cc_url(&u.value)?;
     }
 
-    Ok(Settings {
-        config_file,
-        context: context_name,
-        kafka: KafkaSettings {
-            bootstrap_servers,
-            properties,
-            secrets,
-        },
-        cruise_control: CruiseControlSettings {
-            url,
-            username,
-            password,
-            ca_file,
-            timeout,
-            connect_to: None,
-        },
-        missing_secrets,
+    Ok(CruiseControlSettings {
+        url,
+        username,
+        password,
+        ca_file,
+        timeout,
+        connect_to: None,
     })
 }
 

@@ -23,7 +23,7 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// stays in the chain, for the edge's classifier).
 ///
 /// # Errors
-/// No bootstrap servers are configured (a [`KafkaError`] as it is), or the connection fails.
+/// No bootstrap servers are configured (a [`KafkaError`](crate::kafka::error::KafkaError) as it is), or the connection fails.
 pub async fn kafka(
     settings: &KafkaSettings,
     request_timeout: Duration,

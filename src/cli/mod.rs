@@ -139,7 +139,7 @@ pub struct ConnectionArgs {
     pub request_timeout: Option<Duration>,
 }
 
-/// The name kafkaops was called by (argv[0]'s file name): `kubectl-kafkaops` when installed as
+/// The name kafkaops was called by (`argv[0]`'s file name): `kubectl-kafkaops` when installed as
 /// a kubectl plugin, so that `kubectl kafkaops ...` works.
 #[must_use]
 pub fn invoked_name() -> String {

@@ -42,10 +42,14 @@ pub struct OperateArgs {
     /// else ~/.local/state/kafkaops]
     #[arg(long, env = "KAFKAOPS_STATE_DIR", value_name = "DIR")]
     pub state_dir: Option<PathBuf>,
+    // The text is clap's help, not Markdown: rustdoc must not read `[default: ...]` as a link.
+    #[allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
     /// Kubernetes: keep the state in this ConfigMap (key state.json) [default:
     /// kafkaops-operate-<cluster> with --strimzi, else the --lease name]
     #[arg(long, value_name = "NAME")]
     pub state_configmap: Option<String>,
+    // The text is clap's help, not Markdown: rustdoc must not read `[default: ...]` as a link.
+    #[allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
     /// Kubernetes: leader election Lease; only its holder acts, standbys wait [default:
     /// kafkaops-operate-<cluster> with --strimzi, else the --state-configmap name]. Without
     /// Kubernetes a lock file in the state directory keeps a second instance out

@@ -6,7 +6,7 @@
 //! (always a dry run first) and only with `--execute` plus confirmation starts it once and
 //! follows it until it ends, with Ctrl-C offering to stop it or leave it running. This
 //! module only plugs in what is particular to rebalances: the request
-//! ([`RebalanceRequest`]), the broker-id checks (pure functions below, unit-tested), the
+//! ([`RebalanceRequest`](crate::cruise_control::params::RebalanceRequest)), the broker-id checks (pure functions below, unit-tested), the
 //! views, the confirmation text and the progress bar.
 //!
 //! Bad input changes nothing: ids are checked against Cruise Control's broker list

@@ -9,7 +9,7 @@
 //! `--timeout`; a task Cruise Control forgot (restart) is sent again for the topics that have
 //! not reached their target. After every round the real factors are read back from Kafka.
 //!
-//! Between steps the state ([`StateFile`]: the engine's per-topic changes plus the flow's
+//! Between steps the state ([`StateFile`](crate::app::topic::set_rf::StateFile): the engine's per-topic changes plus the flow's
 //! state machine) is written atomically to `topic-set-rf.json` in the state directory, so
 //! re-running the same command after an interruption (or `--no-wait`) follows the task it
 //! started instead of starting over, and `--status` reports it (refreshed from Kafka and

@@ -149,137 +149,158 @@ impl ConnectionConfig {
                 });
             }
         };
-        let unsupported =
-            |setting: &str, value: &str, reason: &str| KafkaError::UnsupportedSetting {
-                setting: setting.into(),
-                value: value.into(),
-                needed_for: needed_for.into(),
-                reason: reason.into(),
-            };
         let sasl = if sasl {
-            let mechanism_raw = self
-                .get("sasl.mechanism")
-                .or(self.get("sasl.mechanisms"))
-                .unwrap_or("GSSAPI");
-            let mechanism = match mechanism_raw.to_ascii_uppercase().as_str() {
-                "PLAIN" => SaslMechanism::Plain,
-                "SCRAM-SHA-256" => SaslMechanism::ScramSha256,
-                "SCRAM-SHA-512" => SaslMechanism::ScramSha512,
-                "GSSAPI" => {
-                    return Err(unsupported(
-                        "sasl.mechanism",
-                        mechanism_raw,
-                        "Kerberos (GSSAPI) is only available through librdkafka, which cannot send this request",
-                    ));
-                }
-                "OAUTHBEARER" => {
-                    return Err(unsupported(
-                        "sasl.mechanism",
-                        mechanism_raw,
-                        "OAUTHBEARER tokens are only available through librdkafka, which cannot send this request",
-                    ));
-                }
-                other => {
-                    return Err(KafkaError::InvalidSetting {
-                        key: "sasl.mechanism".into(),
-                        message: format!("unknown mechanism {other:?}"),
-                    });
-                }
-            };
-            let username = self
-                .get("sasl.username")
-                .ok_or_else(|| KafkaError::InvalidSetting {
-                    key: "sasl.username".into(),
-                    message: format!("required for SASL {}", mechanism.name()),
-                })?
-                .to_string();
-            let password = self
-                .secret("sasl.password")
-                .cloned()
-                .ok_or_else(|| KafkaError::InvalidSetting {
-                    key: "sasl.password".into(),
-                    message: format!(
-                        "required for SASL {} (set it in the config file or KAFKAOPS_KAFKA_PASSWORD)",
-                        mechanism.name()
-                    ),
-                })?;
-            Some(SaslSettings {
-                mechanism,
-                username,
-                password,
-            })
+            Some(self.wire_sasl(needed_for)?)
         } else {
             None
         };
         let tls = if tls {
-            for key in ["ssl.engine.location", "ssl.providers", "ssl.sigalgs.list"] {
-                if let Some(v) = self.get(key) {
-                    return Err(unsupported(
-                        key,
-                        v,
-                        "OpenSSL engines and providers are only available through librdkafka",
-                    ));
-                }
-            }
-            if self.secret("ssl.key.password").is_some() {
-                return Err(unsupported(
-                    "ssl.key.password",
-                    Secret::MASK,
-                    "encrypted private keys are not supported on this path; use an unencrypted PEM key or ssl.keystore.location (PKCS#12)",
-                ));
-            }
-            let verify = !self
-                .get("enable.ssl.certificate.verification")
-                .is_some_and(|v| v.eq_ignore_ascii_case("false"));
-            // librdkafka >= 2.0 verifies host names by default ("https").
-            let verify_hostname = !self
-                .get("ssl.endpoint.identification.algorithm")
-                .is_some_and(|v| v.eq_ignore_ascii_case("none"));
-            let ca = match (self.get("ssl.ca.location"), self.get("ssl.ca.pem")) {
-                (Some(path), _) if path != "probe" => Some(PemSource::File(path.into())),
-                (_, Some(pem)) => Some(PemSource::Inline(pem.to_string())),
-                _ => None,
-            };
-            let certificate = match (
-                self.get("ssl.certificate.location"),
-                self.get("ssl.certificate.pem"),
-            ) {
-                (Some(path), _) => Some(PemSource::File(path.into())),
-                (_, Some(pem)) => Some(PemSource::Inline(pem.to_string())),
-                _ => None,
-            };
-            let key = match (self.get("ssl.key.location"), self.secret("ssl.key.pem")) {
-                (Some(path), _) => Some(PemSource::File(path.into())),
-                (_, Some(pem)) => Some(PemSource::Inline(pem.expose().to_string())),
-                _ => None,
-            };
-            let identity = match (certificate, key, self.get("ssl.keystore.location")) {
-                (Some(certificate), Some(key), _) => Some(ClientIdentity::Pem { certificate, key }),
-                (None, None, Some(path)) => Some(ClientIdentity::Pkcs12 {
-                    path: path.into(),
-                    password: self
-                        .secret("ssl.keystore.password")
-                        .cloned()
-                        .unwrap_or_else(|| Secret::new("")),
-                }),
-                (None, None, None) => None,
-                _ => {
-                    return Err(KafkaError::InvalidSetting {
-                        key: "ssl.certificate.location / ssl.key.location".into(),
-                        message: "a client certificate needs both a certificate and a key".into(),
-                    });
-                }
-            };
-            Some(TlsSettings {
-                ca,
-                identity,
-                verify,
-                verify_hostname,
-            })
+            Some(self.wire_tls(needed_for)?)
         } else {
             None
         };
         Ok(WireSecurity { tls, sasl })
+    }
+
+    /// The SASL half of [`Self::wire_security`]: the mechanisms the wire client speaks, with
+    /// their username and password.
+    fn wire_sasl(&self, needed_for: &str) -> Result<SaslSettings> {
+        let mechanism_raw = self
+            .get("sasl.mechanism")
+            .or(self.get("sasl.mechanisms"))
+            .unwrap_or("GSSAPI");
+        let mechanism = match mechanism_raw.to_ascii_uppercase().as_str() {
+            "PLAIN" => SaslMechanism::Plain,
+            "SCRAM-SHA-256" => SaslMechanism::ScramSha256,
+            "SCRAM-SHA-512" => SaslMechanism::ScramSha512,
+            "GSSAPI" => {
+                return Err(unsupported(
+                    needed_for,
+                    "sasl.mechanism",
+                    mechanism_raw,
+                    "Kerberos (GSSAPI) is only available through librdkafka, which cannot send this request",
+                ));
+            }
+            "OAUTHBEARER" => {
+                return Err(unsupported(
+                    needed_for,
+                    "sasl.mechanism",
+                    mechanism_raw,
+                    "OAUTHBEARER tokens are only available through librdkafka, which cannot send this request",
+                ));
+            }
+            other => {
+                return Err(KafkaError::InvalidSetting {
+                    key: "sasl.mechanism".into(),
+                    message: format!("unknown mechanism {other:?}"),
+                });
+            }
+        };
+        let username = self
+            .get("sasl.username")
+            .ok_or_else(|| KafkaError::InvalidSetting {
+                key: "sasl.username".into(),
+                message: format!("required for SASL {}", mechanism.name()),
+            })?
+            .to_string();
+        let password = self.secret("sasl.password").cloned().ok_or_else(|| {
+            KafkaError::InvalidSetting {
+                key: "sasl.password".into(),
+                message: format!(
+                    "required for SASL {} (set it in the config file or KAFKAOPS_KAFKA_PASSWORD)",
+                    mechanism.name()
+                ),
+            }
+        })?;
+        Ok(SaslSettings {
+            mechanism,
+            username,
+            password,
+        })
+    }
+
+    /// The TLS half of [`Self::wire_security`]: verification, the CA and the client identity
+    /// (PEM pair or PKCS#12), refusing what only librdkafka's OpenSSL could do.
+    fn wire_tls(&self, needed_for: &str) -> Result<TlsSettings> {
+        for key in ["ssl.engine.location", "ssl.providers", "ssl.sigalgs.list"] {
+            if let Some(v) = self.get(key) {
+                return Err(unsupported(
+                    needed_for,
+                    key,
+                    v,
+                    "OpenSSL engines and providers are only available through librdkafka",
+                ));
+            }
+        }
+        if self.secret("ssl.key.password").is_some() {
+            return Err(unsupported(
+                needed_for,
+                "ssl.key.password",
+                Secret::MASK,
+                "encrypted private keys are not supported on this path; use an unencrypted PEM key or ssl.keystore.location (PKCS#12)",
+            ));
+        }
+        let verify = !self
+            .get("enable.ssl.certificate.verification")
+            .is_some_and(|v| v.eq_ignore_ascii_case("false"));
+        // librdkafka >= 2.0 verifies host names by default ("https").
+        let verify_hostname = !self
+            .get("ssl.endpoint.identification.algorithm")
+            .is_some_and(|v| v.eq_ignore_ascii_case("none"));
+        let ca = match (self.get("ssl.ca.location"), self.get("ssl.ca.pem")) {
+            (Some(path), _) if path != "probe" => Some(PemSource::File(path.into())),
+            (_, Some(pem)) => Some(PemSource::Inline(pem.to_string())),
+            _ => None,
+        };
+        Ok(TlsSettings {
+            ca,
+            identity: self.wire_identity()?,
+            verify,
+            verify_hostname,
+        })
+    }
+
+    /// The client certificate: a PEM certificate and key (files or inline), or a PKCS#12
+    /// keystore; neither is fine, half a pair is an error.
+    fn wire_identity(&self) -> Result<Option<ClientIdentity>> {
+        let certificate = match (
+            self.get("ssl.certificate.location"),
+            self.get("ssl.certificate.pem"),
+        ) {
+            (Some(path), _) => Some(PemSource::File(path.into())),
+            (_, Some(pem)) => Some(PemSource::Inline(pem.to_string())),
+            _ => None,
+        };
+        let key = match (self.get("ssl.key.location"), self.secret("ssl.key.pem")) {
+            (Some(path), _) => Some(PemSource::File(path.into())),
+            (_, Some(pem)) => Some(PemSource::Inline(pem.expose().to_string())),
+            _ => None,
+        };
+        match (certificate, key, self.get("ssl.keystore.location")) {
+            (Some(certificate), Some(key), _) => Ok(Some(ClientIdentity::Pem { certificate, key })),
+            (None, None, Some(path)) => Ok(Some(ClientIdentity::Pkcs12 {
+                path: path.into(),
+                password: self
+                    .secret("ssl.keystore.password")
+                    .cloned()
+                    .unwrap_or_else(|| Secret::new("")),
+            })),
+            (None, None, None) => Ok(None),
+            _ => Err(KafkaError::InvalidSetting {
+                key: "ssl.certificate.location / ssl.key.location".into(),
+                message: "a client certificate needs both a certificate and a key".into(),
+            }),
+        }
+    }
+}
+
+/// A setting the wire client cannot honour for `needed_for`, and why.
+fn unsupported(needed_for: &str, setting: &str, value: &str, reason: &str) -> KafkaError {
+    KafkaError::UnsupportedSetting {
+        setting: setting.into(),
+        value: value.into(),
+        needed_for: needed_for.into(),
+        reason: reason.into(),
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Every variant names what was attempted and where (node id, address), because an
 //! operator reading "connection refused" needs to know *which* of nine hosts refused.
-//! The exit code each variant stands for is decided once, in [`KafkaError::exit_code`].
+//! The exit code each variant stands for is decided once, in its [`OutcomeExitCode`](crate::error_codes::OutcomeExitCode) implementation.
 
 use std::time::Duration;
 

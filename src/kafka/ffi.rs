@@ -252,7 +252,23 @@ fn run(
     // SAFETY: `rk` is the live client handle owned by `admin`, which outlives this call.
     let queue = Owned::new(unsafe { sys::rd_kafka_queue_new(rk) })
         .ok_or_else(|| creation_failed(what, "out of memory"))?;
-    // SAFETY: as above; `op` is a valid enum value.
+    let options = admin_options(admin, what, op, timeout, operation_timeout, broker)?;
+    start(rk, options.ptr(), queue.ptr());
+    await_result(&queue, what, event_type, timeout)
+}
+
+/// The options of one admin call: its request timeout, optionally the operation timeout
+/// (the same) and the broker to send it to.
+fn admin_options(
+    admin: &Admin,
+    what: &str,
+    op: sys::rd_kafka_admin_op_t,
+    timeout: Duration,
+    operation_timeout: bool,
+    broker: Option<i32>,
+) -> Result<Owned<sys::rd_kafka_AdminOptions_t>> {
+    let rk = admin.inner().native_ptr();
+    // SAFETY: `rk` is the live client handle owned by `admin`; `op` is a valid enum value.
     let options = Owned::new(unsafe { sys::rd_kafka_AdminOptions_new(rk, op) })
         .ok_or_else(|| creation_failed(what, "out of memory"))?;
     let mut errstr = [0 as c_char; 512];
@@ -265,11 +281,7 @@ fn run(
             errstr.len(),
         )
     };
-    if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
-        // SAFETY: librdkafka wrote a NUL-terminated message into errstr.
-        let msg = unsafe { string(errstr.as_ptr()) }.unwrap_or_default();
-        return Err(KafkaError::client(what, RdError::AdminOpCreation(msg)));
-    }
+    option_set(what, err, &errstr)?;
     if operation_timeout {
         // SAFETY: as above.
         let err = unsafe {
@@ -280,11 +292,7 @@ fn run(
                 errstr.len(),
             )
         };
-        if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
-            // SAFETY: librdkafka wrote a NUL-terminated message into errstr.
-            let msg = unsafe { string(errstr.as_ptr()) }.unwrap_or_default();
-            return Err(KafkaError::client(what, RdError::AdminOpCreation(msg)));
-        }
+        option_set(what, err, &errstr)?;
     }
     if let Some(id) = broker {
         // SAFETY: as above.
@@ -296,13 +304,30 @@ fn run(
                 errstr.len(),
             )
         };
-        if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
-            // SAFETY: librdkafka wrote a NUL-terminated message into errstr.
-            let msg = unsafe { string(errstr.as_ptr()) }.unwrap_or_default();
-            return Err(KafkaError::client(what, RdError::AdminOpCreation(msg)));
-        }
+        option_set(what, err, &errstr)?;
     }
-    start(rk, options.ptr(), queue.ptr());
+    Ok(options)
+}
+
+/// The outcome of one `rd_kafka_AdminOptions_set_*` call: an error with the message librdkafka
+/// wrote into `errstr` when it refused.
+fn option_set(what: &str, err: sys::rd_kafka_resp_err_t, errstr: &[c_char; 512]) -> Result<()> {
+    if err == sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+        return Ok(());
+    }
+    // SAFETY: librdkafka wrote a NUL-terminated message into errstr.
+    let msg = unsafe { string(errstr.as_ptr()) }.unwrap_or_default();
+    Err(KafkaError::client(what, RdError::AdminOpCreation(msg)))
+}
+
+/// Waits on `queue` for the result event of type `event_type`; its error, if any, as a
+/// [`KafkaError`] (time-outs as [`KafkaError::Timeout`]).
+fn await_result(
+    queue: &Owned<sys::rd_kafka_queue_t>,
+    what: &str,
+    event_type: i32,
+    timeout: Duration,
+) -> Result<Owned<sys::rd_kafka_event_t>> {
     // librdkafka enforces the request timeout itself; the extra second only guards against
     // a result that never arrives.
     let deadline = Instant::now() + timeout + Duration::from_secs(1);
@@ -315,7 +340,7 @@ fn run(
                 after: timeout,
             });
         }
-        // SAFETY: `queue` is valid until dropped after this loop.
+        // SAFETY: `queue` is valid for as long as the caller holds it.
         let ev = unsafe {
             sys::rd_kafka_queue_poll(queue.ptr(), millis(left.min(Duration::from_millis(500))))
         };
@@ -329,27 +354,26 @@ fn run(
         }
         // SAFETY: as above.
         let err = unsafe { sys::rd_kafka_event_error(ev.ptr()) };
-        if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
-            // SAFETY: the string lives as long as the event.
-            let msg =
-                unsafe { string(sys::rd_kafka_event_error_string(ev.ptr())) }.unwrap_or_default();
-            let code = RDKafkaErrorCode::from(err);
-            if matches!(
-                code,
-                RDKafkaErrorCode::OperationTimedOut | RDKafkaErrorCode::RequestTimedOut
-            ) {
-                return Err(KafkaError::Timeout {
-                    what: format!("{what} ({msg})"),
-                    address: "bootstrap servers".into(),
-                    after: timeout,
-                });
-            }
-            return Err(KafkaError::client(
-                format!("{what} ({msg})"),
-                RdError::AdminOp(code),
-            ));
+        if err == sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+            return Ok(ev);
         }
-        return Ok(ev);
+        // SAFETY: the string lives as long as the event.
+        let msg = unsafe { string(sys::rd_kafka_event_error_string(ev.ptr())) }.unwrap_or_default();
+        let code = RDKafkaErrorCode::from(err);
+        if matches!(
+            code,
+            RDKafkaErrorCode::OperationTimedOut | RDKafkaErrorCode::RequestTimedOut
+        ) {
+            return Err(KafkaError::Timeout {
+                what: format!("{what} ({msg})"),
+                address: "bootstrap servers".into(),
+                after: timeout,
+            });
+        }
+        return Err(KafkaError::client(
+            format!("{what} ({msg})"),
+            RdError::AdminOp(code),
+        ));
     }
 }
 
@@ -551,6 +575,59 @@ pub fn incremental_alter_configs(
         }
         ConfigTarget::Topic(t) => format!("IncrementalAlterConfigs on topic {t:?}"),
     };
+    let resource = config_resource(&what, target, changes)?;
+    let mut resources = [resource.ptr()];
+    let ev = run(
+        admin,
+        &what,
+        (
+            sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS,
+            sys::RD_KAFKA_EVENT_INCREMENTALALTERCONFIGS_RESULT,
+        ),
+        timeout,
+        false,
+        // librdkafka sends a BROKER resource to that broker itself, anything else anywhere.
+        None,
+        // SAFETY: one valid resource (copied by librdkafka); other pointers valid for the call.
+        |rk, options, queue| unsafe {
+            sys::rd_kafka_IncrementalAlterConfigs(rk, resources.as_mut_ptr(), 1, options, queue);
+        },
+    )?;
+    // SAFETY: `ev` is an INCREMENTALALTERCONFIGS_RESULT event; data copied before it drops.
+    unsafe {
+        let result = sys::rd_kafka_event_IncrementalAlterConfigs_result(ev.ptr());
+        let mut n = 0usize;
+        let res = if result.is_null() {
+            std::ptr::null_mut()
+        } else {
+            sys::rd_kafka_IncrementalAlterConfigs_result_resources(result, &raw mut n)
+        };
+        for &r in slice(res, n) {
+            let err = sys::rd_kafka_ConfigResource_error(r);
+            if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
+                let code = i16::try_from(err as i32).unwrap_or(-1);
+                return Err(KafkaError::Api {
+                    what,
+                    node: match target {
+                        ConfigTarget::Broker(id) => Some(*id),
+                        _ => None,
+                    },
+                    code,
+                    name: error_name(code),
+                    message: string(sys::rd_kafka_ConfigResource_error_string(r)),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The librdkafka resource for `target` with each of `changes` added as an incremental op.
+fn config_resource(
+    what: &str,
+    target: &ConfigTarget,
+    changes: &[ConfigChange],
+) -> Result<Owned<sys::rd_kafka_ConfigResource_t>> {
     let (restype, name) = match target {
         ConfigTarget::Broker(id) => (
             sys::rd_kafka_ResourceType_t::RD_KAFKA_RESOURCE_BROKER,
@@ -572,7 +649,7 @@ pub fn incremental_alter_configs(
     let resource = Owned::new(unsafe { sys::rd_kafka_ConfigResource_new(restype, cname.as_ptr()) })
         .ok_or_else(|| {
             creation_failed(
-                &what,
+                what,
                 "librdkafka cannot address this resource (the cluster-wide default has an empty name)",
             )
         })?;
@@ -619,50 +696,7 @@ pub fn incremental_alter_configs(
             unsafe { sys::rd_kafka_error_destroy(err) };
         }
     }
-    let mut resources = [resource.ptr()];
-    let ev = run(
-        admin,
-        &what,
-        (
-            sys::rd_kafka_admin_op_t::RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS,
-            sys::RD_KAFKA_EVENT_INCREMENTALALTERCONFIGS_RESULT,
-        ),
-        timeout,
-        false,
-        // librdkafka sends a BROKER resource to that broker itself, anything else anywhere.
-        None,
-        // SAFETY: one valid resource (copied by librdkafka); other pointers valid for the call.
-        |rk, options, queue| unsafe {
-            sys::rd_kafka_IncrementalAlterConfigs(rk, resources.as_mut_ptr(), 1, options, queue);
-        },
-    )?;
-    // SAFETY: `ev` is an INCREMENTALALTERCONFIGS_RESULT event; data copied before it drops.
-    unsafe {
-        let result = sys::rd_kafka_event_IncrementalAlterConfigs_result(ev.ptr());
-        let mut n = 0usize;
-        let res = if result.is_null() {
-            std::ptr::null_mut()
-        } else {
-            sys::rd_kafka_IncrementalAlterConfigs_result_resources(result, &raw mut n)
-        };
-        for &r in slice(res, n) {
-            let err = sys::rd_kafka_ConfigResource_error(r);
-            if err != sys::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR {
-                let code = i16::try_from(err as i32).unwrap_or(-1);
-                return Err(KafkaError::Api {
-                    what,
-                    node: match target {
-                        ConfigTarget::Broker(id) => Some(*id),
-                        _ => None,
-                    },
-                    code,
-                    name: error_name(code),
-                    message: string(sys::rd_kafka_ConfigResource_error_string(r)),
-                });
-            }
-        }
-    }
-    Ok(())
+    Ok(resource)
 }
 
 /// Preferred leader election (librdkafka >= 2.6) for `partitions`, or for every partition

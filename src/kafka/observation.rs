@@ -490,31 +490,7 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
     listing_covers_leaders(&raw, &unfenced)?;
 
     // Partitions: offline = replicas not on a registered, unfenced broker.
-    let topics: Vec<TopicObservation> = merged
-        .iter()
-        .map(|t| TopicObservation {
-            name: t.name.clone(),
-            internal: t.internal,
-            min_insync_replicas: raw.topic_min_isr.get(&t.name).copied().flatten(),
-            configs_read: raw.topic_min_isr.contains_key(&t.name),
-            partitions: t
-                .partitions
-                .iter()
-                .map(|p| PartitionObservation {
-                    partition: p.partition,
-                    leader: p.leader,
-                    replicas: p.replicas.clone(),
-                    isr: p.isr.clone(),
-                    offline_replicas: p
-                        .replicas
-                        .iter()
-                        .copied()
-                        .filter(|r| !unfenced.contains(r))
-                        .collect(),
-                })
-                .collect(),
-        })
-        .collect();
+    let topics = topic_observations(&merged, &raw, &unfenced);
 
     // Nodes: registered brokers (fenced or not), quorum voters and observers, controllers
     // that were found, ids known from elsewhere. Replica ids nothing else explains are not
@@ -588,60 +564,14 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
                 process_status_error: None,
             };
             if roles.broker {
-                let fenced = !unfenced.contains(&id);
-                node.fenced = Some(fenced);
-                node.in_sync = Some(!out_of_sync.contains(&id));
-                match &raw.endpoint_states {
-                    None => {
-                        node.broker_state = Some(if fenced {
-                            BrokerState::NotRunning
-                        } else {
-                            BrokerState::Running
-                        });
-                    }
-                    Some((_, states)) => match states.get(&id) {
-                        Some(Ok(s)) => {
-                            node.broker_state = Some(s.state);
-                            node.recovery = s.recovery;
-                        }
-                        Some(Err(e)) => {
-                            node.broker_state = Some(BrokerState::Unknown);
-                            node.broker_state_error = Some(e.clone());
-                        }
-                        None => {
-                            node.broker_state = Some(BrokerState::Unknown);
-                            node.broker_state_error =
-                                Some("no address known for this broker".into());
-                        }
-                    },
-                }
+                broker_facts(&mut node, &raw, !unfenced.contains(&id), &out_of_sync);
             }
             node
         })
         .collect();
 
-    // Fetch timeout: the active controller's, else a broker's (said so), else refuse.
     let leader = raw.quorum.leader_id;
-    let (fetch_timeout_ms, fetch_timeout_source) = match (raw.leader_fetch_timeout_ms, leader) {
-        (Some(v), Some(l)) => (v, FetchTimeoutSource::ActiveController(l)),
-        _ => {
-            let from_leader_broker = leader
-                .and_then(|l| raw.broker_configs.get(&l).map(|c| (l, c)))
-                .and_then(|(l, c)| {
-                    config_i64(c, "controller.quorum.fetch.timeout.ms")
-                        .map(|v| (v, FetchTimeoutSource::ActiveController(l)))
-                });
-            let from_any_broker = || {
-                raw.broker_configs.iter().find_map(|(id, c)| {
-                    config_i64(c, "controller.quorum.fetch.timeout.ms")
-                        .map(|v| (v, FetchTimeoutSource::Broker(*id)))
-                })
-            };
-            from_leader_broker
-                .or_else(from_any_broker)
-                .ok_or(AssembleError::NoFetchTimeout { leader })?
-        }
-    };
+    let (fetch_timeout_ms, fetch_timeout_source) = fetch_timeout(&raw)?;
 
     Ok(KafkaObservation {
         cluster_id: raw.cluster.cluster_id,
@@ -672,6 +602,102 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
         metadata_from: raw.topic_views.iter().map(|(id, _)| *id).collect(),
         unknown_replica_ids,
     })
+}
+
+/// Each topic with its partitions as observed; a replica is offline when it is not on a
+/// registered, unfenced broker.
+fn topic_observations(
+    merged: &[TopicDescription],
+    raw: &RawObservation,
+    unfenced: &BTreeSet<i32>,
+) -> Vec<TopicObservation> {
+    merged
+        .iter()
+        .map(|t| TopicObservation {
+            name: t.name.clone(),
+            internal: t.internal,
+            min_insync_replicas: raw.topic_min_isr.get(&t.name).copied().flatten(),
+            configs_read: raw.topic_min_isr.contains_key(&t.name),
+            partitions: t
+                .partitions
+                .iter()
+                .map(|p| PartitionObservation {
+                    partition: p.partition,
+                    leader: p.leader,
+                    replicas: p.replicas.clone(),
+                    isr: p.isr.clone(),
+                    offline_replicas: p
+                        .replicas
+                        .iter()
+                        .copied()
+                        .filter(|r| !unfenced.contains(r))
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// A broker's facts on `node`: fenced, in sync everywhere it is a replica, and its state (from
+/// the broker-state endpoint when one is configured, else inferred from fencing).
+fn broker_facts(
+    node: &mut NodeObservation,
+    raw: &RawObservation,
+    fenced: bool,
+    out_of_sync: &BTreeSet<i32>,
+) {
+    let id = node.id;
+    node.fenced = Some(fenced);
+    node.in_sync = Some(!out_of_sync.contains(&id));
+    match &raw.endpoint_states {
+        None => {
+            node.broker_state = Some(if fenced {
+                BrokerState::NotRunning
+            } else {
+                BrokerState::Running
+            });
+        }
+        Some((_, states)) => match states.get(&id) {
+            Some(Ok(s)) => {
+                node.broker_state = Some(s.state);
+                node.recovery = s.recovery;
+            }
+            Some(Err(e)) => {
+                node.broker_state = Some(BrokerState::Unknown);
+                node.broker_state_error = Some(e.clone());
+            }
+            None => {
+                node.broker_state = Some(BrokerState::Unknown);
+                node.broker_state_error = Some("no address known for this broker".into());
+            }
+        },
+    }
+}
+
+/// The quorum's fetch timeout: the active controller's, else a broker's (said so), else an
+/// error (the quorum check cannot judge without it).
+fn fetch_timeout(raw: &RawObservation) -> Result<(i64, FetchTimeoutSource), AssembleError> {
+    let leader = raw.quorum.leader_id;
+    match (raw.leader_fetch_timeout_ms, leader) {
+        (Some(v), Some(l)) => Ok((v, FetchTimeoutSource::ActiveController(l))),
+        _ => {
+            let from_leader_broker = leader
+                .and_then(|l| raw.broker_configs.get(&l).map(|c| (l, c)))
+                .and_then(|(l, c)| {
+                    config_i64(c, "controller.quorum.fetch.timeout.ms")
+                        .map(|v| (v, FetchTimeoutSource::ActiveController(l)))
+                });
+            let from_any_broker = || {
+                raw.broker_configs.iter().find_map(|(id, c)| {
+                    config_i64(c, "controller.quorum.fetch.timeout.ms")
+                        .map(|v| (v, FetchTimeoutSource::Broker(*id)))
+                })
+            };
+            from_leader_broker
+                .or_else(from_any_broker)
+                .ok_or(AssembleError::NoFetchTimeout { leader })
+        }
+    }
 }
 
 /// A node's roles: its `process.roles` when readable, else inferred (and why).

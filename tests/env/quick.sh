@@ -25,4 +25,7 @@ cargo clippy --all-targets --locked -- -D warnings
 step "cargo test (unit, engine, wire, cli)"
 cargo test --locked --lib --bins --test engine --test wire --test cli
 
+step "cargo doc (warnings denied)"
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --lib
+
 step "quick tier passed"

@@ -98,6 +98,9 @@ failed=()
 cargo test --locked --no-fail-fast --lib --bins --examples --benches "${others[@]}" ||
   failed+=("${others[*]} and the unit tests")
 
+step "cargo doc (the crate's own documentation, warnings denied)"
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --lib || failed+=("cargo doc")
+
 for bin in "${background[@]}"; do
   step "cargo test --test $bin (waiting for it)"
   rc=0; wait "${pids[$bin]}" || rc=$?

@@ -6,7 +6,7 @@
 //! [`Template`] in); [`checked_request`] turns it into the Cruise Control request, refusing
 //! options the endpoint would answer 400 to before anything is sent. The broker-id checks are
 //! pure and unit-tested here. Errors are typed ([`InputError`]) or
-//! [`Classified`](crate::engine::failure::Classified); the edge maps them to exit codes.
+//! [`Classified`]; the edge maps them to exit codes.
 
 pub mod drift;
 pub mod failure;

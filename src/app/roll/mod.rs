@@ -1,5 +1,5 @@
 //! The roll session the CLI and `operate` share: what a roll is asked to do (the engine's
-//! per-node requests and the platform's restart reasons, [`requests`]), how it is set up (its
+//! per-node requests and the platform's restart reasons, [`requests`](mod@requests)), how it is set up (its
 //! limits, the platform, the first look at the nodes, the driver's options, [`setup`]), its
 //! progress in words ([`progress`]) and the session over [`crate::driver`]'s step function
 //! ([`session`]: the saved request, resuming, the loop the CLI runs; `operate` steps the same

@@ -4,8 +4,8 @@
 //! against Cruise Control (through [`CruiseControlApi`], so a scripted double can stand in for
 //! the REST client), sleeps, listens for the interrupt signal while an execution may run,
 //! and feeds every answer back. Commands plug in what differs between them: the request
-//! ([`CcOperation`]: `rebalance`, `add_broker`, `remove_broker` through [`RebalanceRequest`],
-//! `topic_configuration` through [`TopicConfigurationRequest`]) and the people-facing side
+//! ([`CcOperation`]: `rebalance`, `add_broker`, `remove_broker` through [`RebalanceRequest`](crate::cruise_control::params::RebalanceRequest),
+//! `topic_configuration` through [`TopicConfigurationRequest`](crate::cruise_control::params::TopicConfigurationRequest)) and the people-facing side
 //! ([`FlowHooks`]: the input check, the proposal display, the confirmation prompt, the progress
 //! sink and the stop-or-leave question). No command keeps its own follow or Ctrl-C loop.
 //!

@@ -97,7 +97,7 @@ pub(super) fn explain_goals<E: From<CcError> + From<Classified>>(e: CcError) -> 
     Classified::new(e.failure_kind(), goals_unsatisfiable_message(&text)).into()
 }
 
-/// "Cruise Control could not satisfy the goals: <goal> ..." from the exception text, e.g.
+/// `"Cruise Control could not satisfy the goals: <goal> ..."` from the exception text, e.g.
 /// `OptimizationFailureException: [RackAwareGoal] Cannot move Replica[...] ... Add at least 1
 /// broker to a rack other than [a].` (pure).
 #[must_use]

@@ -8,7 +8,7 @@
 //! back, never assumed: [`Roller::handle_restart_done`],
 //! [`Roller::handle_restart_failed`] and [`Roller::handle_process_ended`].
 //! Nothing here performs IO or reads a clock, so the whole algorithm runs
-//! unchanged against the simulator in [`sim`] under property tests.
+//! unchanged against the simulator in `sim` under property tests.
 //!
 //! The selection is the keys of the requests given to [`Roller::new`]; only
 //! selected nodes are acted on. Unhealthy nodes outside it are reported and

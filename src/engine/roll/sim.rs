@@ -257,106 +257,126 @@ enum Undo {
     Reachable(NodeId),
 }
 
+/// The nodes of `spec`: combined nodes first, then brokers, then controllers, racks assigned
+/// round-robin, all serving with the default configuration.
+fn generate_nodes(spec: &ClusterSpec) -> BTreeMap<NodeId, SimNode> {
+    let racks = spec.racks.max(1);
+    let mut nodes = BTreeMap::new();
+    let broker_count = spec.broker_role_nodes();
+    for i in 0..(broker_count + spec.controllers) {
+        let roles = if i < spec.combined {
+            NodeRoles::COMBINED
+        } else if i < broker_count {
+            NodeRoles::BROKER
+        } else {
+            NodeRoles::CONTROLLER
+        };
+        let node = NodeId(i32::try_from(i).expect("fewer than 2^31 nodes"));
+        nodes.insert(
+            node,
+            SimNode {
+                id: node,
+                roles,
+                rack: Some(format!("rack-{}", i % racks)),
+                phase: Phase::Serving,
+                reachable: true,
+                lagging: false,
+                config: default_config(),
+                desired: BTreeMap::new(),
+                behaviour: NodeBehaviour::default(),
+                restarts_by_roll: 0,
+                reconfigs_by_roll: 0,
+                crashed_by_fault: false,
+                incarnation: 0,
+            },
+        );
+    }
+    nodes
+}
+
+/// Every topic's settings and partitions: replicas drawn from `rng` (rack-aware when asked and
+/// possible), all in sync, the first replica leading. The draws are in the order seeds were
+/// recorded with, so a seed reproduces its cluster.
+fn generate_partitions(
+    spec: &ClusterSpec,
+    brokers: &[NodeId],
+    rng: &mut SplitMix64,
+) -> (BTreeMap<String, TopicSettings>, Vec<SimPartition>) {
+    let racks = spec.racks.max(1);
+    let mut by_rack: BTreeMap<usize, Vec<NodeId>> = BTreeMap::new();
+    for (i, b) in brokers.iter().enumerate() {
+        by_rack.entry(i % racks).or_default().push(*b);
+    }
+    let rf = spec.replication_factor.clamp(1, brokers.len().max(1));
+    let mut partitions = Vec::with_capacity(spec.topics * spec.partitions_per_topic);
+    let mut topics = BTreeMap::new();
+    for t in 0..spec.topics {
+        let topic = format!("topic-{t}");
+        let min_isr = if spec.min_isr_choices.is_empty() {
+            1
+        } else {
+            spec.min_isr_choices[rng.below(spec.min_isr_choices.len())]
+        };
+        topics.insert(
+            topic.clone(),
+            TopicSettings {
+                min_insync_replicas: Some(min_isr),
+            },
+        );
+        if brokers.is_empty() {
+            continue;
+        }
+        for pi in 0..spec.partitions_per_topic {
+            let replicas = match spec.placement {
+                Placement::RackAware if by_rack.len() >= rf => {
+                    let rack_ids: Vec<usize> = by_rack.keys().copied().collect();
+                    let chosen = pick_distinct(rng, rack_ids.len(), rf);
+                    chosen
+                        .into_iter()
+                        .map(|r| {
+                            let members = &by_rack[&rack_ids[r]];
+                            members[rng.below(members.len())]
+                        })
+                        .collect::<Vec<_>>()
+                }
+                _ => pick_distinct(rng, brokers.len(), rf)
+                    .into_iter()
+                    .map(|i| brokers[i])
+                    .collect(),
+            };
+            partitions.push(SimPartition {
+                p: PartitionSnapshot {
+                    tp: TopicPartition {
+                        topic: topic.clone(),
+                        partition: i32::try_from(pi).expect("small partition count"),
+                    },
+                    isr: replicas.clone(),
+                    leader: replicas.first().copied(),
+                    replicas,
+                    adding: Vec::new(),
+                    removing: Vec::new(),
+                },
+                reassignment_done_at: None,
+                rejoin_at: BTreeMap::new(),
+            });
+        }
+    }
+    (topics, partitions)
+}
+
 impl SimCluster {
     /// Generates a healthy cluster from `spec`; every node serving and in
     /// sync, quorum led by the lowest controller id.
     #[must_use]
     pub fn generate(spec: &ClusterSpec, seed: u64) -> SimCluster {
         let mut rng = SplitMix64::new(seed);
-        let mut nodes = BTreeMap::new();
-        let racks = spec.racks.max(1);
-        let broker_count = spec.broker_role_nodes();
-        for i in 0..(broker_count + spec.controllers) {
-            let roles = if i < spec.combined {
-                NodeRoles::COMBINED
-            } else if i < broker_count {
-                NodeRoles::BROKER
-            } else {
-                NodeRoles::CONTROLLER
-            };
-            let node = NodeId(i32::try_from(i).expect("fewer than 2^31 nodes"));
-            nodes.insert(
-                node,
-                SimNode {
-                    id: node,
-                    roles,
-                    rack: Some(format!("rack-{}", i % racks)),
-                    phase: Phase::Serving,
-                    reachable: true,
-                    lagging: false,
-                    config: default_config(),
-                    desired: BTreeMap::new(),
-                    behaviour: NodeBehaviour::default(),
-                    restarts_by_roll: 0,
-                    reconfigs_by_roll: 0,
-                    crashed_by_fault: false,
-                    incarnation: 0,
-                },
-            );
-        }
+        let nodes = generate_nodes(spec);
         let brokers: Vec<NodeId> = nodes
             .values()
             .filter(|n| n.roles.broker)
             .map(|n| n.id)
             .collect();
-        let mut by_rack: BTreeMap<usize, Vec<NodeId>> = BTreeMap::new();
-        for (i, b) in brokers.iter().enumerate() {
-            by_rack.entry(i % racks).or_default().push(*b);
-        }
-        let rf = spec.replication_factor.clamp(1, brokers.len().max(1));
-        let mut partitions = Vec::with_capacity(spec.topics * spec.partitions_per_topic);
-        let mut topics = BTreeMap::new();
-        for t in 0..spec.topics {
-            let topic = format!("topic-{t}");
-            let min_isr = if spec.min_isr_choices.is_empty() {
-                1
-            } else {
-                spec.min_isr_choices[rng.below(spec.min_isr_choices.len())]
-            };
-            topics.insert(
-                topic.clone(),
-                TopicSettings {
-                    min_insync_replicas: Some(min_isr),
-                },
-            );
-            if brokers.is_empty() {
-                continue;
-            }
-            for pi in 0..spec.partitions_per_topic {
-                let replicas = match spec.placement {
-                    Placement::RackAware if by_rack.len() >= rf => {
-                        let rack_ids: Vec<usize> = by_rack.keys().copied().collect();
-                        let chosen = pick_distinct(&mut rng, rack_ids.len(), rf);
-                        chosen
-                            .into_iter()
-                            .map(|r| {
-                                let members = &by_rack[&rack_ids[r]];
-                                members[rng.below(members.len())]
-                            })
-                            .collect::<Vec<_>>()
-                    }
-                    _ => pick_distinct(&mut rng, brokers.len(), rf)
-                        .into_iter()
-                        .map(|i| brokers[i])
-                        .collect(),
-                };
-                partitions.push(SimPartition {
-                    p: PartitionSnapshot {
-                        tp: TopicPartition {
-                            topic: topic.clone(),
-                            partition: i32::try_from(pi).expect("small partition count"),
-                        },
-                        isr: replicas.clone(),
-                        leader: replicas.first().copied(),
-                        replicas,
-                        adding: Vec::new(),
-                        removing: Vec::new(),
-                    },
-                    reassignment_done_at: None,
-                    rejoin_at: BTreeMap::new(),
-                });
-            }
-        }
+        let (topics, partitions) = generate_partitions(spec, &brokers, &mut rng);
         let controllers: Vec<NodeId> = nodes
             .values()
             .filter(|n| n.roles.controller)
@@ -779,36 +799,8 @@ impl SimCluster {
                 partition,
                 node,
                 for_ms,
-            } => {
-                let len = self.partitions.len();
-                if len == 0 {
-                    return;
-                }
-                let part = &mut self.partitions[partition % len];
-                if part.p.isr.len() > 1 && part.p.isr.contains(&node) {
-                    part.p.isr.retain(|r| *r != node);
-                    if part.p.leader == Some(node) {
-                        part.p.leader = part.p.isr.first().copied();
-                    }
-                    part.rejoin_at.insert(node, now.plus(for_ms));
-                }
-            }
-            Fault::LeaderMove { partition } => {
-                let len = self.partitions.len();
-                if len == 0 {
-                    return;
-                }
-                let part = &mut self.partitions[partition % len];
-                if let Some(other) = part
-                    .p
-                    .isr
-                    .iter()
-                    .copied()
-                    .find(|r| Some(*r) != part.p.leader)
-                {
-                    part.p.leader = Some(other);
-                }
-            }
+            } => self.shrink_isr(partition, node, for_ms),
+            Fault::LeaderMove { partition } => self.move_leader(partition),
             Fault::QuorumLeaderChange => {
                 let voting = self.voting_controllers();
                 if let Some(other) = voting
@@ -838,29 +830,7 @@ impl SimCluster {
                 add,
                 remove,
                 done_after_ms,
-            } => {
-                let len = self.partitions.len();
-                if len == 0 {
-                    return;
-                }
-                let add_ok = self
-                    .nodes
-                    .get(&add)
-                    .is_some_and(|n| n.roles.broker && n.is_serving());
-                let part = &mut self.partitions[partition % len];
-                if !add_ok
-                    || part.reassignment_done_at.is_some()
-                    || part.p.replicas.contains(&add)
-                    || !part.p.replicas.contains(&remove)
-                {
-                    return;
-                }
-                part.p.replicas.push(add);
-                part.p.isr.push(add);
-                part.p.adding = vec![add];
-                part.p.removing = vec![remove];
-                part.reassignment_done_at = Some(now.plus(done_after_ms));
-            }
+            } => self.start_reassignment(partition, add, remove, done_after_ms),
             Fault::Unreachable { node, for_ms } => {
                 if let Some(n) = self.nodes.get_mut(&node) {
                     n.reachable = false;
@@ -868,6 +838,75 @@ impl SimCluster {
                 }
             }
         }
+    }
+
+    /// [`Fault::IsrShrink`]: `node` leaves the ISR of a partition (and its leadership) for
+    /// `for_ms`, unless it is the last in-sync replica.
+    fn shrink_isr(&mut self, partition: usize, node: NodeId, for_ms: u64) {
+        let now = self.now;
+        let len = self.partitions.len();
+        if len == 0 {
+            return;
+        }
+        let part = &mut self.partitions[partition % len];
+        if part.p.isr.len() > 1 && part.p.isr.contains(&node) {
+            part.p.isr.retain(|r| *r != node);
+            if part.p.leader == Some(node) {
+                part.p.leader = part.p.isr.first().copied();
+            }
+            part.rejoin_at.insert(node, now.plus(for_ms));
+        }
+    }
+
+    /// [`Fault::LeaderMove`]: another in-sync replica of a partition takes the leadership.
+    fn move_leader(&mut self, partition: usize) {
+        let len = self.partitions.len();
+        if len == 0 {
+            return;
+        }
+        let part = &mut self.partitions[partition % len];
+        if let Some(other) = part
+            .p
+            .isr
+            .iter()
+            .copied()
+            .find(|r| Some(*r) != part.p.leader)
+        {
+            part.p.leader = Some(other);
+        }
+    }
+
+    /// [`Fault::Reassign`]: a reassignment adding `add` and removing `remove` that completes
+    /// after `done_after_ms`, when `add` serves and the partition is not already moving.
+    fn start_reassignment(
+        &mut self,
+        partition: usize,
+        add: NodeId,
+        remove: NodeId,
+        done_after_ms: u64,
+    ) {
+        let now = self.now;
+        let len = self.partitions.len();
+        if len == 0 {
+            return;
+        }
+        let add_ok = self
+            .nodes
+            .get(&add)
+            .is_some_and(|n| n.roles.broker && n.is_serving());
+        let part = &mut self.partitions[partition % len];
+        if !add_ok
+            || part.reassignment_done_at.is_some()
+            || part.p.replicas.contains(&add)
+            || !part.p.replicas.contains(&remove)
+        {
+            return;
+        }
+        part.p.replicas.push(add);
+        part.p.isr.push(add);
+        part.p.adding = vec![add];
+        part.p.removing = vec![remove];
+        part.reassignment_done_at = Some(now.plus(done_after_ms));
     }
 
     fn violation(&mut self, v: String) {

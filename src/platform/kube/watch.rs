@@ -128,9 +128,8 @@ async fn watch_kind<K>(
 ) where
     K: kube::Resource + Clone + serde::de::DeserializeOwned + std::fmt::Debug + Send + 'static,
 {
-    use futures::StreamExt as _;
-    use kube::api::{ListParams, WatchEvent, WatchParams};
-    let mut known: Option<std::collections::BTreeMap<String, u64>> = None;
+    use kube::api::{ListParams, WatchParams};
+    let mut known: Option<Fingerprints> = None;
     let mut failures = 0u32;
     let mut said: Option<String> = None;
     loop {
@@ -144,15 +143,14 @@ async fn watch_kind<K>(
             Ok(l) => l,
             Err(e) => {
                 failures = failures.saturating_add(1);
-                let line = format!("cannot list the {what}s to watch them (retrying): {e}");
-                if said.as_deref() != Some(line.as_str()) {
-                    tracing::info!("{line}");
-                    said = Some(line);
-                }
+                say_once(
+                    &mut said,
+                    format!("cannot list the {what}s to watch them (retrying): {e}"),
+                );
                 continue;
             }
         };
-        let now: std::collections::BTreeMap<String, u64> = list
+        let now: Fingerprints = list
             .items
             .iter()
             .map(|o| (o.meta().name.clone().unwrap_or_default(), fingerprint(o)))
@@ -174,50 +172,99 @@ async fn watch_kind<K>(
             Ok(s) => s,
             Err(e) => {
                 failures = failures.saturating_add(1);
-                let line = format!("cannot watch the {what}s (retrying): {e}");
-                if said.as_deref() != Some(line.as_str()) {
-                    tracing::info!("{line}");
-                    said = Some(line);
-                }
+                say_once(
+                    &mut said,
+                    format!("cannot watch the {what}s (retrying): {e}"),
+                );
                 known = Some(known_now);
                 continue;
             }
         };
-        let mut stream = std::pin::pin!(stream);
         // An error ends this watch (an expired resourceVersion, 410, or another): list again,
         // after a backoff that grows while watches keep failing before any event.
         failures = failures.saturating_add(1);
-        loop {
-            let Some(event) = stream.next().await else {
-                // The server's timeout: a quiet watch, not a failure.
-                failures = 0;
-                break;
-            };
-            let (object, deleted) = match event {
-                Ok(WatchEvent::Added(o) | WatchEvent::Modified(o)) => (o, false),
-                Ok(WatchEvent::Deleted(o)) => (o, true),
-                Ok(WatchEvent::Bookmark(_)) => continue,
-                Ok(WatchEvent::Error(e)) => {
-                    tracing::debug!("the {what} watch ended: {e:?}");
-                    break;
-                }
-                Err(e) => {
-                    tracing::debug!("the {what} watch ended: {e}");
-                    break;
-                }
-            };
+        let watched = follow(stream, what, fingerprint, &mut known_now, &changes).await;
+        if watched.events > 0 {
             failures = 0;
             said = None;
-            let name = object.meta().name.clone().unwrap_or_default();
-            let changed = if deleted {
-                known_now.remove(&name).is_some()
-            } else {
-                known_now.insert(name.clone(), fingerprint(&object)) != Some(fingerprint(&object))
-            };
-            if changed {
-                let _ = changes.send(format!("{what} {name}"));
-            }
+        }
+        if watched.quiet_end {
+            // The server's timeout: a quiet watch, not a failure.
+            failures = 0;
         }
         known = Some(known_now);
+    }
+}
+
+/// Each object's name and the fingerprint of what matters in it.
+type Fingerprints = std::collections::BTreeMap<String, u64>;
+
+/// How one watch ended.
+struct Watched {
+    /// Events received (any: a watch that delivered events was healthy).
+    events: usize,
+    /// Ended by the server's timeout rather than an error.
+    quiet_end: bool,
+}
+
+/// Logs `line` at info unless it is the line said last (a retry loop says each problem once).
+fn say_once(said: &mut Option<String>, line: String) {
+    if said.as_deref() != Some(line.as_str()) {
+        tracing::info!("{line}");
+        *said = Some(line);
+    }
+}
+
+/// Reads one watch's events into `known`, sending `"<what> <name>"` for each object whose
+/// fingerprint changed, until the stream ends or errs.
+async fn follow<K, S>(
+    stream: S,
+    what: &'static str,
+    fingerprint: fn(&K) -> u64,
+    known: &mut Fingerprints,
+    changes: &tokio::sync::mpsc::UnboundedSender<String>,
+) -> Watched
+where
+    K: kube::Resource,
+    S: futures::Stream<Item = kube::Result<kube::api::WatchEvent<K>>>,
+{
+    use futures::StreamExt as _;
+    use kube::api::WatchEvent;
+    let mut stream = std::pin::pin!(stream);
+    let mut events = 0;
+    loop {
+        let Some(event) = stream.next().await else {
+            return Watched {
+                events,
+                quiet_end: true,
+            };
+        };
+        let (object, deleted) = match event {
+            Ok(WatchEvent::Added(o) | WatchEvent::Modified(o)) => (o, false),
+            Ok(WatchEvent::Deleted(o)) => (o, true),
+            Ok(WatchEvent::Bookmark(_)) => continue,
+            Ok(WatchEvent::Error(e)) => {
+                tracing::debug!("the {what} watch ended: {e:?}");
+                break;
+            }
+            Err(e) => {
+                tracing::debug!("the {what} watch ended: {e}");
+                break;
+            }
+        };
+        events += 1;
+        let name = object.meta().name.clone().unwrap_or_default();
+        let changed = if deleted {
+            known.remove(&name).is_some()
+        } else {
+            known.insert(name.clone(), fingerprint(&object)) != Some(fingerprint(&object))
+        };
+        if changed {
+            let _ = changes.send(format!("{what} {name}"));
+        }
+    }
+    Watched {
+        events,
+        quiet_end: false,
     }
 }
