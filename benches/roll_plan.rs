@@ -220,29 +220,30 @@ fn report(f: &Fixture) {
             max_batch_size: max_batch,
             ..RollConfig::default()
         };
-        let t = Instant::now();
-        let (decision, next_peak) = peak_during(|| {
-            Roller::new(config.clone(), f.requests.clone()).decide(&f.snapshot, Millis(0))
+        let ((decision, next_peak), next_cpu, next_wall) = timed(|| {
+            peak_during(|| {
+                Roller::new(config.clone(), f.requests.clone()).decide(&f.snapshot, Millis(0))
+            })
         });
-        let next_time = t.elapsed();
         let first = decision.restarted_nodes().len();
         assert!(matches!(decision, Decision::Restart { .. }), "{decision:?}");
         let roller = Roller::new(config.clone(), f.requests.clone());
-        let t = Instant::now();
-        let (plan, plan_peak) = peak_during(|| roller.plan(&f.snapshot));
-        let plan_time = t.elapsed();
+        let ((plan, plan_peak), plan_cpu, plan_wall) =
+            timed(|| peak_during(|| roller.plan(&f.snapshot)));
         let batches = plan.restart_batches();
         let lower = brokers
             .len()
             .div_ceil(alpha_upper)
             .max(brokers.len().div_ceil(max_batch));
         eprintln!(
-            "[{}] max_batch_size {max_batch:>4}: next batch {first:>4} brokers in {:>7.1} ms, peak +{:>6.1} MiB; \
-             whole plan {batches:>4} batches (lower bound {lower}) in {:>8.1} ms, peak +{:>6.1} MiB",
+            "[{}] max_batch_size {max_batch:>4}: next batch {first:>4} brokers in {:>7.1} ms CPU ({:>7.1} wall), peak +{:>6.1} MiB; \
+             whole plan {batches:>4} batches (lower bound {lower}) in {:>8.1} ms CPU ({:>8.1} wall), peak +{:>6.1} MiB",
             f.name,
-            ms(next_time),
+            ms(next_cpu),
+            ms(next_wall),
             mib(next_peak),
-            ms(plan_time),
+            ms(plan_cpu),
+            ms(plan_wall),
             mib(plan_peak)
         );
     }
@@ -254,8 +255,8 @@ fn report(f: &Fixture) {
     let (first, mut later) = decision_times(f, &config, 5);
     later.sort();
     eprintln!(
-        "[{}] in a roll (max_batch_size 2000): first restart decision {:.1} ms; the next {} restart \
-         decisions: median {:.1} ms, max {:.1} ms",
+        "[{}] in a roll (max_batch_size 2000): first restart decision {:.1} ms CPU; the next {} \
+         restart decisions: median {:.1} ms CPU, max {:.1} ms CPU",
         f.name,
         ms(first),
         later.len(),
@@ -265,8 +266,8 @@ fn report(f: &Fixture) {
 }
 
 /// Runs a roll on the simulator (every batch restarts and comes back) until `restarts`
-/// restart decisions after the first; returns the first restart decision's time and the
-/// times of every later decision that chose a batch.
+/// restart decisions after the first; returns the first restart decision's CPU time and the
+/// CPU times of every later decision that chose a batch.
 fn decision_times(f: &Fixture, config: &RollConfig, restarts: usize) -> (Duration, Vec<Duration>) {
     let mut sim = SimCluster::generate(&f.spec, 42);
     let mut roller = Roller::new(config.clone(), f.requests.clone());
@@ -276,9 +277,7 @@ fn decision_times(f: &Fixture, config: &RollConfig, restarts: usize) -> (Duratio
     for _ in 0..1_000_000 {
         sim.report_process_ended(&mut roller);
         let snapshot = sim.snapshot();
-        let t = Instant::now();
-        let decision = roller.decide(&snapshot, sim.now);
-        let took = t.elapsed();
+        let (decision, took, _) = timed(|| roller.decide(&snapshot, sim.now));
         sim.apply(&decision);
         sim.feed_back(&mut roller, &decision);
         match &decision {
@@ -302,6 +301,30 @@ fn decision_times(f: &Fixture, config: &RollConfig, restarts: usize) -> (Duratio
         }
     }
     (first.unwrap_or_default(), later)
+}
+
+/// This thread's CPU time (the engine is single-threaded): unlike wall time, it does not grow
+/// with the other load on a shared machine.
+fn cpu_now() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant libc defines.
+    unsafe {
+        libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &raw mut ts);
+    }
+    Duration::new(
+        u64::try_from(ts.tv_sec).unwrap_or(0),
+        u32::try_from(ts.tv_nsec).unwrap_or(0),
+    )
+}
+
+/// `f`'s result, CPU time and wall time.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration, Duration) {
+    let (c, w) = (cpu_now(), Instant::now());
+    let out = f();
+    (out, cpu_now() - c, w.elapsed())
 }
 
 fn mib(b: usize) -> f64 {

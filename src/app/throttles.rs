@@ -47,7 +47,8 @@ pub async fn read(kafka: &KafkaClient) -> anyhow::Result<Vec<Throttle>> {
     Ok(throttles::dedup(out))
 }
 
-/// The throttled-replica lists of `topics`.
+/// The throttled-replica lists of `topics` (only those two keys are asked: `operate` reads them
+/// every loop for its health verdict).
 ///
 /// # Errors
 /// The topics' configs cannot be read.
@@ -56,7 +57,7 @@ pub async fn topic_throttles(
     topics: &[String],
 ) -> anyhow::Result<Vec<Throttle>> {
     let configs = kafka
-        .describe_topic_configs(topics)
+        .topic_configs(topics, Some(&throttles::TOPIC_KEYS))
         .await
         .context("cannot read the topics' configs")?;
     Ok(configs

@@ -79,13 +79,132 @@ pub trait ClusterObserver: Send + Sync {
 /// The Kafka client of kafkaops.
 #[derive(Clone)]
 pub struct KafkaClient {
-    admin: Arc<Admin>,
+    /// librdkafka's admin client, made only when a request needs it (shared by clones).
+    admin: Arc<LazyAdmin>,
     config: Arc<ConnectionConfig>,
     http: reqwest::Client,
     /// Broker ids known from elsewhere (the platform's node list).
     extra_broker_ids: Vec<i32>,
     /// What one observation keeps for the next (shared by clones).
     cache: Arc<Mutex<ObservationCache>>,
+}
+
+/// How long librdkafka's admin client is kept after its last use. It learns every broker of
+/// the cluster and keeps a thread and a connection per broker (1,000 threads at 1,000
+/// brokers, issue #27), so it is made when a request needs it and dropped once unused.
+pub const ADMIN_IDLE: Duration = Duration::from_secs(10);
+
+/// librdkafka's admin client, made on first use and dropped [`ADMIN_IDLE`] after the last
+/// use ends (a request that comes meanwhile keeps it).
+#[derive(Default)]
+struct LazyAdmin {
+    slot: Mutex<AdminSlot>,
+    /// librdkafka's settings; `None` only in a client whose settings were never checked.
+    config: Mutex<Option<ClientConfig>>,
+}
+
+#[derive(Default)]
+struct AdminSlot {
+    admin: Option<Arc<Admin>>,
+    /// Uses in progress.
+    in_flight: usize,
+    /// Bumped by every use; a drop scheduled by an earlier use leaves a used client alone.
+    generation: u64,
+    /// How many admin clients this client has made (tests and benches read it).
+    created: u64,
+}
+
+/// One use of the admin client; ending it schedules the drop of an unused client.
+struct AdminUse {
+    admin: Arc<Admin>,
+    lazy: Arc<LazyAdmin>,
+}
+
+impl std::ops::Deref for AdminUse {
+    type Target = Admin;
+    fn deref(&self) -> &Admin {
+        &self.admin
+    }
+}
+
+impl Drop for AdminUse {
+    fn drop(&mut self) {
+        let generation = {
+            let mut slot = self.lazy.lock();
+            slot.in_flight = slot.in_flight.saturating_sub(1);
+            slot.generation
+        };
+        // Outside a runtime (a test's plain thread) the client stays until the KafkaClient goes.
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let lazy = Arc::clone(&self.lazy);
+        runtime.spawn(async move {
+            tokio::time::sleep(ADMIN_IDLE).await;
+            let unused = {
+                let mut slot = lazy.lock();
+                if slot.in_flight == 0 && slot.generation == generation {
+                    slot.admin.take()
+                } else {
+                    None
+                }
+            };
+            if let Some(admin) = unused {
+                tracing::debug!("dropping librdkafka's admin client, unused for {ADMIN_IDLE:?}");
+                // Destroying it joins librdkafka's threads: not on a runtime worker.
+                let _ = tokio::task::spawn_blocking(move || drop(admin)).await;
+            }
+        });
+    }
+}
+
+impl LazyAdmin {
+    fn lock(&self) -> std::sync::MutexGuard<'_, AdminSlot> {
+        self.slot
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The admin client, made now if there is none.
+    fn get(self: &Arc<Self>) -> Result<AdminUse> {
+        let mut slot = self.lock();
+        let admin = match &slot.admin {
+            Some(a) => Arc::clone(a),
+            None => {
+                let cc = self
+                    .config
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .clone()
+                    .unwrap_or_default();
+                let admin: Admin = cc.create().map_err(setting_error)?;
+                tracing::debug!("made librdkafka's admin client");
+                let admin = Arc::new(admin);
+                slot.admin = Some(Arc::clone(&admin));
+                slot.created += 1;
+                admin
+            }
+        };
+        slot.in_flight += 1;
+        slot.generation += 1;
+        Ok(AdminUse {
+            admin,
+            lazy: Arc::clone(self),
+        })
+    }
+}
+
+/// A librdkafka client's creation error: a bad setting names its key.
+fn setting_error(e: rdkafka::error::KafkaError) -> KafkaError {
+    match e {
+        rdkafka::error::KafkaError::ClientConfig(_, ref desc, ref key, _) => {
+            KafkaError::InvalidSetting {
+                key: key.clone(),
+                message: desc.clone(),
+            }
+        }
+        other => KafkaError::client("creating the Kafka admin client", other),
+    }
 }
 
 /// How many requests of one fan-out (brokers, controllers, broker-state URLs) are in flight at
@@ -248,16 +367,10 @@ impl KafkaClient {
         )
         .await?;
         check_credentials(&config, connect_timeout).await?;
+        // librdkafka's settings are checked now (each key and value); its client is made
+        // only when a request needs it (see [`ADMIN_IDLE`]).
         let cc = rdkafka_config(&config);
-        let admin: Admin = cc.create().map_err(|e| match e {
-            rdkafka::error::KafkaError::ClientConfig(_, ref desc, ref key, _) => {
-                KafkaError::InvalidSetting {
-                    key: key.clone(),
-                    message: desc.clone(),
-                }
-            }
-            other => KafkaError::client("creating the Kafka admin client", other),
-        })?;
+        cc.create_native_config().map_err(setting_error)?;
         let http = reqwest::Client::builder()
             .timeout(config.request_timeout)
             .build()
@@ -266,7 +379,10 @@ impl KafkaClient {
                 message: e.to_string(),
             })?;
         Ok(Self {
-            admin: Arc::new(admin),
+            admin: Arc::new(LazyAdmin {
+                slot: Mutex::default(),
+                config: Mutex::new(Some(cc)),
+            }),
             config: Arc::new(config),
             http,
             extra_broker_ids: Vec::new(),
@@ -311,12 +427,25 @@ impl KafkaClient {
         self.config.request_timeout
     }
 
+    /// How many librdkafka admin clients this client (and its clones) has made so far.
+    #[must_use]
+    pub fn librdkafka_clients_made(&self) -> u64 {
+        self.admin.lock().created
+    }
+
+    /// Whether librdkafka's admin client exists now (it is dropped [`ADMIN_IDLE`] after its
+    /// last use).
+    #[must_use]
+    pub fn librdkafka_client_alive(&self) -> bool {
+        self.admin.lock().admin.is_some()
+    }
+
     async fn blocking<T: Send + 'static>(
         &self,
         what: &'static str,
         f: impl FnOnce(&Admin, Duration) -> Result<T> + Send + 'static,
     ) -> Result<T> {
-        let admin = Arc::clone(&self.admin);
+        let admin = self.admin.get()?;
         let timeout = self.timeout();
         let sent = std::time::Instant::now();
         let result = tokio::task::spawn_blocking(move || f(&admin, timeout))
@@ -482,13 +611,44 @@ impl KafkaClient {
         &self,
         topics: &[String],
     ) -> Result<BTreeMap<String, Vec<ConfigEntry>>> {
+        self.topic_configs(topics, None).await
+    }
+
+    /// The configs named `keys` (all for `None`) of each of `topics`, by topic: over the wire
+    /// path (a bootstrap broker answers), or librdkafka's DescribeConfigs with settings only
+    /// librdkafka honours (e.g. GSSAPI), which returns every config.
+    ///
+    /// # Errors
+    /// A request or one topic's answer fails.
+    pub async fn topic_configs(
+        &self,
+        topics: &[String],
+        keys: Option<&[&str]>,
+    ) -> Result<BTreeMap<String, Vec<ConfigEntry>>> {
+        if topics.is_empty() {
+            return Ok(BTreeMap::new());
+        }
+        if let Err(e) = self.config.wire_security("reading topic configs") {
+            tracing::debug!("reading topic configs with librdkafka: {e}");
+            return self.topic_configs_librdkafka(topics).await;
+        }
+        let mut conn = self
+            .wire_connection_to_brokers("reading topic configs")
+            .await?;
+        wire_admin::describe_topic_configs(&mut conn, topics, keys).await
+    }
+
+    async fn topic_configs_librdkafka(
+        &self,
+        topics: &[String],
+    ) -> Result<BTreeMap<String, Vec<ConfigEntry>>> {
+        let admin = self.admin.get()?;
         let mut out = BTreeMap::new();
         for chunk in topics.chunks(200) {
             let what = format!("DescribeConfigs of {} topic(s)", chunk.len());
             let specs: Vec<ResourceSpecifier<'_>> =
                 chunk.iter().map(|t| ResourceSpecifier::Topic(t)).collect();
-            let results = self
-                .admin
+            let results = admin
                 .describe_configs(specs.iter(), &self.options())
                 .await
                 .map_err(|e| KafkaError::client(what.clone(), e))?;
@@ -672,12 +832,12 @@ impl KafkaClient {
         // Topic configs can come from any broker; by default librdkafka asks "the
         // controller", which may be a broker that has just died.
         let options = self.options().broker_id((broker >= 0).then_some(broker));
+        let admin = self.admin.get()?;
         // Batches keep requests small on clusters with many topics.
         for chunk in topics.chunks(200) {
             let specs: Vec<ResourceSpecifier<'_>> =
                 chunk.iter().map(|t| ResourceSpecifier::Topic(t)).collect();
-            let results = self
-                .admin
+            let results = admin
                 .describe_configs(specs.iter(), &options)
                 .await
                 .map_err(|e| KafkaError::client("DescribeConfigs of topics", e))?;
@@ -962,6 +1122,7 @@ impl KafkaAdmin for KafkaClient {
         let what = format!("DescribeConfigs of broker {id}");
         let results = self
             .admin
+            .get()?
             .describe_configs([&ResourceSpecifier::Broker(id)], &self.options())
             .await
             .map_err(|e| KafkaError::client(what.clone(), e))?;

@@ -83,6 +83,15 @@ impl KafkaClient {
     /// # Errors
     /// The topic could not be read to its end.
     pub async fn read_holds(&self) -> Result<Vec<Hold>> {
+        // Whether the topic exists is asked on the wire path first: a librdkafka client learns
+        // every broker from its first Metadata answer and starts a thread per broker (issue #27:
+        // 1,000 at 1,000 brokers), a cost `operate` would pay every loop for no holds at all.
+        if self.config().wire_security("reading the holds").is_ok() {
+            let mut conn = self.wire_connection_to_brokers("reading the holds").await?;
+            if !super::wire_admin::topic_exists(&mut conn, HOLDS_TOPIC).await? {
+                return Ok(Vec::new());
+            }
+        }
         let cc = rdkafka_config(self.config());
         let timeout = self.config().request_timeout;
         tokio::task::spawn_blocking(move || read_holds_blocking(&cc, timeout))

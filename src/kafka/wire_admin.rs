@@ -338,6 +338,25 @@ pub async fn describe_all_topics(conn: &mut Connection) -> Result<Vec<TopicDescr
     decode_topics(&response, conn.address())
 }
 
+/// Whether topic `name` exists with partitions, as the broker at the other end sees it
+/// (Metadata for that topic alone, no auto-creation; a topic answered with an error, e.g.
+/// unknown or not authorized, does not).
+pub async fn topic_exists(conn: &mut Connection, name: &str) -> Result<bool> {
+    let v = conn.version::<MetadataRequest>("reading a topic's metadata")?;
+    let request = MetadataRequest::default()
+        .with_topics(Some(vec![
+            kafka_protocol::messages::metadata_request::MetadataRequestTopic::default()
+                .with_name(Some(TopicName(StrBytes::from_string(name.to_string())))),
+        ]))
+        .with_allow_auto_topic_creation(false);
+    let response = conn.send_at(&request, v).await?;
+    Ok(response.topics.iter().any(|t| {
+        t.name.as_ref().is_some_and(|n| n.0.as_str() == name)
+            && t.error_code == 0
+            && !t.partitions.is_empty()
+    }))
+}
+
 /// The partition metadata of a Metadata answer (see [`describe_all_topics`]), sorted by topic
 /// and partition.
 pub fn decode_topics(response: &MetadataResponse, address: &str) -> Result<Vec<TopicDescription>> {
@@ -458,6 +477,68 @@ pub async fn describe_broker_configs(conn: &mut Connection, id: i32) -> Result<V
         });
     }
     Ok(config_entries(result))
+}
+
+/// The configs of each of `topics` (only `keys`, or all of them for `None`), by topic, in
+/// requests of 200 topics (DescribeConfigs TOPIC; any broker answers). What librdkafka's
+/// DescribeConfigs would give, without its client (issue #27: that client keeps a thread per
+/// broker of the cluster).
+///
+/// # Errors
+/// A request fails, or one topic's answer carries an error.
+pub async fn describe_topic_configs(
+    conn: &mut Connection,
+    topics: &[String],
+    keys: Option<&[&str]>,
+) -> Result<BTreeMap<String, Vec<ConfigEntry>>> {
+    let v = describe_configs_version(conn, "reading topic configs")?;
+    let mut out = BTreeMap::new();
+    for chunk in topics.chunks(200) {
+        let request = DescribeConfigsRequest::default().with_resources(
+            chunk
+                .iter()
+                .map(|t| {
+                    DescribeConfigsResource::default()
+                        .with_resource_type(2)
+                        .with_resource_name(StrBytes::from_string(t.clone()))
+                        .with_configuration_keys(keys.map(|keys| {
+                            keys.iter()
+                                .map(|k| StrBytes::from_string((*k).to_string()))
+                                .collect()
+                        }))
+                })
+                .collect(),
+        );
+        let response = conn.send_at(&request, v).await?;
+        out.extend(decode_topic_configs(&response, conn.address())?);
+    }
+    Ok(out)
+}
+
+/// The configs by topic of a DescribeConfigs answer about topics (an error for the first topic
+/// answered with one).
+///
+/// # Errors
+/// A topic's result carries an error code.
+pub fn decode_topic_configs(
+    response: &DescribeConfigsResponse,
+    address: &str,
+) -> Result<BTreeMap<String, Vec<ConfigEntry>>> {
+    let mut out = BTreeMap::new();
+    for r in &response.results {
+        let topic = r.resource_name.as_str();
+        if r.error_code != 0 {
+            return Err(KafkaError::Api {
+                what: format!("DescribeConfigs of topic {topic:?} via {address}"),
+                node: None,
+                code: r.error_code,
+                name: error_name(r.error_code),
+                message: r.error_message.as_ref().map(|m| m.as_str().to_string()),
+            });
+        }
+        out.insert(topic.to_string(), config_entries(r));
+    }
+    Ok(out)
 }
 
 /// Per topic whose configs could be read: its topic-level `min.insync.replicas` override
@@ -825,6 +906,40 @@ mod tests {
         assert_eq!(listeners.get(&1), Some(&("c1".to_string(), 9093)));
         let (q, _) = decode_quorum(&quorum_response(-1), 2, "b:9092").unwrap();
         assert_eq!(q.leader_id, None);
+    }
+
+    #[test]
+    fn topic_configs_decoding_drops_secrets_and_fails_on_a_topic_error() {
+        use kafka_protocol::messages::describe_configs_response::{
+            DescribeConfigsResourceResult, DescribeConfigsResult,
+        };
+        let entry = |name: &str, value: &str, source: i8, sensitive: bool| {
+            DescribeConfigsResourceResult::default()
+                .with_name(StrBytes::from_string(name.into()))
+                .with_value(Some(StrBytes::from_string(value.into())))
+                .with_config_source(source)
+                .with_is_sensitive(sensitive)
+        };
+        let ok = DescribeConfigsResult::default()
+            .with_resource_type(2)
+            .with_resource_name(StrBytes::from_static_str("t"))
+            .with_configs(vec![
+                entry("leader.replication.throttled.replicas", "0:1", 1, false),
+                entry("secret", "s3cr3t", 1, true),
+            ]);
+        let r = DescribeConfigsResponse::default().with_results(vec![ok.clone()]);
+        let configs = decode_topic_configs(&r, "b:9092").unwrap();
+        let t = &configs["t"];
+        assert_eq!(t[0].value.as_deref(), Some("0:1"));
+        assert_eq!(t[0].source, ConfigSource::DynamicTopic);
+        assert_eq!(t[1].value, None);
+        let failed = DescribeConfigsResult::default()
+            .with_resource_type(2)
+            .with_resource_name(StrBytes::from_static_str("gone"))
+            .with_error_code(3);
+        let r = DescribeConfigsResponse::default().with_results(vec![ok, failed]);
+        let err = decode_topic_configs(&r, "b:9092").unwrap_err();
+        assert!(err.to_string().contains("gone"), "{err}");
     }
 
     #[test]

@@ -786,3 +786,67 @@ async fn every_topic_is_described_with_one_metadata_request() {
     assert_eq!(stats.by_api["Metadata"].requests, 1, "{stats:?}");
     assert_eq!(stats.nodes_asked, 1, "{stats:?}");
 }
+
+/// Issue #27: `operate`'s idle loop (its Kafka view, the policy's cluster facts, the health
+/// verdict with the topics' throttles) makes no librdkafka client, which would learn every
+/// broker and keep a thread per broker, nor does reading no holds; a request only librdkafka
+/// makes creates one, and it is dropped once unused for `ADMIN_IDLE`.
+#[tokio::test(flavor = "multi_thread")]
+async fn operate_loop_makes_no_librdkafka_client_and_an_unused_one_is_dropped() {
+    use kafkaops::app::operate::ports::KafkaPort;
+    let mut spec = small();
+    spec.lagging = BTreeSet::new();
+    spec.out_of_sync = 0;
+    let kafka = SyntheticKafka::start(&spec).unwrap();
+    let mut config = ConnectionConfig::new(kafka.bootstrap_servers());
+    config.request_timeout = TIMEOUT;
+    let client = KafkaClient::connect(config).await.unwrap();
+    for _ in 0..2 {
+        let view = KafkaPort::observe(&client).await.unwrap();
+        assert_eq!(view.brokers.len(), 5, "{view:?}");
+        let facts = KafkaPort::cluster_facts(&client).await.unwrap();
+        assert_eq!(facts.topics.len(), 5, "{facts:?}");
+        assert!(KafkaPort::health(&client).await.is_some());
+    }
+    let topics: Vec<String> = kafka
+        .cluster()
+        .topics
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    let configs = client.describe_topic_configs(&topics).await.unwrap();
+    assert_eq!(configs.len(), topics.len());
+    let min_isr = configs[&topics[0]]
+        .iter()
+        .find(|e| e.name == "min.insync.replicas")
+        .and_then(|e| e.value.clone());
+    assert_eq!(min_isr.as_deref(), Some("2"), "{configs:?}");
+    assert_eq!(client.librdkafka_clients_made(), 0);
+    assert!(!client.librdkafka_client_alive());
+    // No holds topic: one Metadata request on the wire path says so, no librdkafka consumer
+    // (whose own Metadata requests would be counted too).
+    let _ = kafka.take_stats();
+    assert!(client.read_holds().await.unwrap().is_empty());
+    let stats = kafka.take_stats();
+    let versions = stats.by_api.get("ApiVersions").map_or(0, |c| c.requests);
+    assert_eq!(stats.requests - versions, 1, "{stats:?}");
+    assert_eq!(stats.by_api["Metadata"].requests, 1, "{stats:?}");
+    // A request only librdkafka makes here creates the client...
+    let entries = client.describe_broker_configs(1).await.unwrap();
+    assert!(entries.iter().any(|e| e.name == "broker.id"), "{entries:?}");
+    assert_eq!(client.librdkafka_clients_made(), 1);
+    assert!(client.librdkafka_client_alive());
+    // ...and nothing else using it, it goes (deadline well past ADMIN_IDLE).
+    let deadline = std::time::Instant::now() + kafkaops::kafka::client::ADMIN_IDLE * 4;
+    while client.librdkafka_client_alive() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "librdkafka's admin client still alive {:?} after its last use",
+            kafkaops::kafka::client::ADMIN_IDLE * 4
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // The next request makes a new one.
+    client.describe_broker_configs(2).await.unwrap();
+    assert_eq!(client.librdkafka_clients_made(), 2);
+}
