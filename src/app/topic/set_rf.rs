@@ -710,8 +710,16 @@ impl<H: FlowHooks> FlowHooks for HoldGuard<'_, H> {
         Ok(())
     }
 
+    fn waiting_for_previous_stop(&self) {
+        self.inner.waiting_for_previous_stop();
+    }
+
     fn following(&self, task_id: Option<&str>) {
         self.inner.following(task_id);
+    }
+
+    fn following_again(&self, task_id: Option<&str>) {
+        self.inner.following_again(task_id);
     }
 
     fn progress(&self, executor: &crate::engine::view::ExecutorState) {
@@ -753,6 +761,103 @@ impl<H: FlowHooks> FlowHooks for HoldGuard<'_, H> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Inner hooks that record which of their methods were called.
+    #[derive(Default)]
+    struct Recorder(Mutex<Vec<&'static str>>);
+
+    impl Recorder {
+        fn said(&self, what: &'static str) {
+            self.0.lock().unwrap().push(what);
+        }
+    }
+
+    /// The recorder's error: any failure as its text.
+    struct Failed(String);
+
+    impl From<CcError> for Failed {
+        fn from(e: CcError) -> Self {
+            Failed(e.to_string())
+        }
+    }
+
+    impl From<Classified> for Failed {
+        fn from(e: Classified) -> Self {
+            Failed(e.to_string())
+        }
+    }
+
+    impl std::fmt::Display for Failed {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+
+    impl FlowHooks for Recorder {
+        type Error = Failed;
+        async fn check_input(
+            &self,
+            _cc: &CruiseControlClient,
+            _deadline: Instant,
+            _obs: &dyn Observer,
+        ) -> Result<Result<(), Failed>, CcError> {
+            Ok(Ok(()))
+        }
+        fn waiting_for_ready(&self, _reason: &str) {
+            self.said("waiting_for_ready");
+        }
+        fn waiting_for_previous_stop(&self) {
+            self.said("waiting_for_previous_stop");
+        }
+        fn proposal(&self, _dry_run: &crate::cruise_control::Answer<OptimizationResult>) {}
+        fn confirm(
+            &self,
+            _dry_run: &crate::cruise_control::Answer<OptimizationResult>,
+        ) -> Result<(), Failed> {
+            Ok(())
+        }
+        fn following(&self, _task_id: Option<&str>) {
+            self.said("following");
+        }
+        fn following_again(&self, _task_id: Option<&str>) {
+            self.said("following_again");
+        }
+        fn progress(&self, _executor: &crate::engine::view::ExecutorState) {}
+        fn follow_ended(&self) {}
+        async fn choose_after_interrupt(
+            &self,
+            _task_id: Option<&str>,
+        ) -> crate::engine::cc_flow::InterruptChoice {
+            crate::engine::cc_flow::InterruptChoice::LeaveRunning
+        }
+    }
+
+    /// The hold check wraps the command's hooks: what the command says (a resumed change is
+    /// followed "again", a lingering stop is waited for) must reach them, not the defaults.
+    #[test]
+    fn the_hold_guard_passes_every_note_to_the_commands_hooks() {
+        let inner = Recorder::default();
+        let held = BTreeMap::new();
+        let guard = HoldGuard {
+            inner: &inner,
+            held: &held,
+            assume_yes: true,
+            confirmed: std::sync::atomic::AtomicBool::new(false),
+        };
+        guard.waiting_for_ready("sampling");
+        guard.waiting_for_previous_stop();
+        guard.following(Some("t"));
+        guard.following_again(Some("t"));
+        assert_eq!(
+            *inner.0.lock().unwrap(),
+            [
+                "waiting_for_ready",
+                "waiting_for_previous_stop",
+                "following",
+                "following_again"
+            ]
+        );
+    }
 
     #[test]
     fn a_reopened_flow_follows_again() {
