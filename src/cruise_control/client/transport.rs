@@ -31,18 +31,7 @@ impl CruiseControlClient {
         };
         let url = self.endpoint_url(endpoint, query);
         let path = url.path().to_string();
-        let mut req = self.http.request(method.clone(), url);
-        if let Some(user) = &self.username {
-            req = req.basic_auth(user, self.password.as_ref().map(Secret::expose));
-        }
-        if let Some(id) = task_header {
-            req = req.header(USER_TASK_ID, id);
-        }
-        if let Some(body) = body {
-            req = req
-                .header(reqwest::header::CONTENT_TYPE, "application/json")
-                .body(body.to_string());
-        }
+        let req = self.build_request(method.clone(), url, body, task_header);
         tracing::debug!("{method} {} {endpoint}", self.display_url);
         // The request and its answer, for the run's journal (crate::output::journal) and -vv:
         // the URL with its query (never credentials: those go in the Authorization header).
@@ -76,14 +65,7 @@ impl CruiseControlClient {
         };
         journal_request(
             &request,
-            &format!(
-                "HTTP {}{} {body}",
-                status.as_u16(),
-                task_id
-                    .as_deref()
-                    .map(|t| format!(" (User-Task-ID {t})"))
-                    .unwrap_or_default()
-            ),
+            &answer_line(status, task_id.as_deref(), &body),
             sent,
         );
         if status.is_success() {
@@ -93,40 +75,76 @@ impl CruiseControlClient {
                 body,
             });
         }
-        let parsed: Option<ErrorResponse> = lenient::from_str(&body).ok();
+        Err(self.error_answer(endpoint, &method, path, status, &body))
+    }
+
+    /// The request with its credentials, task header and JSON body, when given.
+    fn build_request(
+        &self,
+        method: Method,
+        url: url::Url,
+        body: Option<&str>,
+        task_header: Option<&str>,
+    ) -> reqwest::RequestBuilder {
+        let mut req = self.http.request(method, url);
+        if let Some(user) = &self.username {
+            req = req.basic_auth(user, self.password.as_ref().map(Secret::expose));
+        }
+        if let Some(id) = task_header {
+            req = req.header(USER_TASK_ID, id);
+        }
+        if let Some(body) = body {
+            req = req
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body.to_string());
+        }
+        req
+    }
+
+    /// A non-2xx answer, classified: credentials refused (by Cruise Control or a proxy in
+    /// front), a path outside every Cruise Control servlet, or Cruise Control's own error.
+    fn error_answer(
+        &self,
+        endpoint: Endpoint,
+        method: &Method,
+        path: String,
+        status: StatusCode,
+        body: &str,
+    ) -> CcError {
+        let parsed: Option<ErrorResponse> = lenient::from_str(body).ok();
         let message = parsed
             .map(|e| e.error_message)
             .filter(|m| !m.is_empty())
-            .unwrap_or_else(|| snippet(&body));
+            .unwrap_or_else(|| snippet(body));
         let is_cc_json = body.trim_start().starts_with('{');
         if matches!(status.as_u16(), 401 | 407) || (status.as_u16() == 403 && !is_cc_json) {
-            return Err(CcError::Auth {
+            return CcError::Auth {
                 url: self.display_url.clone(),
                 status: status.as_u16(),
-                what: self.auth_failure(status.as_u16(), endpoint, &method),
-            });
+                what: self.auth_failure(status.as_u16(), endpoint, method),
+            };
         }
         if status == StatusCode::NOT_FOUND && !is_cc_json {
             // Jetty's own page: the path is outside every Cruise Control servlet (a real CC
             // answers an unknown endpoint under its prefix with its JSON error).
-            tracing::info!("{method} {path} answered HTTP 404: {}", snippet(&body));
-            return Err(CcError::NoApi {
+            tracing::info!("{method} {path} answered HTTP 404: {}", snippet(body));
+            return CcError::NoApi {
                 url: self.display_url.clone(),
                 method: if endpoint.is_post() { "POST" } else { "GET" },
                 path,
-            });
+            };
         }
         tracing::info!(
             "Cruise Control {} answered HTTP {}: {message}",
             endpoint.path(),
             status.as_u16()
         );
-        Err(CcError::Api {
+        CcError::Api {
             endpoint: endpoint.path().to_string(),
             status: status.as_u16(),
             class: classify(status.as_u16(), &message),
             message,
-        })
+        }
     }
 
     /// What a 401/403 means given what was sent (the password itself is never looked at
@@ -301,4 +319,15 @@ fn journal_request(request: &str, answer: &str, sent: std::time::Instant) {
         ms = u64::try_from(sent.elapsed().as_millis()).unwrap_or(u64::MAX),
         "Cruise Control answered"
     );
+}
+
+/// An answer as the journal records it: status, task id (when given) and body.
+fn answer_line(status: StatusCode, task_id: Option<&str>, body: &str) -> String {
+    format!(
+        "HTTP {}{} {body}",
+        status.as_u16(),
+        task_id
+            .map(|t| format!(" (User-Task-ID {t})"))
+            .unwrap_or_default()
+    )
 }

@@ -30,112 +30,126 @@ const EXECUTION: &[&str] = &[
     "stop_ongoing_execution",
 ];
 
+const PROPOSALS_OWN: &[&str] = &[
+    "kafka_assigner",
+    "rebalance_disk",
+    "destination_broker_ids",
+    "ignore_proposal_cache",
+];
+const REBALANCE_OWN: &[&str] = &[
+    "kafka_assigner",
+    "rebalance_disk",
+    "destination_broker_ids",
+    "ignore_proposal_cache",
+    "concurrent_intra_broker_partition_movements",
+];
+const ADD_BROKER_OWN: &[&str] = &["brokerid", "kafka_assigner", "throttle_added_broker"];
+const REMOVE_BROKER_OWN: &[&str] = &[
+    "brokerid",
+    "kafka_assigner",
+    "throttle_removed_broker",
+    "destination_broker_ids",
+];
+const TOPIC_CONFIGURATION_OWN: &[&str] = &[
+    "topic",
+    "replication_factor",
+    "skip_rack_awareness_check",
+    "concurrent_intra_broker_partition_movements",
+];
+const USER_TASKS_OWN: &[&str] = &[
+    "user_task_ids",
+    "client_ids",
+    "endpoints",
+    "types",
+    "entries",
+    "fetch_completed_task",
+];
+const ADMIN_OWN: &[&str] = &[
+    "concurrent_partition_movements_per_broker",
+    "max_partition_movements_in_cluster",
+    "concurrent_intra_broker_partition_movements",
+    "concurrent_leader_movements",
+    "broker_concurrent_leader_movements",
+    "execution_progress_check_interval_ms",
+    "enable_self_healing_for",
+    "disable_self_healing_for",
+    "drop_recently_removed_brokers",
+    "drop_recently_demoted_brokers",
+    "enable_concurrency_adjuster_for",
+    "disable_concurrency_adjuster_for",
+    "min_isr_based_concurrency_adjustment",
+    "review_id",
+];
+/// Reference §3.5.
+const DEMOTE_BROKER_OWN: &[&str] = &[
+    "brokerid",
+    "brokerid_and_logdirs",
+    "dryrun",
+    "concurrent_leader_movements",
+    "broker_concurrent_leader_movements",
+    "execution_progress_check_interval_ms",
+    "skip_urp_demotion",
+    "exclude_follower_demotion",
+    "replica_movement_strategies",
+    "replication_throttle",
+    "review_id",
+    "stop_ongoing_execution",
+    "allow_capacity_estimation",
+    "verbose",
+    "exclude_recently_demoted_brokers",
+];
+/// Reference §3.9.
+const REMOVE_DISKS_OWN: &[&str] = &["brokerid_and_logdirs", "dryrun", "stop_ongoing_execution"];
+const LOAD_OWN: &[&str] = &[
+    "start",
+    "end",
+    "time",
+    "allow_capacity_estimation",
+    "populate_disk_info",
+    "capacity_only",
+];
+
 /// The parameter names an endpoint accepts (reference §3), besides `json` and `reason`.
 #[must_use]
 pub fn accepted(endpoint: Endpoint) -> Vec<&'static str> {
     let mut v: Vec<&'static str> = COMMON.to_vec();
-    match endpoint {
-        Endpoint::State => v.extend(["substates", "verbose", "super_verbose"]),
-        Endpoint::Proposals => {
-            v.extend(PROPOSAL_COMMON);
-            v.extend([
-                "kafka_assigner",
-                "rebalance_disk",
-                "destination_broker_ids",
-                "ignore_proposal_cache",
-            ]);
-        }
-        Endpoint::Rebalance => {
-            v.extend(PROPOSAL_COMMON);
-            v.extend(EXECUTION);
-            v.extend([
-                "kafka_assigner",
-                "rebalance_disk",
-                "destination_broker_ids",
-                "ignore_proposal_cache",
-                "concurrent_intra_broker_partition_movements",
-            ]);
-        }
-        Endpoint::AddBroker | Endpoint::RemoveBroker => {
-            v.extend(PROPOSAL_COMMON);
-            v.extend(EXECUTION);
-            v.extend(["brokerid", "kafka_assigner"]);
-            if endpoint == Endpoint::AddBroker {
-                v.push("throttle_added_broker");
-            } else {
-                v.extend(["throttle_removed_broker", "destination_broker_ids"]);
-            }
-        }
-        Endpoint::TopicConfiguration => {
-            v.extend(PROPOSAL_COMMON);
-            v.extend(EXECUTION);
-            v.extend([
-                "topic",
-                "replication_factor",
-                "skip_rack_awareness_check",
-                "concurrent_intra_broker_partition_movements",
-            ]);
-        }
-        Endpoint::UserTasks => v.extend([
-            "user_task_ids",
-            "client_ids",
-            "endpoints",
-            "types",
-            "entries",
-            "fetch_completed_task",
-        ]),
-        Endpoint::StopProposalExecution => {
-            v.extend(["force_stop", "stop_external_agent", "review_id"]);
-        }
-        Endpoint::KafkaClusterState => v.extend(["topic", "verbose"]),
-        Endpoint::Admin => v.extend([
-            "concurrent_partition_movements_per_broker",
-            "max_partition_movements_in_cluster",
-            "concurrent_intra_broker_partition_movements",
-            "concurrent_leader_movements",
-            "broker_concurrent_leader_movements",
-            "execution_progress_check_interval_ms",
-            "enable_self_healing_for",
-            "disable_self_healing_for",
-            "drop_recently_removed_brokers",
-            "drop_recently_demoted_brokers",
-            "enable_concurrency_adjuster_for",
-            "disable_concurrency_adjuster_for",
-            "min_isr_based_concurrency_adjustment",
-            "review_id",
-        ]),
-        Endpoint::ReviewBoard => v.push("review_ids"),
-        Endpoint::Review => v.extend(["approve", "discard"]),
-        // Reference §3.5.
-        Endpoint::DemoteBroker => v.extend([
-            "brokerid",
-            "brokerid_and_logdirs",
-            "dryrun",
-            "concurrent_leader_movements",
-            "broker_concurrent_leader_movements",
-            "execution_progress_check_interval_ms",
-            "skip_urp_demotion",
-            "exclude_follower_demotion",
-            "replica_movement_strategies",
-            "replication_throttle",
-            "review_id",
-            "stop_ongoing_execution",
-            "allow_capacity_estimation",
-            "verbose",
-            "exclude_recently_demoted_brokers",
-        ]),
-        // Reference §3.9.
-        Endpoint::RemoveDisks => {
-            v.extend(["brokerid_and_logdirs", "dryrun", "stop_ongoing_execution"])
-        }
-        Endpoint::Load => v.extend([
-            "start",
-            "end",
-            "time",
-            "allow_capacity_estimation",
-            "populate_disk_info",
-            "capacity_only",
-        ]),
+    for group in shared_groups(endpoint) {
+        v.extend_from_slice(group);
     }
+    v.extend_from_slice(own_names(endpoint));
     v
+}
+
+/// The groups of names an endpoint shares with others: every goal-based endpoint takes the
+/// proposal options, and those that can execute take the execution options too.
+fn shared_groups(endpoint: Endpoint) -> &'static [&'static [&'static str]] {
+    match endpoint {
+        Endpoint::Proposals => &[PROPOSAL_COMMON],
+        Endpoint::Rebalance
+        | Endpoint::AddBroker
+        | Endpoint::RemoveBroker
+        | Endpoint::TopicConfiguration => &[PROPOSAL_COMMON, EXECUTION],
+        _ => &[],
+    }
+}
+
+/// The names only this endpoint (or a few like it) takes.
+fn own_names(endpoint: Endpoint) -> &'static [&'static str] {
+    match endpoint {
+        Endpoint::State => &["substates", "verbose", "super_verbose"],
+        Endpoint::Proposals => PROPOSALS_OWN,
+        Endpoint::Rebalance => REBALANCE_OWN,
+        Endpoint::AddBroker => ADD_BROKER_OWN,
+        Endpoint::RemoveBroker => REMOVE_BROKER_OWN,
+        Endpoint::TopicConfiguration => TOPIC_CONFIGURATION_OWN,
+        Endpoint::UserTasks => USER_TASKS_OWN,
+        Endpoint::StopProposalExecution => &["force_stop", "stop_external_agent", "review_id"],
+        Endpoint::KafkaClusterState => &["topic", "verbose"],
+        Endpoint::Admin => ADMIN_OWN,
+        Endpoint::ReviewBoard => &["review_ids"],
+        Endpoint::Review => &["approve", "discard"],
+        Endpoint::DemoteBroker => DEMOTE_BROKER_OWN,
+        Endpoint::RemoveDisks => REMOVE_DISKS_OWN,
+        Endpoint::Load => LOAD_OWN,
+    }
 }

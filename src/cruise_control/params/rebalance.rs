@@ -105,6 +105,28 @@ impl RebalanceRequest {
         if let Some(id) = self.review_id {
             return vec![("review_id", id.to_string())];
         }
+        let mut q = self.target_params();
+        q.push(("dryrun", self.execution.dryrun.to_string()));
+        if self.verbose {
+            q.push(("verbose", "true".into()));
+        }
+        self.goals.push_params(&mut q);
+        self.execution.push_params(&mut q);
+        if self.goals.exclude_recently_demoted_brokers {
+            q.push(("exclude_recently_demoted_brokers", "true".into()));
+        }
+        q.push(("reason", self.reason.clone()));
+        // Only what this endpoint accepts (Cruise Control answers 400 to anything else); the
+        // command refuses options an endpoint cannot take before anything is sent.
+        let ok = accepted(self.kind.endpoint());
+        q.retain(|(k, _)| ok.contains(k));
+        q.extend(self.extra.iter().cloned());
+        q
+    }
+
+    /// What the request is about: the brokers (or disks) it names, or for a full rebalance its
+    /// destinations and whether it balances disks.
+    fn target_params(&self) -> Query {
         let mut q: Query = Vec::new();
         match &self.kind {
             RebalanceKind::AddBrokers(b) => {
@@ -136,62 +158,60 @@ impl RebalanceRequest {
             RebalanceKind::Demote(b) => q.push(("brokerid", join(b))),
             RebalanceKind::RemoveDisks(d) => q.push(("brokerid_and_logdirs", d.join(","))),
         }
-        q.push(("dryrun", self.execution.dryrun.to_string()));
-        if self.verbose {
-            q.push(("verbose", "true".into()));
+        q
+    }
+}
+
+impl GoalOptions {
+    /// The goals, the hard-goal check and the excluded topics, when set.
+    fn push_params(&self, q: &mut Query) {
+        if !self.goals.is_empty() {
+            q.push(("goals", self.goals.join(",")));
         }
-        if !self.goals.goals.is_empty() {
-            q.push(("goals", self.goals.goals.join(",")));
-        }
-        if self.goals.skip_hard_goal_check {
+        if self.skip_hard_goal_check {
             q.push(("skip_hard_goal_check", "true".into()));
         }
-        if let Some(t) = self
-            .goals
-            .excluded_topics
-            .as_ref()
-            .filter(|t| !t.is_empty())
-        {
+        if let Some(t) = self.excluded_topics.as_ref().filter(|t| !t.is_empty()) {
             q.push(("excluded_topics", t.clone()));
         }
-        let e = &self.execution;
-        if let Some(t) = e.replication_throttle.filter(|t| *t > 0) {
-            q.push(("replication_throttle", t.to_string()));
+    }
+}
+
+impl ExecutionOptions {
+    /// The throttle, concurrency limits and movement strategies, when set (zero means unset).
+    fn push_params(&self, q: &mut Query) {
+        let positive = [
+            ("replication_throttle", self.replication_throttle),
+            (
+                "concurrent_partition_movements_per_broker",
+                self.concurrent_partition_movements_per_broker
+                    .map(u64::from),
+            ),
+            (
+                "concurrent_leader_movements",
+                self.concurrent_leader_movements.map(u64::from),
+            ),
+            (
+                "max_partition_movements_in_cluster",
+                self.max_partition_movements_in_cluster.map(u64::from),
+            ),
+            (
+                "concurrent_intra_broker_partition_movements",
+                self.concurrent_intra_broker_partition_movements
+                    .map(u64::from),
+            ),
+        ];
+        for (name, value) in positive {
+            if let Some(v) = value.filter(|v| *v > 0) {
+                q.push((name, v.to_string()));
+            }
         }
-        if let Some(n) = e
-            .concurrent_partition_movements_per_broker
-            .filter(|n| *n > 0)
-        {
-            q.push(("concurrent_partition_movements_per_broker", n.to_string()));
-        }
-        if let Some(n) = e.concurrent_leader_movements.filter(|n| *n > 0) {
-            q.push(("concurrent_leader_movements", n.to_string()));
-        }
-        if let Some(n) = e.max_partition_movements_in_cluster.filter(|n| *n > 0) {
-            q.push(("max_partition_movements_in_cluster", n.to_string()));
-        }
-        if let Some(n) = e
-            .concurrent_intra_broker_partition_movements
-            .filter(|n| *n > 0)
-        {
-            q.push(("concurrent_intra_broker_partition_movements", n.to_string()));
-        }
-        if !e.replica_movement_strategies.is_empty() {
+        if !self.replica_movement_strategies.is_empty() {
             q.push((
                 "replica_movement_strategies",
-                e.replica_movement_strategies.join(","),
+                self.replica_movement_strategies.join(","),
             ));
         }
-        if self.goals.exclude_recently_demoted_brokers {
-            q.push(("exclude_recently_demoted_brokers", "true".into()));
-        }
-        q.push(("reason", self.reason.clone()));
-        // Only what this endpoint accepts (Cruise Control answers 400 to anything else); the
-        // command refuses options an endpoint cannot take before anything is sent.
-        let ok = accepted(self.kind.endpoint());
-        q.retain(|(k, _)| ok.contains(k));
-        q.extend(self.extra.iter().cloned());
-        q
     }
 }
 

@@ -6,10 +6,15 @@
 //! resource with an empty name) in IncrementalAlterConfigs. Each function takes an open [`Connection`] and returns observation
 //! types; the decoding of responses into those types is pure and unit-tested.
 
+use std::collections::BTreeMap;
+
 use kafka_protocol::messages::alter_partition_reassignments_request::{
     ReassignablePartition, ReassignableTopic,
 };
 use kafka_protocol::messages::describe_quorum_request::{PartitionData, TopicData};
+use kafka_protocol::messages::describe_quorum_response::{
+    Node as QuorumNode, PartitionData as QuorumPartition, ReplicaState,
+};
 use kafka_protocol::messages::{
     AlterPartitionReassignmentsRequest, BrokerId, DescribeClusterRequest, DescribeClusterResponse,
     DescribeQuorumRequest, DescribeQuorumResponse, ListPartitionReassignmentsRequest,
@@ -61,6 +66,44 @@ pub fn decode_quorum(
             response.error_message.as_ref(),
         ));
     }
+    let partition = metadata_partition(response, address)?;
+    if version < 1 {
+        // v0 has no timestamps: the controller safety check cannot run.
+        return Err(KafkaError::UnsupportedApi {
+            address: address.into(),
+            api: "DescribeQuorum v1 (Kafka >= 3.3)".into(),
+            needed_for: "the controller quorum check (LastCaughtUpTimestamp)".into(),
+        });
+    }
+    let leader = partition.leader_id.0;
+    let quorum = RawQuorum {
+        leader_id: (leader >= 0).then_some(leader),
+        leader_epoch: partition.leader_epoch,
+        high_watermark: partition.high_watermark,
+        voters: partition.current_voters.iter().map(replica).collect(),
+        observers: partition.observers.iter().map(replica).collect(),
+        answered_by: address.into(),
+        voter_endpoints: voter_endpoints(&response.nodes),
+        version,
+    };
+    let listeners = response
+        .nodes
+        .iter()
+        .filter_map(|n| {
+            n.listeners
+                .first()
+                .map(|l| (n.node_id.0, (l.host.as_str().to_string(), l.port)))
+        })
+        .collect();
+    Ok((quorum, listeners))
+}
+
+/// The metadata log's partition (`__cluster_metadata-0`) of a DescribeQuorum answer, or the
+/// error it was answered with.
+fn metadata_partition<'a>(
+    response: &'a DescribeQuorumResponse,
+    address: &str,
+) -> Result<&'a QuorumPartition> {
     let partition = response
         .topics
         .iter()
@@ -80,25 +123,23 @@ pub fn decode_quorum(
             partition.error_message.as_ref(),
         ));
     }
-    if version < 1 {
-        // v0 has no timestamps: the controller safety check cannot run.
-        return Err(KafkaError::UnsupportedApi {
-            address: address.into(),
-            api: "DescribeQuorum v1 (Kafka >= 3.3)".into(),
-            needed_for: "the controller quorum check (LastCaughtUpTimestamp)".into(),
-        });
+    Ok(partition)
+}
+
+/// One voter or observer as DescribeQuorum reports it.
+fn replica(r: &ReplicaState) -> ReplicaObservation {
+    ReplicaObservation {
+        id: r.replica_id.0,
+        log_end_offset: r.log_end_offset,
+        last_fetch_timestamp: ts(r.last_fetch_timestamp),
+        last_caught_up_timestamp: ts(r.last_caught_up_timestamp),
+        directory_id: super::kraft::directory_id_text(&r.replica_directory_id),
     }
-    let replica =
-        |r: &kafka_protocol::messages::describe_quorum_response::ReplicaState| ReplicaObservation {
-            id: r.replica_id.0,
-            log_end_offset: r.log_end_offset,
-            last_fetch_timestamp: ts(r.last_fetch_timestamp),
-            last_caught_up_timestamp: ts(r.last_caught_up_timestamp),
-            directory_id: super::kraft::directory_id_text(&r.replica_directory_id),
-        };
-    let leader = partition.leader_id.0;
-    let voter_endpoints = response
-        .nodes
+}
+
+/// The voters' listeners (DescribeQuorum v2 `Nodes`), sorted per voter.
+fn voter_endpoints(nodes: &[QuorumNode]) -> BTreeMap<i32, Vec<RaftEndpoint>> {
+    nodes
         .iter()
         .map(|n| {
             let mut endpoints: Vec<RaftEndpoint> = n
@@ -113,27 +154,7 @@ pub fn decode_quorum(
             endpoints.sort();
             (n.node_id.0, endpoints)
         })
-        .collect();
-    let quorum = RawQuorum {
-        leader_id: (leader >= 0).then_some(leader),
-        leader_epoch: partition.leader_epoch,
-        high_watermark: partition.high_watermark,
-        voters: partition.current_voters.iter().map(replica).collect(),
-        observers: partition.observers.iter().map(replica).collect(),
-        answered_by: address.into(),
-        voter_endpoints,
-        version,
-    };
-    let listeners = response
-        .nodes
-        .iter()
-        .filter_map(|n| {
-            n.listeners
-                .first()
-                .map(|l| (n.node_id.0, (l.host.as_str().to_string(), l.port)))
-        })
-        .collect();
-    Ok((quorum, listeners))
+        .collect()
 }
 
 /// DescribeQuorum (any broker forwards it; controllers answer directly).
