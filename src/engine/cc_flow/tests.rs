@@ -2,6 +2,7 @@
 //! `tests/engine/cc_flow_properties.rs` check them on random ones).
 
 use super::*;
+use crate::engine::view::MonitorState;
 
 fn config(execute: bool, yes: bool, no_wait: bool) -> FlowConfig {
     FlowConfig {

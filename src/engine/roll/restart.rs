@@ -97,6 +97,129 @@ impl RestartProgress {
     }
 
     /// Why the node does not count as back yet (for waits and aborts).
+    /// The progress of a restart saved by a version without feed-back: the decision then
+    /// implied the command's completion.
+    fn saved_without_feed_back(started: Millis) -> Self {
+        RestartProgress {
+            requested_at: started,
+            incarnation_before: None,
+            serving_before: true,
+            must_fetch: false,
+            done_at: Some(started),
+            ended: None,
+            evidence_seen: false,
+            caught_up_baseline: None,
+            baseline_taken: false,
+            back_at: None,
+            software_unread: None,
+        }
+    }
+
+    /// Records the first evidence that the old process ended: the node vanished, was seen
+    /// not running, changed incarnation, or stopped serving after the restart was requested.
+    fn note_end_evidence(&mut self, observed: Option<&NodeSnapshot>, now: Millis) {
+        if self.ended.is_some() {
+            return;
+        }
+        let evidence = match observed {
+            None => Some("it vanished from the observation".to_string()),
+            Some(n) if n.state == ObservedState::NotRunning => {
+                Some("it was observed NOT_RUNNING after the restart was requested".into())
+            }
+            Some(n)
+                if n.incarnation.is_some()
+                    && self.incarnation_before.is_some()
+                    && n.incarnation != self.incarnation_before =>
+            {
+                Some("its incarnation changed".into())
+            }
+            Some(n)
+                if self.serving_before && (n.state != ObservedState::Serving || !n.reachable) =>
+            {
+                Some(format!(
+                    "it was observed {:?}{} after the restart was requested",
+                    n.state,
+                    if n.reachable { "" } else { " and unreachable" }
+                ))
+            }
+            Some(_) => None,
+        };
+        if let Some(e) = evidence {
+            self.ended = Some((now, e));
+        }
+    }
+
+    /// Whether the new process is seen serving and reachable: the old one ended, an
+    /// observation made after that shows the node (the first one after the evidence may
+    /// predate it, so it only counts as seen), and the restart command completed.
+    fn new_process_serving(&mut self, observed: Option<&NodeSnapshot>) -> bool {
+        if self.ended.is_none() {
+            return false;
+        }
+        if !self.evidence_seen {
+            // The observation of this decision may predate the
+            // evidence: only later ones show the new process.
+            self.evidence_seen = true;
+            return false;
+        }
+        if self.done_at.is_none() {
+            return false;
+        }
+        observed.is_some_and(|n| n.state == ObservedState::Serving && n.reachable)
+    }
+
+    /// Whether a restarted quorum member has fetched from the leader since it came back: its
+    /// last caught-up time moved past the one first seen after the restart.
+    fn fetched_since_restart(&mut self, snapshot: &ClusterSnapshot, id: NodeId) -> bool {
+        // Without a quorum leader nothing can fetch: requiring it would
+        // keep a leaderless quorum from ever being restarted back into
+        // shape, and every restart that could weaken the quorum is
+        // refused anyway until a leader is known (`check_quorum`).
+        let leaderless = snapshot.quorum.as_ref().is_some_and(|q| q.leader.is_none());
+        if !self.must_fetch || leaderless {
+            true
+        } else if !self.baseline_taken {
+            self.baseline_taken = true;
+            self.caught_up_baseline = caught_up_ts(snapshot, id);
+            false
+        } else {
+            caught_up_ts(snapshot, id)
+                .is_some_and(|t| self.caught_up_baseline.is_none_or(|b| t > b))
+        }
+    }
+
+    /// A roll onto new software: the node is back only on the target software. `Ok(false)`
+    /// while its software could not be read; an error when it came back on another.
+    fn on_expected_software(
+        &mut self,
+        id: NodeId,
+        expected: Option<i16>,
+        report: Option<&SoftwareReport>,
+    ) -> Result<bool, RollError> {
+        let Some(expected) = expected else {
+            return Ok(true);
+        };
+        match report {
+            Some(Ok(level)) if *level == Some(expected) => {
+                self.software_unread = None;
+                Ok(true)
+            }
+            Some(Ok(level)) => Err(RollError::WrongSoftware {
+                node: id,
+                reported: *level,
+                expected,
+            }),
+            Some(Err(why)) => {
+                self.software_unread = Some(why.clone());
+                Ok(false)
+            }
+            None => {
+                self.software_unread = Some("no report of it was given".into());
+                Ok(false)
+            }
+        }
+    }
+
     pub(super) fn pending(&self) -> String {
         if let Some(why) = &self.software_unread {
             return format!(
@@ -148,129 +271,42 @@ impl Roller {
             return Ok(());
         };
         for &id in &aw.nodes {
-            let progress = aw.restarts.entry(id).or_insert_with(|| RestartProgress {
-                // Saved by a version without feed-back: the decision then
-                // implied the command's completion.
-                requested_at: aw.started,
-                incarnation_before: None,
-                serving_before: true,
-                must_fetch: false,
-                done_at: Some(aw.started),
-                ended: None,
-                evidence_seen: false,
-                caught_up_baseline: None,
-                baseline_taken: false,
-                back_at: None,
-                software_unread: None,
-            });
+            let progress = aw
+                .restarts
+                .entry(id)
+                .or_insert_with(|| RestartProgress::saved_without_feed_back(aw.started));
             if progress.back_at.is_some() {
                 continue;
             }
             let observed = cache.node(snapshot, id);
-            if progress.ended.is_none() {
-                let evidence = match observed {
-                    None => Some("it vanished from the observation".to_string()),
-                    Some(n) if n.state == ObservedState::NotRunning => {
-                        Some("it was observed NOT_RUNNING after the restart was requested".into())
-                    }
-                    Some(n)
-                        if n.incarnation.is_some()
-                            && progress.incarnation_before.is_some()
-                            && n.incarnation != progress.incarnation_before =>
-                    {
-                        Some("its incarnation changed".into())
-                    }
-                    Some(n)
-                        if progress.serving_before
-                            && (n.state != ObservedState::Serving || !n.reachable) =>
-                    {
-                        Some(format!(
-                            "it was observed {:?}{} after the restart was requested",
-                            n.state,
-                            if n.reachable { "" } else { " and unreachable" }
-                        ))
-                    }
-                    Some(_) => None,
-                };
-                if let Some(e) = evidence {
-                    progress.ended = Some((now, e));
-                }
-            }
-            if progress.ended.is_none() {
+            progress.note_end_evidence(observed, now);
+            if !progress.new_process_serving(observed) {
                 continue;
             }
-            if !progress.evidence_seen {
-                // The observation of this decision may predate the
-                // evidence: only later ones show the new process.
-                progress.evidence_seen = true;
+            if !progress.fetched_since_restart(snapshot, id) {
                 continue;
             }
-            if progress.done_at.is_none() {
+            let expected = self.nodes.get(&id).and_then(|c| c.expected_software);
+            if !progress.on_expected_software(id, expected, self.software.get(&id))? {
                 continue;
             }
-            let serving =
-                observed.is_some_and(|n| n.state == ObservedState::Serving && n.reachable);
-            if !serving {
-                continue;
-            }
-            // Without a quorum leader nothing can fetch: requiring it would
-            // keep a leaderless quorum from ever being restarted back into
-            // shape, and every restart that could weaken the quorum is
-            // refused anyway until a leader is known (`check_quorum`).
-            let leaderless = snapshot.quorum.as_ref().is_some_and(|q| q.leader.is_none());
-            let fetched = if !progress.must_fetch || leaderless {
-                true
-            } else if !progress.baseline_taken {
-                progress.baseline_taken = true;
-                progress.caught_up_baseline = caught_up_ts(snapshot, id);
-                false
+            progress.back_at = Some(now);
+            let index = cache.index(snapshot);
+            let state = if observed.is_some_and(|n| n.roles.broker)
+                && !leads_all_preferred(snapshot, index, id)
+            {
+                NodeState::Serving
             } else {
-                caught_up_ts(snapshot, id)
-                    .is_some_and(|t| progress.caught_up_baseline.is_none_or(|b| t > b))
+                NodeState::LeadingAllPreferred
             };
-            if serving && fetched {
-                // A roll onto new software: back only on the target software.
-                let expected = self.nodes.get(&id).and_then(|c| c.expected_software);
-                if let Some(expected) = expected {
-                    match self.software.get(&id) {
-                        Some(Ok(level)) if *level == Some(expected) => {
-                            progress.software_unread = None;
-                        }
-                        Some(Ok(level)) => {
-                            return Err(RollError::WrongSoftware {
-                                node: id,
-                                reported: *level,
-                                expected,
-                            });
-                        }
-                        Some(Err(why)) => {
-                            progress.software_unread = Some(why.clone());
-                            continue;
-                        }
-                        None => {
-                            progress.software_unread = Some("no report of it was given".into());
-                            continue;
-                        }
-                    }
-                }
-                progress.back_at = Some(now);
-                let index = cache.index(snapshot);
-                let state = if observed.is_some_and(|n| n.roles.broker)
-                    && !leads_all_preferred(snapshot, index, id)
-                {
-                    NodeState::Serving
-                } else {
-                    NodeState::LeadingAllPreferred
-                };
-                let ctx = self
-                    .nodes
-                    .get_mut(&id)
-                    .ok_or_else(|| RollError::StateInconsistent {
-                        detail: format!("restarting node {id} has no context"),
-                    })?;
-                ctx.state = state;
-                ctx.last_transition = now;
-            }
+            let ctx = self
+                .nodes
+                .get_mut(&id)
+                .ok_or_else(|| RollError::StateInconsistent {
+                    detail: format!("restarting node {id} has no context"),
+                })?;
+            ctx.state = state;
+            ctx.last_transition = now;
         }
         Ok(())
     }
@@ -443,8 +479,6 @@ impl LeadershipWait<'_> {
         cache: &mut Cache,
         notes: &mut Vec<String>,
     ) -> Result<Option<Decision>, RollError> {
-        let timeout = self.timeout;
-        let verb = self.verb;
         let mut not_leading: Vec<NodeId> = Vec::new();
         for n in &aw.nodes {
             let ctx = nodes.get(n).ok_or_else(|| missing_context(*n))?;
@@ -456,39 +490,11 @@ impl LeadershipWait<'_> {
         if not_leading.is_empty() {
             return Ok(None);
         }
-        let index = cache.index(self.snapshot);
-        let to_elect: Vec<NodeId> = not_leading
-            .iter()
-            .filter(|n| !aw.elected.contains(n) && back_in_all_isrs(self.snapshot, index, **n))
-            .copied()
-            .collect();
-        if !to_elect.is_empty() {
-            let mut partitions: Vec<TopicPartition> = Vec::new();
-            for n in &to_elect {
-                aw.elected.insert(*n);
-                for &pi in index.of(*n) {
-                    let Some(p) = self.snapshot.partitions.get(pi as usize) else {
-                        continue;
-                    };
-                    if p.replicas.first() == Some(n) && p.leader != Some(*n) {
-                        partitions.push(p.tp.clone());
-                    }
-                }
-            }
-            partitions.sort();
-            partitions.dedup();
-            return Ok(Some(Decision::ElectPreferredLeaders {
-                reason: format!(
-                    "node(s) {} are back in every ISR they belong to but lead only part of \
-                     their preferred partitions",
-                    join_ids(&to_elect)
-                ),
-                nodes: to_elect,
-                partitions,
-            }));
+        if let Some(election) = self.election(aw, &not_leading, cache) {
+            return Ok(Some(election));
         }
         let last_serving = aw.serving_since.values().max().copied().unwrap_or(self.now);
-        let deadline = last_serving.plus(timeout);
+        let deadline = last_serving.plus(self.timeout);
         if self.now < deadline {
             return Ok(Some(Decision::Wait {
                 until: self.now.plus(self.config.poll_interval_ms).min(deadline),
@@ -498,6 +504,58 @@ impl LeadershipWait<'_> {
                 },
             }));
         }
+        notes.push(self.gave_up_note(&not_leading, cache));
+        Ok(None)
+    }
+
+    /// A preferred leader election for the nodes of `not_leading` that are back in every ISR
+    /// they belong to and were not elected for yet (each node once per action), over the
+    /// partitions they should lead and do not.
+    fn election(
+        &self,
+        aw: &mut Awaiting,
+        not_leading: &[NodeId],
+        cache: &mut Cache,
+    ) -> Option<Decision> {
+        let index = cache.index(self.snapshot);
+        let to_elect: Vec<NodeId> = not_leading
+            .iter()
+            .filter(|n| !aw.elected.contains(n) && back_in_all_isrs(self.snapshot, index, **n))
+            .copied()
+            .collect();
+        if to_elect.is_empty() {
+            return None;
+        }
+        let mut partitions: Vec<TopicPartition> = Vec::new();
+        for n in &to_elect {
+            aw.elected.insert(*n);
+            for &pi in index.of(*n) {
+                let Some(p) = self.snapshot.partitions.get(pi as usize) else {
+                    continue;
+                };
+                if p.replicas.first() == Some(n) && p.leader != Some(*n) {
+                    partitions.push(p.tp.clone());
+                }
+            }
+        }
+        partitions.sort();
+        partitions.dedup();
+        Some(Decision::ElectPreferredLeaders {
+            reason: format!(
+                "node(s) {} are back in every ISR they belong to but lead only part of \
+                 their preferred partitions",
+                join_ids(&to_elect)
+            ),
+            nodes: to_elect,
+            partitions,
+        })
+    }
+
+    /// What the roll notes when it stops waiting for leadership: the nodes still not leading,
+    /// and those not back in every ISR yet.
+    fn gave_up_note(&self, not_leading: &[NodeId], cache: &mut Cache) -> String {
+        let timeout = self.timeout;
+        let verb = self.verb;
         // Not a hole: every next restart is judged on the live ISR, where a node that is
         // still catching up counts as out of sync.
         let index = cache.index(self.snapshot);
@@ -515,11 +573,10 @@ impl LeadershipWait<'_> {
                 join_ids(&catching_up)
             )
         };
-        notes.push(format!(
+        format!(
             "node(s) {} did not lead all their preferred partitions within {timeout} ms after \
              {verb}{isr_note}; continuing (leadership is restored by the next election)",
-            join_ids(&not_leading)
-        ));
-        Ok(None)
+            join_ids(not_leading)
+        )
     }
 }
