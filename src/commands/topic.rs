@@ -51,6 +51,7 @@ use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::{Answer, CcError, CruiseControlClient, Observer};
 use crate::driver::cc_flow::FlowHooks;
 use crate::engine::cc_flow::InterruptChoice;
+use crate::engine::drift::{DriftReport, Plan, Tolerance};
 use crate::engine::operator_guard::Action;
 use crate::engine::replicas::{ChangeState, InputErrors, ReplicasState, merge_requests};
 use crate::engine::view::ExecutorState;
@@ -551,6 +552,20 @@ impl FlowHooks for TopicHooks<'_> {
         let mut f = self.follow.lock().unwrap_or_else(PoisonError::into_inner);
         *f = Some(progress_bar(self.printer, 0, "changing"));
     }
+
+    // A replication-factor change has no approved plan to hold the execution to: it executes
+    // the dry run the operator was shown, and never re-checks it.
+    fn approved_plan(&self) -> Option<Plan> {
+        None
+    }
+
+    fn tolerance(&self) -> Tolerance {
+        Tolerance::default()
+    }
+
+    fn drifted(&self, _report: &DriftReport, _new: &Answer<OptimizationResult>) {}
+
+    fn execution_drifted(&self, _report: &DriftReport, _task_id: Option<&str>) {}
 
     fn progress(&self, executor: &ExecutorState) {
         let p = executor.progress();

@@ -945,6 +945,7 @@ mod flow_driver {
     use kafkaops::cruise_control::{Answer, Observer};
     use kafkaops::driver::cc_flow::{self as flow, FlowHooks};
     use kafkaops::engine::cc_flow::{AfterInterrupt, FlowConfig, InterruptChoice, Outcome};
+    use kafkaops::engine::drift::{DriftReport, Plan, Tolerance};
     use kafkaops::engine::view::ExecutorState;
     use kafkaops::error::CliError;
     use std::sync::Mutex;
@@ -1003,7 +1004,21 @@ mod flow_driver {
         fn progress(&self, _executor: &ExecutorState) {
             self.saw("progress");
         }
+        fn following_again(&self, task_id: Option<&str>) {
+            self.following(task_id);
+        }
+        fn waiting_for_previous_stop(&self) {
+            flow::log_previous_stop();
+        }
         fn follow_ended(&self) {}
+        fn approved_plan(&self) -> Option<Plan> {
+            None
+        }
+        fn tolerance(&self) -> Tolerance {
+            Tolerance::default()
+        }
+        fn drifted(&self, _report: &DriftReport, _new: &Answer<OptimizationResult>) {}
+        fn execution_drifted(&self, _report: &DriftReport, _task_id: Option<&str>) {}
         async fn choose_after_interrupt(&self, task_id: Option<&str>) -> InterruptChoice {
             self.saw(format!("interrupted {}", task_id.unwrap_or("-")));
             if self.stop_on_interrupt {

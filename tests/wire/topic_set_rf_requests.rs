@@ -12,6 +12,7 @@ use kafkaops::cruise_control::retry::Backoff;
 use kafkaops::cruise_control::{Answer, CcError, ClientConfig, CruiseControlClient, Observer};
 use kafkaops::driver::cc_flow::{self as flow, FlowHooks};
 use kafkaops::engine::cc_flow::{FlowConfig, InterruptChoice, Outcome};
+use kafkaops::engine::drift::{DriftReport, Plan, Tolerance};
 use kafkaops::engine::replicas::{
     ClusterFacts, ReplicasState, TopicFacts, merge_requests, whole_names_regex,
 };
@@ -48,8 +49,20 @@ impl FlowHooks for Hooks {
         Ok(())
     }
     fn following(&self, _task_id: Option<&str>) {}
+    fn following_again(&self, _task_id: Option<&str>) {}
+    fn waiting_for_previous_stop(&self) {
+        flow::log_previous_stop();
+    }
     fn progress(&self, _executor: &ExecutorState) {}
     fn follow_ended(&self) {}
+    fn approved_plan(&self) -> Option<Plan> {
+        None
+    }
+    fn tolerance(&self) -> Tolerance {
+        Tolerance::default()
+    }
+    fn drifted(&self, _report: &DriftReport, _new: &Answer<OptimizationResult>) {}
+    fn execution_drifted(&self, _report: &DriftReport, _task_id: Option<&str>) {}
     async fn choose_after_interrupt(&self, _task_id: Option<&str>) -> InterruptChoice {
         InterruptChoice::LeaveRunning
     }

@@ -14,6 +14,7 @@ use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::params::{RebalanceKind, RebalanceRequest};
 use crate::driver::cc_flow::FlowHooks;
 use crate::engine::cc_flow::InterruptChoice;
+use crate::engine::drift::{DriftReport, Plan, Tolerance};
 use crate::engine::failure::Classified;
 use crate::engine::operate::RunningRebalance;
 use crate::engine::rebalance::Mode;
@@ -125,6 +126,10 @@ impl FlowHooks for OperateHooks {
         // Said once per task by the loop (this is called on every resume).
     }
 
+    fn following_again(&self, task_id: Option<&str>) {
+        FlowHooks::following(self, task_id);
+    }
+
     fn progress(&self, _executor: &ExecutorState) {}
 
     fn follow_ended(&self) {}
@@ -132,6 +137,20 @@ impl FlowHooks for OperateHooks {
     async fn choose_after_interrupt(&self, _task_id: Option<&str>) -> InterruptChoice {
         InterruptChoice::LeaveRunning
     }
+
+    // No approved plan: the loop executes the dry run it was shown, at the default tolerance,
+    // and has nobody to tell about a drift (it never re-checks).
+    fn approved_plan(&self) -> Option<Plan> {
+        None
+    }
+
+    fn tolerance(&self) -> Tolerance {
+        Tolerance::default()
+    }
+
+    fn drifted(&self, _report: &DriftReport, _new: &Answer<OptimizationResult>) {}
+
+    fn execution_drifted(&self, _report: &DriftReport, _task_id: Option<&str>) {}
 }
 
 #[cfg(test)]

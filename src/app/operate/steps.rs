@@ -19,6 +19,7 @@ use crate::cruise_control::{Answer, CcError, CruiseControlApi, CruiseControlClie
 use crate::driver::cc_flow::FlowHooks;
 use crate::driver::cc_flow::{CcOperation, FlowDriver, Step};
 use crate::engine::cc_flow::InterruptChoice;
+use crate::engine::drift::{DriftReport, Plan, Tolerance};
 use crate::engine::operate::{Decision, Mover, Observation, OperateState};
 use crate::engine::view::ExecutorState;
 use crate::state::{Leadership, Store};
@@ -320,6 +321,10 @@ impl<C: CruiseControlApi> FlowHooks<C> for LoopHooks {
         FlowHooks::<CruiseControlClient>::following(&self.0, task_id);
     }
 
+    fn following_again(&self, task_id: Option<&str>) {
+        FlowHooks::<CruiseControlClient>::following_again(&self.0, task_id);
+    }
+
     fn progress(&self, executor: &ExecutorState) {
         FlowHooks::<CruiseControlClient>::progress(&self.0, executor);
     }
@@ -330,5 +335,21 @@ impl<C: CruiseControlApi> FlowHooks<C> for LoopHooks {
 
     async fn choose_after_interrupt(&self, task_id: Option<&str>) -> InterruptChoice {
         FlowHooks::<CruiseControlClient>::choose_after_interrupt(&self.0, task_id).await
+    }
+
+    fn approved_plan(&self) -> Option<Plan> {
+        FlowHooks::<CruiseControlClient>::approved_plan(&self.0)
+    }
+
+    fn tolerance(&self) -> Tolerance {
+        FlowHooks::<CruiseControlClient>::tolerance(&self.0)
+    }
+
+    fn drifted(&self, report: &DriftReport, new: &Answer<OptimizationResult>) {
+        FlowHooks::<CruiseControlClient>::drifted(&self.0, report, new);
+    }
+
+    fn execution_drifted(&self, report: &DriftReport, task_id: Option<&str>) {
+        FlowHooks::<CruiseControlClient>::execution_drifted(&self.0, report, task_id);
     }
 }

@@ -213,6 +213,13 @@ impl CcOperation for Reviewed {
             }
         }
     }
+
+    /// Not said: the request that executes depends on what was approved (the held execution
+    /// itself or a fresh one), and only `operate`, which never runs a reviewed request, records
+    /// it.
+    fn execution_query(&self) -> Option<Vec<(String, String)>> {
+        None
+    }
 }
 
 #[cfg(test)]

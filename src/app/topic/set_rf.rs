@@ -830,6 +830,28 @@ mod tests {
         ) -> crate::engine::cc_flow::InterruptChoice {
             crate::engine::cc_flow::InterruptChoice::LeaveRunning
         }
+        fn approved_plan(&self) -> Option<crate::engine::drift::Plan> {
+            self.said("approved_plan");
+            None
+        }
+        fn tolerance(&self) -> crate::engine::drift::Tolerance {
+            self.said("tolerance");
+            crate::engine::drift::Tolerance::default()
+        }
+        fn drifted(
+            &self,
+            _report: &crate::engine::drift::DriftReport,
+            _new: &crate::cruise_control::Answer<OptimizationResult>,
+        ) {
+            self.said("drifted");
+        }
+        fn execution_drifted(
+            &self,
+            _report: &crate::engine::drift::DriftReport,
+            _task_id: Option<&str>,
+        ) {
+            self.said("execution_drifted");
+        }
     }
 
     /// The hold check wraps the command's hooks: what the command says (a resumed change is
@@ -848,13 +870,17 @@ mod tests {
         guard.waiting_for_previous_stop();
         guard.following(Some("t"));
         guard.following_again(Some("t"));
+        let _ = guard.approved_plan();
+        let _ = guard.tolerance();
         assert_eq!(
             *inner.0.lock().unwrap(),
             [
                 "waiting_for_ready",
                 "waiting_for_previous_stop",
                 "following",
-                "following_again"
+                "following_again",
+                "approved_plan",
+                "tolerance"
             ]
         );
     }

@@ -20,7 +20,7 @@
 mod ports;
 pub mod words;
 
-pub use ports::{CcOperation, FlowHooks, FlowReport};
+pub use ports::{CcOperation, FlowHooks, FlowReport, log_previous_stop};
 
 pub use words::{
     INTERRUPT_STOP_REASON, PREVIOUS_STOP_NOTE, goals_unsatisfiable_message, not_ready_message,

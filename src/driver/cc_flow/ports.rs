@@ -30,10 +30,9 @@ pub trait CcOperation {
 
     /// The query parameters of the execution request (`dryrun=false`) as sent, without the
     /// `json=true` the client adds: what Cruise Control's `user_tasks` lists it with. `None`
-    /// when the operation cannot say.
-    fn execution_query(&self) -> Option<Vec<(String, String)>> {
-        None
-    }
+    /// when the operation cannot say. Required (no default), so an operation that wraps another
+    /// forwards it rather than silently saying nothing.
+    fn execution_query(&self) -> Option<Vec<(String, String)>>;
 }
 
 fn owned(q: Query) -> Vec<(String, String)> {
@@ -84,6 +83,10 @@ impl CcOperation for TopicConfigurationRequest {
 
 /// The command's side of the flow: checks, prompts and the progress sink. `C` is the Cruise
 /// Control API the flow runs against (the REST client unless a test scripts one).
+///
+/// Every method is required, none has a default: a side that wraps another (a guard around a
+/// command's hooks) forwards each one, and forgetting one is a compile error, not a silent
+/// fallback (set-rf's hold check once lost the resumed-follow and previous-stop notes that way).
 pub trait FlowHooks<C = CruiseControlClient> {
     /// The command's error type (the CLI's `CliError`): it takes the client's errors and the
     /// flow's own, each with its failure class.
@@ -101,10 +104,9 @@ pub trait FlowHooks<C = CruiseControlClient> {
     /// The load model is not ready; the flow waits for it.
     fn waiting_for_ready(&self, reason: &str);
     /// A stopped execution is still winding down (`STOPPING_EXECUTION`): the flow waits for the
-    /// executor to be free before it asks for anything (called once per wait).
-    fn waiting_for_previous_stop(&self) {
-        tracing::info!("{}", super::words::PREVIOUS_STOP_NOTE);
-    }
+    /// executor to be free before it asks for anything (called once per wait). A side with
+    /// nothing of its own to show logs it ([`log_previous_stop`]).
+    fn waiting_for_previous_stop(&self);
     /// The dry-run proposal arrived (shown before any confirmation).
     fn proposal(&self, dry_run: &Answer<OptimizationResult>);
     /// Asks the operator to execute `dry_run`; `Err` when declined or nobody can answer.
@@ -112,10 +114,9 @@ pub trait FlowHooks<C = CruiseControlClient> {
     /// The execution started and is followed from now on.
     fn following(&self, task_id: Option<&str>);
     /// A resumed flow follows the execution an earlier run started (said once Cruise Control
-    /// shows it still knows the task). Default: [`FlowHooks::following`].
-    fn following_again(&self, task_id: Option<&str>) {
-        self.following(task_id);
-    }
+    /// shows it still knows the task). A side that says nothing else calls
+    /// [`FlowHooks::following`].
+    fn following_again(&self, task_id: Option<&str>);
     /// An observation of the busy executor while following.
     fn progress(&self, executor: &ExecutorState);
     /// Following is over (finished or interrupted): clear progress displays. May be called
@@ -127,21 +128,24 @@ pub trait FlowHooks<C = CruiseControlClient> {
         task_id: Option<&str>,
     ) -> impl Future<Output = InterruptChoice>;
     /// The plan approved before this run (`--approved-plan`), which a `--yes` execution must
-    /// match instead of the dry run of this run. Default: none, the dry run is the approved one.
-    fn approved_plan(&self) -> Option<Plan> {
-        None
-    }
-    /// How far the re-checked proposal may differ from the approved one.
-    fn tolerance(&self) -> Tolerance {
-        Tolerance::default()
-    }
+    /// match instead of the dry run of this run; `None`: the dry run is the approved one.
+    fn approved_plan(&self) -> Option<Plan>;
+    /// How far the re-checked proposal may differ from the approved one
+    /// ([`Tolerance::default`] unless the operator chose one).
+    fn tolerance(&self) -> Tolerance;
     /// The re-check found the proposal changed past the tolerance: nothing was executed. Shown
     /// before the operator is asked again (or before `--yes` refuses).
-    fn drifted(&self, _report: &DriftReport, _new: &Answer<OptimizationResult>) {}
+    fn drifted(&self, report: &DriftReport, new: &Answer<OptimizationResult>);
     /// The execution's own proposal (Cruise Control recomputes it once more for the execution)
     /// differs past the tolerance from the approved one: the execution is already running, so
     /// this can only be told (the re-check before it is what prevents it).
-    fn execution_drifted(&self, _report: &DriftReport, _task_id: Option<&str>) {}
+    fn execution_drifted(&self, report: &DriftReport, task_id: Option<&str>);
+}
+
+/// What a side of the flow with no display of its own does while a stopped execution winds
+/// down ([`FlowHooks::waiting_for_previous_stop`]): it logs the note.
+pub fn log_previous_stop() {
+    tracing::info!("{}", super::words::PREVIOUS_STOP_NOTE);
 }
 
 /// What the flow did.

@@ -216,6 +216,10 @@ impl FlowHooks for RebalanceHooks<'_> {
         });
     }
 
+    fn following_again(&self, task_id: Option<&str>) {
+        FlowHooks::following(self, task_id);
+    }
+
     fn progress(&self, executor: &ExecutorState) {
         let mut p = executor.progress();
         let mut follow = self.follow.lock().unwrap_or_else(PoisonError::into_inner);
