@@ -28,7 +28,8 @@ complete -c kafkaops -n "__fish_kafkaops_needs_command" -l config -d 'Config fil
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_needs_command" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -69,7 +70,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and not __fish_seen_subcommand_from add remove full demote remove-disks imbalance status stop pace review help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -124,7 +126,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from add" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -175,7 +178,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -226,7 +230,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from full" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -277,7 +282,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from demote" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -327,7 +333,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from remove-disks" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -379,7 +386,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from imbalance" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -415,7 +423,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from status" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -444,7 +453,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from stop" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -477,7 +487,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from pace" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -504,7 +515,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand rebalance; and __fish_seen_subcommand_from review" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -563,7 +575,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l config -d 'Co
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -595,7 +608,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -635,7 +649,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -694,7 +709,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -736,7 +752,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and __fish_seen_subcommand_from watch" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -764,7 +781,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and not __fish_seen_subcommand_from cordon uncordon list unregister help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -795,7 +813,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from cordon" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -821,7 +840,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from uncordon" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -846,7 +866,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -873,7 +894,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand broker; and __fish_seen_subcommand_from unregister" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -904,7 +926,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and not __fish_seen_subcommand_from status add remove migrate help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -937,7 +960,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from status" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -969,7 +993,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from add" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1001,7 +1026,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from remove" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1032,7 +1058,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand quorum; and __fish_seen_subcommand_from migrate" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1079,7 +1106,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l config -d 
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand upgrade" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1111,7 +1139,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and not __fish_seen_subcommand_from list cancel help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1139,7 +1168,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1164,7 +1194,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand reassignments; and __fish_seen_subcommand_from cancel" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1197,7 +1228,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l config -d '
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand health" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1224,7 +1256,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __f
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and not __fish_seen_subcommand_from list clear help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1252,7 +1285,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1277,7 +1311,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand throttles; and __fish_seen_subcommand_from clear" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1307,7 +1342,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_s
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and not __fish_seen_subcommand_from add list remove help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1339,7 +1375,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from add" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1364,7 +1401,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1390,7 +1428,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand hold; and __fish_seen_subcommand_from remove" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1419,7 +1458,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fis
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and not __fish_seen_subcommand_from list show bundle help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1449,7 +1489,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_se
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from list" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1475,7 +1516,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_se
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from show" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1503,7 +1545,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_se
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand journal; and __fish_seen_subcommand_from bundle" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1547,7 +1590,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l config -d 
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand operate" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1574,7 +1618,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and not __fish_seen_subcommand_from view get-contexts use-context help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1603,7 +1648,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from view" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1628,7 +1674,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from get-contexts" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1653,7 +1700,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_see
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand config; and __fish_seen_subcommand_from use-context" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
@@ -1682,7 +1730,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l config
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand completions" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''

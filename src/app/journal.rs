@@ -18,7 +18,11 @@ use crate::state::journal::{self as store, JournalError};
 pub struct Summary {
     pub id: String,
     pub command: String,
+    /// The first entry's time as recorded (RFC 3339), for the table.
+    #[serde(skip)]
     pub started: String,
+    /// The same instant in epoch ms (the JSON convention; `None`: unreadable).
+    pub started_at_ms: Option<u64>,
     /// Milliseconds from start to end (`None`: no end recorded).
     pub duration_ms: Option<u64>,
     /// The exit code's name, or `running or interrupted` when no end was recorded.
@@ -34,6 +38,11 @@ pub fn summarize(id: &str, entries: &[Entry]) -> Summary {
         id: id.to_string(),
         command: String::new(),
         started: entries.first().map(|e| e.at.clone()).unwrap_or_default(),
+        started_at_ms: entries
+            .first()
+            .and_then(|e| humantime::parse_rfc3339_weak(&e.at).ok())
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .and_then(|d| u64::try_from(d.as_millis()).ok()),
         duration_ms: None,
         outcome: "running or interrupted".into(),
         exit_code: None,
@@ -246,6 +255,7 @@ mod tests {
             ("failed", Some(1), Some(1000))
         );
         assert_eq!(s.started, "2026-11-27T20:00:00.000Z");
+        assert_eq!(s.started_at_ms, Some(1_795_809_600_000));
     }
 
     #[test]

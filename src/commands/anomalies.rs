@@ -8,15 +8,16 @@
 //! first appears and again when its status changes, never again because of a new id or a restart.
 //!
 //! Output: on a terminal a live table of every anomaly seen, redrawn after each poll with a
-//! connection line; piped (or `-o json`) one [`WatchEvent`] JSON object per line, flushed at once;
-//! `-o yaml` one YAML document per event. Losing Cruise Control is not fatal: the watcher says it
+//! connection line; piped, one line of text per event (the format never changes on its own);
+//! `-o jsonl` one [`WatchEvent`] JSON object per line, flushed at once; `-o yaml` one YAML
+//! document per event; `-o json` (one document) only with `--once`: the array of its events. Losing Cruise Control is not fatal: the watcher says it
 //! is disconnected (stderr and the table), retries with backoff
 //! ([`crate::engine::anomalies::poll_delay_ms`]) and says when it is back. Only refused
 //! credentials, TLS and configuration errors end it (exit 6 / 2). `--exit-on TYPE` ends it with
 //! exit code 10 when an anomaly of that type appears (after printing it); `--once` prints the
 //! current anomalies and exits.
 //!
-//! JSON line (stable): `{"event":"new"|"status-changed","previous_status":str|null,"type":
+//! JSON record (stable): `{"event":"new"|"status-changed","previous_status":str|null,"type":
 //! "goal-violation"|"broker-failure"|"disk-failure"|"metric-anomaly"|"topic-anomaly"|
 //! "maintenance-event","anomaly_id","status","detected_at_ms","status_updated_at_ms",
 //! "fixable_goals":[..],"unfixable_goals":[..],"failed_brokers":{"id":ms},"failed_disks":
@@ -168,6 +169,10 @@ impl Watcher<'_> {
         }
         match self.view {
             View::Live => self.redraw(connection)?,
+            // `--once -o json`: one document, the array of the events.
+            View::Records if self.printer.format == OutputFormat::Json => {
+                self.printer.emit(&events, |_| String::new())?;
+            }
             View::Records => {
                 for e in &events {
                     self.printer.emit_record(e, render_event)?;
@@ -236,19 +241,22 @@ async fn watch(ctx: &Ctx, a: &WatchArgs) -> Result<ExitCode, CliError> {
     let obs = CliObserver {
         printer: printer.clone(),
     };
+    // `-o json` is one document: only `--once` has one (the array of its events).
+    if !a.once {
+        printer
+            .one_document("anomalies watch")
+            .map_err(CliError::usage)?;
+    }
     let cc = watch_client(ctx, a.interval)?;
+    // Piped, the table is one line per event (a table cannot be appended to); the format is
+    // never switched on its own: `-o jsonl` for one JSON object per line.
     let terminal = std::io::stdout().is_terminal();
     let view = match printer.format {
         OutputFormat::Table if terminal && !a.once => View::Live,
         _ => View::Records,
     };
-    // Piped table output is one JSON object per line (a table cannot be appended to).
-    let mut record_printer = printer.clone();
-    if printer.format == OutputFormat::Table && !terminal {
-        record_printer.format = OutputFormat::Json;
-    }
     let mut w = Watcher {
-        printer: &record_printer,
+        printer: &printer,
         view,
         url: cc.url().to_string(),
         filter: WatchFilter {

@@ -7,8 +7,9 @@
 //!
 //! `--output json`: `{"verdict":"healthy"|"degraded"|"unavailable","reasons":[{"kind",
 //! "severity":"info"|"degraded"|"unavailable","subject"?,"partitions"?,"message","ignored"?}],
-//! "observed_at"}`; with `--watch`, one such object per line whenever the verdict or its reasons
-//! change (an observation that failed is `{"error", "observed_at"}`).
+//! "observed_at_ms"}` (epoch ms); with `--watch -o jsonl`, one such object per line whenever the verdict or its reasons
+//! change (an observation that failed is `{"error", "observed_at_ms"}`); `--watch -o json` (one
+//! document) is refused.
 
 use std::time::{Duration, Instant};
 
@@ -24,17 +25,21 @@ use crate::kafka::KafkaClient;
 struct View {
     #[serde(flatten)]
     report: HealthReport,
-    observed_at: String,
+    /// When the facts were read (epoch ms).
+    observed_at_ms: u64,
 }
 
 #[derive(Debug, Serialize)]
 struct Failed {
     error: String,
-    observed_at: String,
+    observed_at_ms: u64,
 }
 
-fn now_rfc3339() -> String {
-    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+/// Now, in epoch ms (the JSON convention for instants).
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 fn render(v: &View) -> String {
@@ -81,6 +86,11 @@ pub async fn run(ctx: &Ctx, a: HealthArgs) -> Result<ExitCode, CliError> {
         .map(|s| IgnoreRule::parse(s))
         .collect::<Result<Vec<_>, _>>()
         .map_err(CliError::usage)?;
+    if a.watch {
+        ctx.printer
+            .one_document("health --watch")
+            .map_err(CliError::usage)?;
+    }
     let kafka = crate::app::cordon::kafka(ctx.kafka_access()).await?;
     if !a.watch && !a.exit_when_healthy {
         let view = observe(ctx, &kafka, &ignore).await?;
@@ -96,7 +106,7 @@ async fn observe(ctx: &Ctx, kafka: &KafkaClient, ignore: &[IgnoreRule]) -> anyho
             .await?;
     Ok(View {
         report: evaluate(&facts, ignore),
-        observed_at: now_rfc3339(),
+        observed_at_ms: now_ms(),
     })
 }
 
@@ -158,7 +168,7 @@ async fn follow(
                         printer.emit_record(
                             &Failed {
                                 error: msg.clone(),
-                                observed_at: now_rfc3339(),
+                                observed_at_ms: now_ms(),
                             },
                             |f| f.error.clone(),
                         )?;

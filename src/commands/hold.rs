@@ -6,7 +6,7 @@
 //! previews, confirms and renders.
 //!
 //! `--output json` of `list` (and of `add`/`remove`, the holds read back): `{"holds":[{"node",
-//! "reason","created_ms","expires_ms","expired":bool}]}`.
+//! "reason","created_at_ms","expires_at_ms","expired":bool}]}`.
 
 use serde::Serialize;
 

@@ -22,7 +22,8 @@
 //!
 //! JSON output: the `rebalance full` documents (proposal or execution); with nothing to fix
 //! [`NothingToFix`] `{"status":"nothing-to-fix","unfixable":[<record>],"already_handled":
-//! [<record>]}` (records as in `anomalies watch`). With `--watch`, one such document per line.
+//! [<record>]}` (records as in `anomalies watch`). With `--watch`, `-o jsonl`: one such document per line
+//! (`-o json`, one document, is refused there).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -145,6 +146,9 @@ pub async fn run(ctx: &Ctx, a: ImbalanceArgs) -> Result<ExitCode, CliError> {
         }
         return code;
     }
+    ctx.printer
+        .one_document("imbalance --watch")
+        .map_err(CliError::usage)?;
     watch(ctx, &a, &proposal, &path, &url).await
 }
 

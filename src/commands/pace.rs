@@ -45,10 +45,10 @@
 //!    past them kafkaops shows what changed and asks whether to resume anyway (with `--yes` or
 //!    without a terminal it does not: the execution stays stopped and the exit code is 1).
 //!
-//! `--output json` of the live change: `{"status":"changed","task_id","replication_throttle",
-//! "brokers":[{"broker","leader","follower"}],"holding":bool}` (the rates read back after the change).
+//! `--output json` of the live change: `{"status":"changed","task_id","replication_throttle_bytes_per_second",
+//! "brokers":[{"broker","leader_bytes_per_second","follower_bytes_per_second"}],"holding":bool}` (the rates read back after the change).
 //! Of the stop/resume: `{"status":"resumed"|"drifted"|"nothing-left","stopped_task_id",
-//! "task_id":str|null,"replication_throttle","endpoint","approved":"remaining"|"original",
+//! "task_id":str|null,"replication_throttle_bytes_per_second","endpoint","approved":"remaining"|"original",
 //! "approved_replica_movements","new_replica_movements","drift":<DriftReport>}`.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -163,6 +163,7 @@ struct ThrottleView {
     /// The resumed execution (with `resumed`).
     task_id: Option<String>,
     /// The new replication throttle, bytes per second.
+    #[serde(rename = "replication_throttle_bytes_per_second")]
     replication_throttle: u64,
     /// The Cruise Control endpoint re-submitted (`add_broker`, `rebalance`, ...).
     endpoint: String,
@@ -519,6 +520,7 @@ async fn set_rates(kafka: &KafkaClient, brokers: &[i32], rate: u64) -> Result<()
 struct LiveView {
     status: &'static str,
     task_id: String,
+    #[serde(rename = "replication_throttle_bytes_per_second")]
     replication_throttle: u64,
     /// The rates read back from the brokers after the change.
     brokers: Vec<BrokerRates>,

@@ -51,6 +51,12 @@ struct ListView {
 struct Row {
     #[serde(flatten)]
     view: ReassignmentView,
+    /// How many of the replicas being added are in sync (a number; `progress` of the table).
+    adding_in_sync_count: usize,
+    /// How many replicas are being added.
+    adding_count: usize,
+    /// The table's text ("1/2 new replicas in sync").
+    #[serde(skip)]
     progress: String,
 }
 
@@ -58,6 +64,8 @@ fn rows(views: &[ReassignmentView]) -> Vec<Row> {
     views
         .iter()
         .map(|v| Row {
+            adding_in_sync_count: v.adding_in_sync.len(),
+            adding_count: v.adding.len(),
             progress: v.progress(),
             view: v.clone(),
         })

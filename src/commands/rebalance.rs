@@ -24,24 +24,24 @@
 //!   "disk_mb_before","disk_mb_after","dead"}],"dead_brokers":[..],"movements":[{"topic","partition","old_replicas",
 //!   "new_replicas","old_leader","new_leader"}]}`; numbers Cruise Control sent as `NaN` are `null`.
 //!
-//! With `--execute`: one [`ExecutionView`] `{"proposal":<ProposalView>,"approved_proposal":
+//! With `--execute`: one [`ExecutionView`] `{"task_id":str|null,"proposal":<ProposalView>,"approved_proposal":
 //! <ProposalView>|null,"drift":<DriftReport>|null,"execution_drift":<DriftReport>|null,
 //! "execution":{"status":
-//! "completed"|"started"|"failed"|"nothing-to-do"|"drifted","task_id":str|null,"progress":{"state",
+//! "completed"|"started"|"failed"|"nothing-to-do"|"drifted","progress":{"state",
 //! "partitions_total","partitions_finished","partitions_in_progress","partitions_pending",
 //! "leaders_total","leaders_finished","data_total_mb","data_finished_mb"}|null}}`.
 //!
 //! `status`: [`StatusView`] `{"executing":bool,"executor_state":str,"task_id":str|null,"reason":
 //! str|null,"progress":<progress>|null,"monitor_state":str|null,"ready":bool,"not_ready_reason":
 //! str|null,"proposal_ready":bool|null,"details":{"task_kind":"user"|"self-healing"|null,
-//! "started_ms","elapsed_seconds","eta_seconds","intra_broker_movements_total",
+//! "started_at_ms","elapsed_ms","eta_ms","intra_broker_movements_total",
 //! "intra_broker_movements_finished","aborting_partitions","concurrency":{name:number}}|null,
-//! "throttles":[{"broker","leader_rate","follower_rate"}]|null}`; `status --task`:
+//! "throttles":[{"broker","leader_bytes_per_second","follower_bytes_per_second"}]|null}`; `status --task`:
 //! `{"task_id","status":"running"|"completed"|"failed"|"stopped","cruise_control_status","request",
-//! "started_ms","progress","placement_in_kafka":{"movements","done","reorders"}|null}`; `stop`:
+//! "started_at_ms","progress","placement_in_kafka":{"movements","done","reorders"}|null}`; `stop`:
 //! [`StopView`] `{"stop_requested":bool,"task_id":str|null,"executor_state":str,"message":str,
 //! "placement_in_kafka":{"movements","done","reorders"}|null,"progress":<progress>|null}`; `review list|approve|discard`: `[{"id","status",
-//! "endpoint","execution","request","submitter","submitted_ms","reason"}]`. An execution ended by
+//! "endpoint","execution","request","submitter","submitted_at_ms","reason"}]`. An execution ended by
 //! a stop request is `"status":"stopped"` (exit 9), distinct from `"failed"` (exit 1).
 //!
 //! The execution is started with a second, non-dry-run request (as Strimzi does), so Cruise

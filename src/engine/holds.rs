@@ -15,8 +15,10 @@ pub struct Hold {
     pub node: NodeId,
     pub reason: String,
     /// When it was placed (milliseconds since the epoch).
+    #[serde(rename = "created_at_ms", alias = "created_ms")]
     pub created_ms: u64,
     /// When it stops counting (milliseconds since the epoch).
+    #[serde(rename = "expires_at_ms", alias = "expires_ms")]
     pub expires_ms: u64,
 }
 

@@ -22,7 +22,9 @@ pub const FOLLOWER_RATE: &str = "follower.replication.throttled.rate";
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BrokerRates {
     pub broker: i32,
+    #[serde(rename = "leader_bytes_per_second")]
     pub leader: Option<u64>,
+    #[serde(rename = "follower_bytes_per_second")]
     pub follower: Option<u64>,
 }
 

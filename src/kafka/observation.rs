@@ -280,7 +280,9 @@ pub struct ReplicaObservation {
     /// `-1` when the leader does not know it.
     pub log_end_offset: i64,
     /// `None` when unknown (-1). For the leader itself Kafka reports its current time.
+    #[serde(rename = "last_fetch_at_ms", alias = "last_fetch_timestamp")]
     pub last_fetch_timestamp: Option<i64>,
+    #[serde(rename = "last_caught_up_at_ms", alias = "last_caught_up_timestamp")]
     pub last_caught_up_timestamp: Option<i64>,
     /// The member's metadata log directory id (KIP-853, DescribeQuorum v2), in Kafka's text
     /// form (URL-safe base64 without padding, as `meta.properties` and

@@ -4,6 +4,40 @@
 //! `kafkaops ... --output json | jq` always sees a clean document. Commands
 //! build a serializable value and a table renderer and hand both to [`Printer`];
 //! they never pick a format themselves.
+//!
+//! # JSON output
+//!
+//! The JSON (and YAML) a command prints is an API; every command follows one convention:
+//!
+//! - **One document.** `-o json` prints one JSON document, `-o yaml` one YAML document. The
+//!   commands that stream records (`anomalies watch`, `health --watch`, `rebalance imbalance
+//!   --watch`) print one compact JSON object per line (NDJSON) with `-o jsonl`, and refuse
+//!   `-o json` (exit 2) unless they end after one pass (`anomalies watch --once -o json`: the
+//!   array of its events). The format never changes on its own (piped or not).
+//! - **Keys** are `snake_case`; nothing Cruise Control names in camelCase is passed through as a
+//!   key (its concurrency caps are `maximum_concurrent_partition_movements_per_broker`, ...).
+//!   Enumerated *values* (`"status":"nothing-to-do"`, `"type":"goal-violation"`) are
+//!   kebab-case words; Cruise Control's own state names (`"executor_state":
+//!   "INTER_BROKER_REPLICA_MOVEMENT_TASK_IN_PROGRESS"`) are kept as it spells them.
+//! - **Units are in the name.** Durations are integer milliseconds named `_ms` (`elapsed_ms`,
+//!   `eta_ms`, `duration_ms`); instants are integer milliseconds since the Unix epoch named
+//!   `_at_ms` (`started_at_ms`, `observed_at_ms`, `expires_at_ms`); rates are bytes per second
+//!   named `_bytes_per_second`; sizes are `_bytes`, except the data sizes Cruise Control
+//!   computes, which stay in its megabytes (`data_to_move_mb`, floats); percentages are 0-100
+//!   named `_pct`; everything else is a count.
+//! - **Ids are numbers** (broker, node and partition ids, review ids); only ids that are not
+//!   numbers where they come from stay strings (Cruise Control task ids and anomaly ids, which
+//!   are UUIDs; journal ids).
+//! - **The Cruise Control task** of a command that starts or follows one is at the top-level key
+//!   `task_id` (`rebalance add|remove|full|imbalance --execute`, `rebalance status`, `status
+//!   --task`, `stop`, `pace`); `topic set-rf`, which may start several, lists them in `task_ids`.
+//! - **Progress is numbers** (`partitions_finished` of `partitions_total`, `adding_in_sync_count`
+//!   of `adding_count`), never a sentence.
+//! - Absent values are `null`, never `""` or `-1`; numbers Cruise Control sends as `NaN` are `null`.
+//!
+//! The exceptions: `journal show` prints the journal's lines as they were recorded (its own
+//! format, `kafkaops-journal/1`, with RFC 3339 times), and `config view` prints settings as the
+//! config file spells them.
 
 pub mod journal;
 
@@ -26,7 +60,10 @@ pub enum OutputFormat {
     Table,
     /// A table with every column, ids unshortened, not fitted to the terminal
     Wide,
+    /// One JSON document (every command, streaming ones with `--once`)
     Json,
+    /// One compact JSON object per line (NDJSON): the streaming commands' records
+    Jsonl,
     Yaml,
 }
 
@@ -114,14 +151,31 @@ impl Printer {
                 s.push('\n');
                 s
             }
+            OutputFormat::Jsonl => {
+                let mut s = serde_json::to_string(value)?;
+                s.push('\n');
+                s
+            }
             OutputFormat::Yaml => serde_yaml::to_string(value)?,
             OutputFormat::Table | OutputFormat::Wide => table(value),
         };
         write_stdout(&text)
     }
 
-    /// Prints one record of a stream (`anomalies watch`, `operate` events): a compact JSON
-    /// document on one line, a YAML document behind `---`, or the line `text` builds for people.
+    /// `-o json` is one JSON document: a command that would stream records refuses it (the
+    /// caller makes this a usage error) and names `-o jsonl`, one object per line.
+    pub fn one_document(&self, command: &str) -> Result<(), String> {
+        if self.format == OutputFormat::Json {
+            return Err(format!(
+                "`{command}` streams records: `-o json` is one document; use `-o jsonl` (one JSON object per line)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Prints one record of a stream (`anomalies watch`, `health --watch`): a compact JSON
+    /// object on one line (`-o jsonl`), a YAML document behind `---`, or the line `text` builds
+    /// for people. Streaming commands refuse `-o json` ([`Printer::one_document`]).
     /// Each record is flushed at once so a reader (`| jq -c`) sees it as it happens.
     pub fn emit_record<T: Serialize>(
         &self,
@@ -138,7 +192,7 @@ impl Printer {
         text: impl FnOnce(&T) -> String,
     ) -> anyhow::Result<String> {
         let mut s = match self.format {
-            OutputFormat::Json => serde_json::to_string(value)?,
+            OutputFormat::Json | OutputFormat::Jsonl => serde_json::to_string(value)?,
             OutputFormat::Yaml => format!("---\n{}", serde_yaml::to_string(value)?),
             OutputFormat::Table | OutputFormat::Wide => text(value),
         };
@@ -328,7 +382,7 @@ mod tests {
             kind: "goal-violation",
             text: "two\nlines",
         };
-        let json = p(OutputFormat::Json)
+        let json = p(OutputFormat::Jsonl)
             .record(&ev, |_| unreachable!())
             .unwrap();
         assert_eq!(json.matches('\n').count(), 1, "{json}");
@@ -342,6 +396,16 @@ mod tests {
             .record(&ev, |e| format!("{} seen", e.kind))
             .unwrap();
         assert_eq!(table, "goal-violation seen\n");
+        // `-o json` is one document: a stream refuses it and names `-o jsonl`.
+        let refused = p(OutputFormat::Json)
+            .one_document("anomalies watch")
+            .unwrap_err();
+        assert!(refused.contains("-o jsonl"), "{refused}");
+        assert!(
+            p(OutputFormat::Jsonl)
+                .one_document("anomalies watch")
+                .is_ok()
+        );
     }
 
     #[test]

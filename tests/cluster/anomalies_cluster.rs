@@ -247,7 +247,7 @@ fn anomalies_on_a_real_cluster() {
     eprintln!(
         "step 1b: anomalies watch --once shows the violation once; imbalance does not act on it"
     );
-    let once = kafkaops(&cc, &["anomalies", "watch", "--once"]);
+    let once = kafkaops(&cc, &["anomalies", "watch", "--once", "-o", "jsonl"]);
     assert_eq!(once.code, 0, "{}", once.stderr);
     let lines: Vec<Value> = once
         .stdout
@@ -327,7 +327,7 @@ fn anomalies_on_a_real_cluster() {
             "--interval",
             "500ms",
             "-o",
-            "json",
+            "jsonl",
         ],
     );
     assert_eq!(w.code, 10, "--exit-on goal-violation: {}", w.stderr);
@@ -351,7 +351,7 @@ fn anomalies_on_a_real_cluster() {
             "--max-backoff",
             "1s",
             "-o",
-            "json",
+            "jsonl",
         ],
     );
     wait_for("the watch to print the violation", WAIT, || {
@@ -514,7 +514,7 @@ fn anomalies_on_a_real_cluster() {
             "--poll-interval",
             "200ms",
             "-o",
-            "json",
+            "jsonl",
         ],
     );
     // New skew: 8 partitions, RF 2, on brokers 3 and 4 only.

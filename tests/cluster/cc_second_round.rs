@@ -369,10 +369,7 @@ fn what_a_user_still_hit_against_a_real_cruise_control() {
         "said once: {}",
         next.stderr
     );
-    let task = next.json()["execution"]["task_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let task = next.json()["task_id"].as_str().unwrap().to_string();
     assert_eq!(executions_requested(&cc9).len(), 2, "{}", cc9.log());
 
     eprintln!(

@@ -77,7 +77,7 @@ fn a_new_throttle_reaches_the_brokers_while_the_removal_runs_on() {
     ]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let doc: Value = serde_json::from_str(&o.stdout).unwrap();
-    let task = doc["execution"]["task_id"].as_str().unwrap().to_string();
+    let task = doc["task_id"].as_str().unwrap().to_string();
     wait_for("the 1 KB/s throttle on broker 3", WAIT, || {
         Ok(
             (rate(3, "leader").as_deref() == Some("1024") && admin.reassignments()?.len() == 1)

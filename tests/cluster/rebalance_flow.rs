@@ -247,10 +247,7 @@ fn rebalance_flow_on_a_real_cluster() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let started = r.json();
     assert_eq!(started["execution"]["status"], "started");
-    let task = started["execution"]["task_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let task = started["task_id"].as_str().unwrap().to_string();
     let s = kafkaops(&cc, &["rebalance", "status", "-o", "json"]);
     assert_eq!(s.code, 0, "{}", s.stderr);
     let s = s.json();

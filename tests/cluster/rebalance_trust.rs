@@ -393,10 +393,7 @@ fn rebalances_you_can_trust() {
         ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let task = r.json()["execution"]["task_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let task = r.json()["task_id"].as_str().unwrap().to_string();
     let s = kafkaops(
         &cc,
         &[
@@ -457,10 +454,7 @@ fn rebalances_you_can_trust() {
     args.push("--no-wait");
     let r = kafkaops(&cc, &args);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let task = r.json()["execution"]["task_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let task = r.json()["task_id"].as_str().unwrap().to_string();
     // status shows the throttle in force (read from the brokers), the task kind and timing.
     let s = kafkaops(
         &cc,
@@ -477,12 +471,14 @@ fn rebalances_you_can_trust() {
     let s = s.json();
     assert_eq!(s["executing"], true, "{s}");
     assert_eq!(s["details"]["task_kind"], "user", "{s}");
-    assert!(s["details"]["elapsed_seconds"].is_u64(), "{s}");
+    assert!(s["details"]["elapsed_ms"].is_u64(), "{s}");
     let throttled: Vec<i64> = s["throttles"]
         .as_array()
         .unwrap_or_else(|| panic!("{s}"))
         .iter()
-        .filter(|t| t["follower_rate"] == 20000 && t["leader_rate"] == 20000)
+        .filter(|t| {
+            t["follower_bytes_per_second"] == 20000 && t["leader_bytes_per_second"] == 20000
+        })
         .map(|t| t["broker"].as_i64().unwrap())
         .collect();
     assert_eq!(throttled, vec![1, 2, 3, 4], "{s}");

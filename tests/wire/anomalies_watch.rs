@@ -172,6 +172,8 @@ fn restart_outage_and_duplicates_are_not_repeated_as_new() {
             "500ms",
             "--exit-on",
             "broker-failure",
+            "-o",
+            "jsonl",
         ])
         .output()
         .unwrap();
@@ -209,7 +211,7 @@ fn restart_outage_and_duplicates_are_not_repeated_as_new() {
 }
 
 /// `--once` with nothing detected says so on stderr in table mode, piped too (#25 point 8);
-/// stdout stays empty, and JSON mode prints nothing for nothing.
+/// stdout stays empty; `-o jsonl` prints nothing for nothing, `-o json` (one document) `[]`.
 #[test]
 fn once_with_nothing_detected_says_so() {
     let cc = Scripted::start(vec![
@@ -225,12 +227,55 @@ fn once_with_nothing_detected_says_so() {
     assert!(stderr.contains("No anomalies reported."), "{stderr}");
     assert!(out.stdout.is_empty());
     let out = kafkaops(&cc.url())
-        .args(["anomalies", "watch", "--once", "-o", "json"])
+        .args(["anomalies", "watch", "--once", "-o", "jsonl"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("No anomalies reported."), "{stderr}");
+    assert!(out.stdout.is_empty());
+    let cc = Scripted::start(vec![Step::State(state(&[], &[]))]);
+    let out = kafkaops(&cc.url())
+        .args(["anomalies", "watch", "--once", "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "[]\n");
+}
+
+/// Piped, the table is text lines: the format never switches to JSON on its own (#26), and
+/// `-o json` is one document: an endless watch refuses it (exit 2) and names `-o jsonl`.
+#[test]
+fn piped_watch_keeps_its_format_and_json_is_one_document() {
+    let st = state(&[gv("a", 1000, "IGNORED")], &[broker_failure("f")]);
+    let cc = Scripted::start(vec![Step::State(st.clone())]);
+    let out = kafkaops(&cc.url())
+        .args(["anomalies", "watch", "--once"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(
+        text.lines()
+            .all(|l| serde_json::from_str::<Value>(l).is_err()),
+        "piped table output stays text: {text}"
+    );
+    let cc = Scripted::start(vec![Step::State(st)]);
+    let out = kafkaops(&cc.url())
+        .args(["anomalies", "watch", "--once", "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_eq!(doc.as_array().map(Vec::len), Some(2), "{doc}");
+    let out = kafkaops(&cc.url())
+        .args(["anomalies", "watch", "--interval", "100ms", "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("-o jsonl"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
 
@@ -242,7 +287,7 @@ fn once_prints_each_content_once_and_filters_apply() {
     );
     let cc = Scripted::start(vec![Step::State(st)]);
     let out = kafkaops(&cc.url())
-        .args(["anomalies", "watch", "--once"])
+        .args(["anomalies", "watch", "--once", "-o", "jsonl"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));

@@ -39,10 +39,7 @@ fn filters() -> insta::Settings {
         r"running for [0-9a-z ]+; (about [0-9a-z ]+ left|no ETA yet)",
         "running for [ELAPSED]; [ETA]",
     );
-    s.add_filter(
-        r#""(elapsed_seconds|eta_seconds)": \d+"#,
-        r#""$1": [SECONDS]"#,
-    );
+    s.add_filter(r#""(elapsed_ms|eta_ms)": \d+"#, r#""$1": [MS]"#);
     s.set_snapshot_path("snapshots");
     s.set_prepend_module_to_snapshot(false);
     s
@@ -254,7 +251,7 @@ async fn execute_follows_the_execution_to_completion() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["execution"]["status"], "completed");
-    assert_eq!(v["execution"]["task_id"], TASK);
+    assert_eq!(v["task_id"], TASK);
     filters().bind(|| insta::assert_snapshot!("add_execute_json", r.stdout));
 
     let cc = ready_cc().await;
@@ -288,7 +285,7 @@ async fn no_wait_returns_the_task_id() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["execution"]["status"], "started");
-    assert_eq!(v["execution"]["task_id"], TASK);
+    assert_eq!(v["task_id"], TASK);
     let polls = cc
         .received_requests()
         .await

@@ -48,7 +48,7 @@ pub struct ReviewView {
     pub execution: bool,
     pub request: String,
     pub submitter: String,
-    pub submitted_ms: Option<i64>,
+    pub submitted_at_ms: Option<i64>,
     pub reason: String,
 }
 
@@ -61,7 +61,7 @@ impl From<&RequestInfo> for ReviewView {
             execution: r.is_execution(),
             request: r.endpoint_with_params.clone(),
             submitter: r.submitter_address.clone(),
-            submitted_ms: r.submission_time_ms,
+            submitted_at_ms: r.submission_time_ms,
             reason: r.reason.clone(),
         }
     }

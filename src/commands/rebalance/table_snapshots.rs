@@ -28,9 +28,9 @@ fn status_text(style: Style) -> String {
     let mut v = status_view(&state);
     v.details = Some(ExecutionDetails {
         task_kind: Some("user"),
-        started_ms: Some(1_795_356_000_000),
-        elapsed_seconds: Some(754),
-        eta_seconds: Some(125),
+        started_at_ms: Some(1_795_356_000_000),
+        elapsed_ms: Some(754_000),
+        eta_ms: Some(125_000),
         intra_broker_movements_total: 0,
         intra_broker_movements_finished: 0,
         aborting_partitions: 0,
@@ -46,8 +46,8 @@ fn status_text(style: Style) -> String {
         (1..=4)
             .map(|b| ThrottleView {
                 broker: b,
-                leader_rate: Some(50_000_000),
-                follower_rate: Some(50_000_000),
+                leader_bytes_per_second: Some(50_000_000),
+                follower_bytes_per_second: Some(50_000_000),
             })
             .collect(),
     );
@@ -68,7 +68,7 @@ fn review_text(style: Style) -> String {
         execution: true,
         request: "POST /kafkacruisecontrol/remove_broker?brokerid=5&dryrun=false&json=true&reason=kafkaops%20remove%20brokers%205".into(),
         submitter: "10.0.0.7".into(),
-        submitted_ms: Some(1_795_356_000_000),
+        submitted_at_ms: Some(1_795_356_000_000),
         reason: "kafkaops: remove brokers 5 (scale-down of node pool brokers)".into(),
     }];
     render_review(&views, style)

@@ -45,8 +45,10 @@ pub struct Member {
     /// `None` when the leader does not know it.
     pub log_end_offset: Option<i64>,
     /// Leader wall clock (ms); `None` when unknown.
+    #[serde(rename = "last_fetch_at_ms", alias = "last_fetch_ms")]
     pub last_fetch_ms: Option<i64>,
     /// Leader wall clock (ms); `None` when unknown.
+    #[serde(rename = "last_caught_up_at_ms", alias = "last_caught_up_ms")]
     pub last_caught_up_ms: Option<i64>,
     /// Whether the platform reports the node's process running. `None`: nobody was asked, the
     /// timestamps alone decide. A platform that was asked and could not tell must say
@@ -188,7 +190,9 @@ pub enum QuorumRefusal {
     )]
     ClockSteppedBack {
         node: NodeId,
+        #[serde(rename = "last_caught_up_at_ms", alias = "ts")]
         ts: i64,
+        #[serde(rename = "leader_time_at_ms", alias = "leader_ts")]
         leader_ts: i64,
     },
     #[error(

@@ -336,13 +336,13 @@ fn flow_output(
             _ => report.flow.progress().cloned(),
         };
         output = Some(FlowOutput::Execution(ExecutionView {
+            task_id: report.outcome.task_id().map(str::to_string),
             proposal,
             approved_proposal,
             drift: report.drift.clone().map(Box::new),
             execution_drift: report.execution_drift.clone().map(Box::new),
             execution: ExecutionOutcome {
                 status,
-                task_id: report.outcome.task_id().map(str::to_string),
                 progress,
                 placement_in_kafka,
             },

@@ -210,7 +210,6 @@ pub fn dead_brokers_warning(p: &ProposalView) -> Option<String> {
 #[derive(Debug, Clone, Serialize)]
 pub struct ExecutionOutcome {
     pub status: &'static str,
-    pub task_id: Option<String>,
     pub progress: Option<ExecutionProgress>,
     /// What kafkaops saw change in Kafka's metadata between before and after the execution
     /// (only with `--bootstrap-servers`).
@@ -221,6 +220,9 @@ pub struct ExecutionOutcome {
 /// `--execute` output: the proposal and what became of it.
 #[derive(Debug, Clone, Serialize)]
 pub struct ExecutionView {
+    /// The Cruise Control task of the execution (`null` when none was started); the same path
+    /// (`task_id`) as in `rebalance status`, `status --task`, `pace` and `stop`.
+    pub task_id: Option<String>,
     /// What Cruise Control executed (its answer to the execution request), or, when the
     /// proposal changed past the tolerance, the re-checked proposal that was refused.
     pub proposal: ProposalView,
@@ -599,7 +601,7 @@ pub(crate) fn render_progress(p: &ExecutionProgress, style: crate::output::Style
 pub(crate) fn render_execution(v: &ExecutionView, style: crate::output::Style) -> String {
     let mut out = String::new();
     let e = &v.execution;
-    let task = e.task_id.as_deref().unwrap_or("-");
+    let task = v.task_id.as_deref().unwrap_or("-");
     out.push_str(&match e.status {
         "completed" => format!("Execution completed (task {task}).\n"),
         "started" => format!(
@@ -665,12 +667,13 @@ pub(crate) fn render_status(s: &StatusView, style: crate::output::Style) -> Stri
             out.push_str(&render_progress(p, style));
         }
         if let Some(d) = &s.details {
-            let dur = |secs: u64| humantime::format_duration(Duration::from_secs(secs)).to_string();
+            let dur =
+                |ms: u64| humantime::format_duration(Duration::from_secs(ms / 1000)).to_string();
             out.push_str(&format!(
                 "Task: {}; running for {}; {}\n",
                 d.task_kind.unwrap_or("unknown kind"),
-                d.elapsed_seconds.map_or_else(|| "-".into(), dur),
-                d.eta_seconds
+                d.elapsed_ms.map_or_else(|| "-".into(), dur),
+                d.eta_ms
                     .map_or_else(|| "no ETA yet".into(), |s| format!("about {} left", dur(s)))
             ));
             if d.intra_broker_movements_total > 0 || d.aborting_partitions > 0 {
@@ -703,8 +706,8 @@ pub(crate) fn render_status(s: &StatusView, style: crate::output::Style) -> Stri
                 .map(|t| format!(
                     "broker {} leader {} follower {}",
                     t.broker,
-                    rate(t.leader_rate),
-                    rate(t.follower_rate)
+                    rate(t.leader_bytes_per_second),
+                    rate(t.follower_bytes_per_second)
                 ))
                 .collect::<Vec<_>>()
                 .join("; ")

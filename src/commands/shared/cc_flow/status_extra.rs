@@ -19,14 +19,16 @@ pub struct ExecutionDetails {
     /// `user` or `self-healing`.
     pub task_kind: Option<&'static str>,
     /// When Cruise Control started it (epoch ms, from `triggeredTaskReason`).
-    pub started_ms: Option<i64>,
-    pub elapsed_seconds: Option<u64>,
-    /// Seconds left at the rate so far (data moved since the start).
-    pub eta_seconds: Option<u64>,
+    pub started_at_ms: Option<i64>,
+    /// How long it has run (ms).
+    pub elapsed_ms: Option<u64>,
+    /// Time left at the rate so far (data moved since the start), in ms.
+    pub eta_ms: Option<u64>,
     pub intra_broker_movements_total: u64,
     pub intra_broker_movements_finished: u64,
     pub aborting_partitions: u64,
-    /// The concurrency caps Cruise Control reports, by its field name.
+    /// The concurrency caps Cruise Control reports, by its field name in snake case
+    /// (`maximumConcurrentPartitionMovementsPerBroker` is `maximum_concurrent_partition_movements_per_broker`).
     pub concurrency: BTreeMap<&'static str, f64>,
 }
 
@@ -55,34 +57,34 @@ pub fn details(e: &ExecutorState, now_ms: i64) -> ExecutionDetails {
         _ => None,
     };
     let started = e.triggered_task_reason.as_deref().and_then(started_ms);
-    let elapsed = started.map(|s| u64::try_from((now_ms - s).max(0) / 1000).unwrap_or(0));
+    let elapsed_ms = started.map(|s| u64::try_from((now_ms - s).max(0)).unwrap_or(0));
     let p = crate::engine::view::ExecutorState::from(e).progress();
-    let eta = elapsed.and_then(|secs| {
+    let eta_ms = elapsed_ms.and_then(|ms| {
         #[allow(clippy::cast_precision_loss)]
-        let (_, eta) = p.rate_and_eta(p.data_finished_mb, secs as f64);
+        let (_, eta) = p.rate_and_eta(p.data_finished_mb, (ms / 1000) as f64);
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        eta.map(|s| s.round() as u64)
+        eta.map(|s| s.round() as u64 * 1000)
     });
     let mut concurrency = BTreeMap::new();
     for (name, v) in [
         (
-            "maximumConcurrentPartitionMovementsPerBroker",
+            "maximum_concurrent_partition_movements_per_broker",
             e.maximum_concurrent_partition_movements_per_broker,
         ),
         (
-            "minimumConcurrentPartitionMovementsPerBroker",
+            "minimum_concurrent_partition_movements_per_broker",
             e.minimum_concurrent_partition_movements_per_broker,
         ),
         (
-            "averageConcurrentPartitionMovementsPerBroker",
+            "average_concurrent_partition_movements_per_broker",
             e.average_concurrent_partition_movements_per_broker,
         ),
         (
-            "maximumBrokerLeaderMovementConcurrency",
+            "maximum_broker_leader_movement_concurrency",
             e.maximum_broker_leader_movement_concurrency,
         ),
         (
-            "clusterLeaderMovementConcurrency",
+            "cluster_leader_movement_concurrency",
             e.cluster_leader_movement_concurrency,
         ),
     ] {
@@ -92,9 +94,9 @@ pub fn details(e: &ExecutorState, now_ms: i64) -> ExecutionDetails {
     }
     ExecutionDetails {
         task_kind,
-        started_ms: started,
-        elapsed_seconds: elapsed,
-        eta_seconds: eta,
+        started_at_ms: started,
+        elapsed_ms,
+        eta_ms,
         intra_broker_movements_total: e.num_total_intra_broker_partition_movements,
         intra_broker_movements_finished: e.num_finished_intra_broker_partition_movements,
         aborting_partitions: e.aborting_partitions,
@@ -102,12 +104,14 @@ pub fn details(e: &ExecutorState, now_ms: i64) -> ExecutionDetails {
     }
 }
 
-/// A replication throttle in force on a broker (bytes/s).
+/// A replication throttle in force on a broker.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ThrottleView {
     pub broker: i32,
-    pub leader_rate: Option<u64>,
-    pub follower_rate: Option<u64>,
+    /// `leader.replication.throttled.rate`.
+    pub leader_bytes_per_second: Option<u64>,
+    /// `follower.replication.throttled.rate`.
+    pub follower_bytes_per_second: Option<u64>,
 }
 
 /// The replication throttles set on the brokers; `None` without a Kafka connection.
@@ -133,8 +137,8 @@ pub async fn throttles(ctx: &Ctx) -> Option<Vec<ThrottleView>> {
             if leader.is_some() || follower.is_some() {
                 out.push(ThrottleView {
                     broker: node.id,
-                    leader_rate: leader,
-                    follower_rate: follower,
+                    leader_bytes_per_second: leader,
+                    follower_bytes_per_second: follower,
                 });
             }
         }
@@ -173,12 +177,12 @@ mod tests {
         let start = started_ms(e.triggered_task_reason.as_deref().unwrap()).unwrap();
         let d = details(&e, start + 60_000);
         assert_eq!(d.task_kind, Some("self-healing"));
-        assert_eq!(d.elapsed_seconds, Some(60));
+        assert_eq!(d.elapsed_ms, Some(60_000));
         // 100 MB in 60 s, 300 MB left: 180 s.
-        assert_eq!(d.eta_seconds, Some(180));
+        assert_eq!(d.eta_ms, Some(180_000));
         assert_eq!(d.aborting_partitions, 2);
         assert_eq!(
-            d.concurrency["maximumConcurrentPartitionMovementsPerBroker"],
+            d.concurrency["maximum_concurrent_partition_movements_per_broker"],
             5.0
         );
         assert_eq!(started_ms("no date"), None);

@@ -55,7 +55,7 @@ pub struct TaskView {
     /// Cruise Control's task status (`Active`, `InExecution`, `Completed`, `CompletedWithError`).
     pub cruise_control_status: String,
     pub request: String,
-    pub started_ms: Option<i64>,
+    pub started_at_ms: Option<i64>,
     /// The executor's progress while this task runs (after `--follow`: the last counters seen).
     pub progress: Option<ExecutionProgress>,
     /// How far the task's proposal is done, as Kafka shows it (`null` without a Kafka
@@ -187,7 +187,7 @@ pub(crate) async fn status_task(
         status: v,
         cruise_control_status: format!("{:?}", task.status),
         request: task.request_url.clone(),
-        started_ms: task.start_ms,
+        started_at_ms: task.start_ms,
         progress,
         placement_in_kafka,
     };
