@@ -34,7 +34,7 @@
 // Internal documentation links to private modules on purpose: the crate is documented for the
 // engineers who change it (`cargo doc --document-private-items` renders them).
 #![allow(rustdoc::private_intra_doc_links)]
-// Only src/kafka/ffi.rs (librdkafka's C admin calls) may use unsafe, each block with a SAFETY comment.
+// Only src/kafka/ffi/ (librdkafka's C admin calls) may use unsafe, each block with a SAFETY comment.
 #![deny(unsafe_code)]
 
 pub mod app;

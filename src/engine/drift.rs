@@ -176,26 +176,7 @@ fn rel_pct(a: f64, b: f64) -> f64 {
 #[must_use]
 #[allow(clippy::cast_precision_loss)]
 pub fn compare(approved: &Plan, new: &Plan, tol: &Tolerance) -> DriftReport {
-    let (a, b) = (approved.by_partition(), new.by_partition());
-    let keys: BTreeSet<(&str, i32)> = a.keys().chain(b.keys()).copied().collect();
-    let changed = keys
-        .iter()
-        .filter(|k| match (a.get(*k), b.get(*k)) {
-            (Some(x), Some(y)) => {
-                x.new_replicas != y.new_replicas || x.old_replicas != y.old_replicas
-            }
-            _ => true,
-        })
-        .count() as u64;
-    let replica_drift_pct = if keys.is_empty() {
-        // No per-partition movements: compare the counts.
-        rel_pct(
-            approved.replica_movements as f64,
-            new.replica_movements as f64,
-        )
-    } else {
-        changed as f64 / keys.len() as f64 * 100.0
-    };
+    let (changed, replica_drift_pct) = replica_drift(approved, new);
     let leader_drift_pct = rel_pct(
         approved.leader_movements as f64,
         new.leader_movements as f64,
@@ -255,6 +236,33 @@ pub fn compare(approved: &Plan, new: &Plan, tol: &Tolerance) -> DriftReport {
         dropped_brokers,
         reasons,
     }
+}
+
+/// How many partitions' movements differ between the plans (a partition in one plan only
+/// counts), and that as a share of the partitions either plan moves; with no per-partition
+/// movements, the relative change of the movement counts.
+fn replica_drift(approved: &Plan, new: &Plan) -> (u64, f64) {
+    let (a, b) = (approved.by_partition(), new.by_partition());
+    let keys: BTreeSet<(&str, i32)> = a.keys().chain(b.keys()).copied().collect();
+    let changed = keys
+        .iter()
+        .filter(|k| match (a.get(*k), b.get(*k)) {
+            (Some(x), Some(y)) => {
+                x.new_replicas != y.new_replicas || x.old_replicas != y.old_replicas
+            }
+            _ => true,
+        })
+        .count() as u64;
+    let pct = if keys.is_empty() {
+        // No per-partition movements: compare the counts.
+        rel_pct(
+            approved.replica_movements as f64,
+            new.replica_movements as f64,
+        )
+    } else {
+        changed as f64 / keys.len() as f64 * 100.0
+    };
+    (changed, pct)
 }
 
 #[cfg(test)]

@@ -43,7 +43,8 @@ use crate::engine::model::{
 use crate::engine::roll::safety::{clock_stepped_back, is_caught_up};
 
 use super::observation::{
-    BrokerState, BrokerStateSource, KafkaObservation, NodeObservation, QuorumObservation,
+    BrokerState, BrokerStateSource, KafkaObservation, NodeObservation, PartitionObservation,
+    QuorumObservation, TopicObservation,
 };
 
 /// The config key the engine reads the quorum fetch timeout from.
@@ -122,77 +123,12 @@ pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
     let nodes = o
         .nodes
         .iter()
-        .map(|n| {
-            let mut config: BTreeMap<String, EngineConfigEntry> = o
-                .broker_configs
-                .get(&n.id)
-                .map(|entries| {
-                    entries
-                        .iter()
-                        .map(|e| {
-                            (
-                                e.name.clone(),
-                                EngineConfigEntry {
-                                    value: e.value.clone(),
-                                    read_only: e.read_only,
-                                    sensitive: e.sensitive,
-                                },
-                            )
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            if o.quorum.leader_id == Some(n.id) {
-                config
-                    .entry(FETCH_TIMEOUT_KEY.to_string())
-                    .or_insert_with(|| EngineConfigEntry {
-                        value: Some(o.quorum.fetch_timeout_ms.to_string()),
-                        read_only: true,
-                        sensitive: false,
-                    });
-            }
-            let state = node_state(n, &o.quorum, inferred);
-            NodeSnapshot {
-                id: NodeId(n.id),
-                roles: NodeRoles {
-                    controller: n.roles.controller,
-                    broker: n.roles.broker,
-                },
-                state,
-                reachable: if n.roles.broker {
-                    o.broker_configs.contains_key(&n.id)
-                } else {
-                    state == ObservedState::Serving
-                },
-                rack: n.rack.clone(),
-                config,
-                incarnation: None,
-            }
-        })
+        .map(|n| node_snapshot(o, n, inferred))
         .collect();
     let partitions = o
         .topics
         .iter()
-        .flat_map(|t| {
-            t.partitions.iter().map(|p| {
-                let moving = o
-                    .reassignments
-                    .iter()
-                    .find(|r| r.topic == t.name && r.partition == p.partition);
-                let ids = |v: &[i32]| v.iter().copied().map(NodeId).collect::<Vec<_>>();
-                PartitionSnapshot {
-                    tp: TopicPartition {
-                        topic: t.name.clone(),
-                        partition: p.partition,
-                    },
-                    replicas: ids(&p.replicas),
-                    isr: ids(&p.isr),
-                    leader: p.leader.map(NodeId),
-                    adding: moving.map(|r| ids(&r.adding)).unwrap_or_default(),
-                    removing: moving.map(|r| ids(&r.removing)).unwrap_or_default(),
-                }
-            })
-        })
+        .flat_map(|t| t.partitions.iter().map(|p| partition_snapshot(o, t, p)))
         .collect();
     let topics = o
         .topics
@@ -227,6 +163,86 @@ pub fn to_snapshot(o: &KafkaObservation) -> ClusterSnapshot {
         partitions,
         topics,
         quorum,
+    }
+}
+
+/// One node as the engine sees it: roles, state (see the module docs), whether it answered,
+/// and its config map.
+fn node_snapshot(o: &KafkaObservation, n: &NodeObservation, inferred: bool) -> NodeSnapshot {
+    let state = node_state(n, &o.quorum, inferred);
+    NodeSnapshot {
+        id: NodeId(n.id),
+        roles: NodeRoles {
+            controller: n.roles.controller,
+            broker: n.roles.broker,
+        },
+        state,
+        reachable: if n.roles.broker {
+            o.broker_configs.contains_key(&n.id)
+        } else {
+            state == ObservedState::Serving
+        },
+        rack: n.rack.clone(),
+        config: node_config(o, n.id),
+        incarnation: None,
+    }
+}
+
+/// Everything DescribeConfigs BROKER reported for node `id`, plus the quorum's fetch timeout
+/// on the quorum leader (read-only, from DescribeQuorum) when the node did not report it.
+fn node_config(o: &KafkaObservation, id: i32) -> BTreeMap<String, EngineConfigEntry> {
+    let mut config: BTreeMap<String, EngineConfigEntry> = o
+        .broker_configs
+        .get(&id)
+        .map(|entries| {
+            entries
+                .iter()
+                .map(|e| {
+                    (
+                        e.name.clone(),
+                        EngineConfigEntry {
+                            value: e.value.clone(),
+                            read_only: e.read_only,
+                            sensitive: e.sensitive,
+                        },
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if o.quorum.leader_id == Some(id) {
+        config
+            .entry(FETCH_TIMEOUT_KEY.to_string())
+            .or_insert_with(|| EngineConfigEntry {
+                value: Some(o.quorum.fetch_timeout_ms.to_string()),
+                read_only: true,
+                sensitive: false,
+            });
+    }
+    config
+}
+
+/// One partition with its replicas, ISR, leader and the reassignment moving it, if any.
+fn partition_snapshot(
+    o: &KafkaObservation,
+    t: &TopicObservation,
+    p: &PartitionObservation,
+) -> PartitionSnapshot {
+    let moving = o
+        .reassignments
+        .iter()
+        .find(|r| r.topic == t.name && r.partition == p.partition);
+    let ids = |v: &[i32]| v.iter().copied().map(NodeId).collect::<Vec<_>>();
+    PartitionSnapshot {
+        tp: TopicPartition {
+            topic: t.name.clone(),
+            partition: p.partition,
+        },
+        replicas: ids(&p.replicas),
+        isr: ids(&p.isr),
+        leader: p.leader.map(NodeId),
+        adding: moving.map(|r| ids(&r.adding)).unwrap_or_default(),
+        removing: moving.map(|r| ids(&r.removing)).unwrap_or_default(),
     }
 }
 

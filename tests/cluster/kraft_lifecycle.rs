@@ -1,4 +1,4 @@
-//! The KRaft lifecycle requests of the Kafka adapter (`src/kafka/kraft.rs`) against a real
+//! The KRaft lifecycle requests of the Kafka adapter (`src/kafka/kraft/`) against a real
 //! cluster, through the library API, judged by what the nodes report through other means
 //! (Jolokia: raft-metrics, feature gauges, app-info; the harness's files and rdkafka metadata),
 //! with the engine's rules (`engine::kraft`) fed from the adapter's real answers.

@@ -37,7 +37,7 @@ use std::time::Duration;
 use kafkaops::kafka::config::ConnectionConfig;
 use support::admin::Admin;
 use support::bin::{Out as Run, run};
-use support::cc_double::{CcDouble, CcDoubleOptions};
+use support::cc_double::{CcDouble, CcDoubleOptions, sasl_ssl_kafka_properties};
 use support::control::{ControlServer, Restart};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, wait_for};
 use support::tls::TestCa;
@@ -286,39 +286,32 @@ fn roll_over_sasl_ssl(cluster: &Arc<Mutex<KafkaCluster>>, server: &ControlServer
     );
 }
 
-fn cruise_control_over_sasl_ssl(cluster: &Arc<Mutex<KafkaCluster>>) {
-    eprintln!("step: the Cruise Control double talks to Kafka over SASL_SSL");
-    let (secure_bootstrap, bootstrap, ca) = {
+/// A Cruise Control double that reaches Kafka only through the cluster's SASL_SSL listener
+/// (SCRAM as [`USER`], trusting the cluster's CA), demanding HTTP basic auth when given.
+fn cc_double_over_sasl_ssl(
+    cluster: &Arc<Mutex<KafkaCluster>>,
+    basic_auth: Option<(&str, &str)>,
+) -> CcDouble {
+    let (secure_bootstrap, ca) = {
         let c = cluster.lock().unwrap();
-        (
-            c.secure_bootstrap_servers(),
-            c.bootstrap_servers(),
-            c.ca_pem_path(),
-        )
+        (c.secure_bootstrap_servers(), c.ca_pem_path())
     };
-    let jaas = format!(
-        "org.apache.kafka.common.security.scram.ScramLoginModule required \
-         username=\"{USER}\" password=\"{PASSWORD}\";"
-    );
-    let props: Vec<(String, String)> = [
-        ("security.protocol", "SASL_SSL".to_string()),
-        ("sasl.mechanism", "SCRAM-SHA-512".to_string()),
-        ("sasl.jaas.config", jaas),
-        ("ssl.truststore.type", "PEM".to_string()),
-        ("ssl.truststore.location", ca.display().to_string()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect();
-    // Only the SASL_SSL listener is given to the double: it cannot fall back to PLAINTEXT.
-    let cc = CcDouble::start(
+    CcDouble::start(
         &secure_bootstrap,
         CcDoubleOptions {
-            kafka_properties: props,
+            kafka_properties: sasl_ssl_kafka_properties(USER, PASSWORD, &ca),
+            basic_auth: basic_auth.map(|(user, password)| (user.into(), password.into())),
             ..Default::default()
         },
     )
-    .expect("start the cc-double");
+    .expect("start the cc-double")
+}
+
+fn cruise_control_over_sasl_ssl(cluster: &Arc<Mutex<KafkaCluster>>) {
+    eprintln!("step: the Cruise Control double talks to Kafka over SASL_SSL");
+    let bootstrap = cluster.lock().unwrap().bootstrap_servers();
+    // Only the SASL_SSL listener is given to the double: it cannot fall back to PLAINTEXT.
+    let cc = cc_double_over_sasl_ssl(cluster, None);
     // Broker 1 leads nothing after a move of its leaderships would be a rebalance; here the
     // request is `add` of a broker that holds the fewest replicas: a topic only on 1 and 2.
     create_topic(
@@ -386,33 +379,7 @@ fn operate_json_logs_over_sasl_ssl(cluster: &Arc<Mutex<KafkaCluster>>, conn: &[S
     eprintln!("step: operate --log-format json -vvv over SASL_SSL, Cruise Control with basic auth");
     const CC_USER: &str = "cc-operator";
     const CC_PASSWORD: &str = "Basic-Auth-Secret-31b8d0";
-    let (secure_bootstrap, ca) = {
-        let c = cluster.lock().unwrap();
-        (c.secure_bootstrap_servers(), c.ca_pem_path())
-    };
-    let jaas = format!(
-        "org.apache.kafka.common.security.scram.ScramLoginModule required \
-         username=\"{USER}\" password=\"{PASSWORD}\";"
-    );
-    let props: Vec<(String, String)> = [
-        ("security.protocol", "SASL_SSL".to_string()),
-        ("sasl.mechanism", "SCRAM-SHA-512".to_string()),
-        ("sasl.jaas.config", jaas),
-        ("ssl.truststore.type", "PEM".to_string()),
-        ("ssl.truststore.location", ca.display().to_string()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect();
-    let cc = CcDouble::start(
-        &secure_bootstrap,
-        CcDoubleOptions {
-            kafka_properties: props,
-            basic_auth: Some((CC_USER.into(), CC_PASSWORD.into())),
-            ..Default::default()
-        },
-    )
-    .expect("start the cc-double");
+    let cc = cc_double_over_sasl_ssl(cluster, Some((CC_USER, CC_PASSWORD)));
     let dir = tempfile::tempdir().expect("tempdir");
     let policy = dir.path().join("policy.yaml");
     std::fs::write(
@@ -616,33 +583,7 @@ fn journals_of_a_roll_and_a_rebalance(cluster: &Arc<Mutex<KafkaCluster>>, conn: 
     assert_eq!(end[0]["exit_code"], 0);
 
     eprintln!("step: an executed rebalance (Cruise Control with basic auth) keeps a journal");
-    let (secure_bootstrap, ca) = {
-        let c = cluster.lock().unwrap();
-        (c.secure_bootstrap_servers(), c.ca_pem_path())
-    };
-    let jaas = format!(
-        "org.apache.kafka.common.security.scram.ScramLoginModule required \
-         username=\"{USER}\" password=\"{PASSWORD}\";"
-    );
-    let props: Vec<(String, String)> = [
-        ("security.protocol", "SASL_SSL".to_string()),
-        ("sasl.mechanism", "SCRAM-SHA-512".to_string()),
-        ("sasl.jaas.config", jaas),
-        ("ssl.truststore.type", "PEM".to_string()),
-        ("ssl.truststore.location", ca.display().to_string()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect();
-    let cc = CcDouble::start(
-        &secure_bootstrap,
-        CcDoubleOptions {
-            kafka_properties: props,
-            basic_auth: Some((CC_USER.into(), CC_PASSWORD.into())),
-            ..Default::default()
-        },
-    )
-    .expect("start the cc-double");
+    let cc = cc_double_over_sasl_ssl(cluster, Some((CC_USER, CC_PASSWORD)));
     let with_cc = |args: &[&str]| {
         run(support::bin::kafkaops()
             .env("KAFKAOPS_STATE_DIR", state_dir())

@@ -132,6 +132,31 @@ pub struct CcDoubleOptions {
     pub extra_args: Vec<String>,
 }
 
+/// The double's Kafka client properties for a SASL_SSL listener: SCRAM-SHA-512 as `user`,
+/// trusting the CA certificate `ca_pem` (PEM), the way Cruise Control is given its Kafka client
+/// settings.
+#[allow(dead_code)] // Only the secured-cluster tests use it.
+pub fn sasl_ssl_kafka_properties(
+    user: &str,
+    password: &str,
+    ca_pem: &Path,
+) -> Vec<(String, String)> {
+    let jaas = format!(
+        "org.apache.kafka.common.security.scram.ScramLoginModule required \
+         username=\"{user}\" password=\"{password}\";"
+    );
+    [
+        ("security.protocol", "SASL_SSL".to_string()),
+        ("sasl.mechanism", "SCRAM-SHA-512".to_string()),
+        ("sasl.jaas.config", jaas),
+        ("ssl.truststore.type", "PEM".to_string()),
+        ("ssl.truststore.location", ca_pem.display().to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
 /// The directory `build.sh` produced (`cc-double.jar` plus `libs/`). Cheap when warm (~0.2 s), so it
 /// runs before every start: the cache is shared with other checkouts, whose builds come and go.
 pub fn ensure_cc_double_built() -> Result<PathBuf> {

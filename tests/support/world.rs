@@ -1,6 +1,6 @@
 //! An independent ground-truth world for judging a roll (test-only).
 //!
-//! `src/engine/roll/sim.rs` checks a roll with the engine's own rules and
+//! `src/engine/roll/sim/` checks a roll with the engine's own rules and
 //! restarts nodes almost instantly, so it cannot catch a roll that is wrong
 //! about the cluster. This world knows what really happens and when, in
 //! simulated milliseconds:

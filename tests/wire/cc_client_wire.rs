@@ -22,7 +22,7 @@ use wiremock::matchers::{basic_auth, header, method, path, query_param, query_pa
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::cc_wire;
-use cc_wire::{TASK, fixture, json, user_tasks_body};
+use cc_wire::{TASK, accepted_202, cc_request, fixture, json, proposal_200, user_tasks_body};
 
 fn with_task(t: ResponseTemplate) -> ResponseTemplate {
     t.insert_header("User-Task-ID", TASK)
@@ -80,8 +80,7 @@ fn deadline() -> Instant {
 #[tokio::test]
 async fn dry_run_sends_only_accepted_parameters_and_parses_sloppy_json() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/add_broker"))
+    cc_request("POST", "add_broker")
         .and(query_param("json", "true"))
         .and(query_param("dryrun", "true"))
         .and(query_param("brokerid", "4"))
@@ -90,7 +89,7 @@ async fn dry_run_sends_only_accepted_parameters_and_parses_sloppy_json() {
         .and(query_param_is_missing("destination_broker_ids"))
         .and(query_param_is_missing("goals"))
         .and(basic_auth("admin", "s3cret-pw"))
-        .respond_with(with_task(json(200, &fixture("add_broker_verbose.json"))))
+        .respond_with(with_task(proposal_200()))
         .expect(1)
         .mount(&server)
         .await;
@@ -118,15 +117,13 @@ async fn dry_run_sends_only_accepted_parameters_and_parses_sloppy_json() {
 #[tokio::test]
 async fn accepted_202_is_followed_through_user_tasks_without_resubmitting() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/add_broker"))
-        .respond_with(with_task(json(202, &fixture("progress_202.json"))))
+    cc_request("POST", "add_broker")
+        .respond_with(accepted_202())
         .expect(1)
         .mount(&server)
         .await;
     // First poll: still computing; then completed with the original response.
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/user_tasks"))
+    cc_request("GET", "user_tasks")
         .and(query_param("user_task_ids", TASK))
         .and(query_param("fetch_completed_task", "true"))
         .and(query_param("json", "true"))
@@ -135,8 +132,7 @@ async fn accepted_202_is_followed_through_user_tasks_without_resubmitting() {
         .with_priority(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/user_tasks"))
+    cc_request("GET", "user_tasks")
         .respond_with(json(
             200,
             &user_tasks_body(true, "Completed", Some(&fixture("add_broker_verbose.json"))),
@@ -166,14 +162,12 @@ async fn accepted_202_is_followed_through_user_tasks_without_resubmitting() {
 #[tokio::test]
 async fn a_quick_poll_without_a_free_slot_falls_back_to_the_poll_interval() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/add_broker"))
-        .respond_with(with_task(json(202, &fixture("progress_202.json"))))
+    cc_request("POST", "add_broker")
+        .respond_with(accepted_202())
         .expect(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/user_tasks"))
+    cc_request("GET", "user_tasks")
         .respond_with(json(
             500,
             r#"{"errorMessage":"There are already 5 active user tasks, which has reached the servlet capacity.","version":1}"#,
@@ -182,8 +176,7 @@ async fn a_quick_poll_without_a_free_slot_falls_back_to_the_poll_interval() {
         .with_priority(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/user_tasks"))
+    cc_request("GET", "user_tasks")
         .respond_with(json(
             200,
             &user_tasks_body(true, "Completed", Some(&fixture("add_broker_verbose.json"))),
@@ -215,15 +208,13 @@ async fn a_quick_poll_without_a_free_slot_falls_back_to_the_poll_interval() {
 #[tokio::test]
 async fn execution_202_returns_once_the_task_is_in_execution() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/add_broker"))
+    cc_request("POST", "add_broker")
         .and(query_param("dryrun", "false"))
-        .respond_with(with_task(json(202, &fixture("progress_202.json"))))
+        .respond_with(accepted_202())
         .expect(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/user_tasks"))
+    cc_request("GET", "user_tasks")
         .respond_with(json(
             200,
             &user_tasks_body(
@@ -248,13 +239,11 @@ async fn execution_202_returns_once_the_task_is_in_execution() {
 #[tokio::test]
 async fn a_forgotten_task_is_reported_as_lost() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/rebalance"))
-        .respond_with(with_task(json(202, &fixture("progress_202.json"))))
+    cc_request("POST", "rebalance")
+        .respond_with(accepted_202())
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/user_tasks"))
+    cc_request("GET", "user_tasks")
         .respond_with(json(200, r#"{"userTasks":[],"version":1}"#))
         .mount(&server)
         .await;
@@ -271,23 +260,20 @@ async fn a_forgotten_task_is_reported_as_lost() {
 #[tokio::test]
 async fn a_failed_dry_run_task_reveals_its_error_through_the_task_header() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/add_broker"))
+    cc_request("POST", "add_broker")
         .and(header("User-Task-ID", TASK))
         .respond_with(json(500, &fixture("error_not_enough_windows.json")))
         .expect(1)
         .with_priority(1)
         .mount(&server)
         .await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/add_broker"))
-        .respond_with(with_task(json(202, &fixture("progress_202.json"))))
+    cc_request("POST", "add_broker")
+        .respond_with(accepted_202())
         .expect(1)
         .with_priority(2)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/user_tasks"))
+    cc_request("GET", "user_tasks")
         .respond_with(json(
             200,
             &user_tasks_body(true, "CompletedWithError", Some("CompletedWithError")),
@@ -311,14 +297,12 @@ async fn a_failed_dry_run_task_reveals_its_error_through_the_task_header() {
 #[tokio::test]
 async fn a_failed_execution_task_is_not_resent() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/add_broker"))
-        .respond_with(with_task(json(202, &fixture("progress_202.json"))))
+    cc_request("POST", "add_broker")
+        .respond_with(accepted_202())
         .expect(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/user_tasks"))
+    cc_request("GET", "user_tasks")
         .respond_with(json(
             200,
             &user_tasks_body(true, "CompletedWithError", Some("COMPLETED_WITH_ERROR")),
@@ -339,16 +323,14 @@ async fn a_failed_execution_task_is_not_resent() {
 #[tokio::test]
 async fn not_enough_valid_windows_is_retryable_and_waited_for_only_when_asked() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/add_broker"))
+    cc_request("POST", "add_broker")
         .respond_with(json(500, &fixture("error_not_enough_windows.json")))
         .up_to_n_times(2)
         .with_priority(1)
         .mount(&server)
         .await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/add_broker"))
-        .respond_with(with_task(json(200, &fixture("add_broker_verbose.json"))))
+    cc_request("POST", "add_broker")
+        .respond_with(with_task(proposal_200()))
         .with_priority(2)
         .mount(&server)
         .await;
@@ -379,30 +361,26 @@ async fn not_enough_valid_windows_is_retryable_and_waited_for_only_when_asked() 
 #[tokio::test]
 async fn the_active_task_limit_is_retried_until_a_slot_frees() {
     let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/state"))
+    cc_request("GET", "state")
         .respond_with(json(500, &fixture("error_active_tasks.json")))
         .up_to_n_times(2)
         .with_priority(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/state"))
+    cc_request("GET", "state")
         .and(query_param("substates", "executor,monitor"))
         .respond_with(json(200, &fixture("state_ready.json")))
         .with_priority(2)
         .mount(&server)
         .await;
     let cc = client(&server.uri());
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/proposals"))
+    cc_request("GET", "proposals")
         .respond_with(json(500, &fixture("error_active_tasks.json")))
         .up_to_n_times(1)
         .with_priority(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/proposals"))
+    cc_request("GET", "proposals")
         .and(query_param("ignore_proposal_cache", "true"))
         .respond_with(json(200, &fixture("rebalance_noop.json")))
         .with_priority(2)
@@ -438,8 +416,7 @@ async fn the_active_task_limit_is_retried_until_a_slot_frees() {
 #[tokio::test]
 async fn ongoing_execution_is_busy_and_not_retried_by_default() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/add_broker"))
+    cc_request("POST", "add_broker")
         .respond_with(json(500, &fixture("error_ongoing_execution.json")))
         .expect(1)
         .mount(&server)
@@ -484,8 +461,7 @@ async fn permanent_errors_are_not_retried() {
         ),
     ] {
         let server = MockServer::start().await;
-        Mock::given(method("POST"))
-            .and(path("/kafkacruisecontrol/add_broker"))
+        cc_request("POST", "add_broker")
             .respond_with(json(status, &fixture(file)))
             .expect(1)
             .mount(&server)
@@ -506,8 +482,7 @@ async fn permanent_errors_are_not_retried() {
 #[tokio::test]
 async fn already_at_target_replication_factor_is_a_noop() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/topic_configuration"))
+    cc_request("POST", "topic_configuration")
         .and(query_param("topic", "orders"))
         .and(query_param("replication_factor", "3"))
         .and(query_param("reason", "rf"))
@@ -540,8 +515,7 @@ async fn already_at_target_replication_factor_is_a_noop() {
 #[tokio::test]
 async fn unauthorized_is_an_auth_error_that_never_shows_the_password() {
     let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/state"))
+    cc_request("GET", "state")
         .respond_with(
             ResponseTemplate::new(401)
                 .insert_header("WWW-Authenticate", "basic realm=\"cc\"")
@@ -576,13 +550,11 @@ async fn unauthorized_is_an_auth_error_that_never_shows_the_password() {
 #[tokio::test]
 async fn timeouts_are_classified_and_a_timed_out_execution_is_never_resent() {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/add_broker"))
+    cc_request("POST", "add_broker")
         .respond_with(json(200, "{}").set_delay(Duration::from_secs(5)))
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/kafka_cluster_state"))
+    cc_request("GET", "kafka_cluster_state")
         .respond_with(json(200, "{}").set_delay(Duration::from_secs(5)))
         .mount(&server)
         .await;
@@ -648,20 +620,17 @@ async fn connection_refused_is_unreachable() {
 #[tokio::test]
 async fn small_endpoints_parse() {
     let server = MockServer::start().await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/kafka_cluster_state"))
+    cc_request("GET", "kafka_cluster_state")
         .respond_with(json(200, &fixture("kafka_cluster_state.json")))
         .mount(&server)
         .await;
-    Mock::given(method("POST"))
-        .and(path("/kafkacruisecontrol/stop_proposal_execution"))
+    cc_request("POST", "stop_proposal_execution")
         .and(query_param("reason", "enough"))
         .respond_with(json(200, &fixture("stop.json")))
         .expect(1)
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/load"))
+    cc_request("GET", "load")
         .and(query_param_is_missing("verbose"))
         .respond_with(json(
             200,
@@ -669,8 +638,7 @@ async fn small_endpoints_parse() {
         ))
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/state"))
+    cc_request("GET", "state")
         .and(query_param_is_missing("substates"))
         .respond_with(json(200, &fixture("state_executing.json")))
         .mount(&server)
@@ -714,8 +682,7 @@ async fn a_404_page_that_is_not_cruise_controls_names_the_path_tried() {
         )
         .mount(&server)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/state"))
+    cc_request("GET", "state")
         .respond_with(json(
             404,
             r#"{"errorMessage":"Unrecognized endpoint in request '/state'","version":1}"#,
@@ -1043,28 +1010,24 @@ mod flow_driver {
     }
 
     async fn ready_and_running(server: &MockServer) {
-        Mock::given(method("GET"))
-            .and(path("/kafkacruisecontrol/state"))
+        cc_request("GET", "state")
             .and(query_param("substates", "monitor,executor,analyzer"))
             .respond_with(json(200, &fixture("state_ready.json")))
             .mount(server)
             .await;
-        Mock::given(method("GET"))
-            .and(path("/kafkacruisecontrol/state"))
+        cc_request("GET", "state")
             .and(query_param("substates", "executor"))
             .respond_with(json(200, &fixture("state_executing.json")))
             .mount(server)
             .await;
-        Mock::given(method("GET"))
-            .and(path("/kafkacruisecontrol/user_tasks"))
+        cc_request("GET", "user_tasks")
             .respond_with(json(
                 200,
                 &user_tasks_body(false, "InExecution", Some("{}")),
             ))
             .mount(server)
             .await;
-        Mock::given(method("POST"))
-            .and(path("/kafkacruisecontrol/add_broker"))
+        cc_request("POST", "add_broker")
             .and(query_param("dryrun", "true"))
             .respond_with(json(200, &fixture("add_broker_verbose.json")))
             .mount(server)
@@ -1096,13 +1059,11 @@ mod flow_driver {
         };
         // Forgotten: idle executor, no such user task.
         let server = MockServer::start().await;
-        Mock::given(method("GET"))
-            .and(path("/kafkacruisecontrol/state"))
+        cc_request("GET", "state")
             .respond_with(json(200, &fixture("state_ready.json")))
             .mount(&server)
             .await;
-        Mock::given(method("GET"))
-            .and(path("/kafkacruisecontrol/user_tasks"))
+        cc_request("GET", "user_tasks")
             .respond_with(json(200, r#"{"userTasks":[],"version":1}"#))
             .mount(&server)
             .await;
@@ -1123,13 +1084,11 @@ mod flow_driver {
         );
         // Still known (completed meanwhile): followed, and said once.
         let server = MockServer::start().await;
-        Mock::given(method("GET"))
-            .and(path("/kafkacruisecontrol/state"))
+        cc_request("GET", "state")
             .respond_with(json(200, &fixture("state_ready.json")))
             .mount(&server)
             .await;
-        Mock::given(method("GET"))
-            .and(path("/kafkacruisecontrol/user_tasks"))
+        cc_request("GET", "user_tasks")
             .respond_with(json(200, &user_tasks_body(false, "Completed", Some("{}"))))
             .mount(&server)
             .await;
@@ -1154,15 +1113,13 @@ mod flow_driver {
     async fn an_interrupt_while_following_stops_the_execution_and_names_the_task() {
         let server = MockServer::start().await;
         ready_and_running(&server).await;
-        Mock::given(method("POST"))
-            .and(path("/kafkacruisecontrol/add_broker"))
+        cc_request("POST", "add_broker")
             .and(query_param("dryrun", "false"))
-            .respond_with(with_task(json(200, &fixture("add_broker_verbose.json"))))
+            .respond_with(with_task(proposal_200()))
             .expect(1)
             .mount(&server)
             .await;
-        Mock::given(method("POST"))
-            .and(path("/kafkacruisecontrol/stop_proposal_execution"))
+        cc_request("POST", "stop_proposal_execution")
             .and(query_param("reason", flow::INTERRUPT_STOP_REASON))
             .respond_with(json(200, &fixture("stop.json")))
             .expect(1)
@@ -1233,8 +1190,7 @@ mod flow_driver {
     async fn topic_configuration_plugs_in_and_already_at_target_is_nothing_to_do() {
         let server = MockServer::start().await;
         ready_and_running(&server).await;
-        Mock::given(method("POST"))
-            .and(path("/kafkacruisecontrol/topic_configuration"))
+        cc_request("POST", "topic_configuration")
             .respond_with(json(
                 500,
                 r#"{"errorMessage":"Error processing POST request '/topic_configuration' due to: 'java.lang.IllegalStateException: All topics matching given pattern already have target replication factor.'.","version":1}"#,
@@ -1274,7 +1230,7 @@ mod flow_driver {
 async fn every_mutating_request_sends_dryrun_explicitly() {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
-        .respond_with(with_task(json(200, &fixture("add_broker_verbose.json"))))
+        .respond_with(with_task(proposal_200()))
         .mount(&server)
         .await;
     let cc = client(&server.uri());

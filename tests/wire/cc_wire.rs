@@ -4,7 +4,8 @@
 
 #![allow(dead_code)]
 
-use wiremock::ResponseTemplate;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockBuilder, ResponseTemplate};
 
 /// The user-task id every double answer carries.
 pub const TASK: &str = "5a4b2c1d-0000-4000-8000-00000000e0e0";
@@ -40,4 +41,20 @@ pub fn user_tasks_body(dryrun: bool, status: &str, original: Option<&str>) -> St
         task["originalResponse"] = serde_json::Value::String(o.to_string());
     }
     serde_json::json!({"userTasks": [task], "version": 1}).to_string()
+}
+
+/// A mock of Cruise Control's `http_method /kafkacruisecontrol/endpoint` (more matchers and the
+/// answer are added by the caller).
+pub fn cc_request(http_method: &str, endpoint: &str) -> MockBuilder {
+    Mock::given(method(http_method)).and(path(format!("/kafkacruisecontrol/{endpoint}")))
+}
+
+/// The 202 Cruise Control answers while it computes a request, with task [`TASK`].
+pub fn accepted_202() -> ResponseTemplate {
+    json(202, &fixture("progress_202.json")).insert_header("User-Task-ID", TASK)
+}
+
+/// The recorded verbose `add_broker` proposal, answered at once (200).
+pub fn proposal_200() -> ResponseTemplate {
+    json(200, &fixture("add_broker_verbose.json"))
 }

@@ -123,31 +123,10 @@ pub fn describe_topics(
             }
             let mut pn = 0usize;
             let parts = sys::rd_kafka_TopicDescription_partitions(d, &raw mut pn);
-            let mut partitions = Vec::with_capacity(pn);
-            for &p in slice(parts, pn) {
-                let mut rn = 0usize;
-                let replicas = sys::rd_kafka_TopicPartitionInfo_replicas(p, &raw mut rn);
-                let replicas = slice(replicas, rn)
-                    .iter()
-                    .filter_map(|x| node(*x))
-                    .map(|x| x.id)
-                    .collect();
-                let mut ina = 0usize;
-                let isr = sys::rd_kafka_TopicPartitionInfo_isr(p, &raw mut ina);
-                let isr = slice(isr, ina)
-                    .iter()
-                    .filter_map(|x| node(*x))
-                    .map(|x| x.id)
-                    .collect();
-                partitions.push(PartitionDescription {
-                    partition: sys::rd_kafka_TopicPartitionInfo_partition(p),
-                    leader: node(sys::rd_kafka_TopicPartitionInfo_leader(p))
-                        .map(|x| x.id)
-                        .filter(|id| *id >= 0),
-                    replicas,
-                    isr,
-                });
-            }
+            let mut partitions: Vec<PartitionDescription> = slice(parts, pn)
+                .iter()
+                .map(|&p| partition_description(p))
+                .collect();
             partitions.sort_by_key(|p| p.partition);
             out.push(TopicDescription {
                 name,
@@ -157,4 +136,43 @@ pub fn describe_topics(
         }
     }
     Ok(out)
+}
+
+/// One partition of a topic description: its leader, replicas and ISR by node id.
+///
+/// # Safety
+/// `p` must be a valid partition info object of a live DescribeTopics result.
+unsafe fn partition_description(
+    p: *const sys::rd_kafka_TopicPartitionInfo_t,
+) -> PartitionDescription {
+    // SAFETY: `p` is valid per the contract; the node arrays and nodes live as long as it.
+    unsafe {
+        let mut rn = 0usize;
+        let replicas = sys::rd_kafka_TopicPartitionInfo_replicas(p, &raw mut rn);
+        let mut ina = 0usize;
+        let isr = sys::rd_kafka_TopicPartitionInfo_isr(p, &raw mut ina);
+        PartitionDescription {
+            partition: sys::rd_kafka_TopicPartitionInfo_partition(p),
+            leader: node(sys::rd_kafka_TopicPartitionInfo_leader(p))
+                .map(|x| x.id)
+                .filter(|id| *id >= 0),
+            replicas: node_ids(replicas, rn),
+            isr: node_ids(isr, ina),
+        }
+    }
+}
+
+/// The ids of the `n` nodes at `nodes` (NULL entries skipped).
+///
+/// # Safety
+/// `nodes` must be NULL (with `n` 0) or point to `n` node pointers, each NULL or valid.
+unsafe fn node_ids(nodes: *mut *const sys::rd_kafka_Node_t, n: usize) -> Vec<i32> {
+    // SAFETY: per the contract.
+    unsafe {
+        slice(nodes, n)
+            .iter()
+            .filter_map(|x| node(*x))
+            .map(|x| x.id)
+            .collect()
+    }
 }

@@ -113,7 +113,15 @@ impl SimCluster {
     /// Safety invariants of a restart, judged on the true state.
     pub(super) fn check_restart(&mut self, batch: &[NodeId]) {
         self.check_touch(batch, true);
-        // Each node at most max_restart_attempts times.
+        self.check_batch_shape(batch);
+        self.check_no_recovery_elsewhere(batch);
+        self.check_partitions_of_restart(batch);
+        self.check_quorum_majority(batch);
+    }
+
+    /// Each node at most `max_restart_attempts` times and once per batch; a batch no larger
+    /// than allowed (except every combined node down at once).
+    fn check_batch_shape(&mut self, batch: &[NodeId]) {
         for id in batch {
             if self.nodes[id].restarts_by_roll + 1 > self.rules.max_restart_attempts {
                 let v = format!(
@@ -133,7 +141,10 @@ impl SimCluster {
             );
             self.violation(v);
         }
-        // No log recovery elsewhere.
+    }
+
+    /// No log recovery elsewhere.
+    fn check_no_recovery_elsewhere(&mut self, batch: &[NodeId]) {
         let recovering: Vec<NodeId> = self
             .nodes
             .values()
@@ -145,6 +156,11 @@ impl SimCluster {
                 "restarted {batch:?} while {recovering:?} in log recovery"
             ));
         }
+    }
+
+    /// No two batch members share a partition, and every partition keeps `min.insync.replicas`
+    /// in sync, judged on the ISR once its reassignment completes.
+    fn check_partitions_of_restart(&mut self, batch: &[NodeId]) {
         let running: BTreeSet<NodeId> = batch
             .iter()
             .copied()
@@ -192,7 +208,10 @@ impl SimCluster {
         for v in found {
             self.violation(v);
         }
-        // Quorum majority.
+    }
+
+    /// Quorum majority.
+    fn check_quorum_majority(&mut self, batch: &[NodeId]) {
         let n = self.controllers().len();
         if n >= 3 {
             let voting = self.voting_controllers();

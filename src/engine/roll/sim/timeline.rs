@@ -54,6 +54,15 @@ impl SimCluster {
 
     pub(super) fn run_events_at(&mut self, t: Millis) {
         self.refresh_quorum();
+        self.run_scheduled_faults(t);
+        self.undo_faults_ending(t);
+        self.advance_processes(t);
+        self.advance_partitions(t);
+        self.refresh_quorum();
+    }
+
+    /// Injects the faults scheduled for `t` or earlier.
+    fn run_scheduled_faults(&mut self, t: Millis) {
         let due: Vec<Fault> = {
             let (due, rest): (Vec<_>, Vec<_>) =
                 self.scheduled.drain(..).partition(|(at, _)| *at <= t);
@@ -63,6 +72,11 @@ impl SimCluster {
         for f in due {
             self.inject(&f);
         }
+    }
+
+    /// Ends the faults whose time is over: a lagging node catches up, an unreachable one
+    /// answers again.
+    fn undo_faults_ending(&mut self, t: Millis) {
         let undo: Vec<Undo> = {
             let (due, rest): (Vec<_>, Vec<_>) = self.undo.drain(..).partition(|(at, _)| *at <= t);
             self.undo = rest;
@@ -82,6 +96,11 @@ impl SimCluster {
                 }
             }
         }
+    }
+
+    /// Moves each process on by its phase: a node down until `t` starts (a new incarnation),
+    /// a started one goes into log recovery or serves, a recovered one serves.
+    fn advance_processes(&mut self, t: Millis) {
         let ids: Vec<NodeId> = self.nodes.keys().copied().collect();
         for id in ids {
             let n = self.nodes.get_mut(&id).expect("listed");
@@ -106,6 +125,11 @@ impl SimCluster {
                 _ => {}
             }
         }
+    }
+
+    /// Serving replicas due back rejoin their ISRs (leading a partition without a serving
+    /// leader), and reassignments due complete.
+    fn advance_partitions(&mut self, t: Millis) {
         for part in &mut self.partitions {
             let due: Vec<NodeId> = part
                 .rejoin_at
@@ -137,7 +161,6 @@ impl SimCluster {
                 }
             }
         }
-        self.refresh_quorum();
     }
 
     pub(super) fn become_serving(&mut self, id: NodeId, t: Millis) {
