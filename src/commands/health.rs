@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::Ctx;
+use crate::app::hold::Holds;
 use crate::cli::health::HealthArgs;
 use crate::engine::health::{HealthReport, IgnoreRule, Severity, evaluate};
 use crate::error::{CliError, ExitCode};
@@ -82,17 +83,21 @@ pub async fn run(ctx: &Ctx, a: HealthArgs) -> Result<ExitCode, CliError> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(CliError::usage)?;
     let kafka = crate::app::cordon::kafka(ctx.kafka_access()).await?;
+    let at = ctx.holds().await?;
     if !a.watch && !a.exit_when_healthy {
-        let view = observe(ctx, &kafka, &ignore).await?;
+        let view = observe(ctx, (&kafka, &at), &ignore).await?;
         ctx.printer.emit(&view, render)?;
         return Ok(crate::error_codes::health(view.report.verdict));
     }
-    follow(ctx, &kafka, &a, &ignore).await
+    follow(ctx, (&kafka, &at), &a, &ignore).await
 }
 
-async fn observe(ctx: &Ctx, kafka: &KafkaClient, ignore: &[IgnoreRule]) -> anyhow::Result<View> {
+/// The Kafka client and where the holds live.
+type Cluster<'a> = (&'a KafkaClient, &'a Holds);
+
+async fn observe(ctx: &Ctx, cluster: Cluster<'_>, ignore: &[IgnoreRule]) -> anyhow::Result<View> {
     let facts =
-        crate::app::health::facts(kafka, &ctx.settings.cruise_control, ctx.request_timeout())
+        crate::app::health::facts(cluster, &ctx.settings.cruise_control, ctx.request_timeout())
             .await?;
     Ok(View {
         report: evaluate(&facts, ignore),
@@ -105,7 +110,7 @@ async fn observe(ctx: &Ctx, kafka: &KafkaClient, ignore: &[IgnoreRule]) -> anyho
 /// observation is reported and retried.
 async fn follow(
     ctx: &Ctx,
-    kafka: &KafkaClient,
+    cluster: Cluster<'_>,
     a: &HealthArgs,
     ignore: &[IgnoreRule],
 ) -> Result<ExitCode, CliError> {
@@ -124,7 +129,7 @@ async fn follow(
         ));
     }
     loop {
-        match observe(ctx, kafka, ignore).await {
+        match observe(ctx, cluster, ignore).await {
             Ok(view) => {
                 last_error = None;
                 let changed = last.as_ref() != Some(&view.report);
