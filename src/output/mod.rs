@@ -6,6 +6,7 @@
 //! they never pick a format themselves.
 
 pub mod journal;
+pub mod journal_rotation;
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
