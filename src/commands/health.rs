@@ -132,19 +132,8 @@ async fn follow(
         match observe(ctx, cluster, ignore).await {
             Ok(view) => {
                 last_error = None;
-                let changed = last.as_ref() != Some(&view.report);
-                if a.watch && changed {
-                    printer.emit_record(&view, render)?;
-                } else if changed {
-                    printer.note(format!(
-                        "{}: {} reason(s) counted",
-                        view.report.verdict.as_str(),
-                        view.report
-                            .reasons
-                            .iter()
-                            .filter(|r| !r.ignored && r.severity != Severity::Info)
-                            .count()
-                    ));
+                if last.as_ref() != Some(&view.report) {
+                    say_change(printer, a, &view)?;
                 }
                 last = Some(view.report.clone());
                 let healthy = view.report.verdict == crate::engine::health::Verdict::Healthy;
@@ -159,17 +148,7 @@ async fn follow(
             Err(e) => {
                 let msg = format!("{e:#}");
                 if last_error.as_ref() != Some(&msg) {
-                    if a.watch && printer.format != crate::output::OutputFormat::Table {
-                        printer.emit_record(
-                            &Failed {
-                                error: msg.clone(),
-                                observed_at: now_rfc3339(),
-                            },
-                            |f| f.error.clone(),
-                        )?;
-                    } else {
-                        printer.note(format!("Cannot observe the cluster: {msg}; retrying"));
-                    }
+                    say_failure(printer, a, &msg)?;
                 }
                 last_error = Some(msg);
             }
@@ -183,18 +162,7 @@ async fn follow(
                 {
                     printer.emit(v, render)?;
                 }
-                return Err(CliError::new(
-                    ExitCode::Timeout,
-                    anyhow::anyhow!(
-                        "the cluster was not healthy within {}{}",
-                        humantime::format_duration(a.timeout),
-                        last.map(|r| format!(" (last verdict: {})", r.verdict.as_str()))
-                            .or_else(
-                                || last_error.map(|e| format!(" (last observation failed: {e})"))
-                            )
-                            .unwrap_or_default()
-                    ),
-                ));
+                return Err(not_healthy_in_time(a, last, last_error));
             }
             wait = wait.min(left);
         }
@@ -209,4 +177,65 @@ async fn follow(
             }
         }
     }
+}
+
+/// A changed verdict while following: the whole view with `--watch`, else a note.
+fn say_change(
+    printer: &crate::output::Printer,
+    a: &HealthArgs,
+    view: &View,
+) -> Result<(), CliError> {
+    if a.watch {
+        printer.emit_record(view, render)?;
+    } else {
+        printer.note(format!(
+            "{}: {} reason(s) counted",
+            view.report.verdict.as_str(),
+            view.report
+                .reasons
+                .iter()
+                .filter(|r| !r.ignored && r.severity != Severity::Info)
+                .count()
+        ));
+    }
+    Ok(())
+}
+
+/// A new observation failure while following: a record for scripts with `--watch -o json|yaml`,
+/// else a note.
+fn say_failure(
+    printer: &crate::output::Printer,
+    a: &HealthArgs,
+    msg: &str,
+) -> Result<(), CliError> {
+    if a.watch && printer.format != crate::output::OutputFormat::Table {
+        printer.emit_record(
+            &Failed {
+                error: msg.to_string(),
+                observed_at: now_rfc3339(),
+            },
+            |f| f.error.clone(),
+        )?;
+    } else {
+        printer.note(format!("Cannot observe the cluster: {msg}; retrying"));
+    }
+    Ok(())
+}
+
+/// `--exit-when-healthy` ran out of time: exit 3, with the last verdict or failure.
+fn not_healthy_in_time(
+    a: &HealthArgs,
+    last: Option<HealthReport>,
+    last_error: Option<String>,
+) -> CliError {
+    CliError::new(
+        ExitCode::Timeout,
+        anyhow::anyhow!(
+            "the cluster was not healthy within {}{}",
+            humantime::format_duration(a.timeout),
+            last.map(|r| format!(" (last verdict: {})", r.verdict.as_str()))
+                .or_else(|| last_error.map(|e| format!(" (last observation failed: {e})")))
+                .unwrap_or_default()
+        ),
+    )
 }
