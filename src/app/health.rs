@@ -28,13 +28,14 @@ use crate::kafka::observation::{BrokerState, KafkaObservation};
 use crate::kafka::{ClusterObserver, KafkaClient};
 use crate::settings::CruiseControlSettings;
 
-/// Observes the cluster and Cruise Control (when configured) for the verdict.
+/// Observes the cluster (the Kafka client, and where the holds live) and Cruise Control (when
+/// configured) for the verdict.
 ///
 /// # Errors
 /// Kafka cannot be observed (unreachable, no quorum answer) or its topic configs cannot be
 /// read. Cruise Control failures are facts ([`CruiseControlFacts::Unreachable`]), not errors.
 pub async fn facts(
-    kafka: &KafkaClient,
+    (kafka, holds): (&KafkaClient, &super::hold::Holds),
     cc: &CruiseControlSettings,
     request_timeout: Duration,
 ) -> anyhow::Result<HealthFacts> {
@@ -43,14 +44,14 @@ pub async fn facts(
     let names: Vec<String> = o.topics.iter().map(|t| t.name.clone()).collect();
     let topic_throttles = super::throttles::topic_throttles(kafka, &names).await?;
     let mut f = from_observation(&o, topic_throttles, cc);
-    add_holds(kafka, &mut f).await;
+    add_holds(holds, kafka, &mut f).await;
     Ok(f)
 }
 
 /// Adds the holds that count now (issue 29) to `f`. Holds that cannot be read are logged, not
 /// fatal: the rest of the verdict still answers.
-pub async fn add_holds(kafka: &KafkaClient, f: &mut HealthFacts) {
-    match super::hold::read(kafka).await {
+pub async fn add_holds(holds: &super::hold::Holds, kafka: &KafkaClient, f: &mut HealthFacts) {
+    match super::hold::read(holds, kafka).await {
         Ok(holds) => {
             let now = super::hold::now();
             f.holds = holds.into_iter().filter(|h| h.is_active(now)).collect();

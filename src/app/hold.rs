@@ -1,6 +1,8 @@
 //! Node holds (issue 29), the use case `kafkaops hold` and every reader share: place, list and
-//! remove holds in the cluster's own holds topic ([`crate::kafka::holds`]), and the holds that
-//! count now (the roll, `operate`'s roll, rebalance destinations and `health` read these).
+//! remove holds in the one store chosen from the settings ([`Holds`]: the cluster's own holds
+//! topic, [`crate::kafka::holds`], or on Kubernetes a ConfigMap,
+//! [`crate::platform::kube::holds`]), and the holds that count now (the roll, `operate`'s roll,
+//! rebalance destinations, `topic set-rf` and `health` read these).
 
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -10,6 +12,8 @@ use anyhow::Context;
 use crate::engine::holds::{Hold, active};
 use crate::engine::model::{Millis, NodeId};
 use crate::kafka::{ClusterObserver, KafkaClient};
+use crate::platform::kube::KubeTarget;
+use crate::platform::kube::holds::ConfigMapHolds;
 
 /// Bad input, found before anything is written.
 #[derive(Debug, thiserror::Error)]
@@ -94,44 +98,172 @@ pub fn new_holds(
         .collect())
 }
 
-/// Writes `holds` (creating the holds topic on first use).
-///
-/// # Errors
-/// The topic could not be created or a record was not acknowledged.
-pub async fn add(kafka: &KafkaClient, holds: &[Hold]) -> anyhow::Result<()> {
-    kafka.ensure_holds_topic().await?;
-    for h in holds {
-        kafka.write_hold(h.node, Some(h)).await?;
-    }
-    Ok(())
+/// The one place the holds are stored, chosen once from the settings ([`Holds::open`]) and
+/// handed to every reader and writer (`hold`, the roll plan, `operate`, `rebalance`, `topic
+/// set-rf`, `health`). Cheap to clone.
+#[derive(Debug, Clone)]
+pub enum Holds {
+    /// The compacted topic in the Kafka cluster itself ([`crate::kafka::holds`]), read and
+    /// written with the Kafka client the caller has.
+    Topic,
+    /// A ConfigMap next to the Strimzi cluster's resources ([`ConfigMapHolds`]).
+    ConfigMap(Box<ConfigMapHolds>),
 }
 
-/// Removes the holds of `nodes` (tombstones).
+impl Holds {
+    /// Where the holds live: with `--strimzi CLUSTER` (the cluster runs on Kubernetes) in its
+    /// ConfigMap ([`crate::platform::kube::holds::configmap_name`]) in the namespace, else in
+    /// the Kafka cluster's holds topic.
+    ///
+    /// # Errors
+    /// The Kubernetes API cannot be reached (its configuration cannot be read).
+    pub async fn open(kube: &KubeTarget, strimzi: Option<&str>) -> anyhow::Result<Holds> {
+        let Some(cluster) = strimzi else {
+            return Ok(Holds::Topic);
+        };
+        let conn = kube
+            .connect()
+            .await
+            .context("cannot connect to Kubernetes to read the node holds")?;
+        Ok(Holds::ConfigMap(Box::new(ConfigMapHolds::new(
+            &conn,
+            &crate::platform::kube::holds::configmap_name(cluster),
+        ))))
+    }
+
+    /// Where the holds are, for messages.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            Holds::Topic => format!("topic {}", crate::kafka::holds::HOLDS_TOPIC),
+            Holds::ConfigMap(c) => c.describe(),
+        }
+    }
+
+    /// The store itself, with the Kafka client the topic store uses.
+    fn with<'a>(&'a self, kafka: &'a KafkaClient) -> Store<'a> {
+        match self {
+            Holds::Topic => Store::Topic(kafka),
+            Holds::ConfigMap(c) => Store::ConfigMap(c),
+        }
+    }
+}
+
+/// How holds are read and written, whatever stores them.
+pub trait HoldStore {
+    /// Every stored hold, expired ones included.
+    fn read(&self) -> impl Future<Output = anyhow::Result<Vec<Hold>>> + Send;
+    /// Writes `holds` (one per node, replacing that node's hold).
+    fn put(&self, holds: &[Hold]) -> impl Future<Output = anyhow::Result<()>> + Send;
+    /// Removes the holds of `nodes`.
+    fn remove(&self, nodes: &[i32]) -> impl Future<Output = anyhow::Result<()>> + Send;
+}
+
+/// The holds topic, through a Kafka client.
+impl HoldStore for KafkaClient {
+    async fn read(&self) -> anyhow::Result<Vec<Hold>> {
+        Ok(self.read_holds().await?)
+    }
+
+    async fn put(&self, holds: &[Hold]) -> anyhow::Result<()> {
+        self.ensure_holds_topic().await?;
+        for h in holds {
+            self.write_hold(h.node, Some(h)).await?;
+        }
+        Ok(())
+    }
+
+    async fn remove(&self, nodes: &[i32]) -> anyhow::Result<()> {
+        for n in nodes {
+            self.write_hold(NodeId(*n), None).await?;
+        }
+        Ok(())
+    }
+}
+
+impl HoldStore for ConfigMapHolds {
+    async fn read(&self) -> anyhow::Result<Vec<Hold>> {
+        Ok(ConfigMapHolds::read(self).await?)
+    }
+
+    async fn put(&self, holds: &[Hold]) -> anyhow::Result<()> {
+        Ok(self.change(holds, &[]).await?)
+    }
+
+    async fn remove(&self, nodes: &[i32]) -> anyhow::Result<()> {
+        Ok(self.change(&[], nodes).await?)
+    }
+}
+
+/// [`Holds`] opened with a Kafka client.
+enum Store<'a> {
+    Topic(&'a KafkaClient),
+    ConfigMap(&'a ConfigMapHolds),
+}
+
+impl HoldStore for Store<'_> {
+    async fn read(&self) -> anyhow::Result<Vec<Hold>> {
+        match self {
+            Store::Topic(k) => HoldStore::read(*k).await,
+            Store::ConfigMap(c) => HoldStore::read(*c).await,
+        }
+    }
+
+    async fn put(&self, holds: &[Hold]) -> anyhow::Result<()> {
+        match self {
+            Store::Topic(k) => k.put(holds).await,
+            Store::ConfigMap(c) => c.put(holds).await,
+        }
+    }
+
+    async fn remove(&self, nodes: &[i32]) -> anyhow::Result<()> {
+        match self {
+            Store::Topic(k) => HoldStore::remove(*k, nodes).await,
+            Store::ConfigMap(c) => HoldStore::remove(*c, nodes).await,
+        }
+    }
+}
+
+/// Writes `holds` where `at` keeps them (the holds topic is created on first use).
 ///
 /// # Errors
-/// A tombstone was not acknowledged.
-pub async fn remove(kafka: &KafkaClient, nodes: &[i32]) -> anyhow::Result<()> {
-    for n in nodes {
-        kafka.write_hold(NodeId(*n), None).await?;
-    }
-    Ok(())
+/// The store could not be written.
+pub async fn add(at: &Holds, kafka: &KafkaClient, holds: &[Hold]) -> anyhow::Result<()> {
+    at.with(kafka)
+        .put(holds)
+        .await
+        .with_context(|| format!("cannot write the node holds in {}", at.describe()))
+}
+
+/// Removes the holds of `nodes`.
+///
+/// # Errors
+/// The store could not be written.
+pub async fn remove(at: &Holds, kafka: &KafkaClient, nodes: &[i32]) -> anyhow::Result<()> {
+    at.with(kafka)
+        .remove(nodes)
+        .await
+        .with_context(|| format!("cannot remove the node holds in {}", at.describe()))
 }
 
 /// Every stored hold, expired ones included.
 ///
 /// # Errors
-/// The holds topic could not be read.
-pub async fn read(kafka: &KafkaClient) -> anyhow::Result<Vec<Hold>> {
-    kafka
-        .read_holds()
+/// The store could not be read.
+pub async fn read(at: &Holds, kafka: &KafkaClient) -> anyhow::Result<Vec<Hold>> {
+    at.with(kafka)
+        .read()
         .await
-        .context("cannot read the node holds")
+        .with_context(|| format!("cannot read the node holds in {}", at.describe()))
 }
 
 /// The holds that count now, by node, with their reason.
 ///
 /// # Errors
-/// The holds topic could not be read.
-pub async fn active_now(kafka: &KafkaClient) -> anyhow::Result<BTreeMap<NodeId, String>> {
-    Ok(active(&read(kafka).await?, now()))
+/// The store could not be read.
+pub async fn active_now(
+    at: &Holds,
+    kafka: &KafkaClient,
+) -> anyhow::Result<BTreeMap<NodeId, String>> {
+    Ok(active(&read(at, kafka).await?, now()))
 }

@@ -107,12 +107,13 @@ pub fn show(state_dir: &Path, id: &str) -> Result<(String, Vec<Entry>), JournalE
 /// cluster did not answer within `timeout`).
 pub async fn health_snapshot(
     kafka: super::cordon::KafkaAccess<'_>,
+    holds: &super::hold::Holds,
     cc: &crate::settings::CruiseControlSettings,
     timeout: Duration,
 ) -> serde_json::Value {
     let observe = async {
         let client = super::cordon::kafka(kafka).await?;
-        let facts = super::health::facts(&client, cc, kafka.request_timeout).await?;
+        let facts = super::health::facts((&client, holds), cc, kafka.request_timeout).await?;
         anyhow::Ok(crate::engine::health::evaluate(&facts, &[]))
     };
     let observed_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();

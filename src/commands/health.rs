@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::Ctx;
+use crate::app::hold::Holds;
 use crate::cli::health::HealthArgs;
 use crate::engine::health::{HealthReport, IgnoreRule, Severity, evaluate};
 use crate::error::{CliError, ExitCode};
@@ -92,17 +93,21 @@ pub async fn run(ctx: &Ctx, a: HealthArgs) -> Result<ExitCode, CliError> {
             .map_err(CliError::usage)?;
     }
     let kafka = crate::app::cordon::kafka(ctx.kafka_access()).await?;
+    let at = ctx.holds().await?;
     if !a.watch && !a.exit_when_healthy {
-        let view = observe(ctx, &kafka, &ignore).await?;
+        let view = observe(ctx, (&kafka, &at), &ignore).await?;
         ctx.printer.emit(&view, render)?;
         return Ok(crate::error_codes::health(view.report.verdict));
     }
-    follow(ctx, &kafka, &a, &ignore).await
+    follow(ctx, (&kafka, &at), &a, &ignore).await
 }
 
-async fn observe(ctx: &Ctx, kafka: &KafkaClient, ignore: &[IgnoreRule]) -> anyhow::Result<View> {
+/// The Kafka client and where the holds live.
+type Cluster<'a> = (&'a KafkaClient, &'a Holds);
+
+async fn observe(ctx: &Ctx, cluster: Cluster<'_>, ignore: &[IgnoreRule]) -> anyhow::Result<View> {
     let facts =
-        crate::app::health::facts(kafka, &ctx.settings.cruise_control, ctx.request_timeout())
+        crate::app::health::facts(cluster, &ctx.settings.cruise_control, ctx.request_timeout())
             .await?;
     Ok(View {
         report: evaluate(&facts, ignore),
@@ -115,7 +120,7 @@ async fn observe(ctx: &Ctx, kafka: &KafkaClient, ignore: &[IgnoreRule]) -> anyho
 /// observation is reported and retried.
 async fn follow(
     ctx: &Ctx,
-    kafka: &KafkaClient,
+    cluster: Cluster<'_>,
     a: &HealthArgs,
     ignore: &[IgnoreRule],
 ) -> Result<ExitCode, CliError> {
@@ -134,22 +139,11 @@ async fn follow(
         ));
     }
     loop {
-        match observe(ctx, kafka, ignore).await {
+        match observe(ctx, cluster, ignore).await {
             Ok(view) => {
                 last_error = None;
-                let changed = last.as_ref() != Some(&view.report);
-                if a.watch && changed {
-                    printer.emit_record(&view, render)?;
-                } else if changed {
-                    printer.note(format!(
-                        "{}: {} reason(s) counted",
-                        view.report.verdict.as_str(),
-                        view.report
-                            .reasons
-                            .iter()
-                            .filter(|r| !r.ignored && r.severity != Severity::Info)
-                            .count()
-                    ));
+                if last.as_ref() != Some(&view.report) {
+                    say_change(printer, a, &view)?;
                 }
                 last = Some(view.report.clone());
                 let healthy = view.report.verdict == crate::engine::health::Verdict::Healthy;
@@ -164,17 +158,7 @@ async fn follow(
             Err(e) => {
                 let msg = format!("{e:#}");
                 if last_error.as_ref() != Some(&msg) {
-                    if a.watch && printer.format != crate::output::OutputFormat::Table {
-                        printer.emit_record(
-                            &Failed {
-                                error: msg.clone(),
-                                observed_at_ms: now_ms(),
-                            },
-                            |f| f.error.clone(),
-                        )?;
-                    } else {
-                        printer.note(format!("Cannot observe the cluster: {msg}; retrying"));
-                    }
+                    say_failure(printer, a, &msg)?;
                 }
                 last_error = Some(msg);
             }
@@ -188,18 +172,7 @@ async fn follow(
                 {
                     printer.emit(v, render)?;
                 }
-                return Err(CliError::new(
-                    ExitCode::Timeout,
-                    anyhow::anyhow!(
-                        "the cluster was not healthy within {}{}",
-                        humantime::format_duration(a.timeout),
-                        last.map(|r| format!(" (last verdict: {})", r.verdict.as_str()))
-                            .or_else(
-                                || last_error.map(|e| format!(" (last observation failed: {e})"))
-                            )
-                            .unwrap_or_default()
-                    ),
-                ));
+                return Err(not_healthy_in_time(a, last, last_error));
             }
             wait = wait.min(left);
         }
@@ -214,4 +187,65 @@ async fn follow(
             }
         }
     }
+}
+
+/// A changed verdict while following: the whole view with `--watch`, else a note.
+fn say_change(
+    printer: &crate::output::Printer,
+    a: &HealthArgs,
+    view: &View,
+) -> Result<(), CliError> {
+    if a.watch {
+        printer.emit_record(view, render)?;
+    } else {
+        printer.note(format!(
+            "{}: {} reason(s) counted",
+            view.report.verdict.as_str(),
+            view.report
+                .reasons
+                .iter()
+                .filter(|r| !r.ignored && r.severity != Severity::Info)
+                .count()
+        ));
+    }
+    Ok(())
+}
+
+/// A new observation failure while following: a record for scripts with `--watch -o json|yaml`,
+/// else a note.
+fn say_failure(
+    printer: &crate::output::Printer,
+    a: &HealthArgs,
+    msg: &str,
+) -> Result<(), CliError> {
+    if a.watch && printer.format != crate::output::OutputFormat::Table {
+        printer.emit_record(
+            &Failed {
+                error: msg.to_string(),
+                observed_at_ms: now_ms(),
+            },
+            |f| f.error.clone(),
+        )?;
+    } else {
+        printer.note(format!("Cannot observe the cluster: {msg}; retrying"));
+    }
+    Ok(())
+}
+
+/// `--exit-when-healthy` ran out of time: exit 3, with the last verdict or failure.
+fn not_healthy_in_time(
+    a: &HealthArgs,
+    last: Option<HealthReport>,
+    last_error: Option<String>,
+) -> CliError {
+    CliError::new(
+        ExitCode::Timeout,
+        anyhow::anyhow!(
+            "the cluster was not healthy within {}{}",
+            humantime::format_duration(a.timeout),
+            last.map(|r| format!(" (last verdict: {})", r.verdict.as_str()))
+                .or_else(|| last_error.map(|e| format!(" (last observation failed: {e})")))
+                .unwrap_or_default()
+        ),
+    )
 }

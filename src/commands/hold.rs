@@ -11,6 +11,7 @@
 use serde::Serialize;
 
 use super::Ctx;
+use crate::app::hold::Holds;
 use crate::cli::hold::{AddArgs, HoldCommand, RemoveArgs};
 use crate::engine::holds::Hold;
 use crate::engine::model::Millis;
@@ -77,8 +78,8 @@ async fn connect(ctx: &Ctx) -> Result<KafkaClient, CliError> {
     Ok(crate::app::cordon::kafka(ctx.kafka_access()).await?)
 }
 
-async fn show(ctx: &Ctx, kafka: &KafkaClient) -> Result<(), CliError> {
-    let holds = crate::app::hold::read(kafka).await?;
+async fn show(ctx: &Ctx, at: &Holds, kafka: &KafkaClient) -> Result<(), CliError> {
+    let holds = crate::app::hold::read(at, kafka).await?;
     let v = view(holds, crate::app::hold::now());
     ctx.printer.emit(&v, |v| render(v, ctx.printer.style()))?;
     Ok(())
@@ -86,12 +87,14 @@ async fn show(ctx: &Ctx, kafka: &KafkaClient) -> Result<(), CliError> {
 
 async fn list(ctx: &Ctx) -> Result<ExitCode, CliError> {
     let kafka = connect(ctx).await?;
-    show(ctx, &kafka).await?;
+    let at = ctx.holds().await?;
+    show(ctx, &at, &kafka).await?;
     Ok(ExitCode::Ok)
 }
 
 async fn add(ctx: &Ctx, a: &AddArgs) -> Result<ExitCode, CliError> {
     let kafka = connect(ctx).await?;
+    let at = ctx.holds().await?;
     let known = crate::app::hold::known_nodes(&kafka).await?;
     let holds = crate::app::hold::new_holds(
         &a.nodes,
@@ -115,14 +118,15 @@ async fn add(ctx: &Ctx, a: &AddArgs) -> Result<ExitCode, CliError> {
         ctx.global.yes,
         ctx.printer.interactive,
     )?;
-    crate::app::hold::add(&kafka, &holds).await?;
-    show(ctx, &kafka).await?;
+    crate::app::hold::add(&at, &kafka, &holds).await?;
+    show(ctx, &at, &kafka).await?;
     Ok(ExitCode::Ok)
 }
 
 async fn remove(ctx: &Ctx, a: &RemoveArgs) -> Result<ExitCode, CliError> {
     let kafka = connect(ctx).await?;
-    let stored = crate::app::hold::read(&kafka).await?;
+    let at = ctx.holds().await?;
+    let stored = crate::app::hold::read(&at, &kafka).await?;
     let missing: Vec<String> = a
         .nodes
         .iter()
@@ -146,7 +150,7 @@ async fn remove(ctx: &Ctx, a: &RemoveArgs) -> Result<ExitCode, CliError> {
         ctx.global.yes,
         ctx.printer.interactive,
     )?;
-    crate::app::hold::remove(&kafka, &a.nodes).await?;
-    show(ctx, &kafka).await?;
+    crate::app::hold::remove(&at, &kafka, &a.nodes).await?;
+    show(ctx, &at, &kafka).await?;
     Ok(ExitCode::Ok)
 }

@@ -45,8 +45,10 @@ async fn bundle(ctx: &Ctx, a: &BundleArgs) -> Result<(), CliError> {
         PathBuf::from(format!("kafkaops-bundle-{t}.tar.gz"))
     });
     ctx.printer.note("Taking a health snapshot of the cluster");
+    let holds = ctx.holds().await?;
     let health = crate::app::journal::health_snapshot(
         ctx.kafka_access(),
+        &holds,
         &ctx.settings.cruise_control,
         a.health_timeout,
     )

@@ -68,6 +68,15 @@ impl Ctx {
         kube_target(&self.global.kube)
     }
 
+    /// Where the node holds live, chosen once from the settings (`--strimzi`: a ConfigMap in
+    /// Kubernetes, else the Kafka cluster's holds topic).
+    ///
+    /// # Errors
+    /// On Kubernetes, its API cannot be reached.
+    pub async fn holds(&self) -> anyhow::Result<crate::app::hold::Holds> {
+        crate::app::hold::Holds::open(&self.kube(), self.strimzi()).await
+    }
+
     /// The Strimzi cluster the command acts on (`--strimzi`).
     #[must_use]
     pub fn strimzi(&self) -> Option<&str> {
@@ -122,7 +131,11 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
             || matches!(&cli.command, Command::Upgrade(a) if a.to.is_some());
         // The KRaft lifecycle commands talk to Kafka only: they need no Cruise Control (a
         // cluster without one must not fail their discovery).
-        let kafka_only = matches!(cli.command, Command::Quorum(_) | Command::Upgrade(_));
+        // Nor do the holds (`hold`), kept in Kubernetes beside the cluster.
+        let kafka_only = matches!(
+            cli.command,
+            Command::Quorum(_) | Command::Upgrade(_) | Command::Hold(_)
+        );
         _cc_forward = crate::platform::kube::strimzi::discover(
             &conn,
             cluster,

@@ -150,6 +150,7 @@ async fn propose(
     // refused before anything is sent (adding a held broker).
     crate::app::rebalance::holds::avoid_held_nodes(
         ctx.kafka_access(),
+        &ctx.holds().await?,
         &mut request,
         a.execute,
         &ctx.printer,

@@ -327,6 +327,7 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
         wait_for_ready: args.wait_for_ready,
         options: round_options(&args),
         state_file: path,
+        holds: ctx.holds().await?,
     };
     let kafka = crate::app::clients::kafka(
         &ctx.settings.kafka,

@@ -157,6 +157,15 @@ pub fn begin(o: &Opening<'_>) -> std::io::Result<String> {
             Err(e) => return Err(e),
         }
     };
+    // Bounded: the others past the retention go, oldest first, never this one.
+    match super::journal_rotation::Retention::from_env(&|k| std::env::var(k).ok()) {
+        Ok(r) => {
+            if let Err(e) = super::journal_rotation::prune(&dir, &id, SystemTime::now(), r) {
+                tracing::warn!("cannot remove old journals in {}: {e}", dir.display());
+            }
+        }
+        Err(e) => tracing::warn!("old journals kept: {e}"),
+    }
     let args = crate::secret::redact_args(o.args, &o.known_secrets);
     {
         let mut active = ACTIVE

@@ -40,6 +40,7 @@
 //! config file spells them.
 
 pub mod journal;
+pub mod journal_rotation;
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -7,6 +7,7 @@
 //!
 //! Run with `cargo test --test kube` (one module: `cargo test --test kube kube_roll::`).
 
+mod kube_holds;
 mod kube_incluster;
 mod kube_operate;
 mod kube_platform;

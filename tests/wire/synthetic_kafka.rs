@@ -801,12 +801,17 @@ async fn operate_loop_makes_no_librdkafka_client_and_an_unused_one_is_dropped() 
     let mut config = ConnectionConfig::new(kafka.bootstrap_servers());
     config.request_timeout = TIMEOUT;
     let client = KafkaClient::connect(config).await.unwrap();
+    // The loop's Kafka side: the client, the holds in the cluster's holds topic.
+    let live = kafkaops::app::operate::observe::LiveKafka {
+        client: client.clone(),
+        holds: kafkaops::app::hold::Holds::Topic,
+    };
     for _ in 0..2 {
-        let view = KafkaPort::observe(&client).await.unwrap();
+        let view = KafkaPort::observe(&live).await.unwrap();
         assert_eq!(view.brokers.len(), 5, "{view:?}");
-        let facts = KafkaPort::cluster_facts(&client).await.unwrap();
+        let facts = KafkaPort::cluster_facts(&live).await.unwrap();
         assert_eq!(facts.topics.len(), 5, "{facts:?}");
-        assert!(KafkaPort::health(&client).await.is_some());
+        assert!(KafkaPort::health(&live).await.is_some());
     }
     let topics: Vec<String> = kafka
         .cluster()

@@ -116,6 +116,10 @@ async fn a_deposed_leader_waits_to_lead_again_and_reloads_the_state() {
     let leadership = Arc::new(CountingLeadership::default());
     let settings = roll::RollSettings::new(Default::default(), None, 1, args.action_timeout);
     let roll = LiveRoll::new(kafka.clone(), settings);
+    let kafka = super::observe::LiveKafka {
+        client: kafka,
+        holds: crate::app::hold::Holds::Topic,
+    };
     let op = Operator::new(
         cc,
         kafka,

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use crate::app::hold::Holds;
 use crate::cruise_control::CruiseControlClient;
 use crate::cruise_control::convert::anomaly_records as records;
 use crate::cruise_control::params::Substate;
@@ -18,8 +19,17 @@ use crate::kafka::{KafkaAdmin, KafkaClient};
 
 use super::ports::{ClusterFacts, CruiseControlPort, KafkaPort};
 
-/// Reads Kafka: registered brokers, replicas per broker, reassignments in flight.
-pub async fn kafka(kafka: &KafkaClient) -> Result<KafkaView, String> {
+/// The loop's Kafka side: the client, and where the node holds live (chosen once,
+/// [`crate::app::hold::Holds::open`]).
+#[derive(Clone)]
+pub struct LiveKafka {
+    pub client: KafkaClient,
+    pub holds: Holds,
+}
+
+/// Reads Kafka: registered brokers, replicas per broker, reassignments in flight, and the holds
+/// (`holds`: where they live).
+pub async fn kafka(kafka: &KafkaClient, holds: &Holds) -> Result<KafkaView, String> {
     let cluster = kafka
         .describe_cluster()
         .await
@@ -66,7 +76,7 @@ pub async fn kafka(kafka: &KafkaClient) -> Result<KafkaView, String> {
         .map_err(|e| format!("{e:#}"))?;
     // The holds live in the cluster too (issue 29); one that cannot be read cannot be honoured,
     // so the Kafka side is then unknown and the engine waits.
-    let held = crate::app::hold::active_now(kafka)
+    let held = crate::app::hold::active_now(holds, kafka)
         .await
         .map_err(|e| format!("{e:#}"))?
         .into_iter()
@@ -156,19 +166,19 @@ pub async fn cluster_facts(kafka: &KafkaClient) -> Result<ClusterFacts, String> 
     })
 }
 
-impl KafkaPort for KafkaClient {
+impl KafkaPort for LiveKafka {
     async fn observe(&self) -> Result<KafkaView, String> {
-        kafka(self).await
+        kafka(&self.client, &self.holds).await
     }
 
     async fn cluster_facts(&self) -> Result<ClusterFacts, String> {
-        cluster_facts(self).await
+        cluster_facts(&self.client).await
     }
 
     async fn health(&self) -> Option<crate::engine::health::HealthFacts> {
         use crate::engine::health::CruiseControlFacts;
         use crate::kafka::ClusterObserver;
-        let o = match ClusterObserver::observe(self).await {
+        let o = match ClusterObserver::observe(&self.client).await {
             Ok(o) => o,
             Err(e) => {
                 tracing::debug!("health: cannot observe Kafka: {e}");
@@ -176,7 +186,7 @@ impl KafkaPort for KafkaClient {
             }
         };
         let names: Vec<String> = o.topics.iter().map(|t| t.name.clone()).collect();
-        let topic_throttles = crate::app::throttles::topic_throttles(self, &names)
+        let topic_throttles = crate::app::throttles::topic_throttles(&self.client, &names)
             .await
             .inspect_err(|e| tracing::debug!("health: {e:#}"))
             .ok()?;
@@ -185,7 +195,7 @@ impl KafkaPort for KafkaClient {
             topic_throttles,
             CruiseControlFacts::NotConfigured,
         );
-        crate::app::health::add_holds(self, &mut f).await;
+        crate::app::health::add_holds(&self.holds, &self.client, &mut f).await;
         Some(f)
     }
 }

@@ -163,7 +163,7 @@ pub async fn wish(
     let snapshot = to_snapshot(&observation);
     let (requests, unapplied) = roll_requests(s, &snapshot, rolled).await?;
     // Held nodes (`kafkaops hold`) make no wish: the roll would leave them alone.
-    let holds = crate::app::hold::active_now(client)
+    let holds = crate::app::hold::active_now(&s.holds, client)
         .await
         .map_err(|e| format!("{e:#}"))?;
     Ok((
@@ -290,7 +290,7 @@ pub async fn start(
         .map_err(|e| e.to_string())?;
     // Held nodes are left alone by operate's roll as by `kafkaops roll`; holds that cannot be
     // read start no roll.
-    let holds = crate::app::hold::active_now(&client)
+    let holds = crate::app::hold::active_now(&s.holds, &client)
         .await
         .map_err(|e| format!("{e:#}"))?;
     let io = KafkaRollIo::new(client, platform, witness.clone())

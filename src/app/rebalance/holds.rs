@@ -106,6 +106,7 @@ pub fn avoid_held(
 /// [`avoid_held`] refuses.
 pub async fn avoid_held_nodes(
     k: KafkaAccess<'_>,
+    holds: &crate::app::hold::Holds,
     req: &mut RebalanceRequest,
     executing: bool,
     reporter: &dyn Reporter,
@@ -119,7 +120,7 @@ pub async fn avoid_held_nodes(
         return Ok(());
     }
     let kafka = crate::app::cordon::kafka(k).await?;
-    let held = crate::app::hold::active_now(&kafka).await?;
+    let held = crate::app::hold::active_now(holds, &kafka).await?;
     if held.is_empty() {
         return Ok(());
     }

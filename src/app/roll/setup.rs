@@ -82,10 +82,13 @@ pub struct RollSettings {
     pub config: RollConfig,
     /// How long one restart command or reconfiguration may take.
     pub command_timeout: Duration,
+    /// Where the node holds live (held nodes are not rolled).
+    pub holds: crate::app::hold::Holds,
 }
 
 impl RollSettings {
-    /// `operate`'s settings ([`RollLimits::operate`]), without Kubernetes.
+    /// `operate`'s settings ([`RollLimits::operate`]), without Kubernetes (holds in the Kafka
+    /// cluster's holds topic).
     #[must_use]
     pub fn new(
         desired: BTreeMap<String, String>,
@@ -99,6 +102,7 @@ impl RollSettings {
             kube: None,
             config: RollLimits::operate(max_batch_size).config(),
             command_timeout,
+            holds: crate::app::hold::Holds::Topic,
         }
     }
 

@@ -191,6 +191,8 @@ pub struct SetRfSpec {
     pub options: RoundOptions,
     /// The state file (`topic-set-rf.json` in the state directory).
     pub state_file: PathBuf,
+    /// Where the node holds live ([`crate::app::hold::Holds::open`]).
+    pub holds: crate::app::hold::Holds,
 }
 
 /// What [`prepare`] found: the cluster's facts and the changes to make, resumed from the state
@@ -242,7 +244,7 @@ pub async fn prepare(kafka: &KafkaClient, spec: &SetRfSpec) -> anyhow::Result<Pr
     let (cluster_id, facts) = observe(kafka, &names).await?;
     validate(wanted, &facts, spec.allow_below_min_isr)
         .map_err(|e| Classified::wrap(FailureKind::Invalid, e))?;
-    let held = crate::app::hold::active_now(kafka).await?;
+    let held = crate::app::hold::active_now(&spec.holds, kafka).await?;
     let path = &spec.state_file;
     let saved = load_state(path)?;
     let others: BTreeMap<String, TopicChange> = saved

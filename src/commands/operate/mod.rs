@@ -189,10 +189,16 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         policy.policy().roll.max_batch_size,
         args.action_timeout,
     );
+    // Where the node holds live, chosen once for the roll and the loop's view alike.
+    roll.holds = ctx.holds().await?;
+    let live = crate::app::operate::observe::LiveKafka {
+        client: kafka.clone(),
+        holds: roll.holds.clone(),
+    };
     if let Some(kube) = kube_ports::from_args(&ctx.kube(), ctx.strimzi(), &args).await? {
         roll.kube = kube.pods;
         let roll = LiveRoll::new(kafka.clone(), roll);
-        let mut op = Operator::new(cc, kafka, kube.ports, policy, spec, roll);
+        let mut op = Operator::new(cc, live, kube.ports, policy, spec, roll);
         op.cluster_watch = Some(Box::new(kube.watch));
         op.platform = kube
             .strimzi
@@ -204,10 +210,10 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     let path = state_path(&args, cc.url());
     let store = FileStore::new(path.clone());
     let leadership = LockLeadership::new(path.with_extension("lock"));
-    let roll = LiveRoll::new(kafka.clone(), roll);
+    let roll = LiveRoll::new(kafka, roll);
     let op = Operator::new(
         cc,
-        kafka,
+        live,
         (store, leadership, LogRecorder),
         policy,
         spec,

@@ -94,7 +94,7 @@ pub(super) async fn plan(
     }
     // Held nodes (`kafkaops hold`) are left alone; holds that cannot be read refuse the roll
     // rather than risk restarting a held node.
-    roller.handle_holds(crate::app::hold::active_now(&prepared.client).await?);
+    roller.handle_holds(crate::app::hold::active_now(&ctx.holds().await?, &prepared.client).await?);
     let plan = roller.plan(&prepared.snapshot);
     // Topics no order of restarts can keep available (engine::risk): listed before anything
     // restarts, refused with --strict, and named again in the summary if the roll touched them.

@@ -36,6 +36,7 @@ mod conn;
 pub(crate) use conn::kube_error;
 pub use conn::{KubeConn, KubeFailure, KubeTarget, hostname, identity, strimzi_resource};
 pub mod events;
+pub mod holds;
 pub mod leader;
 pub mod lease;
 mod pods;
