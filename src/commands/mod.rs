@@ -23,6 +23,7 @@ pub mod proposal;
 pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
+pub mod schemas;
 pub mod throttles;
 pub mod topic;
 

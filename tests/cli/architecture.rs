@@ -503,6 +503,9 @@ fn no_subcommand_imports_a_sibling() {
         let Some(own) = module.get(1) else {
             continue; // commands/mod.rs: the dispatch names every subcommand
         };
+        if own == "schemas" {
+            continue; // the catalogue of output schemas names every subcommand's output type
+        }
         assert!(
             SUBCOMMANDS.contains(&own.as_str()) || SHARED.contains(&own.as_str()),
             "{}: a module of `commands` that is neither a subcommand nor shared ({own}): add it \

@@ -160,6 +160,7 @@ fn in_pod(env: &KubeEnv, pod: &Path, home: &Path, args: &[&str]) -> Out {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        args: args.iter().map(ToString::to_string).collect(),
     };
     eprintln!(
         "kafkaops {args:?} in a pod -> exit {} in {:.1?}\n--- stderr ---\n{}",

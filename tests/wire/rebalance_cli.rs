@@ -452,6 +452,7 @@ async fn every_exit_code() {
         code: out.status.code().unwrap(),
         stdout: String::new(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        args: vec!["rebalance".into(), "status".into()],
     };
     assert_eq!(r.code, 2);
     report += &case("no Cruise Control URL", &r);
@@ -615,6 +616,7 @@ async fn every_exit_code() {
         code: out.status.code().unwrap(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        args: vec!["rebalance".into(), "status".into()],
     };
     assert_eq!(r.code, 6);
     assert!(!r.stderr.contains("hunter2-secret") && !r.stdout.contains("hunter2-secret"));
