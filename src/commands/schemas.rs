@@ -5,7 +5,7 @@
 
 use schemars::{JsonSchema, Schema, schema_for};
 
-use super::cc_flow::FlowOutput;
+use super::shared::cc_flow::FlowOutput;
 
 /// `rebalance imbalance`: a flow's document, or nothing to fix.
 #[derive(JsonSchema)]
@@ -94,11 +94,11 @@ pub fn all() -> Vec<(&'static str, String)> {
         ),
         (
             "rebalance-status-task",
-            schema_for!(super::cc_flow::task::TaskView),
+            schema_for!(super::shared::cc_flow::task::TaskView),
         ),
         (
             "rebalance-stop",
-            schema_for!(super::cc_flow::render::StopView),
+            schema_for!(super::shared::cc_flow::render::StopView),
         ),
         ("throttles-clear", schema_for!(super::throttles::ClearView)),
         ("throttles-list", schema_for!(super::throttles::ListView)),

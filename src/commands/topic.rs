@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::Ctx;
-use super::observe::CliObserver;
+use super::shared::observe::CliObserver;
 use crate::app::clients::CcOptions;
 use crate::app::topic::RoundOptions;
 use crate::app::topic::set_rf::{self, ProposalSummary, SetRfSpec, summary};
