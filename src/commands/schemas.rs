@@ -10,7 +10,7 @@ use super::shared::cc_flow::FlowOutput;
 /// `rebalance imbalance`: a flow's document, or nothing to fix.
 #[derive(JsonSchema)]
 #[serde(untagged)]
-#[allow(dead_code)] // Only its schema is used.
+#[allow(dead_code, clippy::large_enum_variant)] // Only its schema is used: never built.
 enum Imbalance {
     Flow(FlowOutput),
     Nothing(super::imbalance::NothingToFix),
@@ -19,7 +19,7 @@ enum Imbalance {
 /// `rebalance pace`: the current caps, a live throttle change, or a stop and resume.
 #[derive(JsonSchema)]
 #[serde(untagged)]
-#[allow(dead_code)] // Only its schema is used.
+#[allow(dead_code, clippy::large_enum_variant)] // Only its schema is used: never built.
 enum Pace {
     Caps(super::pace::PaceView),
     Live(super::pace::LiveView),
@@ -29,7 +29,7 @@ enum Pace {
 /// `health --watch -o jsonl`: one record per change, or a failed observation.
 #[derive(JsonSchema)]
 #[serde(untagged)]
-#[allow(dead_code)] // Only its schema is used.
+#[allow(dead_code, clippy::large_enum_variant)] // Only its schema is used: never built.
 enum HealthRecord {
     Observed(super::health::View),
     Failed(super::health::Failed),
@@ -70,9 +70,30 @@ pub fn all() -> Vec<(&'static str, String)> {
             schema_for!(crate::engine::anomalies::WatchEvent),
         ),
         ("broker-cordon", schema_for!(super::cordon::CordonView)),
+        (
+            "broker-list",
+            schema_for!(Vec<crate::engine::kraft::ghosts::BrokerListing>),
+        ),
+        (
+            "broker-unregister",
+            schema_for!(super::kraft::UnregisterView),
+        ),
+        (
+            "config-get-contexts",
+            schema_for!(Vec<super::config::ContextRow>),
+        ),
+        ("config-view", schema_for!(Vec<super::config::Row>)),
         ("health", schema_for!(super::health::View)),
         ("health-watch", schema_for!(HealthRecord)),
         ("hold", schema_for!(super::hold::ListView)),
+        (
+            "journal-list",
+            schema_for!(Vec<crate::app::journal::Summary>),
+        ),
+        (
+            "operate-dry-run",
+            schema_for!(crate::app::operate::DryRunReport),
+        ),
         (
             "reassignments-cancel",
             schema_for!(super::reassignments::CancelView),
@@ -102,6 +123,7 @@ pub fn all() -> Vec<(&'static str, String)> {
         ),
         ("throttles-clear", schema_for!(super::throttles::ClearView)),
         ("throttles-list", schema_for!(super::throttles::ListView)),
+        ("topic-set-rf", schema_for!(super::topic::SetRfView)),
     ];
     schemas.into_iter().map(|(n, s)| (n, text(&s))).collect()
 }

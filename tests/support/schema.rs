@@ -10,14 +10,18 @@ use serde_json::Value;
 /// The published schema (`schemas/NAME.json`) of what kafkaops prints for `args`, if any.
 #[must_use]
 pub fn schema_name(args: &[String]) -> Option<&'static str> {
-    const COMMANDS: [&str; 7] = [
+    const COMMANDS: [&str; 11] = [
         "anomalies",
         "broker",
+        "config",
         "health",
         "hold",
+        "journal",
+        "operate",
         "reassignments",
         "rebalance",
         "throttles",
+        "topic",
     ];
     let at = args.iter().position(|a| COMMANDS.contains(&a.as_str()))?;
     let sub = args
@@ -31,6 +35,13 @@ pub fn schema_name(args: &[String]) -> Option<&'static str> {
     Some(match (args[at].as_str(), sub) {
         ("anomalies", Some("watch")) => "anomalies-watch",
         ("broker", Some("cordon" | "uncordon")) => "broker-cordon",
+        ("broker", Some("list")) => "broker-list",
+        ("broker", Some("unregister")) => "broker-unregister",
+        ("config", Some("view")) => "config-view",
+        ("config", Some("get-contexts")) => "config-get-contexts",
+        ("journal", Some("list")) => "journal-list",
+        ("operate", _) if has("--dry-run") => "operate-dry-run",
+        ("topic", Some("set-rf" | "status")) => "topic-set-rf",
         ("health", _) if has("--watch") => "health-watch",
         ("health", _) => "health",
         ("hold", Some("list" | "add" | "remove")) => "hold",
