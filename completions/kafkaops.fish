@@ -681,7 +681,8 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
-json\t''
+json\t'One JSON document (every command, streaming ones with `--once`)'
+jsonl\t'One compact JSON object per line (NDJSON): the streaming commands\' records'
 yaml\t''"
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
