@@ -14,7 +14,7 @@ use crate::output::journal::{Entry, Event, redact_value};
 use crate::state::journal::{self as store, JournalError};
 
 /// One journal, as `journal list` shows it.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Summary {
     pub id: String,
     pub command: String,

@@ -22,7 +22,7 @@ use crate::settings::KafkaSettings;
 pub type Placement = BTreeMap<(String, i32), (Option<i32>, Vec<i32>)>;
 
 /// What changed between two placements.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PlacementChange {
     /// Partitions whose replica set changed.
     pub partitions_moved: u64,
@@ -33,7 +33,7 @@ pub struct PlacementChange {
 /// How far an execution's proposal is done, as Kafka shows it now: what `rebalance stop` and
 /// `rebalance status --task --follow` end with (they did not see the placement before the
 /// execution, but the task's proposal says where every partition was to go).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ProposalDone {
     /// Partitions whose replica set the proposal changes.
     pub movements: u64,

@@ -11,8 +11,8 @@ use crate::error::{CliError, ExitCode};
 use crate::secret::Secret;
 use crate::settings::Source;
 
-#[derive(Debug, Serialize)]
-struct Row {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct Row {
     setting: String,
     value: String,
     source: Source,
@@ -98,8 +98,8 @@ pub fn view(ctx: &Ctx) -> Result<ExitCode, CliError> {
 }
 
 /// One context of the config file, as `config get-contexts` lists it.
-#[derive(Debug, Serialize)]
-struct ContextRow {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct ContextRow {
     name: String,
     current: bool,
     bootstrap_servers: Option<String>,

@@ -14,8 +14,8 @@ use crate::kafka::KafkaAdmin;
 use crate::output::confirm;
 
 /// `broker cordon|uncordon` output.
-#[derive(Debug, Serialize)]
-struct CordonView {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct CordonView {
     cordoned: bool,
     changed: Vec<i32>,
     unchanged: Vec<i32>,

@@ -22,16 +22,16 @@ use crate::engine::health::{HealthReport, IgnoreRule, Severity, evaluate};
 use crate::error::{CliError, ExitCode};
 use crate::kafka::KafkaClient;
 
-#[derive(Debug, Serialize, PartialEq)]
-struct View {
+#[derive(schemars::JsonSchema, Debug, Serialize, PartialEq)]
+pub(crate) struct View {
     #[serde(flatten)]
     report: HealthReport,
     /// When the facts were read (epoch ms).
     observed_at_ms: u64,
 }
 
-#[derive(Debug, Serialize)]
-struct Failed {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct Failed {
     error: String,
     observed_at_ms: u64,
 }

@@ -28,15 +28,15 @@ pub async fn run(ctx: &Ctx, cmd: HoldCommand) -> Result<ExitCode, CliError> {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Serialize)]
 struct Row {
     #[serde(flatten)]
     hold: Hold,
     expired: bool,
 }
 
-#[derive(Debug, Serialize)]
-struct ListView {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct ListView {
     holds: Vec<Row>,
 }
 

@@ -55,7 +55,7 @@ struct StateFile {
 }
 
 /// Output when nothing is to be fixed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct NothingToFix {
     pub status: &'static str,
     pub unfixable: Vec<AnomalyRecord>,

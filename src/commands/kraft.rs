@@ -319,8 +319,8 @@ pub async fn broker_list(ctx: &Ctx) -> Result<ExitCode, CliError> {
 }
 
 /// `broker unregister` output.
-#[derive(Debug, Serialize)]
-struct UnregisterView {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct UnregisterView {
     brokers: Vec<i32>,
     executed: bool,
 }

@@ -20,6 +20,7 @@ pub mod pace;
 pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
+pub mod schemas;
 pub mod shared;
 pub mod throttles;
 pub mod topic;

@@ -70,8 +70,8 @@ use crate::kafka::{ConfigChange, ConfigTarget, KafkaAdmin, KafkaClient};
 use crate::output::confirm;
 
 /// `rebalance pace` output.
-#[derive(Debug, Serialize)]
-struct PaceView {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct PaceView {
     task_id: Option<String>,
     executor_state: String,
     concurrency: u32,
@@ -154,8 +154,8 @@ fn refused(msg: impl Into<String>) -> CliError {
 }
 
 /// `rebalance pace --throttle` output.
-#[derive(Debug, Serialize)]
-struct ThrottleView {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct ThrottleView {
     /// `resumed`, `drifted` (left stopped) or `nothing-left` (left stopped: all was done).
     status: &'static str,
     /// The execution that was stopped.
@@ -516,8 +516,8 @@ async fn set_rates(kafka: &KafkaClient, brokers: &[i32], rate: u64) -> Result<()
 }
 
 /// `rebalance pace --throttle` on a throttled execution: the live change.
-#[derive(Debug, Serialize)]
-struct LiveView {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct LiveView {
     status: &'static str,
     task_id: String,
     #[serde(rename = "replication_throttle_bytes_per_second")]

@@ -42,12 +42,12 @@ async fn executor_view(ctx: &Ctx) -> ExecutorView {
 }
 
 /// `reassignments list` output.
-#[derive(Debug, Serialize)]
-struct ListView {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct ListView {
     reassignments: Vec<Row>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Serialize)]
 struct Row {
     #[serde(flatten)]
     view: ReassignmentView,
@@ -117,8 +117,8 @@ async fn list(ctx: &Ctx) -> Result<ExitCode, CliError> {
 }
 
 /// `reassignments cancel` output.
-#[derive(Debug, Serialize)]
-struct CancelView {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct CancelView {
     dry_run: bool,
     cancelled: Vec<Row>,
     /// Named partitions that had no reassignment in flight.

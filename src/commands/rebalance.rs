@@ -53,6 +53,16 @@
 //! completed execution the executor reports no counters any more, so the final `progress` is the
 //! last observation with every movement counted as finished.
 
+/// `rebalance status` output: the status and the cordoned brokers (KIP-1066), when Kafka is
+/// configured and supports them.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct WithCordons<'a> {
+    #[serde(flatten)]
+    view: &'a StatusView,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cordoned_brokers: Option<Vec<i32>>,
+}
+
 pub(crate) mod review;
 #[cfg(test)]
 mod table_snapshots;
@@ -255,13 +265,6 @@ async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {
     }
     view.throttles = status_extra::throttles(ctx).await;
     // Cordoned brokers (KIP-1066) come from Kafka, when it is configured and supports them.
-    #[derive(Serialize)]
-    struct WithCordons<'a> {
-        #[serde(flatten)]
-        view: &'a StatusView,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        cordoned_brokers: Option<Vec<i32>>,
-    }
     let out = WithCordons {
         view: &view,
         cordoned_brokers: crate::app::cordon::cordoned_brokers(ctx.kafka_access()).await,

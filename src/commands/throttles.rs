@@ -32,7 +32,7 @@ pub async fn run(ctx: &Ctx, cmd: ThrottlesCommand) -> Result<ExitCode, CliError>
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Serialize)]
 struct Row {
     #[serde(flatten)]
     throttle: Throttle,
@@ -40,14 +40,14 @@ struct Row {
     need: Need,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Serialize)]
 struct MovementView {
     reassignments: usize,
     cruise_control: CcMovement,
 }
 
-#[derive(Debug, Serialize)]
-struct ListView {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct ListView {
     movement: MovementView,
     throttles: Vec<Row>,
 }
@@ -129,8 +129,8 @@ async fn list(ctx: &Ctx) -> Result<ExitCode, CliError> {
     Ok(ExitCode::Ok)
 }
 
-#[derive(Debug, Serialize)]
-struct ClearView {
+#[derive(schemars::JsonSchema, Debug, Serialize)]
+pub(crate) struct ClearView {
     dry_run: bool,
     cleared: Vec<Throttle>,
     /// Resources whose change Kafka refused, with its error.

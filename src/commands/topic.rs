@@ -155,7 +155,7 @@ fn wanted_of(args: &SetRfArgs) -> Result<BTreeMap<String, u16>, CliError> {
 // Views.
 // ---------------------------------------------------------------------------
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct TopicView {
     pub topic: String,
     pub before: Option<u16>,
@@ -171,7 +171,7 @@ pub struct TopicView {
     pub message: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct SetRfView {
     pub dry_run: bool,
     pub execute: bool,

@@ -19,7 +19,19 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 /// The anomaly types Cruise Control reports (its `AnomalyType`), in the order of its lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    schemars::JsonSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum AnomalyType {
     GoalViolation,
@@ -109,7 +121,7 @@ pub(crate) mod key_map {
 }
 
 /// One anomaly entry as kafkaops reports it (a stable JSON shape).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnomalyRecord {
     #[serde(rename = "type")]
     pub kind: AnomalyType,
@@ -199,7 +211,7 @@ pub fn latest_by_content(records: &[AnomalyRecord]) -> BTreeMap<AnomalyKey, Anom
 }
 
 /// Why an anomaly is reported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WatchEventKind {
     /// Its content appeared for the first time.
@@ -209,7 +221,7 @@ pub enum WatchEventKind {
 }
 
 /// One line of `anomalies watch`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WatchEvent {
     pub event: WatchEventKind,
     pub previous_status: Option<String>,

@@ -140,7 +140,7 @@ impl Default for Tolerance {
 }
 
 /// The comparison of the approved plan with the one about to run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DriftReport {
     /// Whether the new plan may run in place of the approved one.
     pub within_tolerance: bool,

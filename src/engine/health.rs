@@ -38,7 +38,18 @@ use super::view::Reassignment;
 
 /// The verdict, best to worst.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+    schemars::JsonSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
@@ -60,7 +71,19 @@ impl Verdict {
 }
 
 /// How much a reason weighs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    schemars::JsonSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Severity {
     /// Reported, does not change the verdict.
@@ -116,7 +139,7 @@ fn severity_of(kind: &str) -> Severity {
 }
 
 /// One reason of the verdict.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reason {
     /// One of [`KINDS`].
     pub kind: String,
@@ -134,7 +157,7 @@ pub struct Reason {
 }
 
 /// The verdict and its reasons.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HealthReport {
     pub verdict: Verdict,
     pub reasons: Vec<Reason>,

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::model::{Millis, NodeId};
 
 /// One hold as stored (the value of its record, keyed by the node id).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hold {
     pub node: NodeId,
     pub reason: String,

@@ -13,7 +13,18 @@ use serde::{Deserialize, Serialize};
 
 /// A Kafka node id (`node.id`), shared by brokers and controllers.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+    schemars::JsonSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
 )]
 #[serde(transparent)]
 pub struct NodeId(pub i32);

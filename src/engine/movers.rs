@@ -21,7 +21,7 @@ use serde::Serialize;
 use crate::engine::view::{ExecutorState, Reassignment};
 
 /// Who started a reassignment, as far as kafkaops can tell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Owner {
     /// Cruise Control's executor is moving replicas: the reassignment is taken to be its own.
@@ -170,7 +170,7 @@ impl OtherMovers {
 }
 
 /// One reassignment in flight, for people and scripts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReassignmentView {
     pub topic: String,
     pub partition: i32,

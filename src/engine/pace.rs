@@ -19,7 +19,7 @@ pub const LEADER_RATE: &str = "leader.replication.throttled.rate";
 pub const FOLLOWER_RATE: &str = "follower.replication.throttled.rate";
 
 /// One broker's throttle rates as its dynamic per-broker configs hold them (`None`: unset there).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BrokerRates {
     pub broker: i32,
     #[serde(rename = "leader_bytes_per_second")]

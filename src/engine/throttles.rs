@@ -40,7 +40,9 @@ pub const BROKER_KEYS: [&str; 3] = [LEADER_RATE, FOLLOWER_RATE, LOG_DIRS_RATE];
 pub const TOPIC_KEYS: [&str; 2] = [LEADER_REPLICAS, FOLLOWER_REPLICAS];
 
 /// Where a throttle config is set.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    schemars::JsonSchema, Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "name")]
 pub enum ThrottleTarget {
     /// A broker's own dynamic config.
@@ -62,7 +64,9 @@ impl std::fmt::Display for ThrottleTarget {
 }
 
 /// One throttle config that is set.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    schemars::JsonSchema, Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Throttle {
     pub target: ThrottleTarget,
     pub key: String,
@@ -128,7 +132,7 @@ pub fn dedup(mut throttles: Vec<Throttle>) -> Vec<Throttle> {
 }
 
 /// What Cruise Control's executor does, as far as throttles go.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "state", content = "detail")]
 pub enum CcMovement {
     /// No Cruise Control configured: only Kafka's reassignments say what moves.
@@ -160,7 +164,7 @@ pub struct Movement {
 }
 
 /// Whether a throttle is needed now.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "need", content = "reason")]
 pub enum Need {
     /// Nothing moving needs it: a leftover.

@@ -125,7 +125,7 @@ pub fn running_task_of<'a>(
 }
 
 /// Execution progress as kafkaops reports it (stable JSON shape; saved with a flow).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ExecutionProgress {
     pub state: String,
     pub partitions_total: u64,

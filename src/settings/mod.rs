@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use crate::secret::Secret;
 
 /// Where a resolved value came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Source {
     Default,

@@ -11,6 +11,7 @@ mod cli;
 mod generated;
 mod journal;
 mod layout;
+mod schemas;
 
 /// The part of `tests/support` these tests use, at the path the other binaries use.
 mod support {
@@ -18,3 +19,5 @@ mod support {
 }
 #[path = "../support/bin.rs"]
 mod bin;
+#[path = "../support/schema.rs"]
+mod schema;

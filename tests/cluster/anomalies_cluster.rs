@@ -277,7 +277,7 @@ fn anomalies_on_a_real_cluster() {
         ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let v: Value = r.json();
     assert_eq!(v["status"], "nothing-to-fix", "{v}");
     assert_eq!(
         v["unfixable"][0]["unfixable_goals"][0], "RackAwareGoal",
@@ -433,7 +433,7 @@ fn anomalies_on_a_real_cluster() {
         ],
     );
     assert_eq!(r.code, 0, "{}\n{}", r.stderr, cc.log());
-    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let v: Value = r.json();
     assert_eq!(v["execution"]["status"], "completed", "{v}");
     eprintln!("imbalance fixed in {:?}", t.elapsed());
     let after = replicas_per_broker(&bootstrap, &["skew"]);
@@ -488,7 +488,7 @@ fn anomalies_on_a_real_cluster() {
         ],
     );
     assert_eq!(again.code, 0, "{}", again.stderr);
-    let v: Value = serde_json::from_str(&again.stdout).unwrap();
+    let v: Value = again.json();
     assert_eq!(v["status"], "nothing-to-fix", "{v}\n{}", again.stderr);
     assert!(
         !v["already_handled"].as_array().unwrap().is_empty(),

@@ -29,8 +29,7 @@ fn cli(cluster: &KafkaCluster, args: &[&str]) -> Out {
 }
 
 fn json(out: &Out) -> Value {
-    serde_json::from_str(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\n{}", out.stdout, out.stderr))
+    out.json()
 }
 
 fn voter_ids(status: &Value) -> Vec<i64> {

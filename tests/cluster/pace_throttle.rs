@@ -76,7 +76,7 @@ fn a_new_throttle_reaches_the_brokers_while_the_removal_runs_on() {
         "json",
     ]);
     assert_eq!(o.code, 0, "{}", o.stderr);
-    let doc: Value = serde_json::from_str(&o.stdout).unwrap();
+    let doc: Value = o.json();
     let task = doc["task_id"].as_str().unwrap().to_string();
     wait_for("the 1 KB/s throttle on broker 3", WAIT, || {
         Ok(
@@ -135,7 +135,7 @@ fn a_new_throttle_reaches_the_brokers_while_the_removal_runs_on() {
     .unwrap_or_else(|e| panic!("{e}: seen {seen:?}"));
     // The same execution runs on: nothing was stopped or re-submitted.
     let s = sync(&["rebalance", "status", "-o", "json"]);
-    let s: Value = serde_json::from_str(&s.stdout).unwrap();
+    let s: Value = s.json();
     assert_eq!(s["task_id"], task.as_str(), "{s}");
     assert!(cordoned(), "the leaving broker stays cordoned");
 

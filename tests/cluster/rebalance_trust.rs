@@ -42,6 +42,7 @@ struct Bg {
     child: std::process::Child,
     stderr: std::sync::Arc<std::sync::Mutex<String>>,
     reader: std::thread::JoinHandle<()>,
+    args: Vec<String>,
 }
 
 /// Starts `kafkaops <args>` in the background (stdout and stderr piped).
@@ -69,6 +70,7 @@ fn spawn_kafkaops(cc: &CcDouble, args: &[&str]) -> Bg {
         child,
         stderr,
         reader,
+        args: args.iter().map(ToString::to_string).collect(),
     }
 }
 
@@ -88,6 +90,7 @@ fn finish(bg: Bg) -> Out {
         child,
         stderr,
         reader,
+        args,
     } = bg;
     let pid = child.id();
     let (tx, rx) = std::sync::mpsc::channel();
@@ -107,6 +110,7 @@ fn finish(bg: Bg) -> Out {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: stderr.lock().unwrap().clone(),
+        args,
     };
     eprintln!("  -> exit {}", o.code);
     o

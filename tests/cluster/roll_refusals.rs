@@ -109,6 +109,7 @@ impl RollChild {
             code: status.code().unwrap_or(-1),
             stdout: std::fs::read_to_string(&self.stdout).unwrap_or_default(),
             stderr: std::fs::read_to_string(&self.stderr).unwrap_or_default(),
+            args: self.args.clone(),
         };
         eprintln!(
             "kafkaops roll {:?} -> exit {} in {:.1?}\n--- stderr ---\n{}",

@@ -404,6 +404,7 @@ fn operate_json_logs_over_sasl_ssl(cluster: &Arc<Mutex<KafkaCluster>>, conn: &[S
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        args: vec!["operate".into()],
     };
     let tail: Vec<&str> = run.stderr.lines().rev().take(30).collect();
     assert_eq!(

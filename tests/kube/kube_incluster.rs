@@ -160,6 +160,7 @@ fn in_pod(env: &KubeEnv, pod: &Path, home: &Path, args: &[&str]) -> Out {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        args: args.iter().map(ToString::to_string).collect(),
     };
     eprintln!(
         "kafkaops {args:?} in a pod -> exit {} in {:.1?}\n--- stderr ---\n{}",
@@ -239,7 +240,7 @@ fn in_cluster_service_account_alone_finds_the_cluster_and_cruise_control() {
         run.stderr,
         env.log_tail("kube-apiserver", 20)
     );
-    let proposal: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let proposal: serde_json::Value = run.json();
     assert!(proposal.is_object(), "{proposal}");
     assert!(!run.stdout.contains(password) && !run.stderr.contains(password));
     assert!(!run.stdout.contains(&token) && !run.stderr.contains(&token));

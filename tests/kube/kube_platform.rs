@@ -92,7 +92,7 @@ fn strimzi_cruise_control_through_a_port_forward() {
         ],
     );
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    let proposal: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let proposal: serde_json::Value = run.json();
     assert!(proposal.is_object(), "{proposal}");
     assert!(!run.stdout.contains(password) && !run.stderr.contains(password));
     assert!(
@@ -196,7 +196,7 @@ fn statefulset_pods_on_the_old_revision_are_restarted_only() {
     // Nothing to restart while every pod is on the update revision.
     let run = roll(&["--dry-run", "--output", "json"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    let plan: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let plan: serde_json::Value = run.json();
     assert_eq!(
         plan["plan"]["steps"].as_array().map(Vec::len),
         Some(0),
@@ -226,7 +226,7 @@ fn statefulset_pods_on_the_old_revision_are_restarted_only() {
     // The plan names the old revision as the reason, for 1 and 2 only.
     let run = roll(&["--all", "--dry-run", "--output", "json"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    let plan: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let plan: serde_json::Value = run.json();
     let reasons: Vec<(i64, String)> = plan["plan"]["steps"]
         .as_array()
         .into_iter()
@@ -320,7 +320,7 @@ fn pods_map_to_node_ids_by_a_label() {
         kafkaops(&env, "kafkaops", &all)
     };
     let planned = |run: &Out| -> Vec<(i64, String)> {
-        let plan: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+        let plan: serde_json::Value = run.json();
         plan["plan"]["steps"]
             .as_array()
             .into_iter()

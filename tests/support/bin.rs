@@ -45,11 +45,11 @@ pub fn kafkaops() -> Command {
 /// `$ kafkaops ARGS -> exit N in T`, then its stderr.
 pub fn run(cmd: &mut Command) -> Out {
     let started = Instant::now();
-    let args = cmd
+    let arg_list = cmd
         .get_args()
         .map(|a| a.to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join(" ");
+        .collect::<Vec<_>>();
+    let args = arg_list.join(" ");
     let out = assert_cmd::Command::from_std(std::mem::replace(cmd, Command::new("kafkaops")))
         .timeout(RUN_TIMEOUT)
         .output()
@@ -58,6 +58,7 @@ pub fn run(cmd: &mut Command) -> Out {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        args: arg_list,
     };
     eprintln!(
         "$ kafkaops {args} -> exit {} in {:.1?}\n{}",
@@ -168,13 +169,19 @@ pub struct Out {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
+    /// The arguments it ran with (which command's output schema [`Out::json`] checks).
+    pub args: Vec<String>,
 }
 
 impl Out {
-    /// Stdout as JSON; panics with both streams when it is not.
+    /// Stdout as JSON, checked against its command's published schema
+    /// ([`super::schema::check`]); panics with both streams when it is not JSON or does not
+    /// conform.
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
+        let v = serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr));
+        super::schema::check(&self.args, &v);
+        v
     }
 
     /// The nodes a `roll --output json` plan restarts or reconfigures, sorted.

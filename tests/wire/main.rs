@@ -23,5 +23,7 @@ mod support {
 }
 #[path = "../support/bin.rs"]
 mod bin;
+#[path = "../support/schema.rs"]
+mod schema;
 #[path = "../support/synthetic_kafka/mod.rs"]
 mod synthetic_kafka_support;

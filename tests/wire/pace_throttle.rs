@@ -169,7 +169,7 @@ async fn the_same_request_is_resubmitted_with_the_new_throttle_after_the_stop() 
     )
     .await;
     assert_eq!(o.code, 0, "{}", o.stderr);
-    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let v: Value = o.json();
     assert_eq!(v["status"], "resumed", "{v}");
     assert_eq!(v["task_id"], NEW_TASK, "{v}");
     assert_eq!(v["stopped_task_id"], TASK, "{v}");
@@ -237,7 +237,7 @@ async fn a_drifted_proposal_leaves_the_execution_stopped() {
     )
     .await;
     assert_eq!(o.code, 1, "refused by a safety check: {}", o.stderr);
-    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let v: Value = o.json();
     assert_eq!(v["status"], "drifted", "{v}");
     assert_eq!(v["task_id"], Value::Null, "{v}");
     assert!(o.stderr.contains("stays stopped"), "{}", o.stderr);

@@ -99,7 +99,7 @@ async fn add_dry_run_table_and_json() {
     )
     .await;
     assert_eq!(js.code, 0, "{}", js.stderr);
-    let v: serde_json::Value = serde_json::from_str(&js.stdout).unwrap();
+    let v: serde_json::Value = js.json();
     assert_eq!(v["summary"]["replica_movements"], 3);
     assert!(v["summary"]["balancedness_before"].is_null(), "NaN -> null");
     filters().bind(|| {
@@ -170,7 +170,7 @@ async fn remove_sends_destinations() {
     )
     .await;
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let v: serde_json::Value = r.json();
     assert_eq!(v["operation"], "remove_broker");
     assert_eq!(v["destination_brokers"], serde_json::json!([1, 2]));
     assert_eq!(posts_with(&cc, "destination_broker_ids=1%2C2").await, 1);
@@ -249,7 +249,7 @@ async fn execute_follows_the_execution_to_completion() {
     args.extend(FAST);
     let r = run(&cc.uri(), &args).await;
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let v: serde_json::Value = r.json();
     assert_eq!(v["execution"]["status"], "completed");
     assert_eq!(v["task_id"], TASK);
     filters().bind(|| insta::assert_snapshot!("add_execute_json", r.stdout));
@@ -283,7 +283,7 @@ async fn no_wait_returns_the_task_id() {
     )
     .await;
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let v: serde_json::Value = r.json();
     assert_eq!(v["execution"]["status"], "started");
     assert_eq!(v["task_id"], TASK);
     let polls = cc
@@ -306,6 +306,7 @@ async fn status_table_and_json() {
         .await;
     let table = run(&cc.uri(), &["rebalance", "status"]).await;
     let js = run(&cc.uri(), &["rebalance", "status", "-o", "json"]).await;
+    js.json(); // checked against schemas/rebalance-status.json
     assert_eq!((table.code, js.code), (0, 0), "{}", table.stderr);
     filters().bind(|| {
         insta::assert_snapshot!("status_executing_table", table.stdout);
@@ -352,6 +353,7 @@ async fn stop_stops_a_running_execution_and_is_a_noop_when_idle() {
     )
     .await;
     assert_eq!(r.code, 0, "{}", r.stderr);
+    r.json(); // checked against schemas/rebalance-stop.json
     filters().bind(|| insta::assert_snapshot!("stop_json", r.stdout));
 
     let idle = ready_cc().await;
@@ -452,6 +454,7 @@ async fn every_exit_code() {
         code: out.status.code().unwrap(),
         stdout: String::new(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        args: vec!["rebalance".into(), "status".into()],
     };
     assert_eq!(r.code, 2);
     report += &case("no Cruise Control URL", &r);
@@ -615,6 +618,7 @@ async fn every_exit_code() {
         code: out.status.code().unwrap(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        args: vec!["rebalance".into(), "status".into()],
     };
     assert_eq!(r.code, 6);
     assert!(!r.stderr.contains("hunter2-secret") && !r.stdout.contains("hunter2-secret"));
@@ -882,7 +886,7 @@ async fn imbalance_dry_run_uses_the_template_and_records_nothing() {
     for _ in 0..2 {
         let r = run(&cc.uri(), &args).await;
         assert_eq!(r.code, 0, "{}", r.stderr);
-        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        let v: serde_json::Value = r.json();
         assert_eq!(v["operation"], "rebalance", "{v}");
         assert_eq!(v["dry_run"], true);
     }
@@ -907,7 +911,7 @@ async fn imbalance_dry_run_uses_the_template_and_records_nothing() {
         .await;
     let r = run(&cc.uri(), &args).await;
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let v: serde_json::Value = r.json();
     assert_eq!(v["status"], "nothing-to-fix", "{v}");
     assert_eq!(v["unfixable"][0]["anomaly_id"], "a1");
     assert!(

@@ -37,7 +37,7 @@ impl OperateSpec {
 /// What `operate --dry-run` would do, for `--once --dry-run -o json` (one document) and the
 /// plan printed for people: every action in the order the loop would take it, each assumed to
 /// succeed ([`crate::engine::operate::plan_ahead`]), and what waits or is worth a note now.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct DryRunReport {
     pub actions: Vec<PlannedAction>,
     /// What waits now, and for what (one sentence each).
@@ -46,7 +46,7 @@ pub struct DryRunReport {
 }
 
 /// One action a dry run would take.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct PlannedAction {
     /// `rebalance-add-brokers`, `rebalance-remove-brokers`, `rebalance-imbalance`, `roll`,
     /// `set-rf`.

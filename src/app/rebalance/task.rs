@@ -14,7 +14,7 @@ use crate::cruise_control::model::{TaskStatus, UserTask};
 use crate::cruise_control::{CcError, CruiseControlClient, Observer};
 
 /// What became of a task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     Running,

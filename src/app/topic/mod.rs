@@ -71,7 +71,7 @@ pub fn round_request(
 }
 
 /// One topic a replication-factor proposal touches, with what it moves there.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TouchedTopic {
     pub topic: String,
     /// One of the topics the command names (its factor changes); `false`: Cruise Control moves
@@ -119,7 +119,7 @@ pub fn touched_topics(proposals: &[Proposal], named: &BTreeSet<String>) -> Vec<T
 }
 
 /// A held node (issue 29) a proposal places new replicas on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OntoHeld {
     pub node: i32,
     pub reason: String,

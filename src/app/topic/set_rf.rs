@@ -149,7 +149,7 @@ pub async fn observe(
 }
 
 /// Cruise Control's proposal, as `topic set-rf` reports it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct ProposalSummary {
     pub replica_movements: u64,
     pub leader_movements: u64,

@@ -40,7 +40,7 @@ pub(crate) async fn run(ctx: &Ctx, cmd: ReviewCommand) -> Result<ExitCode, CliEr
 }
 
 /// One held request as kafkaops shows it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct ReviewView {
     pub id: i64,
     pub status: String,

@@ -48,7 +48,7 @@ pub struct GhostView {
 }
 
 /// One line of `broker list`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BrokerListing {
     pub id: NodeId,
     pub fenced: bool,

@@ -181,7 +181,7 @@ pub fn validate(
 }
 
 /// Where one topic's change is (the seed's states).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ChangeState {
     /// Not in Cruise Control's queue: not sent yet, refused for now, or forgotten.

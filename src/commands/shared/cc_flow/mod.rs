@@ -49,7 +49,7 @@ pub(crate) fn millis(d: Duration) -> u64 {
 }
 
 /// What a rebalance flow printed as its result: the dry-run proposal or the execution.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 #[serde(untagged)]
 pub(crate) enum FlowOutput {
     Proposal(ProposalView),

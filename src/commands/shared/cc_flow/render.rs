@@ -3,7 +3,7 @@
 
 use super::*;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct SummaryView {
     pub replica_movements: u64,
     pub leader_movements: u64,
@@ -19,13 +19,13 @@ pub struct SummaryView {
     pub provision_recommendation: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct GoalView {
     pub goal: String,
     pub status: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct BrokerLoadView {
     pub broker: i64,
     pub replicas_before: Option<u64>,
@@ -38,7 +38,7 @@ pub struct BrokerLoadView {
     pub dead: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct MovementView {
     pub topic: String,
     pub partition: i32,
@@ -49,7 +49,7 @@ pub struct MovementView {
 }
 
 /// A proposal as kafkaops shows it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct ProposalView {
     pub operation: &'static str,
     pub brokers: Vec<i32>,
@@ -207,7 +207,7 @@ pub fn dead_brokers_warning(p: &ProposalView) -> Option<String> {
 }
 
 /// An execution's outcome.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct ExecutionOutcome {
     pub status: &'static str,
     pub progress: Option<ExecutionProgress>,
@@ -218,7 +218,7 @@ pub struct ExecutionOutcome {
 }
 
 /// `--execute` output: the proposal and what became of it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct ExecutionView {
     /// The Cruise Control task of the execution (`null` when none was started); the same path
     /// (`task_id`) as in `rebalance status`, `status --task`, `pace` and `stop`.
@@ -236,7 +236,7 @@ pub struct ExecutionView {
 }
 
 /// `rebalance status` output.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct StatusView {
     pub executing: bool,
     pub executor_state: String,
@@ -255,7 +255,7 @@ pub struct StatusView {
 }
 
 /// `rebalance stop` output.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct StopView {
     /// Whether an execution was running and a stop was requested.
     pub stop_requested: bool,

@@ -14,7 +14,7 @@ use crate::cruise_control::model::ExecutorState;
 use crate::kafka::KafkaAdmin;
 
 /// The execution details of `rebalance status`.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Default, Serialize)]
 pub struct ExecutionDetails {
     /// `user` or `self-healing`.
     pub task_kind: Option<&'static str>,
@@ -105,7 +105,7 @@ pub fn details(e: &ExecutorState, now_ms: i64) -> ExecutionDetails {
 }
 
 /// A replication throttle in force on a broker.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ThrottleView {
     pub broker: i32,
     /// `leader.replication.throttled.rate`.

@@ -48,7 +48,7 @@ impl VerdictExitCode for Verdict {
 }
 
 /// `rebalance status --task` output.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct TaskView {
     pub task_id: String,
     pub status: Verdict,

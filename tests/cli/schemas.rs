@@ -1,0 +1,79 @@
+//! The committed JSON Schemas under `schemas/` must match the output types they are generated
+//! from (`kafkaops::commands::schemas`). Regenerate with
+//! `UPDATE_GENERATED=1 cargo test --test cli schemas::`.
+
+use std::path::Path;
+
+#[test]
+fn json_schemas_are_up_to_date() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    let update = std::env::var_os("UPDATE_GENERATED").is_some();
+    let all = kafkaops::commands::schemas::all();
+    assert!(all.iter().any(|(n, _)| *n == "rebalance-status"));
+    let mut stale = Vec::new();
+    for (name, text) in &all {
+        let path = dir.join(format!("{name}.json"));
+        if update {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, text).unwrap();
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            stale.push(path.display().to_string());
+        }
+    }
+    // No leftover schema for an output that no longer exists.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let file = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let Some(name) = file.strip_suffix(".json") else {
+            continue;
+        };
+        if !all.iter().any(|(n, _)| *n == name) {
+            stale.push(format!("schemas/{file} (no such output)"));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "stale schemas (run `UPDATE_GENERATED=1 cargo test --test cli schemas::`): {stale:?}"
+    );
+}
+
+/// The validation the cluster tests run on real outputs ([`crate::schema::check`]) fails on a
+/// document that deviates: a renamed field (the old `observed_at`), a missing one, a wrong type.
+#[test]
+fn a_deviating_output_fails_validation() {
+    use serde_json::json;
+    let good = json!({"verdict": "degraded", "reasons": [{"kind": "under-replicated",
+        "severity": "degraded", "subject": "t", "partitions": ["t-0"], "message": "m",
+        "ignored": false}], "observed_at_ms": 1_795_809_600_000_u64});
+    assert_eq!(crate::schema::errors("health", &good), Vec::<String>::new());
+    let mut renamed = good.clone();
+    let at = renamed
+        .as_object_mut()
+        .unwrap()
+        .remove("observed_at_ms")
+        .unwrap();
+    renamed["observed_at"] = at;
+    assert!(!crate::schema::errors("health", &renamed).is_empty());
+    let mut retyped = good.clone();
+    retyped["observed_at_ms"] = json!("2026-11-27T20:00:00Z");
+    assert!(!crate::schema::errors("health", &retyped).is_empty());
+    // An optional field renamed (absent, and an unknown one present) fails too.
+    let mut optional = good;
+    optional["reasons"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("subject");
+    optional["reasons"][0]["topic"] = json!("t");
+    assert!(!crate::schema::errors("health", &optional).is_empty());
+    // Which schema a run's output is checked against.
+    let args = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+    assert_eq!(
+        crate::schema::schema_name(&args(
+            "--cruise-control-url u rebalance status --task t -o json"
+        )),
+        Some("rebalance-status-task")
+    );
+    assert_eq!(
+        crate::schema::schema_name(&args("rebalance add --brokers 4 -o json")),
+        Some("rebalance")
+    );
+}

@@ -1,0 +1,100 @@
+//! Real `-o json` outputs checked against the committed JSON Schemas (`schemas/`, generated from
+//! the output types): [`check`] is called by [`super::bin::Out::json`], so every cluster and kube
+//! test that reads a command's JSON validates it, and a renamed or retyped field fails there.
+#![allow(dead_code)] // Shared by several test binaries; each uses a subset.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+/// The published schema (`schemas/NAME.json`) of what kafkaops prints for `args`, if any.
+#[must_use]
+pub fn schema_name(args: &[String]) -> Option<&'static str> {
+    const COMMANDS: [&str; 11] = [
+        "anomalies",
+        "broker",
+        "config",
+        "health",
+        "hold",
+        "journal",
+        "operate",
+        "reassignments",
+        "rebalance",
+        "throttles",
+        "topic",
+    ];
+    let at = args.iter().position(|a| COMMANDS.contains(&a.as_str()))?;
+    let sub = args
+        .get(at + 1)
+        .map(String::as_str)
+        .filter(|s| !s.starts_with('-'));
+    let has = |flag: &str| {
+        args.iter()
+            .any(|a| a == flag || a.starts_with(&format!("{flag}=")))
+    };
+    Some(match (args[at].as_str(), sub) {
+        ("anomalies", Some("watch")) => "anomalies-watch",
+        ("broker", Some("cordon" | "uncordon")) => "broker-cordon",
+        ("broker", Some("list")) => "broker-list",
+        ("broker", Some("unregister")) => "broker-unregister",
+        ("config", Some("view")) => "config-view",
+        ("config", Some("get-contexts")) => "config-get-contexts",
+        ("journal", Some("list")) => "journal-list",
+        ("operate", _) if has("--dry-run") => "operate-dry-run",
+        ("topic", Some("set-rf" | "status")) => "topic-set-rf",
+        ("health", _) if has("--watch") => "health-watch",
+        ("health", _) => "health",
+        ("hold", Some("list" | "add" | "remove")) => "hold",
+        ("reassignments", Some("list")) => "reassignments-list",
+        ("reassignments", Some("cancel")) => "reassignments-cancel",
+        ("rebalance", Some("imbalance")) => "rebalance-imbalance",
+        ("rebalance", Some("pace")) => "rebalance-pace",
+        ("rebalance", Some("review")) => "rebalance-review",
+        ("rebalance", Some("status")) if has("--task") => "rebalance-status-task",
+        ("rebalance", Some("status")) => "rebalance-status",
+        ("rebalance", Some("stop")) => "rebalance-stop",
+        ("rebalance", Some("add" | "remove" | "full" | "demote" | "remove-disks")) => "rebalance",
+        ("throttles", Some("list")) => "throttles-list",
+        ("throttles", Some("clear")) => "throttles-clear",
+        _ => return None,
+    })
+}
+
+/// The errors of `doc` against `schemas/NAME.json` (empty: it conforms).
+#[must_use]
+pub fn errors(name: &str, doc: &Value) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("schemas")
+        .join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let schema: Value = serde_json::from_str(&text).expect("a schema is JSON");
+    let validator = jsonschema::validator_for(&schema)
+        .unwrap_or_else(|e| panic!("{} is not a valid schema: {e}", path.display()));
+    validator
+        .iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect()
+}
+
+/// Panics unless `doc`, the `-o json` output of a kafkaops run with `args`, conforms to its
+/// command's published schema (`anomalies watch --once -o json`: each event of its array).
+/// Outputs without a published schema are not checked.
+pub fn check(args: &[String], doc: &Value) {
+    let Some(name) = schema_name(args) else {
+        return;
+    };
+    let docs: Vec<&Value> = match (name, doc) {
+        ("anomalies-watch", Value::Array(events)) => events.iter().collect(),
+        _ => vec![doc],
+    };
+    for d in docs {
+        let errs = errors(name, d);
+        assert!(
+            errs.is_empty(),
+            "the output of `kafkaops {}` does not match schemas/{name}.json:\n{}\n{d:#}",
+            args.join(" "),
+            errs.join("\n")
+        );
+    }
+}
