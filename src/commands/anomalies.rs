@@ -289,52 +289,15 @@ async fn watch(ctx: &Ctx, a: &WatchArgs) -> Result<ExitCode, CliError> {
                     ));
                 }
                 failures = 0;
-                let connection = format!(
-                    "Cruise Control anomalies at {}: connected, last poll {} (every {}; Ctrl-C to stop)",
-                    w.url,
-                    time_of(Some(epoch_ms())),
-                    humantime::format_duration(a.interval)
-                );
-                let events = w.show(&all, &connection)?;
-                if let Some(hit) = events.iter().find(|e| {
-                    e.event == WatchEventKind::New
-                        && a.exit_on.iter().any(|t| anomaly_type(*t) == e.anomaly.kind)
-                }) {
-                    printer.note(format!(
-                        "A {} anomaly appeared (id {}); exiting with code {} (--exit-on)",
-                        hit.anomaly.kind.name(),
-                        hit.anomaly.anomaly_id,
-                        ExitCode::AnomalyFound.code()
-                    ));
-                    return Ok(ExitCode::AnomalyFound);
-                }
-                if a.once {
-                    // Table mode says there is nothing (stderr), piped too; JSON/YAML print
-                    // nothing for nothing (#25 point 8).
-                    if view == View::Records
-                        && printer.format == OutputFormat::Table
-                        && events.is_empty()
-                    {
-                        printer.note("No anomalies reported.");
-                    }
-                    return Ok(ExitCode::Ok);
+                if let Some(exit) = w.connected(&all, a, &printer)? {
+                    return Ok(exit);
                 }
             }
             Err(e) if !a.once && is_outage(&e) => {
                 failures += 1;
                 let since = *disconnected_since.get_or_insert_with(epoch_ms);
                 let retry_in = Duration::from_millis(poll_delay_ms(interval_ms, failures, max_ms));
-                let msg = format!(
-                    "DISCONNECTED from Cruise Control at {} since {}: {e}; retrying in {}",
-                    w.url,
-                    time_of(Some(since)),
-                    humantime::format_duration(retry_in)
-                );
-                if w.view == View::Live {
-                    w.redraw(&msg)?;
-                } else {
-                    printer.note(&msg);
-                }
+                w.disconnected(&printer, since, &e, retry_in)?;
                 tokio::select! {
                     () = tokio::time::sleep(retry_in) => {}
                     _ = &mut ctrl_c => return Ok(ExitCode::Ok),
@@ -347,6 +310,71 @@ async fn watch(ctx: &Ctx, a: &WatchArgs) -> Result<ExitCode, CliError> {
             () = tokio::time::sleep(a.interval) => {}
             _ = &mut ctrl_c => return Ok(ExitCode::Ok),
         }
+    }
+}
+
+impl Watcher<'_> {
+    /// A successful poll: shows what it brought; `Some(exit)` ends the watch (an anomaly of
+    /// `--exit-on` appeared, or `--once`).
+    fn connected(
+        &mut self,
+        all: &[AnomalyRecord],
+        a: &WatchArgs,
+        printer: &Printer,
+    ) -> Result<Option<ExitCode>, CliError> {
+        let connection = format!(
+            "Cruise Control anomalies at {}: connected, last poll {} (every {}; Ctrl-C to stop)",
+            self.url,
+            time_of(Some(epoch_ms())),
+            humantime::format_duration(a.interval)
+        );
+        let events = self.show(all, &connection)?;
+        if let Some(hit) = events.iter().find(|e| {
+            e.event == WatchEventKind::New
+                && a.exit_on.iter().any(|t| anomaly_type(*t) == e.anomaly.kind)
+        }) {
+            printer.note(format!(
+                "A {} anomaly appeared (id {}); exiting with code {} (--exit-on)",
+                hit.anomaly.kind.name(),
+                hit.anomaly.anomaly_id,
+                ExitCode::AnomalyFound.code()
+            ));
+            return Ok(Some(ExitCode::AnomalyFound));
+        }
+        if a.once {
+            // Table mode says there is nothing (stderr), piped too; JSON/YAML print nothing for
+            // nothing (#25 point 8).
+            if self.view == View::Records
+                && printer.format == OutputFormat::Table
+                && events.is_empty()
+            {
+                printer.note("No anomalies reported.");
+            }
+            return Ok(Some(ExitCode::Ok));
+        }
+        Ok(None)
+    }
+
+    /// Cruise Control is out of reach: said in the live table's status line, else on stderr.
+    fn disconnected(
+        &self,
+        printer: &Printer,
+        since: i64,
+        e: &CcError,
+        retry_in: Duration,
+    ) -> Result<(), CliError> {
+        let msg = format!(
+            "DISCONNECTED from Cruise Control at {} since {}: {e}; retrying in {}",
+            self.url,
+            time_of(Some(since)),
+            humantime::format_duration(retry_in)
+        );
+        if self.view == View::Live {
+            self.redraw(&msg)?;
+        } else {
+            printer.note(&msg);
+        }
+        Ok(())
     }
 }
 

@@ -10,7 +10,7 @@ use crate::app::cordon::{join, kafka, set, states, unsupported};
 use crate::cli::broker::{BrokerCommand, CordonArgs};
 use crate::engine::cordon::CordonState;
 use crate::error::{CliError, CodedError, ExitCode};
-use crate::kafka::KafkaAdmin;
+use crate::kafka::{KafkaAdmin, KafkaClient};
 use crate::output::confirm;
 
 /// `broker cordon|uncordon` output.
@@ -43,40 +43,7 @@ pub async fn run(ctx: &Ctx, cmd: BrokerCommand) -> Result<ExitCode, CliError> {
     };
     let kafka = kafka(ctx.kafka_access()).await?;
     let brokers = a.brokers.0;
-    // Ids the cluster does not have are a usage error, found at once (asking a missing broker
-    // for its configs would wait for the request timeout).
-    let known: Vec<i32> = kafka
-        .describe_cluster()
-        .await
-        .map_err(|e| {
-            CliError::new(
-                ExitCode::Unreachable,
-                CodedError::new(
-                    ExitCode::Unreachable,
-                    format!("cannot list the brokers: {e}"),
-                ),
-            )
-        })?
-        .nodes
-        .iter()
-        .map(|n| n.id)
-        .collect();
-    let unknown = unknown_brokers(&brokers, &known);
-    if !unknown.is_empty() {
-        let mut known = known;
-        known.sort_unstable();
-        return Err(CliError::new(
-            ExitCode::Usage,
-            CodedError::new(
-                ExitCode::Usage,
-                format!(
-                    "unknown broker id(s) {}; the cluster has brokers {}; nothing was changed",
-                    join(&unknown),
-                    join(&known)
-                ),
-            ),
-        ));
-    }
+    refuse_unknown(&kafka, &brokers).await?;
     let before = states(&kafka, &brokers).await?;
     let missing = crate::app::cordon::unsupported_brokers(&before);
     if !missing.is_empty() {
@@ -116,19 +83,59 @@ pub async fn run(ctx: &Ctx, cmd: BrokerCommand) -> Result<ExitCode, CliError> {
         changed: todo,
         unchanged,
     };
-    ctx.printer.emit(&view, |v| {
-        let verb = if v.cordoned { "cordoned" } else { "uncordoned" };
-        let mut s = String::new();
-        if !v.changed.is_empty() {
-            s.push_str(&format!("Broker(s) {} {verb}.\n", join(&v.changed)));
-        }
-        if !v.unchanged.is_empty() {
-            s.push_str(&format!(
-                "Broker(s) {} already {verb}.\n",
-                join(&v.unchanged)
-            ));
-        }
-        s
-    })?;
+    ctx.printer.emit(&view, render)?;
     Ok(ExitCode::Ok)
+}
+
+/// Ids the cluster does not have are a usage error, found at once (asking a missing broker for
+/// its configs would wait for the request timeout).
+async fn refuse_unknown(kafka: &KafkaClient, brokers: &[i32]) -> Result<(), CliError> {
+    let known: Vec<i32> = kafka
+        .describe_cluster()
+        .await
+        .map_err(|e| {
+            CliError::new(
+                ExitCode::Unreachable,
+                CodedError::new(
+                    ExitCode::Unreachable,
+                    format!("cannot list the brokers: {e}"),
+                ),
+            )
+        })?
+        .nodes
+        .iter()
+        .map(|n| n.id)
+        .collect();
+    let unknown = unknown_brokers(brokers, &known);
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let mut known = known;
+    known.sort_unstable();
+    Err(CliError::new(
+        ExitCode::Usage,
+        CodedError::new(
+            ExitCode::Usage,
+            format!(
+                "unknown broker id(s) {}; the cluster has brokers {}; nothing was changed",
+                join(&unknown),
+                join(&known)
+            ),
+        ),
+    ))
+}
+
+fn render(v: &CordonView) -> String {
+    let verb = if v.cordoned { "cordoned" } else { "uncordoned" };
+    let mut s = String::new();
+    if !v.changed.is_empty() {
+        s.push_str(&format!("Broker(s) {} {verb}.\n", join(&v.changed)));
+    }
+    if !v.unchanged.is_empty() {
+        s.push_str(&format!(
+            "Broker(s) {} already {verb}.\n",
+            join(&v.unchanged)
+        ));
+    }
+    s
 }

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::Ctx;
-use super::shared::cc_flow::{FlowOutput, emit_flow_output, render_flow_output, run_flow};
+use super::shared::cc_flow::{FlowOutput, FlowRun, emit_flow_output, render_flow_output, run_flow};
 use super::shared::observe::{CliObserver, cruise_control as client};
 use crate::app::rebalance::{ProposalSpec, Template, checked_request};
 use crate::cli::rebalance::ImbalanceArgs;
@@ -42,7 +42,7 @@ use crate::cruise_control::params::{RebalanceKind, Substate};
 use crate::engine::anomalies::{AnomalyKey, AnomalyRecord};
 use crate::engine::cc_flow::Outcome;
 use crate::engine::model::Millis;
-use crate::engine::rebalance::{Action, AutoRebalancer, Event, Mode};
+use crate::engine::rebalance::{Action, AutoRebalancer, Event, Mode, Rebalance};
 use crate::error::{CliError, ExitCode};
 use crate::output::Printer;
 
@@ -178,19 +178,7 @@ async fn pass(
         );
         machine.handle(Event::RebalanceFinished { succeeded: false }, now_ms());
     }
-    let cc = client(ctx, a.poll_interval)?;
-    let obs = CliObserver {
-        printer: printer.clone(),
-    };
-    let state = cc
-        .state(
-            &[Substate::AnomalyDetector],
-            false,
-            Instant::now() + a.timeout.min(Duration::from_secs(120)),
-            &obs,
-        )
-        .await?;
-    let all = records(&state.anomaly_detector.unwrap_or_default());
+    let all = goal_violations(ctx, a).await?;
     // What the ledger will make of them, for the report.
     let observed = machine.ledger().clone().observe(&all);
     for r in &observed.unfixable {
@@ -225,23 +213,7 @@ async fn pass(
     };
     printer.note(format!(
         "Goal violations to fix with a full rebalance: {}",
-        rebalance
-            .anomalies
-            .iter()
-            .map(|k| {
-                let id = machine
-                    .ledger()
-                    .not_fixed()
-                    .get(k)
-                    .map(|n| n.first_anomaly_id.clone());
-                format!(
-                    "{}{}",
-                    k.content.replace('|', ""),
-                    id.map(|i| format!(" (id {i})")).unwrap_or_default()
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
+        violations_to_fix(&machine, &rebalance)
     ));
     let kind = RebalanceKind::Full;
     let request = checked_request(&kind, a, None)?;
@@ -249,21 +221,7 @@ async fn pass(
     if !a.execute {
         proposed.extend(rebalance.anomalies.iter().cloned());
     }
-    let executed =
-        run.report.flow.execution_requested() || matches!(run.report.outcome, Outcome::NothingToDo);
-    if executed {
-        let succeeded = matches!(
-            run.report.outcome,
-            Outcome::Completed { .. } | Outcome::Started { .. } | Outcome::NothingToDo
-        );
-        machine.handle(Event::RebalanceFinished { succeeded }, now_ms());
-        save_state(path, url, &machine)?;
-        printer.note(format!(
-            "Recorded {} violation(s) as fixed in {}",
-            rebalance.anomalies.len(),
-            path.display()
-        ));
-    }
+    record_the_rebalance(printer, path, url, &mut machine, &rebalance, &run)?;
     let out = run.output.clone();
     let code = run.finish();
     Ok((
@@ -273,6 +231,72 @@ async fn pass(
             None => PassOutput::None,
         },
     ))
+}
+
+/// The goal violations Cruise Control's anomaly detector reports now.
+async fn goal_violations(ctx: &Ctx, a: &ProposalSpec) -> Result<Vec<AnomalyRecord>, CliError> {
+    let cc = client(ctx, a.poll_interval)?;
+    let obs = CliObserver {
+        printer: ctx.printer.clone(),
+    };
+    let state = cc
+        .state(
+            &[Substate::AnomalyDetector],
+            false,
+            Instant::now() + a.timeout.min(Duration::from_secs(120)),
+            &obs,
+        )
+        .await?;
+    Ok(records(&state.anomaly_detector.unwrap_or_default()))
+}
+
+/// The violations a rebalance fixes, each with the id Cruise Control first gave it.
+fn violations_to_fix(machine: &AutoRebalancer, rebalance: &Rebalance) -> String {
+    rebalance
+        .anomalies
+        .iter()
+        .map(|k| {
+            let id = machine
+                .ledger()
+                .not_fixed()
+                .get(k)
+                .map(|n| n.first_anomaly_id.clone());
+            format!(
+                "{}{}",
+                k.content.replace('|', ""),
+                id.map(|i| format!(" (id {i})")).unwrap_or_default()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// An executed rebalance (or one with nothing to do) covered its violations: the state file
+/// records them as fixed. A dry run records nothing.
+fn record_the_rebalance(
+    printer: &Printer,
+    path: &Path,
+    url: &str,
+    machine: &mut AutoRebalancer,
+    rebalance: &Rebalance,
+    run: &FlowRun,
+) -> Result<(), CliError> {
+    let executed =
+        run.report.flow.execution_requested() || matches!(run.report.outcome, Outcome::NothingToDo);
+    if executed {
+        let succeeded = matches!(
+            run.report.outcome,
+            Outcome::Completed { .. } | Outcome::Started { .. } | Outcome::NothingToDo
+        );
+        machine.handle(Event::RebalanceFinished { succeeded }, now_ms());
+        save_state(path, url, machine)?;
+        printer.note(format!(
+            "Recorded {} violation(s) as fixed in {}",
+            rebalance.anomalies.len(),
+            path.display()
+        ));
+    }
+    Ok(())
 }
 
 fn outage(e: &CliError) -> bool {

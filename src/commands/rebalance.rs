@@ -68,6 +68,7 @@ pub(crate) mod review;
 mod table_snapshots;
 
 pub use super::shared::cc_flow::render::*;
+pub use super::shared::cc_flow::text::*;
 use super::shared::cc_flow::{emit_flow_output, run_flow, status_extra, usage};
 
 use std::time::{Duration, Instant};

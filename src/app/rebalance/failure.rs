@@ -70,25 +70,42 @@ pub fn failed_execution_message(f: &FailedExecution<'_>) -> Option<String> {
             ids(f.down_destinations)
         ));
     }
+    out.push_str(&how_far(f));
+    out.push_str(&left_behind(f));
+    out.push_str(&format!(
+        "; next: {}, then run the same command again (Cruise Control proposes again from where Kafka is now)",
+        next_steps(f).join(", then ")
+    ));
+    Some(out)
+}
+
+/// How far the proposal got, as Kafka shows it.
+fn how_far(f: &FailedExecution<'_>) -> String {
     match (f.done, f.moved) {
         (Some(d), moved) => {
-            out.push_str(&format!(
+            let mut out = format!(
                 "; Kafka shows {}/{} partition movement(s) of the proposal done",
                 d.done, d.movements
-            ));
+            );
             if let Some(m) = moved {
                 out.push_str(&format!(
                     " ({} partition(s) with moved replicas and {} with a new leader since the start)",
                     m.partitions_moved, m.leaders_changed
                 ));
             }
+            out
         }
-        (None, Some(m)) => out.push_str(&format!(
+        (None, Some(m)) => format!(
             "; Kafka shows {} partition(s) with moved replicas and {} with a new leader",
             m.partitions_moved, m.leaders_changed
-        )),
-        (None, None) => out.push_str("; some replicas may have moved"),
+        ),
+        (None, None) => "; some replicas may have moved".to_string(),
     }
+}
+
+/// The reassignments still in flight and the throttles left behind (when they could be read).
+fn left_behind(f: &FailedExecution<'_>) -> String {
+    let mut out = String::new();
     match f.in_flight {
         Some([]) => out.push_str("; no reassignment is still in flight"),
         Some(r) => {
@@ -123,7 +140,11 @@ pub fn failed_execution_message(f: &FailedExecution<'_>) -> Option<String> {
         }
         None => {}
     }
-    // What to do next, most urgent first.
+    out
+}
+
+/// What to do next, most urgent first.
+fn next_steps(f: &FailedExecution<'_>) -> Vec<String> {
     let mut next = Vec::new();
     if !f.cordoned.is_empty() {
         next.push(format!(
@@ -149,11 +170,7 @@ pub fn failed_execution_message(f: &FailedExecution<'_>) -> Option<String> {
     if next.is_empty() {
         next.push("see `kafkaops rebalance status` and Cruise Control's log".into());
     }
-    out.push_str(&format!(
-        "; next: {}, then run the same command again (Cruise Control proposes again from where Kafka is now)",
-        next.join(", then ")
-    ));
-    Some(out)
+    next
 }
 
 /// What Kafka shows after a failed execution (best effort; each `None`: could not be read, or

@@ -286,209 +286,257 @@ where
     /// Executes the pending command and feeds its result back. `interrupt` is raced against
     /// the execution request only (its answer may never come).
     pub async fn step<F: Future<Output = ()>>(&mut self, interrupt: Pin<&mut F>) -> Step {
-        let (cc, hooks, obs, deadline) = (self.cc, self.hooks, self.obs, self.deadline);
         let next = match std::mem::replace(&mut self.next, Command::Nothing) {
-            Command::ObserveReadiness => match cc.readiness(deadline, obs).await {
-                Ok((m, executor)) => {
-                    let next = self.flow.handle_readiness(&m, &executor, self.now());
-                    self.monitor = Some(m);
-                    next
-                }
-                Err(e) => self.fail(e, false),
-            },
-            Command::CheckInput => match hooks.check_input(cc, deadline, obs).await {
-                Ok(Ok(())) => self.flow.handle_input_checked(Ok(())),
-                Ok(Err(e)) => {
-                    let reason = e.to_string();
-                    self.error = Some(e);
-                    self.flow.handle_input_checked(Err(reason))
-                }
-                Err(e) => self.fail(e, false),
-            },
-            Command::RequestProposal => {
-                let mut policy = cc.policy(deadline);
-                if self.wait_for_ready {
-                    policy.wait_for_not_ready = true;
-                    policy.not_ready_deadline = Some(self.wait_until.max(Instant::now()));
-                }
-                match self.op.request(cc, true, &policy, obs).await {
-                    Ok(answer) => {
-                        let noop = answer.value.is_noop();
-                        hooks.proposal(&answer);
-                        self.proposal = Some(answer);
-                        self.flow.handle_proposal(noop)
-                    }
-                    Err(e) => self.fail(e, true),
-                }
-            }
-            Command::AskConfirmation => match self
-                .recheck
-                .as_ref()
-                .or(self.proposal.as_ref())
-                .map(|p| (p, hooks.confirm(p)))
-            {
-                Some((shown, Ok(()))) => {
-                    // What the operator saw and confirmed is what must run.
-                    self.approved = Some(Plan::from(&shown.value));
-                    self.flow.handle_confirmation(true)
-                }
-                Some((_, Err(e))) => {
-                    self.error = Some(e);
-                    self.flow.handle_confirmation(false)
-                }
-                None => self.flow.handle_confirmation(false),
-            },
-            Command::RecheckProposal => {
-                let approved = match self.approved.clone() {
-                    Some(p) => p,
-                    // --yes: the plan approved beforehand, else this run's dry run.
-                    None => match hooks.approved_plan() {
-                        Some(p) => p,
-                        None => self
-                            .proposal
-                            .as_ref()
-                            .map(|p| Plan::from(&p.value))
-                            .unwrap_or_default(),
-                    },
-                };
-                match self.op.request(cc, true, &cc.policy(deadline), obs).await {
-                    Ok(answer) => {
-                        let report = drift::compare(
-                            &approved,
-                            &Plan::from(&answer.value),
-                            &hooks.tolerance(),
-                        );
-                        if !report.within_tolerance {
-                            hooks.drifted(&report, &answer);
-                        }
-                        let (within, reasons) = (report.within_tolerance, report.reasons.clone());
-                        self.approved = Some(approved);
-                        self.drift = Some(report);
-                        self.recheck = Some(answer);
-                        self.flow.handle_recheck(within, reasons)
-                    }
-                    Err(e) => self.fail(e, true),
-                }
-            }
-            Command::StartExecution => {
-                // Never re-sent after a timeout: the execution may have started.
-                let mut policy = cc.policy(deadline);
-                policy.idempotent = false;
-                let send = self.op.request(cc, false, &policy, obs);
-                // Ctrl-C from here on never kills the process silently: while the request is in
-                // flight the execution may or may not have started, and the operator is told so
-                // (or may stop it).
-                let answer = if self.interrupted {
-                    Some(send.await)
-                } else {
-                    tokio::select! {
-                        r = send => Some(r),
-                        () = interrupt => None,
-                    }
-                };
-                match answer {
-                    None => {
-                        self.interrupted = true;
-                        self.flow.handle_interrupt()
-                    }
-                    Some(Ok(answer)) => {
-                        let task_id = answer.task_id.clone();
-                        // What was approved: the confirmed or re-checked plan, else the plan
-                        // approved beforehand, else this run's dry run.
-                        let approved = self.approved.clone().or_else(|| {
-                            hooks
-                                .approved_plan()
-                                .or_else(|| self.proposal.as_ref().map(|p| Plan::from(&p.value)))
-                        });
-                        if let Some(approved) = approved.as_ref() {
-                            let d = drift::compare(
-                                approved,
-                                &Plan::from(&answer.value),
-                                &hooks.tolerance(),
-                            );
-                            if !d.within_tolerance {
-                                hooks.execution_drifted(&d, task_id.as_deref());
-                            }
-                            self.execution_drift = Some(d);
-                        }
-                        self.execution = Some(answer);
-                        if let Some(d) = follow_deadline(self.flow.config()) {
-                            self.deadline = d;
-                        }
-                        let next = self.flow.handle_execution_started(task_id, self.now());
-                        if !matches!(next, Command::Finish(Outcome::Started { .. })) {
-                            self.follow_started = Some(Instant::now());
-                            hooks.following(self.flow.task_id());
-                        }
-                        next
-                    }
-                    Some(Err(e)) => self.fail(e, true),
-                }
-            }
-            Command::Wait { until, reason } => {
-                match &reason {
-                    WaitReason::LoadModel { reason } => hooks.waiting_for_ready(reason),
-                    // Said once, not at every look.
-                    WaitReason::PreviousStop if !self.said_previous_stop => {
-                        self.said_previous_stop = true;
-                        hooks.waiting_for_previous_stop();
-                    }
-                    _ => {}
-                }
-                self.next = Command::Wait { until, reason };
-                return Step::WakeUpAt(until);
-            }
-            Command::ObserveProgress => {
-                let announce = std::mem::take(&mut self.announce_following);
-                match observe_progress(cc, &self.flow, hooks, deadline, obs, announce).await {
-                    Ok((executor, task)) => self.flow.handle_progress(&executor, &task, self.now()),
-                    Err(e) => self.fail(e, false),
-                }
-            }
+            Command::ObserveReadiness => self.observe_readiness().await,
+            Command::CheckInput => self.check_input().await,
+            Command::RequestProposal => self.request_proposal().await,
+            Command::AskConfirmation => self.ask_confirmation(),
+            Command::RecheckProposal => self.recheck_proposal().await,
+            Command::StartExecution => self.start_execution(interrupt).await,
+            Command::Wait { until, reason } => return self.wait(until, reason),
+            Command::ObserveProgress => self.observe_progress().await,
             Command::AskStopOrLeave { task_id } => {
-                hooks.follow_ended();
-                let choice = hooks.choose_after_interrupt(task_id.as_deref()).await;
+                self.hooks.follow_ended();
+                let choice = self.hooks.choose_after_interrupt(task_id.as_deref()).await;
                 self.flow.handle_interrupt_choice(choice)
             }
-            Command::StopExecution { .. } => {
-                match cc
-                    .stop_execution(INTERRUPT_STOP_REASON, Instant::now() + STOP_TIMEOUT, obs)
-                    .await
-                {
-                    Ok(_) => self.flow.handle_stop_answered(true),
-                    Err(e) => {
-                        self.stop_error = Some(e);
-                        self.flow.handle_stop_answered(false)
-                    }
-                }
-            }
+            Command::StopExecution { .. } => self.stop_execution().await,
             Command::Finish(outcome) => {
-                hooks.follow_ended();
+                self.hooks.follow_ended();
                 self.outcome = Some(outcome);
                 self.next = Command::Nothing;
                 return Step::Done;
             }
-            Command::Nothing => {
-                if self.outcome.is_some() {
-                    return Step::Done;
-                }
-                // The driver only feeds answers to the command it was given, so the machine
-                // never ignores one; if it did, stop rather than spin.
-                hooks.follow_ended();
-                self.outcome = Some(Outcome::Error {
-                    stage: Stage::Follow,
-                    task_id: self.flow.task_id().map(str::to_string),
-                    failure: Failure {
-                        class: FailureClass::Permanent,
-                        kind: FailureKind::Failed,
-                        message: "internal error: the Cruise Control flow stalled".into(),
-                    },
-                });
-                return Step::Done;
-            }
+            Command::Nothing => return self.stalled(),
         };
         self.next = next;
         Step::Continue
+    }
+
+    /// Is Cruise Control's load model ready, and is its executor free?
+    async fn observe_readiness(&mut self) -> Command {
+        match self.cc.readiness(self.deadline, self.obs).await {
+            Ok((m, executor)) => {
+                let next = self.flow.handle_readiness(&m, &executor, self.now());
+                self.monitor = Some(m);
+                next
+            }
+            Err(e) => self.fail(e, false),
+        }
+    }
+
+    /// The operation's own checks of its input against the cluster.
+    async fn check_input(&mut self) -> Command {
+        match self
+            .hooks
+            .check_input(self.cc, self.deadline, self.obs)
+            .await
+        {
+            Ok(Ok(())) => self.flow.handle_input_checked(Ok(())),
+            Ok(Err(e)) => {
+                let reason = e.to_string();
+                self.error = Some(e);
+                self.flow.handle_input_checked(Err(reason))
+            }
+            Err(e) => self.fail(e, false),
+        }
+    }
+
+    /// The dry run, shown to the command's side as it arrives.
+    async fn request_proposal(&mut self) -> Command {
+        let mut policy = self.cc.policy(self.deadline);
+        if self.wait_for_ready {
+            policy.wait_for_not_ready = true;
+            policy.not_ready_deadline = Some(self.wait_until.max(Instant::now()));
+        }
+        match self.op.request(self.cc, true, &policy, self.obs).await {
+            Ok(answer) => {
+                let noop = answer.value.is_noop();
+                self.hooks.proposal(&answer);
+                self.proposal = Some(answer);
+                self.flow.handle_proposal(noop)
+            }
+            Err(e) => self.fail(e, true),
+        }
+    }
+
+    /// Asks to execute what was shown last (the re-check, else the dry run).
+    fn ask_confirmation(&mut self) -> Command {
+        let hooks = self.hooks;
+        match self
+            .recheck
+            .as_ref()
+            .or(self.proposal.as_ref())
+            .map(|p| (p, hooks.confirm(p)))
+        {
+            Some((shown, Ok(()))) => {
+                // What the operator saw and confirmed is what must run.
+                self.approved = Some(Plan::from(&shown.value));
+                self.flow.handle_confirmation(true)
+            }
+            Some((_, Err(e))) => {
+                self.error = Some(e);
+                self.flow.handle_confirmation(false)
+            }
+            None => self.flow.handle_confirmation(false),
+        }
+    }
+
+    /// A fresh dry run compared with the approved plan before anything executes.
+    async fn recheck_proposal(&mut self) -> Command {
+        let approved = match self.approved.clone() {
+            Some(p) => p,
+            // --yes: the plan approved beforehand, else this run's dry run.
+            None => match self.hooks.approved_plan() {
+                Some(p) => p,
+                None => self
+                    .proposal
+                    .as_ref()
+                    .map(|p| Plan::from(&p.value))
+                    .unwrap_or_default(),
+            },
+        };
+        let policy = self.cc.policy(self.deadline);
+        match self.op.request(self.cc, true, &policy, self.obs).await {
+            Ok(answer) => {
+                let report = drift::compare(
+                    &approved,
+                    &Plan::from(&answer.value),
+                    &self.hooks.tolerance(),
+                );
+                if !report.within_tolerance {
+                    self.hooks.drifted(&report, &answer);
+                }
+                let (within, reasons) = (report.within_tolerance, report.reasons.clone());
+                self.approved = Some(approved);
+                self.drift = Some(report);
+                self.recheck = Some(answer);
+                self.flow.handle_recheck(within, reasons)
+            }
+            Err(e) => self.fail(e, true),
+        }
+    }
+
+    /// The execution request, sent once.
+    async fn start_execution<F: Future<Output = ()>>(&mut self, interrupt: Pin<&mut F>) -> Command {
+        // Never re-sent after a timeout: the execution may have started.
+        let mut policy = self.cc.policy(self.deadline);
+        policy.idempotent = false;
+        let send = self.op.request(self.cc, false, &policy, self.obs);
+        // Ctrl-C from here on never kills the process silently: while the request is in
+        // flight the execution may or may not have started, and the operator is told so
+        // (or may stop it).
+        let answer = if self.interrupted {
+            Some(send.await)
+        } else {
+            tokio::select! {
+                r = send => Some(r),
+                () = interrupt => None,
+            }
+        };
+        match answer {
+            None => {
+                self.interrupted = true;
+                self.flow.handle_interrupt()
+            }
+            Some(Ok(answer)) => self.execution_started(answer),
+            Some(Err(e)) => self.fail(e, true),
+        }
+    }
+
+    /// Cruise Control accepted the execution: its own proposal is compared with the approved
+    /// one, and following starts (unless `--no-wait`).
+    fn execution_started(&mut self, answer: Answer<OptimizationResult>) -> Command {
+        let hooks = self.hooks;
+        let task_id = answer.task_id.clone();
+        // What was approved: the confirmed or re-checked plan, else the plan approved
+        // beforehand, else this run's dry run.
+        let approved = self.approved.clone().or_else(|| {
+            hooks
+                .approved_plan()
+                .or_else(|| self.proposal.as_ref().map(|p| Plan::from(&p.value)))
+        });
+        if let Some(approved) = approved.as_ref() {
+            let d = drift::compare(approved, &Plan::from(&answer.value), &hooks.tolerance());
+            if !d.within_tolerance {
+                hooks.execution_drifted(&d, task_id.as_deref());
+            }
+            self.execution_drift = Some(d);
+        }
+        self.execution = Some(answer);
+        if let Some(d) = follow_deadline(self.flow.config()) {
+            self.deadline = d;
+        }
+        let next = self.flow.handle_execution_started(task_id, self.now());
+        if !matches!(next, Command::Finish(Outcome::Started { .. })) {
+            self.follow_started = Some(Instant::now());
+            hooks.following(self.flow.task_id());
+        }
+        next
+    }
+
+    /// A wait the caller sleeps through (the command stays next); what it waits for is said.
+    fn wait(&mut self, until: Millis, reason: WaitReason) -> Step {
+        match &reason {
+            WaitReason::LoadModel { reason } => self.hooks.waiting_for_ready(reason),
+            // Said once, not at every look.
+            WaitReason::PreviousStop if !self.said_previous_stop => {
+                self.said_previous_stop = true;
+                self.hooks.waiting_for_previous_stop();
+            }
+            _ => {}
+        }
+        self.next = Command::Wait { until, reason };
+        Step::WakeUpAt(until)
+    }
+
+    /// One look at the execution while following it.
+    async fn observe_progress(&mut self) -> Command {
+        let announce = std::mem::take(&mut self.announce_following);
+        let (cc, hooks, deadline, obs) = (self.cc, self.hooks, self.deadline, self.obs);
+        match observe_progress(cc, &self.flow, hooks, deadline, obs, announce).await {
+            Ok((executor, task)) => self.flow.handle_progress(&executor, &task, self.now()),
+            Err(e) => self.fail(e, false),
+        }
+    }
+
+    /// Stops the execution after the operator chose to.
+    async fn stop_execution(&mut self) -> Command {
+        match self
+            .cc
+            .stop_execution(
+                INTERRUPT_STOP_REASON,
+                Instant::now() + STOP_TIMEOUT,
+                self.obs,
+            )
+            .await
+        {
+            Ok(_) => self.flow.handle_stop_answered(true),
+            Err(e) => {
+                self.stop_error = Some(e);
+                self.flow.handle_stop_answered(false)
+            }
+        }
+    }
+
+    /// No command: done, or (never expected) the machine stalled.
+    fn stalled(&mut self) -> Step {
+        if self.outcome.is_some() {
+            return Step::Done;
+        }
+        // The driver only feeds answers to the command it was given, so the machine never
+        // ignores one; if it did, stop rather than spin.
+        self.hooks.follow_ended();
+        self.outcome = Some(Outcome::Error {
+            stage: Stage::Follow,
+            task_id: self.flow.task_id().map(str::to_string),
+            failure: Failure {
+                class: FailureClass::Permanent,
+                kind: FailureKind::Failed,
+                message: "internal error: the Cruise Control flow stalled".into(),
+            },
+        });
+        Step::Done
     }
 
     /// Records a request error (worded for people; `explain`: say how long Cruise Control has

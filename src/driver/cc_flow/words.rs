@@ -179,37 +179,10 @@ pub fn outcome_error<E: From<CcError> + From<Classified>>(
             after: following_for.unwrap_or_default(),
         }
         .into(),
-        Outcome::Interrupted { task_id, after } => {
-            let task = task_suffix(task_id.as_deref());
-            let msg = match after {
-                AfterInterrupt::NothingStarted => {
-                    "interrupted before anything was executed; nothing was changed".to_string()
-                }
-                AfterInterrupt::StopRequested => format!(
-                    "interrupted: asked Cruise Control to stop the execution{task}; replicas already moved stay where they are"
-                ),
-                AfterInterrupt::StopFailed => format!(
-                    "interrupted, and stopping the execution{task} failed: {}; run `kafkaops rebalance stop`",
-                    stop_error.map_or_else(|| "no answer".to_string(), ToString::to_string)
-                ),
-                AfterInterrupt::LeftRunning => {
-                    let what = if task_id.is_some() {
-                        format!("the execution{task} keeps running on Cruise Control")
-                    } else {
-                        "the execution was being started and may be running on Cruise Control"
-                            .to_string()
-                    };
-                    let follow = task_id.as_deref().map_or_else(
-                        || "`kafkaops rebalance status`".to_string(),
-                        |t| format!("`kafkaops rebalance status --task {t} --follow`"),
-                    );
-                    format!(
-                        "interrupted: {what}; follow it with {follow}, stop it with `kafkaops rebalance stop`"
-                    )
-                }
-            };
-            coded(FailureKind::Interrupted, msg)
-        }
+        Outcome::Interrupted { task_id, after } => coded(
+            FailureKind::Interrupted,
+            interrupted_message(task_id.as_deref(), *after, stop_error),
+        ),
         Outcome::Error { failure, .. } => coded(failure.kind, failure.message.clone()),
         Outcome::Rejected { reason } => coded(FailureKind::Invalid, reason.clone()),
         Outcome::Drifted { reasons } => coded(
@@ -227,6 +200,41 @@ pub fn outcome_error<E: From<CcError> + From<Classified>>(
         | Outcome::NothingToDo
         | Outcome::Started { .. }
         | Outcome::Completed { .. } => coded(FailureKind::NoOp, String::new()),
+    }
+}
+
+/// What an interrupted flow left behind, by what became of the execution after Ctrl-C.
+fn interrupted_message(
+    task_id: Option<&str>,
+    after: AfterInterrupt,
+    stop_error: Option<&CcError>,
+) -> String {
+    let task = task_suffix(task_id);
+    match after {
+        AfterInterrupt::NothingStarted => {
+            "interrupted before anything was executed; nothing was changed".to_string()
+        }
+        AfterInterrupt::StopRequested => format!(
+            "interrupted: asked Cruise Control to stop the execution{task}; replicas already moved stay where they are"
+        ),
+        AfterInterrupt::StopFailed => format!(
+            "interrupted, and stopping the execution{task} failed: {}; run `kafkaops rebalance stop`",
+            stop_error.map_or_else(|| "no answer".to_string(), ToString::to_string)
+        ),
+        AfterInterrupt::LeftRunning => {
+            let what = if task_id.is_some() {
+                format!("the execution{task} keeps running on Cruise Control")
+            } else {
+                "the execution was being started and may be running on Cruise Control".to_string()
+            };
+            let follow = task_id.map_or_else(
+                || "`kafkaops rebalance status`".to_string(),
+                |t| format!("`kafkaops rebalance status --task {t} --follow`"),
+            );
+            format!(
+                "interrupted: {what}; follow it with {follow}, stop it with `kafkaops rebalance stop`"
+            )
+        }
     }
 }
 

@@ -6,17 +6,19 @@
 //! [`crate::driver::cc_flow`]; the requests, guards and checks are the application layer's
 //! ([`crate::app::rebalance`], [`crate::app::cordon`], [`crate::app::placement`]). What is here
 //! is the terminal's side: the hooks that show the proposal, ask for confirmation and draw the
-//! progress bar ([`hooks`]), the views and their text ([`render`], the JSON shapes documented in
-//! `commands::rebalance`), following a task ([`task`]) and the signals (Ctrl-C, SIGTERM). It is
+//! progress bar ([`hooks`]), the views ([`render`], the JSON shapes documented in
+//! `commands::rebalance`) and their text ([`text`]), following a task ([`task`]) and the signals (Ctrl-C, SIGTERM). It is
 //! not a subcommand: subcommands import it, it imports none of them.
 
 mod hooks;
 pub(crate) mod render;
 pub(crate) mod status_extra;
 pub(crate) mod task;
+pub(crate) mod text;
 
 pub(crate) use hooks::RebalanceHooks;
 pub use render::*;
+pub use text::*;
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -105,7 +107,75 @@ pub(crate) async fn run_flow(
     a: &ProposalSpec,
 ) -> Result<FlowRun, CliError> {
     let printer = ctx.printer.clone();
-    // A Strimzi operator that is not paused, or its KafkaRebalance executing, would race this.
+    guards(ctx, kind, a, &printer).await?;
+    let obs = CliObserver {
+        printer: printer.clone(),
+    };
+    let cc = client(ctx, a.poll_interval)?;
+    let hooks = RebalanceHooks {
+        kind,
+        printer: &printer,
+        execute: a.execute,
+        show_internal: a.show_internal,
+        url: cc.url().to_string(),
+        follow: Mutex::new(None),
+        approved_plan: match &a.approved_plan {
+            Some(path) => Some(crate::app::rebalance::drift::load_approved_plan(
+                path, kind,
+            )?),
+            None => None,
+        },
+        tolerance: Tolerance {
+            max_drift_pct: a.max_drift,
+            max_data_mb: a.max_data_mb,
+        },
+        attached: false,
+        chose_leave: std::sync::atomic::AtomicBool::new(false),
+    };
+    let placement_before = if a.execute && !a.no_wait {
+        crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &ctx.printer).await
+    } else {
+        None
+    };
+    let config = flow_config(ctx, a);
+    let mut report = send(&cc, request, a, config, &hooks, &obs).await?;
+    let placement_in_kafka = match (&placement_before, report.flow.execution_started()) {
+        (Some(before), true) => {
+            crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &ctx.printer)
+                .await
+                .map(|after| crate::app::placement::changes(before, &after))
+        }
+        _ => None,
+    };
+    if let Some(e) = terminated_error(&report.outcome) {
+        report.error = Some(e);
+    }
+    let mut left_running = false;
+    if let Some(note) = hooks.left_running_by_choice(&report.outcome) {
+        ctx.printer.note(note);
+        report.error = None;
+        left_running = true;
+    }
+    let stopped = stopped_by_a_stop_request(&cc, &mut report, &obs).await;
+    if !stopped {
+        explain_a_failed_execution(ctx, &mut report, placement_in_kafka.as_ref()).await;
+    }
+    let output = flow_output(&report, kind, a.show_internal, stopped, placement_in_kafka);
+    Ok(FlowRun {
+        report,
+        output,
+        left_running,
+    })
+}
+
+/// Refuses what would race this flow: a Strimzi operator that is not paused, or its
+/// KafkaRebalance executing; before an execution, reassignments nobody owns.
+async fn guards(
+    ctx: &Ctx,
+    kind: &RebalanceKind,
+    a: &ProposalSpec,
+    printer: &Printer,
+) -> Result<(), CliError> {
     let action = if a.execute {
         Action::Execute(match kind {
             RebalanceKind::AddBrokers(_) => "rebalance add execution",
@@ -117,22 +187,23 @@ pub(crate) async fn run_flow(
     } else {
         Action::DryRun
     };
-    crate::app::guards::operator(&ctx.kube(), ctx.strimzi(), action, a.force, &printer).await?;
+    crate::app::guards::operator(&ctx.kube(), ctx.strimzi(), action, a.force, printer).await?;
     if a.execute {
         crate::app::guards::external_reassignments(
             &ctx.settings,
             ctx.request_timeout(),
             a.wait_for_reassignments,
             a.poll_interval,
-            &printer,
+            printer,
         )
         .await?;
     }
-    let obs = CliObserver {
-        printer: printer.clone(),
-    };
-    let cc = client(ctx, a.poll_interval)?;
-    let mut config = FlowConfig {
+    Ok(())
+}
+
+/// How the flow runs for these options.
+fn flow_config(ctx: &Ctx, a: &ProposalSpec) -> FlowConfig {
+    FlowConfig {
         execute: a.execute,
         assume_yes: ctx.global.yes,
         no_wait: a.no_wait,
@@ -147,148 +218,122 @@ pub(crate) async fn run_flow(
         // The proposal has --timeout; a running execution is followed as long as it runs
         // (or --follow-timeout), so a long one that progresses never ends in "timed out".
         follow_timeout_ms: Some(a.follow_timeout.map_or(u64::MAX, millis)),
-    };
-    let approved_plan = match &a.approved_plan {
-        Some(path) => Some(crate::app::rebalance::drift::load_approved_plan(
-            path, kind,
-        )?),
-        None => None,
-    };
-    let hooks = RebalanceHooks {
-        kind,
-        printer: &printer,
-        execute: a.execute,
-        show_internal: a.show_internal,
-        url: cc.url().to_string(),
-        follow: Mutex::new(None),
-        approved_plan,
-        tolerance: Tolerance {
-            max_drift_pct: a.max_drift,
-            max_data_mb: a.max_data_mb,
-        },
-        attached: false,
-        chose_leave: std::sync::atomic::AtomicBool::new(false),
-    };
-    let placement_before = if a.execute && !a.no_wait {
-        crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &ctx.printer).await
-    } else {
-        None
-    };
+    }
+}
+
+/// Runs the flow with the request as it must be sent: the one Cruise Control's reviewer
+/// approved (`--review-id`), an execution that may be held for review, or the plain request.
+async fn send(
+    cc: &crate::cruise_control::CruiseControlClient,
+    request: &RebalanceRequest,
+    a: &ProposalSpec,
+    mut config: FlowConfig,
+    hooks: &RebalanceHooks<'_>,
+    obs: &CliObserver,
+) -> Result<flow::FlowReport<CliError>, CliError> {
     let interrupt = interrupt_signal();
-    let report = match a.review_id {
+    Ok(match a.review_id {
         Some(id) => {
             let op = crate::app::rebalance::review::Reviewed::prepare(
-                &cc,
+                cc,
                 request,
                 id,
                 a.execute,
                 Instant::now() + a.timeout,
-                &obs,
+                obs,
             )
             .await?;
             // Cruise Control's reviewer approved this request: no second dry run (it would be
             // held too), and an approved execution needs no second confirmation.
             config.recheck = false;
             config.assume_yes |= op.execution;
-            flow::run(&cc, &op, config, &hooks, &obs, interrupt).await
+            flow::run(cc, &op, config, hooks, obs, interrupt).await
         }
         None if a.execute => {
             let op = crate::app::rebalance::review::ExecuteUnderReview {
                 request,
-                client: &cc,
+                client: cc,
                 deadline: Instant::now() + a.timeout,
             };
-            flow::run(&cc, &op, config, &hooks, &obs, interrupt).await
+            flow::run(cc, &op, config, hooks, obs, interrupt).await
         }
-        None => flow::run(&cc, request, config, &hooks, &obs, interrupt).await,
+        None => flow::run(cc, request, config, hooks, obs, interrupt).await,
+    })
+}
+
+/// A stop and a failure both end `CompletedWithError`: Cruise Control's own record tells them
+/// apart (see `task`). A stopped execution is reported as such; `true` when it was stopped.
+async fn stopped_by_a_stop_request(
+    cc: &crate::cruise_control::CruiseControlClient,
+    report: &mut flow::FlowReport<CliError>,
+    obs: &CliObserver,
+) -> bool {
+    let Outcome::Failed { task_id: Some(t) } = &report.outcome else {
+        return false;
     };
-    let placement_in_kafka = match (&placement_before, report.flow.execution_started()) {
-        (Some(before), true) => {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let Ok((_, Verdict::Stopped)) = look(cc, t, deadline, obs).await else {
+        return false;
+    };
+    report.error = Some(CliError::new(
+        ExitCode::Stopped,
+        anyhow::anyhow!(
+            "the execution (task {t}) was stopped by a stop request (stop_proposal_execution); replicas already moved stay where they are"
+        ),
+    ));
+    true
+}
+
+/// A failed execution (not stopped by a stop request) says what Cruise Control and Kafka show:
+/// what Kafka refused, what moved, what is still in flight and which throttles were left (#25
+/// points 1 and 16): a real Cruise Control ends the whole execution when one move dies.
+async fn explain_a_failed_execution(
+    ctx: &Ctx,
+    report: &mut flow::FlowReport<CliError>,
+    placement_in_kafka: Option<&crate::app::placement::PlacementChange>,
+) {
+    use crate::app::rebalance::failure::{FailedExecution, failed_execution_message, read_kafka};
+    let Outcome::Failed { task_id } = &report.outcome else {
+        return;
+    };
+    let seen = read_kafka(ctx.kafka_access()).await;
+    let executed = report.execution.as_ref().map(|a| &a.value);
+    let down: Vec<i32> = match (&seen.alive, executed) {
+        (Some(alive), Some(r)) => {
+            let mut d: Vec<i32> = r
+                .proposals
+                .iter()
+                .flat_map(|p| p.new_replicas.iter().copied())
+                .filter(|b| !alive.contains(b))
+                .collect();
+            d.sort_unstable();
+            d.dedup();
+            d
+        }
+        _ => Vec::new(),
+    };
+    let done = match executed {
+        Some(r) if placement_in_kafka.is_some() => {
             crate::app::placement::read(&ctx.settings.kafka, ctx.request_timeout(), &ctx.printer)
                 .await
-                .map(|after| crate::app::placement::changes(before, &after))
+                .map(|now| crate::app::placement::proposal_done(&r.proposals, &now))
         }
         _ => None,
     };
-    let mut report = report;
-    if let Some(e) = terminated_error(&report.outcome) {
-        report.error = Some(e);
+    // Not stopped by a stop request, yet seen stopping.
+    let stopped_by_cruise_control = report.flow.saw_stopping();
+    if let Some(msg) = failed_execution_message(&FailedExecution {
+        task_id: task_id.as_deref(),
+        stopped_by_cruise_control,
+        cordoned: &seen.cordoned,
+        down_destinations: &down,
+        moved: placement_in_kafka,
+        done,
+        in_flight: seen.in_flight.as_deref(),
+        throttles: seen.throttles.as_deref(),
+    }) {
+        report.error = Some(CliError::new(ExitCode::Failed, anyhow::anyhow!(msg)));
     }
-    let mut left_running = false;
-    if let Some(note) = hooks.left_running_by_choice(&report.outcome) {
-        ctx.printer.note(note);
-        report.error = None;
-        left_running = true;
-    }
-    // A stop and a failure both end CompletedWithError: tell them apart (see `task`).
-    let mut stopped = false;
-    if let Outcome::Failed { task_id: Some(t) } = &report.outcome {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        if let Ok((_, Verdict::Stopped)) = look(&cc, t, deadline, &obs).await {
-            stopped = true;
-            report.error = Some(CliError::new(
-                ExitCode::Stopped,
-                anyhow::anyhow!(
-                    "the execution (task {t}) was stopped by a stop request (stop_proposal_execution); replicas already moved stay where they are"
-                ),
-            ));
-        }
-    }
-
-    // A failed execution says what Cruise Control and Kafka show: what Kafka refused, what
-    // moved, what is still in flight and which throttles were left (#25 points 1 and 16): a
-    // real Cruise Control ends the whole execution when one move dies.
-    if let (Outcome::Failed { task_id }, false) = (&report.outcome, stopped) {
-        use crate::app::rebalance::failure::{
-            FailedExecution, failed_execution_message, read_kafka,
-        };
-        let seen = read_kafka(ctx.kafka_access()).await;
-        let executed = report.execution.as_ref().map(|a| &a.value);
-        let down: Vec<i32> = match (&seen.alive, executed) {
-            (Some(alive), Some(r)) => {
-                let mut d: Vec<i32> = r
-                    .proposals
-                    .iter()
-                    .flat_map(|p| p.new_replicas.iter().copied())
-                    .filter(|b| !alive.contains(b))
-                    .collect();
-                d.sort_unstable();
-                d.dedup();
-                d
-            }
-            _ => Vec::new(),
-        };
-        let done = match executed {
-            Some(r) if placement_in_kafka.is_some() => crate::app::placement::read(
-                &ctx.settings.kafka,
-                ctx.request_timeout(),
-                &ctx.printer,
-            )
-            .await
-            .map(|now| crate::app::placement::proposal_done(&r.proposals, &now)),
-            _ => None,
-        };
-        // Not stopped by a stop request (`stopped` is false), yet seen stopping.
-        let stopped_by_cruise_control = report.flow.saw_stopping();
-        if let Some(msg) = failed_execution_message(&FailedExecution {
-            task_id: task_id.as_deref(),
-            stopped_by_cruise_control,
-            cordoned: &seen.cordoned,
-            down_destinations: &down,
-            moved: placement_in_kafka.as_ref(),
-            done,
-            in_flight: seen.in_flight.as_deref(),
-            throttles: seen.throttles.as_deref(),
-        }) {
-            report.error = Some(CliError::new(ExitCode::Failed, anyhow::anyhow!(msg)));
-        }
-    }
-    let output = flow_output(&report, kind, a.show_internal, stopped, placement_in_kafka);
-    Ok(FlowRun {
-        report,
-        output,
-        left_running,
-    })
 }
 
 /// What a flow shows as its result (pure): the dry-run proposal, or the execution with the

@@ -21,6 +21,7 @@ use crate::app::rebalance::task::{Verdict, look};
 use crate::cli::rebalance::StatusArgs;
 use crate::commands::Ctx;
 use crate::commands::shared::observe::{CliObserver, cruise_control as client};
+use crate::cruise_control::CruiseControlClient;
 use crate::cruise_control::params::{
     ExecutionOptions, GoalOptions, RebalanceKind, RebalanceRequest, Substate,
 };
@@ -31,6 +32,7 @@ use crate::engine::model::Millis;
 use crate::engine::view::ExecutionProgress;
 use crate::error::{CliError, ExitCode};
 use crate::error_codes::OutcomeExitCode;
+use crate::output::Printer;
 
 /// The exit code of a task's verdict (the edge's table).
 pub trait VerdictExitCode {
@@ -104,64 +106,11 @@ pub(crate) async fn status_task(
     let proposal = crate::app::rebalance::task::proposal_of(&task);
     let mut followed = None;
     if a.follow && v == Verdict::Running {
-        // Far enough to mean "while it runs", near enough for Instant arithmetic.
-        let follow = a
-            .follow_timeout
-            .unwrap_or(Duration::from_secs(365 * 24 * 3600));
-        let config = FlowConfig {
-            execute: true,
-            assume_yes: true,
-            no_wait: false,
-            timeout_ms: millis(follow),
-            wait_for_ready_ms: 0,
-            poll_interval_ms: millis(a.poll_interval),
-            recheck: false,
-            follow_timeout_ms: None,
-        };
-        let flow = CcFlow::attach(config, task_id.to_string(), Millis(0));
-        // Never sent: an attached flow is past the execution request.
-        let op = RebalanceRequest {
-            kind: RebalanceKind::Full,
-            goals: GoalOptions::default(),
-            execution: ExecutionOptions::default(),
-            reason: String::new(),
-            verbose: false,
-            review_id: None,
-            extra: Vec::new(),
-        };
-        let hooks = RebalanceHooks {
-            kind: &RebalanceKind::Full,
-            printer: &printer,
-            execute: true,
-            show_internal: false,
-            url: cc.url().to_string(),
-            follow: std::sync::Mutex::new(None),
-            approved_plan: None,
-            tolerance: Tolerance::default(),
-            attached: true,
-            chose_leave: std::sync::atomic::AtomicBool::new(false),
-        };
-        let interrupt = super::interrupt_signal();
-        let driver = FlowDriver::resume(&cc, &op, flow, &hooks, &obs);
-        let mut report = flow::run_driver(driver, interrupt, |_| {}).await;
-        if let Some(e) = super::terminated_error(&report.outcome) {
-            report.error = Some(e);
-        }
-        if let Some(note) = hooks.left_running_by_choice(&report.outcome) {
-            printer.note(note);
-            return Ok(ExitCode::Ok);
-        }
-        match &report.outcome {
-            Outcome::Completed { .. } | Outcome::Failed { .. } => {
-                let (_, after) = look(&cc, task_id, Instant::now() + a.timeout, &obs).await?;
+        match follow(&cc, a, task_id, &printer, &obs).await? {
+            Followed::Exit(exit) => return exit,
+            Followed::Ended(after, progress) => {
                 v = after;
-                followed = report.flow.progress().cloned();
-            }
-            _ => {
-                return match report.error {
-                    Some(e) => Err(e),
-                    None => Ok(report.outcome.exit_code()),
-                };
+                followed = progress;
             }
         }
     }
@@ -193,6 +142,92 @@ pub(crate) async fn status_task(
     };
     printer.emit(&view, render)?;
     Ok(v.exit_code())
+}
+
+/// What following a running task ended with.
+enum Followed {
+    /// The command is over (left running at the operator's choice, interrupted, timed out, a
+    /// failed look): its exit.
+    Exit(Result<ExitCode, CliError>),
+    /// The task ended: its verdict now, and the last counters seen while following.
+    Ended(Verdict, Option<ExecutionProgress>),
+}
+
+/// `--follow`: the shared flow attached to the running task, followed exactly as a fresh
+/// `--execute` would be (progress bar, Ctrl-C to stop it or leave it running).
+async fn follow(
+    cc: &CruiseControlClient,
+    a: &StatusArgs,
+    task_id: &str,
+    printer: &Printer,
+    obs: &CliObserver,
+) -> Result<Followed, CliError> {
+    let hooks = RebalanceHooks {
+        kind: &RebalanceKind::Full,
+        printer,
+        execute: true,
+        show_internal: false,
+        url: cc.url().to_string(),
+        follow: std::sync::Mutex::new(None),
+        approved_plan: None,
+        tolerance: Tolerance::default(),
+        attached: true,
+        chose_leave: std::sync::atomic::AtomicBool::new(false),
+    };
+    let op = never_sent();
+    let interrupt = super::interrupt_signal();
+    let driver = FlowDriver::resume(cc, &op, attached_flow(a, task_id), &hooks, obs);
+    let mut report = flow::run_driver(driver, interrupt, |_| {}).await;
+    if let Some(e) = super::terminated_error(&report.outcome) {
+        report.error = Some(e);
+    }
+    if let Some(note) = hooks.left_running_by_choice(&report.outcome) {
+        printer.note(note);
+        return Ok(Followed::Exit(Ok(ExitCode::Ok)));
+    }
+    match &report.outcome {
+        Outcome::Completed { .. } | Outcome::Failed { .. } => {
+            let (_, after) = look(cc, task_id, Instant::now() + a.timeout, obs).await?;
+            Ok(Followed::Ended(after, report.flow.progress().cloned()))
+        }
+        _ => Ok(Followed::Exit(match report.error {
+            Some(e) => Err(e),
+            None => Ok(report.outcome.exit_code()),
+        })),
+    }
+}
+
+/// A flow attached to the running task, past its execution request, followed while it runs
+/// (or `--follow-timeout`).
+fn attached_flow(a: &StatusArgs, task_id: &str) -> CcFlow {
+    // Far enough to mean "while it runs", near enough for Instant arithmetic.
+    let follow = a
+        .follow_timeout
+        .unwrap_or(Duration::from_secs(365 * 24 * 3600));
+    let config = FlowConfig {
+        execute: true,
+        assume_yes: true,
+        no_wait: false,
+        timeout_ms: millis(follow),
+        wait_for_ready_ms: 0,
+        poll_interval_ms: millis(a.poll_interval),
+        recheck: false,
+        follow_timeout_ms: None,
+    };
+    CcFlow::attach(config, task_id.to_string(), Millis(0))
+}
+
+/// The request of an attached flow: never sent (the flow is past the execution request).
+fn never_sent() -> RebalanceRequest {
+    RebalanceRequest {
+        kind: RebalanceKind::Full,
+        goals: GoalOptions::default(),
+        execution: ExecutionOptions::default(),
+        reason: String::new(),
+        verbose: false,
+        review_id: None,
+        extra: Vec::new(),
+    }
 }
 
 #[cfg(test)]
