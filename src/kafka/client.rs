@@ -234,7 +234,20 @@ pub const CONFIG_REFRESH_OBSERVATIONS: u64 = 64;
 struct ObservationCache {
     observations: u64,
     brokers: BTreeMap<i32, CachedBroker>,
+    /// The only config keys kept of each broker (`None`: every key; see
+    /// [`KafkaClient::keep_broker_config_keys`]).
+    keep: Option<BTreeSet<String>>,
 }
+
+/// The broker config keys an observation itself reads (roles, the quorum's fetch timeout, the
+/// broker-level `min.insync.replicas`, the idle limit of the roll's restart witness): a caller
+/// that keeps only some keys ([`KafkaClient::keep_broker_config_keys`]) keeps these too.
+pub const OBSERVED_BROKER_KEYS: [&str; 4] = [
+    "process.roles",
+    "controller.quorum.fetch.timeout.ms",
+    "min.insync.replicas",
+    "connections.max.idle.ms",
+];
 
 #[derive(Debug, Clone)]
 struct CachedBroker {
@@ -406,6 +419,27 @@ impl KafkaClient {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .brokers
             .remove(&id);
+    }
+
+    /// Keeps of each broker's configs only `keys` and [`OBSERVED_BROKER_KEYS`] (`None`: every
+    /// key, the default), in what observations keep between them and in the observations
+    /// themselves. A broker reports some 350 configs (30 KiB decoded): at 1,000 brokers a
+    /// long-running `operate` kept 30 MB of them (issue #27) when it reads a dozen keys.
+    /// Changing the set forgets every broker's configs (the next observation reads them
+    /// again), so a key added later is never missing from an older answer.
+    pub fn keep_broker_config_keys(&self, keys: Option<BTreeSet<String>>) {
+        let keys = keys.map(|mut k| {
+            k.extend(OBSERVED_BROKER_KEYS.iter().map(|k| (*k).to_string()));
+            k
+        });
+        let mut cache = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if cache.keep != keys {
+            cache.keep = keys;
+            cache.brokers.clear();
+        }
     }
 
     /// Forgets what the observations keep of every broker.
@@ -871,9 +905,9 @@ impl KafkaClient {
     /// intersection of the views) and an open connection to the first broker read, which
     /// answers the topic configs.
     ///
-    /// Read from up to [`METADATA_SOURCES`] unfenced brokers whose metadata is caught up with
-    /// the quorum (a broker behind may report a replica in sync that has left the ISR, so it
-    /// is not asked); a source that does not answer is replaced by the next caught-up broker.
+    /// Read from up to `wanted` ([`METADATA_SOURCES`] for the roll) unfenced brokers whose
+    /// metadata is caught up with the quorum (a broker behind may report a replica in sync that
+    /// has left the ISR, so it is not asked); a source that does not answer is replaced by the next caught-up broker.
     /// When no listed broker is caught up, the observation fails (the roll observes again):
     /// any view read then could be older than the ISR the quorum has committed.
     async fn topic_views(
@@ -881,6 +915,7 @@ impl KafkaClient {
         listed: &[NodeAddress],
         caught_up: &BTreeSet<i32>,
         observation: u64,
+        wanted: usize,
     ) -> Result<(Vec<(i32, Vec<TopicDescription>)>, Connection)> {
         let Some(candidates) = metadata_candidates(listed, caught_up, observation) else {
             return Err(KafkaError::Protocol {
@@ -894,7 +929,6 @@ impl KafkaClient {
                 ),
             });
         };
-        let wanted = METADATA_SOURCES;
         let mut views: Vec<(usize, i32, Vec<TopicDescription>, Connection)> = Vec::new();
         let mut last_error = None;
         let mut next = 0;
@@ -994,7 +1028,11 @@ impl KafkaClient {
         let mut unreachable = BTreeMap::new();
         for (id, node, answer) in answers {
             match answer {
-                Ok(configs) => {
+                Ok(mut configs) => {
+                    if let Some(keep) = &cache.keep {
+                        configs.retain(|e| keep.contains(&e.name));
+                        configs.shrink_to_fit();
+                    }
                     cache.brokers.insert(
                         id,
                         CachedBroker {
@@ -1182,6 +1220,19 @@ impl KafkaAdmin for KafkaClient {
 
 impl ClusterObserver for KafkaClient {
     async fn observe(&self) -> Result<KafkaObservation> {
+        self.observe_from(METADATA_SOURCES).await
+    }
+}
+
+impl KafkaClient {
+    /// One observation whose partition metadata comes from up to `sources` caught-up brokers
+    /// (ISR: the intersection of their views). The roll's observation ([`ClusterObserver`])
+    /// reads [`METADATA_SOURCES`]; `operate`'s idle loop reads one, for its replica counts
+    /// and its health verdict (issue #27: each view is a whole Metadata answer to decode).
+    ///
+    /// # Errors
+    /// As [`ClusterObserver::observe`].
+    pub async fn observe_from(&self, sources: usize) -> Result<KafkaObservation> {
         // Everything the safety checks need; any failure fails the observation.
         let number = {
             let mut cache = self
@@ -1241,8 +1292,9 @@ impl ClusterObserver for KafkaClient {
             );
         }
         // Partition metadata from a few caught-up brokers; the topic configs from the first.
-        let (topic_views, mut first_conn) =
-            self.topic_views(&cluster.nodes, &caught_up, number).await?;
+        let (topic_views, mut first_conn) = self
+            .topic_views(&cluster.nodes, &caught_up, number, sources.max(1))
+            .await?;
         let names: Vec<String> = topic_views
             .first()
             .map(|(_, v)| v.iter().map(|t| t.name.clone()).collect())

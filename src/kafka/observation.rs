@@ -425,56 +425,29 @@ fn listing_covers_leaders(
 
 /// Merges the partition metadata of several brokers: per partition the ISR is the
 /// intersection of the views, replicas the first view's (plus any another view adds), the
-/// leader the first view's. Disagreements are logged at debug level.
-fn merge_views(views: &[(i32, Vec<TopicDescription>)]) -> Vec<TopicDescription> {
-    let mut merged: Vec<TopicDescription> = Vec::new();
-    // Indexes into `merged`: topic name -> position, (topic position, partition) -> position.
-    let mut topic_at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut partition_at: std::collections::HashMap<(usize, i32), usize> =
-        std::collections::HashMap::new();
-    for (broker, view) in views {
-        for t in view {
-            let Some(&ti) = topic_at.get(&t.name) else {
-                let ti = merged.len();
-                topic_at.insert(t.name.clone(), ti);
-                for (pi, p) in t.partitions.iter().enumerate() {
-                    partition_at.entry((ti, p.partition)).or_insert(pi);
-                }
-                merged.push(t.clone());
-                continue;
-            };
-            let into = &mut merged[ti];
-            for p in &t.partitions {
-                let Some(&pi) = partition_at.get(&(ti, p.partition)) else {
-                    partition_at.insert((ti, p.partition), into.partitions.len());
-                    into.partitions.push(p.clone());
-                    continue;
-                };
-                let q = &mut into.partitions[pi];
-                if q.isr.iter().collect::<BTreeSet<_>>() != p.isr.iter().collect::<BTreeSet<_>>()
-                    || q.leader != p.leader
-                    || q.replicas != p.replicas
-                {
-                    tracing::debug!(
-                        "{}-{}: broker {broker} reports leader {:?}, replicas {:?}, ISR {:?}; \
-                         merged so far: leader {:?}, replicas {:?}, ISR {:?} (keeping the \
-                         intersection of the ISRs)",
-                        t.name,
-                        p.partition,
-                        p.leader,
-                        p.replicas,
-                        p.isr,
-                        q.leader,
-                        q.replicas,
-                        q.isr
-                    );
-                }
-                q.isr.retain(|r| p.isr.contains(r));
-                for r in &p.replicas {
-                    if !q.replicas.contains(r) {
-                        q.replicas.push(*r);
-                    }
-                }
+/// leader the first view's. Disagreements are logged at debug level. The first view is moved,
+/// not copied (one view, as `operate`'s loop reads, is the merge).
+fn merge_views(views: Vec<(i32, Vec<TopicDescription>)>) -> Vec<TopicDescription> {
+    let mut views = views.into_iter();
+    let Some((_, mut merged)) = views.next() else {
+        return Vec::new();
+    };
+    let mut rest = views.peekable();
+    if rest.peek().is_some() {
+        // Indexes into `merged`: topic name -> position, (topic position, partition) -> position.
+        let mut topic_at: std::collections::HashMap<String, usize> =
+            std::collections::HashMap::new();
+        let mut partition_at: std::collections::HashMap<(usize, i32), usize> =
+            std::collections::HashMap::new();
+        for (ti, t) in merged.iter().enumerate() {
+            topic_at.entry(t.name.clone()).or_insert(ti);
+            for (pi, p) in t.partitions.iter().enumerate() {
+                partition_at.entry((ti, p.partition)).or_insert(pi);
+            }
+        }
+        for (broker, view) in rest {
+            for t in view {
+                merge_topic(&mut merged, &mut topic_at, &mut partition_at, broker, t);
             }
         }
     }
@@ -484,15 +457,68 @@ fn merge_views(views: &[(i32, Vec<TopicDescription>)]) -> Vec<TopicDescription> 
     merged
 }
 
+/// Merges one broker's view of topic `t` into `merged` (see [`merge_views`]).
+fn merge_topic(
+    merged: &mut Vec<TopicDescription>,
+    topic_at: &mut std::collections::HashMap<String, usize>,
+    partition_at: &mut std::collections::HashMap<(usize, i32), usize>,
+    broker: i32,
+    t: TopicDescription,
+) {
+    let Some(&ti) = topic_at.get(&t.name) else {
+        let ti = merged.len();
+        topic_at.insert(t.name.clone(), ti);
+        for (pi, p) in t.partitions.iter().enumerate() {
+            partition_at.entry((ti, p.partition)).or_insert(pi);
+        }
+        merged.push(t);
+        return;
+    };
+    let into = &mut merged[ti];
+    for p in t.partitions {
+        let Some(&pi) = partition_at.get(&(ti, p.partition)) else {
+            partition_at.insert((ti, p.partition), into.partitions.len());
+            into.partitions.push(p);
+            continue;
+        };
+        let q = &mut into.partitions[pi];
+        if q.isr.iter().collect::<BTreeSet<_>>() != p.isr.iter().collect::<BTreeSet<_>>()
+            || q.leader != p.leader
+            || q.replicas != p.replicas
+        {
+            tracing::debug!(
+                "{}-{}: broker {broker} reports leader {:?}, replicas {:?}, ISR {:?}; \
+                 merged so far: leader {:?}, replicas {:?}, ISR {:?} (keeping the \
+                 intersection of the ISRs)",
+                t.name,
+                p.partition,
+                p.leader,
+                p.replicas,
+                p.isr,
+                q.leader,
+                q.replicas,
+                q.isr
+            );
+        }
+        q.isr.retain(|r| p.isr.contains(r));
+        for r in &p.replicas {
+            if !q.replicas.contains(r) {
+                q.replicas.push(*r);
+            }
+        }
+    }
+}
+
 /// Puts the raw answers together (pure).
-pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> {
+pub fn assemble(mut raw: RawObservation) -> Result<KafkaObservation, AssembleError> {
     let unfenced: BTreeSet<i32> = raw.cluster.nodes.iter().map(|n| n.id).collect();
     let voters: BTreeSet<i32> = raw.quorum.voters.iter().map(|v| v.id).collect();
-    let merged = merge_views(&raw.topic_views);
     listing_covers_leaders(&raw, &unfenced)?;
+    let metadata_from: Vec<i32> = raw.topic_views.iter().map(|(id, _)| *id).collect();
+    let merged = merge_views(std::mem::take(&mut raw.topic_views));
 
     // Partitions: offline = replicas not on a registered, unfenced broker.
-    let topics = topic_observations(&merged, &raw, &unfenced);
+    let topics = topic_observations(merged, &raw, &unfenced);
 
     // Nodes: registered brokers (fenced or not), quorum voters and observers, controllers
     // that were found, ids known from elsewhere. Replica ids nothing else explains are not
@@ -601,7 +627,7 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
             None => BrokerStateSource::InferredFromFencing,
             Some((url_template, _)) => BrokerStateSource::Endpoint { url_template },
         },
-        metadata_from: raw.topic_views.iter().map(|(id, _)| *id).collect(),
+        metadata_from,
         unknown_replica_ids,
     })
 }
@@ -609,33 +635,33 @@ pub fn assemble(raw: RawObservation) -> Result<KafkaObservation, AssembleError> 
 /// Each topic with its partitions as observed; a replica is offline when it is not on a
 /// registered, unfenced broker.
 fn topic_observations(
-    merged: &[TopicDescription],
+    merged: Vec<TopicDescription>,
     raw: &RawObservation,
     unfenced: &BTreeSet<i32>,
 ) -> Vec<TopicObservation> {
     merged
-        .iter()
+        .into_iter()
         .map(|t| TopicObservation {
-            name: t.name.clone(),
-            internal: t.internal,
             min_insync_replicas: raw.topic_min_isr.get(&t.name).copied().flatten(),
             configs_read: raw.topic_min_isr.contains_key(&t.name),
+            internal: t.internal,
             partitions: t
                 .partitions
-                .iter()
+                .into_iter()
                 .map(|p| PartitionObservation {
                     partition: p.partition,
                     leader: p.leader,
-                    replicas: p.replicas.clone(),
-                    isr: p.isr.clone(),
                     offline_replicas: p
                         .replicas
                         .iter()
                         .copied()
                         .filter(|r| !unfenced.contains(r))
                         .collect(),
+                    replicas: p.replicas,
+                    isr: p.isr,
                 })
                 .collect(),
+            name: t.name,
         })
         .collect()
 }

@@ -855,3 +855,120 @@ async fn operate_loop_makes_no_librdkafka_client_and_an_unused_one_is_dropped() 
     client.describe_broker_configs(2).await.unwrap();
     assert_eq!(client.librdkafka_clients_made(), 2);
 }
+
+/// Issue #27: `operate`'s idle loop reads the partition metadata once per loop: its Kafka view
+/// and the health verdict on `/metrics` come from one observation of one caught-up broker, and
+/// with no holds topic no holds are asked for. It failed with four whole-cluster Metadata
+/// requests a loop (the view's plus the health verdict's three caught-up brokers) and one or
+/// two more for the holds. The loop runs for real (`Operator::step`, the live roll, the file
+/// store), with Cruise Control unreachable.
+#[tokio::test(flavor = "multi_thread")]
+async fn operate_idle_loop_sends_one_metadata_request_per_loop() {
+    use kafkaops::app::operate::policy::{ClusterFacts, PolicySource};
+    use kafkaops::app::operate::ports::LogRecorder;
+    use kafkaops::app::operate::roll::RollSettings;
+    use kafkaops::app::operate::{LiveRoll, OperateSpec, Operator};
+    use kafkaops::cruise_control::{ClientConfig, CruiseControlClient};
+    use kafkaops::state::{FileStore, LockLeadership};
+
+    let mut spec = small();
+    spec.lagging = BTreeSet::new();
+    let kafka = SyntheticKafka::start(&spec).unwrap();
+    let mut config = ConnectionConfig::new(kafka.bootstrap_servers());
+    config.request_timeout = TIMEOUT;
+    let client = KafkaClient::connect(config).await.unwrap();
+    let cc = CruiseControlClient::new(ClientConfig {
+        url: url::Url::parse("http://127.0.0.1:9/kafkacruisecontrol/").unwrap(),
+        username: None,
+        password: None,
+        ca_pem: None,
+        timeout: Duration::from_secs(1),
+        poll_interval: Duration::from_millis(100),
+        backoff: kafkaops::cruise_control::retry::Backoff::default(),
+        connect_to: None,
+    })
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let policy_path = dir.path().join("policy.yaml");
+    std::fs::write(
+        &policy_path,
+        "autoRebalance:\n  - mode: add-brokers\n    template: { name: t }\n\
+         \x20 - mode: imbalance\n    template: { name: t }\ntemplates:\n  t: {}\n",
+    )
+    .unwrap();
+    let policy = PolicySource::load(&policy_path, Duration::ZERO, Some(&ClusterFacts::default()))
+        .await
+        .unwrap();
+    let op_spec = OperateSpec {
+        policy: policy_path.clone(),
+        resync: Duration::from_secs(30),
+        dry_run: false,
+        once: false,
+        listen: "127.0.0.1:0".parse().unwrap(),
+        action_timeout: Duration::from_secs(2),
+    };
+    let state_path = dir.path().join("state.json");
+    let roll = LiveRoll::new(
+        client.clone(),
+        RollSettings::new(Default::default(), None, 1, op_spec.action_timeout),
+    );
+    let live = kafkaops::app::operate::observe::LiveKafka {
+        client: client.clone(),
+        holds: kafkaops::app::hold::Holds::Topic,
+    };
+    let mut op = Operator::new(
+        cc,
+        live.clone(),
+        (
+            FileStore::new(state_path.clone()),
+            LockLeadership::new(state_path.with_extension("lock")),
+            LogRecorder,
+        ),
+        policy,
+        op_spec,
+        roll,
+    );
+    kafkaops::state::Leadership::acquire(&op.leadership)
+        .await
+        .unwrap();
+    let mut state = op.resume().await.unwrap();
+    for round in 0..3 {
+        let _ = kafka.take_stats();
+        op.step(&mut state).await.unwrap();
+        let stats = kafka.take_stats();
+        assert_eq!(
+            stats.by_api["Metadata"].requests, 1,
+            "loop {round}: one Metadata request a loop: {stats:?}"
+        );
+        // The one answer is the whole cluster's (every topic), read from one broker.
+        let metadata_nodes: Vec<i32> = stats
+            .by_node
+            .iter()
+            .filter(|(_, n)| n.by_api.get("Metadata").is_some_and(|c| c.requests > 0))
+            .map(|(id, _)| *id)
+            .collect();
+        assert_eq!(metadata_nodes.len(), 1, "{stats:?}");
+    }
+    // The loop's read of Kafka gave both the view and the health verdict's facts.
+    use kafkaops::app::operate::ports::KafkaPort;
+    let _ = kafka.take_stats();
+    let (view, health) = KafkaPort::observe_with_health(&live).await;
+    assert_eq!(view.unwrap().brokers.len(), 5);
+    let health = health.expect("the health verdict's Kafka side");
+    assert_eq!(health.partitions.len(), 50);
+    assert_eq!(kafka.take_stats().by_api["Metadata"].requests, 1);
+    // What the observations keep of the brokers' configs: only the keys operate reads.
+    let o = client
+        .observe_from(kafkaops::app::operate::observe::LOOP_METADATA_SOURCES)
+        .await
+        .unwrap();
+    let keys: BTreeSet<&str> = o
+        .broker_configs
+        .values()
+        .flatten()
+        .map(|e| e.name.as_str())
+        .collect();
+    assert!(keys.contains("process.roles"), "{keys:?}");
+    assert!(!keys.contains("broker.id"), "{keys:?}");
+    assert!(keys.len() <= 12, "{keys:?}");
+}

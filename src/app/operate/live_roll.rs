@@ -19,10 +19,30 @@ pub struct LiveRoll {
 }
 
 impl LiveRoll {
+    /// The roll over `kafka`, whose observations (shared with the loop's clones of it) keep of
+    /// each broker's configs only the keys `operate` reads ([`broker_config_keys`]).
     #[must_use]
     pub fn new(kafka: KafkaClient, settings: RollSettings) -> LiveRoll {
+        kafka.keep_broker_config_keys(Some(broker_config_keys(&settings.desired)));
         LiveRoll { kafka, settings }
     }
+}
+
+/// The broker config keys `operate` reads (issue #27: a broker reports some 350, kept for
+/// every broker between observations): those of the policy's `roll.brokerConfig` (what the
+/// roll compares and applies), the cordon and the throttles (the health verdict), and the
+/// ones the observation reads itself (`kafka::client::OBSERVED_BROKER_KEYS`, added by the
+/// client).
+#[must_use]
+pub fn broker_config_keys(desired: &BTreeMap<String, String>) -> BTreeSet<String> {
+    let mut keys: BTreeSet<String> = desired.keys().cloned().collect();
+    keys.insert(crate::engine::cordon::CORDON_KEY.to_string());
+    keys.extend(
+        crate::engine::throttles::BROKER_KEYS
+            .iter()
+            .map(|k| (*k).to_string()),
+    );
+    keys
 }
 
 /// Why a roll ended, in one sentence (logged and recorded).
@@ -55,6 +75,10 @@ impl RollPort for LiveRoll {
 
     fn follow_policy(&mut self, desired: &BTreeMap<String, String>, max_batch_size: usize) {
         self.settings.desired.clone_from(desired);
+        // A key the policy adds is read again from every broker (the client forgets the
+        // configs it kept when the set changes).
+        self.kafka
+            .keep_broker_config_keys(Some(broker_config_keys(desired)));
         self.settings.config.max_batch_size = max_batch_size.max(1);
     }
 

@@ -7,17 +7,18 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::app::hold::Holds;
 use crate::cruise_control::CruiseControlClient;
 use crate::cruise_control::convert::anomaly_records as records;
 use crate::cruise_control::params::Substate;
+use crate::engine::health::{CruiseControlFacts, HealthFacts};
 use crate::engine::model::Millis;
 use crate::engine::operate::{CcView, KafkaView, Observation};
 use crate::engine::replicas::TopicFacts;
 use crate::engine::view::UserTask;
-use crate::kafka::{KafkaAdmin, KafkaClient};
+use crate::kafka::{KafkaAdmin, KafkaClient, KafkaObservation};
 
 use super::ports::{ClusterFacts, CruiseControlPort, KafkaPort};
+use crate::app::hold::Holds;
 
 /// The loop's Kafka side: the client, and where the node holds live (chosen once,
 /// [`crate::app::hold::Holds::open`]).
@@ -27,68 +28,120 @@ pub struct LiveKafka {
     pub holds: Holds,
 }
 
+/// How many caught-up brokers' partition metadata the loop reads: one. The loop acts on
+/// replica counts and its health verdict is for `/metrics`; the roll's own observation reads
+/// [`crate::kafka::client::METADATA_SOURCES`] and intersects their ISRs (issue #27: each view
+/// is a whole Metadata answer to decode, 4 MiB at 100,000 partitions).
+pub const LOOP_METADATA_SOURCES: usize = 1;
+
 /// Reads Kafka: registered brokers, replicas per broker, reassignments in flight, and the holds
 /// (`holds`: where they live).
 pub async fn kafka(kafka: &KafkaClient, holds: &Holds) -> Result<KafkaView, String> {
-    let cluster = kafka
-        .describe_cluster()
-        .await
-        .map_err(|e| format!("{e:#}"))?;
-    let mut brokers: BTreeMap<i32, u64> = cluster.nodes.iter().map(|n| (n.id, 0)).collect();
-    let racks = cluster
+    kafka_and_health(kafka, holds, false).await.0
+}
+
+/// One loop's read of Kafka (issue #27): one observation ([`LOOP_METADATA_SOURCES`] caught-up
+/// broker's partition metadata, the brokers, the quorum, the reassignments) for both the
+/// loop's [`KafkaView`] and, with `health`, the Kafka side of the health verdict (`None`: not
+/// asked, or Kafka could not be read). The holds are read only when their topic exists (the
+/// observation lists it), so an idle loop sends one Metadata request.
+pub async fn kafka_and_health(
+    kafka: &KafkaClient,
+    at: &Holds,
+    health: bool,
+) -> (Result<KafkaView, String>, Option<HealthFacts>) {
+    let o = match kafka.observe_from(LOOP_METADATA_SOURCES).await {
+        Ok(o) => o,
+        Err(e) => return (Err(format!("{e:#}")), None),
+    };
+    // The holds live in the cluster too (issue 29); one that cannot be read cannot be
+    // honoured, so the Kafka side is then unknown and the engine waits.
+    // In the topic store, no topic means no holds; a Kubernetes store is always read.
+    let topic_store_empty =
+        matches!(at, Holds::Topic) && o.topic(crate::kafka::holds::HOLDS_TOPIC).is_none();
+    let holds = if !topic_store_empty {
+        crate::app::hold::read(at, kafka)
+            .await
+            .map_err(|e| format!("{e:#}"))
+    } else {
+        Ok(Vec::new())
+    };
+    let now = crate::app::hold::now();
+    let view = holds.as_ref().map_err(Clone::clone).map(|h| {
+        let held = crate::engine::holds::active(h, now)
+            .into_iter()
+            .map(|(n, why)| (n.0, why))
+            .collect();
+        view_of(&o, held)
+    });
+    if !health {
+        return (view, None);
+    }
+    let names: Vec<String> = o.topics.iter().map(|t| t.name.clone()).collect();
+    let topic_throttles = match crate::app::throttles::topic_throttles(kafka, &names).await {
+        Ok(t) => t,
+        Err(e) => {
+            tracing::debug!("health: {e:#}");
+            return (view, None);
+        }
+    };
+    let mut f = crate::app::health::from_observation(
+        &o,
+        topic_throttles,
+        CruiseControlFacts::NotConfigured,
+    );
+    match holds {
+        Ok(h) => f.holds = h.into_iter().filter(|h| h.is_active(now)).collect(),
+        Err(e) => tracing::warn!("node holds not shown: {e}"),
+    }
+    (view, Some(f))
+}
+
+/// The loop's view of one observation (pure): the registered (unfenced) brokers with the
+/// replicas each holds, every topic's partition count and replication factors, the racks, the
+/// reassignments in flight, the holds that count.
+#[must_use]
+pub fn view_of(o: &KafkaObservation, held: BTreeMap<i32, String>) -> KafkaView {
+    let registered = o
         .nodes
         .iter()
-        .filter_map(|n| n.rack.clone())
-        .collect();
-    let mut facts = BTreeMap::new();
-    // One Metadata answer (at 100,000 partitions: 4 MiB a loop, not twice that through
-    // librdkafka's listing, DescribeTopics and its metadata cache).
-    let described = kafka
-        .describe_all_topics()
-        .await
-        .map_err(|e| format!("{e:#}"))?;
-    if !described.is_empty() {
-        for t in &described {
-            for p in &t.partitions {
-                for r in &p.replicas {
-                    *brokers.entry(*r).or_insert(0) += 1;
+        .filter(|n| n.roles.broker && n.fenced == Some(false));
+    let mut brokers: BTreeMap<i32, u64> = registered.clone().map(|n| (n.id, 0)).collect();
+    let racks = registered.filter_map(|n| n.rack.clone()).collect();
+    let to_u16 = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+    let mut topics = BTreeMap::new();
+    for t in &o.topics {
+        let (mut min_rf, mut max_rf) = (usize::MAX, 0);
+        for p in &t.partitions {
+            min_rf = min_rf.min(p.replicas.len());
+            max_rf = max_rf.max(p.replicas.len());
+            // Replicas on brokers that are not registered (stopped) do not make them brokers.
+            for r in &p.replicas {
+                if let Some(n) = brokers.get_mut(r) {
+                    *n += 1;
                 }
             }
-            let counts = t.partitions.iter().map(|p| p.replicas.len());
-            let to_u16 = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
-            facts.insert(
-                t.name.clone(),
-                TopicFacts {
-                    partitions: u32::try_from(t.partitions.len()).unwrap_or(u32::MAX),
-                    min_rf: to_u16(counts.clone().min().unwrap_or(0)),
-                    max_rf: to_u16(counts.max().unwrap_or(0)),
-                    min_isr: None,
-                },
-            );
         }
-        // Replicas on brokers that are not registered (stopped) do not make them brokers.
-        let registered: Vec<i32> = cluster.nodes.iter().map(|n| n.id).collect();
-        brokers.retain(|b, _| registered.contains(b));
+        if t.partitions.is_empty() {
+            min_rf = 0;
+        }
+        topics.insert(
+            t.name.clone(),
+            TopicFacts {
+                partitions: u32::try_from(t.partitions.len()).unwrap_or(u32::MAX),
+                min_rf: to_u16(min_rf),
+                max_rf: to_u16(max_rf),
+                min_isr: None,
+            },
+        );
     }
-    let reassignments = kafka
-        .list_reassignments()
-        .await
-        .map_err(|e| format!("{e:#}"))?;
-    // The holds live in the cluster too (issue 29); one that cannot be read cannot be honoured,
-    // so the Kafka side is then unknown and the engine waits.
-    let held = crate::app::hold::active_now(holds, kafka)
-        .await
-        .map_err(|e| format!("{e:#}"))?
-        .into_iter()
-        .map(|(n, why)| (n.0, why))
-        .collect();
-    Ok(KafkaView {
+    KafkaView {
         brokers,
-        reassignments,
-        topics: facts,
+        reassignments: o.reassignments.clone(),
+        topics,
         racks,
         held,
-    })
+    }
 }
 
 /// Reads Cruise Control: executor, anomaly detector and, when asked, the user tasks.
@@ -127,16 +180,20 @@ pub async fn cruise_control(
     })
 }
 
-/// Both sides at once.
+/// Both sides at once, and the Kafka side of the health verdict from the same read of Kafka
+/// (`None`: Kafka could not be read for it).
 pub async fn observe<K: KafkaPort, C: CruiseControlPort>(
     kafka_client: &K,
     cc: &C,
     user_tasks: bool,
     timeout: Duration,
     now: Millis,
-) -> Observation {
-    let (k, c) = tokio::join!(kafka_client.observe(), cc.observe(user_tasks, timeout));
-    Observation {
+) -> (Observation, Option<HealthFacts>) {
+    let ((k, health), c) = tokio::join!(
+        kafka_client.observe_with_health(),
+        cc.observe(user_tasks, timeout)
+    );
+    let o = Observation {
         now,
         kafka: k,
         cc: c,
@@ -144,7 +201,8 @@ pub async fn observe<K: KafkaPort, C: CruiseControlPort>(
         platform_error: None,
         other_roll: None,
         roll: None,
-    }
+    };
+    (o, health)
 }
 
 /// What the policy is checked against (read only when the policy file changed): the brokers
@@ -175,28 +233,12 @@ impl KafkaPort for LiveKafka {
         cluster_facts(&self.client).await
     }
 
-    async fn health(&self) -> Option<crate::engine::health::HealthFacts> {
-        use crate::engine::health::CruiseControlFacts;
-        use crate::kafka::ClusterObserver;
-        let o = match ClusterObserver::observe(&self.client).await {
-            Ok(o) => o,
-            Err(e) => {
-                tracing::debug!("health: cannot observe Kafka: {e}");
-                return None;
-            }
-        };
-        let names: Vec<String> = o.topics.iter().map(|t| t.name.clone()).collect();
-        let topic_throttles = crate::app::throttles::topic_throttles(&self.client, &names)
-            .await
-            .inspect_err(|e| tracing::debug!("health: {e:#}"))
-            .ok()?;
-        let mut f = crate::app::health::from_observation(
-            &o,
-            topic_throttles,
-            CruiseControlFacts::NotConfigured,
-        );
-        crate::app::health::add_holds(&self.holds, &self.client, &mut f).await;
-        Some(f)
+    async fn health(&self) -> Option<HealthFacts> {
+        kafka_and_health(&self.client, &self.holds, true).await.1
+    }
+
+    async fn observe_with_health(&self) -> (Result<KafkaView, String>, Option<HealthFacts>) {
+        kafka_and_health(&self.client, &self.holds, true).await
     }
 }
 

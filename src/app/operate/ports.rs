@@ -101,6 +101,18 @@ pub trait KafkaPort: Send + Sync {
     fn health(&self) -> impl Future<Output = Option<crate::engine::health::HealthFacts>> + Send {
         async { None }
     }
+    /// [`KafkaPort::observe`] and [`KafkaPort::health`] from one read of Kafka: what the loop
+    /// calls (issue #27: the real port reads the partition metadata once for both).
+    fn observe_with_health(
+        &self,
+    ) -> impl Future<
+        Output = (
+            Result<crate::engine::operate::KafkaView, String>,
+            Option<crate::engine::health::HealthFacts>,
+        ),
+    > + Send {
+        async { (self.observe().await, self.health().await) }
+    }
 }
 
 pub use crate::app::operate::policy::ClusterFacts;

@@ -30,7 +30,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
             return Err(Stop::Deposed("leadership lost".into()));
         }
         let timeout = self.spec.action_timeout.min(Duration::from_secs(30));
-        let mut obs = observe::observe(
+        let (mut obs, health) = observe::observe(
             &self.kafka,
             &self.cc,
             state.needs_user_tasks(),
@@ -56,7 +56,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
         }
         let roll_notes = self.roll_wish(state, &mut obs).await;
         self.note_outages(&obs);
-        self.export_health(&obs).await;
+        self.export_health(&obs, health);
         let mut engine_policy = self.policy.policy().engine();
         let platform_ok = self.observe_platform(&mut obs, &mut engine_policy).await;
         let reachable = obs.kafka.is_ok() && obs.cc.is_ok() && platform_ok;
@@ -155,13 +155,12 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
         roll_notes
     }
 
-    /// Counts what could not be read and logs each outage once per change (the loop backs
-    /// off while one lasts).
-    /// The health verdict on `/metrics`: Kafka's side observed by the port, Cruise Control's
-    /// from this loop's observation (its executor and anomalies; the load monitor is not asked).
-    async fn export_health(&self, obs: &Observation) {
+    /// The health verdict on `/metrics`: Kafka's side from this loop's read of Kafka (`facts`),
+    /// Cruise Control's from this loop's observation (its executor and anomalies; the load
+    /// monitor is not asked).
+    fn export_health(&self, obs: &Observation, facts: Option<crate::engine::health::HealthFacts>) {
         use crate::engine::health::{CruiseControlFacts, evaluate};
-        let Some(mut facts) = self.kafka.health().await else {
+        let Some(mut facts) = facts else {
             return;
         };
         facts.cruise_control = match &obs.cc {
@@ -175,6 +174,8 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
         self.telemetry.health(&evaluate(&facts, &[]));
     }
 
+    /// Counts what could not be read and logs each outage once per change (the loop backs
+    /// off while one lasts).
     fn note_outages(&mut self, obs: &Observation) {
         if obs.kafka.is_err() {
             self.telemetry.error(ErrorSource::Kafka);
