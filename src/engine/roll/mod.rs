@@ -66,6 +66,7 @@
 pub mod batch;
 pub mod config_diff;
 pub mod error;
+mod placement;
 mod restart;
 pub mod run;
 pub mod safety;
@@ -505,6 +506,11 @@ pub struct Roller {
     /// compared.
     #[serde(skip)]
     planned: Option<select::PlannedBatches>,
+    /// The partition index and the conflict graph of the last snapshot, reused by the next
+    /// decision while the placement is the same (see `placement`); derived data, so neither
+    /// saved nor compared.
+    #[serde(skip)]
+    placement: Option<placement::KeptPlacement>,
 }
 
 impl PartialEq for Roller {
@@ -544,6 +550,7 @@ impl Roller {
             software: BTreeMap::new(),
             other_mover: None,
             planned: None,
+            placement: None,
         }
     }
 
@@ -752,18 +759,18 @@ impl Roller {
         if let Some(done) = &self.finished {
             return done.clone();
         }
-        if let Err(e) = self.observe(snapshot, now) {
+        let mut cache = Cache::carrying(self.planned.take(), self.placement.take(), snapshot);
+        if let Err(e) = self.observe(snapshot, now, &mut cache) {
             if self.awaiting.is_none() {
                 return self.finish(Decision::Abort { reason: e });
             }
             // Our own nodes first: see `stop_after_action`.
             self.stop_after_action.get_or_insert(e);
         }
-        let mut cache = Cache::carrying(self.planned.take());
         if self.awaiting.is_some() {
             match self.await_step(snapshot, now, &mut cache) {
                 Ok(Some(d)) => {
-                    self.planned = cache.batches.take();
+                    (self.planned, self.placement) = cache.keep(snapshot);
                     return d;
                 }
                 Ok(None) => {}
@@ -774,7 +781,7 @@ impl Roller {
             return self.finish(Decision::Abort { reason: e });
         }
         let selection = select(&self.config, &self.nodes, snapshot, &mut cache);
-        self.planned = cache.batches.take();
+        (self.planned, self.placement) = cache.keep(snapshot);
         match hold_for(self.other_mover.as_ref(), selection) {
             Selection::Restart(nodes, reason) => {
                 let mut restarts = BTreeMap::new();
@@ -870,11 +877,13 @@ impl Roller {
     #[must_use]
     pub fn plan(&self, snapshot: &ClusterSnapshot) -> Plan {
         let mut nodes = self.nodes.clone();
+        let mut cache = Cache::carrying(self.planned.clone(), self.placement.clone(), snapshot);
         merge_observation(
             &mut nodes,
             &self.requests,
             &self.holds,
             snapshot,
+            cache.index(snapshot),
             Millis(0),
             None,
         );
@@ -883,7 +892,6 @@ impl Roller {
         // out of sync to every later step, and the preview reported a block the real roll does not
         // meet (it re-observes after each batch).
         let mut assumed = std::borrow::Cow::Borrowed(snapshot);
-        let mut cache = Cache::carrying(self.planned.clone());
         let mut plan = Plan {
             unselected_unhealthy: unselected_unhealthy(&self.config, &nodes),
             held: held_nodes(&nodes),
@@ -905,9 +913,9 @@ impl Roller {
                     }
                     let ids: Vec<NodeId> = batch.iter().map(|n| n.node).collect();
                     if assume_back_in_sync(&mut assumed, &ids) {
-                        // Only ISRs and states changed, not who holds what: a portable
-                        // colouring still fits.
-                        cache = Cache::carrying(cache.batches.take());
+                        // Only ISRs and states changed, not who holds what: the index, the
+                        // graph and a portable colouring still fit.
+                        cache = cache.next_step(&assumed);
                     }
                     plan.steps.push(PlanStep::Restart {
                         nodes: batch,
@@ -1002,7 +1010,12 @@ impl Roller {
 
     /// Updates contexts; fails when a node the roll is not acting on went
     /// from healthy to unhealthy.
-    fn observe(&mut self, snapshot: &ClusterSnapshot, now: Millis) -> Result<(), RollError> {
+    fn observe(
+        &mut self,
+        snapshot: &ClusterSnapshot,
+        now: Millis,
+        cache: &mut Cache,
+    ) -> Result<(), RollError> {
         let acting: Vec<NodeId> = self
             .awaiting
             .as_ref()
@@ -1018,6 +1031,7 @@ impl Roller {
             &self.requests,
             &self.holds,
             snapshot,
+            cache.index(snapshot),
             now,
             self.awaiting.as_ref(),
         );
@@ -1181,10 +1195,10 @@ fn merge_observation(
     requests: &BTreeMap<NodeId, NodeRequest>,
     holds: &BTreeMap<NodeId, String>,
     snapshot: &ClusterSnapshot,
+    index: &PartitionIndex,
     now: Millis,
     awaiting: Option<&Awaiting>,
 ) {
-    let index = PartitionIndex::build(snapshot);
     for n in &snapshot.nodes {
         let ctx = nodes.entry(n.id).or_insert_with(|| {
             let req = requests.get(&n.id).cloned().unwrap_or_default();
@@ -1219,7 +1233,7 @@ fn merge_observation(
         let state = match n.state {
             _ if restarting => NodeState::Restarted,
             ObservedState::Serving => {
-                if n.roles.broker && !leads_all_preferred(snapshot, &index, n.id) {
+                if n.roles.broker && !leads_all_preferred(snapshot, index, n.id) {
                     NodeState::Serving
                 } else {
                     NodeState::LeadingAllPreferred

@@ -2,6 +2,7 @@
 //! (the heart of the algorithm) and the per-snapshot cache it uses. Split
 //! out of the roller core (`mod.rs`) to keep both readable.
 
+use super::placement::{KeptPlacement, PlacementKey};
 use super::*;
 
 /// What to do next, before bookkeeping.
@@ -13,13 +14,17 @@ pub(super) enum Selection {
     Done,
 }
 
-/// Lazily built per-snapshot structures (one decision, or a whole plan: the
-/// snapshot does not change while a cache lives), except `batches`, which the
-/// roller carries from one decision to the next ([`PlannedBatches::portable`]).
+/// Lazily built per-snapshot structures (one decision, or one step of a plan), except what
+/// the roller carries from one decision to the next: `batches`
+/// ([`PlannedBatches::portable`]), and the index and the graph while the placement is the
+/// same (`placement`).
 #[derive(Default)]
 pub(super) struct Cache {
     pub(super) index: Option<PartitionIndex>,
     pub(super) graph: Option<ConflictGraph>,
+    /// The placement `index` and `graph` were computed from, when they came from an earlier
+    /// snapshot (else it is taken from this one when they are kept).
+    key: Option<PlacementKey>,
     /// The planned batches and what they were planned from.
     pub(super) batches: Option<PlannedBatches>,
     pub(super) node_slot: Option<HashMap<NodeId, usize>>,
@@ -53,10 +58,52 @@ impl PlannedBatches {
 }
 
 impl Cache {
-    /// A cache for a new snapshot that keeps a colouring valid beyond one snapshot.
-    pub(super) fn carrying(batches: Option<PlannedBatches>) -> Cache {
+    /// A cache for `snapshot` that keeps a colouring valid beyond one snapshot, and the index
+    /// and the graph of `kept` when `snapshot` has the same placement.
+    pub(super) fn carrying(
+        batches: Option<PlannedBatches>,
+        kept: Option<KeptPlacement>,
+        snapshot: &ClusterSnapshot,
+    ) -> Cache {
+        let (key, index, graph) = kept
+            .and_then(|k| k.reuse(snapshot))
+            .map_or((None, None, None), |(k, i, g)| (Some(k), i, g));
         Cache {
+            index,
+            graph,
+            key,
             batches: batches.filter(|b| b.portable),
+            ..Cache::default()
+        }
+    }
+
+    /// What the next decision may reuse: the portable colouring, and the index and the graph
+    /// with the placement of `snapshot`, the snapshot this cache was used with.
+    pub(super) fn keep(
+        &mut self,
+        snapshot: &ClusterSnapshot,
+    ) -> (Option<PlannedBatches>, Option<KeptPlacement>) {
+        let kept = (self.index.is_some() || self.graph.is_some()).then(|| KeptPlacement {
+            key: self
+                .key
+                .take()
+                .unwrap_or_else(|| PlacementKey::of(snapshot)),
+            index: self.index.take(),
+            graph: self.graph.take(),
+        });
+        (self.batches.take(), kept)
+    }
+
+    /// The cache for the next step of a plan, whose assumed snapshot differs from the last one
+    /// only in ISRs, leaders and node states (`assume_back_in_sync`): the placement is the
+    /// same, so the index (with who serves read again), the graph and a portable colouring
+    /// stay.
+    pub(super) fn next_step(&mut self, snapshot: &ClusterSnapshot) -> Cache {
+        Cache {
+            index: self.index.take().map(|i| i.with_serving_of(snapshot)),
+            graph: self.graph.take(),
+            key: self.key.take(),
+            batches: self.batches.take().filter(|b| b.portable),
             ..Cache::default()
         }
     }
