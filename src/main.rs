@@ -13,7 +13,7 @@ use kafkaops::error::ExitCode;
 fn main() {
     // Usage shows the name kafkaops was called by (`kubectl kafkaops` as a kubectl plugin).
     let name = kafkaops::cli::usage_name(&kafkaops::cli::invoked_name());
-    let matches = match kafkaops::cli::command().bin_name(name).try_get_matches() {
+    let matches = match kafkaops::cli::help::parse_command(name).try_get_matches() {
         Ok(m) => m,
         Err(e) => {
             // --help/--version print and exit 0; real usage errors exit 2.

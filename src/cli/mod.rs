@@ -10,6 +10,7 @@ pub mod anomalies;
 pub mod broker;
 pub mod examples;
 pub mod health;
+pub mod help;
 pub mod hold;
 pub mod journal;
 pub mod kraft;

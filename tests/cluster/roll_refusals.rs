@@ -475,6 +475,14 @@ fn reassignment_removing_an_in_sync_replica_keeps_acks_all_producing() {
         .clear_replication_throttle(TOPIC, &[1, 2, 3, 4])
         .expect("lift the throttle");
     eprintln!("throttle lifted");
+    // Broker 2's slow start is what makes a restart during the move fail sends; once the move
+    // has completed, 2 holds no replica of the topic and a slow start would only make the roll's
+    // legitimate restart of it 45 s longer. (Any restart of 2 until then still starts slowly.)
+    let _ = wait_for("the reassignment to complete", WAIT, || {
+        let p = placement(&bootstrap, TOPIC)?.remove(0);
+        Ok((sorted(p.replicas) == [1, 3, 4]).then_some(()))
+    });
+    lock(&cluster).set_slow_start(2, Duration::ZERO);
     let run = roll.wait(Duration::from_secs(900));
     let stats = producer.stop();
     let below = monitor.stop();
@@ -552,7 +560,7 @@ fn start_throttled_move(c: &mut KafkaCluster, bootstrap: &str, topic: &str) -> a
 // ---------------------------------------------------------------------------------------------
 
 /// Three combined nodes, topic RF 3 / min ISR 2, an `acks=all` producer. The restart command
-/// answers at once; the node keeps serving for 15 s (a preStop hook, a slow unit stop), then
+/// answers at once; the node keeps serving for 8 s (a preStop hook, a slow unit stop), then
 /// gets SIGTERM, exits and is started again. A roll that takes the first SERVING observation
 /// for "back" moves on while the node has not even gone down, and the next restarts overlap.
 /// The roll must wait for the real restart: when each restart command arrives, every node
@@ -570,7 +578,9 @@ fn restart_command_returning_before_exit_is_waited_for() {
     let server = ControlServer::start_with(
         Arc::clone(&cluster),
         ControlOptions {
-            async_stop_delay: Duration::from_secs(15),
+            // Far longer than a poll (1 s): a roll that counts the first SERVING observation as
+            // "back" sends the next restart while this node has not even gone down.
+            async_stop_delay: Duration::from_secs(8),
             ..ControlOptions::default()
         },
     );

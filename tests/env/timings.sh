@@ -69,7 +69,8 @@ awk -F'\t' -v OFS='\t' '
 # Per test module (tests named `module::test`, i.e. binaries made of modules), from the timing log
 # alone: span is from the first cluster/apiserver start of the module to its last stop; modules of
 # one binary overlap when it runs clusters side by side.
-if [ "$tsv" != /dev/null ] && cut -f3 "$tsv" | grep -q '::'; then
+# (awk reads the whole file: `cut | grep -q` would end early and, under pipefail, fail on SIGPIPE.)
+if [ "$tsv" != /dev/null ] && awk -F'\t' '$3 ~ /::/ { found = 1 } END { exit !found }' "$tsv"; then
   echo
   awk -F'\t' '
     $3 ~ /::/ {
@@ -95,6 +96,20 @@ if [ "$tsv" != /dev/null ] && cut -f3 "$tsv" | grep -q '::'; then
       }
     }
   ' "$tsv"
+  # The tests that keep a cluster up longest, with their longest single wait: what to shorten first.
+  echo
+  echo "| binary | test | cluster up s | waits >= 1 s, sum s | longest wait |"
+  echo "|---|---|---:|---:|---|"
+  awk -F'\t' '
+    $3 ~ /::/ {
+      t = $2 " | " $3; k = $4; ms = $5
+      if (k == "cluster_stop" && match($6, /up [0-9.]+s/)) up[t] += substr($6, RSTART + 3, RLENGTH - 4)
+      else if (k == "wait_for") { wf[t] += ms / 1000; if (ms > maxw[t]) { maxw[t] = ms; what[t] = $6 } }
+    }
+    END {
+      for (t in up) printf "%012.1f| %s | %.0f | %.0f | %.1f s %s |\n", up[t], t, up[t], wf[t], maxw[t] / 1000, what[t]
+    }
+  ' "$tsv" | sort -r | head -20 | cut -d'|' -f2- | sed 's/^/|/'
 fi
 
 echo
