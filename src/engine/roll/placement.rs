@@ -71,7 +71,10 @@ impl PlacementKey {
         for (i, p) in snapshot.partitions.iter().enumerate() {
             let end = self.ends[i] as usize;
             let topic = &self.topic_names[self.topic_of[i] as usize];
-            if *topic != p.tp.topic || !p.all_replicas().eq(self.replicas[start..end].iter().copied())
+            if *topic != p.tp.topic
+                || !p
+                    .all_replicas()
+                    .eq(self.replicas[start..end].iter().copied())
             {
                 return false;
             }
@@ -81,7 +84,9 @@ impl PlacementKey {
     }
 }
 
-fn node_key(snapshot: &ClusterSnapshot) -> impl Iterator<Item = (NodeId, NodeRoles, Option<u32>)> + '_ {
+fn node_key(
+    snapshot: &ClusterSnapshot,
+) -> impl Iterator<Item = (NodeId, NodeRoles, Option<u32>)> + '_ {
     snapshot
         .nodes
         .iter()
@@ -193,7 +198,8 @@ mod tests {
             }
             6 => {
                 if let Some(t) = snapshot.topics.values_mut().next() {
-                    t.min_insync_replicas = t.min_insync_replicas.map_or(Some(1), |m| Some(m % 2 + 1));
+                    t.min_insync_replicas =
+                        t.min_insync_replicas.map_or(Some(1), |m| Some(m % 2 + 1));
                 }
             }
             7 => {
@@ -259,9 +265,19 @@ mod tests {
                 None => {}
             }
             let mut scratch = from_scratch(&roller);
-            prop_assert_eq!(roller.plan(&snapshot), scratch.plan(&snapshot), "step {}", step);
+            prop_assert_eq!(
+                roller.plan(&snapshot),
+                scratch.plan(&snapshot),
+                "step {}",
+                step
+            );
             let decision = roller.decide(&snapshot, sim.now);
-            prop_assert_eq!(&decision, &scratch.decide(&snapshot, sim.now), "step {}", step);
+            prop_assert_eq!(
+                &decision,
+                &scratch.decide(&snapshot, sim.now),
+                "step {}",
+                step
+            );
             prop_assert!(roller == scratch, "step {}", step);
             sim.apply(&decision);
             sim.feed_back(&mut roller, &decision);
@@ -310,7 +326,10 @@ mod tests {
             placement: Placement::Random,
         };
         let (reused, rebuilt) = roll_compared(&spec, 11, 3, usize::MAX).unwrap();
-        assert!(reused > 10 && rebuilt == 0, "reused {reused}, rebuilt {rebuilt}");
+        assert!(
+            reused > 10 && rebuilt == 0,
+            "reused {reused}, rebuilt {rebuilt}"
+        );
         // A change can end the roll early (a node missing from a snapshot aborts it): over a
         // few rolls with changes, the kept placement is both reused and rebuilt.
         let (mut reused, mut rebuilt) = (0, 0);
@@ -319,7 +338,10 @@ mod tests {
             reused += r;
             rebuilt += b;
         }
-        assert!(reused > 10 && rebuilt > 2, "reused {reused}, rebuilt {rebuilt}");
+        assert!(
+            reused > 10 && rebuilt > 2,
+            "reused {reused}, rebuilt {rebuilt}"
+        );
     }
 
     /// The kept placement is used while the snapshot's placement is the same, and dropped by a
@@ -370,7 +392,9 @@ mod tests {
         assert!(changed(&|s| {
             s.nodes.pop();
         }));
-        assert!(changed(&|s| s.nodes[0].roles.broker = !s.nodes[0].roles.broker));
+        assert!(changed(
+            &|s| s.nodes[0].roles.broker = !s.nodes[0].roles.broker
+        ));
         assert!(changed(&|s| {
             s.topics.values_mut().next().unwrap().min_insync_replicas = Some(1);
         }));
