@@ -877,6 +877,7 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control (dry run unless --execute)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Replication-factor changes: pending, ongoing and finished (from the state file, refreshed from Kafka and Cruise Control where possible); changes nothing')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -913,9 +914,9 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
             [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
-            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Report pending, ongoing and finished changes from the state file, and change nothing')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Old spelling of `kafkaops topic status` (kept, hidden)')
             [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Execute the change (default: dry run, show Cruise Control''s proposal only)')
-            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once Cruise Control accepted the change (follow it later by re-running the same command, or see it with --status)')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'With --execute: return once Cruise Control accepted the change (follow it later by re-running the same command, or see it with `kafkaops topic status`)')
             [CompletionResult]::new('--allow-below-min-isr', '--allow-below-min-isr', [CompletionResultType]::ParameterName, 'Allow a factor below the topic''s min.insync.replicas (producers with acks=all will fail)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'With --strimzi: execute even though the Strimzi operator''s reconciliation is not paused or one of its KafkaRebalances is executing (default: refuse with exit code 5)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
@@ -930,12 +931,49 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kafkaops;topic;status' {
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'Where the state file (`topic-set-rf.json`) of pending and ongoing changes lives [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Context of the config file to use [default: the file''s current-context]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (NO_COLOR is respected in auto)')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('--bootstrap-servers', '--bootstrap-servers', [CompletionResultType]::ParameterName, 'Kafka bootstrap servers (host:port,...)')
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--kafka-property', '--kafka-property', [CompletionResultType]::ParameterName, 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`')
+            [CompletionResult]::new('--cruise-control-url', '--cruise-control-url', [CompletionResultType]::ParameterName, 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)')
+            [CompletionResult]::new('--cruise-control-user', '--cruise-control-user', [CompletionResultType]::ParameterName, 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)')
+            [CompletionResult]::new('--cruise-control-password-file', '--cruise-control-password-file', [CompletionResultType]::ParameterName, 'File holding the Cruise Control password')
+            [CompletionResult]::new('--cruise-control-ca-file', '--cruise-control-ca-file', [CompletionResultType]::ParameterName, 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of a single HTTP request, e.g. 30s')
+            [CompletionResult]::new('--strimzi', '--strimzi', [CompletionResultType]::ParameterName, 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]')
+            [CompletionResult]::new('--kube-context', '--kube-context', [CompletionResultType]::ParameterName, 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Only data on stdout and errors on stderr')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation before destructive actions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kafkaops;topic;help' {
             [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control (dry run unless --execute)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Replication-factor changes: pending, ongoing and finished (from the state file, refreshed from Kafka and Cruise Control where possible); changes nothing')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'kafkaops;topic;help;set-rf' {
+            break
+        }
+        'kafkaops;topic;help;status' {
             break
         }
         'kafkaops;topic;help;help' {
@@ -2374,9 +2412,13 @@ Register-ArgumentCompleter -Native -CommandName 'kafkaops' -ScriptBlock {
         }
         'kafkaops;help;topic' {
             [CompletionResult]::new('set-rf', 'set-rf', [CompletionResultType]::ParameterValue, 'Change the replication factor of topics through Cruise Control (dry run unless --execute)')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Replication-factor changes: pending, ongoing and finished (from the state file, refreshed from Kafka and Cruise Control where possible); changes nothing')
             break
         }
         'kafkaops;help;topic;set-rf' {
+            break
+        }
+        'kafkaops;help;topic;status' {
             break
         }
         'kafkaops;help;anomalies' {

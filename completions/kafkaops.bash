@@ -286,6 +286,9 @@ _kafkaops() {
             kafkaops__subcmd__help__subcmd__topic,set-rf)
                 cmd="kafkaops__subcmd__help__subcmd__topic__subcmd__set__subcmd__rf"
                 ;;
+            kafkaops__subcmd__help__subcmd__topic,status)
+                cmd="kafkaops__subcmd__help__subcmd__topic__subcmd__status"
+                ;;
             kafkaops__subcmd__hold,add)
                 cmd="kafkaops__subcmd__hold__subcmd__add"
                 ;;
@@ -505,11 +508,17 @@ _kafkaops() {
             kafkaops__subcmd__topic,set-rf)
                 cmd="kafkaops__subcmd__topic__subcmd__set__subcmd__rf"
                 ;;
+            kafkaops__subcmd__topic,status)
+                cmd="kafkaops__subcmd__topic__subcmd__status"
+                ;;
             kafkaops__subcmd__topic__subcmd__help,help)
                 cmd="kafkaops__subcmd__topic__subcmd__help__subcmd__help"
                 ;;
             kafkaops__subcmd__topic__subcmd__help,set-rf)
                 cmd="kafkaops__subcmd__topic__subcmd__help__subcmd__set__subcmd__rf"
+                ;;
+            kafkaops__subcmd__topic__subcmd__help,status)
+                cmd="kafkaops__subcmd__topic__subcmd__help__subcmd__status"
                 ;;
             *)
                 ;;
@@ -2722,7 +2731,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__help__subcmd__topic)
-            opts="set-rf"
+            opts="set-rf status"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2736,6 +2745,20 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__help__subcmd__topic__subcmd__set__subcmd__rf)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__help__subcmd__topic__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -7342,7 +7365,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__topic)
-            opts="-o -v -q -y -b -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version set-rf help"
+            opts="-o -v -q -y -b -X -n -h -V --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version set-rf status help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -7432,7 +7455,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__topic__subcmd__help)
-            opts="set-rf help"
+            opts="set-rf status help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -7460,6 +7483,20 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__topic__subcmd__help__subcmd__set__subcmd__rf)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__topic__subcmd__help__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -7529,6 +7566,100 @@ _kafkaops() {
                     return 0
                     ;;
                 --wait-for-reassignments)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-servers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -b)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cruise-control-ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strimzi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kafkaops__subcmd__topic__subcmd__status)
+            opts="-o -v -q -y -b -X -n -h -V --state-dir --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --state-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -838,6 +838,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand set-rf 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
+            cand status 'Replication-factor changes: pending, ongoing and finished (from the state file, refreshed from Kafka and Cruise Control where possible); changes nothing'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;topic;set-rf'= {
@@ -873,9 +874,9 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
             cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
             cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
-            cand --status 'Report pending, ongoing and finished changes from the state file, and change nothing'
+            cand --status 'Old spelling of `kafkaops topic status` (kept, hidden)'
             cand --execute 'Execute the change (default: dry run, show Cruise Control''s proposal only)'
-            cand --no-wait 'With --execute: return once Cruise Control accepted the change (follow it later by re-running the same command, or see it with --status)'
+            cand --no-wait 'With --execute: return once Cruise Control accepted the change (follow it later by re-running the same command, or see it with `kafkaops topic status`)'
             cand --allow-below-min-isr 'Allow a factor below the topic''s min.insync.replicas (producers with acks=all will fail)'
             cand --force 'With --strimzi: execute even though the Strimzi operator''s reconciliation is not paused or one of its KafkaRebalances is executing (default: refuse with exit code 5)'
             cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
@@ -889,11 +890,46 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kafkaops;topic;status'= {
+            cand --state-dir 'Where the state file (`topic-set-rf.json`) of pending and ongoing changes lives [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]'
+            cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
+            cand --context 'Context of the config file to use [default: the file''s current-context]'
+            cand -o 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts'
+            cand --output 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts'
+            cand --color 'When to use colours (NO_COLOR is respected in auto)'
+            cand -b 'Kafka bootstrap servers (host:port,...)'
+            cand --bootstrap-servers 'Kafka bootstrap servers (host:port,...)'
+            cand -X 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --kafka-property 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`'
+            cand --cruise-control-url 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)'
+            cand --cruise-control-user 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)'
+            cand --cruise-control-password-file 'File holding the Cruise Control password'
+            cand --cruise-control-ca-file 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]'
+            cand --request-timeout 'Timeout of a single HTTP request, e.g. 30s'
+            cand --strimzi 'Strimzi Kafka cluster (the Kafka resource''s name): the Kafka bootstrap address, Cruise Control''s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods'
+            cand -n 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --namespace 'Kubernetes namespace [default: the kubeconfig context''s; in a pod, the service account''s]'
+            cand --kube-context 'kubeconfig context [default: the kubeconfig''s current context] (`--context` is kafkaops'' own config-file context)'
+            cand --kubeconfig 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]'
+            cand -v 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand --verbose 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+            cand -q 'Only data on stdout and errors on stderr'
+            cand --quiet 'Only data on stdout and errors on stderr'
+            cand -y 'Do not ask for confirmation before destructive actions'
+            cand --yes 'Do not ask for confirmation before destructive actions'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kafkaops;topic;help'= {
             cand set-rf 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
+            cand status 'Replication-factor changes: pending, ongoing and finished (from the state file, refreshed from Kafka and Cruise Control where possible); changes nothing'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kafkaops;topic;help;set-rf'= {
+        }
+        &'kafkaops;topic;help;status'= {
         }
         &'kafkaops;topic;help;help'= {
         }
@@ -2242,8 +2278,11 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         }
         &'kafkaops;help;topic'= {
             cand set-rf 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
+            cand status 'Replication-factor changes: pending, ongoing and finished (from the state file, refreshed from Kafka and Cruise Control where possible); changes nothing'
         }
         &'kafkaops;help;topic;set-rf'= {
+        }
+        &'kafkaops;help;topic;status'= {
         }
         &'kafkaops;help;anomalies'= {
             cand watch 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'

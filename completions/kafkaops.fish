@@ -591,33 +591,34 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s q -l quiet -d
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand roll" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
 wide\t'A table with every column, ids unshortened, not fitted to the terminal'
 json\t''
 yaml\t''"
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -s V -l version -d 'Print version'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -f -a "status" -d 'Replication-factor changes: pending, ongoing and finished (from the state file, refreshed from Kafka and Cruise Control where possible); changes nothing'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and not __fish_seen_subcommand_from set-rf status help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l topics -d 'Topics to change (exact names; repeatable or comma-separated)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s r -l replication-factor -d 'The new replication factor of --topics' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l from-file -d 'YAML or JSON list of `{topic, replication_factor}` entries (several factors in one run)' -r -F
@@ -650,9 +651,9 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l status -d 'Report pending, ongoing and finished changes from the state file, and change nothing'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l status -d 'Old spelling of `kafkaops topic status` (kept, hidden)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l execute -d 'Execute the change (default: dry run, show Cruise Control\'s proposal only)'
-complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l no-wait -d 'With --execute: return once Cruise Control accepted the change (follow it later by re-running the same command, or see it with --status)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l no-wait -d 'With --execute: return once Cruise Control accepted the change (follow it later by re-running the same command, or see it with `kafkaops topic status`)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l allow-below-min-isr -d 'Allow a factor below the topic\'s min.insync.replicas (producers with acks=all will fail)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -l force -d 'With --strimzi: execute even though the Strimzi operator\'s reconciliation is not paused or one of its KafkaRebalances is executing (default: refuse with exit code 5)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
@@ -660,7 +661,34 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from set-rf" -s V -l version -d 'Print version'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l state-dir -d 'Where the state file (`topic-set-rf.json`) of pending and ongoing changes lives [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -s o -l output -d 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts' -r -f -a "table\t''
+wide\t'A table with every column, ids unshortened, not fitted to the terminal'
+json\t''
+yaml\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l color -d 'When to use colours (NO_COLOR is respected in auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -s b -l bootstrap-servers -d 'Kafka bootstrap servers (host:port,...)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -s X -l kafka-property -d 'Extra librdkafka property for the Kafka clients (repeatable), e.g. security.protocol=SSL; in the environment, several separated by `;`' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l cruise-control-url -d 'Cruise Control base URL, e.g. https://cruise-control:9090 (a bare host:port means http)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l cruise-control-user -d 'Cruise Control user for HTTP basic auth (password: KAFKAOPS_CRUISE_CONTROL_PASSWORD or --cruise-control-password-file)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l cruise-control-password-file -d 'File holding the Cruise Control password' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l cruise-control-ca-file -d 'CA certificate (PEM) to trust for Cruise Control HTTPS [default: system roots]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l request-timeout -d 'Timeout of a single HTTP request, e.g. 30s' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l strimzi -d 'Strimzi Kafka cluster (the Kafka resource\'s name): the Kafka bootstrap address, Cruise Control\'s address, credentials and CA come from its Kubernetes resources unless given by flags; `roll` restarts its pods' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -s n -l namespace -d 'Kubernetes namespace [default: the kubeconfig context\'s; in a pod, the service account\'s]' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l kube-context -d 'kubeconfig context [default: the kubeconfig\'s current context] (`--context` is kafkaops\' own config-file context)' -r
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -l kubeconfig -d 'kubeconfig file [default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account]' -r -F
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -s v -l verbose -d 'More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Only data on stdout and errors on stderr'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -s y -l yes -d 'Do not ask for confirmation before destructive actions'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from help" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from help" -f -a "status" -d 'Replication-factor changes: pending, ongoing and finished (from the state file, refreshed from Kafka and Cruise Control where possible); changes nothing'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand topic; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l config -d 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]' -r -F
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand anomalies; and not __fish_seen_subcommand_from watch help" -l context -d 'Context of the config file to use [default: the file\'s current-context]' -r
@@ -1702,6 +1730,7 @@ complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "pace" -d 'Change the pace of the running execution live (Cruise Control\'s admin endpoint)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from rebalance" -f -a "review" -d 'Cruise Control\'s two-step verification: list, approve or discard held requests'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from topic" -f -a "set-rf" -d 'Change the replication factor of topics through Cruise Control (dry run unless --execute)'
+complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from topic" -f -a "status" -d 'Replication-factor changes: pending, ongoing and finished (from the state file, refreshed from Kafka and Cruise Control where possible); changes nothing'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from anomalies" -f -a "watch" -d 'Stream the anomalies Cruise Control detects: each once when it first appears and again when its status changes (a live table on a terminal, one JSON object per line when piped)'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from broker" -f -a "cordon" -d 'Cordon brokers (KIP-1066, Kafka 4.3+): they take no new partitions, so topics created while they are drained do not land on them'
 complete -c kafkaops -n "__fish_kafkaops_using_subcommand help; and __fish_seen_subcommand_from broker" -f -a "uncordon" -d 'Uncordon brokers: they take new partitions again'

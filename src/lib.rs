@@ -22,8 +22,9 @@
 //!   `operate` loop over its ports). No clap, no printing (it reports through
 //!   [`app::Reporter`]), no exit codes.
 //! - [`commands`]: one module per subcommand: clap arguments ([`cli`]) to a resolved spec, a call
-//!   into [`app`], rendering ([`output`]); shared CLI pieces (the Cruise Control observer, the
-//!   flow's rendering) are shared modules, and no subcommand imports another. The exit-code
+//!   into [`app`], rendering ([`output`]); what several subcommands show alike (the Cruise
+//!   Control observer, the flow's rendering) is in one module that is not a subcommand,
+//!   [`commands::shared`], and no subcommand imports another. The exit-code
 //!   table ([`error_codes`]) and the one classifier ([`error`]) live at this edge.
 //! - `main.rs` parses arguments, sets up logging and maps errors to exit codes.
 //! - Leaves any layer may use: [`settings`], [`secret`], [`output`].

@@ -70,7 +70,11 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ),
     (
         "topic set-rf",
-        "kafkaops -b k1:9092 topic set-rf --topics orders,payments -r 3\nkafkaops -b k1:9092 topic set-rf --topics orders -r 3 --execute\nkafkaops topic set-rf --status",
+        "kafkaops -b k1:9092 topic set-rf --topics orders,payments -r 3\nkafkaops -b k1:9092 topic set-rf --topics orders -r 3 --execute",
+    ),
+    (
+        "topic status",
+        "kafkaops -b k1:9092 topic status\nkafkaops topic status -o json",
     ),
     ("anomalies", "kafkaops anomalies watch"),
     (

@@ -11,6 +11,17 @@ use super::parse_duration;
 pub enum TopicCommand {
     /// Change the replication factor of topics through Cruise Control (dry run unless --execute)
     SetRf(SetRfArgs),
+    /// Replication-factor changes: pending, ongoing and finished (from the state file, refreshed
+    /// from Kafka and Cruise Control where possible); changes nothing
+    Status(TopicStatusArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TopicStatusArgs {
+    /// Where the state file (`topic-set-rf.json`) of pending and ongoing changes lives
+    /// [default: $XDG_STATE_HOME/kafkaops or ~/.local/state/kafkaops]
+    #[arg(long, value_name = "DIR", env = "KAFKAOPS_STATE_DIR")]
+    pub state_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -29,14 +40,14 @@ pub struct SetRfArgs {
     /// YAML or JSON list of `{topic, replication_factor}` entries (several factors in one run)
     #[arg(long, value_name = "FILE", conflicts_with = "status")]
     pub from_file: Option<PathBuf>,
-    /// Report pending, ongoing and finished changes from the state file, and change nothing
-    #[arg(long)]
+    /// Old spelling of `kafkaops topic status` (kept, hidden)
+    #[arg(long, hide = true)]
     pub status: bool,
     /// Execute the change (default: dry run, show Cruise Control's proposal only)
     #[arg(long)]
     pub execute: bool,
     /// With --execute: return once Cruise Control accepted the change (follow it later by
-    /// re-running the same command, or see it with --status)
+    /// re-running the same command, or see it with `kafkaops topic status`)
     #[arg(long, requires = "execute")]
     pub no_wait: bool,
     /// Allow a factor below the topic's min.insync.replicas (producers with acks=all will fail)

@@ -27,7 +27,7 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::Ctx;
-use super::observe::CliObserver;
+use super::shared::observe::CliObserver;
 use crate::app::anomalies::{details, time_of};
 use crate::cli::anomalies::{AnomaliesCommand, WatchArgs};
 use crate::cruise_control::convert::anomaly_records as records;

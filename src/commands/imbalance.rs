@@ -31,8 +31,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::Ctx;
-use super::cc_flow::{FlowOutput, emit_flow_output, render_flow_output, run_flow};
-use super::observe::{CliObserver, cruise_control as client};
+use super::shared::cc_flow::{FlowOutput, emit_flow_output, render_flow_output, run_flow};
+use super::shared::observe::{CliObserver, cruise_control as client};
 use crate::app::rebalance::{ProposalSpec, Template, checked_request};
 use crate::cli::rebalance::ImbalanceArgs;
 use crate::cruise_control::CcError;

@@ -7,7 +7,6 @@
 //! only.
 
 pub mod anomalies;
-pub mod cc_flow;
 pub mod completions;
 pub mod config;
 pub mod cordon;
@@ -16,13 +15,12 @@ pub mod hold;
 pub mod imbalance;
 pub mod journal;
 pub mod kraft;
-pub mod observe;
 pub mod operate;
 pub mod pace;
-pub mod proposal;
 pub mod reassignments;
 pub mod rebalance;
 pub mod roll;
+pub mod shared;
 pub mod throttles;
 pub mod topic;
 

@@ -58,7 +58,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::Ctx;
-use super::observe::{CliObserver, cruise_control as client};
+use super::shared::observe::{CliObserver, cruise_control as client};
 use crate::cli::rebalance::{PaceArgs, StatusArgs};
 use crate::cruise_control::lenient;
 use crate::cruise_control::model::OptimizationResult;
@@ -387,7 +387,7 @@ async fn throttle(ctx: &Ctx, a: &PaceArgs, rate: u64) -> Result<ExitCode, CliErr
             follow_timeout: None,
             poll_interval: a.poll_interval,
         };
-        return super::cc_flow::task::status_task(ctx, &follow, t).await;
+        return super::shared::cc_flow::task::status_task(ctx, &follow, t).await;
     }
     Ok(ExitCode::Ok)
 }

@@ -57,15 +57,15 @@ pub(crate) mod review;
 #[cfg(test)]
 mod table_snapshots;
 
-pub use super::cc_flow::render::*;
-use super::cc_flow::{emit_flow_output, run_flow, status_extra, usage};
+pub use super::shared::cc_flow::render::*;
+use super::shared::cc_flow::{emit_flow_output, run_flow, status_extra, usage};
 
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use super::Ctx;
-use super::observe::{CliObserver, cruise_control as client};
+use super::shared::observe::{CliObserver, cruise_control as client};
 use crate::app::rebalance::{FullOptions, ProposalSpec, checked_request, ids, validate_args};
 use crate::cli::rebalance::{
     AddArgs, DemoteArgs, FullArgs, ProposalArgs, RebalanceCommand, RemoveArgs, RemoveDisksArgs,
@@ -228,7 +228,7 @@ async fn verify_empty(ctx: &Ctx, leaving: &[i32]) -> Result<bool, CliError> {
 
 async fn status(ctx: &Ctx, a: &StatusArgs) -> Result<ExitCode, CliError> {
     if let Some(task_id) = &a.task {
-        return super::cc_flow::task::status_task(ctx, a, task_id).await;
+        return super::shared::cc_flow::task::status_task(ctx, a, task_id).await;
     }
     let printer = ctx.printer.clone();
     let obs = CliObserver {

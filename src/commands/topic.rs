@@ -12,7 +12,7 @@
 //! Between steps the state ([`StateFile`](crate::app::topic::set_rf::StateFile): the engine's per-topic changes plus the flow's
 //! state machine) is written atomically to `topic-set-rf.json` in the state directory, so
 //! re-running the same command after an interruption (or `--no-wait`) follows the task it
-//! started instead of starting over, and `--status` reports it (refreshed from Kafka and
+//! started instead of starting over, and `kafkaops topic status` reports it (refreshed from Kafka and
 //! Cruise Control's `user_tasks` when they are configured). A run for other topics leaves the
 //! unfinished changes it did not name in the file untouched.
 //!
@@ -27,7 +27,7 @@
 //! `proposal.onto_held` the held nodes (`kafkaops hold`) it places new replicas on (such a proposal
 //! is never executed: exit 1); factors are `null` when a topic's partitions disagree, and
 //! `before_mix`/`after_mix` are then `[smallest, largest]` (the table shows `2-3 (mixed)`).
-//! `--status` prints the same shape from the state file.
+//! `topic status` prints the same shape from the state file.
 //!
 //! Exit codes: 0 when every topic has its target (or for a dry run), 2 for bad input (nothing
 //! changed), 5 when Cruise Control stayed busy until `--timeout` ... as in the README, and 7
@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::Ctx;
-use super::observe::CliObserver;
+use super::shared::observe::CliObserver;
 use crate::app::clients::CcOptions;
 use crate::app::topic::RoundOptions;
 use crate::app::topic::set_rf::{self, ProposalSummary, SetRfSpec, summary};
@@ -64,6 +64,10 @@ pub use crate::app::topic::set_rf::STATE_FILE;
 pub async fn run(ctx: &Ctx, cmd: TopicCommand) -> Result<ExitCode, CliError> {
     match cmd {
         TopicCommand::SetRf(args) => set_rf(ctx, args).await,
+        TopicCommand::Status(args) => {
+            let path = state_dir(args.state_dir.as_deref())?.join(STATE_FILE);
+            status(ctx, &ctx.printer.clone(), &path).await
+        }
     }
 }
 
@@ -308,7 +312,7 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     }
     if args.topics.is_empty() && args.from_file.is_none() {
         return Err(CliError::usage(
-            "name the topics: --topics a,b --replication-factor N, or --from-file FILE (or --status)",
+            "name the topics: --topics a,b --replication-factor N, or --from-file FILE (`kafkaops topic status` shows recorded changes)",
         ));
     }
     let spec = SetRfSpec {
@@ -389,7 +393,7 @@ async fn set_rf(ctx: &Ctx, args: SetRfArgs) -> Result<ExitCode, CliError> {
     let run = set_rf::execute(&kafka, &cc, prepared, &spec, &hooks, &obs, &printer).await?;
     if let Some(task_id) = &run.submitted {
         printer.note(format!(
-            "Change submitted (task {}); re-run the same command to follow it, or see it with --status",
+            "Change submitted (task {}); re-run the same command to follow it, or see it with `kafkaops topic status`",
             task_id.as_deref().unwrap_or("-")
         ));
     }
@@ -425,7 +429,7 @@ fn round_options(args: &SetRfArgs) -> RoundOptions {
     }
 }
 
-/// `--status`: the state file, refreshed where possible (see [`set_rf::refresh`]). Nothing is
+/// `topic status` (and the old `set-rf --status`): the state file, refreshed where possible (see [`set_rf::refresh`]). Nothing is
 /// sent.
 async fn status(ctx: &Ctx, printer: &Printer, path: &Path) -> Result<ExitCode, CliError> {
     let Some(mut file) = set_rf::load_state(path)? else {

@@ -475,10 +475,12 @@ const SUBCOMMANDS: &[&str] = &[
     "topic",
 ];
 
-/// The shared, non-subcommand modules of `commands` (the CLI's helpers: the observer of Cruise
-/// Control waits, the rebalance flow's terminal side, the proposal spec from clap). They name no
-/// subcommand.
-const SHARED: &[&str] = &["cc_flow", "observe", "proposal"];
+/// The one shared, non-subcommand module of `commands` (`commands::shared`: the observer of
+/// Cruise Control waits, the rebalance flow's terminal side, the proposal spec from clap). It
+/// names no subcommand. Anything else beside the subcommands fails the test: what several
+/// subcommands share goes into `shared` (or `app`), not into a module next to them that one
+/// of them could grow into.
+const SHARED: &[&str] = &["shared"];
 
 /// Imports of a sibling subcommand that cannot go yet because they sit in another helper's files
 /// (issue #24 stage 2-3): (file under `src/`, the sibling it names, who removes it). Empty this
@@ -491,57 +493,124 @@ fn forbidden_siblings(own: &str) -> Vec<&'static str> {
     SUBCOMMANDS.iter().copied().filter(|s| *s != own).collect()
 }
 
-#[test]
-fn no_subcommand_imports_a_sibling() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// Every module of `commands` under `src` that is neither a subcommand nor shared, every path
+/// from one subcommand (or a shared module) to another subcommand that `allowed` does not list,
+/// and every entry of `allowed` no path needs any more.
+fn sibling_violations(src: &Path, allowed: &[(&str, &str, &str)]) -> Vec<String> {
     let mut files = Vec::new();
     rust_files(&src.join("commands"), &mut files);
     let mut found = Vec::new();
     let mut allowed_seen = Vec::new();
     for file in &files {
-        let module = module_of(&src, file);
+        let module = module_of(src, file);
         let Some(own) = module.get(1) else {
             continue; // commands/mod.rs: the dispatch names every subcommand
         };
-        assert!(
-            SUBCOMMANDS.contains(&own.as_str()) || SHARED.contains(&own.as_str()),
-            "{}: a module of `commands` that is neither a subcommand nor shared ({own}): add it \
-             to SUBCOMMANDS or SHARED",
-            file.display()
-        );
-        let rel = file.strip_prefix(&src).unwrap().display().to_string();
+        let rel = file
+            .strip_prefix(src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if !SUBCOMMANDS.contains(&own.as_str()) && !SHARED.contains(&own.as_str()) {
+            found.push(format!(
+                "{rel}: a module of `commands` that is neither a subcommand nor shared ({own}): \
+                 add it to SUBCOMMANDS, or move it into `commands::shared`"
+            ));
+            continue;
+        }
         let forbidden = forbidden_siblings(own);
-        for (path, line) in paths(&src, file) {
+        for (path, line) in paths(src, file) {
             let [first, second, ..] = path.as_slice() else {
                 continue;
             };
             if first != "commands" || !forbidden.contains(&second.as_str()) {
                 continue;
             }
-            if let Some(a) = SIBLING_ALLOWED
-                .iter()
-                .find(|(f, s, _)| *f == rel && s == second)
-            {
+            if let Some(a) = allowed.iter().find(|(f, s, _)| *f == rel && s == second) {
                 allowed_seen.push(*a);
                 continue;
             }
             found.push(format!(
                 "{rel}:{line}: `commands::{own}` must not use `commands::{second}` (move what \
-                 both need to `app` or a shared module of `commands`)"
+                 both need to `app` or `commands::shared`)"
             ));
         }
     }
+    for a in allowed {
+        if !allowed_seen.contains(a) {
+            found.push(format!(
+                "{a:?} is allowed but no longer imported: remove it from SIBLING_ALLOWED"
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn no_subcommand_imports_a_sibling() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = sibling_violations(&src, SIBLING_ALLOWED);
     assert!(
         found.is_empty(),
         "a subcommand imports a sibling:\n{}",
         found.join("\n")
     );
-    for a in SIBLING_ALLOWED {
-        assert!(
-            allowed_seen.contains(a),
-            "{a:?} is allowed but no longer imported: remove it from SIBLING_ALLOWED"
-        );
-    }
+}
+
+#[test]
+fn the_sibling_rule_catches_a_forbidden_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, code: &str| {
+        let file = dir.path().join(rel);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, code).unwrap();
+    };
+    // A subcommand naming a sibling (directly and through `super::`), one naming its own
+    // submodule and the shared module (both fine), a shared module naming a subcommand, a
+    // support module beside the subcommands (as `commands/observe.rs` was), and a stale
+    // allowance.
+    write(
+        "commands/topic.rs",
+        "use super::rebalance::X;\nuse super::shared::observe::CliObserver;\n",
+    );
+    write(
+        "commands/roll/execute.rs",
+        "use super::render::acted_on;\nuse crate::commands::roll::render::f;\n\
+         fn f() { crate::commands::pace::run(); }\n",
+    );
+    write(
+        "commands/shared/cc_flow/task.rs",
+        "use crate::commands::imbalance::Y;\n",
+    );
+    write("commands/observe.rs", "use crate::output::Printer;\n");
+    write(
+        "commands/mod.rs",
+        "use self::topic::Z;\nuse crate::commands::roll::W;\n",
+    );
+    let stale = ("commands/kraft.rs", "roll", "nobody");
+    let mut found = sibling_violations(dir.path(), &[stale]);
+    found.sort();
+    assert_eq!(found.len(), 5, "{found:#?}");
+    assert!(found[0].contains("(\"commands/kraft.rs\""), "{found:#?}");
+    assert!(
+        found[1].starts_with("commands/observe.rs: a module of `commands` that is neither"),
+        "{found:#?}"
+    );
+    assert!(
+        found[2].starts_with("commands/roll/execute.rs:3:")
+            && found[2].contains("`commands::roll` must not use `commands::pace`"),
+        "{found:#?}"
+    );
+    assert!(
+        found[3].starts_with("commands/shared/cc_flow/task.rs:1:")
+            && found[3].contains("`commands::shared` must not use `commands::imbalance`"),
+        "{found:#?}"
+    );
+    assert!(
+        found[4].starts_with("commands/topic.rs:1:")
+            && found[4].contains("`commands::topic` must not use `commands::rebalance`"),
+        "{found:#?}"
+    );
 }
 
 /// What of `output` prints or asks: the application layer reports through `app::Reporter`

@@ -211,6 +211,19 @@ fn set_rf_usage_errors_exit_two_and_status_reads_the_state_dir() {
         .success();
     let v: serde_json::Value = serde_json::from_slice(&status.get_output().stdout).unwrap();
     assert_eq!(v["topics"], serde_json::json!([]));
+    // `topic status` is the subcommand (as `rebalance status`); `set-rf --status` its old,
+    // hidden spelling with the same output.
+    let sub = kafkaops()
+        .args(["-o", "json", "topic", "status"])
+        .env("KAFKAOPS_STATE_DIR", dir.path())
+        .assert()
+        .success();
+    assert_eq!(sub.get_output().stdout, status.get_output().stdout);
+    kafkaops()
+        .args(["topic", "set-rf", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--status").not());
 }
 
 /// What a new user hit: `--help` advertised replication-factor changes as a feature, planned

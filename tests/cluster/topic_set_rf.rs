@@ -43,6 +43,16 @@ fn kafkaops(env: &Env, args: &[&str]) -> Out {
     run(&mut command(env, args))
 }
 
+/// `kafkaops topic status -o json` (the subcommand; `set-rf --status` is its old spelling).
+fn topic_status(env: &Env) -> Out {
+    let mut cmd = support::bin::kafkaops();
+    cmd.env("KAFKAOPS_BOOTSTRAP_SERVERS", &env.bootstrap)
+        .env("KAFKAOPS_CRUISE_CONTROL_URL", &env.cc_url)
+        .env("KAFKAOPS_STATE_DIR", &env.state_dir)
+        .args(["topic", "status", "-o", "json"]);
+    run(&mut cmd)
+}
+
 /// The replication factor of every partition of `topic` (sorted, deduplicated).
 fn factors(bootstrap: &str, topic: &str) -> BTreeSet<usize> {
     placement(bootstrap, topic)
@@ -284,7 +294,7 @@ fn set_rf_on_a_real_cluster() {
         assert!(t["message"].as_str().unwrap().contains("skipped"), "{t}");
     }
 
-    eprintln!("step: --status reports from the state file");
+    eprintln!("step: --status (the old spelling of `topic status`) reports from the state file");
     let st = kafkaops(&env, &["--status", "-o", "json"]);
     assert_eq!(st.code, 0, "{}", st.stderr);
     assert_eq!(st.json()["topics"].as_array().unwrap().len(), 70);
@@ -339,8 +349,8 @@ fn set_rf_on_a_real_cluster() {
     );
     assert_eq!(other.code, 0, "{}", other.stderr);
     assert_eq!(other.json()["topics"].as_array().unwrap().len(), 1);
-    // --status re-reads Kafka and asks Cruise Control about the task.
-    let st = kafkaops(&env, &["--status", "-o", "json"]);
+    // `topic status` re-reads Kafka and asks Cruise Control about the task.
+    let st = topic_status(&env);
     let listed = st.json()["topics"].as_array().unwrap().clone();
     assert_eq!(listed.len(), 5, "later.* and guarded: {}", st.stdout);
     for t in listed.iter().filter(|t| t["topic"] != "guarded") {

@@ -82,6 +82,30 @@ impl ProgressLines {
 }
 
 impl ProgressLines {
+    /// What the roll is waiting on right now, for a spinner between the lines: the nodes of the
+    /// current action that have not settled yet and their last state (`node 3: restarting`),
+    /// or `None` when no action is in flight.
+    #[must_use]
+    pub fn waiting_on(&self) -> Option<String> {
+        let pending: Vec<String> = self
+            .current
+            .iter()
+            .filter_map(|id| match self.last_status.get(id).map(String::as_str) {
+                None => Some(format!("node {id}: waiting for the first observation")),
+                Some(s) if settled(s) => None,
+                Some(s) => Some(format!("node {id}: {s}")),
+            })
+            .collect();
+        (!pending.is_empty()).then(|| pending.join("; "))
+    }
+}
+
+/// A node state after which the action asks nothing more of the node.
+fn settled(status: &str) -> bool {
+    matches!(status, "serving, leading preferred" | "serving")
+}
+
+impl ProgressLines {
     /// The lines `event` makes (none when nothing a person should see changed).
     pub fn lines(&mut self, event: &Event<'_>) -> Vec<String> {
         let mut out = Vec::new();
@@ -191,7 +215,7 @@ impl ProgressLines {
                 }
             }
             Decision::Wait { .. } => {}
-            Decision::Done { .. } | Decision::Abort { .. } => {}
+            Decision::Done { .. } | Decision::Abort { .. } => self.current.clear(),
         }
     }
 }
@@ -249,4 +273,101 @@ fn join(ids: &[NodeId]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::driver::sim_io::SimIo;
+    use crate::driver::{self, DriverOptions, Progress};
+    use crate::engine::roll::RollConfig;
+    use crate::engine::roll::sim::{ClusterSpec, Placement, SimCluster};
+
+    /// Records, after every event, what a spinner would show.
+    struct Spinner {
+        lines: ProgressLines,
+        said: Vec<String>,
+        shown: Vec<Option<String>>,
+    }
+
+    impl Progress for Spinner {
+        fn event(&mut self, event: &Event<'_>) {
+            self.said.extend(self.lines.lines(event));
+            self.shown.push(self.lines.waiting_on());
+        }
+    }
+
+    /// #26: a long wait always shows that something is happening. While a restarted node has
+    /// not settled, `waiting_on` names it and its state (the CLI's spinner shows that with the
+    /// elapsed time); between actions and after the roll there is nothing to spin for.
+    #[test]
+    fn waiting_on_names_each_restarted_node_until_it_settles() {
+        let spec = ClusterSpec {
+            brokers: 3,
+            combined: 0,
+            controllers: 3,
+            topics: 2,
+            partitions_per_topic: 2,
+            replication_factor: 3,
+            min_isr_choices: vec![2],
+            racks: 3,
+            placement: Placement::RackAware,
+        };
+        let mut sim = SimCluster::generate(&spec, 5);
+        let ids: Vec<NodeId> = sim.nodes.keys().copied().collect();
+        for id in &ids {
+            sim.restart_reasons
+                .insert(*id, vec!["selected with --all".into()]);
+        }
+        let config = RollConfig {
+            poll_interval_ms: 1_000,
+            ..RollConfig::default()
+        };
+        sim.start_roll(config.clone());
+        let mut roller = Roller::new(config, sim.requests());
+        let io = SimIo::new(sim);
+        let mut spinner = Spinner {
+            lines: ProgressLines::default(),
+            said: Vec::new(),
+            shown: Vec::new(),
+        };
+        let stop = AtomicBool::new(false);
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(driver::run(
+                &mut roller,
+                &io,
+                &mut spinner,
+                &stop,
+                &DriverOptions::default(),
+            ));
+        let restarting: Vec<&String> = spinner
+            .shown
+            .iter()
+            .flatten()
+            .filter(|s| s.contains(": restarting"))
+            .collect();
+        for id in &ids {
+            assert!(
+                restarting
+                    .iter()
+                    .any(|s| s.contains(&format!("node {id}: "))),
+                "node {id} was never shown restarting: {:?}",
+                spinner.shown
+            );
+        }
+        assert_eq!(
+            spinner.shown.last(),
+            Some(&None),
+            "nothing to wait on once the roll is done: {:?}",
+            spinner.said
+        );
+        // Every node shown is one the current action restarted, never another one.
+        for s in spinner.shown.iter().flatten() {
+            assert!(s.starts_with("node "), "{s}");
+        }
+    }
 }

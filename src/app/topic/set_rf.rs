@@ -602,7 +602,7 @@ async fn observe_settled(
     }
 }
 
-/// `--status`'s refresh: unfinished topics are re-read from Kafka (done when at their target)
+/// `topic status`'s refresh: unfinished topics are re-read from Kafka (done when at their target)
 /// and ongoing tasks looked up in Cruise Control's `user_tasks`, when those are configured.
 /// Nothing is sent; what cannot be refreshed is reported.
 pub async fn refresh(

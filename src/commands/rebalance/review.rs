@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use crate::cli::rebalance::{ReviewCommand, ReviewDecisionArgs, ReviewListArgs};
 use crate::commands::Ctx;
-use crate::commands::observe::{CliObserver, cruise_control as client};
+use crate::commands::shared::observe::{CliObserver, cruise_control as client};
 use crate::cruise_control::review::RequestInfo;
 use crate::error::{CliError, ExitCode};
 

@@ -3,8 +3,8 @@
 
 use super::review::{ReviewView, render as render_review};
 use super::status_view;
-use crate::commands::cc_flow::status_extra::{ExecutionDetails, ThrottleView};
-use crate::commands::cc_flow::{ProposalView, render_proposal, render_status};
+use crate::commands::shared::cc_flow::status_extra::{ExecutionDetails, ThrottleView};
+use crate::commands::shared::cc_flow::{ProposalView, render_proposal, render_status};
 use crate::cruise_control::lenient::from_str;
 use crate::cruise_control::model::{CruiseControlState, OptimizationResult};
 use crate::cruise_control::params::RebalanceKind;

@@ -266,15 +266,55 @@ pub(crate) struct StderrProgress {
     pub(super) lines: ProgressLines,
     /// Tests: lines are collected here instead of printed.
     pub(super) captured: Option<std::cell::RefCell<Vec<String>>>,
+    /// On a terminal: a spinner with the elapsed time under the lines while a node restarts or
+    /// settles, so a long wait never looks like a hang (`None`: not a terminal, or `-q`).
+    pub(super) spinner: Option<Spinner>,
+}
+
+/// The spinner of the action in flight (made when one starts, cleared when it settles).
+pub(crate) struct Spinner {
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Spinner {
+    fn show(&mut self, what: Option<String>) {
+        match (what, &self.bar) {
+            (Some(msg), Some(bar)) => bar.set_message(msg),
+            (Some(msg), None) => {
+                let bar = indicatif::ProgressBar::new_spinner();
+                bar.set_style(
+                    indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+                );
+                bar.set_message(msg);
+                bar.enable_steady_tick(std::time::Duration::from_millis(200));
+                self.bar = Some(bar);
+            }
+            (None, Some(bar)) => {
+                bar.finish_and_clear();
+                self.bar = None;
+            }
+            (None, None) => {}
+        }
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.show(None);
+    }
 }
 
 impl StderrProgress {
-    /// Progress lines on stderr (`quiet`: none), with the IO's log-recovery figures.
+    /// Progress lines on stderr (`quiet`: none), with the IO's log-recovery figures, and a
+    /// spinner while an action is in flight when stderr is a terminal.
     pub(crate) fn new(quiet: bool, recovery: Arc<Mutex<BTreeMap<i32, i64>>>) -> StderrProgress {
+        let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
         StderrProgress {
             quiet,
             lines: ProgressLines::new(recovery),
             captured: None,
+            spinner: (terminal && !quiet).then_some(Spinner { bar: None }),
         }
     }
 
@@ -282,7 +322,11 @@ impl StderrProgress {
         if let Some(lines) = &self.captured {
             lines.borrow_mut().push(msg.to_string());
         } else if !self.quiet {
-            crate::output::stderr_line(format_args!("{msg}"));
+            match self.spinner.as_ref().and_then(|s| s.bar.as_ref()) {
+                // The line goes above the spinner, which is drawn again under it.
+                Some(bar) => bar.suspend(|| crate::output::stderr_line(format_args!("{msg}"))),
+                None => crate::output::stderr_line(format_args!("{msg}")),
+            }
         }
     }
 }
@@ -291,6 +335,10 @@ impl Progress for StderrProgress {
     fn event(&mut self, event: &Event<'_>) {
         for line in self.lines.lines(event) {
             self.say(&line);
+        }
+        let waiting = self.lines.waiting_on();
+        if let Some(spinner) = &mut self.spinner {
+            spinner.show(waiting);
         }
     }
 }

@@ -37,7 +37,7 @@ impl Observer for CliObserver {
 /// The Cruise Control client of a command: the resolved settings, polling every
 /// `poll_interval` ([`crate::app::clients`] builds it).
 pub(crate) fn cruise_control(
-    ctx: &super::Ctx,
+    ctx: &crate::commands::Ctx,
     poll_interval: Duration,
 ) -> Result<crate::cruise_control::CruiseControlClient, crate::error::CliError> {
     Ok(crate::app::clients::cruise_control(

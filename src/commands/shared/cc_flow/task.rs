@@ -20,7 +20,7 @@ use super::{RebalanceHooks, millis};
 use crate::app::rebalance::task::{Verdict, look};
 use crate::cli::rebalance::StatusArgs;
 use crate::commands::Ctx;
-use crate::commands::observe::{CliObserver, cruise_control as client};
+use crate::commands::shared::observe::{CliObserver, cruise_control as client};
 use crate::cruise_control::params::{
     ExecutionOptions, GoalOptions, RebalanceKind, RebalanceRequest, Substate,
 };

@@ -24,10 +24,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::Ctx;
 use super::observe::{CliObserver, cruise_control as client};
 use crate::app::rebalance::task::{Verdict, look};
 use crate::app::rebalance::{InputError, ProposalSpec, ids};
+use crate::commands::Ctx;
 use crate::cruise_control::Answer;
 use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::params::{RebalanceKind, RebalanceRequest};
