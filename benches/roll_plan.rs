@@ -5,7 +5,8 @@
 //! 2,000 brokers, 300,000 partitions, rack-aware, `min.insync.replicas` 1 or
 //! 2 per topic, once with only the brokers to restart and once with its 3
 //! controllers in the roll too (`KAFKAOPS_BENCH_FIXTURE=large` runs only those
-//! two, so the process's peak RSS is theirs).
+//! two, so the process's peak RSS is theirs; `KAFKAOPS_BENCH_FIXTURE=random` only the
+//! 1,000-broker random placement, the one whose decisions are the slowest).
 //! Measures: time to compute the next batch (`Roller::decide` from a fresh
 //! roller, which includes building every index), time to preview the whole
 //! roll (`Roller::plan`), the time of the decisions that follow in a roll
@@ -336,18 +337,18 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn bench(c: &mut Criterion) {
-    let fixtures = if std::env::var("KAFKAOPS_BENCH_FIXTURE").as_deref() == Ok("large") {
-        vec![
+    let fixtures = match std::env::var("KAFKAOPS_BENCH_FIXTURE").as_deref() {
+        Ok("large") => vec![
             fixture("rack-aware-2000-mixed", &large_spec()),
             fixture_with("rack-aware-2000-mixed+controllers", &large_spec(), true),
-        ]
-    } else {
-        vec![
+        ],
+        Ok("random") => vec![fixture("random", &spec(Placement::Random))],
+        _ => vec![
             fixture("rack-aware", &spec(Placement::RackAware)),
             fixture("random", &spec(Placement::Random)),
             fixture("rack-aware-2000-mixed", &large_spec()),
             fixture_with("rack-aware-2000-mixed+controllers", &large_spec(), true),
-        ]
+        ],
     };
     for f in &fixtures {
         report(f);

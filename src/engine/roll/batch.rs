@@ -395,8 +395,6 @@ fn partial_col(
     bound: usize,
     budget: usize,
 ) -> Vec<Vec<usize>> {
-    const NONE: usize = usize::MAX;
-    let m = g.ids.len();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut spent = 0usize;
     while classes.len() > bound && spent < budget {
@@ -408,10 +406,41 @@ fn partial_col(
         else {
             break;
         };
+        let mut search = Search::new(g, &classes, r, frozen);
+        if !search.run(g, max, &mut rng, &mut spent, budget) {
+            break;
+        }
+        classes = search.classes();
+    }
+    classes.retain(|c| !c.is_empty());
+    classes
+}
+
+/// No class (a vertex of the dissolved class not re-homed yet).
+const NONE: usize = usize::MAX;
+
+/// One PartialCol search: the colouring without the dissolved class, whose members (and those
+/// they evict) wait in `uncolored` for a class.
+struct Search {
+    /// Classes left.
+    k: usize,
+    color: Vec<usize>,
+    size: Vec<usize>,
+    uncolored: Vec<usize>,
+    /// `gamma[v * k + c]`: neighbours of `v` in class `c`; `fgamma`: the frozen ones among them.
+    gamma: Vec<u32>,
+    fgamma: Vec<u32>,
+    /// `tabu[v * k + c]`: the iteration until which `v` may not go back into `c`.
+    tabu: Vec<usize>,
+}
+
+impl Search {
+    /// The colouring `classes` without class `r`.
+    fn new(g: &Local, classes: &[Vec<usize>], r: usize, frozen: &[bool]) -> Search {
+        let m = g.ids.len();
         let k = classes.len() - 1;
         let mut color = vec![NONE; m];
         let mut size = vec![0usize; k];
-        let mut uncolored: Vec<usize> = classes[r].clone();
         for (c, members) in classes.iter().enumerate() {
             if c == r {
                 continue;
@@ -422,7 +451,6 @@ fn partial_col(
             }
             size[nc] = members.len();
         }
-        // gamma[v * k + c]: neighbours of v in class c; fgamma: frozen ones.
         let mut gamma = vec![0u32; m * k];
         let mut fgamma = vec![0u32; m * k];
         for v in 0..m {
@@ -436,76 +464,116 @@ fn partial_col(
                 }
             }
         }
-        let mut tabu = vec![0usize; m * k];
-        let mut best_left = uncolored.len();
+        Search {
+            k,
+            color,
+            size,
+            uncolored: classes[r].clone(),
+            gamma,
+            fgamma,
+            tabu: vec![0usize; m * k],
+        }
+    }
+
+    /// Moves vertices until every one has a class (`true`) or `spent` reaches `budget`.
+    fn run(
+        &mut self,
+        g: &Local,
+        max: usize,
+        rng: &mut Rng,
+        spent: &mut usize,
+        budget: usize,
+    ) -> bool {
+        let mut best_left = self.uncolored.len();
         let mut iter = 0usize;
-        while !uncolored.is_empty() && spent < budget {
+        while !self.uncolored.is_empty() && *spent < budget {
             iter += 1;
-            spent += uncolored.len() * k;
-            // Best move: put u into c, evicting its neighbours there.
-            let mut best: Option<(i64, usize, usize)> = None;
-            let mut ties = 0usize;
-            for (ui, &u) in uncolored.iter().enumerate() {
-                for c in 0..k {
-                    let gu = gamma[u * k + c] as usize;
-                    if fgamma[u * k + c] > 0 || size[c] + 1 - gu > max {
-                        continue;
-                    }
-                    let delta = gu as i64 - 1;
-                    let aspire = (uncolored.len() as i64 + delta) < best_left as i64;
-                    if tabu[u * k + c] > iter && !aspire {
-                        continue;
-                    }
-                    match best {
-                        Some((d, _, _)) if delta > d => {}
-                        Some((d, _, _)) if delta == d => {
-                            ties += 1;
-                            if rng.below(ties) == 0 {
-                                best = Some((delta, ui, c));
-                            }
-                        }
-                        _ => {
-                            ties = 1;
+            *spent += self.uncolored.len() * self.k;
+            let Some((ui, c)) = self.best_move(max, iter, best_left, rng) else {
+                continue;
+            };
+            *spent += self.apply_move(g, ui, c, iter, rng);
+            best_left = best_left.min(self.uncolored.len());
+        }
+        self.uncolored.is_empty()
+    }
+
+    /// The best move: put `uncolored[ui]` into class `c`, evicting its neighbours there (fewest
+    /// evictions, ties at random; a tabu move only when it reaches a new best).
+    fn best_move(
+        &self,
+        max: usize,
+        iter: usize,
+        best_left: usize,
+        rng: &mut Rng,
+    ) -> Option<(usize, usize)> {
+        let k = self.k;
+        let mut best: Option<(i64, usize, usize)> = None;
+        let mut ties = 0usize;
+        for (ui, &u) in self.uncolored.iter().enumerate() {
+            for c in 0..k {
+                let gu = self.gamma[u * k + c] as usize;
+                if self.fgamma[u * k + c] > 0 || self.size[c] + 1 - gu > max {
+                    continue;
+                }
+                let delta = gu as i64 - 1;
+                let aspire = (self.uncolored.len() as i64 + delta) < best_left as i64;
+                if self.tabu[u * k + c] > iter && !aspire {
+                    continue;
+                }
+                match best {
+                    Some((d, _, _)) if delta > d => {}
+                    Some((d, _, _)) if delta == d => {
+                        ties += 1;
+                        if rng.below(ties) == 0 {
                             best = Some((delta, ui, c));
                         }
                     }
-                }
-            }
-            let Some((_, ui, c)) = best else { continue };
-            let u = uncolored.swap_remove(ui);
-            let tenure = (uncolored.len() * 6) / 10 + rng.below(10);
-            let before = uncolored.len();
-            for &w in &g.lists[u] {
-                let w = w as usize;
-                if color[w] == c {
-                    color[w] = NONE;
-                    size[c] -= 1;
-                    uncolored.push(w);
-                    tabu[w * k + c] = iter + tenure;
-                    for &x in &g.lists[w] {
-                        gamma[x as usize * k + c] -= 1;
+                    _ => {
+                        ties = 1;
+                        best = Some((delta, ui, c));
                     }
                 }
             }
-            spent += g.lists[u].len() * (1 + uncolored.len() - before);
-            color[u] = c;
-            size[c] += 1;
-            for &x in &g.lists[u] {
-                gamma[x as usize * k + c] += 1;
-            }
-            best_left = best_left.min(uncolored.len());
         }
-        if !uncolored.is_empty() {
-            break;
-        }
-        let mut next = vec![Vec::new(); k];
-        for v in 0..m {
-            next[color[v]].push(v);
-        }
-        classes = next;
+        best.map(|(_, ui, c)| (ui, c))
     }
-    classes.retain(|c| !c.is_empty());
-    classes
+
+    /// Makes the move `(ui, c)`; returns its work units.
+    fn apply_move(&mut self, g: &Local, ui: usize, c: usize, iter: usize, rng: &mut Rng) -> usize {
+        let k = self.k;
+        let u = self.uncolored.swap_remove(ui);
+        let tenure = (self.uncolored.len() * 6) / 10 + rng.below(10);
+        let before = self.uncolored.len();
+        for &w in &g.lists[u] {
+            let w = w as usize;
+            if self.color[w] == c {
+                self.color[w] = NONE;
+                self.size[c] -= 1;
+                self.uncolored.push(w);
+                self.tabu[w * k + c] = iter + tenure;
+                for &x in &g.lists[w] {
+                    self.gamma[x as usize * k + c] -= 1;
+                }
+            }
+        }
+        let work = g.lists[u].len() * (1 + self.uncolored.len() - before);
+        self.color[u] = c;
+        self.size[c] += 1;
+        for &x in &g.lists[u] {
+            self.gamma[x as usize * k + c] += 1;
+        }
+        work
+    }
+
+    /// The colouring found (every vertex has a class).
+    fn classes(&self) -> Vec<Vec<usize>> {
+        let mut next = vec![Vec::new(); self.k];
+        for (v, &c) in self.color.iter().enumerate() {
+            next[c].push(v);
+        }
+        next
+    }
 }
 
 #[cfg(test)]

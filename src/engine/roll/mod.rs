@@ -65,7 +65,12 @@
 
 pub mod batch;
 pub mod config_diff;
+mod decision;
 pub mod error;
+mod feedback;
+mod observe;
+mod placement;
+mod preview;
 mod restart;
 pub mod run;
 pub mod safety;
@@ -84,14 +89,19 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::model::{
-    ClusterSnapshot, Millis, NodeId, NodeRoles, NodeSnapshot, ObservedState, PartitionSnapshot,
-    TopicPartition,
+    ClusterSnapshot, Millis, NodeId, NodeRoles, NodeSnapshot, ObservedState, TopicPartition,
 };
-use crate::engine::movers::CruiseControlView;
 
-use batch::ConflictGraph;
 pub use config_diff::{ConfigChange, ConfigDiff};
+use decision::join_ids;
+pub use decision::{
+    ActionKind, Decision, NodeReason, RestartStatus, RollSummary, WaitReason, WaitingNode,
+};
 pub use error::RollError;
+use feedback::hold_for;
+pub use feedback::other_mover_block;
+use observe::{back_in_all_isrs, leads_all_preferred, merge_observation};
+pub use preview::{NodeSettings, Plan, PlanStep, describe_settings};
 use restart::{Awaiting, RestartProgress};
 use safety::{PartitionIndex, Strictness};
 use select::{
@@ -247,157 +257,6 @@ impl NodeContext {
     }
 }
 
-/// A node and why it is part of an action.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NodeReason {
-    pub node: NodeId,
-    pub reason: String,
-}
-
-/// How the roll ended normally.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub struct RollSummary {
-    pub restarted: Vec<NodeId>,
-    pub reconfigured: Vec<NodeId>,
-    pub untouched: Vec<NodeId>,
-    /// Held nodes the roll left alone, with the hold's reason.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub held: Vec<NodeReason>,
-    /// Things worth telling the operator (e.g. leadership not restored).
-    pub notes: Vec<String>,
-}
-
-/// The engine's answer to one observation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "decision", rename_all = "snake_case")]
-pub enum Decision {
-    /// Restart these nodes together.
-    Restart {
-        nodes: Vec<NodeReason>,
-        reason: String,
-    },
-    /// Apply these dynamic changes to one node.
-    Reconfigure {
-        node: NodeId,
-        changes: Vec<ConfigChange>,
-        reason: String,
-    },
-    /// Elect preferred leaders for these partitions (led elsewhere although
-    /// their preferred replica, one of `nodes`, is back in the ISR).
-    ElectPreferredLeaders {
-        nodes: Vec<NodeId>,
-        partitions: Vec<TopicPartition>,
-        reason: String,
-    },
-    /// Observe again at `until` (or earlier).
-    Wait { until: Millis, for_what: WaitReason },
-    /// Finished normally.
-    Done { summary: RollSummary },
-    /// Finished abnormally; nothing more will be done.
-    Abort { reason: RollError },
-}
-
-impl Decision {
-    /// Ids of the nodes a `Restart` acts on (empty otherwise).
-    #[must_use]
-    pub fn restarted_nodes(&self) -> Vec<NodeId> {
-        match self {
-            Decision::Restart { nodes, .. } => nodes.iter().map(|n| n.node).collect(),
-            _ => Vec::new(),
-        }
-    }
-}
-
-/// What the roll waits for (the text is its `Display`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "wait", rename_all = "snake_case")]
-pub enum WaitReason {
-    /// A safety check (min ISR, quorum, log recovery, ...) holds the next
-    /// action back; the roll aborts with `error` if it lasts
-    /// `blocked_timeout_ms`.
-    Blocked { error: RollError },
-    /// Nodes of the current action are not serving (again) yet.
-    NotServing {
-        action: ActionKind,
-        nodes: Vec<WaitingNode>,
-        deadline: Millis,
-    },
-    /// The action's nodes serve but do not lead all their preferred
-    /// partitions yet.
-    Leadership {
-        nodes: Vec<NodeId>,
-        deadline: Millis,
-    },
-}
-
-/// A node waited for, with what is seen of it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WaitingNode {
-    pub node: NodeId,
-    /// What is seen and still missing, in words.
-    pub detail: String,
-}
-
-impl WaitReason {
-    /// `true` for [`WaitReason::Blocked`].
-    #[must_use]
-    pub fn is_blocked(&self) -> bool {
-        matches!(self, WaitReason::Blocked { .. })
-    }
-}
-
-impl std::fmt::Display for WaitReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            WaitReason::Blocked { error } => write!(f, "blocked: {error}"),
-            WaitReason::NotServing {
-                action,
-                nodes,
-                deadline,
-            } => {
-                let states: Vec<String> = nodes
-                    .iter()
-                    .map(|n| format!("{} ({})", n.node, n.detail))
-                    .collect();
-                let verb = match action {
-                    ActionKind::Restart => "restart",
-                    ActionKind::Reconfigure => "reconfiguration",
-                };
-                write!(
-                    f,
-                    "node(s) {} to become SERVING after {verb} (deadline {deadline})",
-                    states.join(", ")
-                )
-            }
-            WaitReason::Leadership { nodes, deadline } => write!(
-                f,
-                "node(s) {} to rejoin their ISRs and lead their preferred partitions \
-                 (deadline {deadline})",
-                join_ids(nodes)
-            ),
-        }
-    }
-}
-
-/// The kind of action the roller is waiting on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ActionKind {
-    Restart,
-    Reconfigure,
-}
-
-/// What is known about one node's restart (see [`Roller::restart_status`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RestartStatus {
-    /// The restart command reported success.
-    pub done: bool,
-    /// There is evidence that the process running at decision time ended.
-    pub process_ended: bool,
-    /// It counts as back (serving again after the evidence).
-    pub back: bool,
-}
-
 /// The reason given for restarting the only controller.
 const SINGLE_CONTROLLER: &str = "the only controller: the metadata quorum is unavailable while it \
      restarts (allowed, as Strimzi does; no metadata changes until it is back)";
@@ -408,66 +267,6 @@ fn single_voter(snapshot: &ClusterSnapshot) -> bool {
         .quorum
         .as_ref()
         .is_some_and(|q| q.voters.len() == 1)
-}
-
-/// One step of a [`Plan`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case")]
-pub enum PlanStep {
-    Restart {
-        nodes: Vec<NodeReason>,
-        reason: String,
-    },
-    Reconfigure {
-        node: NodeId,
-        changes: Vec<ConfigChange>,
-        reason: String,
-    },
-    /// The plan cannot go on from the current snapshot.
-    Blocked { nodes: Vec<NodeId>, reason: String },
-}
-
-/// Preview of a roll from one snapshot, assuming every action succeeds and
-/// the cluster returns to the observed state after each one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub struct Plan {
-    pub steps: Vec<PlanStep>,
-    /// Nodes that need neither a restart nor a reconfiguration.
-    pub untouched: Vec<NodeId>,
-    /// A resumed roll: nodes it already restarted or reconfigured before it stopped.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub already_rolled: Vec<NodeId>,
-    /// Unhealthy nodes outside the selection: left alone (unless
-    /// `include_unhealthy`), still counted by every safety check.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unselected_unhealthy: Vec<NodeReason>,
-    /// Held nodes (`kafkaops hold`) the roll leaves alone, with the hold's
-    /// reason; still counted by every safety check.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub held: Vec<NodeReason>,
-    /// Desired settings Kafka returns no value for because they are sensitive:
-    /// neither compared nor applied dynamically (only a restart applies them,
-    /// from the node's own configuration).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sensitive_settings: Vec<NodeSettings>,
-}
-
-/// Settings of one node.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NodeSettings {
-    pub node: NodeId,
-    pub keys: Vec<String>,
-}
-
-impl Plan {
-    /// Number of restart batches.
-    #[must_use]
-    pub fn restart_batches(&self) -> usize {
-        self.steps
-            .iter()
-            .filter(|s| matches!(s, PlanStep::Restart { .. }))
-            .count()
-    }
 }
 
 /// The roll state machine. Serialisable, so that a controller running one
@@ -505,6 +304,11 @@ pub struct Roller {
     /// compared.
     #[serde(skip)]
     planned: Option<select::PlannedBatches>,
+    /// The partition index and the conflict graph of the last snapshot, reused by the next
+    /// decision while the placement is the same (see `placement`); derived data, so neither
+    /// saved nor compared.
+    #[serde(skip)]
+    placement: Option<placement::KeptPlacement>,
 }
 
 impl PartialEq for Roller {
@@ -544,6 +348,7 @@ impl Roller {
             software: BTreeMap::new(),
             other_mover: None,
             planned: None,
+            placement: None,
         }
     }
 
@@ -591,130 +396,6 @@ impl Roller {
         self.finished.is_some()
     }
 
-    /// Feed-back: the platform reports that the restart command of `node`
-    /// finished successfully at `at`. For `kill -TERM`-style commands this
-    /// can be before the old process exited, so it does not make the node
-    /// count as back by itself. Ignored for a node the roller is not
-    /// restarting.
-    pub fn handle_restart_done(&mut self, node: NodeId, at: Millis) {
-        let Some(progress) = self.restart_progress(node) else {
-            return;
-        };
-        if progress.done_at.is_some() {
-            return;
-        }
-        progress.done_at = Some(at);
-        if let Some(ctx) = self.nodes.get_mut(&node) {
-            ctx.num_restarts = ctx.num_restarts.saturating_add(1);
-            ctx.last_transition = at;
-        }
-    }
-
-    /// Feed-back: the restart command of `node` failed. The roll aborts with
-    /// [`RollError::RestartFailed`]; nothing else is restarted.
-    pub fn handle_restart_failed(&mut self, node: NodeId, at: Millis, error: String) {
-        if self.finished.is_some() {
-            return;
-        }
-        if let Some(ctx) = self.nodes.get_mut(&node) {
-            ctx.last_transition = at;
-        }
-        self.finish(Decision::Abort {
-            reason: RollError::RestartFailed { node, error },
-        });
-    }
-
-    /// Feed-back: evidence that the process `node` ran when its restart was
-    /// decided has ended (e.g. the restart witness saw its connection
-    /// close). Ignored for a node the roller is not restarting and for
-    /// evidence older than the decision.
-    pub fn handle_process_ended(&mut self, node: NodeId, at: Millis) {
-        let Some(progress) = self.restart_progress(node) else {
-            return;
-        };
-        if progress.ended.is_none() && at >= progress.requested_at {
-            progress.ended = Some((at, "its process ended (reported at restart)".into()));
-        }
-    }
-
-    /// Feed-back: the restart of `nodes` that the last decision asked for
-    /// was never issued (a run restored after a crash between "decided" and
-    /// "issued" found the decision stale). The roller forgets it: the nodes
-    /// are not counted as restarted and the next decision starts from a
-    /// fresh observation (and fresh safety checks). Ignored unless the
-    /// current action is a restart of exactly these nodes whose command has
-    /// not reported completion.
-    pub fn handle_restart_not_issued(&mut self, nodes: &[NodeId]) {
-        let matches = self.awaiting.as_ref().is_some_and(|a| {
-            a.kind == ActionKind::Restart
-                && a.nodes == nodes
-                && a.restarts.values().all(|p| p.done_at.is_none())
-        });
-        if matches {
-            self.awaiting = None;
-        }
-    }
-
-    /// Input before a decision (or a plan): what Cruise Control's executor is doing, when the
-    /// caller asks it (a roll without Cruise Control, or run with `--force`, never calls this).
-    /// While an execution runs, or while Cruise Control cannot be asked, no new restart or
-    /// reconfiguration starts: the decision is a blocked wait that names the execution and
-    /// says the block clears when it ends (and aborts after `blocked_timeout_ms`, like any
-    /// block); an action already under way is still waited for. See [`other_mover_block`].
-    pub fn handle_cruise_control(&mut self, view: &CruiseControlView) {
-        self.other_mover = other_mover_block(view);
-    }
-
-    /// Feed-back: the action the last decision asked for was never issued (a
-    /// run restored after a crash between "decided" and "issued", or held
-    /// back by a stop request). The roller forgets it as if it had never been
-    /// decided, so the next decision starts from a fresh observation with
-    /// fresh safety checks: a restart is forgotten as by
-    /// [`Roller::handle_restart_not_issued`]; a reconfiguration gives back its
-    /// attempt (it does not count towards `max_reconfig_attempts`); a
-    /// preferred-leader election is asked for again if the nodes still do not
-    /// lead. Ignored when the roller is not waiting on that very action.
-    pub fn handle_not_issued(&mut self, decision: &Decision) {
-        match decision {
-            Decision::Restart { .. } => {
-                self.handle_restart_not_issued(&decision.restarted_nodes());
-            }
-            Decision::Reconfigure { node, .. } => {
-                let matches = self
-                    .awaiting
-                    .as_ref()
-                    .is_some_and(|a| a.kind == ActionKind::Reconfigure && a.nodes == [*node]);
-                if matches {
-                    self.awaiting = None;
-                    if let Some(ctx) = self.nodes.get_mut(node) {
-                        ctx.num_reconfigs = ctx.num_reconfigs.saturating_sub(1);
-                    }
-                }
-            }
-            Decision::ElectPreferredLeaders { nodes, .. } => {
-                if let Some(a) = self.awaiting.as_mut() {
-                    for n in nodes {
-                        a.elected.remove(n);
-                    }
-                }
-            }
-            Decision::Wait { .. } | Decision::Done { .. } | Decision::Abort { .. } => {}
-        }
-    }
-
-    /// A restored roller whose executor's incarnations do not survive the
-    /// executor (the restart witness numbers processes from zero in every
-    /// run): incarnations recorded before the restore cannot be compared with
-    /// new ones, so they are forgotten (a changed incarnation would otherwise
-    /// be false evidence of a restart).
-    pub fn forget_incarnations(&mut self) {
-        if let Some(a) = self.awaiting.as_mut() {
-            for p in a.restarts.values_mut() {
-                p.incarnation_before = None;
-            }
-        }
-    }
-
     /// What is known about the restart of `node` in the current action
     /// (`None` when the roller is not restarting it).
     #[must_use]
@@ -752,18 +433,18 @@ impl Roller {
         if let Some(done) = &self.finished {
             return done.clone();
         }
-        if let Err(e) = self.observe(snapshot, now) {
+        let mut cache = Cache::carrying(self.planned.take(), self.placement.take(), snapshot);
+        if let Err(e) = self.observe(snapshot, now, &mut cache) {
             if self.awaiting.is_none() {
                 return self.finish(Decision::Abort { reason: e });
             }
             // Our own nodes first: see `stop_after_action`.
             self.stop_after_action.get_or_insert(e);
         }
-        let mut cache = Cache::carrying(self.planned.take());
         if self.awaiting.is_some() {
             match self.await_step(snapshot, now, &mut cache) {
                 Ok(Some(d)) => {
-                    self.planned = cache.batches.take();
+                    (self.planned, self.placement) = cache.keep(snapshot);
                     return d;
                 }
                 Ok(None) => {}
@@ -774,8 +455,20 @@ impl Roller {
             return self.finish(Decision::Abort { reason: e });
         }
         let selection = select(&self.config, &self.nodes, snapshot, &mut cache);
-        self.planned = cache.batches.take();
-        match hold_for(self.other_mover.as_ref(), selection) {
+        (self.planned, self.placement) = cache.keep(snapshot);
+        let selection = hold_for(self.other_mover.as_ref(), selection);
+        self.act_on(selection, snapshot, now, &mut cache)
+    }
+
+    /// The decision for a selection, with its bookkeeping (the action awaited, the block timed).
+    fn act_on(
+        &mut self,
+        selection: Selection,
+        snapshot: &ClusterSnapshot,
+        now: Millis,
+        cache: &mut Cache,
+    ) -> Decision {
+        match selection {
             Selection::Restart(nodes, reason) => {
                 let mut restarts = BTreeMap::new();
                 for n in &nodes {
@@ -831,145 +524,42 @@ impl Roller {
                 }
             }
             Selection::Abort(err) => self.finish(Decision::Abort { reason: err }),
-            Selection::Done => {
-                let mut notes = self.notes.clone();
-                let left = unselected_unhealthy(&self.config, &self.nodes);
-                if !left.is_empty() {
-                    notes.push(format!(
-                        "unhealthy node(s) outside the selection were left alone: {}",
-                        describe_reasons(&left)
-                    ));
-                }
-                let sensitive = sensitive_settings(&self.nodes, snapshot);
-                if !sensitive.is_empty() {
-                    notes.push(format!(
-                        "sensitive setting(s) not compared (Kafka returns no value for them), so                          not applied by this roll unless the node was restarted: {}",
-                        describe_settings(&sensitive)
-                    ));
-                }
-                let held = held_nodes(&self.nodes);
-                if !held.is_empty() {
-                    notes.push(format!(
-                        "held node(s) left alone: {}",
-                        describe_reasons(&held)
-                    ));
-                }
-                let summary = RollSummary {
-                    held,
-                    restarted: self.filter_ids(|c| c.num_restarts > 0),
-                    reconfigured: self.filter_ids(|c| c.num_reconfigs > 0 && c.num_restarts == 0),
-                    untouched: self.filter_ids(|c| c.num_reconfigs == 0 && c.num_restarts == 0),
-                    notes,
-                };
-                self.finish(Decision::Done { summary })
-            }
+            Selection::Done => self.done(snapshot),
         }
     }
 
-    /// Previews the roll from `snapshot` without changing this roller.
-    #[must_use]
-    pub fn plan(&self, snapshot: &ClusterSnapshot) -> Plan {
-        let mut nodes = self.nodes.clone();
-        merge_observation(
-            &mut nodes,
-            &self.requests,
-            &self.holds,
-            snapshot,
-            Millis(0),
-            None,
-        );
-        // The preview's own picture of the cluster: a node it restarts is assumed to come back and
-        // rejoin the ISR of its partitions. Without this, a down node restarted first still looked
-        // out of sync to every later step, and the preview reported a block the real roll does not
-        // meet (it re-observes after each batch).
-        let mut assumed = std::borrow::Cow::Borrowed(snapshot);
-        let mut cache = Cache::carrying(self.planned.clone());
-        let mut plan = Plan {
-            unselected_unhealthy: unselected_unhealthy(&self.config, &nodes),
-            held: held_nodes(&nodes),
-            sensitive_settings: sensitive_settings(&nodes, snapshot),
-            ..Plan::default()
-        };
-        // Each step changes one context; a bound keeps a bug from looping.
-        for _ in 0..=4 * nodes.len() * (self.config.max_reconfig_attempts as usize + 2) {
-            let selection = select(&self.config, &nodes, &assumed, &mut cache);
-            match hold_for(self.other_mover.as_ref(), selection) {
-                Selection::Restart(batch, reason) => {
-                    for n in &batch {
-                        if let Some(ctx) = nodes.get_mut(&n.node) {
-                            ctx.num_restarts += 1;
-                            ctx.state = NodeState::Serving;
-                            ctx.reachable = true;
-                            ctx.was_healthy = true;
-                        }
-                    }
-                    let ids: Vec<NodeId> = batch.iter().map(|n| n.node).collect();
-                    if assume_back_in_sync(&mut assumed, &ids) {
-                        // Only ISRs and states changed, not who holds what: a portable
-                        // colouring still fits.
-                        cache = Cache::carrying(cache.batches.take());
-                    }
-                    plan.steps.push(PlanStep::Restart {
-                        nodes: batch,
-                        reason,
-                    });
-                }
-                Selection::Reconfigure(node, changes, reason) => {
-                    if let Some(ctx) = nodes.get_mut(&node) {
-                        // Assume the change sticks: the node needs nothing more.
-                        ctx.desired_config.clear();
-                        ctx.num_reconfigs += 1;
-                    }
-                    plan.steps.push(PlanStep::Reconfigure {
-                        node,
-                        changes,
-                        reason,
-                    });
-                }
-                Selection::Blocked(blocked, err) => {
-                    plan.steps.push(PlanStep::Blocked {
-                        nodes: blocked,
-                        reason: err.to_string(),
-                    });
-                    break;
-                }
-                Selection::Abort(err) => {
-                    plan.steps.push(PlanStep::Blocked {
-                        nodes: Vec::new(),
-                        reason: err.to_string(),
-                    });
-                    break;
-                }
-                Selection::Done => break,
-            }
+    /// `Done`, with the summary and what is worth telling the operator.
+    fn done(&mut self, snapshot: &ClusterSnapshot) -> Decision {
+        let mut notes = self.notes.clone();
+        let left = unselected_unhealthy(&self.config, &self.nodes);
+        if !left.is_empty() {
+            notes.push(format!(
+                "unhealthy node(s) outside the selection were left alone: {}",
+                describe_reasons(&left)
+            ));
         }
-        let touched: BTreeSet<NodeId> = plan
-            .steps
-            .iter()
-            .flat_map(|s| match s {
-                PlanStep::Restart { nodes, .. } => nodes.iter().map(|n| n.node).collect(),
-                PlanStep::Reconfigure { node, .. } => vec![*node],
-                PlanStep::Blocked { nodes, .. } => nodes.clone(),
-            })
-            .collect();
-        // A resumed roll: nodes this roll already restarted or reconfigured are not "untouched".
-        let rolled = |n: &NodeId| {
-            self.nodes
-                .get(n)
-                .is_some_and(|c| c.num_restarts > 0 || c.num_reconfigs > 0)
+        let sensitive = sensitive_settings(&self.nodes, snapshot);
+        if !sensitive.is_empty() {
+            notes.push(format!(
+                "sensitive setting(s) not compared (Kafka returns no value for them), so                          not applied by this roll unless the node was restarted: {}",
+                describe_settings(&sensitive)
+            ));
+        }
+        let held = held_nodes(&self.nodes);
+        if !held.is_empty() {
+            notes.push(format!(
+                "held node(s) left alone: {}",
+                describe_reasons(&held)
+            ));
+        }
+        let summary = RollSummary {
+            held,
+            restarted: self.filter_ids(|c| c.num_restarts > 0),
+            reconfigured: self.filter_ids(|c| c.num_reconfigs > 0 && c.num_restarts == 0),
+            untouched: self.filter_ids(|c| c.num_reconfigs == 0 && c.num_restarts == 0),
+            notes,
         };
-        plan.untouched = nodes
-            .iter()
-            .filter(|(n, c)| !touched.contains(n) && !rolled(n) && c.held.is_none())
-            .map(|(n, _)| n)
-            .copied()
-            .collect();
-        plan.already_rolled = nodes
-            .keys()
-            .filter(|n| !touched.contains(n) && rolled(n))
-            .copied()
-            .collect();
-        plan
+        self.finish(Decision::Done { summary })
     }
 
     fn filter_ids(&self, f: impl Fn(&NodeContext) -> bool) -> Vec<NodeId> {
@@ -998,259 +588,5 @@ impl Roller {
             elected: BTreeSet::new(),
             restarts,
         });
-    }
-
-    /// Updates contexts; fails when a node the roll is not acting on went
-    /// from healthy to unhealthy.
-    fn observe(&mut self, snapshot: &ClusterSnapshot, now: Millis) -> Result<(), RollError> {
-        let acting: Vec<NodeId> = self
-            .awaiting
-            .as_ref()
-            .map(|a| a.nodes.clone())
-            .unwrap_or_default();
-        let before: BTreeMap<NodeId, bool> = self
-            .nodes
-            .iter()
-            .map(|(id, c)| (*id, c.was_healthy))
-            .collect();
-        merge_observation(
-            &mut self.nodes,
-            &self.requests,
-            &self.holds,
-            snapshot,
-            now,
-            self.awaiting.as_ref(),
-        );
-        let mut failure = None;
-        for ctx in self.nodes.values_mut() {
-            if acting.contains(&ctx.id) {
-                continue;
-            }
-            let healthy_now = ctx.is_serving() && ctx.reachable;
-            if before.get(&ctx.id) == Some(&true) && !healthy_now && failure.is_none() {
-                failure = Some(if !ctx.is_serving() || ctx.reachable {
-                    RollError::NodeBecameUnhealthy {
-                        node: ctx.id,
-                        state: ctx.observed,
-                    }
-                } else {
-                    RollError::NodeBecameUnreachable { node: ctx.id }
-                });
-            }
-            ctx.was_healthy = healthy_now;
-        }
-        failure.map_or(Ok(()), Err)
-    }
-}
-
-/// The roll's rule about other movers: while Cruise Control executes (or cannot be asked), no
-/// node is restarted or reconfigured. A broker restarted under an execution that moves replicas
-/// to or from it kills the execution's tasks (Cruise Control stops with its throttles and
-/// reassignments left behind), and the execution's next batch can take a partition's ISR below
-/// what the roll judged (the Strimzi proposal's open race). `None`: nothing holds the roll.
-#[must_use]
-pub fn other_mover_block(view: &CruiseControlView) -> Option<RollError> {
-    match view {
-        CruiseControlView::NotAsked | CruiseControlView::Idle => None,
-        CruiseControlView::Unreachable(error) | CruiseControlView::StateUnknown(error) => {
-            Some(RollError::CruiseControlUnknown {
-                error: error.clone(),
-            })
-        }
-        CruiseControlView::Executing(x) => Some(RollError::CruiseControlExecuting {
-            task: x.task.clone(),
-            execution: x.description.clone(),
-            also: None,
-        }),
-    }
-}
-
-/// A selection held back by another mover: a restart or reconfiguration becomes a block that
-/// names the mover; a block for another reason keeps that reason beside it.
-fn hold_for(mover: Option<&RollError>, selection: Selection) -> Selection {
-    let Some(block) = mover else {
-        return selection;
-    };
-    match selection {
-        Selection::Restart(nodes, _) => {
-            Selection::Blocked(nodes.iter().map(|n| n.node).collect(), block.clone())
-        }
-        Selection::Reconfigure(node, _, _) => Selection::Blocked(vec![node], block.clone()),
-        Selection::Blocked(nodes, other) => {
-            let held = match block.clone() {
-                RollError::CruiseControlExecuting {
-                    task, execution, ..
-                } => RollError::CruiseControlExecuting {
-                    task,
-                    execution,
-                    also: Some(other.to_string()),
-                },
-                b => b,
-            };
-            Selection::Blocked(nodes, held)
-        }
-        s @ (Selection::Abort(_) | Selection::Done) => s,
-    }
-}
-
-/// The preview's assumption after restarting `ids`: each serves again and is back in the ISR of
-/// every partition it is an assigned (not an adding) replica of; an offline partition gets it as
-/// leader. Returns whether anything changed (then per-snapshot caches are stale).
-fn assume_back_in_sync(
-    snapshot: &mut std::borrow::Cow<'_, ClusterSnapshot>,
-    ids: &[NodeId],
-) -> bool {
-    // Each node's place in `ids`: a partition is checked against its few replicas, not against
-    // the whole batch (a batch of 667 brokers over 300,000 partitions made this the largest
-    // part of a whole-roll plan), and rejoins the ISR in the order of `ids` as before.
-    let rank: HashMap<NodeId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-    let stale_node = |n: &NodeSnapshot| {
-        rank.contains_key(&n.id) && (n.state != ObservedState::Serving || !n.reachable)
-    };
-    let out_of_sync = |p: &PartitionSnapshot| {
-        let mut out: Vec<(usize, NodeId)> = p
-            .replicas
-            .iter()
-            .filter(|r| !p.adding.contains(r) && !p.isr.contains(r))
-            .filter_map(|r| rank.get(r).map(|i| (*i, *r)))
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
-    };
-    let stale_partition = |p: &PartitionSnapshot| {
-        p.replicas
-            .iter()
-            .any(|r| rank.contains_key(r) && !p.adding.contains(r) && !p.isr.contains(r))
-    };
-    if !snapshot.nodes.iter().any(stale_node) && !snapshot.partitions.iter().any(stale_partition) {
-        return false;
-    }
-    let owned = snapshot.to_mut();
-    for n in owned.nodes.iter_mut().filter(|n| rank.contains_key(&n.id)) {
-        n.state = ObservedState::Serving;
-        n.reachable = true;
-    }
-    for p in &mut owned.partitions {
-        for (_, id) in out_of_sync(p) {
-            p.isr.push(id);
-            if p.leader.is_none() {
-                p.leader = Some(id);
-            }
-        }
-    }
-    true
-}
-
-/// `node 1: a, b; node 2: c`.
-#[must_use]
-pub fn describe_settings(settings: &[NodeSettings]) -> String {
-    settings
-        .iter()
-        .map(|s| format!("node {}: {}", s.node, s.keys.join(", ")))
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-fn join_ids(ids: &[NodeId]) -> String {
-    ids.iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Is `node` in the ISR of every partition it is a replica of?
-fn back_in_all_isrs(snapshot: &ClusterSnapshot, index: &PartitionIndex, node: NodeId) -> bool {
-    index.of(node).iter().all(|&pi| {
-        let p = &snapshot.partitions[pi as usize];
-        !p.replicas.contains(&node) || p.isr.contains(&node)
-    })
-}
-
-/// Does `node` lead every partition it is the preferred leader of?
-fn leads_all_preferred(snapshot: &ClusterSnapshot, index: &PartitionIndex, node: NodeId) -> bool {
-    index.of(node).iter().all(|&pi| {
-        let p = &snapshot.partitions[pi as usize];
-        p.replicas.first() != Some(&node) || p.leader == Some(node)
-    })
-}
-
-/// Folds a snapshot into the contexts.
-fn merge_observation(
-    nodes: &mut BTreeMap<NodeId, NodeContext>,
-    requests: &BTreeMap<NodeId, NodeRequest>,
-    holds: &BTreeMap<NodeId, String>,
-    snapshot: &ClusterSnapshot,
-    now: Millis,
-    awaiting: Option<&Awaiting>,
-) {
-    let index = PartitionIndex::build(snapshot);
-    for n in &snapshot.nodes {
-        let ctx = nodes.entry(n.id).or_insert_with(|| {
-            let req = requests.get(&n.id).cloned().unwrap_or_default();
-            NodeContext {
-                id: n.id,
-                roles: n.roles,
-                state: NodeState::Unknown,
-                reachable: n.reachable,
-                restart_reasons: req.restart_reasons,
-                desired_config: req.desired_config,
-                num_restarts: 0,
-                num_reconfigs: 0,
-                last_transition: now,
-                observed: ObservedState::Unknown,
-                selected: false,
-                held: None,
-                expected_software: req.expected_software,
-                was_healthy: false,
-            }
-        });
-        ctx.roles = n.roles;
-        ctx.reachable = n.reachable;
-        ctx.observed = n.state;
-        ctx.selected = requests.contains_key(&n.id);
-        let acting = awaiting.filter(|a| a.nodes.contains(&n.id));
-        // A node being restarted stays RESTARTED until the restart counts
-        // (see `RestartProgress`), whatever it looks like meanwhile.
-        let restarting = acting.is_some_and(|a| {
-            a.kind == ActionKind::Restart
-                && a.restarts.get(&n.id).is_none_or(|p| p.back_at.is_none())
-        });
-        let state = match n.state {
-            _ if restarting => NodeState::Restarted,
-            ObservedState::Serving => {
-                if n.roles.broker && !leads_all_preferred(snapshot, &index, n.id) {
-                    NodeState::Serving
-                } else {
-                    NodeState::LeadingAllPreferred
-                }
-            }
-            other => match acting.map(|a| a.kind) {
-                Some(ActionKind::Restart) => NodeState::Restarted,
-                Some(ActionKind::Reconfigure) => NodeState::Reconfigured,
-                None => match other {
-                    ObservedState::Unknown => NodeState::Unknown,
-                    ObservedState::NotRunning => NodeState::NotRunning,
-                    ObservedState::NotReady => NodeState::NotReady,
-                    ObservedState::Recovering => NodeState::Recovering,
-                    // Matched above; kept total rather than panicking.
-                    ObservedState::Serving => NodeState::Serving,
-                },
-            },
-        };
-        if state != ctx.state {
-            ctx.state = state;
-            ctx.last_transition = now;
-        }
-    }
-    // A node that vanished from the observation is no longer running.
-    for ctx in nodes.values_mut() {
-        ctx.selected = requests.contains_key(&ctx.id);
-        ctx.held = holds.get(&ctx.id).cloned();
-        if !snapshot.nodes.iter().any(|n| n.id == ctx.id) && ctx.state != NodeState::NotRunning {
-            ctx.state = NodeState::NotRunning;
-            ctx.observed = ObservedState::NotRunning;
-            ctx.last_transition = now;
-        }
     }
 }

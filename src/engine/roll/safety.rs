@@ -31,9 +31,9 @@ pub const DEFAULT_FETCH_TIMEOUT_MS: i64 = 2000;
 
 /// Partitions per node: indices into `snapshot.partitions` of every partition
 /// a node holds or is about to hold a replica of, plus each partition's
-/// effective `min.insync.replicas` (`None` = unknown). Built once per decision
-/// in one pass.
-#[derive(Debug, Default)]
+/// effective `min.insync.replicas` (`None` = unknown). Built in one pass, and kept from one
+/// decision to the next while the placement and the settings are the same (`placement`).
+#[derive(Debug, Default, Clone)]
 pub struct PartitionIndex {
     by_node: HashMap<NodeId, Vec<u32>>,
     min_isr: Vec<Option<u32>>,
@@ -50,12 +50,7 @@ impl PartitionIndex {
             .iter()
             .map(|n| (n.id, n.broker_min_isr()))
             .collect();
-        let serving = snapshot
-            .nodes
-            .iter()
-            .filter(|n| n.is_serving())
-            .map(|n| n.id)
-            .collect();
+        let serving = serving_nodes(snapshot);
         let mut by_node: HashMap<NodeId, Vec<u32>> = HashMap::new();
         let mut min_isr = Vec::with_capacity(snapshot.partitions.len());
         for (i, p) in snapshot.partitions.iter().enumerate() {
@@ -74,6 +69,14 @@ impl PartitionIndex {
             min_isr,
             serving,
         }
+    }
+
+    /// This index for another snapshot of the same placement and settings: only which nodes
+    /// serve is read again (the caller has checked the rest, `placement::PlacementKey`).
+    #[must_use]
+    pub(super) fn with_serving_of(mut self, snapshot: &ClusterSnapshot) -> PartitionIndex {
+        self.serving = serving_nodes(snapshot);
+        self
     }
 
     /// Does `replica` count in an ISR when `node`'s restart is judged? The node
@@ -95,6 +98,16 @@ impl PartitionIndex {
     pub fn min_isr(&self, pi: u32) -> Option<u32> {
         self.min_isr.get(pi as usize).copied().flatten()
     }
+}
+
+/// The nodes `snapshot` shows serving ([`NodeSnapshot::is_serving`]).
+fn serving_nodes(snapshot: &ClusterSnapshot) -> HashSet<NodeId> {
+    snapshot
+        .nodes
+        .iter()
+        .filter(|n| n.is_serving())
+        .map(|n| n.id)
+        .collect()
 }
 
 /// How strictly to judge a node's restart.

@@ -2,6 +2,8 @@
 //! (the heart of the algorithm) and the per-snapshot cache it uses. Split
 //! out of the roller core (`mod.rs`) to keep both readable.
 
+use super::batch::ConflictGraph;
+use super::placement::{KeptPlacement, PlacementKey};
 use super::*;
 
 /// What to do next, before bookkeeping.
@@ -13,13 +15,17 @@ pub(super) enum Selection {
     Done,
 }
 
-/// Lazily built per-snapshot structures (one decision, or a whole plan: the
-/// snapshot does not change while a cache lives), except `batches`, which the
-/// roller carries from one decision to the next ([`PlannedBatches::portable`]).
+/// Lazily built per-snapshot structures (one decision, or one step of a plan), except what
+/// the roller carries from one decision to the next: `batches`
+/// ([`PlannedBatches::portable`]), and the index and the graph while the placement is the
+/// same (`placement`).
 #[derive(Default)]
 pub(super) struct Cache {
     pub(super) index: Option<PartitionIndex>,
     pub(super) graph: Option<ConflictGraph>,
+    /// The placement `index` and `graph` were computed from, when they came from an earlier
+    /// snapshot (else it is taken from this one when they are kept).
+    key: Option<PlacementKey>,
     /// The planned batches and what they were planned from.
     pub(super) batches: Option<PlannedBatches>,
     pub(super) node_slot: Option<HashMap<NodeId, usize>>,
@@ -53,10 +59,52 @@ impl PlannedBatches {
 }
 
 impl Cache {
-    /// A cache for a new snapshot that keeps a colouring valid beyond one snapshot.
-    pub(super) fn carrying(batches: Option<PlannedBatches>) -> Cache {
+    /// A cache for `snapshot` that keeps a colouring valid beyond one snapshot, and the index
+    /// and the graph of `kept` when `snapshot` has the same placement.
+    pub(super) fn carrying(
+        batches: Option<PlannedBatches>,
+        kept: Option<KeptPlacement>,
+        snapshot: &ClusterSnapshot,
+    ) -> Cache {
+        let (key, index, graph) = kept
+            .and_then(|k| k.reuse(snapshot))
+            .map_or((None, None, None), |(k, i, g)| (Some(k), i, g));
         Cache {
+            index,
+            graph,
+            key,
             batches: batches.filter(|b| b.portable),
+            ..Cache::default()
+        }
+    }
+
+    /// What the next decision may reuse: the portable colouring, and the index and the graph
+    /// with the placement of `snapshot`, the snapshot this cache was used with.
+    pub(super) fn keep(
+        &mut self,
+        snapshot: &ClusterSnapshot,
+    ) -> (Option<PlannedBatches>, Option<KeptPlacement>) {
+        let kept = (self.index.is_some() || self.graph.is_some()).then(|| KeptPlacement {
+            key: self
+                .key
+                .take()
+                .unwrap_or_else(|| PlacementKey::of(snapshot)),
+            index: self.index.take(),
+            graph: self.graph.take(),
+        });
+        (self.batches.take(), kept)
+    }
+
+    /// The cache for the next step of a plan, whose assumed snapshot differs from the last one
+    /// only in ISRs, leaders and node states (`assume_back_in_sync`): the placement is the
+    /// same, so the index (with who serves read again), the graph and a portable colouring
+    /// stay.
+    pub(super) fn next_step(&mut self, snapshot: &ClusterSnapshot) -> Cache {
+        Cache {
+            index: self.index.take().map(|i| i.with_serving_of(snapshot)),
+            graph: self.graph.take(),
+            key: self.key.take(),
+            batches: self.batches.take().filter(|b| b.portable),
             ..Cache::default()
         }
     }
@@ -299,57 +347,69 @@ fn select_unhealthy(
     // fresh may hold a vote, so it passes the quorum rule like any other.
     let caught_up = safety::caught_up_by_timestamp(snapshot).unwrap_or_default();
     for c in &first {
-        // A process that is not running holds no ISR place its restart
-        // could take away (Kafka keeps a dead sole replica in the ISR of
-        // an offline partition; restarting it is the cure).
-        let availability = if c.state == NodeState::NotRunning {
-            Ok(())
-        } else {
-            safety::check_availability(snapshot, cache.index(snapshot), c.id, Strictness::Unhealthy)
-        };
-        let check = availability.and_then(|()| {
-            // Unhealthy controllers pass the quorum rule too, caught up
-            // or not (as Strimzi does): a lagging controller may still
-            // be the vote that keeps the majority. Only a controller
-            // that is not running and not counted by the leader holds
-            // no vote its restart could take away.
-            let holds_no_vote = c.state == NodeState::NotRunning && !caught_up.contains(&c.id);
-            if c.roles.controller && !holds_no_vote {
-                safety::check_quorum(snapshot, &[c.id])
-            } else {
-                Ok(())
-            }
-        });
-        match check {
-            Ok(()) => {
-                let why = if c.reachable {
-                    format!("{} node is {:?}", c.roles, c.state)
-                } else {
-                    format!("{} node is unreachable via the Admin API", c.roles)
-                };
-                let selection = if c.selected {
-                    ""
-                } else {
-                    " (outside the selection; unhealthy nodes included)"
-                };
-                return Selection::Restart(
-                    vec![NodeReason {
-                        node: c.id,
-                        reason: format!("{why}{selection}{}", reasons_suffix(c)),
-                    }],
-                    format!(
-                        "unhealthy nodes restart first, one at a time (pure controllers, \
-                         combined, brokers); {} unhealthy node(s) left",
-                        first.len()
-                    ),
-                );
-            }
+        match check_unhealthy(c, snapshot, cache, &caught_up) {
+            Ok(()) => return restart_unhealthy(c, first.len()),
             Err(e) => {
                 first_err.get_or_insert(e);
             }
         }
     }
     blocked_or_inconsistent(ids(&first), first_err)
+}
+
+/// May the unhealthy node `c` restart now (availability, and the quorum rule for a
+/// controller that may hold a vote)?
+fn check_unhealthy(
+    c: &NodeContext,
+    snapshot: &ClusterSnapshot,
+    cache: &mut Cache,
+    caught_up: &[NodeId],
+) -> Result<(), RollError> {
+    // A process that is not running holds no ISR place its restart
+    // could take away (Kafka keeps a dead sole replica in the ISR of
+    // an offline partition; restarting it is the cure).
+    let availability = if c.state == NodeState::NotRunning {
+        Ok(())
+    } else {
+        safety::check_availability(snapshot, cache.index(snapshot), c.id, Strictness::Unhealthy)
+    };
+    availability.and_then(|()| {
+        // Unhealthy controllers pass the quorum rule too, caught up
+        // or not (as Strimzi does): a lagging controller may still
+        // be the vote that keeps the majority. Only a controller
+        // that is not running and not counted by the leader holds
+        // no vote its restart could take away.
+        let holds_no_vote = c.state == NodeState::NotRunning && !caught_up.contains(&c.id);
+        if c.roles.controller && !holds_no_vote {
+            safety::check_quorum(snapshot, &[c.id])
+        } else {
+            Ok(())
+        }
+    })
+}
+
+/// The restart of the unhealthy node `c`, one of `left` unhealthy nodes.
+fn restart_unhealthy(c: &NodeContext, left: usize) -> Selection {
+    let why = if c.reachable {
+        format!("{} node is {:?}", c.roles, c.state)
+    } else {
+        format!("{} node is unreachable via the Admin API", c.roles)
+    };
+    let selection = if c.selected {
+        ""
+    } else {
+        " (outside the selection; unhealthy nodes included)"
+    };
+    Selection::Restart(
+        vec![NodeReason {
+            node: c.id,
+            reason: format!("{why}{selection}{}", reasons_suffix(c)),
+        }],
+        format!(
+            "unhealthy nodes restart first, one at a time (pure controllers, \
+             combined, brokers); {left} unhealthy node(s) left"
+        ),
+    )
 }
 
 /// The rescue of strimzi#9426: every controller is a combined node and
@@ -499,15 +559,6 @@ fn select_broker_batch(
     if safe.is_empty() {
         return blocked_or_inconsistent(ids(brokers), first_err);
     }
-    let graph = cache.graph.get_or_insert_with(|| {
-        let all_brokers: Vec<NodeId> = snapshot
-            .nodes
-            .iter()
-            .filter(|n| n.roles.broker)
-            .map(|n| n.id)
-            .collect();
-        ConflictGraph::build(snapshot, &all_brokers)
-    });
     let controllers = safety::controllers(snapshot);
     let accept = |chosen: &[NodeId], next: NodeId| {
         if !controllers.contains(&next) {
@@ -525,31 +576,14 @@ fn select_broker_batch(
     // already restarted included, so the plan stays the same while the
     // roll works through it (and `plan()` shows what the roll does).
     let planned_for = phase_brokers(nodes, brokers, leader);
-    if cache
-        .batches
-        .as_ref()
-        .is_none_or(|b| !b.fits(&planned_for, config.max_batch_size, graph))
-    {
-        let classes = graph.plan_batches(
-            &planned_for,
-            config.max_batch_size,
-            accept,
-            |n| !controllers.contains(&n),
-            batch::DEFAULT_SEARCH_BUDGET,
-        );
-        let portable = !planned_for.iter().any(|n| controllers.contains(n));
-        cache.batches = Some(PlannedBatches {
-            planned_for,
-            max_batch_size: config.max_batch_size,
-            graph: graph.clone(),
-            classes,
-            portable,
-        });
-    }
-    let classes = cache
-        .batches
-        .as_ref()
-        .map_or(&[][..], |b| b.classes.as_slice());
+    let (graph, classes) = planned_batches(
+        cache,
+        snapshot,
+        planned_for,
+        config.max_batch_size,
+        &controllers,
+        &accept,
+    );
     // The first planned batch with a member that may restart now; the
     // live checks filter it, whatever they hold back waits for a later one.
     let (mut batch, planned) = first_planned_batch(classes, &safe, config.max_batch_size, &accept);
@@ -574,6 +608,54 @@ fn select_broker_batch(
         })
         .collect();
     Selection::Restart(nodes, reason)
+}
+
+/// The conflict graph of every broker and the batches planned for `planned_for`: the cache's,
+/// when they were planned from the same brokers, cap and graph; else planned now (the
+/// controllers among them keep their first class, `accept` vetoes what breaks the quorum).
+fn planned_batches<'c>(
+    cache: &'c mut Cache,
+    snapshot: &ClusterSnapshot,
+    planned_for: Vec<NodeId>,
+    max_batch_size: usize,
+    controllers: &[NodeId],
+    accept: &dyn Fn(&[NodeId], NodeId) -> bool,
+) -> (&'c ConflictGraph, &'c [Vec<NodeId>]) {
+    let graph = cache.graph.get_or_insert_with(|| {
+        let all_brokers: Vec<NodeId> = snapshot
+            .nodes
+            .iter()
+            .filter(|n| n.roles.broker)
+            .map(|n| n.id)
+            .collect();
+        ConflictGraph::build(snapshot, &all_brokers)
+    });
+    if cache
+        .batches
+        .as_ref()
+        .is_none_or(|b| !b.fits(&planned_for, max_batch_size, graph))
+    {
+        let classes = graph.plan_batches(
+            &planned_for,
+            max_batch_size,
+            accept,
+            |n| !controllers.contains(&n),
+            batch::DEFAULT_SEARCH_BUDGET,
+        );
+        let portable = !planned_for.iter().any(|n| controllers.contains(n));
+        cache.batches = Some(PlannedBatches {
+            planned_for,
+            max_batch_size,
+            graph: graph.clone(),
+            classes,
+            portable,
+        });
+    }
+    let classes = cache
+        .batches
+        .as_ref()
+        .map_or(&[][..], |b| b.classes.as_slice());
+    (graph, classes)
 }
 
 /// Why this broker batch: how many of those waiting, its place in the plan, what capped it,
@@ -737,6 +819,38 @@ fn first_planned_batch(
     (batch, planned)
 }
 
+/// The active combined controller, last: when every partition stays at or above min ISR
+/// without it and the quorum keeps a majority.
+fn select_active_combined(
+    id: NodeId,
+    snapshot: &ClusterSnapshot,
+    cache: &mut Cache,
+    reason_of: &dyn Fn(NodeId) -> String,
+) -> Selection {
+    let check = cache
+        .healthy_availability(snapshot, id)
+        .and_then(|()| safety::check_quorum(snapshot, &[id]));
+    match check {
+        Ok(()) => Selection::Restart(
+            vec![NodeReason {
+                node: id,
+                reason: reason_of(id),
+            }],
+            if single_voter(snapshot) {
+                format!(
+                    "{SINGLE_CONTROLLER}; every partition stays at or above \
+                     min.insync.replicas without it"
+                )
+            } else {
+                "the active combined controller restarts last; the quorum keeps a majority \
+                 and every partition stays at or above min.insync.replicas without it"
+                    .to_string()
+            },
+        ),
+        Err(e) => Selection::Blocked(vec![id], e),
+    }
+}
+
 /// Picks the next batch from the `RESTART` group: non-active pure controllers
 /// one at a time, then the active pure controller, then a batch of brokers and
 /// non-active combined nodes, the active combined controller last.
@@ -790,28 +904,7 @@ pub(super) fn select_restart_batch(
         );
     }
     if let Some(c) = active_combined.first() {
-        let check = cache
-            .healthy_availability(snapshot, c.id)
-            .and_then(|()| safety::check_quorum(snapshot, &[c.id]));
-        return match check {
-            Ok(()) => Selection::Restart(
-                vec![NodeReason {
-                    node: c.id,
-                    reason: reason_of(c.id),
-                }],
-                if single_voter(snapshot) {
-                    format!(
-                        "{SINGLE_CONTROLLER}; every partition stays at or above \
-                         min.insync.replicas without it"
-                    )
-                } else {
-                    "the active combined controller restarts last; the quorum keeps a majority \
-                     and every partition stays at or above min.insync.replicas without it"
-                        .to_string()
-                },
-            ),
-            Err(e) => Selection::Blocked(vec![c.id], e),
-        };
+        return select_active_combined(c.id, snapshot, cache, &reason_of);
     }
     if let Some(c) = others.first() {
         return Selection::Restart(
