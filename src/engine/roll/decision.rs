@@ -148,7 +148,7 @@ pub enum ActionKind {
     Reconfigure,
 }
 
-/// What is known about one node's restart (see [`Roller::restart_status`]).
+/// What is known about one node's restart (see [`super::Roller::restart_status`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RestartStatus {
     /// The restart command reported success.

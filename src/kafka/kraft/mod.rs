@@ -4,7 +4,7 @@
 //! ([`super::wire`]) with the `kafka-protocol` codec, from the same connection settings.
 //!
 //! Each request is a function on an open [`Connection`] (decoding is pure and unit-tested) and
-//! a [`KafkaClient`] method that routes it; [`quorum_view`], [`upgrade_view`] and
+//! a [`KafkaClient`](crate::kafka::KafkaClient) method that routes it; [`quorum_view`], [`upgrade_view`] and
 //! [`ghost_registrations`] turn the answers into the engine's views
 //! ([`crate::engine::kraft`]), which decide whether a change is safe.
 //!
