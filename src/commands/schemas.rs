@@ -36,19 +36,43 @@ enum HealthRecord {
 }
 
 /// Every object with named properties allows no others: a renamed field fails validation even
-/// when it is optional (`null` or absent).
+/// when it is optional (`null` or absent). An object made of its own properties and a `oneOf`
+/// (`allOf`, `anyOf`) of others, which is what `#[serde(flatten)]` of an enum gives, is closed
+/// with `unevaluatedProperties` instead, so the properties of the branch that matched count as
+/// known; its branches are left open (closing them would refuse the parent's own properties).
 fn strict(v: &mut serde_json::Value) {
+    close(v, false);
+}
+
+fn close(v: &mut serde_json::Value, branch_of_flattened: bool) {
+    const COMBINATORS: [&str; 3] = ["oneOf", "anyOf", "allOf"];
     match v {
         serde_json::Value::Object(o) => {
-            if o.contains_key("properties") && !o.contains_key("additionalProperties") {
-                o.insert(
-                    "additionalProperties".into(),
-                    serde_json::Value::Bool(false),
-                );
+            let flattened =
+                o.contains_key("properties") && COMBINATORS.iter().any(|k| o.contains_key(*k));
+            if o.contains_key("properties")
+                && !o.contains_key("additionalProperties")
+                && !o.contains_key("unevaluatedProperties")
+                && !branch_of_flattened
+            {
+                let key = if flattened {
+                    "unevaluatedProperties"
+                } else {
+                    "additionalProperties"
+                };
+                o.insert(key.into(), serde_json::Value::Bool(false));
             }
-            o.values_mut().for_each(strict);
+            for (k, child) in o.iter_mut() {
+                let branches = flattened && COMBINATORS.contains(&k.as_str());
+                match child {
+                    serde_json::Value::Array(a) if branches => {
+                        a.iter_mut().for_each(|b| close(b, true));
+                    }
+                    _ => close(child, false),
+                }
+            }
         }
-        serde_json::Value::Array(a) => a.iter_mut().for_each(strict),
+        serde_json::Value::Array(a) => a.iter_mut().for_each(|c| close(c, false)),
         _ => {}
     }
 }

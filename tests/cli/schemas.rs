@@ -77,3 +77,30 @@ fn a_deviating_output_fails_validation() {
         Some("rebalance")
     );
 }
+
+/// An object with flattened enum fields (`throttles list`'s rows: the throttle and its `need` /
+/// `reason`) is closed with `unevaluatedProperties`: the real output (as `health_throttles`
+/// produced it) passes, and an unknown field or a wrong `need` still fails.
+#[test]
+fn flattened_fields_are_known_and_unknown_ones_still_fail() {
+    use serde_json::json;
+    let row = json!({"key": "follower.replication.throttled.rate", "need": "in-use",
+        "reason": "1 partition reassignment(s) in flight: moving-0",
+        "target": {"kind": "broker", "name": 1}, "value": "1024"});
+    let good = json!({"movement": {"cruise_control": {"state": "not-configured"},
+        "reassignments": 1}, "throttles": [row, {"key": "leader.replication.throttled.replicas",
+        "need": "unused", "target": {"kind": "topic", "name": "moving"}, "value": "0:1"}]});
+    assert_eq!(
+        crate::schema::errors("throttles-list", &good),
+        Vec::<String>::new()
+    );
+    let mut extra = good.clone();
+    extra["throttles"][0]["reasons"] = json!("x");
+    assert!(!crate::schema::errors("throttles-list", &extra).is_empty());
+    let mut wrong = good.clone();
+    wrong["throttles"][1]["need"] = json!("needed");
+    assert!(!crate::schema::errors("throttles-list", &wrong).is_empty());
+    let mut unused_with_reason = good;
+    unused_with_reason["throttles"][1]["why"] = json!("x");
+    assert!(!crate::schema::errors("throttles-list", &unused_with_reason).is_empty());
+}

@@ -515,7 +515,7 @@ fn api_contract_matches_documented_cruise_control() {
     let short = CcDouble::start(
         &bootstrap,
         CcDoubleOptions {
-            task_retention_seconds: Some(1),
+            task_retention_seconds: Some(5),
             task_scan_millis: Some(200),
             ..Default::default()
         },
