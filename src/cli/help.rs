@@ -6,8 +6,6 @@
 //! and ends with one short block naming the global flags by heading; `kafkaops --help`
 //! describes them. Completions and man pages are generated from the full [`super::command`].
 
-use std::collections::BTreeMap;
-
 /// The command the binary parses with: [`super::command`] with the global flags hidden in every
 /// subcommand's help and summarised at its end. Parsing is unchanged (hidden flags still parse).
 #[must_use]
@@ -32,40 +30,27 @@ pub fn parse_command(name: String) -> clap::Command {
 
 /// The global flags by help heading, e.g. `Connection: -b/--bootstrap-servers, -X/--kafka-property`.
 fn summary(globals: &[clap::Arg]) -> String {
-    let mut by_heading: BTreeMap<usize, (String, Vec<String>)> = BTreeMap::new();
-    let mut order: Vec<String> = Vec::new();
+    // (heading, flags) in the order the headings first appear.
+    let mut groups: Vec<(&str, Vec<String>)> = Vec::new();
     for arg in globals.iter().filter(|a| !a.is_hide_set()) {
-        let heading = arg
-            .get_help_heading()
-            .unwrap_or("Global options")
-            .to_string();
-        let idx = match order.iter().position(|h| *h == heading) {
-            Some(i) => i,
-            None => {
-                order.push(heading.clone());
-                order.len() - 1
-            }
-        };
         let flag = match (arg.get_short(), arg.get_long()) {
             (Some(s), Some(l)) => format!("-{s}/--{l}"),
             (None, Some(l)) => format!("--{l}"),
             (Some(s), None) => format!("-{s}"),
             (None, None) => continue,
         };
-        by_heading
-            .entry(idx)
-            .or_insert_with(|| (heading, Vec::new()))
-            .1
-            .push(flag);
+        let heading = match arg.get_help_heading() {
+            None | Some("Global options") => "General",
+            Some(h) => h,
+        };
+        match groups.iter_mut().find(|(h, _)| *h == heading) {
+            Some((_, flags)) => flags.push(flag),
+            None => groups.push((heading, vec![flag])),
+        }
     }
     let mut out = String::from("Global options (described in `kafkaops --help`):\n");
-    for (heading, flags) in by_heading.into_values() {
-        let label = if heading == "Global options" {
-            "General".to_string()
-        } else {
-            heading
-        };
-        out.push_str(&wrap(&format!("  {label}: "), &flags));
+    for (heading, flags) in &groups {
+        out.push_str(&wrap(&format!("  {heading}: "), flags));
     }
     out.trim_end().to_string()
 }
@@ -150,6 +135,14 @@ mod tests {
             );
             assert!(text.contains("-b/--bootstrap-servers"), "{args:?}");
             assert!(text.contains("--kubeconfig"), "{args:?}");
+            // Grouped by heading, the flags without one under "General", each group once.
+            for group in [
+                "  General: --config",
+                "  Connection: -b/",
+                "  Kubernetes: --strimzi",
+            ] {
+                assert_eq!(text.matches(group).count(), 1, "{args:?}: {group}");
+            }
             assert!(text.lines().all(|l| l.len() <= 100), "{args:?}");
         }
         let root = help(&["kafkaops", "--help"]);
