@@ -11,9 +11,13 @@
 
 use std::collections::BTreeSet;
 
-use super::CLOCK_SKEW_MS;
 use crate::engine::model::Millis;
 use crate::engine::view::UserTask;
+
+/// For states saved before the request's parameters were kept: a Cruise Control user task
+/// started up to this long before `requested_at` still counts as ours. Tasks of requests whose
+/// parameters were kept are matched on those, whatever the clocks say ([`find_our_task`]).
+pub const CLOCK_SKEW_MS: u64 = 5_000;
 
 /// The query parameters of an execution request as sent (name, value; `json` aside).
 pub type RequestParams = Vec<(String, String)>;
