@@ -12,7 +12,7 @@ use super::state::{Mover, OperateState, RunningRebalance};
 use crate::engine::anomalies::AnomalyRecord;
 use crate::engine::cc_flow::{CcFlow, FlowConfig};
 use crate::engine::model::Millis;
-use crate::engine::rebalance::{Action as FsmAction, Event, Mode};
+use crate::engine::rebalance::{Action as FsmAction, Event, Mode, Rebalance};
 
 impl OperateState {
     /// Feeds the machine one event, noting its transition.
@@ -82,67 +82,87 @@ impl OperateState {
                 let a = self.handle(Event::RebalanceFinished { succeeded: false }, now, d);
                 self.apply(a, now, policy, flow, d, reason);
             }
-            FsmAction::Start(r) => {
-                let why = if reason.is_empty() {
-                    match r.mode {
-                        Mode::RemoveBrokers => {
-                            format!("brokers {} are to be drained", ids(&r.brokers))
-                        }
-                        Mode::AddBrokers => format!("brokers {} hold no replica", ids(&r.brokers)),
-                        Mode::Imbalance => format!(
-                            "Cruise Control reports {} fixable goal violation(s)",
-                            r.anomalies.len()
-                        ),
-                    }
-                } else {
-                    reason.to_string()
-                };
-                d.records.push(Record {
-                    kind: kind_of(r.mode).into(),
-                    target: target_of(&r),
-                    reason: why,
-                    result: RecordResult::Started,
-                });
-                let tag = self.next_tag(now);
-                self.mover = Some(Mover::Rebalance(RunningRebalance {
-                    rebalance: r,
-                    flow: CcFlow::new(flow.clone()),
-                    requested_at: None,
-                    stop_requested: false,
-                    started_at: now,
-                    destinations: None,
-                    tag,
-                    request: None,
-                }));
-                d.acts.push(Act::StepRebalance);
-            }
-            FsmAction::StopRunning => {
-                let Some(Mover::Rebalance(r)) = &mut self.mover else {
-                    return;
-                };
-                if r.flow.execution_requested() {
-                    r.stop_requested = true;
-                    d.records.push(Record {
-                        kind: "stop-rebalance".into(),
-                        target: target_of(&r.rebalance),
-                        reason: "a scale-down preempts the running scale-up".into(),
-                        result: RecordResult::Started,
-                    });
-                    d.acts.push(Act::StopRebalance {
-                        task_id: r.flow.task_id().map(str::to_string),
-                    });
-                } else {
-                    // Nothing was executed yet: drop the flow, the machine queues it again.
-                    self.finish(
-                        false,
-                        "preempted by a scale-down before anything was executed",
-                        now,
-                        policy,
-                        flow,
-                        d,
-                    );
+            FsmAction::Start(r) => self.start(r, now, flow, d, reason),
+            FsmAction::StopRunning => self.stop_running(now, policy, flow, d),
+        }
+    }
+
+    /// Starts rebalance `r` (the machine asked for it; `reason` empty: say why from its mode).
+    fn start(
+        &mut self,
+        r: Rebalance,
+        now: Millis,
+        flow: &FlowConfig,
+        d: &mut Decision,
+        reason: &str,
+    ) {
+        let why = if reason.is_empty() {
+            match r.mode {
+                Mode::RemoveBrokers => {
+                    format!("brokers {} are to be drained", ids(&r.brokers))
                 }
+                Mode::AddBrokers => format!("brokers {} hold no replica", ids(&r.brokers)),
+                Mode::Imbalance => format!(
+                    "Cruise Control reports {} fixable goal violation(s)",
+                    r.anomalies.len()
+                ),
             }
+        } else {
+            reason.to_string()
+        };
+        d.records.push(Record {
+            kind: kind_of(r.mode).into(),
+            target: target_of(&r),
+            reason: why,
+            result: RecordResult::Started,
+        });
+        let tag = self.next_tag(now);
+        self.mover = Some(Mover::Rebalance(RunningRebalance {
+            rebalance: r,
+            flow: CcFlow::new(flow.clone()),
+            requested_at: None,
+            stop_requested: false,
+            started_at: now,
+            destinations: None,
+            tag,
+            request: None,
+        }));
+        d.acts.push(Act::StepRebalance);
+    }
+
+    /// A scale-down preempts the running scale-up: ask Cruise Control to stop its execution,
+    /// or, when nothing was executed yet, drop it (the machine queues it again).
+    fn stop_running(
+        &mut self,
+        now: Millis,
+        policy: &OperatePolicy,
+        flow: &FlowConfig,
+        d: &mut Decision,
+    ) {
+        let Some(Mover::Rebalance(r)) = &mut self.mover else {
+            return;
+        };
+        if r.flow.execution_requested() {
+            r.stop_requested = true;
+            d.records.push(Record {
+                kind: "stop-rebalance".into(),
+                target: target_of(&r.rebalance),
+                reason: "a scale-down preempts the running scale-up".into(),
+                result: RecordResult::Started,
+            });
+            d.acts.push(Act::StopRebalance {
+                task_id: r.flow.task_id().map(str::to_string),
+            });
+        } else {
+            // Nothing was executed yet: drop the flow, the machine queues it again.
+            self.finish(
+                false,
+                "preempted by a scale-down before anything was executed",
+                now,
+                policy,
+                flow,
+                d,
+            );
         }
     }
 }

@@ -39,6 +39,7 @@ mod observation;
 mod plan;
 mod running;
 mod safety;
+mod start;
 mod state;
 mod tasks;
 #[cfg(test)]

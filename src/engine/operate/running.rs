@@ -117,106 +117,122 @@ pub(super) fn running(
     flow: &FlowConfig,
     d: &mut Decision,
 ) {
-    let now = obs.now;
-    match &mut state.mover {
-        Some(Mover::Rebalance(r)) => {
-            let mode = r.rebalance.mode;
-            let brokers = r.rebalance.brokers.clone();
-            match resolve_flow(
-                &mut r.flow,
-                r.requested_at,
-                r.started_at,
-                endpoint_of(mode),
-                r.request.as_ref(),
-                &brokers,
-                obs,
-                flow,
-                d,
-            ) {
-                FlowState::Step => d.acts.push(Act::StepRebalance),
-                FlowState::Wait(why) => d.waits.push(format!(
-                    "the {} rebalance of {} waits: {why}",
-                    mode.name(),
-                    target_of(&r.rebalance)
-                )),
-                FlowState::Ended(outcome) => {
-                    let succeeded =
-                        matches!(outcome, Outcome::Completed { .. } | Outcome::NothingToDo);
-                    state.finish(succeeded, &describe_outcome(&outcome), now, policy, flow, d);
-                }
-                FlowState::NeverSent => state.finish(
-                    false,
-                    "the execution request never reached Cruise Control (no task of ours is listed)",
-                    now,
-                    policy,
-                    flow,
-                    d,
-                ),
-            }
-        }
-        Some(Mover::ReplicationFactors(r)) => {
-            let topics = topics_of(&r.replicas);
-            let st = resolve_flow(
-                &mut r.flow,
-                r.requested_at,
-                r.started_at,
-                "topic_configuration",
-                r.request.as_ref(),
-                &BTreeSet::new(),
-                obs,
-                flow,
-                d,
-            );
-            let end = match st {
-                FlowState::Step => {
-                    d.acts.push(Act::StepReplicationFactors);
-                    return;
-                }
-                FlowState::Wait(why) => {
-                    d.waits
-                        .push(format!("the replication factors of {topics} wait: {why}"));
-                    return;
-                }
-                FlowState::Ended(o) => (round_end(&o), describe_outcome(&o)),
-                FlowState::NeverSent => (
-                    None,
-                    "the execution request never reached Cruise Control (no task of ours is listed)"
-                        .to_string(),
-                ),
-            };
-            let Ok(k) = &obs.kafka else {
-                d.waits.push(format!(
-                    "the end of the replication-factor round of {topics} waits: Kafka cannot be read"
-                ));
-                return;
-            };
-            if let (Some(e), _) = &end {
-                r.replicas.handle_round(e, &k.facts());
-            } else {
-                r.replicas.observe(&k.facts());
-            }
-            let mut failed = Vec::new();
-            for (t, c) in &r.replicas.changes {
-                if c.state == ChangeState::Failed {
-                    state_failed(&mut failed, t, c.target);
-                }
-            }
-            let succeeded = !r.replicas.unfinished() && !r.replicas.any_failed();
-            d.records.push(Record {
-                kind: "set-rf".into(),
-                target: topics,
-                reason: end.1,
-                result: if succeeded {
-                    RecordResult::Succeeded
-                } else {
-                    RecordResult::Failed
-                },
-            });
-            state.mover = None;
-            state.rf_failed.extend(failed);
-        }
+    match &state.mover {
+        Some(Mover::Rebalance(_)) => running_rebalance(state, obs, policy, flow, d),
+        Some(Mover::ReplicationFactors(_)) => running_replication_factors(state, obs, flow, d),
         _ => {}
     }
+}
+
+/// Why a mover whose saved execution request Cruise Control does not list is ended.
+const NEVER_SENT: &str =
+    "the execution request never reached Cruise Control (no task of ours is listed)";
+
+/// The running rebalance: attach, follow, or finish it (and start what the machine starts next).
+fn running_rebalance(
+    state: &mut OperateState,
+    obs: &Observation,
+    policy: &OperatePolicy,
+    flow: &FlowConfig,
+    d: &mut Decision,
+) {
+    let now = obs.now;
+    let Some(Mover::Rebalance(r)) = &mut state.mover else {
+        return;
+    };
+    let mode = r.rebalance.mode;
+    let brokers = r.rebalance.brokers.clone();
+    match resolve_flow(
+        &mut r.flow,
+        r.requested_at,
+        r.started_at,
+        endpoint_of(mode),
+        r.request.as_ref(),
+        &brokers,
+        obs,
+        flow,
+        d,
+    ) {
+        FlowState::Step => d.acts.push(Act::StepRebalance),
+        FlowState::Wait(why) => d.waits.push(format!(
+            "the {} rebalance of {} waits: {why}",
+            mode.name(),
+            target_of(&r.rebalance)
+        )),
+        FlowState::Ended(outcome) => {
+            let succeeded = matches!(outcome, Outcome::Completed { .. } | Outcome::NothingToDo);
+            state.finish(succeeded, &describe_outcome(&outcome), now, policy, flow, d);
+        }
+        FlowState::NeverSent => state.finish(false, NEVER_SENT, now, policy, flow, d),
+    }
+}
+
+/// The running replication-factor round: attach, follow, or (once Kafka can be read) end it,
+/// keeping the factors that failed for good.
+fn running_replication_factors(
+    state: &mut OperateState,
+    obs: &Observation,
+    flow: &FlowConfig,
+    d: &mut Decision,
+) {
+    let Some(Mover::ReplicationFactors(r)) = &mut state.mover else {
+        return;
+    };
+    let topics = topics_of(&r.replicas);
+    let st = resolve_flow(
+        &mut r.flow,
+        r.requested_at,
+        r.started_at,
+        "topic_configuration",
+        r.request.as_ref(),
+        &BTreeSet::new(),
+        obs,
+        flow,
+        d,
+    );
+    let end = match st {
+        FlowState::Step => {
+            d.acts.push(Act::StepReplicationFactors);
+            return;
+        }
+        FlowState::Wait(why) => {
+            d.waits
+                .push(format!("the replication factors of {topics} wait: {why}"));
+            return;
+        }
+        FlowState::Ended(o) => (round_end(&o), describe_outcome(&o)),
+        FlowState::NeverSent => (None, NEVER_SENT.to_string()),
+    };
+    let Ok(k) = &obs.kafka else {
+        d.waits.push(format!(
+            "the end of the replication-factor round of {topics} waits: Kafka cannot be read"
+        ));
+        return;
+    };
+    if let (Some(e), _) = &end {
+        r.replicas.handle_round(e, &k.facts());
+    } else {
+        r.replicas.observe(&k.facts());
+    }
+    let mut failed = Vec::new();
+    for (t, c) in &r.replicas.changes {
+        if c.state == ChangeState::Failed {
+            state_failed(&mut failed, t, c.target);
+        }
+    }
+    let succeeded = !r.replicas.unfinished() && !r.replicas.any_failed();
+    d.records.push(Record {
+        kind: "set-rf".into(),
+        target: topics,
+        reason: end.1,
+        result: if succeeded {
+            RecordResult::Succeeded
+        } else {
+            RecordResult::Failed
+        },
+    });
+    state.mover = None;
+    state.rf_failed.extend(failed);
 }
 
 fn state_failed(out: &mut Vec<(String, u16)>, topic: &str, target: u16) {
