@@ -31,6 +31,8 @@ use clap::parser::ValueSource;
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::error::{CliError, ExitCode};
 use crate::output::Printer;
+use crate::platform::kube::portforward::PortForward;
+use crate::platform::kube::strimzi;
 use crate::settings::{self, Overrides, Settings, Source, Sourced};
 
 /// What every command gets: resolved settings and a printer.
@@ -116,74 +118,11 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
     if !matches!(cli.command, Command::Config(_)) {
         settings.require_secrets()?;
     }
-    // --strimzi: fill what no flag, variable or config file gave from the cluster's resources.
-    // A port-forward to Cruise Control opened there lives until the command returns.
-    let mut _cc_forward = None;
-    let mut cruise_control_discovery = None;
-    if let Some(cluster) = &cli.global.kube.strimzi
-        && !matches!(
-            cli.command,
-            Command::Completions { .. } | Command::Config(_)
-        )
-    {
-        let conn = kube_target(&cli.global.kube).connect().await?;
-        // `upgrade --to` is a roll too.
-        let roll = matches!(&cli.command, Command::Roll(_))
-            || matches!(&cli.command, Command::Upgrade(a) if a.to.is_some());
-        // The KRaft lifecycle commands talk to Kafka only: they need no Cruise Control (a
-        // cluster without one must not fail their discovery).
-        // Nor do the holds (`hold`), kept in Kubernetes beside the cluster.
-        let kafka_only = matches!(
-            cli.command,
-            Command::Quorum(_) | Command::Upgrade(_) | Command::Hold(_)
-        );
-        _cc_forward = crate::platform::kube::strimzi::discover(
-            &conn,
-            cluster,
-            &mut settings,
-            !roll && !kafka_only,
-        )
-        .await?;
-        if roll {
-            // A roll asks Cruise Control whether it executes (no restart during an execution),
-            // found the same way; a cluster without one (no Service) is fine, and a failure is
-            // the roll's to judge.
-            let before = settings.cruise_control.clone();
-            match crate::platform::kube::strimzi::discover(&conn, cluster, &mut settings, true)
-                .await
-            {
-                Ok(forward) => _cc_forward = forward,
-                Err(e) => {
-                    settings.cruise_control = before;
-                    if !crate::platform::kube::strimzi::is_missing_cruise_control(&e) {
-                        cruise_control_discovery = Some(e.to_string());
-                    }
-                }
-            }
-        }
-    }
+    // A port-forward to Cruise Control opened by the discovery lives until the command returns.
+    let (_cc_forward, cruise_control_discovery) = discover_strimzi(&cli, &mut settings).await?;
     let printer = Printer::new(cli.global.output, cli.global.color, cli.global.quiet);
     // A command that changes something keeps a journal of its run (crate::output::journal).
-    let journaled = journaled(&cli.command).and_then(|(name, dir)| {
-        let state_dir = dir.unwrap_or_else(crate::state::default_state_dir);
-        let args: Vec<String> = std::env::args().collect();
-        match crate::output::journal::begin(&crate::output::journal::Opening {
-            state_dir: &state_dir,
-            command: &name,
-            args: &args,
-            yes: cli.global.yes,
-            known_secrets: known_secrets(&settings),
-        }) {
-            Ok(id) => Some(id),
-            Err(e) => {
-                tracing::warn!(
-                    "cannot keep a journal of this run in {}: {e}",
-                    crate::output::journal::dir_in(&state_dir).display()
-                );
-                None
-            }
-        }
-    });
+    let journaled = begin_journal(&cli.command, cli.global.yes, &settings);
     let ctx = Ctx {
         global: cli.global,
         settings,
@@ -192,19 +131,95 @@ pub async fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode, CliError> {
     };
     let result = dispatch(&ctx, cli.command).await;
     if let Some(id) = journaled {
-        let (code, error) = match &result {
-            Ok(code) => (*code, None),
-            Err(e) => (e.code, Some(e.to_string())),
-        };
-        let outcome = serde_json::to_value(code)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
-        if let Some(path) = crate::output::journal::finish(code.code(), &outcome, error) {
-            tracing::debug!("journal {id} of this run: {}", path.display());
-        }
+        finish_journal(&id, &result);
     }
     result
+}
+
+/// `--strimzi`: fills what no flag, variable or config file gave from the cluster's resources.
+/// Returns the port-forward to Cruise Control opened there (to keep until the command returns)
+/// and, for a roll, why its Cruise Control could not be found (a cluster without one is fine).
+async fn discover_strimzi(
+    cli: &Cli,
+    settings: &mut Settings,
+) -> Result<(Option<PortForward>, Option<String>), CliError> {
+    let Some(cluster) = &cli.global.kube.strimzi else {
+        return Ok((None, None));
+    };
+    if matches!(
+        cli.command,
+        Command::Completions { .. } | Command::Config(_)
+    ) {
+        return Ok((None, None));
+    }
+    let conn = kube_target(&cli.global.kube).connect().await?;
+    // `upgrade --to` is a roll too.
+    let roll = matches!(&cli.command, Command::Roll(_))
+        || matches!(&cli.command, Command::Upgrade(a) if a.to.is_some());
+    // The KRaft lifecycle commands talk to Kafka only: they need no Cruise Control (a
+    // cluster without one must not fail their discovery).
+    // Nor do the holds (`hold`), kept in Kubernetes beside the cluster.
+    let kafka_only = matches!(
+        cli.command,
+        Command::Quorum(_) | Command::Upgrade(_) | Command::Hold(_)
+    );
+    let mut cc_forward = strimzi::discover(&conn, cluster, settings, !roll && !kafka_only).await?;
+    let mut cruise_control_discovery = None;
+    if roll {
+        // A roll asks Cruise Control whether it executes (no restart during an execution),
+        // found the same way; a cluster without one (no Service) is fine, and a failure is
+        // the roll's to judge.
+        let before = settings.cruise_control.clone();
+        match strimzi::discover(&conn, cluster, settings, true).await {
+            Ok(forward) => cc_forward = forward,
+            Err(e) => {
+                settings.cruise_control = before;
+                if !strimzi::is_missing_cruise_control(&e) {
+                    cruise_control_discovery = Some(e.to_string());
+                }
+            }
+        }
+    }
+    Ok((cc_forward, cruise_control_discovery))
+}
+
+/// Opens the journal of this run when `command` changes something (its id; `None`: no
+/// journal, or it cannot be kept, which is said and does not stop the command).
+fn begin_journal(command: &Command, yes: bool, settings: &Settings) -> Option<String> {
+    let (name, dir) = journaled(command)?;
+    let state_dir = dir.unwrap_or_else(crate::state::default_state_dir);
+    let args: Vec<String> = std::env::args().collect();
+    match crate::output::journal::begin(&crate::output::journal::Opening {
+        state_dir: &state_dir,
+        command: &name,
+        args: &args,
+        yes,
+        known_secrets: known_secrets(settings),
+    }) {
+        Ok(id) => Some(id),
+        Err(e) => {
+            tracing::warn!(
+                "cannot keep a journal of this run in {}: {e}",
+                crate::output::journal::dir_in(&state_dir).display()
+            );
+            None
+        }
+    }
+}
+
+/// Closes the journal `id` with how the command ended.
+fn finish_journal(id: &str, result: &Result<ExitCode, CliError>) {
+    let (code, error) = match result {
+        Ok(code) => (*code, None),
+        Err(e) => (e.code, Some(e.to_string())),
+    };
+    let outcome = serde_json::to_value(code)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    if let Some(path) = crate::output::journal::finish(code.code(), &outcome, error) {
+        tracing::debug!("journal {id} of this run: {}", path.display());
+    }
 }
 
 /// The secrets of these settings, masked wherever they would appear in a journal or bundle.

@@ -71,20 +71,9 @@ impl Leadership for Arc<CountingLeadership> {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_deposed_leader_waits_to_lead_again_and_reloads_the_state() {
-    let dir = tempfile::tempdir().unwrap();
-    let policy_path = dir.path().join("policy.yaml");
-    std::fs::write(&policy_path, "autoRebalance: []\n").unwrap();
-    let args = OperateSpec {
-        policy: policy_path.clone(),
-        resync: Duration::from_millis(100),
-        dry_run: false,
-        once: false,
-        listen: "127.0.0.1:0".parse().unwrap(),
-        action_timeout: Duration::from_secs(2),
-    };
-    // Kafka: a port that accepted the connect probe and is closed since (reads fail fast).
+/// Clients of a Kafka and a Cruise Control that never answer. Kafka: a port that accepted the
+/// connect probe and is closed since (reads fail fast).
+async fn unreachable_clients() -> (KafkaClient, CruiseControlClient) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     let mut kcfg = ConnectionConfig::new(addr.to_string());
@@ -102,6 +91,23 @@ async fn a_deposed_leader_waits_to_lead_again_and_reloads_the_state() {
         connect_to: None,
     })
     .unwrap();
+    (kafka, cc)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deposed_leader_waits_to_lead_again_and_reloads_the_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy_path = dir.path().join("policy.yaml");
+    std::fs::write(&policy_path, "autoRebalance: []\n").unwrap();
+    let args = OperateSpec {
+        policy: policy_path.clone(),
+        resync: Duration::from_millis(100),
+        dry_run: false,
+        once: false,
+        listen: "127.0.0.1:0".parse().unwrap(),
+        action_timeout: Duration::from_secs(2),
+    };
+    let (kafka, cc) = unreachable_clients().await;
     let mut others = OperateState::new();
     others
         .rf_failed

@@ -148,16 +148,7 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     let mut policy = PolicySource::load(&args.policy, policy::SETTLE, None)
         .await
         .map_err(policy::LoadError::classified)?;
-    if ctx.settings.cruise_control.url.is_none() {
-        return Err(CliError::usage(
-            "operate needs Cruise Control: set --cruise-control-url (or KAFKAOPS_CRUISE_CONTROL_URL)",
-        ));
-    }
-    if ctx.settings.kafka.bootstrap_servers.is_none() {
-        return Err(CliError::usage(
-            "operate needs Kafka: set --bootstrap-servers (or KAFKAOPS_BOOTSTRAP_SERVERS)",
-        ));
-    }
+    require_endpoints(ctx)?;
     let spec = spec(&args);
     // One journal per action, next to the operate state (crate::output::journal).
     crate::output::journal::keep_action_journals(
@@ -177,20 +168,7 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::Ok);
     };
     check_against_cluster(&mut policy, &kafka).await?;
-    let method = crate::app::roll::restart_method(
-        args.restart_command.as_ref(),
-        args.stop_command.as_ref(),
-        args.start_command.as_ref(),
-    )
-    .map_err(CliError::usage)?;
-    let mut roll = roll::RollSettings::new(
-        policy.policy().roll.broker_config.clone(),
-        method,
-        policy.policy().roll.max_batch_size,
-        args.action_timeout,
-    );
-    // Where the node holds live, chosen once for the roll and the loop's view alike.
-    roll.holds = ctx.holds().await?;
+    let mut roll = roll_settings(ctx, &args, &policy).await?;
     let live = crate::app::operate::observe::LiveKafka {
         client: kafka.clone(),
         holds: roll.holds.clone(),
@@ -222,6 +200,45 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     let report = op.dry_run_report.clone();
     let ended = op.run(shutdown).await.map_err(cli_error)?;
     print_dry_run(ctx, &args, &report).map(|()| exit_code(ended))
+}
+
+/// `operate` needs both Cruise Control and Kafka (exit 2 when either is not set).
+fn require_endpoints(ctx: &Ctx) -> Result<(), CliError> {
+    if ctx.settings.cruise_control.url.is_none() {
+        return Err(CliError::usage(
+            "operate needs Cruise Control: set --cruise-control-url (or KAFKAOPS_CRUISE_CONTROL_URL)",
+        ));
+    }
+    if ctx.settings.kafka.bootstrap_servers.is_none() {
+        return Err(CliError::usage(
+            "operate needs Kafka: set --bootstrap-servers (or KAFKAOPS_BOOTSTRAP_SERVERS)",
+        ));
+    }
+    Ok(())
+}
+
+/// How the loop rolls nodes: the policy's roll settings, how a node is restarted (the
+/// arguments; exit 2 when they do not fit together) and where the node holds live (chosen once
+/// for the roll and the loop's view alike).
+async fn roll_settings(
+    ctx: &Ctx,
+    args: &OperateArgs,
+    policy: &PolicySource,
+) -> Result<roll::RollSettings, CliError> {
+    let method = crate::app::roll::restart_method(
+        args.restart_command.as_ref(),
+        args.stop_command.as_ref(),
+        args.start_command.as_ref(),
+    )
+    .map_err(CliError::usage)?;
+    let mut roll = roll::RollSettings::new(
+        policy.policy().roll.broker_config.clone(),
+        method,
+        policy.policy().roll.max_batch_size,
+        args.action_timeout,
+    );
+    roll.holds = ctx.holds().await?;
+    Ok(roll)
 }
 
 /// Connects to Kafka. Without `--once`, Kafka not answering (unreachable, timed out) is waited
