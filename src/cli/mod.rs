@@ -244,6 +244,14 @@ pub const ENV_VARS: &[(&str, &str)] = &[
         "(environment only) Kafka SASL password",
     ),
     ("KAFKAOPS_STATE_DIR", "roll --state-dir"),
+    (
+        "KAFKAOPS_JOURNAL_KEEP",
+        "(environment only) journals kept in the state directory (default 500)",
+    ),
+    (
+        "KAFKAOPS_JOURNAL_MAX_AGE",
+        "(environment only) oldest journal kept, e.g. 30d, or off (default 90d)",
+    ),
 ];
 
 #[derive(Debug, Subcommand)]

@@ -157,3 +157,31 @@ fn operate_keeps_one_journal_per_action() {
     assert!(second.contains("\"outcome\":\"ok\""), "{second}");
     assert!(!is_open());
 }
+
+/// The journal's retention variables are in the documented environment table
+/// (`cli::ENV_VARS`, which `config view` and the docs follow) and in the README: every name
+/// `Retention::from_env` asks for is listed, so a variable added there cannot go unlisted.
+#[test]
+fn journal_retention_variables_are_in_the_environment_table_and_the_readme() {
+    use kafkaops::output::journal_rotation::Retention;
+    let asked = std::cell::RefCell::new(Vec::new());
+    let env = |k: &str| {
+        asked.borrow_mut().push(k.to_string());
+        None
+    };
+    Retention::from_env(&env).unwrap();
+    let asked = asked.into_inner();
+    assert!(asked.len() >= 2, "{asked:?}");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for name in &asked {
+        assert!(
+            kafkaops::cli::ENV_VARS.iter().any(|(e, _)| e == name),
+            "{name} is read but not in cli::ENV_VARS"
+        );
+        assert!(
+            readme.contains(&format!("`{name}`")),
+            "{name} is not in the README"
+        );
+    }
+}
