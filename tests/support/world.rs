@@ -1,8 +1,8 @@
 //! An independent ground-truth world for judging a roll (test-only).
 //!
-//! `src/engine/roll/sim/` checks a roll with the engine's own rules and
-//! restarts nodes almost instantly, so it cannot catch a roll that is wrong
-//! about the cluster. This world knows what really happens and when, in
+//! `src/engine/roll/sim/` checks a roll on a cluster whose snapshot is its
+//! truth (what the roll sees is what happens) and restarts nodes almost
+//! instantly, so it cannot catch a roll that is wrong about the cluster. This world knows what really happens and when, in
 //! simulated milliseconds:
 //!
 //! - every node runs a process with a lifecycle: a restart command (which may
