@@ -270,6 +270,14 @@ fn split_cluster_roll_reconfigure_bad_input_and_abort() {
         "{}",
         run.stderr
     );
+    // Issue #26: the summary says node 2 was not restarted (it was counted as restarted).
+    let said = format!("{}\n{}", run.stdout, run.stderr);
+    assert!(
+        said.contains("restart failed (not restarted, may be down): 2")
+            && said.contains("restarted:    none")
+            && said.contains("node 2 was not restarted and may be down"),
+        "{said}"
+    );
     assert_eq!(
         server.restarts().len(),
         before,
@@ -453,6 +461,13 @@ fn a_killed_roll_resumes_and_restarts_each_node_once() {
         run.stderr
     );
     assert_eq!(run.json()["result"]["status"], "done");
+    // Issue #26: the resumed plan does not call a node the killed runs restarted "untouched".
+    let plan = &run.json()["plan"];
+    let untouched = plan.get("untouched").map(ids).unwrap_or_default();
+    assert!(
+        !untouched.contains(&first_id),
+        "node {first_id} was restarted before the resume, yet untouched: {plan:#}"
+    );
     let mut restarted: Vec<i32> = server.restarts().iter().map(|r| r.node).collect();
     restarted.sort_unstable();
     assert_eq!(

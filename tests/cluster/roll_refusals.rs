@@ -647,9 +647,10 @@ fn restart_command_returning_before_exit_is_waited_for() {
 // 4. Ctrl-C
 // ---------------------------------------------------------------------------------------------
 
-/// Three combined nodes. `roll --all` runs as a child process; SIGINT is sent once the first
-/// restart command has reached the control server. The roll finishes that batch (the node is
-/// back and serving), restarts nothing more and exits 130.
+/// Three combined nodes. `roll --nodes 1,2` runs as a child process; SIGINT is sent once the
+/// first restart command has reached the control server. The roll finishes that batch (the node
+/// is back and serving), restarts nothing more and exits 130; what it calls "not yet rolled" is
+/// the other selected node only, never node 3, which was not selected (issue #26).
 #[test]
 fn ctrl_c_finishes_the_batch_and_exits_130() {
     let began = Instant::now();
@@ -664,7 +665,8 @@ fn ctrl_c_finishes_the_batch_and_exits_130() {
     let mut roll = RollChild::spawn(
         &conn,
         &[
-            "--all",
+            "--nodes",
+            "1,2",
             "--restart-command",
             &cmd,
             "--post-restart-timeout",
@@ -700,6 +702,17 @@ fn ctrl_c_finishes_the_batch_and_exits_130() {
     let doc = run.json();
     assert_eq!(doc["result"]["status"], "interrupted", "{doc:#}");
     assert_eq!(ids(&doc["result"]["restarted"]), vec![first.node]);
+    let other = if first.node == 1 { 2 } else { 1 };
+    assert_eq!(
+        ids(&doc["result"]["skipped"]),
+        vec![other],
+        "not yet rolled: the other selected node only: {doc:#}"
+    );
+    assert!(
+        run.stderr.contains(&format!("not yet rolled: {other};")),
+        "{}",
+        run.stderr
+    );
     // The batch is back and serving at once (the roll waited for it before exiting).
     let mut c = lock(&cluster);
     assert_eq!(

@@ -711,6 +711,11 @@ async fn ctrl_c_while_following_leaves_the_execution_running_without_a_terminal(
     .unwrap();
     assert_eq!(code, 130, "{stderr}");
     assert!(stderr.contains("keeps running"), "{stderr}");
+    // Issue #26: the way back is the command that follows this task.
+    assert!(
+        stderr.contains(&format!("kafkaops rebalance status --task {TASK} --follow")),
+        "{stderr}"
+    );
     assert_eq!(posts_with(&cc, "stop_proposal_execution").await, 0);
 }
 
