@@ -5,6 +5,7 @@
 //! cargo run --example testenv -- --controllers 3 --brokers 4 --topic demo
 //! cargo run --example testenv -- --combined 3 --racks a,b,c --until-signal
 //! cargo run --example testenv -- --combined 3 --dynamic-quorum --previous-version
+//! cargo run --example testenv -- --combined 3 --topic demo --control   # + a restart command
 //! ```
 //!
 //! Prints one JSON line on stdout once every broker is unfenced (bootstrap servers, controller
@@ -18,6 +19,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Parser;
+use support::control::{ControlServer, connection_args};
 use support::kafka::{ClusterSpec, KafkaCluster, KafkaVersion, create_topic};
 
 #[derive(Parser, Debug)]
@@ -59,6 +61,10 @@ struct Args {
     /// Ignore stdin; run until SIGINT/SIGTERM only.
     #[arg(long)]
     until_signal: bool,
+    /// Also serve the harness's control server and print `restart_command` (for `kafkaops roll
+    /// --restart-command`) and `kafkaops_args` (the connection flags) in the JSON line.
+    #[arg(long)]
+    control: bool,
 }
 
 fn parse_kv(s: &str) -> Result<(String, String), String> {
@@ -104,7 +110,7 @@ fn main() -> Result<()> {
         create_topic(&cluster.bootstrap_servers(), topic, &assignment, &[])
             .with_context(|| format!("failed to create topic {topic}"))?;
     }
-    let line = serde_json::json!({
+    let mut line = serde_json::json!({
         "bootstrap_servers": cluster.bootstrap_servers(),
         "controller_bootstrap": cluster.controller_bootstrap(),
         "cluster_id": cluster.cluster_id(),
@@ -122,6 +128,13 @@ fn main() -> Result<()> {
         })).collect::<Vec<_>>(),
         "topic": args.topic,
     });
+    let cluster = std::sync::Arc::new(std::sync::Mutex::new(cluster));
+    let server = args.control.then(|| {
+        let server = ControlServer::start(std::sync::Arc::clone(&cluster));
+        line["restart_command"] = server.restart_command().into();
+        line["kafkaops_args"] = connection_args(&cluster.lock().unwrap()).into();
+        server
+    });
     println!("{line}");
 
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -131,6 +144,7 @@ fn main() -> Result<()> {
     // A stdin read may still block a runtime thread: do not wait for it.
     runtime.shutdown_background();
     eprintln!("testenv: {reason}; stopping the cluster");
+    drop(server);
     drop(cluster);
     Ok(())
 }

@@ -27,7 +27,7 @@
 //!   [`commands::shared`], and no subcommand imports another. The exit-code
 //!   table ([`error_codes`]) and the one classifier ([`error`]) live at this edge.
 //! - `main.rs` parses arguments, sets up logging and maps errors to exit codes.
-//! - Leaves any layer may use: [`settings`], [`secret`], [`output`].
+//! - Leaves every layer but the engine may use: [`settings`], [`secret`], [`output`].
 //!
 //! A new subcommand: its clap types in `cli/`, its module in `commands/` (args -> spec ->
 //! `app` -> render), the logic `operate` could ever need in `app/`, decisions in `engine/`.
