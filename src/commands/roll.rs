@@ -68,8 +68,9 @@ use plan::observation_notes;
 pub(crate) use render::StderrProgress;
 #[cfg(test)]
 use render::render_summary;
-use render::{Document, emit_result};
-pub use render::{ResultDoc, render_plan};
+pub(crate) use render::Document;
+use render::emit_result;
+pub use render::{ActionView, ResultDoc, render_plan};
 
 /// Runs `kafkaops roll`.
 pub async fn run(ctx: &Ctx, args: RollArgs) -> Result<ExitCode, CliError> {
@@ -299,9 +300,9 @@ mod tests {
             skipped: vec![NodeId(2)],
             restart_failed: Vec::new(),
             elapsed_ms: 1234,
-            actions: vec![ActionRecord::Restart {
+            actions: vec![ActionView::Restart {
                 nodes: vec![NodeId(1)],
-                at_ms: 0,
+                after_ms: 0,
                 error: None,
                 failed: Vec::new(),
             }],
@@ -333,7 +334,7 @@ mod tests {
                     "reconfigured": [],
                     "skipped": [2],
                     "elapsed_ms": 1234,
-                    "actions": [{"action": "restart", "nodes": [1], "at_ms": 0}]
+                    "actions": [{"action": "restart", "nodes": [1], "after_ms": 0}]
                 }
             })
         );
@@ -585,7 +586,7 @@ mod tests {
             skipped: Vec::new(),
             restart_failed: report.restart_failed(),
             elapsed_ms: report.elapsed_ms,
-            actions: report.actions,
+            actions: report.actions.into_iter().map(ActionView::from).collect(),
             notes,
             error: None,
         };
