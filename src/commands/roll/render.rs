@@ -54,52 +54,7 @@ pub fn render_plan(plan: &Plan, snapshot: &ClusterSnapshot, notes: &[String]) ->
     }
     let leader = snapshot.quorum.as_ref().and_then(|q| q.leader);
     for (i, step) in plan.steps.iter().enumerate() {
-        let n = i + 1;
-        match step {
-            PlanStep::Restart { nodes, reason } => {
-                out.push_str(&format!("{n:>3}. restart\n"));
-                for r in nodes {
-                    let active = if Some(r.node) == leader {
-                        ", active controller"
-                    } else {
-                        ""
-                    };
-                    out.push_str(&format!(
-                        "       node {} ({}{active}): {}\n",
-                        r.node,
-                        role_of(snapshot, r.node),
-                        r.reason
-                    ));
-                }
-                out.push_str(&format!("       why now: {reason}\n"));
-            }
-            PlanStep::Reconfigure {
-                node,
-                changes,
-                reason,
-            } => {
-                out.push_str(&format!("{n:>3}. reconfigure node {node} (no restart)\n"));
-                for c in changes {
-                    out.push_str(&format!(
-                        "       {}: {} -> {}\n",
-                        c.key,
-                        c.from.as_deref().unwrap_or("(unset)"),
-                        c.to
-                    ));
-                }
-                out.push_str(&format!("       why: {reason}\n"));
-            }
-            PlanStep::Blocked { nodes, reason } => {
-                out.push_str(&format!(
-                    "{n:>3}. BLOCKED{}: {reason}\n",
-                    if nodes.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (node(s) {})", join(nodes))
-                    }
-                ));
-            }
-        }
+        render_step(&mut out, i + 1, step, snapshot, leader);
     }
     if plan.steps.is_empty() {
         out.push_str("  nothing to do: every selected node already runs as desired\n");
@@ -123,6 +78,61 @@ pub fn render_plan(plan: &Plan, snapshot: &ClusterSnapshot, notes: &[String]) ->
         out.push_str(&format!("Note: {n}\n"));
     }
     out
+}
+
+/// Step `n` of the plan, with the reason for each node (`leader`: the active controller).
+fn render_step(
+    out: &mut String,
+    n: usize,
+    step: &PlanStep,
+    snapshot: &ClusterSnapshot,
+    leader: Option<NodeId>,
+) {
+    match step {
+        PlanStep::Restart { nodes, reason } => {
+            out.push_str(&format!("{n:>3}. restart\n"));
+            for r in nodes {
+                let active = if Some(r.node) == leader {
+                    ", active controller"
+                } else {
+                    ""
+                };
+                out.push_str(&format!(
+                    "       node {} ({}{active}): {}\n",
+                    r.node,
+                    role_of(snapshot, r.node),
+                    r.reason
+                ));
+            }
+            out.push_str(&format!("       why now: {reason}\n"));
+        }
+        PlanStep::Reconfigure {
+            node,
+            changes,
+            reason,
+        } => {
+            out.push_str(&format!("{n:>3}. reconfigure node {node} (no restart)\n"));
+            for c in changes {
+                out.push_str(&format!(
+                    "       {}: {} -> {}\n",
+                    c.key,
+                    c.from.as_deref().unwrap_or("(unset)"),
+                    c.to
+                ));
+            }
+            out.push_str(&format!("       why: {reason}\n"));
+        }
+        PlanStep::Blocked { nodes, reason } => {
+            out.push_str(&format!(
+                "{n:>3}. BLOCKED{}: {reason}\n",
+                if nodes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (node(s) {})", join(nodes))
+                }
+            ));
+        }
+    }
 }
 
 /// `--output json|yaml`: the plan and the result in one document (`schemas/roll.json`; a dry
