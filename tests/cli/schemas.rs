@@ -161,3 +161,39 @@ fn roll_quorum_and_journal_outputs_are_checked() {
         assert_eq!(crate::schema::schema_name(&args(line)), Some(schema), "{line}");
     }
 }
+
+/// The real `journal list|show|bundle -o json` of a run that journaled (a roll refused for a
+/// missing restart command), each checked against its schema by [`crate::bin::Out::json`].
+#[test]
+fn real_journal_outputs_conform() {
+    use crate::bin::{kafkaops, run};
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().to_str().unwrap();
+    let with_state = |args: &[&str]| {
+        let mut cmd = kafkaops();
+        cmd.env("KAFKAOPS_STATE_DIR", state)
+            .args(["--bootstrap-servers", "127.0.0.1:1"])
+            .args(args);
+        run(&mut cmd)
+    };
+    assert_eq!(with_state(&["roll", "--all", "--yes"]).code, 2);
+    let list = with_state(&["-o", "json", "journal", "list"]).json();
+    let id = list[0]["id"].as_str().expect("the roll's journal").to_string();
+    let show = with_state(&["-o", "json", "journal", "show", &id]).json();
+    assert_eq!(show["id"], id.as_str());
+    assert_eq!(show["events"][0]["event"], "start", "{show:#}");
+    let archive = dir.path().join("b.tar.gz");
+    let bundle = with_state(&[
+        "-o",
+        "json",
+        "journal",
+        "bundle",
+        "--health-timeout",
+        "2s",
+        "--output-file",
+        archive.to_str().unwrap(),
+    ])
+    .json();
+    assert_eq!(bundle["journals"], 1, "{bundle:#}");
+    assert_eq!(bundle["health"], false, "{bundle:#}");
+}
