@@ -40,7 +40,10 @@ pub async fn run(ctx: &Ctx, cmd: JournalCommand) -> Result<ExitCode, CliError> {
                     | crate::state::journal::JournalError::BadId(_) => CliError::usage(e),
                     e => CliError::from(anyhow::Error::from(e)),
                 })?;
-            let doc = ShowView { id, events: entries };
+            let doc = ShowView {
+                id,
+                events: entries,
+            };
             ctx.printer.emit(&doc, |d| render_show(&d.id, &d.events))?;
         }
         JournalCommand::Bundle(a) => bundle(ctx, &a).await?,

@@ -65,11 +65,11 @@ use args::{check_broker_state_list, desired_config, requests, roll_request, save
 use gate::plan_warnings;
 #[cfg(test)]
 use plan::observation_notes;
+pub(crate) use render::Document;
 pub(crate) use render::StderrProgress;
+use render::emit_result;
 #[cfg(test)]
 use render::render_summary;
-pub(crate) use render::Document;
-use render::emit_result;
 pub use render::{ActionView, ResultDoc, render_plan};
 
 /// Runs `kafkaops roll`.

@@ -110,10 +110,7 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("health", schema_for!(super::health::View)),
         ("health-watch", schema_for!(HealthRecord)),
         ("hold", schema_for!(super::hold::ListView)),
-        (
-            "journal-bundle",
-            schema_for!(crate::app::journal::Bundled),
-        ),
+        ("journal-bundle", schema_for!(crate::app::journal::Bundled)),
         (
             "journal-list",
             schema_for!(Vec<crate::app::journal::Summary>),

@@ -135,7 +135,10 @@ fn roll_quorum_and_journal_outputs_are_checked() {
     let quorum = json!({"mode": "dynamic", "kraft_version": 1, "leader": 1, "epoch": 3,
         "high_watermark": 10, "voters": [member], "observers": [],
         "verdict": {"verdict": "healthy"}});
-    assert_eq!(crate::schema::errors("quorum", &quorum), Vec::<String>::new());
+    assert_eq!(
+        crate::schema::errors("quorum", &quorum),
+        Vec::<String>::new()
+    );
     let mut string_id = quorum;
     string_id["voters"][0]["id"] = json!("1");
     assert!(!crate::schema::errors("quorum", &string_id).is_empty());
@@ -143,7 +146,10 @@ fn roll_quorum_and_journal_outputs_are_checked() {
     let show = json!({"id": "20261127T200000000-1", "events": [{"seq": 0,
         "at": "2026-11-27T20:00:00.000Z", "event": "end", "exit_code": 0, "outcome": "ok",
         "duration_ms": 5}]});
-    assert_eq!(crate::schema::errors("journal-show", &show), Vec::<String>::new());
+    assert_eq!(
+        crate::schema::errors("journal-show", &show),
+        Vec::<String>::new()
+    );
     let mut unknown = show;
     unknown["events"][0]["elapsed"] = json!(5);
     assert!(!crate::schema::errors("journal-show", &unknown).is_empty());
@@ -158,7 +164,11 @@ fn roll_quorum_and_journal_outputs_are_checked() {
         ("journal show ID -o json", "journal-show"),
         ("journal bundle -o json", "journal-bundle"),
     ] {
-        assert_eq!(crate::schema::schema_name(&args(line)), Some(schema), "{line}");
+        assert_eq!(
+            crate::schema::schema_name(&args(line)),
+            Some(schema),
+            "{line}"
+        );
     }
 }
 
@@ -178,7 +188,10 @@ fn real_journal_outputs_conform() {
     };
     assert_eq!(with_state(&["roll", "--all", "--yes"]).code, 2);
     let list = with_state(&["-o", "json", "journal", "list"]).json();
-    let id = list[0]["id"].as_str().expect("the roll's journal").to_string();
+    let id = list[0]["id"]
+        .as_str()
+        .expect("the roll's journal")
+        .to_string();
     let show = with_state(&["-o", "json", "journal", "show", &id]).json();
     assert_eq!(show["id"], id.as_str());
     assert_eq!(show["events"][0]["event"], "start", "{show:#}");

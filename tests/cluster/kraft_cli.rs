@@ -282,9 +282,11 @@ fn quorum_grows_and_shrinks_a_ghost_is_unregistered_and_an_upgrade_is_finalized(
     assert_eq!(out.code, 0, "{}", out.stderr);
     let finalized = json(&out);
     assert!(
-        finalized.as_array().unwrap().iter().any(|c| c["feature"]
-            == "metadata.version"
-            && c["to"] == i64::from(new_mv)),
+        finalized
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["feature"] == "metadata.version" && c["to"] == i64::from(new_mv)),
         "{finalized}"
     );
     for id in [1, 2, 3] {

@@ -109,9 +109,7 @@ async fn observe(
         desired: &spec.desired,
         software: spec.software.as_ref(),
     };
-    prepare(&client, &target, &ask)
-        .await
-        .map_err(prepare_error)
+    prepare(&client, &target, &ask).await.map_err(prepare_error)
 }
 
 /// The cluster the run's state is saved for (its id, else the bootstrap servers) and the file.

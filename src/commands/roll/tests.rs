@@ -88,8 +88,7 @@ fn selection_by_ids_roles_and_desired_config() {
     assert!(r.values().all(|q| q.restart_reasons.is_empty()));
     assert!(r[&NodeId(101)].desired_config.is_empty());
     assert_eq!(r[&NodeId(1)].desired_config, desired);
-    let err =
-        requests(&s, Some(&Selection::Role(RoleFilter::Controller)), &desired).unwrap_err();
+    let err = requests(&s, Some(&Selection::Role(RoleFilter::Controller)), &desired).unwrap_err();
     assert_eq!(err.code, ExitCode::Usage);
 }
 
@@ -193,8 +192,8 @@ fn json_document_shape_is_stable() {
 
 fn observation_of(snapshot: &ClusterSnapshot) -> KafkaObservation {
     use crate::kafka::observation::{
-        BrokerStateSource, FencingSource, FetchTimeoutSource, NodeObservation,
-        QuorumObservation, Roles,
+        BrokerStateSource, FencingSource, FetchTimeoutSource, NodeObservation, QuorumObservation,
+        Roles,
     };
     KafkaObservation {
         cluster_id: None,
@@ -531,8 +530,7 @@ fn a_saved_roll_resumes_the_same_request_and_refuses_another() {
         Roller::new(RollConfig::default(), BTreeMap::new()),
         Millis(1),
     );
-    let store =
-        crate::state::RollStore::new(path.clone(), "cluster-1".into(), request_of(&all));
+    let store = crate::state::RollStore::new(path.clone(), "cluster-1".into(), request_of(&all));
     store.write(&run).unwrap();
     // The same request resumes.
     assert!(
