@@ -128,7 +128,7 @@ pub async fn health_snapshot(
 }
 
 /// What went into a bundle.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct Bundled {
     pub path: String,
     pub journals: usize,

@@ -43,7 +43,7 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 const POLL: Duration = Duration::from_millis(500);
 
 /// The quorum as read now: Kafka's answer, the engine's view of it and its verdict.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct QuorumSnapshot {
     #[serde(skip)]
     pub raw: RawQuorum,
@@ -533,7 +533,7 @@ pub async fn unregister(
 
 /// The upgrade dry run: each node's software (from its supported `metadata.version`), each
 /// feature's finalized level and the highest every node supports.
-#[derive(Debug, Clone, Serialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct UpgradePlan {
     pub nodes: Vec<NodeSoftware>,
     pub features: Vec<FeatureSummary>,

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use serde::Serialize;
+
 use crate::cli::journal::{BundleArgs, JournalCommand, JournalDir};
 use crate::error::{CliError, ExitCode};
 use crate::output::journal::{Entry, Event};
@@ -14,6 +16,14 @@ fn state_dir(d: &JournalDir) -> PathBuf {
     d.state_dir
         .clone()
         .unwrap_or_else(crate::state::default_state_dir)
+}
+
+/// `journal show -o json`: the journal's id and its lines as they were recorded (their own
+/// format, `kafkaops.journal.v1`: `at` is RFC 3339; `schemas/journal-show.json`).
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct ShowView {
+    id: String,
+    events: Vec<Entry>,
 }
 
 /// Runs `journal ...`.
@@ -30,8 +40,11 @@ pub async fn run(ctx: &Ctx, cmd: JournalCommand) -> Result<ExitCode, CliError> {
                     | crate::state::journal::JournalError::BadId(_) => CliError::usage(e),
                     e => CliError::from(anyhow::Error::from(e)),
                 })?;
-            let doc = serde_json::json!({ "id": id, "events": entries });
-            ctx.printer.emit(&doc, |_| render_show(&id, &entries))?;
+            let doc = ShowView {
+                id,
+                events: entries,
+            };
+            ctx.printer.emit(&doc, |d| render_show(&d.id, &d.events))?;
         }
         JournalCommand::Bundle(a) => bundle(ctx, &a).await?,
     }

@@ -11,7 +11,9 @@ use serde::Serialize;
 use super::Ctx;
 use crate::app::kraft::{self, QuorumSnapshot, UpgradePlan};
 use crate::cli::broker::UnregisterArgs;
-use crate::cli::kraft::{QuorumCommand, QuorumLimits, RollLeaseArgs, UpgradeArgs};
+use crate::cli::kraft::{
+    QuorumChangeArgs, QuorumCommand, QuorumLimits, QuorumWaitArgs, RollLeaseArgs, UpgradeArgs,
+};
 use crate::engine::failure::Classified;
 use crate::engine::kraft::ghosts::BrokerListing;
 use crate::engine::kraft::quorum::{Limits, MemberStatus, QuorumRefusal, Verdict};
@@ -180,80 +182,101 @@ async fn quorum_cmd(ctx: &Ctx, cmd: QuorumCommand) -> Result<ExitCode, CliError>
             ctx.printer.emit(&snap, |s| render_quorum(ctx, s))?;
             Ok(failure(kraft::verdict_kind(&snap.status.verdict)))
         }
-        QuorumCommand::Add(a) => {
-            let node = NodeId(a.controller);
-            let l = limits(&a.wait.limits);
-            let (snap, answer) = kraft::add_preflight(&kafka, node, &l).await?;
-            ctx.printer.note(render_quorum(ctx, &snap).trim_end());
-            preflight_refusal(answer.as_ref().err())?;
-            if let Err(e) = &answer {
-                ctx.printer.note(format!(
-                    "Controller {node} is not ready yet ({e}); kafkaops waits up to {:?} for it \
-                     after confirmation",
-                    a.wait.wait
-                ));
-            }
-            confirm(
-                &format!("Add controller {node} to the quorum's voters (AddRaftVoter)"),
-                ctx.global.yes,
-                ctx.printer.interactive,
-            )?;
-            let after = kraft::add(&kafka, node, &l, a.wait.wait, &ctx.printer).await?;
-            ctx.printer.emit(&after, |s| {
-                format!(
-                    "Controller {node} is a voter and caught up.\n{}",
-                    render_quorum(ctx, s)
-                )
-            })?;
-            Ok(ExitCode::Ok)
-        }
-        QuorumCommand::Remove(a) => {
-            let node = NodeId(a.controller);
-            let l = limits(&a.wait.limits);
-            let (snap, answer) = kraft::remove_preflight(&kafka, node, &l).await?;
-            ctx.printer.note(render_quorum(ctx, &snap).trim_end());
-            if let Err(e) = answer {
-                return Err(refusal(e));
-            }
-            confirm(
-                &format!("Remove controller {node} from the quorum's voters (RemoveRaftVoter)"),
-                ctx.global.yes,
-                ctx.printer.interactive,
-            )?;
-            let after = kraft::remove(&kafka, node, &l, a.wait.wait, &ctx.printer).await?;
-            ctx.printer.emit(&after, |s| {
-                format!(
-                    "Controller {node} is no longer a voter (it still runs as an observer until \
-                     stopped).\n{}",
-                    render_quorum(ctx, s)
-                )
-            })?;
-            Ok(ExitCode::Ok)
-        }
-        QuorumCommand::Migrate(a) => {
-            let l = limits(&a.limits);
-            let (snap, answer) = kraft::migrate_preflight(&kafka, &l).await?;
-            ctx.printer.note(render_quorum(ctx, &snap).trim_end());
-            if let Err(e) = answer {
-                return Err(refusal(e));
-            }
-            ctx.printer.note(
-                "Migrating turns the quorum dynamic (kraft.version 0 -> 1): it CANNOT be undone; \
-                 controller.quorum.voters stays valid but membership then changes with `quorum \
-                 add|remove`.",
-            );
-            confirm(
-                "Upgrade kraft.version to 1 (static -> dynamic quorum, irreversible)",
-                ctx.global.yes,
-                ctx.printer.interactive,
-            )?;
-            let after = kraft::migrate(&kafka, &l, a.wait, &ctx.printer).await?;
-            ctx.printer.emit(&after, |s| {
-                format!("The quorum is dynamic.\n{}", render_quorum(ctx, s))
-            })?;
-            Ok(ExitCode::Ok)
-        }
+        QuorumCommand::Add(a) => quorum_add(ctx, &kafka, &a).await,
+        QuorumCommand::Remove(a) => quorum_remove(ctx, &kafka, &a).await,
+        QuorumCommand::Migrate(a) => quorum_migrate(ctx, &kafka, &a).await,
     }
+}
+
+/// `quorum add`: the pre-flight shown, confirmed, then AddRaftVoter and the wait.
+async fn quorum_add(
+    ctx: &Ctx,
+    kafka: &KafkaClient,
+    a: &QuorumChangeArgs,
+) -> Result<ExitCode, CliError> {
+    let node = NodeId(a.controller);
+    let l = limits(&a.wait.limits);
+    let (snap, answer) = kraft::add_preflight(kafka, node, &l).await?;
+    ctx.printer.note(render_quorum(ctx, &snap).trim_end());
+    preflight_refusal(answer.as_ref().err())?;
+    if let Err(e) = &answer {
+        ctx.printer.note(format!(
+            "Controller {node} is not ready yet ({e}); kafkaops waits up to {:?} for it \
+             after confirmation",
+            a.wait.wait
+        ));
+    }
+    confirm(
+        &format!("Add controller {node} to the quorum's voters (AddRaftVoter)"),
+        ctx.global.yes,
+        ctx.printer.interactive,
+    )?;
+    let after = kraft::add(kafka, node, &l, a.wait.wait, &ctx.printer).await?;
+    ctx.printer.emit(&after, |s| {
+        format!(
+            "Controller {node} is a voter and caught up.\n{}",
+            render_quorum(ctx, s)
+        )
+    })?;
+    Ok(ExitCode::Ok)
+}
+
+/// `quorum remove`: the pre-flight shown (a refusal ends it), confirmed, then RemoveRaftVoter.
+async fn quorum_remove(
+    ctx: &Ctx,
+    kafka: &KafkaClient,
+    a: &QuorumChangeArgs,
+) -> Result<ExitCode, CliError> {
+    let node = NodeId(a.controller);
+    let l = limits(&a.wait.limits);
+    let (snap, answer) = kraft::remove_preflight(kafka, node, &l).await?;
+    ctx.printer.note(render_quorum(ctx, &snap).trim_end());
+    if let Err(e) = answer {
+        return Err(refusal(e));
+    }
+    confirm(
+        &format!("Remove controller {node} from the quorum's voters (RemoveRaftVoter)"),
+        ctx.global.yes,
+        ctx.printer.interactive,
+    )?;
+    let after = kraft::remove(kafka, node, &l, a.wait.wait, &ctx.printer).await?;
+    ctx.printer.emit(&after, |s| {
+        format!(
+            "Controller {node} is no longer a voter (it still runs as an observer until \
+             stopped).\n{}",
+            render_quorum(ctx, s)
+        )
+    })?;
+    Ok(ExitCode::Ok)
+}
+
+/// `quorum migrate`: static to dynamic quorum (irreversible), confirmed first.
+async fn quorum_migrate(
+    ctx: &Ctx,
+    kafka: &KafkaClient,
+    a: &QuorumWaitArgs,
+) -> Result<ExitCode, CliError> {
+    let l = limits(&a.limits);
+    let (snap, answer) = kraft::migrate_preflight(kafka, &l).await?;
+    ctx.printer.note(render_quorum(ctx, &snap).trim_end());
+    if let Err(e) = answer {
+        return Err(refusal(e));
+    }
+    ctx.printer.note(
+        "Migrating turns the quorum dynamic (kraft.version 0 -> 1): it CANNOT be undone; \
+         controller.quorum.voters stays valid but membership then changes with `quorum \
+         add|remove`.",
+    );
+    confirm(
+        "Upgrade kraft.version to 1 (static -> dynamic quorum, irreversible)",
+        ctx.global.yes,
+        ctx.printer.interactive,
+    )?;
+    let after = kraft::migrate(kafka, &l, a.wait, &ctx.printer).await?;
+    ctx.printer.emit(&after, |s| {
+        format!("The quorum is dynamic.\n{}", render_quorum(ctx, s))
+    })?;
+    Ok(ExitCode::Ok)
 }
 
 fn refusal(e: QuorumRefusal) -> CliError {

@@ -110,14 +110,17 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("health", schema_for!(super::health::View)),
         ("health-watch", schema_for!(HealthRecord)),
         ("hold", schema_for!(super::hold::ListView)),
+        ("journal-bundle", schema_for!(crate::app::journal::Bundled)),
         (
             "journal-list",
             schema_for!(Vec<crate::app::journal::Summary>),
         ),
+        ("journal-show", schema_for!(super::journal::ShowView)),
         (
             "operate-dry-run",
             schema_for!(crate::app::operate::DryRunReport),
         ),
+        ("quorum", schema_for!(crate::app::kraft::QuorumSnapshot)),
         (
             "reassignments-cancel",
             schema_for!(super::reassignments::CancelView),
@@ -145,9 +148,15 @@ pub fn all() -> Vec<(&'static str, String)> {
             "rebalance-stop",
             schema_for!(super::shared::cc_flow::render::StopView),
         ),
+        ("roll", schema_for!(super::roll::Document<'static>)),
         ("throttles-clear", schema_for!(super::throttles::ClearView)),
         ("throttles-list", schema_for!(super::throttles::ListView)),
         ("topic-set-rf", schema_for!(super::topic::SetRfView)),
+        ("upgrade", schema_for!(crate::app::kraft::UpgradePlan)),
+        (
+            "upgrade-finalize",
+            schema_for!(Vec<crate::engine::kraft::upgrade::LevelChange>),
+        ),
     ];
     schemas.into_iter().map(|(n, s)| (n, text(&s))).collect()
 }

@@ -33,7 +33,7 @@ pub const FORMAT: &str = "kafkaops.journal.v1";
 const MAX_TEXT: usize = 16 * 1024;
 
 /// One thing that happened in a run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// The run began.
@@ -81,7 +81,7 @@ pub enum Event {
 }
 
 /// One line of a journal: when, and what.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
     pub seq: u64,
     /// RFC 3339, UTC, milliseconds.

@@ -104,3 +104,109 @@ fn flattened_fields_are_known_and_unknown_ones_still_fail() {
     unused_with_reason["throttles"][1]["why"] = json!("x");
     assert!(!crate::schema::errors("throttles-list", &unused_with_reason).is_empty());
 }
+
+/// `roll -o json` (a finished run): the document passes; the state file's spellings of an
+/// action (`at_ms`, a time since the roll started, not an instant; `elect_preferred_leaders`)
+/// and an unknown status fail, as do `quorum status` with a string id and `journal show` with an
+/// unknown key in an event.
+#[test]
+fn roll_quorum_and_journal_outputs_are_checked() {
+    use serde_json::json;
+    let roll = json!({"plan": {"steps": [{"action": "restart", "nodes": [{"node": 1,
+        "reason": "selected with --all"}], "reason": "why now"}], "untouched": [2]},
+        "dry_run": false, "result": {"status": "done", "exit_code": 0, "restarted": [1],
+        "reconfigured": [], "skipped": [2], "elapsed_ms": 1234, "actions": [{"action":
+        "elect-preferred-leaders", "partitions": 3, "after_ms": 10}]}});
+    assert_eq!(crate::schema::errors("roll", &roll), Vec::<String>::new());
+    let mut at = roll.clone();
+    at["result"]["actions"][0] = json!({"action": "elect-preferred-leaders", "partitions": 3,
+        "at_ms": 10});
+    assert!(!crate::schema::errors("roll", &at).is_empty());
+    let mut snake = roll.clone();
+    snake["result"]["actions"][0]["action"] = json!("elect_preferred_leaders");
+    assert!(!crate::schema::errors("roll", &snake).is_empty());
+    let mut status = roll;
+    status["result"]["status"] = json!("finished");
+    assert!(!crate::schema::errors("roll", &status).is_empty());
+
+    let member = json!({"id": 1, "voter": true, "leader": true, "directory_id": null,
+        "log_end_offset": 10, "lag_records": 0, "fetch_age_ms": 0, "caught_up_age_ms": 0,
+        "caught_up": true, "running": true});
+    let quorum = json!({"mode": "dynamic", "kraft_version": 1, "leader": 1, "epoch": 3,
+        "high_watermark": 10, "voters": [member], "observers": [],
+        "verdict": {"verdict": "healthy"}});
+    assert_eq!(
+        crate::schema::errors("quorum", &quorum),
+        Vec::<String>::new()
+    );
+    let mut string_id = quorum;
+    string_id["voters"][0]["id"] = json!("1");
+    assert!(!crate::schema::errors("quorum", &string_id).is_empty());
+
+    let show = json!({"id": "20261127T200000000-1", "events": [{"seq": 0,
+        "at": "2026-11-27T20:00:00.000Z", "event": "end", "exit_code": 0, "outcome": "ok",
+        "duration_ms": 5}]});
+    assert_eq!(
+        crate::schema::errors("journal-show", &show),
+        Vec::<String>::new()
+    );
+    let mut unknown = show;
+    unknown["events"][0]["elapsed"] = json!(5);
+    assert!(!crate::schema::errors("journal-show", &unknown).is_empty());
+
+    let args = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+    for (line, schema) in [
+        ("roll --all --dry-run -o json", "roll"),
+        ("upgrade --to 4.4 --dry-run -o json", "roll"),
+        ("upgrade --finalize --yes -o json", "upgrade-finalize"),
+        ("upgrade -o json", "upgrade"),
+        ("quorum add --controller 4 -o json", "quorum"),
+        ("journal show ID -o json", "journal-show"),
+        ("journal bundle -o json", "journal-bundle"),
+    ] {
+        assert_eq!(
+            crate::schema::schema_name(&args(line)),
+            Some(schema),
+            "{line}"
+        );
+    }
+}
+
+/// The real `journal list|show|bundle -o json` of a run that journaled (a roll refused for a
+/// missing restart command), each checked against its schema by [`crate::bin::Out::json`].
+#[test]
+fn real_journal_outputs_conform() {
+    use crate::bin::{kafkaops, run};
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().to_str().unwrap();
+    let with_state = |args: &[&str]| {
+        let mut cmd = kafkaops();
+        cmd.env("KAFKAOPS_STATE_DIR", state)
+            .args(["--bootstrap-servers", "127.0.0.1:1"])
+            .args(args);
+        run(&mut cmd)
+    };
+    assert_eq!(with_state(&["roll", "--all", "--yes"]).code, 2);
+    let list = with_state(&["-o", "json", "journal", "list"]).json();
+    let id = list[0]["id"]
+        .as_str()
+        .expect("the roll's journal")
+        .to_string();
+    let show = with_state(&["-o", "json", "journal", "show", &id]).json();
+    assert_eq!(show["id"], id.as_str());
+    assert_eq!(show["events"][0]["event"], "start", "{show:#}");
+    let archive = dir.path().join("b.tar.gz");
+    let bundle = with_state(&[
+        "-o",
+        "json",
+        "journal",
+        "bundle",
+        "--health-timeout",
+        "2s",
+        "--output-file",
+        archive.to_str().unwrap(),
+    ])
+    .json();
+    assert_eq!(bundle["journals"], 1, "{bundle:#}");
+    assert_eq!(bundle["health"], false, "{bundle:#}");
+}

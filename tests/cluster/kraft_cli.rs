@@ -280,6 +280,15 @@ fn quorum_grows_and_shrinks_a_ghost_is_unregistered_and_an_upgrade_is_finalized(
     cluster.wait_until_ready(WAIT).unwrap();
     let out = cli(&cluster, &["upgrade", "--finalize", "--yes", "-o", "json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
+    let finalized = json(&out);
+    assert!(
+        finalized
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["feature"] == "metadata.version" && c["to"] == i64::from(new_mv)),
+        "{finalized}"
+    );
     for id in [1, 2, 3] {
         assert_eq!(
             cluster.finalized_level(id, "metadata.version").unwrap(),

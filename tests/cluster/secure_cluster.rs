@@ -688,6 +688,13 @@ fn journals_of_a_roll_and_a_rebalance(cluster: &Arc<Mutex<KafkaCluster>>, conn: 
         "the roll's and the rebalance's journals: {:?}",
         files.keys()
     );
+    let bundled = b.json();
+    assert_eq!(
+        bundled["journals"].as_u64(),
+        Some(journals as u64),
+        "{bundled}"
+    );
+    assert_eq!(bundled["health"], true, "{bundled}");
     let health: serde_json::Value =
         serde_json::from_slice(&files["health.json"]).expect("health.json is JSON");
     assert!(

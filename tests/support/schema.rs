@@ -10,7 +10,7 @@ use serde_json::Value;
 /// The published schema (`schemas/NAME.json`) of what kafkaops prints for `args`, if any.
 #[must_use]
 pub fn schema_name(args: &[String]) -> Option<&'static str> {
-    const COMMANDS: [&str; 11] = [
+    const COMMANDS: [&str; 14] = [
         "anomalies",
         "broker",
         "config",
@@ -18,10 +18,13 @@ pub fn schema_name(args: &[String]) -> Option<&'static str> {
         "hold",
         "journal",
         "operate",
+        "quorum",
         "reassignments",
         "rebalance",
+        "roll",
         "throttles",
         "topic",
+        "upgrade",
     ];
     let at = args.iter().position(|a| COMMANDS.contains(&a.as_str()))?;
     let sub = args
@@ -40,6 +43,8 @@ pub fn schema_name(args: &[String]) -> Option<&'static str> {
         ("config", Some("view")) => "config-view",
         ("config", Some("get-contexts")) => "config-get-contexts",
         ("journal", Some("list")) => "journal-list",
+        ("journal", Some("show")) => "journal-show",
+        ("journal", Some("bundle")) => "journal-bundle",
         ("operate", _) if has("--dry-run") => "operate-dry-run",
         ("topic", Some("set-rf" | "status")) => "topic-set-rf",
         ("health", _) if has("--watch") => "health-watch",
@@ -54,6 +59,12 @@ pub fn schema_name(args: &[String]) -> Option<&'static str> {
         ("rebalance", Some("status")) => "rebalance-status",
         ("rebalance", Some("stop")) => "rebalance-stop",
         ("rebalance", Some("add" | "remove" | "full" | "demote" | "remove-disks")) => "rebalance",
+        ("quorum", Some("status" | "add" | "remove" | "migrate")) => "quorum",
+        // `upgrade --to RELEASE` is a roll onto new software: the roll's document.
+        ("roll", _) => "roll",
+        ("upgrade", _) if has("--to") => "roll",
+        ("upgrade", _) if has("--finalize") => "upgrade-finalize",
+        ("upgrade", _) => "upgrade",
         ("throttles", Some("list")) => "throttles-list",
         ("throttles", Some("clear")) => "throttles-clear",
         _ => return None,

@@ -9,7 +9,7 @@ use anyhow::Context as _;
 
 use super::args::Spec;
 use super::plan::Planned;
-use super::{Ctx, ResultDoc, RollRunArgs, StderrProgress, emit_result, join_or_none};
+use super::{ActionView, Ctx, ResultDoc, RollRunArgs, StderrProgress, emit_result, join_or_none};
 use crate::app::roll::session;
 use crate::driver::kafka_io::KafkaRollIo;
 use crate::driver::{Outcome, RollIo, RollRun, RunReport};
@@ -158,7 +158,7 @@ pub(super) fn conclude(
         skipped,
         restart_failed,
         elapsed_ms: report.elapsed_ms,
-        actions: report.actions,
+        actions: report.actions.into_iter().map(ActionView::from).collect(),
         notes,
         error: error.as_ref().map(ToString::to_string),
     };

@@ -41,26 +41,7 @@ pub(super) async fn plan(
     kube: Option<&KubeConn>,
 ) -> Result<Planned, CliError> {
     let timeout = ctx.request_timeout();
-    let client = crate::app::clients::kafka(
-        &ctx.settings.kafka,
-        timeout,
-        Some("cannot connect to the Kafka cluster"),
-    )
-    .await?;
-    let selection = spec.selection.as_ref().map(super::Selection::resolved);
-    let target = Target {
-        pods: kube.zip(spec.pods.as_ref()),
-        method: spec.method.as_ref(),
-        command_timeout: args.command_timeout,
-    };
-    let ask = Ask {
-        selection: selection.as_ref(),
-        desired: &spec.desired,
-        software: spec.software.as_ref(),
-    };
-    let prepared = prepare(&client, &target, &ask)
-        .await
-        .map_err(prepare_error)?;
+    let prepared = observe(ctx, args, spec, kube).await?;
     let mut notes = observation_notes(
         &prepared.observation,
         &prepared.snapshot,
@@ -68,18 +49,7 @@ pub(super) async fn plan(
         args.include_unhealthy,
     );
     // The saved state of an earlier run of this roll, if any.
-    let cluster_key = prepared
-        .observation
-        .cluster_id
-        .clone()
-        .unwrap_or_else(|| prepared.client.config().bootstrap_servers.clone());
-    let state_path = crate::state::roll_state_path(
-        &args
-            .state_dir
-            .clone()
-            .unwrap_or_else(crate::state::default_state_dir),
-        &cluster_key,
-    );
+    let (cluster_key, state_path) = state_location(args, &prepared);
     let request = request_of(args, spec);
     let resumed = saved_run(args, &state_path, &request, ctx.printer.quiet)?;
     // Who else moves data: Cruise Control's execution (no node restarts while it runs) and
@@ -99,23 +69,7 @@ pub(super) async fn plan(
     // Topics no order of restarts can keep available (engine::risk): listed before anything
     // restarts, refused with --strict, and named again in the summary if the roll touched them.
     let risky = crate::engine::risk::risky_topics(&prepared.snapshot, &restarting_nodes(&plan));
-    notes.extend(risky.iter().map(|t| {
-        format!(
-            "topic {} cannot stay available during this roll",
-            t.describe()
-        )
-    }));
-    notes.extend(movers::notes(&others, args.force));
-    if let Some(software) = &spec.software {
-        notes.push(format!(
-            "upgrade to {}: each restarted node must come back supporting metadata.version up \
-             to {} (the software it starts with must have been changed), else the roll stops; \
-             nothing is finalized: after the roll, let the cluster soak, then `kafkaops upgrade \
-             --finalize` (the point of no return)",
-            software.release,
-            crate::engine::kraft::upgrade::metadata_version_name(software.level)
-        ));
-    }
+    notes.extend(plan_notes(args, spec, &risky, &others));
     Ok(Planned {
         prepared,
         state_path,
@@ -128,6 +82,82 @@ pub(super) async fn plan(
         risky,
         notes,
     })
+}
+
+/// Connects to Kafka and observes the cluster once, with the selection and desired settings
+/// resolved against it.
+async fn observe(
+    ctx: &Ctx,
+    args: &RollRunArgs,
+    spec: &Spec,
+    kube: Option<&KubeConn>,
+) -> Result<Prepared, CliError> {
+    let client = crate::app::clients::kafka(
+        &ctx.settings.kafka,
+        ctx.request_timeout(),
+        Some("cannot connect to the Kafka cluster"),
+    )
+    .await?;
+    let selection = spec.selection.as_ref().map(super::Selection::resolved);
+    let target = Target {
+        pods: kube.zip(spec.pods.as_ref()),
+        method: spec.method.as_ref(),
+        command_timeout: args.command_timeout,
+    };
+    let ask = Ask {
+        selection: selection.as_ref(),
+        desired: &spec.desired,
+        software: spec.software.as_ref(),
+    };
+    prepare(&client, &target, &ask).await.map_err(prepare_error)
+}
+
+/// The cluster the run's state is saved for (its id, else the bootstrap servers) and the file.
+fn state_location(args: &RollRunArgs, prepared: &Prepared) -> (String, std::path::PathBuf) {
+    let cluster_key = prepared
+        .observation
+        .cluster_id
+        .clone()
+        .unwrap_or_else(|| prepared.client.config().bootstrap_servers.clone());
+    let state_path = crate::state::roll_state_path(
+        &args
+            .state_dir
+            .clone()
+            .unwrap_or_else(crate::state::default_state_dir),
+        &cluster_key,
+    );
+    (cluster_key, state_path)
+}
+
+/// What the plan says besides its steps: the risky topics, the other movers, an upgrade's
+/// target.
+fn plan_notes(
+    args: &RollRunArgs,
+    spec: &Spec,
+    risky: &[RiskyTopic],
+    others: &movers::Movers,
+) -> Vec<String> {
+    let mut notes: Vec<String> = risky
+        .iter()
+        .map(|t| {
+            format!(
+                "topic {} cannot stay available during this roll",
+                t.describe()
+            )
+        })
+        .collect();
+    notes.extend(movers::notes(others, args.force));
+    if let Some(software) = &spec.software {
+        notes.push(format!(
+            "upgrade to {}: each restarted node must come back supporting metadata.version up \
+             to {} (the software it starts with must have been changed), else the roll stops; \
+             nothing is finalized: after the roll, let the cluster soak, then `kafkaops upgrade \
+             --finalize` (the point of no return)",
+            software.release,
+            crate::engine::kraft::upgrade::metadata_version_name(software.level)
+        ));
+    }
+    notes
 }
 
 /// The nodes the plan restarts (reconfigured nodes stay up).

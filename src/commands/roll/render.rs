@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::app::roll::ProgressLines;
+use crate::engine::roll::ConfigChange;
 
 /// Notes for people on stderr (`quiet`: none), as the roll's own lines are printed.
 pub(super) struct StderrNotes {
@@ -53,52 +54,7 @@ pub fn render_plan(plan: &Plan, snapshot: &ClusterSnapshot, notes: &[String]) ->
     }
     let leader = snapshot.quorum.as_ref().and_then(|q| q.leader);
     for (i, step) in plan.steps.iter().enumerate() {
-        let n = i + 1;
-        match step {
-            PlanStep::Restart { nodes, reason } => {
-                out.push_str(&format!("{n:>3}. restart\n"));
-                for r in nodes {
-                    let active = if Some(r.node) == leader {
-                        ", active controller"
-                    } else {
-                        ""
-                    };
-                    out.push_str(&format!(
-                        "       node {} ({}{active}): {}\n",
-                        r.node,
-                        role_of(snapshot, r.node),
-                        r.reason
-                    ));
-                }
-                out.push_str(&format!("       why now: {reason}\n"));
-            }
-            PlanStep::Reconfigure {
-                node,
-                changes,
-                reason,
-            } => {
-                out.push_str(&format!("{n:>3}. reconfigure node {node} (no restart)\n"));
-                for c in changes {
-                    out.push_str(&format!(
-                        "       {}: {} -> {}\n",
-                        c.key,
-                        c.from.as_deref().unwrap_or("(unset)"),
-                        c.to
-                    ));
-                }
-                out.push_str(&format!("       why: {reason}\n"));
-            }
-            PlanStep::Blocked { nodes, reason } => {
-                out.push_str(&format!(
-                    "{n:>3}. BLOCKED{}: {reason}\n",
-                    if nodes.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (node(s) {})", join(nodes))
-                    }
-                ));
-            }
-        }
+        render_step(&mut out, i + 1, step, snapshot, leader);
     }
     if plan.steps.is_empty() {
         out.push_str("  nothing to do: every selected node already runs as desired\n");
@@ -124,12 +80,68 @@ pub fn render_plan(plan: &Plan, snapshot: &ClusterSnapshot, notes: &[String]) ->
     out
 }
 
-/// `--output json|yaml`: the plan and the result in one document.
-#[derive(Serialize)]
-pub(super) struct Document<'a> {
+/// Step `n` of the plan, with the reason for each node (`leader`: the active controller).
+fn render_step(
+    out: &mut String,
+    n: usize,
+    step: &PlanStep,
+    snapshot: &ClusterSnapshot,
+    leader: Option<NodeId>,
+) {
+    match step {
+        PlanStep::Restart { nodes, reason } => {
+            out.push_str(&format!("{n:>3}. restart\n"));
+            for r in nodes {
+                let active = if Some(r.node) == leader {
+                    ", active controller"
+                } else {
+                    ""
+                };
+                out.push_str(&format!(
+                    "       node {} ({}{active}): {}\n",
+                    r.node,
+                    role_of(snapshot, r.node),
+                    r.reason
+                ));
+            }
+            out.push_str(&format!("       why now: {reason}\n"));
+        }
+        PlanStep::Reconfigure {
+            node,
+            changes,
+            reason,
+        } => {
+            out.push_str(&format!("{n:>3}. reconfigure node {node} (no restart)\n"));
+            for c in changes {
+                out.push_str(&format!(
+                    "       {}: {} -> {}\n",
+                    c.key,
+                    c.from.as_deref().unwrap_or("(unset)"),
+                    c.to
+                ));
+            }
+            out.push_str(&format!("       why: {reason}\n"));
+        }
+        PlanStep::Blocked { nodes, reason } => {
+            out.push_str(&format!(
+                "{n:>3}. BLOCKED{}: {reason}\n",
+                if nodes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (node(s) {})", join(nodes))
+                }
+            ));
+        }
+    }
+}
+
+/// `--output json|yaml`: the plan and the result in one document (`schemas/roll.json`; a dry
+/// run has no `result`).
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Document<'a> {
     pub(super) plan: &'a Plan,
     /// What the plan says about the observation (unhealthy nodes left alone, inferred roles).
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    #[serde(default, skip_serializing_if = "<[String]>::is_empty")]
     pub(super) notes: &'a [String],
     pub(super) dry_run: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -137,23 +149,98 @@ pub(super) struct Document<'a> {
 }
 
 /// How the roll ended, for people and scripts.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct ResultDoc {
-    /// done, nothing-to-do, refused, aborted, interrupted, restart-failed, observe-failed.
+    /// done, nothing-to-do, refused, aborted, interrupted, restart-failed, observe-failed,
+    /// save-failed.
+    #[schemars(extend("enum" = ["done", "nothing-to-do", "refused", "aborted", "interrupted",
+        "restart-failed", "observe-failed", "save-failed"]))]
     pub status: String,
     pub exit_code: i32,
     pub restarted: Vec<NodeId>,
     pub reconfigured: Vec<NodeId>,
     pub skipped: Vec<NodeId>,
     /// Nodes whose restart command failed: not restarted, maybe down.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub restart_failed: Vec<NodeId>,
     pub elapsed_ms: u64,
-    pub actions: Vec<ActionRecord>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<ActionView>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+/// One action the roll took, as its result lists it. The run's state keeps these as
+/// [`ActionRecord`]s (`at_ms`, `elect_preferred_leaders`: a saved state's format does not
+/// change); the output follows the JSON convention ([`crate::output`]): the time since the roll
+/// started is a duration, `after_ms` (an `_at_ms` is an instant), and the kind is kebab-case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "action", rename_all = "kebab-case")]
+pub enum ActionView {
+    Restart {
+        nodes: Vec<NodeId>,
+        /// Milliseconds after the roll started.
+        after_ms: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+        /// The nodes of `nodes` whose restart command failed: not restarted, maybe down.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        failed: Vec<NodeId>,
+    },
+    Reconfigure {
+        node: NodeId,
+        changes: Vec<ConfigChange>,
+        /// Milliseconds after the roll started.
+        after_ms: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+    ElectPreferredLeaders {
+        partitions: usize,
+        /// Milliseconds after the roll started.
+        after_ms: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+}
+
+impl From<ActionRecord> for ActionView {
+    fn from(a: ActionRecord) -> Self {
+        match a {
+            ActionRecord::Restart {
+                nodes,
+                at_ms,
+                error,
+                failed,
+            } => ActionView::Restart {
+                nodes,
+                after_ms: at_ms,
+                error,
+                failed,
+            },
+            ActionRecord::Reconfigure {
+                node,
+                changes,
+                at_ms,
+                error,
+            } => ActionView::Reconfigure {
+                node,
+                changes,
+                after_ms: at_ms,
+                error,
+            },
+            ActionRecord::ElectPreferredLeaders {
+                partitions,
+                at_ms,
+                error,
+            } => ActionView::ElectPreferredLeaders {
+                partitions,
+                after_ms: at_ms,
+                error,
+            },
+        }
+    }
 }
 
 impl ResultDoc {

@@ -115,7 +115,7 @@ impl Default for Limits {
 }
 
 /// Static (`controller.quorum.voters`, `kraft.version` 0) or dynamic (KIP-853) quorum.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum QuorumMode {
     Static,
@@ -135,7 +135,7 @@ impl QuorumMode {
 }
 
 /// One member's figures, for `quorum status`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemberStatus {
     pub id: NodeId,
     pub voter: bool,
@@ -153,7 +153,7 @@ pub struct MemberStatus {
 }
 
 /// The verdict of `quorum status`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum Verdict {
     /// Every voter is caught up.
@@ -171,7 +171,7 @@ pub enum Verdict {
 }
 
 /// `quorum status` in data.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuorumStatus {
     pub mode: QuorumMode,
     pub kraft_version: Option<i16>,

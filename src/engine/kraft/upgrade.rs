@@ -105,7 +105,7 @@ pub struct UpgradeView {
 }
 
 /// One node of the dry run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeSoftware {
     pub id: NodeId,
     /// The top of its supported `metadata.version` range, by name.
@@ -117,7 +117,7 @@ pub struct NodeSoftware {
 }
 
 /// A feature in the dry run: its finalized level and the highest every node supports.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FeatureSummary {
     pub name: String,
     pub finalized: Option<i16>,
@@ -243,7 +243,7 @@ fn describe_blockers(blockers: &[(NodeId, Blocker)]) -> String {
 }
 
 /// One level change of a finalize.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LevelChange {
     pub feature: String,
     pub from: Option<i16>,

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::model::ConfigEntry;
 
 /// One dynamic change to apply with IncrementalAlterConfigs (SET).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConfigChange {
     pub key: String,
     /// Current value (`None` when unset or not reported).

@@ -9,7 +9,7 @@ use crate::engine::model::{Millis, NodeId, TopicPartition};
 use super::{ConfigChange, RollError};
 
 /// A node and why it is part of an action.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeReason {
     pub node: NodeId,
     pub reason: String,

@@ -19,7 +19,7 @@ use super::{
 };
 
 /// One step of a [`Plan`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum PlanStep {
     Restart {
@@ -37,7 +37,7 @@ pub enum PlanStep {
 
 /// Preview of a roll from one snapshot, assuming every action succeeds and
 /// the cluster returns to the observed state after each one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct Plan {
     pub steps: Vec<PlanStep>,
     /// Nodes that need neither a restart nor a reconfiguration.
@@ -61,7 +61,7 @@ pub struct Plan {
 }
 
 /// Settings of one node.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(schemars::JsonSchema, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeSettings {
     pub node: NodeId,
     pub keys: Vec<String>,
