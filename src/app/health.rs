@@ -274,6 +274,7 @@ pub fn from_observation(
         throttles: throttles::dedup(all_throttles),
         cruise_control,
         holds: Vec::new(),
+        stalled: Vec::new(),
     }
 }
 
