@@ -1560,6 +1560,8 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
         &'kafkaops;health'= {
             cand --timeout 'How long --exit-when-healthy waits'
             cand --interval 'How often --watch and --exit-when-healthy observe'
+            cand --stall-after 'A reassignment whose new replicas neither grew their log (DescribeLogDirs on the destination) nor joined the ISR for this long is `reassignment-stalled` (degraded). Judging needs two looks: --watch compares its own observations; a one-shot `health` keeps the last sample in a small file of the state directory (`health-progress-<bootstrap>.json`) and compares with the run before it'
+            cand --state-dir 'State directory for the one-shot sample file [default: $XDG_STATE_HOME/kafkaops, else ~/.local/state/kafkaops]'
             cand --ignore 'Known conditions left out of the verdict (still shown): KIND or KIND:SUBJECT, e.g. `leftover-throttle`, `under-replicated:orders`, `broker-fenced:3` (comma-separated or repeated; kinds: see `-o json` or the README)'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'

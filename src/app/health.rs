@@ -3,6 +3,9 @@
 //! the engine's [`HealthFacts`], whose verdict [`crate::engine::health::evaluate`] decides.
 //!
 //! The holds that count (`kafkaops hold`) are read with the rest and shown as `held` reasons.
+//! Reassignments that made no progress need samples over time: [`facts_tracking`] takes one
+//! into the caller's [`ProgressTracker`] (kept in memory by `--watch`, in a file of the state
+//! directory by the one-shot `health`).
 //!
 //! Why here: the CLI (`health`, `--watch`, `--exit-when-healthy`) and `operate` (its
 //! `/metrics`) ask the same question; the translation from the observation is pure
@@ -18,8 +21,8 @@ use crate::cruise_control::convert::anomaly_records;
 use crate::cruise_control::params::Substate;
 use crate::engine::cordon::{CordonState, cordon_state};
 use crate::engine::health::{
-    BrokerFacts, BrokerStatus, CruiseControlFacts, HealthFacts, PartitionFacts, QuorumFacts,
-    VoterFacts,
+    BrokerFacts, BrokerStatus, CruiseControlFacts, HealthFacts, PartitionFacts, ProgressTracker,
+    QuorumFacts, ReassignmentProgress, VoterFacts,
 };
 use crate::engine::model::MIN_ISR_KEY;
 use crate::engine::throttles::{self, Throttle, from_broker_configs};
@@ -35,9 +38,28 @@ use crate::settings::CruiseControlSettings;
 /// Kafka cannot be observed (unreachable, no quorum answer) or its topic configs cannot be
 /// read. Cruise Control failures are facts ([`CruiseControlFacts::Unreachable`]), not errors.
 pub async fn facts(
+    cluster: (&KafkaClient, &super::hold::Holds),
+    cc: &CruiseControlSettings,
+    request_timeout: Duration,
+) -> anyhow::Result<HealthFacts> {
+    facts_tracking(cluster, cc, request_timeout, None).await
+}
+
+/// The samples of reassignments kept between observations and how long one may make no
+/// progress before it counts as stalled ([`crate::engine::health::progress`]).
+pub type Progress<'a> = (&'a mut ProgressTracker, Duration);
+
+/// [`facts`], and with `progress` the reassignments in flight sampled (their adding replicas'
+/// log sizes on the destinations and ISR membership) into the tracker at the wall-clock time,
+/// and those that made no progress for the threshold set as [`HealthFacts::stalled`].
+///
+/// # Errors
+/// As [`facts`].
+pub async fn facts_tracking(
     (kafka, holds): (&KafkaClient, &super::hold::Holds),
     cc: &CruiseControlSettings,
     request_timeout: Duration,
+    progress: Option<Progress<'_>>,
 ) -> anyhow::Result<HealthFacts> {
     let (observed, cc) = tokio::join!(kafka.observe(), cruise_control(cc, request_timeout));
     let o = observed.context("cannot observe the Kafka cluster")?;
@@ -45,7 +67,92 @@ pub async fn facts(
     let topic_throttles = super::throttles::topic_throttles(kafka, &names).await?;
     let mut f = from_observation(&o, topic_throttles, cc);
     add_holds(holds, kafka, &mut f).await;
+    if let Some((tracker, after)) = progress {
+        let sample = sample_progress(kafka, &o).await;
+        let now = epoch_ms();
+        tracker.observe(&sample, now);
+        f.stalled = tracker.stalled(now, i64::try_from(after.as_millis()).unwrap_or(i64::MAX));
+    }
     Ok(f)
+}
+
+/// Now in ms since the Unix epoch: samples kept in a file are judged across runs.
+fn epoch_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// One sample of every reassignment in flight: which adding replicas are in the ISR, and each
+/// one's log size on its destination (DescribeLogDirs to each destination broker, at once; a
+/// destination that does not answer leaves its sizes unknown, logged).
+pub async fn sample_progress(
+    kafka: &KafkaClient,
+    o: &KafkaObservation,
+) -> Vec<ReassignmentProgress> {
+    // destination -> topic -> partitions
+    let mut wanted: BTreeMap<i32, BTreeMap<String, Vec<i32>>> = BTreeMap::new();
+    for r in &o.reassignments {
+        for a in &r.adding {
+            wanted
+                .entry(*a)
+                .or_default()
+                .entry(r.topic.clone())
+                .or_default()
+                .push(r.partition);
+        }
+    }
+    let asks = wanted.iter().filter_map(|(id, parts)| {
+        let n = o.node(*id)?;
+        let address = format!("{}:{}", n.host.as_deref()?, n.port?);
+        Some(async move {
+            let sizes = async {
+                let mut conn = kafka
+                    .wire_connection_to(&address, "the progress of reassignments")
+                    .await?;
+                crate::kafka::wire_admin::replica_sizes(&mut conn, parts).await
+            }
+            .await;
+            (*id, sizes)
+        })
+    });
+    let mut sizes: BTreeMap<(i32, String, i32), i64> = BTreeMap::new();
+    for (id, answer) in futures::future::join_all(asks).await {
+        match answer {
+            Ok(m) => sizes.extend(m.into_iter().map(|((t, p), b)| ((id, t, p), b))),
+            Err(e) => tracing::debug!("reassignment progress on broker {id} unknown: {e}"),
+        }
+    }
+    o.reassignments
+        .iter()
+        .map(|r| {
+            let isr = o
+                .topic(&r.topic)
+                .and_then(|t| t.partitions.iter().find(|p| p.partition == r.partition))
+                .map(|p| p.isr.clone())
+                .unwrap_or_default();
+            ReassignmentProgress {
+                topic: r.topic.clone(),
+                partition: r.partition,
+                adding: r.adding.clone(),
+                in_isr: r
+                    .adding
+                    .iter()
+                    .copied()
+                    .filter(|a| isr.contains(a))
+                    .collect(),
+                sizes: r
+                    .adding
+                    .iter()
+                    .filter_map(|a| {
+                        sizes
+                            .get(&(*a, r.topic.clone(), r.partition))
+                            .map(|b| (*a, *b))
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 /// Adds the holds that count now (issue 29) to `f`. Holds that cannot be read are logged, not
@@ -274,6 +381,7 @@ pub fn from_observation(
         throttles: throttles::dedup(all_throttles),
         cruise_control,
         holds: Vec::new(),
+        stalled: Vec::new(),
     }
 }
 

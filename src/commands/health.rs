@@ -3,7 +3,9 @@
 //!
 //! The facts are read by [`crate::app::health`], the verdict is the engine's
 //! ([`crate::engine::health`]); this resolves the arguments, loops for `--watch` and
-//! `--exit-when-healthy`, and renders.
+//! `--exit-when-healthy`, and renders. Stalled reassignments need two looks: the loops keep
+//! their samples in memory, the one-shot run in `health-progress-<bootstrap>.json` of the
+//! state directory (`--state-dir`), compared with the run before it (`--stall-after`).
 //!
 //! `--output json`: `{"verdict":"healthy"|"degraded"|"unavailable","reasons":[{"kind",
 //! "severity":"info"|"degraded"|"unavailable","subject"?,"partitions"?,"message","ignored"?}],
@@ -18,7 +20,7 @@ use serde::Serialize;
 use super::Ctx;
 use crate::app::hold::Holds;
 use crate::cli::health::HealthArgs;
-use crate::engine::health::{HealthReport, IgnoreRule, Severity, evaluate};
+use crate::engine::health::{HealthReport, IgnoreRule, ProgressTracker, Severity, evaluate};
 use crate::error::{CliError, ExitCode};
 use crate::kafka::KafkaClient;
 
@@ -95,20 +97,59 @@ pub async fn run(ctx: &Ctx, a: HealthArgs) -> Result<ExitCode, CliError> {
     let kafka = crate::app::cordon::kafka(ctx.kafka_access()).await?;
     let at = ctx.holds().await?;
     if !a.watch && !a.exit_when_healthy {
-        let view = observe(ctx, (&kafka, &at), &ignore).await?;
+        let file = sample_file(&kafka, &a);
+        let mut tracker = load_samples(&file);
+        let progress = (&mut tracker, a.stall_after);
+        let view = observe(ctx, (&kafka, &at), &ignore, progress).await?;
+        if let Err(e) = crate::state::file::save(&file, &tracker) {
+            tracing::warn!("reassignment progress not kept for the next run: {e:#}");
+        }
         ctx.printer.emit(&view, render)?;
         return Ok(crate::error_codes::health(view.report.verdict));
     }
     follow(ctx, (&kafka, &at), &a, &ignore).await
 }
 
+/// Where the one-shot `health` keeps its last sample of the reassignments in flight: the
+/// state directory, one file per cluster (named after its bootstrap servers).
+fn sample_file(kafka: &KafkaClient, a: &HealthArgs) -> std::path::PathBuf {
+    a.state_dir
+        .clone()
+        .unwrap_or_else(crate::state::default_state_dir)
+        .join(crate::state::file_name(
+            "health-progress",
+            &kafka.config().bootstrap_servers,
+        ))
+}
+
+/// The samples of the run before (none when missing or unreadable: then nothing is judged
+/// stalled this run, only sampled).
+fn load_samples(file: &std::path::Path) -> ProgressTracker {
+    match crate::state::file::load::<ProgressTracker>(file) {
+        Ok(t) => t.unwrap_or_default(),
+        Err(e) => {
+            tracing::warn!("earlier reassignment progress not read: {e:#}");
+            ProgressTracker::default()
+        }
+    }
+}
+
 /// The Kafka client and where the holds live.
 type Cluster<'a> = (&'a KafkaClient, &'a Holds);
 
-async fn observe(ctx: &Ctx, cluster: Cluster<'_>, ignore: &[IgnoreRule]) -> anyhow::Result<View> {
-    let facts =
-        crate::app::health::facts(cluster, &ctx.settings.cruise_control, ctx.request_timeout())
-            .await?;
+async fn observe(
+    ctx: &Ctx,
+    cluster: Cluster<'_>,
+    ignore: &[IgnoreRule],
+    progress: crate::app::health::Progress<'_>,
+) -> anyhow::Result<View> {
+    let facts = crate::app::health::facts_tracking(
+        cluster,
+        &ctx.settings.cruise_control,
+        ctx.request_timeout(),
+        Some(progress),
+    )
+    .await?;
     Ok(View {
         report: evaluate(&facts, ignore),
         observed_at_ms: now_ms(),
@@ -131,6 +172,8 @@ async fn follow(
     let mut last: Option<HealthReport> = None;
     let mut last_view: Option<View> = None;
     let mut last_error: Option<String> = None;
+    // The samples of reassignments in flight, compared from one observation to the next.
+    let mut tracker = ProgressTracker::default();
     if a.exit_when_healthy && !a.watch {
         printer.note(format!(
             "Waiting up to {} for the cluster to be healthy (observing every {})",
@@ -139,7 +182,7 @@ async fn follow(
         ));
     }
     loop {
-        match observe(ctx, cluster, ignore).await {
+        match observe(ctx, cluster, ignore, (&mut tracker, a.stall_after)).await {
             Ok(view) => {
                 last_error = None;
                 if last.as_ref() != Some(&view.report) {

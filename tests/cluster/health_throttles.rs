@@ -11,6 +11,10 @@
 //!   the throttles are left over: `list` says so, `health` is degraded by them, `clear` is a
 //!   dry run by default, and `clear --execute --yes` removes them: Kafka's broker and topic
 //!   configs read back unset.
+//! - `health --stall-after`: a reassignment throttled to 1 byte/s (its new replica's log stops
+//!   growing after the first fetch) is named `reassignment-stalled` (degraded, 13) once the
+//!   threshold passed between two one-shot runs (the sample file of the state directory), and
+//!   `--ignore reassignment-stalled` drops it; an unthrottled one that completed never is.
 //!
 //! Run with `cargo test --test cluster health_throttles:: -- --nocapture` to see the steps.
 
@@ -355,4 +359,78 @@ fn throttles_left_by_a_cancelled_reassignment_are_listed_and_cleared_and_refused
         &["throttles", "list", "-o", "json"],
     ));
     assert_eq!(o.json()["throttles"], serde_json::json!([]), "{}", o.stdout);
+}
+
+#[test]
+fn a_reassignment_that_cannot_progress_is_reported_stalled_and_one_that_completed_is_not() {
+    let _ = kafkaops_bin();
+    let cluster = KafkaCluster::start(ClusterSpec::combined(3)).expect("cluster");
+    let bootstrap = cluster.bootstrap_servers();
+    let admin = Admin::connect(&cluster).unwrap();
+    // 8 MB on broker 1: at 1 byte/s its copy to broker 3 stops after the first fetch.
+    create_topic(&bootstrap, "stuck", &[vec![1]], &[]).unwrap();
+    produce_bulk(&bootstrap, "stuck", 800, 10_000, 1_000_000).unwrap();
+    create_topic(&bootstrap, "quick", &[vec![1]], &[]).unwrap();
+    produce_bulk(&bootstrap, "quick", 10, 1_000, 1_000_000).unwrap();
+    let health = |extra: &[&str]| {
+        let mut args = vec!["health", "--stall-after", "3s", "-o", "json"];
+        args.extend_from_slice(extra);
+        run(&mut kafkaops(&cluster, &args))
+    };
+    let o = health(&[]);
+    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
+
+    eprintln!("== a reassignment that completes is never stalled");
+    admin.reassign("quick", 0, &[1, 2]).unwrap();
+    let o = health(&[]);
+    assert!(
+        named_partitions(&o, "reassignment-stalled").is_empty(),
+        "{}",
+        o.stdout
+    );
+    wait_for("the reassignment of quick-0 to complete", WAIT, || {
+        Ok(admin.reassignments()?.is_empty().then_some(()))
+    })
+    .unwrap();
+
+    eprintln!("== a reassignment throttled to 1 byte/s is stalled after 3 s without progress");
+    admin
+        .set_replication_throttle("stuck", 0, &[1], &[3], &[1, 3], 1)
+        .unwrap();
+    admin.reassign("stuck", 0, &[1, 3]).unwrap();
+    let o = wait_for("stuck-0 to be reported stalled", WAIT, || {
+        let o = health(&[]);
+        assert!(
+            !named_partitions(&o, "reassignment-stalled").contains(&"quick-0".to_string()),
+            "{}",
+            o.stdout
+        );
+        Ok((named_partitions(&o, "reassignment-stalled") == ["stuck-0"]).then_some(o))
+    })
+    .unwrap();
+    assert_eq!(o.code, 13, "{}\n{}", o.stdout, o.stderr);
+    let r = &reasons(&o, "reassignment-stalled")[0];
+    assert_eq!(r["severity"], "degraded");
+    let msg = r["message"].as_str().unwrap();
+    assert!(msg.contains("stuck-0 (adding 3, no progress for"), "{msg}");
+    let o = health(&["--ignore", "reassignment-stalled"]);
+    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
+    assert_eq!(reasons(&o, "reassignment-stalled")[0]["ignored"], true);
+
+    eprintln!("== cancelled: nothing in flight, nothing stalled");
+    let o = run(&mut kafkaops(
+        &cluster,
+        &["reassignments", "cancel", "--all", "--execute", "--yes"],
+    ));
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    wait_for("the reassignment to end", WAIT, || {
+        Ok(admin.reassignments()?.is_empty().then_some(()))
+    })
+    .unwrap();
+    let o = health(&["--ignore", "leftover-throttle"]);
+    assert!(
+        reasons(&o, "reassignment-stalled").is_empty(),
+        "{}",
+        o.stdout
+    );
 }

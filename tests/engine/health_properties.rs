@@ -8,7 +8,8 @@
 //! - otherwise degraded exactly when a broker is not serving, a replica (not one being added) is
 //!   out of its ISR, a voter lags, the leader's clock stepped back, replicas sit on an unknown
 //!   broker, a throttle is set that nothing moving needs, or Cruise Control cannot be asked or
-//!   is not ready;
+//!   is not ready, a node is held, or a reassignment made no progress for the stall threshold;
+//! - every stalled reassignment is named in a `reassignment-stalled` reason, and only those;
 //! - every partition under its min ISR is named in an `under-min-isr` reason, and only those;
 //! - ignoring a reason never makes the verdict worse, ignoring every reason makes it healthy,
 //!   and the verdict is the worst severity of what is not ignored.
@@ -19,7 +20,7 @@ use std::collections::BTreeSet;
 
 use kafkaops::engine::health::{
     BrokerFacts, BrokerStatus, CruiseControlFacts, HealthFacts, IgnoreRule, PartitionFacts,
-    QuorumFacts, Severity, Verdict, VoterFacts, evaluate,
+    QuorumFacts, Severity, Stalled, Verdict, VoterFacts, evaluate,
 };
 use kafkaops::engine::holds::Hold;
 use kafkaops::engine::model::NodeId;
@@ -172,9 +173,21 @@ fn noisy_facts() -> impl Strategy<Value = HealthFacts> {
         proptest::collection::vec(throttle(), 0..4),
         cruise_control(),
         proptest::collection::btree_set(1i32..6, 0..2),
+        proptest::collection::vec((0usize..3, 0i32..4, 0i64..10_000_000), 0..2),
     )
         .prop_map(
-            |(statuses, cordons, mut partitions, quorum, unknown, moving, throttles, cc, held)| {
+            |(
+                statuses,
+                cordons,
+                mut partitions,
+                quorum,
+                unknown,
+                moving,
+                throttles,
+                cc,
+                held,
+                stalled,
+            )| {
                 // One entry per partition id.
                 let mut seen = BTreeSet::new();
                 partitions.retain(|p| seen.insert((p.topic.clone(), p.partition)));
@@ -213,6 +226,15 @@ fn noisy_facts() -> impl Strategy<Value = HealthFacts> {
                             expires_ms: u64::MAX,
                         })
                         .collect(),
+                    stalled: stalled
+                        .into_iter()
+                        .map(|(t, p, for_ms)| Stalled {
+                            topic: TOPICS[t].into(),
+                            partition: p,
+                            adding: vec![2],
+                            for_ms,
+                        })
+                        .collect(),
                 }
             },
         )
@@ -237,6 +259,7 @@ fn facts() -> impl Strategy<Value = HealthFacts> {
             f.throttles.clear();
             f.cruise_control = CruiseControlFacts::NotConfigured;
             f.holds.clear();
+            f.stalled.clear();
         }
         f
     })
@@ -297,7 +320,10 @@ fn oracle(f: &HealthFacts) -> Verdict {
     };
     // A held node (`kafkaops hold`) needs an on-call's attention until it ends.
     let held = !f.holds.is_empty();
+    // A reassignment that stopped progressing blocks every later movement.
+    let stalled = !f.stalled.is_empty();
     if lagging
+        || stalled
         || broker_down
         || urp
         || !f.unknown_replica_ids.is_empty()
@@ -345,6 +371,23 @@ proptest! {
             .iter()
             .filter(|p| under_min_isr(p))
             .map(|p| format!("{}-{}", p.topic, p.partition))
+            .collect();
+        prop_assert_eq!(named, expected);
+    }
+
+    #[test]
+    fn every_stalled_reassignment_is_named_and_only_those(f in facts()) {
+        let r = evaluate(&f, &[]);
+        let named: BTreeSet<String> = r
+            .reasons
+            .iter()
+            .filter(|x| x.kind == "reassignment-stalled")
+            .flat_map(|x| x.partitions.clone())
+            .collect();
+        let expected: BTreeSet<String> = f
+            .stalled
+            .iter()
+            .map(|s| format!("{}-{}", s.topic, s.partition))
             .collect();
         prop_assert_eq!(named, expected);
     }

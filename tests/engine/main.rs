@@ -15,6 +15,7 @@ mod health_properties;
 mod observation_lag;
 mod operate_properties;
 mod parsers_fuzz;
+mod reassignment_progress;
 mod roll_batches;
 mod roll_examples;
 mod roll_properties;

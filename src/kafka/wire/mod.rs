@@ -15,13 +15,13 @@ use kafka_protocol::messages::{
     AddRaftVoterRequest, AddRaftVoterResponse, AlterPartitionReassignmentsRequest,
     AlterPartitionReassignmentsResponse, ApiVersionsRequest, ApiVersionsResponse,
     DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
-    DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse,
-    IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse,
-    ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse, MetadataRequest,
-    MetadataResponse, RemoveRaftVoterRequest, RemoveRaftVoterResponse, RequestHeader,
-    ResponseHeader, SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest,
-    SaslHandshakeResponse, UnregisterBrokerRequest, UnregisterBrokerResponse,
-    UpdateFeaturesRequest, UpdateFeaturesResponse,
+    DescribeConfigsResponse, DescribeLogDirsRequest, DescribeLogDirsResponse,
+    DescribeQuorumRequest, DescribeQuorumResponse, IncrementalAlterConfigsRequest,
+    IncrementalAlterConfigsResponse, ListPartitionReassignmentsRequest,
+    ListPartitionReassignmentsResponse, MetadataRequest, MetadataResponse, RemoveRaftVoterRequest,
+    RemoveRaftVoterResponse, RequestHeader, ResponseHeader, SaslAuthenticateRequest,
+    SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse, UnregisterBrokerRequest,
+    UnregisterBrokerResponse, UpdateFeaturesRequest, UpdateFeaturesResponse,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Message, StrBytes};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -77,6 +77,12 @@ wire_request!(
     IncrementalAlterConfigsResponse,
     44,
     "IncrementalAlterConfigs"
+);
+wire_request!(
+    DescribeLogDirsRequest,
+    DescribeLogDirsResponse,
+    35,
+    "DescribeLogDirs"
 );
 wire_request!(
     DescribeQuorumRequest,

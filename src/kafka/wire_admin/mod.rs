@@ -29,11 +29,13 @@ use super::wire::Connection;
 use crate::engine::view::Reassignment;
 
 mod configs;
+mod log_dirs;
 
 pub use configs::{
     alter_cluster_default, decode_min_isr_overrides, decode_topic_configs, describe_broker_configs,
     describe_node_config, describe_node_configs, describe_topic_configs, topic_min_isr_overrides,
 };
+pub use log_dirs::{decode_replica_sizes, replica_sizes};
 
 /// The KRaft metadata log, the only partition DescribeQuorum describes.
 pub const METADATA_TOPIC: &str = "__cluster_metadata";
