@@ -163,6 +163,11 @@ fn roll_quorum_and_journal_outputs_are_checked() {
         ("quorum add --controller 4 -o json", "quorum"),
         ("journal show ID -o json", "journal-show"),
         ("journal bundle -o json", "journal-bundle"),
+        // `status --task --follow`'s final document is the task's view, as without --follow.
+        (
+            "rebalance status --task T --follow -o json",
+            "rebalance-status-task",
+        ),
     ] {
         assert_eq!(
             crate::schema::schema_name(&args(line)),

@@ -48,13 +48,19 @@ fn roll_command(env: &KubeEnv, context: &str, state: &std::path::Path, args: &[&
     cmd
 }
 
-fn finish(what: &str, start: Instant, out: Output) -> Run {
+/// The arguments `cmd` runs with (which command's schema [`Run::json`] checks its output against).
+fn args_of(cmd: &Command) -> Vec<String> {
+    cmd.get_args()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}
+
+fn finish(what: &str, start: Instant, out: Output, args: Vec<String>) -> Run {
     let run = Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        // A roll's output has no published schema yet: not checked.
-        args: Vec::new(),
+        args,
     };
     eprintln!(
         "{what} -> exit {} in {:.1?}\n--- stderr ---\n{}",
@@ -69,33 +75,37 @@ fn finish(what: &str, start: Instant, out: Output) -> Run {
 /// setting at all.
 fn kafkaops(env: &KubeEnv, cluster: &str, args: &[&str]) -> Run {
     let start = Instant::now();
-    let out = support::bin::kafkaops()
-        .args([
-            "--strimzi",
-            cluster,
-            "-n",
-            NAMESPACE,
-            "--kube-context",
-            "kafkaops",
-        ])
-        .arg("--kubeconfig")
-        .arg(&env.kubeconfig)
-        .args(args)
-        .output()
-        .expect("run kafkaops");
+    let mut cmd = support::bin::kafkaops();
+    cmd.args([
+        "--strimzi",
+        cluster,
+        "-n",
+        NAMESPACE,
+        "--kube-context",
+        "kafkaops",
+    ])
+    .arg("--kubeconfig")
+    .arg(&env.kubeconfig)
+    .args(args);
+    let out = cmd.output().expect("run kafkaops");
     finish(
         &format!("kafkaops --strimzi {cluster} {args:?}"),
         start,
         out,
+        args_of(&cmd),
     )
 }
 
 fn roll(env: &KubeEnv, context: &str, state: &std::path::Path, args: &[&str]) -> Run {
     let start = Instant::now();
-    let out = roll_command(env, context, state, args)
-        .output()
-        .expect("run kafkaops");
-    finish(&format!("kafkaops roll {args:?} as {context}"), start, out)
+    let mut cmd = roll_command(env, context, state, args);
+    let out = cmd.output().expect("run kafkaops");
+    finish(
+        &format!("kafkaops roll {args:?} as {context}"),
+        start,
+        out,
+        args_of(&cmd),
+    )
 }
 
 /// Installed as `kubectl-kafkaops`, usage and completions show the name it was called by.
@@ -291,7 +301,9 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
     strimzi
         .annotate_pod_set("strimzi.io/manual-rolling-update", "true")
         .unwrap();
-    let first = roll_command(&env, "kafkaops", first_state.path(), &["--output", "json"])
+    let mut first_cmd = roll_command(&env, "kafkaops", first_state.path(), &["--output", "json"]);
+    let first_args = args_of(&first_cmd);
+    let first = first_cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -362,6 +374,7 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
         "first roll (StrimziPodSet annotated)",
         start,
         first.wait_with_output().unwrap(),
+        first_args,
     );
     assert_eq!(first.code, 0, "{}\n{}", first.stdout, first.stderr);
     let stats = producer.stop();
@@ -407,17 +420,16 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
         .unwrap();
     let n = strimzi.restarts().len();
     let start = Instant::now();
-    let out = support::bin::kafkaops()
-        .args(["--bootstrap-servers", &bootstrap, "-n", NAMESPACE])
+    let mut cmd = support::bin::kafkaops();
+    cmd.args(["--bootstrap-servers", &bootstrap, "-n", NAMESPACE])
         .arg("--kubeconfig")
         .arg(&env.kubeconfig)
         .args(["roll", "--dry-run", "--output", "json", "--pod-selector"])
         .arg(format!("strimzi.io/cluster={CLUSTER}"))
         .arg("--state-dir")
-        .arg(state.path())
-        .output()
-        .unwrap();
-    let run = finish("roll --pod-selector --dry-run", start, out);
+        .arg(state.path());
+    let out = cmd.output().unwrap();
+    let run = finish("roll --pod-selector --dry-run", start, out, args_of(&cmd));
     assert_eq!(run.code, 0, "{}", run.stderr);
     let plan: serde_json::Value = run.json();
     let steps = plan["plan"]["steps"].as_array().expect("steps").clone();
