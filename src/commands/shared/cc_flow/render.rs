@@ -80,74 +80,14 @@ impl ProposalView {
             } => (brokers.clone(), destinations.clone()),
             other => (other.named_brokers(), Vec::new()),
         };
-        let s = &r.summary;
-        let mut loads: BTreeMap<i64, BrokerLoadView> = BTreeMap::new();
-        let blank = |broker| BrokerLoadView {
-            broker,
-            replicas_before: None,
-            replicas_after: None,
-            leaders_before: None,
-            leaders_after: None,
-            disk_mb_before: None,
-            disk_mb_after: None,
-            dead: false,
-        };
-        if let Some(before) = &r.load_before_optimization {
-            for b in &before.brokers {
-                let Some(id) = b.broker else { continue };
-                let e = loads.entry(id).or_insert_with(|| blank(id));
-                e.replicas_before = Some(b.replicas);
-                e.leaders_before = Some(b.leaders);
-                e.disk_mb_before = b.disk_mb;
-                e.dead |= is_dead(b);
-            }
-        }
-        if let Some(after) = &r.load_after_optimization {
-            for b in &after.brokers {
-                let Some(id) = b.broker else { continue };
-                let e = loads.entry(id).or_insert_with(|| blank(id));
-                e.replicas_after = Some(b.replicas);
-                e.leaders_after = Some(b.leaders);
-                e.disk_mb_after = b.disk_mb;
-                e.dead |= is_dead(b);
-            }
-        }
-        let mut movements: Vec<MovementView> = r
-            .proposals
-            .iter()
-            .map(|p| MovementView {
-                topic: p.topic_partition.topic.clone(),
-                partition: p.topic_partition.partition,
-                old_replicas: p.old_replicas.clone(),
-                new_replicas: p.new_replicas.clone(),
-                old_leader: p.old_leader,
-                new_leader: p.new_replicas.first().copied(),
-            })
-            .collect();
-        movements.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+        let loads = broker_loads(r);
         ProposalView {
             operation: kind.endpoint().path(),
             brokers,
             destination_brokers,
             dry_run,
             noop: r.is_noop(),
-            summary: SummaryView {
-                replica_movements: s.num_replica_movements,
-                leader_movements: s.num_leader_movements,
-                data_to_move_mb: s.data_to_move_mb,
-                intra_broker_replica_movements: s.num_intra_broker_replica_movements,
-                intra_broker_data_to_move_mb: s.intra_broker_data_to_move_mb,
-                balancedness_before: s.on_demand_balancedness_score_before,
-                balancedness_after: s.on_demand_balancedness_score_after,
-                monitored_partitions_pct: s.monitored_partitions_percentage,
-                recent_windows: s.recent_windows,
-                excluded_topics: s.excluded_topics.clone(),
-                provision_status: s.provision_status.clone(),
-                provision_recommendation: s
-                    .provision_recommendation
-                    .clone()
-                    .filter(|r| !r.is_empty()),
-            },
+            summary: SummaryView::of(&r.summary),
             goals: r
                 .goal_summary
                 .iter()
@@ -162,10 +102,85 @@ impl ProposalView {
                 .map(|l| l.broker)
                 .collect(),
             broker_load: loads.into_values().collect(),
-            movements,
+            movements: movements(r),
             show_internal: false,
         }
     }
+}
+
+impl SummaryView {
+    /// The summary of a proposal as kafkaops shows it (an empty recommendation is none).
+    fn of(s: &crate::cruise_control::model::Summary) -> Self {
+        SummaryView {
+            replica_movements: s.num_replica_movements,
+            leader_movements: s.num_leader_movements,
+            data_to_move_mb: s.data_to_move_mb,
+            intra_broker_replica_movements: s.num_intra_broker_replica_movements,
+            intra_broker_data_to_move_mb: s.intra_broker_data_to_move_mb,
+            balancedness_before: s.on_demand_balancedness_score_before,
+            balancedness_after: s.on_demand_balancedness_score_after,
+            monitored_partitions_pct: s.monitored_partitions_percentage,
+            recent_windows: s.recent_windows,
+            excluded_topics: s.excluded_topics.clone(),
+            provision_status: s.provision_status.clone(),
+            provision_recommendation: s.provision_recommendation.clone().filter(|r| !r.is_empty()),
+        }
+    }
+}
+
+/// Every broker's load before and after the proposal, by broker id (a broker missing from one
+/// side has `None` there).
+fn broker_loads(r: &OptimizationResult) -> BTreeMap<i64, BrokerLoadView> {
+    let mut loads: BTreeMap<i64, BrokerLoadView> = BTreeMap::new();
+    let blank = |broker| BrokerLoadView {
+        broker,
+        replicas_before: None,
+        replicas_after: None,
+        leaders_before: None,
+        leaders_after: None,
+        disk_mb_before: None,
+        disk_mb_after: None,
+        dead: false,
+    };
+    if let Some(before) = &r.load_before_optimization {
+        for b in &before.brokers {
+            let Some(id) = b.broker else { continue };
+            let e = loads.entry(id).or_insert_with(|| blank(id));
+            e.replicas_before = Some(b.replicas);
+            e.leaders_before = Some(b.leaders);
+            e.disk_mb_before = b.disk_mb;
+            e.dead |= is_dead(b);
+        }
+    }
+    if let Some(after) = &r.load_after_optimization {
+        for b in &after.brokers {
+            let Some(id) = b.broker else { continue };
+            let e = loads.entry(id).or_insert_with(|| blank(id));
+            e.replicas_after = Some(b.replicas);
+            e.leaders_after = Some(b.leaders);
+            e.disk_mb_after = b.disk_mb;
+            e.dead |= is_dead(b);
+        }
+    }
+    loads
+}
+
+/// The proposal's partition movements, sorted by topic and partition.
+fn movements(r: &OptimizationResult) -> Vec<MovementView> {
+    let mut movements: Vec<MovementView> = r
+        .proposals
+        .iter()
+        .map(|p| MovementView {
+            topic: p.topic_partition.topic.clone(),
+            partition: p.topic_partition.partition,
+            old_replicas: p.old_replicas.clone(),
+            new_replicas: p.new_replicas.clone(),
+            old_leader: p.old_leader,
+            new_leader: p.new_replicas.first().copied(),
+        })
+        .collect();
+    movements.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+    movements
 }
 
 /// Whether Cruise Control reports `b` down (`"BrokerState":"DEAD"`, reference section 14).

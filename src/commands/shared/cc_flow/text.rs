@@ -328,6 +328,30 @@ pub(crate) fn render_execution(v: &ExecutionView, style: crate::output::Style) -
 }
 
 pub(crate) fn render_status(s: &StatusView, style: crate::output::Style) -> String {
+    let mut out = executor_lines(s, style);
+    out.push_str(&throttle_line(s));
+    let mut t = crate::output::new_table(style);
+    t.set_header(vec!["", "value"]);
+    t.add_row(vec!["load monitor".into(), opt(s.monitor_state.clone())]);
+    t.add_row(vec![
+        "ready for proposals".into(),
+        match (&s.ready, &s.not_ready_reason) {
+            (true, _) => "yes".into(),
+            (false, Some(r)) => format!("no: {r}"),
+            (false, None) => "no".into(),
+        },
+    ]);
+    t.add_row(vec![
+        "cached proposal ready".into(),
+        opt(s.proposal_ready.map(|b| if b { "yes" } else { "no" })),
+    ]);
+    out.push_str(&format!("{}\n", crate::output::fit(t, style, &[])));
+    crate::output::wrap_prose(&out, style)
+}
+
+/// What the executor does, for `render_status` (pure): the task, its reason, progress and
+/// details, or that nothing executes.
+fn executor_lines(s: &StatusView, style: crate::output::Style) -> String {
     let mut out = String::new();
     if s.executing {
         out.push_str(&format!(
@@ -376,9 +400,15 @@ pub(crate) fn render_status(s: &StatusView, style: crate::output::Style) -> Stri
     } else {
         out.push_str("Cruise Control is not executing anything.\n");
     }
+    out
+}
+
+/// The replication throttles in force, for `render_status` (pure): a line, or nothing when
+/// they were not read.
+fn throttle_line(s: &StatusView) -> String {
     match &s.throttles {
-        Some(t) if t.is_empty() => out.push_str("Replication throttle: none set on the brokers\n"),
-        Some(t) => out.push_str(&format!(
+        Some(t) if t.is_empty() => "Replication throttle: none set on the brokers\n".into(),
+        Some(t) => format!(
             "Replication throttle in force: {}\n",
             t.iter()
                 .map(|t| format!(
@@ -389,24 +419,7 @@ pub(crate) fn render_status(s: &StatusView, style: crate::output::Style) -> Stri
                 ))
                 .collect::<Vec<_>>()
                 .join("; ")
-        )),
-        None => {}
+        ),
+        None => String::new(),
     }
-    let mut t = crate::output::new_table(style);
-    t.set_header(vec!["", "value"]);
-    t.add_row(vec!["load monitor".into(), opt(s.monitor_state.clone())]);
-    t.add_row(vec![
-        "ready for proposals".into(),
-        match (&s.ready, &s.not_ready_reason) {
-            (true, _) => "yes".into(),
-            (false, Some(r)) => format!("no: {r}"),
-            (false, None) => "no".into(),
-        },
-    ]);
-    t.add_row(vec![
-        "cached proposal ready".into(),
-        opt(s.proposal_ready.map(|b| if b { "yes" } else { "no" })),
-    ]);
-    out.push_str(&format!("{}\n", crate::output::fit(t, style, &[])));
-    crate::output::wrap_prose(&out, style)
 }
