@@ -92,10 +92,6 @@ pub(super) fn raw() -> RawObservation {
     }
 }
 
-/// CI saw a roll abort with "node 2 went from healthy to NotRunning" while broker 2 served
-/// and led partitions: the broker listing of one poll lacked it, so it looked like a fenced
-/// observer (no address, no state: NotRunning). A leader missing from the listing makes the
-
 /// (partition, leader, replicas, ISR)
 pub(super) type Part<'a> = (i32, Option<i32>, &'a [i32], &'a [i32]);
 
