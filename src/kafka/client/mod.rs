@@ -2,7 +2,7 @@
 //!
 //! [`KafkaClient`] implements [`KafkaAdmin`] (reads and the two changes the roller makes:
 //! incremental config changes and preferred leader elections) and [`ClusterObserver`]
-//! (one whole [`KafkaObservation`]). librdkafka calls block, so they run on
+//! (one whole [`KafkaObservation`](crate::kafka::KafkaObservation)). librdkafka calls block, so they run on
 //! `spawn_blocking`; wire-path connections are opened per observation and dropped.
 //!
 //! An observation is made on the wire path only (issue #27: at 1,000 brokers librdkafka's

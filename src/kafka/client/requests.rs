@@ -183,7 +183,7 @@ impl KafkaClient {
     /// over the wire path, or (settings only librdkafka honours, e.g. GSSAPI) librdkafka's
     /// listing and DescribeTopics. For views that need no caught-up broker, such as
     /// `operate`'s replica counts; the roll's safety checks read the partitions through
-    /// [`ClusterObserver::observe`] instead. Nothing is kept between calls (librdkafka's
+    /// [`ClusterObserver::observe`](super::ClusterObserver::observe) instead. Nothing is kept between calls (librdkafka's
     /// metadata cache would hold every partition of the cluster).
     ///
     /// # Errors
