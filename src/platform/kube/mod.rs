@@ -26,8 +26,7 @@ use std::time::Duration;
 
 use k8s_openapi::api::apps::v1::StatefulSet;
 use k8s_openapi::api::core::v1::Pod;
-use kube::api::{Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams};
-use serde_json::json;
+use kube::api::{Api, DeleteParams, DynamicObject, ListParams};
 
 use super::{Platform, PlatformError, PlatformNode};
 
@@ -42,6 +41,7 @@ pub mod lease;
 mod pods;
 pub use pods::*;
 pub mod portforward;
+mod restart;
 pub mod strimzi;
 pub mod watch;
 
@@ -319,37 +319,6 @@ impl KubePlatform {
             })
     }
 
-    /// Publishes an `events.k8s.io/v1` Event about the pod.
-    async fn publish(&self, pod: &Pod, reason: &str, note: &str) -> Result<(), PlatformError> {
-        let regarding = events::Regarding::pod(
-            pod.metadata.name.as_deref().unwrap_or_default(),
-            pod.metadata.uid.clone(),
-        );
-        events::publish(
-            &self.inner.conn,
-            &events::EventSpec {
-                regarding: &regarding,
-                controller: "kafkaops.io/roll",
-                instance: &self.inner.identity,
-                action: "RestartPod",
-                reason,
-                note,
-                warning: false,
-            },
-        )
-        .await
-    }
-
-    /// Removes `strimzi.io/manual-rolling-update` from a pod that still carries it.
-    async fn clear_annotation(&self, name: &str) -> Result<(), PlatformError> {
-        let patch = json!({ "metadata": { "annotations": { MANUAL_ROLLING_UPDATE: null } } });
-        self.pods()
-            .patch(name, &PatchParams::default(), &Patch::Merge(&patch))
-            .await
-            .map_err(|e| self.err("patch", "pods", Some(name), &e))?;
-        Ok(())
-    }
-
     /// The roll lease of these pods as this process sees it.
     fn roll_lock(&self, duration: Duration) -> LeaseLock {
         LeaseLock::new(
@@ -468,28 +437,7 @@ impl Platform for KubePlatform {
             .await
             .map_err(|e| self.err("get", "pods", Some(&name), &e))?;
         let old_uid = pod.metadata.uid.clone().unwrap_or_default();
-        let reasons = self
-            .inner
-            .reasons
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&id)
-            .cloned()
-            .unwrap_or_default();
-        let (reason, note) = match reasons.first() {
-            Some((word, _)) => (
-                *word,
-                reasons
-                    .iter()
-                    .map(|(_, n)| n.as_str())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            ),
-            None => (
-                "RollingRestart",
-                format!("pod {name} selected for the roll"),
-            ),
-        };
+        let (reason, note) = self.restart_reason(id, &name);
         self.publish(
             &pod,
             reason,
@@ -506,76 +454,8 @@ impl Platform for KubePlatform {
         pods.delete(&name, &dp)
             .await
             .map_err(|e| self.err("delete", "pods", Some(&name), &e))?;
-        let deadline = tokio::time::Instant::now() + self.inner.timeout;
-        loop {
-            match pods.get_opt(&name).await {
-                Ok(Some(p)) if p.metadata.uid.as_deref() != Some(old_uid.as_str()) => {
-                    if pod_ready(&p) {
-                        break;
-                    }
-                }
-                Ok(_) => {}
-                Err(e) => return Err(self.err("get", "pods", Some(&name), &e)),
-            }
-            if tokio::time::Instant::now() >= deadline {
-                return Err(PlatformError::PodTimeout {
-                    pod: name,
-                    after: self.inner.timeout,
-                });
-            }
-            tokio::time::sleep(self.inner.poll).await;
-        }
-        // A recreated pod normally comes from the template without the annotation; one that
-        // still has it (a controller copying it) would be rolled again by the next run.
-        let recreated = pods
-            .get(&name)
-            .await
-            .map_err(|e| self.err("get", "pods", Some(&name), &e))?;
-        if recreated
-            .metadata
-            .annotations
-            .as_ref()
-            .is_some_and(|a| a.contains_key(MANUAL_ROLLING_UPDATE))
-        {
-            self.clear_annotation(&name).await?;
-        }
-        self.inner
-            .reasons
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
-        // A StrimziPodSet annotated for a rolling update whose pods have all been restarted.
-        let done: Vec<String> = {
-            let mut rolls = self
-                .inner
-                .set_rolls
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            for pods in rolls.values_mut() {
-                pods.remove(&name);
-            }
-            let done = rolls
-                .iter()
-                .filter(|(_, pods)| pods.is_empty())
-                .map(|(set, _)| set.clone())
-                .collect();
-            rolls.retain(|_, pods| !pods.is_empty());
-            done
-        };
-        for set in done {
-            let api: Api<DynamicObject> = Api::namespaced_with(
-                self.inner.conn.client.clone(),
-                &self.inner.conn.namespace,
-                &strimzi_resource("StrimziPodSet"),
-            );
-            let patch = json!({ "metadata": { "annotations": { MANUAL_ROLLING_UPDATE: null } } });
-            api.patch(&set, &PatchParams::default(), &Patch::Merge(&patch))
-                .await
-                .map_err(|e| {
-                    self.err("patch", "strimzipodsets.kafka.strimzi.io", Some(&set), &e)
-                })?;
-        }
-        Ok(())
+        self.wait_recreated(&pods, &name, &old_uid).await?;
+        self.after_restart(id, &name).await
     }
 
     /// A node runs when its pod exists, is Running and not stuck.
@@ -596,6 +476,7 @@ impl Platform for KubePlatform {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn pod(v: serde_json::Value) -> Pod {
         serde_json::from_value(v).unwrap()

@@ -63,34 +63,8 @@ pub async fn forward_to_service(
     let svc_name = service.metadata.name.clone().unwrap_or_default();
     let spec = service.spec.clone().unwrap_or_default();
     let selector = spec.selector.clone().unwrap_or_default();
-    if selector.is_empty() {
-        return Err(PlatformError::KubeConfig {
-            message: format!(
-                "service {svc_name} in namespace {ns} has no selector: no pod to port-forward to"
-            ),
-        });
-    }
-    let labels = selector
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(",");
     let pods: Api<Pod> = Api::namespaced(conn.client.clone(), ns);
-    let list = pods
-        .list(&ListParams::default().labels(&labels))
-        .await
-        .map_err(|e| kube_error("list", "pods", None, ns, &e))?;
-    let pod = list
-        .items
-        .into_iter()
-        .filter(|p| p.metadata.deletion_timestamp.is_none() && is_ready(p))
-        .min_by_key(|p| p.metadata.name.clone())
-        .ok_or_else(|| PlatformError::KubeConfig {
-            message: format!(
-                "no Ready pod behind service {svc_name} in namespace {ns} (selector {labels}) to \
-                 port-forward to"
-            ),
-        })?;
+    let pod = ready_backend(&pods, &svc_name, ns, &selector).await?;
     let pod_name = pod.metadata.name.clone().unwrap_or_default();
     let target = spec
         .ports
@@ -136,6 +110,42 @@ pub async fn forward_to_service(
         port,
         task,
     })
+}
+
+/// The pod a port-forward to service `svc_name` goes to: the first by name of the Ready pods
+/// its selector picks.
+async fn ready_backend(
+    pods: &Api<Pod>,
+    svc_name: &str,
+    ns: &str,
+    selector: &std::collections::BTreeMap<String, String>,
+) -> Result<Pod, PlatformError> {
+    if selector.is_empty() {
+        return Err(PlatformError::KubeConfig {
+            message: format!(
+                "service {svc_name} in namespace {ns} has no selector: no pod to port-forward to"
+            ),
+        });
+    }
+    let labels = selector
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let list = pods
+        .list(&ListParams::default().labels(&labels))
+        .await
+        .map_err(|e| kube_error("list", "pods", None, ns, &e))?;
+    list.items
+        .into_iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_none() && is_ready(p))
+        .min_by_key(|p| p.metadata.name.clone())
+        .ok_or_else(|| PlatformError::KubeConfig {
+            message: format!(
+                "no Ready pod behind service {svc_name} in namespace {ns} (selector {labels}) to \
+                 port-forward to"
+            ),
+        })
 }
 
 async fn open(
