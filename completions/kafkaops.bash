@@ -3691,7 +3691,7 @@ _kafkaops() {
             return 0
             ;;
         kafkaops__subcmd__operate)
-            opts="-o -v -q -y -b -X -n -h -V --policy --resync --dry-run --once --state-dir --state-configmap --lease --lease-duration --listen --log-format --restart-command --stop-command --start-command --pod-selector --node-id-label --action-timeout --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
+            opts="-o -v -q -y -b -X -n -h -V --policy --resync --dry-run --once --state-dir --state-configmap --lease --lease-duration --listen --log-format --restart-command --stop-command --start-command --pod-selector --node-id-label --action-timeout --stall-after --config --context --output --verbose --quiet --color --yes --bootstrap-servers --kafka-property --cruise-control-url --cruise-control-user --cruise-control-password-file --cruise-control-ca-file --request-timeout --strimzi --namespace --kube-context --kubeconfig --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3750,6 +3750,10 @@ _kafkaops() {
                     return 0
                     ;;
                 --action-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stall-after)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -2012,6 +2012,7 @@ set edit:completion:arg-completer[kafkaops] = {|@words|
             cand --pod-selector 'Kubernetes without Strimzi: the pods of the cluster (restart = delete the pod)'
             cand --node-id-label 'With --pod-selector: the pod label holding the Kafka node id [default: the number ending the pod name, e.g. a StatefulSet ordinal]'
             cand --action-timeout 'How long one Cruise Control request, restart or reconfiguration may take before the action counts as failed (the loop goes on)'
+            cand --stall-after 'A reassignment whose new replicas neither grew their log (DescribeLogDirs on the destination, sampled each loop while reassignments are in flight) nor joined the ISR for this long is `reassignment-stalled` in the health verdict on /metrics'
             cand --config 'Config file (YAML with named contexts) [default: ~/.config/kafkaops/config.yaml if present]'
             cand --context 'Context of the config file to use [default: the file''s current-context]'
             cand -o 'Output format: tables for people (wide: every column, not fitted to the terminal), json or yaml for scripts'

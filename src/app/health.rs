@@ -45,6 +45,10 @@ pub async fn facts(
     facts_tracking(cluster, cc, request_timeout, None).await
 }
 
+/// How long a reassignment may make no progress before it is `reassignment-stalled`, unless
+/// `--stall-after` says otherwise (`health` and `operate` alike).
+pub const DEFAULT_STALL_AFTER: Duration = Duration::from_secs(600);
+
 /// The samples of reassignments kept between observations and how long one may make no
 /// progress before it counts as stalled ([`crate::engine::health::progress`]).
 pub type Progress<'a> = (&'a mut ProgressTracker, Duration);

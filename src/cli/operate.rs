@@ -85,6 +85,11 @@ pub struct OperateArgs {
     /// action counts as failed (the loop goes on)
     #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_duration)]
     pub action_timeout: Duration,
+    /// A reassignment whose new replicas neither grew their log (DescribeLogDirs on the
+    /// destination, sampled each loop while reassignments are in flight) nor joined the ISR
+    /// for this long is `reassignment-stalled` in the health verdict on /metrics
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = parse_duration)]
+    pub stall_after: Duration,
 }
 
 /// The shortest `--lease-duration`: the Lease stores whole seconds, the leader renews every

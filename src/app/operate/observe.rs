@@ -10,14 +10,15 @@ use std::time::{Duration, Instant};
 use crate::cruise_control::CruiseControlClient;
 use crate::cruise_control::convert::anomaly_records as records;
 use crate::cruise_control::params::Substate;
-use crate::engine::health::{CruiseControlFacts, HealthFacts};
+use crate::engine::health::{CruiseControlFacts, HealthFacts, ReassignmentProgress};
+use crate::engine::holds::Hold;
 use crate::engine::model::Millis;
 use crate::engine::operate::{CcView, KafkaView, Observation};
 use crate::engine::replicas::TopicFacts;
 use crate::engine::view::UserTask;
 use crate::kafka::{KafkaAdmin, KafkaClient, KafkaObservation};
 
-use super::ports::{ClusterFacts, CruiseControlPort, KafkaPort};
+use super::ports::{ClusterFacts, CruiseControlPort, KafkaPort, KafkaRead};
 use crate::app::hold::Holds;
 
 /// The loop's Kafka side: the client, and where the node holds live (chosen once,
@@ -50,10 +51,48 @@ pub async fn kafka_and_health(
     at: &Holds,
     health: bool,
 ) -> (Result<KafkaView, String>, Option<HealthFacts>) {
+    let r = read(kafka, at, health, false).await;
+    (r.view, r.health)
+}
+
+/// [`kafka_and_health`], and with `progress` (and the health side read) one sample of the
+/// reassignments in flight ([`crate::app::health::sample_progress`]: DescribeLogDirs to their
+/// destinations), only while some are in flight: an idle loop sends no DescribeLogDirs.
+pub async fn read(kafka: &KafkaClient, at: &Holds, health: bool, progress: bool) -> KafkaRead {
     let o = match kafka.observe_from(LOOP_METADATA_SOURCES).await {
         Ok(o) => o,
-        Err(e) => return (Err(format!("{e:#}")), None),
+        Err(e) => {
+            return KafkaRead {
+                view: Err(format!("{e:#}")),
+                health: None,
+                progress: Vec::new(),
+            };
+        }
     };
+    let (view, holds) = view_and_holds(kafka, at, &o).await;
+    let health = if health {
+        health_facts(kafka, &o, holds).await
+    } else {
+        None
+    };
+    let progress = if progress && health.is_some() && !o.reassignments.is_empty() {
+        crate::app::health::sample_progress(kafka, &o).await
+    } else {
+        Vec::new()
+    };
+    KafkaRead {
+        view,
+        health,
+        progress,
+    }
+}
+
+/// The loop's view of `o` and the holds read with it.
+async fn view_and_holds(
+    kafka: &KafkaClient,
+    at: &Holds,
+    o: &KafkaObservation,
+) -> (Result<KafkaView, String>, Result<Vec<Hold>, String>) {
     // The holds live in the cluster too (issue 29); one that cannot be read cannot be
     // honoured, so the Kafka side is then unknown and the engine waits.
     // In the topic store, no topic means no holds; a Kubernetes store is always read.
@@ -72,29 +111,34 @@ pub async fn kafka_and_health(
             .into_iter()
             .map(|(n, why)| (n.0, why))
             .collect();
-        view_of(&o, held)
+        view_of(o, held)
     });
-    if !health {
-        return (view, None);
-    }
+    (view, holds)
+}
+
+/// The Kafka side of the health verdict from `o` (`None`: the topics' throttles could not be
+/// read).
+async fn health_facts(
+    kafka: &KafkaClient,
+    o: &KafkaObservation,
+    holds: Result<Vec<Hold>, String>,
+) -> Option<HealthFacts> {
     let names: Vec<String> = o.topics.iter().map(|t| t.name.clone()).collect();
     let topic_throttles = match crate::app::throttles::topic_throttles(kafka, &names).await {
         Ok(t) => t,
         Err(e) => {
             tracing::debug!("health: {e:#}");
-            return (view, None);
+            return None;
         }
     };
-    let mut f = crate::app::health::from_observation(
-        &o,
-        topic_throttles,
-        CruiseControlFacts::NotConfigured,
-    );
+    let mut f =
+        crate::app::health::from_observation(o, topic_throttles, CruiseControlFacts::NotConfigured);
+    let now = crate::app::hold::now();
     match holds {
         Ok(h) => f.holds = h.into_iter().filter(|h| h.is_active(now)).collect(),
         Err(e) => tracing::warn!("node holds not shown: {e}"),
     }
-    (view, Some(f))
+    Some(f)
 }
 
 /// The loop's view of one observation (pure): the registered (unfenced) brokers with the
@@ -181,28 +225,25 @@ pub async fn cruise_control(
 }
 
 /// Both sides at once, and the Kafka side of the health verdict from the same read of Kafka
-/// (`None`: Kafka could not be read for it).
+/// (`None`: Kafka could not be read for it) with the progress of the reassignments in flight.
 pub async fn observe<K: KafkaPort, C: CruiseControlPort>(
     kafka_client: &K,
     cc: &C,
     user_tasks: bool,
     timeout: Duration,
     now: Millis,
-) -> (Observation, Option<HealthFacts>) {
-    let ((k, health), c) = tokio::join!(
-        kafka_client.observe_with_health(),
-        cc.observe(user_tasks, timeout)
-    );
+) -> (Observation, Option<HealthFacts>, Vec<ReassignmentProgress>) {
+    let (k, c) = tokio::join!(kafka_client.read(), cc.observe(user_tasks, timeout));
     let o = Observation {
         now,
-        kafka: k,
+        kafka: k.view,
         cc: c,
         operator: None,
         platform_error: None,
         other_roll: None,
         roll: None,
     };
-    (o, health)
+    (o, k.health, k.progress)
 }
 
 /// What the policy is checked against (read only when the policy file changed): the brokers
@@ -239,6 +280,10 @@ impl KafkaPort for LiveKafka {
 
     async fn observe_with_health(&self) -> (Result<KafkaView, String>, Option<HealthFacts>) {
         kafka_and_health(&self.client, &self.holds, true).await
+    }
+
+    async fn read(&self) -> KafkaRead {
+        read(&self.client, &self.holds, true, true).await
     }
 }
 

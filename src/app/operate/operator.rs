@@ -49,6 +49,12 @@ pub struct Operator<C, K, S, L, R, P: RollPort> {
     pub cluster_watch: Option<Box<dyn ClusterWatcher>>,
     /// The wall clock the engine decides by (a test's world has its own).
     pub clock: Clock,
+    /// How long a reassignment may make no progress before the health verdict on `/metrics`
+    /// calls it `reassignment-stalled` (`--stall-after`, as `kafkaops health`'s).
+    pub stall_after: Duration,
+    /// The samples of the reassignments in flight across loops (in memory, as `health --watch`
+    /// keeps them; a new leader starts afresh).
+    pub(super) progress: crate::engine::health::ProgressTracker,
     /// The brokers the last decision called safe to stop (drained, nothing moving onto them).
     pub safe_to_stop: std::collections::BTreeSet<i32>,
     /// `--dry-run`: what the last loop would have done (shared, so the caller of
@@ -105,6 +111,8 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
             outages: wake::Outages::default(),
             cluster_watch: None,
             clock: std::sync::Arc::new(now_ms),
+            stall_after: crate::app::health::DEFAULT_STALL_AFTER,
+            progress: crate::engine::health::ProgressTracker::default(),
             safe_to_stop: std::collections::BTreeSet::new(),
             dry_run_report: std::sync::Arc::default(),
         }

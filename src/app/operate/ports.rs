@@ -113,6 +113,32 @@ pub trait KafkaPort: Send + Sync {
     > + Send {
         async { (self.observe().await, self.health().await) }
     }
+    /// [`KafkaPort::observe_with_health`] and, while reassignments are in flight, one sample of
+    /// their progress for the `reassignment-stalled` rule: what the loop calls. A port that
+    /// cannot sample (the default) gives none, and no reassignment is ever judged stalled.
+    fn read(&self) -> impl Future<Output = KafkaRead> + Send {
+        async {
+            let (view, health) = self.observe_with_health().await;
+            KafkaRead {
+                view,
+                health,
+                progress: Vec::new(),
+            }
+        }
+    }
+}
+
+/// One loop's read of Kafka ([`KafkaPort::read`]).
+#[derive(Debug, Clone)]
+pub struct KafkaRead {
+    /// What the engine decides on (`Err`: why Kafka could not be read).
+    pub view: Result<crate::engine::operate::KafkaView, String>,
+    /// The Kafka side of the health verdict (`None`: not read).
+    pub health: Option<crate::engine::health::HealthFacts>,
+    /// The progress of every reassignment in flight, sampled with this read (the adding
+    /// replicas' log sizes on their destinations, whether they joined the ISR); empty when none
+    /// is in flight (nothing is then sent) or the health side was not read.
+    pub progress: Vec<crate::engine::health::ReassignmentProgress>,
 }
 
 pub use crate::app::operate::policy::ClusterFacts;

@@ -371,3 +371,150 @@ async fn a_one_shot_dry_run_binds_no_port_and_keeps_its_plan() {
         .collect();
     assert_eq!(actions, [("rebalance-add-brokers", "brokers 4")]);
 }
+
+/// Kafka with one reassignment in flight (orders-0 adding broker 4), sampled each read: the new
+/// replica's log grows by 1 KiB a read when `grows`, else stays at 1 KiB and never joins the
+/// ISR; `done` ends the reassignment.
+#[derive(Clone, Default)]
+struct Moving {
+    grows: bool,
+    reads: Arc<Mutex<i64>>,
+    done: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl KafkaPort for Moving {
+    async fn observe(&self) -> Result<KafkaView, String> {
+        let moving = !self.done.load(std::sync::atomic::Ordering::SeqCst);
+        Ok(KafkaView {
+            brokers: [(1, 6), (2, 6), (3, 6), (4, 1)].into_iter().collect(),
+            reassignments: moving
+                .then(|| crate::engine::view::Reassignment {
+                    topic: "orders".into(),
+                    partition: 0,
+                    replicas: vec![1, 2, 4],
+                    adding: vec![4],
+                    removing: vec![3],
+                })
+                .into_iter()
+                .collect(),
+            topics: BTreeMap::new(),
+            racks: BTreeSet::new(),
+            held: BTreeMap::new(),
+        })
+    }
+
+    async fn cluster_facts(&self) -> Result<ClusterFacts, String> {
+        Ok(ClusterFacts {
+            brokers: (1..=4).collect(),
+            topics: ["orders".to_string()].into_iter().collect(),
+        })
+    }
+
+    async fn read(&self) -> super::ports::KafkaRead {
+        use crate::engine::health::{
+            CruiseControlFacts, HealthFacts, QuorumFacts, ReassignmentProgress,
+        };
+        let view = KafkaPort::observe(self).await;
+        let reassignments = view.as_ref().unwrap().reassignments.clone();
+        let reads = {
+            let mut n = self.reads.lock().unwrap();
+            *n += 1;
+            *n
+        };
+        let size = if self.grows { 1024 * reads } else { 1024 };
+        let progress = reassignments
+            .iter()
+            .map(|r| ReassignmentProgress {
+                topic: r.topic.clone(),
+                partition: r.partition,
+                adding: r.adding.clone(),
+                in_isr: Vec::new(),
+                sizes: [(4, size)].into_iter().collect(),
+            })
+            .collect();
+        let health = HealthFacts {
+            brokers: Vec::new(),
+            partitions: Vec::new(),
+            quorum: QuorumFacts {
+                leader: Some(1),
+                voters: Vec::new(),
+                fetch_timeout_ms: 2000,
+            },
+            unknown_replica_ids: Vec::new(),
+            reassignments,
+            throttles: Vec::new(),
+            cruise_control: CruiseControlFacts::NotConfigured,
+            holds: Vec::new(),
+            stalled: Vec::new(),
+        };
+        super::ports::KafkaRead {
+            view,
+            health: Some(health),
+            progress,
+        }
+    }
+}
+
+/// Issue 29: `operate`'s health verdict on `/metrics` names a reassignment whose new replica
+/// made no progress (no log growth, not in the ISR) over the loops once `stall_after` passed,
+/// not before, and no longer once it ended; one whose new replica's log grows is never named.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loop_exports_a_reassignment_without_progress_as_stalled_after_the_threshold() {
+    const STALLED: &str = "kind=\"reassignment-stalled\",severity=\"degraded\"} 1";
+    for grows in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let policy_path = dir.path().join("policy.yaml");
+        std::fs::write(&policy_path, "{}\n").unwrap();
+        let kafka = Moving {
+            grows,
+            ..Moving::default()
+        };
+        let facts = KafkaPort::cluster_facts(&kafka).await.unwrap();
+        let spec = OperateSpec {
+            policy: policy_path.clone(),
+            resync: Duration::from_millis(50),
+            dry_run: false,
+            once: false,
+            listen: "127.0.0.1:0".parse().unwrap(),
+            action_timeout: Duration::from_secs(5),
+        };
+        let mut op = Operator::new(
+            Scripted::default(),
+            kafka.clone(),
+            (Memory::default(), Leader, LogRecorder),
+            policy::PolicySource::load(&policy_path, Duration::ZERO, Some(&facts))
+                .await
+                .unwrap(),
+            spec,
+            NoRoll,
+        );
+        let now = Arc::new(std::sync::atomic::AtomicU64::new(1_000_000));
+        op.clock = {
+            let now = now.clone();
+            Arc::new(move || {
+                crate::engine::model::Millis(now.load(std::sync::atomic::Ordering::SeqCst))
+            })
+        };
+        op.stall_after = Duration::from_secs(60);
+        let mut state = op.resume().await.unwrap();
+        // Loops 30 s apart: at 0 and 30 s the reassignment is young; at 60 s it made no
+        // progress for the threshold (unless its log grows).
+        for (at, stalled) in [(0, false), (30, false), (60, !grows), (90, !grows)] {
+            now.store(1_000_000 + at * 1000, std::sync::atomic::Ordering::SeqCst);
+            op.step(&mut state).await.unwrap();
+            let metrics = op.telemetry.encode();
+            assert_eq!(
+                metrics.contains(STALLED),
+                stalled,
+                "grows {grows}, at {at}s:\n{metrics}"
+            );
+        }
+        // The reassignment ended: nothing is in flight, nothing is stalled.
+        kafka.done.store(true, std::sync::atomic::Ordering::SeqCst);
+        now.store(1_120_000, std::sync::atomic::Ordering::SeqCst);
+        op.step(&mut state).await.unwrap();
+        let metrics = op.telemetry.encode();
+        assert!(!metrics.contains("reassignment-stalled"), "{metrics}");
+        assert_eq!(op.progress.len(), 0);
+    }
+}

@@ -30,7 +30,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
             return Err(Stop::Deposed("leadership lost".into()));
         }
         let timeout = self.spec.action_timeout.min(Duration::from_secs(30));
-        let (mut obs, health) = observe::observe(
+        let (mut obs, health, progress) = observe::observe(
             &self.kafka,
             &self.cc,
             state.needs_user_tasks(),
@@ -56,7 +56,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
         }
         let roll_notes = self.roll_wish(state, &mut obs).await;
         self.note_outages(&obs);
-        self.export_health(&obs, health);
+        self.export_health(&obs, health, &progress);
         let mut engine_policy = self.policy.policy().engine();
         let platform_ok = self.observe_platform(&mut obs, &mut engine_policy).await;
         let reachable = obs.kafka.is_ok() && obs.cc.is_ok() && platform_ok;
@@ -157,12 +157,22 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
 
     /// The health verdict on `/metrics`: Kafka's side from this loop's read of Kafka (`facts`),
     /// Cruise Control's from this loop's observation (its executor and anomalies; the load
-    /// monitor is not asked).
-    fn export_health(&self, obs: &Observation, facts: Option<crate::engine::health::HealthFacts>) {
+    /// monitor is not asked), and the reassignments that made no progress for
+    /// [`Operator::stall_after`], judged from this loop's `progress` sample and the earlier ones.
+    fn export_health(
+        &mut self,
+        obs: &Observation,
+        facts: Option<crate::engine::health::HealthFacts>,
+        progress: &[crate::engine::health::ReassignmentProgress],
+    ) {
         use crate::engine::health::{CruiseControlFacts, evaluate};
         let Some(mut facts) = facts else {
             return;
         };
+        let now = i64::try_from(obs.now.0).unwrap_or(i64::MAX);
+        self.progress.observe(progress, now);
+        let after = i64::try_from(super::millis(self.stall_after)).unwrap_or(i64::MAX);
+        facts.stalled = self.progress.stalled(now, after);
         facts.cruise_control = match &obs.cc {
             Err(e) => CruiseControlFacts::Unreachable { error: e.clone() },
             Ok(cc) => CruiseControlFacts::Seen {

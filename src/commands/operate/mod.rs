@@ -177,6 +177,7 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         roll.kube = kube.pods;
         let roll = LiveRoll::new(kafka.clone(), roll);
         let mut op = Operator::new(cc, live, kube.ports, policy, spec, roll);
+        op.stall_after = args.stall_after;
         op.cluster_watch = Some(Box::new(kube.watch));
         op.platform = kube
             .strimzi
@@ -189,7 +190,7 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
     let store = FileStore::new(path.clone());
     let leadership = LockLeadership::new(path.with_extension("lock"));
     let roll = LiveRoll::new(kafka, roll);
-    let op = Operator::new(
+    let mut op = Operator::new(
         cc,
         live,
         (store, leadership, LogRecorder),
@@ -197,6 +198,7 @@ pub async fn run(ctx: &Ctx, args: OperateArgs) -> Result<ExitCode, CliError> {
         spec,
         roll,
     );
+    op.stall_after = args.stall_after;
     let report = op.dry_run_report.clone();
     let ended = op.run(shutdown).await.map_err(cli_error)?;
     print_dry_run(ctx, &args, &report).map(|()| exit_code(ended))
