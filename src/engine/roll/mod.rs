@@ -434,7 +434,7 @@ impl Roller {
             return done.clone();
         }
         let mut cache = Cache::carrying(self.planned.take(), self.placement.take(), snapshot);
-        if let Err(e) = self.observe(snapshot, now, &mut cache) {
+        if let Err(e) = self.observe(snapshot, now) {
             if self.awaiting.is_none() {
                 return self.finish(Decision::Abort { reason: e });
             }

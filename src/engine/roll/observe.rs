@@ -2,13 +2,12 @@
 //! selection, hold) from a fresh snapshot, and the check that a node the roll is not acting on
 //! did not go from healthy to unhealthy. Split out of the roller core (`mod.rs`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use crate::engine::model::{ClusterSnapshot, Millis, NodeId, ObservedState};
 
 use super::restart::Awaiting;
 use super::safety::PartitionIndex;
-use super::select::Cache;
 use super::{ActionKind, NodeContext, NodeRequest, NodeState, RollError, Roller};
 
 impl Roller {
@@ -18,7 +17,6 @@ impl Roller {
         &mut self,
         snapshot: &ClusterSnapshot,
         now: Millis,
-        cache: &mut Cache,
     ) -> Result<(), RollError> {
         let acting: Vec<NodeId> = self
             .awaiting
@@ -35,7 +33,6 @@ impl Roller {
             &self.requests,
             &self.holds,
             snapshot,
-            cache.index(snapshot),
             now,
             self.awaiting.as_ref(),
         );
@@ -85,16 +82,30 @@ pub(super) fn leads_all_preferred(
     })
 }
 
+/// The nodes that do not lead every partition they are the preferred leader of: for every node
+/// at once what [`leads_all_preferred`] says of one (one pass over the partitions in order, where
+/// asking node by node over each one's partitions jumped around memory, issue #27).
+fn not_leading_all_preferred(snapshot: &ClusterSnapshot) -> HashSet<NodeId> {
+    snapshot
+        .partitions
+        .iter()
+        .filter_map(|p| {
+            let preferred = *p.replicas.first()?;
+            (p.leader != Some(preferred)).then_some(preferred)
+        })
+        .collect()
+}
+
 /// Folds a snapshot into the contexts.
 pub(super) fn merge_observation(
     nodes: &mut BTreeMap<NodeId, NodeContext>,
     requests: &BTreeMap<NodeId, NodeRequest>,
     holds: &BTreeMap<NodeId, String>,
     snapshot: &ClusterSnapshot,
-    index: &PartitionIndex,
     now: Millis,
     awaiting: Option<&Awaiting>,
 ) {
+    let not_leading = not_leading_all_preferred(snapshot);
     for n in &snapshot.nodes {
         let ctx = nodes.entry(n.id).or_insert_with(|| {
             let req = requests.get(&n.id).cloned().unwrap_or_default();
@@ -129,7 +140,7 @@ pub(super) fn merge_observation(
         let state = match n.state {
             _ if restarting => NodeState::Restarted,
             ObservedState::Serving => {
-                if n.roles.broker && !leads_all_preferred(snapshot, index, n.id) {
+                if n.roles.broker && not_leading.contains(&n.id) {
                     NodeState::Serving
                 } else {
                     NodeState::LeadingAllPreferred
@@ -154,10 +165,11 @@ pub(super) fn merge_observation(
         }
     }
     // A node that vanished from the observation is no longer running.
+    let observed: HashSet<NodeId> = snapshot.nodes.iter().map(|n| n.id).collect();
     for ctx in nodes.values_mut() {
         ctx.selected = requests.contains_key(&ctx.id);
         ctx.held = holds.get(&ctx.id).cloned();
-        if !snapshot.nodes.iter().any(|n| n.id == ctx.id) && ctx.state != NodeState::NotRunning {
+        if !observed.contains(&ctx.id) && ctx.state != NodeState::NotRunning {
             ctx.state = NodeState::NotRunning;
             ctx.observed = ObservedState::NotRunning;
             ctx.last_transition = now;

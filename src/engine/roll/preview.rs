@@ -89,7 +89,6 @@ impl Roller {
             &self.requests,
             &self.holds,
             snapshot,
-            cache.index(snapshot),
             Millis(0),
             None,
         );
