@@ -7,6 +7,7 @@
 //! - `hold add|list|remove` write and read the ConfigMap as kafkaops' own identity (the Role of
 //!   `examples/kafkaops-rbac.yaml`); a hold past its expiry is listed as expired;
 //! - `roll --strimzi --nodes 1,2` with node 2 held restarts pod 1 only and says node 2 is held;
+//!   `roll --all` then restarts pods 1 and 3, its plan (text and JSON) naming the hold;
 //! - two `hold add` processes started together both keep their hold, and eight concurrent
 //!   changes through the store itself (which conflict on the resourceVersion for certain) are
 //!   all kept: a conflict is re-read and retried, never lost.
@@ -150,6 +151,67 @@ fn holds_live_in_a_configmap_on_kubernetes_and_a_roll_skips_the_held_pod() {
     );
     let restarted: Vec<i32> = strimzi.restarts().iter().map(|r| r.node).collect();
     assert_eq!(restarted, vec![1], "only the pod of node 1 is restarted");
+
+    // `roll --all` with node 2 still held: the plan (text, then the JSON document) names the
+    // hold, the result restarts every other node (1 and 3), and pod 2 is never deleted.
+    let uid_2 = strimzi.uids().unwrap().get(&2).cloned();
+    let all_args = |dir: &str, json: bool| {
+        let mut a = vec!["roll", "--all", "--poll-interval", "1s", "--state-dir", dir];
+        if json {
+            a.splice(0..0, ["--yes", "-o", "json"]);
+        } else {
+            a.push("--dry-run");
+        }
+        a.into_iter().map(str::to_string).collect::<Vec<_>>()
+    };
+    let all_dir = state.join("roll-all").display().to_string();
+    let dry = all_args(&all_dir, false);
+    let o = run(&mut kafkaops(
+        &env,
+        state,
+        &dry.iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
+    ok(&o);
+    assert!(
+        o.stdout.contains("held, not restarted: node 2") && o.stdout.contains("disk swap"),
+        "the plan of --all names the hold:\n{}",
+        o.stdout
+    );
+    assert_eq!(strimzi.restarts().len(), 1, "a dry run restarts nothing");
+    let real = all_args(&all_dir, true);
+    let o = run(&mut kafkaops(
+        &env,
+        state,
+        &real.iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
+    ok(&o);
+    let doc = o.json();
+    let held = doc["plan"]["held"].as_array().cloned().unwrap_or_default();
+    assert_eq!(held.len(), 1, "{doc}");
+    assert!(
+        held[0]["node"] == 2
+            && held[0]["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("disk swap")),
+        "{doc}"
+    );
+    let result = &doc["result"];
+    assert_eq!(result["status"], "done", "{doc}");
+    let mut in_result: Vec<i64> = result["restarted"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_i64).collect())
+        .unwrap_or_default();
+    in_result.sort_unstable();
+    assert_eq!(in_result, vec![1, 3], "{doc}");
+    assert_eq!(result["skipped"], serde_json::json!([]), "{doc}");
+    let mut restarted: Vec<i32> = strimzi.restarts()[1..].iter().map(|r| r.node).collect();
+    restarted.sort_unstable();
+    assert_eq!(restarted, vec![1, 3], "every node but the held one");
+    assert_eq!(
+        strimzi.uids().unwrap().get(&2).cloned(),
+        uid_2,
+        "pod 2 kept"
+    );
 
     // Remove: the key is gone from the ConfigMap.
     ok(&run(&mut kafkaops(

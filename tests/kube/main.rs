@@ -10,6 +10,7 @@
 mod kube_holds;
 mod kube_incluster;
 mod kube_operate;
+mod kube_operate_holds;
 mod kube_platform;
 mod kube_roll;
 mod ship;

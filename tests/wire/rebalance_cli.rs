@@ -1184,23 +1184,9 @@ async fn a_request_held_for_review_is_never_nothing_to_move() {
 /// confirmation prompt; stdout stays for the JSON document. Runs kafkaops on a pseudo-terminal.
 #[tokio::test(flavor = "multi_thread")]
 async fn json_mode_on_a_terminal_shows_the_proposal_before_the_prompt() {
-    use std::io::{Read, Write};
-    use std::os::fd::FromRawFd;
+    use std::io::Write;
     let cc = ready_cc().await;
     mount_dry_run(&cc, "add_broker", &fixture("add_broker_verbose.json")).await;
-    let (mut master, slave) = unsafe {
-        let (mut m, mut s) = (0, 0);
-        // SAFETY: openpty(3) fills two descriptors we then own.
-        let rc = libc::openpty(
-            &mut m,
-            &mut s,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        );
-        assert_eq!(rc, 0, "openpty");
-        (std::fs::File::from_raw_fd(m), std::fs::File::from_raw_fd(s))
-    };
     let mut cmd = base_command(&cc.uri());
     cmd.args([
         "rebalance",
@@ -1211,26 +1197,8 @@ async fn json_mode_on_a_terminal_shows_the_proposal_before_the_prompt() {
         "-o",
         "json",
     ])
-    .env("TERM", "dumb")
-    .stdin(slave.try_clone().unwrap())
-    .stderr(slave)
-    .stdout(Stdio::piped());
-    let child = cmd.spawn().unwrap();
-    drop(cmd); // the parent's copies of the slave end
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let sink = std::sync::Arc::clone(&seen);
-    let mut reader = master.try_clone().unwrap();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            sink.lock()
-                .unwrap()
-                .push_str(&String::from_utf8_lossy(&buf[..n]));
-        }
-    });
+    .env("TERM", "dumb");
+    let (child, mut master, seen) = spawn_on_terminal(cmd);
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     while !seen.lock().unwrap().contains("Execute this proposal") {
         assert!(
@@ -1259,4 +1227,293 @@ async fn json_mode_on_a_terminal_shows_the_proposal_before_the_prompt() {
         "stdout keeps only JSON"
     );
     assert_eq!(posts_with(&cc, "dryrun=false").await, 0);
+}
+
+/// `cmd` on a pseudo-terminal (stdin and stderr; 50 rows x 200 columns, so a progress line is
+/// never cut): the child and everything it writes to the terminal, as it comes.
+fn spawn_on_terminal(
+    mut cmd: StdCommand,
+) -> (
+    std::process::Child,
+    std::fs::File,
+    std::sync::Arc<std::sync::Mutex<String>>,
+) {
+    use std::io::Read;
+    use std::os::fd::FromRawFd;
+    let size = libc::winsize {
+        ws_row: 50,
+        ws_col: 200,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    let (master, slave) = unsafe {
+        let (mut m, mut s) = (0, 0);
+        // SAFETY: openpty(3) fills two descriptors we then own.
+        let rc = libc::openpty(
+            &mut m,
+            &mut s,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            &size,
+        );
+        assert_eq!(rc, 0, "openpty");
+        (std::fs::File::from_raw_fd(m), std::fs::File::from_raw_fd(s))
+    };
+    cmd.stdin(slave.try_clone().unwrap())
+        .stderr(slave)
+        .stdout(Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    drop(cmd); // the parent's copies of the slave end
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = std::sync::Arc::clone(&seen);
+    let mut reader = master.try_clone().unwrap();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    (child, master, seen)
+}
+
+/// An execution whose progress follows the clock: `finishedDataMovement` grows at
+/// [`MB_PER_S`] from the first poll for [`MOVING`], then stalls (at the last value answered)
+/// for [`STALLED`], then the task completes. For the first [`NO_TOTAL`] Cruise Control reports 9 partitions in progress
+/// but no partition total (as a real server does before it counts them).
+struct ClockedExecution {
+    start: std::sync::OnceLock<std::time::Instant>,
+    /// The counter last answered (MB).
+    moved: std::sync::Mutex<f64>,
+}
+
+const MB_PER_S: f64 = 20.0;
+const TOTAL_MB: f64 = 600.0;
+const NO_TOTAL: Duration = Duration::from_millis(1200);
+const MOVING: Duration = Duration::from_secs(5);
+const STALLED: Duration = Duration::from_secs(3);
+
+impl ClockedExecution {
+    fn elapsed(&self) -> Duration {
+        self.start.get_or_init(std::time::Instant::now).elapsed()
+    }
+}
+
+impl wiremock::Respond for ClockedExecution {
+    fn respond(&self, request: &wiremock::Request) -> ResponseTemplate {
+        let t = self.elapsed();
+        let done = t >= MOVING + STALLED;
+        if request.url.path().ends_with("user_tasks") {
+            let original = fixture("add_broker_verbose.json");
+            let status = if done { "Completed" } else { "InExecution" };
+            return json(200, &user_tasks_body(false, status, Some(&original)));
+        }
+        if done {
+            return json(200, &fixture("state_ready.json"));
+        }
+        // Stalled: the counter stays where it was last shown (no slower last step).
+        let mut last = self.moved.lock().unwrap();
+        if t < MOVING {
+            *last = (MB_PER_S * t.as_secs_f64()).round();
+        }
+        let moved = *last;
+        let mut state: serde_json::Value =
+            serde_json::from_str(&fixture("state_executing.json")).unwrap();
+        let e = &mut state["ExecutorState"];
+        let (total, finished) = if t < NO_TOTAL { (0, 0) } else { (9, 2) };
+        e["numTotalPartitionMovements"] = total.into();
+        e["numFinishedPartitionMovements"] = finished.into();
+        e["numInProgressPartitionMovements"] = 9.into();
+        e["numPendingPartitionMovements"] = 0.into();
+        e["finishedDataMovement"] = moved.into();
+        e["totalDataToMove"] = TOTAL_MB.into();
+        json(200, &state.to_string())
+    }
+}
+
+/// Each distinct progress line drawn on the terminal (escape sequences removed).
+fn progress_lines(screen: &str) -> Vec<String> {
+    let mut plain = String::new();
+    let mut chars = screen.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // CSI: ESC [ parameters final-byte.
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for c in chars.by_ref() {
+                    if c.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+            plain.push('\n');
+        } else {
+            plain.push(c);
+        }
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for l in plain.split(['\r', '\n']).map(str::trim) {
+        if l.contains("moving")
+            && l.contains("partition")
+            && lines.last().map(String::as_str) != Some(l)
+        {
+            lines.push(l.to_string());
+        }
+    }
+    lines
+}
+
+/// The figures of one progress line: (MB done, MB total, MB/s, seconds left), the last two
+/// when shown.
+fn progress_figures(line: &str) -> (f64, f64, Option<f64>, Option<f64>) {
+    let mb = line
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" MB"))
+        .unwrap_or_else(|| panic!("no MB figures: {line}"));
+    let (done, total) = mb
+        .rsplit(' ')
+        .next()
+        .and_then(|f| f.split_once('/'))
+        .unwrap_or_else(|| panic!("no done/total: {line}"));
+    let rate = line
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" MB/s"))
+        .map(|r| r.parse().unwrap());
+    let left = line.split(", ~").nth(1).map(|rest| {
+        let d = rest
+            .strip_suffix(" left")
+            .unwrap_or_else(|| panic!("{line}"));
+        humantime::parse_duration(d).unwrap().as_secs_f64()
+    });
+    (done.parse().unwrap(), total.parse().unwrap(), rate, left)
+}
+
+/// Issue #26: following an execution on a terminal shows one ETA per progress line, from a
+/// smoothed rate: at a constant 20 MB/s the estimates agree with it and only go down (no
+/// 4 s -> 30 s -> 68 s swing), they keep going down while the counter stalls, and while
+/// partitions move before Cruise Control counts them the bar shows no `0/0`.
+#[tokio::test(flavor = "multi_thread")]
+async fn following_an_execution_shows_one_steady_eta_from_the_smoothed_rate() {
+    let cc = ready_cc().await;
+    mount_dry_run(&cc, "add_broker", &fixture("add_broker_verbose.json")).await;
+    Mock::given(method("POST"))
+        .and(path("/kafkacruisecontrol/add_broker"))
+        .and(query_param("dryrun", "false"))
+        .respond_with(
+            json(200, &fixture("add_broker_verbose.json")).insert_header("User-Task-ID", TASK),
+        )
+        .expect(1)
+        .mount(&cc)
+        .await;
+    let clock = std::sync::Arc::new(ClockedExecution {
+        start: std::sync::OnceLock::new(),
+        moved: std::sync::Mutex::new(0.0),
+    });
+    for p in [
+        "/kafkacruisecontrol/state",
+        "/kafkacruisecontrol/user_tasks",
+    ] {
+        let mut m = Mock::given(method("GET")).and(path(p));
+        if p.ends_with("state") {
+            m = m.and(query_param("substates", "executor"));
+        }
+        m.respond_with(ArcRespond(std::sync::Arc::clone(&clock)))
+            .with_priority(1)
+            .mount(&cc)
+            .await;
+    }
+    let mut cmd = base_command(&cc.uri());
+    cmd.args([
+        "rebalance",
+        "add",
+        "--brokers",
+        "4",
+        "--execute",
+        "--yes",
+        "--poll-interval",
+        "400ms",
+    ])
+    .env("TERM", "xterm");
+    let (child, master, seen) = spawn_on_terminal(cmd);
+    let pid = child.id();
+    let mut guard = scopeguard(pid);
+    let out = tokio::time::timeout(
+        Duration::from_secs(60),
+        tokio::task::spawn_blocking(move || child.wait_with_output().unwrap()),
+    )
+    .await
+    .unwrap_or_else(|_| panic!("still following after 60 s: {}", seen.lock().unwrap()))
+    .unwrap();
+    guard.0 = None; // exited: nothing to kill
+    // Everything the child wrote reaches the reader before the end of file.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !seen.lock().unwrap().contains("partitions,") && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    drop(master);
+    let screen = seen.lock().unwrap().clone();
+    assert_eq!(out.status.code(), Some(0), "{screen}");
+    let lines = progress_lines(&screen);
+    assert!(
+        lines.len() >= 8,
+        "a progress line per poll: {lines:#?}\n{screen:?}"
+    );
+
+    let mut etas: Vec<(f64, f64)> = Vec::new();
+    for line in &lines {
+        assert!(
+            line.matches(" left").count() + line.matches("eta").count() <= 1,
+            "one ETA at most: {line}"
+        );
+        assert!(
+            !line.contains(" 0/0 ") && !line.contains("eta 0s"),
+            "no 0/0 while partitions move: {line}"
+        );
+        if line.contains(" MB") {
+            let (done, total, rate, left) = progress_figures(line);
+            assert_eq!(total, TOTAL_MB, "{line}");
+            if let (Some(rate), Some(left)) = (rate, left) {
+                // The smoothed rate is the constant one (the first samples may straddle the
+                // start; the stall moves nothing, so no new sample).
+                assert!(
+                    (rate - MB_PER_S).abs() <= 0.3 * MB_PER_S,
+                    "rate {rate} MB/s, moving at {MB_PER_S}: {line}"
+                );
+                etas.push((done, left));
+            }
+        }
+    }
+    assert!(etas.len() >= 5, "an ETA on most lines: {lines:#?}");
+    let (first_done, _) = etas[0];
+    for w in etas.windows(2) {
+        let ((_, before), (done, after)) = (w[0], w[1]);
+        assert!(
+            after <= before + 1.0,
+            "an ETA never swings up at a constant rate or a stall: {before} s then {after} s\n{lines:#?}"
+        );
+        // At the constant rate the estimate is what is left at that rate (the time since
+        // the counter last moved counts as progress, so it may be lower while stalled).
+        let linear = (TOTAL_MB - done) / MB_PER_S;
+        assert!(
+            after <= linear * 1.3 + 1.0 && after >= linear * 0.7 - STALLED.as_secs_f64() - 1.0,
+            "ETA {after} s with {done}/{TOTAL_MB} MB left at {MB_PER_S} MB/s (linear {linear} s)\n{lines:#?}"
+        );
+    }
+    assert!(
+        etas.last().unwrap().0 > first_done,
+        "the lines followed the move: {etas:?}"
+    );
+}
+
+/// A shared [`wiremock::Respond`] (one clock for the state and the task endpoints).
+struct ArcRespond<R>(std::sync::Arc<R>);
+
+impl<R: wiremock::Respond> wiremock::Respond for ArcRespond<R> {
+    fn respond(&self, request: &wiremock::Request) -> ResponseTemplate {
+        self.0.respond(request)
+    }
 }

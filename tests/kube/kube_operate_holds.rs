@@ -1,0 +1,178 @@
+//! `operate`'s roll leaves a held node alone (issue #29), on a real kube-apiserver in front of a
+//! real 3-node Kafka cluster bound to Strimzi-shaped pods: node 2 is held (`kafkaops hold add`,
+//! the ConfigMap `kafkaops-holds-CLUSTER`) and both pods 1 and 2 are annotated
+//! `strimzi.io/manual-rolling-update=true`. `kafkaops operate` (the real binary, as the identity
+//! of `examples/operate/rbac.yaml`) rolls pod 1 (deleted and recreated, its annotation removed)
+//! and never deletes pod 2, whose annotation stays; its log names the roll of node 1 only.
+//! Ground truth is the apiserver (the pods' uids and annotations) and the harness's record of
+//! the pods it replaced.
+
+use crate::support;
+use support::WAIT;
+
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use support::bin::run;
+use support::cc_double::{CcDouble, CcDoubleOptions};
+use support::kafka::{ClusterSpec, KafkaCluster, create_topic, fatal, placement, wait_for};
+use support::kube::{FakeStrimzi, KubeEnv, NAMESPACE, OPERATE_USER};
+use support::operate::{Operate, OperateOptions, http_port, last_loop, write_policy};
+
+const CLUSTER: &str = "held-operate";
+const ANNOTATION: &str = "strimzi.io/manual-rolling-update";
+
+/// `kafkaops ARGS` against the cluster, as kafkaops' own identity.
+fn kafkaops(env: &KubeEnv, state: &std::path::Path, args: &[&str]) -> Command {
+    let mut cmd = support::bin::kafkaops();
+    cmd.args(["--strimzi", CLUSTER, "-n", NAMESPACE])
+        .args(["--kube-context", "kafkaops", "--kubeconfig"])
+        .arg(&env.kubeconfig)
+        .env("KAFKAOPS_STATE_DIR", state)
+        .args(args);
+    cmd
+}
+
+#[test]
+fn operate_roll_never_deletes_the_pod_of_a_held_node() {
+    let env = KubeEnv::start().expect("start the apiserver");
+    let kafka = KafkaCluster::start(ClusterSpec::combined(3)).expect("start Kafka");
+    let bootstrap = kafka.bootstrap_servers();
+    create_topic(
+        &bootstrap,
+        "held",
+        &[vec![1, 2, 3], vec![2, 3, 1], vec![3, 1, 2]],
+        &[("min.insync.replicas", "2")],
+    )
+    .expect("create topic");
+    let kafka = Arc::new(Mutex::new(kafka));
+    let strimzi =
+        FakeStrimzi::install(&env, CLUSTER, "kafka", Arc::clone(&kafka)).expect("strimzi");
+    // operate acts only while the operator's reconciliation is paused; the harness plays it.
+    strimzi.pause_reconciliation(true).expect("pause");
+    // Cruise Control as Strimzi deploys it (TLS, Basic auth; discovered through its Service
+    // and Secrets): operate needs it even when nothing is to rebalance.
+    let password = "held-operate-password";
+    let cc = CcDouble::start(
+        &bootstrap,
+        CcDoubleOptions {
+            basic_auth: Some(("rebalance-operator".into(), password.into())),
+            tls: true,
+            ..CcDoubleOptions::default()
+        },
+    )
+    .expect("the Cruise Control double");
+    let ca = cc.ca_pem_path().expect("the double's CA");
+    strimzi.cruise_control_service(cc.port()).expect("service");
+    strimzi
+        .cruise_control_secrets(password, &std::fs::read_to_string(&ca).unwrap())
+        .expect("secrets");
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("cli-state");
+
+    // Node 2 is held; pods 1 and 2 both ask for a roll.
+    let o = run(&mut kafkaops(
+        &env,
+        &state,
+        &[
+            "--yes",
+            "hold",
+            "add",
+            "--nodes",
+            "2",
+            "--reason",
+            "disk swap",
+            "--expires",
+            "4h",
+        ],
+    ));
+    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
+    let before = strimzi.uids().unwrap();
+    strimzi.annotate(1, ANNOTATION, "true").unwrap();
+    strimzi.annotate(2, ANNOTATION, "true").unwrap();
+
+    let policy = write_policy(
+        dir.path(),
+        "policy.yaml",
+        "autoRebalance:
+  - mode: add-brokers
+    template: { name: t }
+templates:
+  t: {}
+",
+    );
+    let mut opts = OperateOptions::new("", "", &policy, &dir.path().join("unused"));
+    opts.connection = Some(
+        [
+            "--strimzi",
+            CLUSTER,
+            "-n",
+            NAMESPACE,
+            "--kube-context",
+            OPERATE_USER,
+            "--kubeconfig",
+            &env.kubeconfig.display().to_string(),
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    let mut op = Operate::start(&opts).unwrap();
+    wait_for("pod 1 rolled and its roll finished", WAIT, || {
+        if let Some(code) = op.exited() {
+            return Err(fatal(format!("operate exited ({code:?})")));
+        }
+        let rolled = strimzi.uids()?.get(&1) != before.get(&1);
+        Ok((rolled
+            && !strimzi.annotations(1)?.contains_key(ANNOTATION)
+            && op.log().contains("succeeded"))
+        .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    wait_for("full ISRs after the roll", WAIT, || {
+        Ok(placement(&bootstrap, "held")?
+            .iter()
+            .all(|p| p.isr.len() == 3)
+            .then_some(()))
+    })
+    .unwrap();
+    // Two more loops after the roll (operate's `/metrics`): still nothing for node 2.
+    let port = http_port(&op).expect("operate's /metrics port");
+    for _ in 0..2 {
+        let since = last_loop(port).unwrap_or(0.0);
+        wait_for("operate to loop again after the roll", WAIT, || {
+            Ok(last_loop(port).filter(|t| *t > since).map(|_| ()))
+        })
+        .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    }
+    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    let log = op.log();
+    eprintln!("--- operate ---\n{log}");
+
+    // Ground truth: pod 2 is the same pod, still annotated; only pod 1 was replaced.
+    assert_eq!(strimzi.uids().unwrap().get(&2), before.get(&2), "{log}");
+    assert!(
+        strimzi.annotations(2).unwrap().contains_key(ANNOTATION),
+        "the held pod's annotation is left for after the hold\n{log}"
+    );
+    let restarted: Vec<i32> = strimzi.restarts().iter().map(|r| r.node).collect();
+    assert_eq!(
+        restarted,
+        vec![1],
+        "only the pod of node 1 is deleted\n{log}"
+    );
+    // What operate says: it rolled node 1, never a roll naming node 2.
+    let roll_lines: Vec<&str> = log.lines().filter(|l| l.contains("roll")).collect();
+    assert!(
+        roll_lines.iter().any(|l| l.contains("roll nodes 1 succeeded")
+            || l.contains("roll of node 1 succeeded")),
+        "{log}"
+    );
+    assert!(
+        !roll_lines
+            .iter()
+            .any(|l| l.contains("nodes 1,2") || l.contains("node 2 ") && l.contains("restart")),
+        "operate never plans to restart node 2\n{log}"
+    );
+    drop(cc);
+    drop(kafka);
+}
