@@ -879,7 +879,11 @@ fn the_layer_table_allows_no_circle() {
     let mut done = Vec::new();
     for m in ALL {
         let circle = visit(m, &allowed, &mut Vec::new(), &mut done);
-        assert!(circle.is_none(), "the layer table allows a circle: {}", circle.unwrap());
+        assert!(
+            circle.is_none(),
+            "the layer table allows a circle: {}",
+            circle.unwrap()
+        );
     }
     // The leaves in particular: `secret` uses no other module; `output` and `settings` only it.
     assert_eq!(allowed("secret"), Vec::<&str>::new());

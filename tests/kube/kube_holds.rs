@@ -204,6 +204,8 @@ fn holds_live_in_a_configmap_on_kubernetes_and_a_roll_skips_the_held_pod() {
     in_result.sort_unstable();
     assert_eq!(in_result, vec![1, 3], "{doc}");
     assert_eq!(result["skipped"], serde_json::json!([]), "{doc}");
+    // The result names the held node too, with the hold's reason (not only the plan).
+    assert_eq!(result["held"], doc["plan"]["held"], "{doc}");
     let mut restarted: Vec<i32> = strimzi.restarts()[1..].iter().map(|r| r.node).collect();
     restarted.sort_unstable();
     assert_eq!(restarted, vec![1, 3], "every node but the held one");

@@ -79,7 +79,8 @@ pub(super) async fn execute(
          over",
         p.state_path.display()
     );
-    let (result, ended) = conclude(report, &selected, &resume_hint, &p.risky);
+    let (mut result, ended) = conclude(report, &selected, &resume_hint, &p.risky);
+    result.held = p.plan.held.clone();
     emit_result(printer, &p.plan, &p.notes, &result)?;
     ended
 }
@@ -157,6 +158,7 @@ pub(super) fn conclude(
         reconfigured,
         skipped,
         restart_failed,
+        held: Vec::new(),
         elapsed_ms: report.elapsed_ms,
         actions: report.actions.into_iter().map(ActionView::from).collect(),
         notes,

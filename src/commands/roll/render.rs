@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::app::roll::ProgressLines;
-use crate::engine::roll::ConfigChange;
+use crate::engine::roll::{ConfigChange, NodeReason};
 
 /// Notes for people on stderr (`quiet`: none), as the roll's own lines are printed.
 pub(super) struct StderrNotes {
@@ -163,6 +163,10 @@ pub struct ResultDoc {
     /// Nodes whose restart command failed: not restarted, maybe down.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub restart_failed: Vec<NodeId>,
+    /// Nodes held (`kafkaops hold`) that the roll would otherwise have acted on: never
+    /// restarted, with the hold's reason (issue #29: the plan and the result say so).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<NodeReason>,
     pub elapsed_ms: u64,
     pub actions: Vec<ActionView>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -252,6 +256,7 @@ impl ResultDoc {
             reconfigured: Vec::new(),
             skipped: planned_nodes(plan),
             restart_failed: Vec::new(),
+            held: plan.held.clone(),
             elapsed_ms: 0,
             actions: Vec::new(),
             notes: Vec::new(),
@@ -267,6 +272,7 @@ impl ResultDoc {
             reconfigured: Vec::new(),
             skipped: plan.untouched.clone(),
             restart_failed: Vec::new(),
+            held: plan.held.clone(),
             elapsed_ms: 0,
             actions: Vec::new(),
             notes: Vec::new(),
@@ -337,6 +343,12 @@ pub(super) fn render_summary(r: &ResultDoc) -> String {
         out.push_str(&format!(
             "  restart failed (not restarted, may be down): {}\n",
             join_or_none(&r.restart_failed)
+        ));
+    }
+    for h in &r.held {
+        out.push_str(&format!(
+            "  held, not restarted: node {} ({})\n",
+            h.node, h.reason
         ));
     }
     for n in &r.notes {

@@ -149,6 +149,7 @@ fn json_document_shape_is_stable() {
         reconfigured: Vec::new(),
         skipped: vec![NodeId(2)],
         restart_failed: Vec::new(),
+        held: Vec::new(),
         elapsed_ms: 1234,
         actions: vec![ActionView::Restart {
             nodes: vec![NodeId(1)],
@@ -435,6 +436,7 @@ fn simulated_roll(controllers: usize) -> (String, String, String) {
         reconfigured: report.reconfigured(),
         skipped: Vec::new(),
         restart_failed: report.restart_failed(),
+        held: Vec::new(),
         elapsed_ms: report.elapsed_ms,
         actions: report.actions.into_iter().map(ActionView::from).collect(),
         notes,
@@ -562,4 +564,25 @@ fn a_saved_roll_resumes_the_same_request_and_refuses_another() {
     let err = saved_run(&all.run, &path, &request_of(&all), true).unwrap_err();
     assert_eq!(err.code, ExitCode::Usage);
     assert!(err.to_string().contains("--discard-state"), "{err}");
+}
+
+/// Issue #29: a held node is named in the result and in the summary, not only in the plan.
+#[test]
+fn the_summary_names_held_nodes_with_their_reason() {
+    let plan = Plan {
+        held: vec![crate::engine::roll::NodeReason {
+            node: NodeId(2),
+            reason: "held: disk swap".into(),
+        }],
+        ..Plan::default()
+    };
+    let doc = ResultDoc::nothing(&plan);
+    assert_eq!(doc.held, plan.held);
+    let text = render_summary(&doc);
+    assert!(
+        text.contains("held, not restarted: node 2 (held: disk swap)"),
+        "{text}"
+    );
+    let json = serde_json::to_value(&doc).unwrap();
+    assert_eq!(json["held"][0]["node"], 2, "{json}");
 }
