@@ -297,7 +297,7 @@ mod tests {
             what: "Fetch".into(),
             node: None,
             code,
-            name: super::super::error::error_name(code),
+            name: crate::kafka::error::error_name(code),
             message: None,
         };
         for code in [1, 5, 6, 74, 75] {
