@@ -52,6 +52,16 @@ impl Admin {
         Ok(Admin { rt, client })
     }
 
+    /// The names of every topic, internal ones included (one Metadata request on the wire
+    /// path, which creates nothing).
+    pub fn topic_names(&self) -> Result<Vec<String>> {
+        let topics = self
+            .rt
+            .block_on(self.client.describe_all_topics())
+            .map_err(|e| anyhow!("list the topics: {e}"))?;
+        Ok(topics.into_iter().map(|t| t.name).collect())
+    }
+
     /// Kafka's DescribeQuorum answer (the leader, each voter's `LastCaughtUpTimestamp`), asked of
     /// a broker, which forwards it to the active controller: the raw answer, no kafkaops rule.
     pub fn describe_quorum(&self) -> Result<RawQuorum> {

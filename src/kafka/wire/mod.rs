@@ -16,12 +16,13 @@ use kafka_protocol::messages::{
     AlterPartitionReassignmentsResponse, ApiVersionsRequest, ApiVersionsResponse,
     DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
     DescribeConfigsResponse, DescribeLogDirsRequest, DescribeLogDirsResponse,
-    DescribeQuorumRequest, DescribeQuorumResponse, IncrementalAlterConfigsRequest,
-    IncrementalAlterConfigsResponse, ListPartitionReassignmentsRequest,
-    ListPartitionReassignmentsResponse, MetadataRequest, MetadataResponse, RemoveRaftVoterRequest,
-    RemoveRaftVoterResponse, RequestHeader, ResponseHeader, SaslAuthenticateRequest,
-    SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse, UnregisterBrokerRequest,
-    UnregisterBrokerResponse, UpdateFeaturesRequest, UpdateFeaturesResponse,
+    DescribeQuorumRequest, DescribeQuorumResponse, FetchRequest, FetchResponse,
+    IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, ListOffsetsRequest,
+    ListOffsetsResponse, ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse,
+    MetadataRequest, MetadataResponse, RemoveRaftVoterRequest, RemoveRaftVoterResponse,
+    RequestHeader, ResponseHeader, SaslAuthenticateRequest, SaslAuthenticateResponse,
+    SaslHandshakeRequest, SaslHandshakeResponse, UnregisterBrokerRequest, UnregisterBrokerResponse,
+    UpdateFeaturesRequest, UpdateFeaturesResponse,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, Message, StrBytes};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -66,6 +67,8 @@ wire_request!(
     "SaslAuthenticate"
 );
 wire_request!(MetadataRequest, MetadataResponse, 3, "Metadata");
+wire_request!(FetchRequest, FetchResponse, 1, "Fetch");
+wire_request!(ListOffsetsRequest, ListOffsetsResponse, 2, "ListOffsets");
 wire_request!(
     DescribeConfigsRequest,
     DescribeConfigsResponse,

@@ -29,11 +29,16 @@ use super::wire::Connection;
 use crate::engine::view::Reassignment;
 
 mod configs;
+mod fetch;
 mod log_dirs;
 
 pub use configs::{
     alter_cluster_default, decode_min_isr_overrides, decode_topic_configs, describe_broker_configs,
     describe_node_config, describe_node_configs, describe_topic_configs, topic_min_isr_overrides,
+};
+pub use fetch::{
+    EARLIEST, LATEST, LogRecord, PartitionLeader, decode_partition_leader, decode_records,
+    list_offset, partition_leader, read_partition,
 };
 pub use log_dirs::{decode_replica_sizes, replica_sizes};
 
@@ -357,25 +362,6 @@ pub async fn describe_all_topics(conn: &mut Connection) -> Result<Vec<TopicDescr
         .with_allow_auto_topic_creation(false);
     let response = conn.send_at(&request, v).await?;
     decode_topics(&response, conn.address())
-}
-
-/// Whether topic `name` exists with partitions, as the broker at the other end sees it
-/// (Metadata for that topic alone, no auto-creation; a topic answered with an error, e.g.
-/// unknown or not authorized, does not).
-pub async fn topic_exists(conn: &mut Connection, name: &str) -> Result<bool> {
-    let v = conn.version::<MetadataRequest>("reading a topic's metadata")?;
-    let request = MetadataRequest::default()
-        .with_topics(Some(vec![
-            kafka_protocol::messages::metadata_request::MetadataRequestTopic::default()
-                .with_name(Some(TopicName(StrBytes::from_string(name.to_string())))),
-        ]))
-        .with_allow_auto_topic_creation(false);
-    let response = conn.send_at(&request, v).await?;
-    Ok(response.topics.iter().any(|t| {
-        t.name.as_ref().is_some_and(|n| n.0.as_str() == name)
-            && t.error_code == 0
-            && !t.partitions.is_empty()
-    }))
 }
 
 /// The partition metadata of a Metadata answer (see [`describe_all_topics`]), sorted by topic
