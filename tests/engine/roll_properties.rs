@@ -859,3 +859,173 @@ mod resume {
         assert!(resumes >= 100, "{resumes}/200");
     }
 }
+
+/// Found by `roll_is_safe_under_random_faults` in a CI run (2026-11-28, failing on main 447584c
+/// too, so older than this session's changes): node 2, restarted by the roll, crashes 28 s later
+/// (down 54 s); after its post-restart timeout the roll goes on and reconfigures healthy node 3
+/// at t=165 s while node 2 is still starting. Whether the roller's snapshot showed node 2
+/// unhealthy then (the oracle judges the true state) is not yet known; pinned here, ignored, for
+/// the next change of the roller to settle (fix the engine, or show that no snapshot could see it
+/// and say so in the oracle).
+#[test]
+#[ignore = "known failing case, under investigation: see the doc comment"]
+fn a_restarted_node_that_crashes_again_orders_the_rest_of_the_roll() {
+    let s = Scenario {
+        spec: ClusterSpec {
+            brokers: 5,
+            combined: 0,
+            controllers: 1,
+            topics: 1,
+            partitions_per_topic: 3,
+            replication_factor: 2,
+            min_isr_choices: vec![2],
+            racks: 1,
+            placement: Placement::Random,
+        },
+        seed: 9690529278114533192,
+        nodes: vec![
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 8,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::RestartReason,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::DynamicChange,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::RestartReason,
+                initial: 0,
+                slow_ms: 19101,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+            NodeSetup {
+                need: Need::Nothing,
+                initial: 0,
+                slow_ms: 0,
+                recovery_ms: 0,
+                never_returns: false,
+                reconfig_fails: false,
+            },
+        ],
+        faults: vec![(108242, 0, 32, 0, 53859)],
+        config: RollConfig {
+            max_restart_attempts: 1,
+            max_reconfig_attempts: 1,
+            post_restart_timeout_ms: 60000,
+            post_reconfigure_timeout_ms: 60000,
+            max_batch_size: 2,
+            poll_interval_ms: 5000,
+            blocked_timeout_ms: 300000,
+            restore_preferred_leaders: true,
+            include_unhealthy: false,
+        },
+        storm: false,
+    };
+    run(&s).unwrap();
+}
