@@ -860,15 +860,12 @@ mod resume {
     }
 }
 
-/// Found by `roll_is_safe_under_random_faults` in a CI run (2026-11-28, failing on main 447584c
-/// too, so older than this session's changes): node 2, restarted by the roll, crashes 28 s later
-/// (down 54 s); after its post-restart timeout the roll goes on and reconfigures healthy node 3
-/// at t=165 s while node 2 is still starting. Whether the roller's snapshot showed node 2
-/// unhealthy then (the oracle judges the true state) is not yet known; pinned here, ignored, for
-/// the next change of the roller to settle (fix the engine, or show that no snapshot could see it
-/// and say so in the oracle).
+/// Found by `roll_is_safe_under_random_faults` in a CI run (2026-11-28; it failed on main 447584c
+/// too): node 2, restarted by the roll, crashes 28 s later (down 54 s); when the wait for its
+/// preferred leadership timed out, the roll went on with node 2 still counted as "restarted" and
+/// reconfigured healthy node 3 at t=165 s while the snapshot showed node 2 not ready. The roller
+/// now re-reads a node's state from the snapshot once the action it awaited is over.
 #[test]
-#[ignore = "known failing case, under investigation: see the doc comment"]
 fn a_restarted_node_that_crashes_again_orders_the_rest_of_the_roll() {
     let s = Scenario {
         spec: ClusterSpec {

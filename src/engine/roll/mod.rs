@@ -447,7 +447,17 @@ impl Roller {
                     (self.planned, self.placement) = cache.keep(snapshot);
                     return d;
                 }
-                Ok(None) => {}
+                // The awaited action is over (done, or its wait timed out and the roll goes on):
+                // what its nodes are now comes from the snapshot, not from the action. A node the
+                // roll restarted may be down or starting again, and then it is unhealthy.
+                Ok(None) => merge_observation(
+                    &mut self.nodes,
+                    &self.requests,
+                    &self.holds,
+                    snapshot,
+                    now,
+                    self.awaiting.as_ref(),
+                ),
                 Err(e) => return self.finish(Decision::Abort { reason: e }),
             }
         }
