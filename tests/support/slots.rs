@@ -261,10 +261,10 @@ impl SerialGuard {
             .with_context(|| format!("failed to create the cluster slot dir {}", dir.display()))?;
         let ticket = Ticket::new(dir, rank)?;
         let slot = loop {
-            if !ticket.is_behind(dir) {
-                if let Some(file) = try_slots(dir, slots)? {
-                    break file;
-                }
+            if !ticket.is_behind(dir)
+                && let Some(file) = try_slots(dir, slots)?
+            {
+                break file;
             }
             thread::sleep(SLOT_POLL);
         };
