@@ -320,6 +320,10 @@ fn refuses_when_a_partition_is_already_under_min_isr() {
     let server = ControlServer::start(Arc::clone(&cluster));
     let cmd = server.restart_command();
     for node in ["1", "2"] {
+        // The roll refuses once it has been held back this long: 8 s (20 s until 2026-11-28,
+        // which each of the two runs sat out) is still eight decisions at one a second, and
+        // nothing changes meanwhile (broker 3 stays down, broker 2 throttled far behind), so
+        // a roll that would restart node 1 or 2 does it at its first one.
         let run = kafkaops_roll(
             &conn,
             &[
@@ -328,7 +332,7 @@ fn refuses_when_a_partition_is_already_under_min_isr() {
                 "--restart-command",
                 &cmd,
                 "--blocked-timeout",
-                "20s",
+                "8s",
                 "--post-restart-timeout",
                 "2m",
             ],
@@ -365,7 +369,7 @@ fn refuses_when_a_partition_is_already_under_min_isr() {
 /// removed but is still in the ISR) takes the ISR to [1], below min ISR; broker 2 starts
 /// slowly (45 s, longer than the producer's 30 s delivery timeout), so that would fail sends.
 /// The test lifts the throttle once broker 2 was restarted and is back, or once the roll has
-/// waited 60 s without touching it; then the reassignment completes and the roll can finish.
+/// said for 10 s that it is held back; then the reassignment completes and the roll can finish.
 #[test]
 fn reassignment_removing_an_in_sync_replica_keeps_acks_all_producing() {
     let began = Instant::now();
@@ -438,7 +442,10 @@ fn reassignment_removing_an_in_sync_replica_keeps_acks_all_producing() {
         ],
     );
     // Wait for the reassignment, then for broker 2's restart (if the roll makes it) and its
-    // return, or for 60 s without it; then lift the throttle.
+    // return, or for the roll, once 101 is restarted, to say it is held back and stay so for
+    // HELD_BACK_FOR: a held-back wait is decided only when every node left (1-4) was weighed and
+    // refused, so a roll that would restart 2 does so instead. Then lift the throttle. (Until
+    // 2026-11-28 this waited a fixed 60 s for a restart of 2, which a passing run sat out.)
     let moved = wait_for(
         "the reassignment to be started by the hook",
         Duration::from_secs(300),
@@ -454,9 +461,23 @@ fn reassignment_removing_an_in_sync_replica_keeps_acks_all_producing() {
         Ok(Err(e)) => panic!("the reassignment could not be started: {e}"),
         Err(e) => panic!("{e:#}\n--- kafkaops stderr ---\n{}", roll.stderr_so_far()),
     };
-    let restarted_2 = wait_for("broker 2 to be restarted", Duration::from_secs(60), || {
-        Ok((restarted_nodes(&server.restarts()).contains(&2) || roll.exited()).then_some(()))
-    })
+    let mut held_since: Option<Instant> = None;
+    let restarted_2 = wait_for(
+        "broker 2 to be restarted, or the roll held back for 10 s",
+        Duration::from_secs(120),
+        || {
+            let restarted = restarted_nodes(&server.restarts());
+            if restarted.contains(&2) || roll.exited() {
+                return Ok(Some(()));
+            }
+            if !held_back_after(&roll.stderr_so_far(), &restarted, &[101]) {
+                held_since = None;
+                return Ok(None);
+            }
+            let since = *held_since.get_or_insert_with(Instant::now);
+            Ok((since.elapsed() >= HELD_BACK_FOR).then_some(()))
+        },
+    )
     .is_ok()
         && restarted_nodes(&server.restarts()).contains(&2);
     eprintln!(
@@ -520,6 +541,25 @@ fn reassignment_removing_an_in_sync_replica_keeps_acks_all_producing() {
     assert_eq!(sorted(p.replicas.clone()), vec![1, 3, 4], "{p:?}");
     drop(server);
     eprintln!("test 2 wall time {:.1?}", began.elapsed());
+}
+
+/// How long the roll must stay held back before the test stops waiting for a restart of broker 2:
+/// ten of the roll's polls (`--poll-interval 1s`), each of which decides afresh.
+const HELD_BACK_FOR: Duration = Duration::from_secs(10);
+
+/// Whether the roll has restarted every node of `others` and, since its last restart decision,
+/// said it is held back (`    waiting: …`, printed only for a wait a safety check imposes): it
+/// has then weighed every node it has left and restarts none of them until something changes.
+fn held_back_after(stderr: &str, restarted: &[i32], others: &[i32]) -> bool {
+    if !others.iter().all(|n| restarted.contains(n)) {
+        return false;
+    }
+    let after_last_restart = stderr
+        .rfind("==> restarting node(s)")
+        .map_or("", |at| &stderr[at..]);
+    after_last_restart
+        .lines()
+        .any(|l| l.trim_start().starts_with("waiting:"))
 }
 
 /// Throttles replication of `topic`-0 to brokers 3 and 4, then moves it from [1, 2] to
