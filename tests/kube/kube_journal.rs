@@ -53,14 +53,21 @@ fn assert_no_token(env: &KubeEnv, name: &str, bytes: &[u8]) {
 }
 
 /// The journal of the one `roll` run so far in `state` lists the deletes of `pods` (in that
-/// order) with their answers; neither the state directory nor a bundle holds a token.
-/// The bundle's health snapshot reads Kafka at `bootstrap`.
+/// order) with their answers; neither the state directory nor a bundle holds a token. The
+/// bundle's health snapshot reads Kafka at `bootstrap`.
 pub fn roll_journal_lists_pod_deletes_and_no_token(
     env: &KubeEnv,
     bootstrap: &str,
     state: &Path,
     pods: &[String],
 ) {
+    pod_deletes_are_journaled(state, pods);
+    no_token_in_the_state_nor_a_bundle(env, bootstrap, state);
+}
+
+/// The roll's journal, read back with `journal show ID -o json`, lists the deletes of `pods`
+/// in order, each answered 2xx, and the roll Lease's requests.
+fn pod_deletes_are_journaled(state: &Path, pods: &[String]) {
     let list = kafkaops(state, &["journal", "list", "-o", "json"]);
     assert_eq!(list.code, 0, "{}", list.stderr);
     let doc = list.json();
@@ -104,9 +111,11 @@ pub fn roll_journal_lists_pod_deletes_and_no_token(
             .any(|(r, a)| r.contains("/leases/") && a.starts_with("HTTP 2")),
         "the roll Lease's requests: {kube:#?}"
     );
+}
 
-    // No token anywhere: the state directory (the journal), a bundle of it and its archive
-    // (the kubeconfig the runs read does hold them: the search is not empty-handed by design).
+/// No token anywhere: the state directory (the journal), a bundle of it and its archive (the
+/// kubeconfig the runs read does hold them: the search is not empty-handed by design).
+fn no_token_in_the_state_nor_a_bundle(env: &KubeEnv, bootstrap: &str, state: &Path) {
     let kubeconfig = std::fs::read(&env.kubeconfig).expect("the kubeconfig");
     let kafkaops_token = env.token("kafkaops").expect("a token");
     assert!(

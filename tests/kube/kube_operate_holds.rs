@@ -13,6 +13,7 @@
 use crate::support;
 use support::WAIT;
 
+use std::collections::BTreeMap;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
@@ -163,33 +164,7 @@ templates:
     );
     assert_held_log(&log);
 
-    // The hold removed: operate says once that node 2 is no longer held, and rolls it.
-    let o = run(&mut kafkaops(
-        &env,
-        &state,
-        &["--yes", "hold", "remove", "--nodes", "2"],
-    ));
-    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
-    wait_for("node 2 rolled once its hold is removed", WAIT, || {
-        if let Some(code) = op.exited() {
-            return Err(fatal(format!("operate exited ({code:?})")));
-        }
-        Ok((strimzi.uids()?.get(&2) != before.get(&2)
-            && !strimzi.annotations(2)?.contains_key(ANNOTATION)
-            && op.log().contains("roll nodes 2 succeeded"))
-        .then_some(()))
-    })
-    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
-    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
-    let log = op.log();
-    eprintln!("--- operate ---\n{log}");
-    let ended = log
-        .lines()
-        .filter(|l| l.contains("node 2 is no longer held (its hold expired or was removed)"))
-        .count();
-    assert_eq!(ended, 1, "said once\n{log}");
-    let restarted: Vec<i32> = strimzi.restarts().iter().map(|r| r.node).collect();
-    assert_eq!(restarted, vec![1, 2], "{log}");
+    hold_removed_then_node_2_rolls(&env, &state, &strimzi, &mut op, &before);
     drop(cc);
     drop(kafka);
 }
@@ -226,4 +201,40 @@ fn assert_held_log(log: &str) {
             "the {result} record names the held node\n{log}"
         );
     }
+}
+
+/// The hold removed: operate says once that node 2 is no longer held, and rolls it.
+fn hold_removed_then_node_2_rolls(
+    env: &KubeEnv,
+    state: &std::path::Path,
+    strimzi: &FakeStrimzi,
+    op: &mut Operate,
+    before: &BTreeMap<i32, String>,
+) {
+    let o = run(&mut kafkaops(
+        env,
+        state,
+        &["--yes", "hold", "remove", "--nodes", "2"],
+    ));
+    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
+    wait_for("node 2 rolled once its hold is removed", WAIT, || {
+        if let Some(code) = op.exited() {
+            return Err(fatal(format!("operate exited ({code:?})")));
+        }
+        Ok((strimzi.uids()?.get(&2) != before.get(&2)
+            && !strimzi.annotations(2)?.contains_key(ANNOTATION)
+            && op.log().contains("roll nodes 2 succeeded"))
+        .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    let log = op.log();
+    eprintln!("--- operate ---\n{log}");
+    let ended = log
+        .lines()
+        .filter(|l| l.contains("node 2 is no longer held (its hold expired or was removed)"))
+        .count();
+    assert_eq!(ended, 1, "said once\n{log}");
+    let restarted: Vec<i32> = strimzi.restarts().iter().map(|r| r.node).collect();
+    assert_eq!(restarted, vec![1, 2], "{log}");
 }

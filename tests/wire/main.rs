@@ -13,6 +13,7 @@ mod cc_wire;
 mod pace_throttle;
 mod rebalance_cli;
 mod rebalance_follow;
+mod roll_text;
 mod synthetic_kafka;
 mod topic_set_rf_requests;
 
