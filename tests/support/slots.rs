@@ -186,26 +186,30 @@ impl Ticket {
         Ok(Ticket { path, name })
     }
 
-    /// Whether a live ticket in `dir` goes before this one (tickets of processes that are gone
-    /// are removed on the way).
+    /// Whether a live ticket in `dir` goes before this one. Only the tickets before it are
+    /// looked at, first one first, up to the first live one (tickets of processes that are gone
+    /// are removed on the way): a waiter reads one ticket per poll, however long the queue.
     fn is_behind(&self, dir: &Path) -> bool {
         let Ok(entries) = fs::read_dir(dir) else {
             return false;
         };
-        entries.flatten().any(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !name.starts_with("wait-") || name >= self.name {
-                return false;
-            }
+        let mut before: Vec<String> = entries
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with("wait-") && *name < self.name)
+            .collect();
+        before.sort_unstable();
+        before.into_iter().any(|name| {
+            let path = dir.join(&name);
             let pid = name.rsplit('-').nth(1).and_then(|p| p.parse::<u32>().ok());
-            let live = match (pid, fs::read_to_string(entry.path())) {
+            let live = match (pid, fs::read_to_string(&path)) {
+                // Empty: being written (its owner is alive, it is writing it).
                 (Some(pid), Ok(stamp)) => stamp.is_empty() || owner_stamp(pid) == stamp,
                 // Removed meanwhile: it got its slot.
-                (_, Err(_)) => false,
-                (None, Ok(_)) => false,
+                (_, Err(_)) | (None, Ok(_)) => false,
             };
             if !live {
-                let _ = fs::remove_file(entry.path());
+                let _ = fs::remove_file(&path);
             }
             live
         })
@@ -261,9 +265,12 @@ impl SerialGuard {
             .with_context(|| format!("failed to create the cluster slot dir {}", dir.display()))?;
         let ticket = Ticket::new(dir, rank)?;
         let slot = loop {
-            if !ticket.is_behind(dir)
-                && let Some(file) = try_slots(dir, slots)?
-            {
+            if ticket.is_behind(dir) {
+                // Not next: nothing to try before those ahead have their slots.
+                thread::sleep(SLOT_POLL * 3);
+                continue;
+            }
+            if let Some(file) = try_slots(dir, slots)? {
                 break file;
             }
             thread::sleep(SLOT_POLL);
@@ -343,4 +350,16 @@ fn waiting_tests_get_the_slot_highest_rank_first() {
         w.join().expect("waiter");
     }
     assert_eq!(*order.lock().unwrap(), [5, 3, 1]);
+}
+
+/// A ticket left by a process that is gone (killed while it waited) holds no one back.
+#[test]
+fn a_dead_process_ticket_is_removed_and_skipped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Ranked first, of a pid whose stamp cannot match (no such start time).
+    let stale = dir.path().join("wait-0000000000-0000000000000-4194304-0");
+    fs::write(&stale, "4194304 never").expect("stale ticket");
+    let guard = SerialGuard::acquire_in(dir.path(), 1, 0).expect("a slot despite the stale ticket");
+    assert!(!stale.exists(), "the stale ticket was removed");
+    drop(guard);
 }
