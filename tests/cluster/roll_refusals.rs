@@ -461,25 +461,7 @@ fn reassignment_removing_an_in_sync_replica_keeps_acks_all_producing() {
         Ok(Err(e)) => panic!("the reassignment could not be started: {e}"),
         Err(e) => panic!("{e:#}\n--- kafkaops stderr ---\n{}", roll.stderr_so_far()),
     };
-    let mut held_since: Option<Instant> = None;
-    let restarted_2 = wait_for(
-        "broker 2 to be restarted, or the roll held back for 10 s",
-        Duration::from_secs(120),
-        || {
-            let restarted = restarted_nodes(&server.restarts());
-            if restarted.contains(&2) || roll.exited() {
-                return Ok(Some(()));
-            }
-            if !held_back_after(&roll.stderr_so_far(), &restarted, &[101]) {
-                held_since = None;
-                return Ok(None);
-            }
-            let since = *held_since.get_or_insert_with(Instant::now);
-            Ok((since.elapsed() >= HELD_BACK_FOR).then_some(()))
-        },
-    )
-    .is_ok()
-        && restarted_nodes(&server.restarts()).contains(&2);
+    let restarted_2 = restart_of_2_or_held_back(&mut roll, &server);
     eprintln!(
         "broker 2 restarted while the reassignment was in flight: {restarted_2} ({:.1?} after it started)",
         moved.elapsed()
@@ -546,6 +528,30 @@ fn reassignment_removing_an_in_sync_replica_keeps_acks_all_producing() {
 /// How long the roll must stay held back before the test stops waiting for a restart of broker 2:
 /// ten of the roll's polls (`--poll-interval 1s`), each of which decides afresh.
 const HELD_BACK_FOR: Duration = Duration::from_secs(10);
+
+/// Waits until broker 2 is restarted (true), or the roll exits or stays held back for
+/// [`HELD_BACK_FOR`] once 101 is restarted (false).
+fn restart_of_2_or_held_back(roll: &mut RollChild, server: &ControlServer) -> bool {
+    let mut held_since: Option<Instant> = None;
+    wait_for(
+        "broker 2 to be restarted, or the roll held back for 10 s",
+        Duration::from_secs(120),
+        || {
+            let restarted = restarted_nodes(&server.restarts());
+            if restarted.contains(&2) || roll.exited() {
+                return Ok(Some(()));
+            }
+            if !held_back_after(&roll.stderr_so_far(), &restarted, &[101]) {
+                held_since = None;
+                return Ok(None);
+            }
+            let since = *held_since.get_or_insert_with(Instant::now);
+            Ok((since.elapsed() >= HELD_BACK_FOR).then_some(()))
+        },
+    )
+    .is_ok()
+        && restarted_nodes(&server.restarts()).contains(&2)
+}
 
 /// Whether the roll has restarted every node of `others` and, since its last restart decision,
 /// said it is held back (`    waiting: …`, printed only for a wait a safety check imposes): it
