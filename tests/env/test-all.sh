@@ -57,7 +57,11 @@ cleanup() {
 }
 trap cleanup EXIT
 background=(cluster kube)
-threads_cluster=$KAFKAOPS_TEST_CLUSTERS
+# Every cluster test waits for its slot from the start, so the slots' queue (longest first, the
+# kube binary's tests before them; tests/support/slots.rs), not libtest's name order, decides what
+# runs next: no long test starts last. A waiting test holds nothing but its thread. The kube
+# binary stays at two: each of its tests starts an apiserver before it waits.
+threads_cluster=64
 threads_kube=2
 
 # Lints inside the build: clippy-driver wraps rustc for kafkaops' own targets (as `cargo clippy`

@@ -16,11 +16,12 @@
 //!   dedicated thread), in its own process group, and [`KafkaCluster`]'s `Drop` SIGKILLs every
 //!   node's process group and reaps it. So a failing, panicking or killed test (even
 //!   `kill -9` of the test process) leaves no JVM behind.
-//! - **A few clusters at a time on the machine.** [`KafkaCluster::start`] takes one of
-//!   [`cluster_slots`] (`KAFKAOPS_TEST_CLUSTERS`, default [`DEFAULT_CLUSTER_SLOTS`]), a file lock
-//!   shared by every test process (so the `cluster` and `kube` binaries can run side by side), held
-//!   until the cluster is dropped; tests beyond that wait their turn (starting a second cluster on
-//!   the same thread is an error, not a deadlock). The timing log (`super::timing`) records the waits.
+//! - **A few clusters at a time on the machine.** [`KafkaCluster::start`] takes one of the
+//!   cluster slots (`super::slots`: `KAFKAOPS_TEST_CLUSTERS`, default 2), a file lock shared by
+//!   every test process (so the `cluster` and `kube` binaries can run side by side), held until
+//!   the cluster is dropped; tests beyond that wait their turn, longest first (starting a second
+//!   cluster on the same thread is an error, not a deadlock). The timing log (`super::timing`)
+//!   records the waits.
 //! - **Broker state.** Strimzi's `kafka-agent` is not published on Maven Central, so each node runs
 //!   the Jolokia JVM agent (`org.jolokia:jolokia-agent-jvm`, javaagent) on its own port and
 //!   [`KafkaCluster::broker_state`] reads the real `kafka.server:type=KafkaServer,name=BrokerState`
@@ -47,7 +48,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::thread::{self, JoinHandle, ThreadId};
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -62,8 +63,8 @@ use rdkafka::types::RDKafkaErrorCode;
 
 use super::timing;
 
-/// Clusters the machine's test processes run at once unless `KAFKAOPS_TEST_CLUSTERS` says otherwise.
-pub const DEFAULT_CLUSTER_SLOTS: usize = 2;
+use super::slots::{SerialGuard, current_slot};
+
 /// Default time [`KafkaCluster::start`] waits for the whole cluster to be ready.
 pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(180);
 /// How long [`KafkaCluster::stop_node`] waits for a graceful exit.
@@ -622,7 +623,7 @@ pub fn prune_stale_work_dirs() {
 }
 
 fn free_ports(n: usize) -> Result<Vec<u16>> {
-    let Some(slot) = CURRENT_SLOT.with(std::cell::Cell::get) else {
+    let Some(slot) = current_slot() else {
         // Hold every listener until all are picked, so the ports are distinct.
         let listeners = (0..n)
             .map(|_| TcpListener::bind("127.0.0.1:0"))
@@ -680,120 +681,6 @@ fn slot_port_block(slot: usize) -> (u16, usize) {
     let block = (ephemeral_low - FIRST) / BLOCKS;
     let low = FIRST + (slot % BLOCKS) * block;
     (u16::try_from(low).unwrap_or(15_000), block)
-}
-
-thread_local! {
-    /// The cluster slot this thread holds while it starts a cluster ([`SerialGuard`]).
-    static CURRENT_SLOT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Serialization of cluster tests
-// ---------------------------------------------------------------------------------------------
-
-/// How many clusters run at once on the machine: `KAFKAOPS_TEST_CLUSTERS`, default
-/// [`DEFAULT_CLUSTER_SLOTS`]. Most of a cluster test is waiting (for Kafka, for kafkaops, for the
-/// Cruise Control double), so two overlap well on 2 cores; every test has its own cluster,
-/// ports, work and state directories, so nothing else is shared.
-pub fn cluster_slots() -> usize {
-    static SLOTS: OnceLock<usize> = OnceLock::new();
-    *SLOTS.get_or_init(|| {
-        std::env::var("KAFKAOPS_TEST_CLUSTERS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|n| *n > 0)
-            .unwrap_or(DEFAULT_CLUSTER_SLOTS)
-    })
-}
-
-/// Where the slot files are: `KAFKAOPS_TEST_SLOTS_DIR`, default `kafkaops-test-slots` in the
-/// system's temporary directory, so every test process of the machine (the `cluster` and `kube`
-/// binaries side by side, a developer's second `cargo test`) shares the same slots.
-fn slots_dir() -> PathBuf {
-    std::env::var_os("KAFKAOPS_TEST_SLOTS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("kafkaops-test-slots"))
-}
-
-/// How often a test waiting for a slot tries them again (the other holders may be in another
-/// process, so there is nothing to be woken by).
-const SLOT_POLL: Duration = Duration::from_millis(100);
-
-/// One of the [`cluster_slots`], held by a cluster until it is dropped (on whatever thread): an
-/// exclusive `flock` on `slot-<n>.lock` in [`slots_dir`], shared with every process of the machine.
-/// The lock belongs to the open file, so the kernel releases it when the file is closed or the
-/// process dies (even by `kill -9`): a crashed test never keeps a slot.
-struct SerialGuard {
-    holder: ThreadId,
-    _slot: File,
-}
-
-/// Threads of this process that hold a slot (one cluster per test thread).
-static HOLDERS: Mutex<Vec<ThreadId>> = Mutex::new(Vec::new());
-
-impl SerialGuard {
-    fn acquire() -> Result<Self> {
-        use std::os::unix::fs::OpenOptionsExt;
-        use std::os::unix::io::AsRawFd;
-        let me = thread::current().id();
-        {
-            let holders = HOLDERS.lock().unwrap_or_else(|e| e.into_inner());
-            if holders.contains(&me) {
-                bail!(
-                    "this thread already runs a KafkaCluster; the harness runs one cluster per test"
-                );
-            }
-        }
-        let dir = slots_dir();
-        fs::create_dir_all(&dir)
-            .with_context(|| format!("failed to create the cluster slot dir {}", dir.display()))?;
-        let slot = loop {
-            let mut taken = None;
-            for n in 0..cluster_slots() {
-                CURRENT_SLOT.with(|c| c.set(Some(n)));
-                let path = dir.join(format!("slot-{n}.lock"));
-                let file = OpenOptions::new()
-                    .create(true)
-                    .truncate(false)
-                    .write(true)
-                    .mode(0o666)
-                    .open(&path)
-                    .with_context(|| format!("failed to open {}", path.display()))?;
-                // SAFETY: flock on a descriptor this function owns; no memory is shared.
-                if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-                    taken = Some(file);
-                    break;
-                }
-                CURRENT_SLOT.with(|c| c.set(None));
-                let err = io::Error::last_os_error();
-                if err.raw_os_error() != Some(libc::EWOULDBLOCK) {
-                    return Err(err).with_context(|| format!("failed to lock {}", path.display()));
-                }
-            }
-            if let Some(file) = taken {
-                break file;
-            }
-            thread::sleep(SLOT_POLL);
-        };
-        HOLDERS.lock().unwrap_or_else(|e| e.into_inner()).push(me);
-        Ok(SerialGuard {
-            holder: me,
-            _slot: slot,
-        })
-    }
-}
-
-impl Drop for SerialGuard {
-    fn drop(&mut self) {
-        if thread::current().id() == self.holder {
-            CURRENT_SLOT.with(|c| c.set(None));
-        }
-        HOLDERS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|t| *t != self.holder);
-        // `_slot` is closed after this, which releases the flock.
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

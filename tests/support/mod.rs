@@ -14,6 +14,7 @@
 //! - [`kafka`]: a real Apache Kafka 4.x KRaft cluster on 127.0.0.1 (jars from Maven Central, see
 //!   `tests/env/README.md`), node control and fault injection, topic/placement/producer helpers.
 //! - [`schema`]: real `-o json` outputs validated against the committed JSON Schemas.
+//! - [`slots`]: the machine-wide cluster slots and the order waiting tests get them.
 //! - [`timing`]: an optional log of the harness's slow steps (`KAFKAOPS_TEST_TIMINGS`).
 //!
 //! Not modules of this one (each is included with `#[path]` by the binaries that use it):
@@ -37,5 +38,6 @@ pub mod kafka;
 pub mod kube;
 pub mod operate;
 pub mod schema;
+pub mod slots;
 pub mod timing;
 pub mod tls;

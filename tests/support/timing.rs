@@ -16,15 +16,7 @@ pub fn record(kind: &str, took: Duration, detail: &str) {
     let Some(path) = std::env::var_os("KAFKAOPS_TEST_TIMINGS") else {
         return;
     };
-    let binary = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .map(|n| match n.rsplit_once('-') {
-            // cargo names test binaries `<target>-<16 hex digits>`
-            Some((name, hash)) if hash.len() == 16 => name.to_string(),
-            _ => n,
-        })
-        .unwrap_or_default();
+    let binary = binary_name();
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("?");
     let now = SystemTime::now()
@@ -40,4 +32,17 @@ pub fn record(kind: &str, took: Duration, detail: &str) {
     if let Ok(mut f) = OpenOptions::new().create(true).append(true).open(path) {
         let _ = f.write_all(line.as_bytes());
     }
+}
+
+/// The name of the running test binary (`cluster`, `kube`, ...): cargo names them
+/// `<target>-<16 hex digits>`.
+pub fn binary_name() -> String {
+    std::env::current_exe()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .map(|n| match n.rsplit_once('-') {
+            Some((name, hash)) if hash.len() == 16 => name.to_string(),
+            _ => n,
+        })
+        .unwrap_or_default()
 }
