@@ -164,6 +164,9 @@ async fn leave_it_running(url: &str, args: &[String]) -> (i32, String, String) {
         .await
         .unwrap();
     guard.0 = None;
+    // The terminal's last lines (the note on leaving it running) may still be on their way
+    // to the reader thread.
+    wait_for("running on Cruise Control").await;
     let screen = seen.lock().unwrap().clone();
     (
         out.status.code().unwrap_or(-1),
@@ -226,4 +229,77 @@ async fn leaving_the_execution_running_prints_its_state_once_and_exits_0() {
     assert_eq!(v["execution"]["status"], "running", "{v:#}");
     assert_eq!(v["follow"]["ended"], "left-running", "{v:#}");
     assert_eq!(v["task_id"], TASK);
+}
+
+/// Runs `args` without a terminal, waits until it follows the execution, sends `signal`: the
+/// exit code, stdout and stderr.
+async fn signalled(url: &str, args: &[String], signal: &'static str) -> bin::Out {
+    use std::io::{BufRead, BufReader, Read};
+    let mut cmd = base_command(url);
+    cmd.args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let args = args.to_vec();
+    tokio::task::spawn_blocking(move || {
+        let mut child = cmd.spawn().unwrap();
+        let mut guard = scopeguard(child.id());
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let mut stderr = String::new();
+        // Bounded by the stream: the binary says it follows, or ends.
+        for line in lines.by_ref() {
+            let line = line.unwrap();
+            stderr.push_str(&line);
+            stderr.push('\n');
+            if line.contains("Ctrl-C to stop it or leave it running") {
+                break;
+            }
+        }
+        let ok = StdCommand::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+        for line in lines {
+            stderr.push_str(&line.unwrap());
+            stderr.push('\n');
+        }
+        let mut stdout = String::new();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut stdout)
+            .unwrap();
+        let code = child.wait().unwrap().code().unwrap_or(-1);
+        guard.0 = None;
+        bin::Out {
+            code,
+            stdout,
+            stderr,
+            args,
+        }
+    })
+    .await
+    .unwrap()
+}
+
+/// Ctrl-C with nobody to ask (no terminal) and SIGTERM leave the execution running: the
+/// document still comes, saying which, with exit 130 and 143.
+#[tokio::test(flavor = "multi_thread")]
+async fn ctrl_c_without_a_terminal_and_sigterm_still_print_the_document() {
+    let cc = MockServer::start().await;
+    executing_forever(&cc).await;
+    let args = status_follow(&["-o", "json"]);
+    for (signal, code, ended) in [("-INT", 130, "interrupted"), ("-TERM", 143, "terminated")] {
+        let r = signalled(&cc.uri(), &args, signal).await;
+        assert_eq!(r.code, code, "{signal}: {}", r.stderr);
+        let v = r.json(); // one document, checked against schemas/rebalance-status-task.json
+        assert_eq!(v["status"], "running", "{v:#}");
+        assert_eq!(v["follow"]["ended"], ended, "{v:#}");
+        assert!(
+            r.stderr.contains(&format!("--task {TASK} --follow")),
+            "{signal}: the way back: {}",
+            r.stderr
+        );
+    }
 }

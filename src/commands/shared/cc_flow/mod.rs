@@ -458,6 +458,30 @@ pub(crate) async fn interrupt_signal() {
     let _ = tokio::signal::ctrl_c().await;
 }
 
+/// [`interrupt_signal`] with its handlers installed at once, before it is first polled: for a
+/// flow attached to a running execution (`rebalance status --task --follow`), where Ctrl-C or
+/// SIGTERM from the first moment on must leave the execution running with its document and exit
+/// code, not end the process by the default handling (it did when the signal came between the
+/// "Following" note and the flow's first wait).
+pub(crate) fn interrupt_signal_installed() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let (Ok(mut int), Ok(mut term)) = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) {
+            return futures::future::Either::Left(async move {
+                tokio::select! {
+                    _ = int.recv() => {}
+                    _ = term.recv() => TERMINATED.store(true, std::sync::atomic::Ordering::SeqCst),
+                }
+            });
+        }
+    }
+    futures::future::Either::Right(interrupt_signal())
+}
+
 /// The error for a flow that SIGTERM interrupted (exit 143), or `None` if it was not SIGTERM.
 pub(crate) fn terminated_error(outcome: &Outcome) -> Option<CliError> {
     if !terminated() {

@@ -214,7 +214,8 @@ async fn follow(
         chose_leave: std::sync::atomic::AtomicBool::new(false),
     };
     let op = never_sent();
-    let interrupt = super::interrupt_signal();
+    // Installed before the "Following" note: it is attached to an execution already running.
+    let interrupt = super::interrupt_signal_installed();
     let driver = FlowDriver::resume(cc, &op, attached_flow(a, task_id), &hooks, obs);
     let mut report = flow::run_driver(driver, interrupt, |_| {}).await;
     if let Some(e) = super::terminated_error(&report.outcome) {
