@@ -34,8 +34,8 @@ impl KafkaClient {
         let admin: AdminClient<DefaultClientContext> = rdkafka_config(self.config())
             .create()
             .map_err(|e| KafkaError::client("creating an admin client for the holds topic", e))?;
-        // Stored uncompressed whatever the brokers' default: the wire path reads the records
-        // with a codec built without compression ([`super::wire_admin::read_partition`]).
+        // Stored uncompressed whatever the brokers' default (a few small records: nothing to
+        // gain); a topic someone set to compress is read too ([`super::wire_admin::read_partition`]).
         let topic = NewTopic::new(HOLDS_TOPIC, 1, TopicReplication::Fixed(-1))
             .set("cleanup.policy", "compact")
             .set("compression.type", "uncompressed");

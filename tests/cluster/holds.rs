@@ -9,7 +9,10 @@
 //!   `--ignore held:2`, 0 once the hold is removed;
 //! - `hold remove` writes a tombstone: the list is empty again;
 //! - a hold with a short expiry is listed as expired once it passes, and the roll no longer
-//!   leaves its node alone.
+//!   leaves its node alone;
+//! - a holds topic whose `compression.type` is gzip, snappy, lz4 or zstd (set on the topic, so
+//!   the brokers store every hold written to it compressed with that codec) is still read back
+//!   whole by `hold list`: the batches of all four codecs in one log.
 //! - with broker 3 held, the requests the Cruise Control double received (its request log) are
 //!   the oracle: `rebalance full` (dry run and execution) and `rebalance remove` carry
 //!   `destination_broker_ids` without broker 3 (and without the removed broker), the execution
@@ -23,6 +26,7 @@ use crate::support;
 use support::WAIT;
 use support::admin::Admin;
 
+use kafkaops::kafka::{ConfigChange, ConfigTarget};
 use serde_json::Value;
 use support::bin::{Out, run};
 use support::cc_double::{CcDouble, CcDoubleOptions};
@@ -207,6 +211,52 @@ fn hold_add_list_remove_expire_round_trip_and_roll_skips_the_held_node() {
     let o = run(&mut kafkaops(&cluster, &["roll", "--all", "--dry-run"]));
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(!o.stdout.contains("held, not restarted"), "{}", o.stdout);
+
+    compressed_holds_read_back(&cluster, &admin);
+}
+
+/// With the holds topic's `compression.type` set to each codec in turn, a hold written then is
+/// stored compressed by the brokers and `hold list` reads it (and every earlier batch) back.
+fn compressed_holds_read_back(cluster: &KafkaCluster, admin: &Admin) {
+    for codec in ["gzip", "snappy", "lz4", "zstd"] {
+        admin
+            .alter(
+                ConfigTarget::Topic("__kafkaops_holds".into()),
+                vec![ConfigChange::set("compression.type", codec)],
+            )
+            .expect("set compression.type");
+        let reason = format!("written {codec}");
+        let o = run(&mut kafkaops(
+            cluster,
+            &[
+                "--yes",
+                "hold",
+                "add",
+                "--nodes",
+                "1",
+                "--reason",
+                &reason,
+                "--expires",
+                "4h",
+            ],
+        ));
+        assert_eq!(o.code, 0, "{codec}: {}", o.stderr);
+        let o = run(&mut kafkaops(cluster, &["hold", "list", "-o", "json"]));
+        assert_eq!(o.code, 0, "{codec}: {}", o.stderr);
+        let h = holds(&o);
+        let node1: Vec<&Value> = h.iter().filter(|h| h["node"] == 1).collect();
+        assert_eq!(node1.len(), 1, "{codec}: {}", o.stdout);
+        assert_eq!(node1[0]["reason"], reason.as_str(), "{}", o.stdout);
+        // The expired hold of node 3, written uncompressed earlier, is still read too.
+        assert!(h.iter().any(|h| h["node"] == 3), "{codec}: {}", o.stdout);
+    }
+    assert_eq!(
+        admin
+            .topic_config("__kafkaops_holds", "compression.type")
+            .expect("topic config")
+            .as_deref(),
+        Some("zstd")
+    );
 }
 
 /// The POSTs the double received for `endpoint` (its request log), query decoded enough to read

@@ -2,8 +2,10 @@
 //! leader, ListOffsets for its bounds, Fetch for its records), without a librdkafka consumer:
 //! librdkafka starts a thread per broker it learns of (issue #27: 1,000 at 1,000 brokers) and
 //! its `assign()` needs a consumer group. The holds topic ([`crate::kafka::holds`]) is read
-//! this way on every roll step and `operate` loop. Records are v2 batches, uncompressed (the
-//! codec is built without compression; a compressed batch is a clear error).
+//! this way on every roll step and `operate` loop. Records are v2 batches, uncompressed or
+//! compressed with any of Kafka's codecs (gzip, snappy, lz4, zstd: a topic's `compression.type`
+//! makes the broker store them so, whatever the producer sent); a batch that does not decode is
+//! an error naming its codec, never read as nothing.
 
 use bytes::Bytes;
 use kafka_protocol::messages::fetch_request::{FetchPartition, FetchTopic};
@@ -145,7 +147,8 @@ pub async fn list_offset(
 /// moves the offset on.
 ///
 /// # Errors
-/// A batch that does not decode (a bad CRC, an old message format, compression).
+/// A batch that does not decode (a bad CRC, an old message format, a codec that fails), named
+/// with its offset and codec.
 pub fn decode_records(mut bytes: Bytes) -> anyhow::Result<(Vec<LogRecord>, Option<i64>)> {
     // Batch framing: base offset (8), length (4), then `length` bytes in which the last offset
     // delta sits after the leader epoch (4), magic (1), CRC (4) and attributes (2).
@@ -161,7 +164,9 @@ pub fn decode_records(mut bytes: Bytes) -> anyhow::Result<(Vec<LogRecord>, Optio
         }
         let mut batch = bytes.split_to(HEADER + len);
         let delta = i32::from_be_bytes(batch[LAST_DELTA_AT..LAST_DELTA_AT + 4].try_into()?);
-        let set = RecordBatchDecoder::decode(&mut batch)?;
+        let codec = codec_name(batch[LAST_DELTA_AT - 1]);
+        let set = RecordBatchDecoder::decode(&mut batch)
+            .map_err(|e| anyhow::anyhow!("batch at offset {base} ({codec}): {e}"))?;
         records.extend(
             set.records
                 .into_iter()
@@ -175,6 +180,18 @@ pub fn decode_records(mut bytes: Bytes) -> anyhow::Result<(Vec<LogRecord>, Optio
         next = Some(base + i64::from(delta) + 1);
     }
     Ok((records, next))
+}
+
+/// The codec a batch's attributes (their low byte) name, as Kafka's `compression.type` spells it.
+fn codec_name(attributes: u8) -> String {
+    match attributes & 0x7 {
+        0 => "uncompressed".into(),
+        1 => "gzip".into(),
+        2 => "snappy".into(),
+        3 => "lz4".into(),
+        4 => "zstd".into(),
+        other => format!("unknown codec {other}"),
+    }
 }
 
 /// Every record of `topic`'s `partition` from `start` up to (not including) `end`, read from

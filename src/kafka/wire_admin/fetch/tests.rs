@@ -28,13 +28,18 @@ fn record(offset: i64, key: &str, value: Option<&str>, control: bool) -> Record 
 
 /// One v2 batch of `records`, uncompressed, as a broker stores it.
 fn batch(records: &[Record]) -> BytesMut {
+    compressed(records, Compression::None)
+}
+
+/// One v2 batch of `records` compressed with `compression` by the crate's own encoder.
+fn compressed(records: &[Record], compression: Compression) -> BytesMut {
     let mut buf = BytesMut::new();
     RecordBatchEncoder::encode(
         &mut buf,
         records,
         &RecordEncodeOptions {
             version: 2,
-            compression: Compression::None,
+            compression,
         },
     )
     .unwrap();
@@ -102,6 +107,51 @@ fn a_corrupt_batch_is_an_error() {
     let last = bytes.len() - 1;
     bytes[last] ^= 0xff;
     assert!(decode_records(bytes.freeze()).is_err());
+}
+
+#[test]
+fn batches_of_every_codec_are_read() {
+    let value = "disk swap ".repeat(50);
+    let codecs = [
+        (Compression::Gzip, 1),
+        (Compression::Snappy, 2),
+        (Compression::Lz4, 3),
+        (Compression::Zstd, 4),
+    ];
+    let mut bytes = BytesMut::new();
+    let mut expected = Vec::new();
+    for (i, (codec, bits)) in (0_i64..).zip(codecs) {
+        let b = compressed(
+            &[
+                record(2 * i, "1", Some(&value), false),
+                record(2 * i + 1, "2", None, false),
+            ],
+            codec,
+        );
+        // Really compressed: the attributes name the codec and the batch is smaller than its value.
+        assert_eq!(b[22] & 0x7, bits, "{codec:?}");
+        assert!(b.len() < value.len(), "{codec:?}: {} bytes", b.len());
+        bytes.extend_from_slice(&b);
+        expected.push((2 * i, "1".to_string(), Some(value.clone())));
+        expected.push((2 * i + 1, "2".to_string(), None));
+    }
+    let (records, next) = decode_records(bytes.freeze()).unwrap();
+    assert_eq!(keys(&records), expected);
+    assert_eq!(next, Some(8));
+}
+
+#[test]
+fn a_batch_that_does_not_decode_names_its_offset_and_codec() {
+    let mut bytes = compressed(&[record(5, "1", Some("a"), false)], Compression::Lz4);
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    let e = decode_records(bytes.freeze()).unwrap_err().to_string();
+    assert!(e.contains("offset 5 (lz4)"), "{e}");
+    // An unknown codec (attributes 5-7) is named too, not read as nothing.
+    let mut bytes = batch(&[record(0, "1", Some("a"), false)]);
+    bytes[22] |= 0x7;
+    let e = decode_records(bytes.freeze()).unwrap_err().to_string();
+    assert!(e.contains("unknown codec 7"), "{e}");
 }
 
 fn metadata(error: i16, leader: i32) -> MetadataResponse {
