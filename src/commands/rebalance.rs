@@ -26,8 +26,8 @@
 //!
 //! With `--execute`: one [`ExecutionView`] `{"task_id":str|null,"proposal":<ProposalView>,"approved_proposal":
 //! <ProposalView>|null,"drift":<DriftReport>|null,"execution_drift":<DriftReport>|null,
-//! "execution":{"status":
-//! "completed"|"started"|"failed"|"nothing-to-do"|"drifted","progress":{"state",
+//! "follow":<follow>|null,"execution":{"status":"completed"|"started"|"failed"|"stopped"|
+//! "nothing-to-do"|"drifted"|"running"|"stopping","progress":{"state",
 //! "partitions_total","partitions_finished","partitions_in_progress","partitions_pending",
 //! "leaders_total","leaders_finished","data_total_mb","data_finished_mb"}|null}}`.
 //!
@@ -38,7 +38,11 @@
 //! "intra_broker_movements_finished","aborting_partitions","concurrency":{name:number}}|null,
 //! "throttles":[{"broker","leader_bytes_per_second","follower_bytes_per_second"}]|null}`; `status --task`:
 //! `{"task_id","status":"running"|"completed"|"failed"|"stopped","cruise_control_status","request",
-//! "started_at_ms","progress","placement_in_kafka":{"movements","done","reorders"}|null}`; `stop`:
+//! "started_at_ms","progress","placement_in_kafka":{"movements","done","reorders"}|null,
+//! "follow":<follow>|null}`. `<follow>` (after following an execution, `null` otherwise) is
+//! `{"ended":"finished"|"left-running"|"timeout"|"interrupted"|"terminated"|"stop-requested"|
+//! "stop-failed","follow_timeout_ms":int|null}`: every way following ends prints the document
+//! (the task's state at that moment), with the exit code of that case; `stop`:
 //! [`StopView`] `{"stop_requested":bool,"task_id":str|null,"executor_state":str,"message":str,
 //! "placement_in_kafka":{"movements","done","reorders"}|null,"progress":<progress>|null}`; `review list|approve|discard`: `[{"id","status",
 //! "endpoint","execution","request","submitter","submitted_at_ms","reason"}]`. An execution ended by

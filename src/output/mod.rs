@@ -41,6 +41,7 @@
 
 pub mod journal;
 pub mod journal_rotation;
+pub mod prose;
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -49,6 +50,7 @@ use comfy_table::Table;
 use serde::Serialize;
 
 pub mod table;
+pub use prose::fit_prose;
 pub use table::{
     Grid, Style, fit, human_bytes, human_mb, human_rate, new_table, paint_line, wrap_prose,
 };

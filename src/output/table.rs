@@ -137,27 +137,10 @@ pub fn wrap(text: &str, width: Option<u16>, indent: usize) -> String {
     let Some(width) = width.map(usize::from) else {
         return text.to_string();
     };
-    let mut out = String::new();
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        let mut len = 0;
-        for word in line.split(' ') {
-            let w = word.chars().count();
-            if len > 0 && len + 1 + w > width {
-                out.push('\n');
-                out.push_str(&" ".repeat(indent));
-                len = indent;
-            } else if len > 0 {
-                out.push(' ');
-                len += 1;
-            }
-            out.push_str(word);
-            len += w;
-        }
-    }
-    out
+    text.split('\n')
+        .map(|line| super::prose::wrap_line(line, width, indent))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `bytes` for people, in SI units as Kafka's rates are set (`512 B`, `42 MB`, `1.2 GB`).

@@ -209,7 +209,10 @@ fn set_rf_usage_errors_exit_two_and_status_reads_the_state_dir() {
         .env("KAFKAOPS_STATE_DIR", dir.path())
         .assert()
         .success();
-    let v: serde_json::Value = serde_json::from_slice(&status.get_output().stdout).unwrap();
+    let v = crate::schema::json_of(
+        &["-o", "json", "topic", "set-rf", "--status"],
+        &String::from_utf8_lossy(&status.get_output().stdout),
+    );
     assert_eq!(v["topics"], serde_json::json!([]));
     // `topic status` is the subcommand (as `rebalance status`); `set-rf --status` its old,
     // hidden spelling with the same output.
@@ -371,7 +374,7 @@ fn config_view_shows_sources_and_masks_secrets() {
         !text.contains("very-secret-pw") && !text.contains("kafka-secret-pw"),
         "{text}"
     );
-    let rows: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let rows = crate::schema::json_of(&["config", "view"], &text);
     let find = |name: &str| {
         rows.as_array()
             .unwrap()
@@ -456,7 +459,7 @@ fn environment_twins_of_verbose_and_kafka_properties() {
         .get_output()
         .stdout
         .clone();
-    let rows: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let rows = crate::schema::json_of(&["config", "view"], &String::from_utf8_lossy(&out));
     let row = rows
         .as_array()
         .unwrap()
@@ -1027,8 +1030,8 @@ fn config_contexts_are_listed_and_switched_as_kubectl_does() {
         assert_eq!(o.status.code(), Some(0), "{o:?}");
         String::from_utf8(o.stdout).unwrap()
     };
-    let json: serde_json::Value =
-        serde_json::from_str(&list(&["-o", "json", "config", "get-contexts"])).unwrap();
+    let get_contexts = ["-o", "json", "config", "get-contexts"];
+    let json = crate::schema::json_of(&get_contexts, &list(&get_contexts));
     assert_eq!(json[0]["name"], "dev");
     assert_eq!(json[0]["current"], true);
     assert_eq!(json[1]["current"], false);
@@ -1046,11 +1049,11 @@ fn config_contexts_are_listed_and_switched_as_kubectl_does() {
         now,
         original.replace("current-context: dev", "current-context: \"prod\""),
     );
-    let json: serde_json::Value =
-        serde_json::from_str(&list(&["-o", "json", "config", "get-contexts"])).unwrap();
+    let json = crate::schema::json_of(&get_contexts, &list(&get_contexts));
     assert_eq!(json[1]["current"], true, "{json}");
     let view = list(&["-o", "json", "config", "view"]);
     assert!(view.contains("prod:9092"), "{view}");
+    let _ = crate::schema::json_of(&["config", "view"], &view);
     // An unknown context: exit 2, the file unchanged.
     kafkaops()
         .args(["--config", cfg, "config", "use-context", "nosuch"])

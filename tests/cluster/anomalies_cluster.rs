@@ -249,11 +249,7 @@ fn anomalies_on_a_real_cluster() {
     );
     let once = kafkaops(&cc, &["anomalies", "watch", "--once", "-o", "jsonl"]);
     assert_eq!(once.code, 0, "{}", once.stderr);
-    let lines: Vec<Value> = once
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
-        .collect();
+    let lines = support::schema::jsonl_of(&once.args, &once.stdout);
     let gv: Vec<&Value> = lines
         .iter()
         .filter(|l| l["type"] == "goal-violation")
@@ -331,7 +327,8 @@ fn anomalies_on_a_real_cluster() {
         ],
     );
     assert_eq!(w.code, 10, "--exit-on goal-violation: {}", w.stderr);
-    let line: Value = serde_json::from_str(w.stdout.lines().next().unwrap()).unwrap();
+    let line = support::schema::record_of(&w.args, w.stdout.lines().next().unwrap())
+        .expect("one JSON object per line");
     assert_eq!(line["type"], "goal-violation");
     assert!(
         strings(&line["fixable_goals"]).contains(&"ReplicaDistributionGoal".to_string()),
@@ -530,7 +527,7 @@ fn anomalies_on_a_real_cluster() {
         let out = bg.stdout();
         Ok(out
             .iter()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter_map(|l| support::schema::record_of(&["rebalance", "imbalance", "--watch"], l))
             .find(|v| v["execution"]["status"] == "completed"))
     })
     .unwrap_or_else(|e| panic!("{e:#}\nstderr: {}\n{}", bg.stderr(), cc.log()));
@@ -567,7 +564,7 @@ fn anomalies_on_a_real_cluster() {
     drop(bg);
     let runs = out
         .iter()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|l| support::schema::record_of(&["rebalance", "imbalance", "--watch"], l))
         .filter(|v| v.get("execution").is_some())
         .count();
     assert_eq!(

@@ -326,6 +326,7 @@ fn a_rebalance_in_execution_holds_a_roll_back() {
             String::from_utf8_lossy(&out.stderr)
         )
     });
+    support::schema::check(&["rebalance".into(), "add".into()], &doc);
     assert_eq!(out.status.code(), Some(0), "{doc}");
     let task_id = executions(&url, "add_broker", 0)
         .unwrap()

@@ -336,8 +336,7 @@ fn cruise_control_over_sasl_ssl(cluster: &Arc<Mutex<KafkaCluster>>) {
         "{stderr}\n--- cc-double log ---\n{}",
         cc.log()
     );
-    let doc: serde_json::Value =
-        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"));
+    let doc = support::schema::json_of(&["rebalance", "add"], &stdout);
     // The proposal comes from the real placement the double read over SASL_SSL: replicas of
     // `skewed` (only on brokers 1 and 2) move to broker 3.
     let movements = doc["movements"].as_array().expect("movements");

@@ -493,7 +493,7 @@ fn set_rf_on_a_real_cluster() {
         stderr.contains("did not reach their target replication factor"),
         "{stderr}"
     );
-    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let v = support::schema::json_of(&["topic", "set-rf"], &stdout);
     let failed: Vec<&Value> = v["topics"]
         .as_array()
         .unwrap()
@@ -556,7 +556,7 @@ fn set_rf_on_a_real_cluster() {
     let stderr = std::fs::read_to_string(&err_path).unwrap();
     assert_eq!(status.code(), Some(0), "{stderr}\n{}", cc.log());
     assert!(stderr.contains("forgot the task"), "{stderr}");
-    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let v = support::schema::json_of(&["topic", "set-rf"], &stdout);
     assert_eq!(
         v["task_ids"].as_array().unwrap().len(),
         2,

@@ -59,7 +59,7 @@ use std::time::{Duration, Instant};
 use kafkaops::app::operate::policy::PolicySource;
 use kafkaops::app::operate::ports::{
     ClusterFacts, CruiseControlPort, KafkaPort, LogRecorder, PlatformObserver, PlatformView,
-    RollPort, RollStep, RollStepEnd,
+    RollPort, RollStep, RollStepEnd, WishSeen,
 };
 use kafkaops::app::operate::{OperateSpec, Operator};
 use kafkaops::cruise_control::model::OptimizationResult;
@@ -1002,18 +1002,15 @@ impl PlatformObserver for Sim {
 impl RollPort for Sim {
     type Session = ();
 
-    async fn wish(
-        &self,
-        _rolled: &BTreeMap<i32, String>,
-    ) -> Result<(Option<RollWish>, Option<String>), String> {
+    async fn wish(&self, _rolled: &BTreeMap<i32, String>) -> Result<WishSeen, String> {
         let h = self.h();
-        Ok((
-            (h.w.roll_wanted && !h.w.kafka_down).then(|| RollWish {
+        Ok(WishSeen {
+            wish: (h.w.roll_wanted && !h.w.kafka_down).then(|| RollWish {
                 nodes: [1, 2, 3].into_iter().collect(),
                 reason: "broker configuration differs".into(),
             }),
-            None,
-        ))
+            ..WishSeen::default()
+        })
     }
 
     fn can_restart(&self) -> bool {

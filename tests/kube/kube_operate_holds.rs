@@ -3,13 +3,17 @@
 //! the ConfigMap `kafkaops-holds-CLUSTER`) and both pods 1 and 2 are annotated
 //! `strimzi.io/manual-rolling-update=true`. `kafkaops operate` (the real binary, as the identity
 //! of `examples/operate/rbac.yaml`) rolls pod 1 (deleted and recreated, its annotation removed)
-//! and never deletes pod 2, whose annotation stays; its log names the roll of node 1 only.
+//! and never deletes pod 2, whose annotation stays; its log names the roll of node 1 only, says
+//! once that node 2 is held (the hold's reason and expiry) and that the roll waits for it, and
+//! the roll's records say the same. Once the hold is removed, operate says so once and rolls
+//! pod 2.
 //! Ground truth is the apiserver (the pods' uids and annotations) and the harness's record of
 //! the pods it replaced.
 
 use crate::support;
 use support::WAIT;
 
+use std::collections::BTreeMap;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
@@ -144,11 +148,9 @@ templates:
         })
         .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
     }
-    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    // Ground truth while the hold stands: pod 2 is the same pod, still annotated; only pod 1
+    // was replaced.
     let log = op.log();
-    eprintln!("--- operate ---\n{log}");
-
-    // Ground truth: pod 2 is the same pod, still annotated; only pod 1 was replaced.
     assert_eq!(strimzi.uids().unwrap().get(&2), before.get(&2), "{log}");
     assert!(
         strimzi.annotations(2).unwrap().contains_key(ANNOTATION),
@@ -160,7 +162,17 @@ templates:
         vec![1],
         "only the pod of node 1 is deleted\n{log}"
     );
-    // What operate says: it rolled node 1, never a roll naming node 2.
+    assert_held_log(&log);
+
+    hold_removed_then_node_2_rolls(&env, &state, &strimzi, &mut op, &before);
+    drop(cc);
+    drop(kafka);
+}
+
+/// What operate said while node 2 was held (`log`): it rolled node 1, never a roll naming node
+/// 2; it said once (not at every loop) that node 2 is held, with the hold's reason and expiry,
+/// and that the roll waits for it; the roll's records (started, succeeded) say the same.
+fn assert_held_log(log: &str) {
     let roll_lines: Vec<&str> = log.lines().filter(|l| l.contains("roll")).collect();
     assert!(
         roll_lines.iter().any(|l| l.contains("roll nodes 1 succeeded")
@@ -173,6 +185,56 @@ templates:
             .any(|l| l.contains("nodes 1,2") || l.contains("node 2 ") && l.contains("restart")),
         "operate never plans to restart node 2\n{log}"
     );
-    drop(cc);
-    drop(kafka);
+    let held: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("node 2 is held (disk swap, until "))
+        .collect();
+    assert_eq!(held.len(), 1, "said once\n{log}");
+    assert!(held[0].contains("the roll waits for it"), "{log}");
+    for result in ["started", "succeeded"] {
+        assert!(
+            roll_lines
+                .iter()
+                .any(|l| l.contains(&format!("nodes 1 {result}"))
+                    && l.contains("the roll waits for them: node 2 (")
+                    && l.contains("disk swap, until ")),
+            "the {result} record names the held node\n{log}"
+        );
+    }
+}
+
+/// The hold removed: operate says once that node 2 is no longer held, and rolls it.
+fn hold_removed_then_node_2_rolls(
+    env: &KubeEnv,
+    state: &std::path::Path,
+    strimzi: &FakeStrimzi,
+    op: &mut Operate,
+    before: &BTreeMap<i32, String>,
+) {
+    let o = run(&mut kafkaops(
+        env,
+        state,
+        &["--yes", "hold", "remove", "--nodes", "2"],
+    ));
+    assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
+    wait_for("node 2 rolled once its hold is removed", WAIT, || {
+        if let Some(code) = op.exited() {
+            return Err(fatal(format!("operate exited ({code:?})")));
+        }
+        Ok((strimzi.uids()?.get(&2) != before.get(&2)
+            && !strimzi.annotations(2)?.contains_key(ANNOTATION)
+            && op.log().contains("roll nodes 2 succeeded"))
+        .then_some(()))
+    })
+    .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
+    assert_eq!(op.terminate().unwrap(), Some(0), "{}", op.log());
+    let log = op.log();
+    eprintln!("--- operate ---\n{log}");
+    let ended = log
+        .lines()
+        .filter(|l| l.contains("node 2 is no longer held (its hold expired or was removed)"))
+        .count();
+    assert_eq!(ended, 1, "said once\n{log}");
+    let restarted: Vec<i32> = strimzi.restarts().iter().map(|r| r.node).collect();
+    assert_eq!(restarted, vec![1, 2], "{log}");
 }

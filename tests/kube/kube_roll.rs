@@ -233,6 +233,14 @@ fn strimzi_roll_reasons_rbac_lease_and_zero_failed_sends() {
     assert_eq!(events.len(), 2, "{events:?}");
     assert_eq!(env.lease_holder(LEASE).unwrap(), None, "lease released");
     full_isr("full ISRs after the first roll");
+    // Its journal lists the pod deletes with the apiserver's answers; no token in the journal
+    // nor in a bundle (tests/kube/kube_journal.rs).
+    super::kube_journal::roll_journal_lists_pod_deletes_and_no_token(
+        &env,
+        &bootstrap,
+        state.path(),
+        &[strimzi.pod_name(4), strimzi.pod_name(2)],
+    );
 
     // 1b. A pod Pending/Unschedulable (its process stopped), then one on an old revision: each
     // restarted alone, with its reason in the Event.

@@ -9,6 +9,7 @@
 
 mod kube_holds;
 mod kube_incluster;
+mod kube_journal;
 mod kube_operate;
 mod kube_operate_holds;
 mod kube_platform;

@@ -109,3 +109,52 @@ pub fn check(args: &[String], doc: &Value) {
         );
     }
 }
+
+fn owned<S: AsRef<str>>(args: &[S]) -> Vec<String> {
+    args.iter().map(|a| a.as_ref().to_string()).collect()
+}
+
+/// `stdout` of a kafkaops run with `args` (a run not captured by [`super::bin::Out`]): exactly
+/// one JSON document, checked against its command's published schema ([`check`]). Panics when
+/// it is not one JSON document or does not conform.
+#[must_use]
+pub fn json_of<S: AsRef<str>>(args: &[S], stdout: &str) -> Value {
+    let v: Value = serde_json::from_str(stdout)
+        .unwrap_or_else(|e| panic!("not one JSON document ({e}):\n{stdout}"));
+    check(&owned(args), &v);
+    v
+}
+
+/// One line of a streaming kafkaops run's `-o jsonl` output (`args`), checked against its
+/// command's published schema, or `None` when the line is not JSON (a line still being
+/// written by a run in the background). Panics when a JSON line does not conform.
+#[must_use]
+pub fn record_of<S: AsRef<str>>(args: &[S], line: &str) -> Option<Value> {
+    let v: Value = serde_json::from_str(line).ok()?;
+    check(&owned(args), &v);
+    Some(v)
+}
+
+/// Every line of a finished streaming run's `-o jsonl` output (`args`): each one JSON object,
+/// checked against its command's published schema. Panics on a line that is not JSON.
+#[must_use]
+pub fn jsonl_of<S: AsRef<str>>(args: &[S], stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|l| {
+            record_of(args, l)
+                .unwrap_or_else(|| panic!("not one JSON object per line: {l}\n{stdout}"))
+        })
+        .collect()
+}
+
+/// Stdout of a kafkaops run with `-o yaml` (`args`): exactly one YAML document, checked against
+/// its command's published schema as [`check`] checks JSON (the YAML is the same value).
+/// Panics with the text when it is not one YAML document or does not conform.
+#[must_use]
+pub fn check_yaml<S: AsRef<str>>(args: &[S], stdout: &str) -> Value {
+    let v: Value = serde_yaml::from_str(stdout)
+        .unwrap_or_else(|e| panic!("not one YAML document ({e}):\n{stdout}"));
+    check(&owned(args), &v);
+    v
+}

@@ -131,14 +131,10 @@ fn kafkaops(url: &str) -> Command {
     cmd
 }
 
+/// The events of an `anomalies watch -o jsonl` run, each checked against
+/// `schemas/anomalies-watch.json`.
 fn lines(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .map(|l| {
-            serde_json::from_str(l)
-                .unwrap_or_else(|e| panic!("not one JSON object per line ({e}): {l}"))
-        })
-        .collect()
+    crate::schema::jsonl_of(&["anomalies", "watch"], &String::from_utf8_lossy(stdout))
 }
 
 #[test]
@@ -267,7 +263,10 @@ fn piped_watch_keeps_its_format_and_json_is_one_document() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    let doc = crate::schema::json_of(
+        &["anomalies", "watch", "--once"],
+        &String::from_utf8_lossy(&out.stdout),
+    );
     assert_eq!(doc.as_array().map(Vec::len), Some(2), "{doc}");
     let out = kafkaops(&cc.url())
         .args(["anomalies", "watch", "--interval", "100ms", "-o", "json"])

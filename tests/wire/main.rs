@@ -12,6 +12,8 @@ mod cc_client_wire;
 mod cc_wire;
 mod pace_throttle;
 mod rebalance_cli;
+mod rebalance_follow;
+mod roll_text;
 mod synthetic_kafka;
 mod topic_set_rf_requests;
 

@@ -15,7 +15,7 @@ use cc_wire::{TASK, fixture, json, user_tasks_body};
 use crate::support::bin;
 use bin::Out as Run;
 
-fn base_command(url: &str) -> StdCommand {
+pub(crate) fn base_command(url: &str) -> StdCommand {
     let mut cmd = bin::kafkaops();
     cmd.env("RUST_LOG", "off")
         .env("KAFKAOPS_CRUISE_CONTROL_URL", url);
@@ -46,7 +46,7 @@ fn filters() -> insta::Settings {
 }
 
 /// A ready Cruise Control with brokers 1-4, idle executor.
-async fn ready_cc() -> MockServer {
+pub(crate) async fn ready_cc() -> MockServer {
     let server = MockServer::start().await;
     mount_ready(&server).await;
     server
@@ -66,7 +66,7 @@ async fn mount_ready(server: &MockServer) {
         .await;
 }
 
-async fn mount_dry_run(server: &MockServer, endpoint: &str, body: &str) {
+pub(crate) async fn mount_dry_run(server: &MockServer, endpoint: &str, body: &str) {
     Mock::given(method("POST"))
         .and(path(format!("/kafkacruisecontrol/{endpoint}")))
         .and(query_param("dryrun", "true"))
@@ -720,7 +720,7 @@ async fn ctrl_c_while_following_leaves_the_execution_running_without_a_terminal(
 }
 
 /// Kills the child if the test panics before it exited.
-struct Guard(Option<u32>);
+pub(crate) struct Guard(pub(crate) Option<u32>);
 
 impl Drop for Guard {
     fn drop(&mut self) {
@@ -732,7 +732,7 @@ impl Drop for Guard {
     }
 }
 
-fn scopeguard(pid: u32) -> Guard {
+pub(crate) fn scopeguard(pid: u32) -> Guard {
     Guard(Some(pid))
 }
 
@@ -1231,7 +1231,7 @@ async fn json_mode_on_a_terminal_shows_the_proposal_before_the_prompt() {
 
 /// `cmd` on a pseudo-terminal (stdin and stderr; 50 rows x 200 columns, so a progress line is
 /// never cut): the child and everything it writes to the terminal, as it comes.
-fn spawn_on_terminal(
+pub(crate) fn spawn_on_terminal(
     mut cmd: StdCommand,
 ) -> (
     std::process::Child,

@@ -3,10 +3,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::ports::{RollPort, RollStep, RollStepEnd};
+use super::ports::{RollPort, RollStep, RollStepEnd, WishSeen};
 use crate::app::operate::roll::{self, RollSession, RollSettings};
 use crate::driver::{Outcome, RollIo, StepResult};
-use crate::engine::operate::RollWish;
 use crate::engine::roll::run::RollRun;
 use crate::kafka::KafkaClient;
 use crate::platform::kube::LeaseGuard;
@@ -48,7 +47,17 @@ pub fn broker_config_keys(desired: &BTreeMap<String, String>) -> BTreeSet<String
 /// Why a roll ended, in one sentence (logged and recorded).
 fn why(outcome: &Outcome) -> String {
     match outcome {
-        Outcome::Done(_) => "the roll completed".to_string(),
+        Outcome::Done(summary) => {
+            let held: Vec<_> = summary
+                .held
+                .iter()
+                .map(|h| (h.node, h.reason.clone()))
+                .collect();
+            match super::held::reason_tail(&held) {
+                Some(tail) => format!("the roll completed; {tail}"),
+                None => "the roll completed".to_string(),
+            }
+        }
         Outcome::Aborted(e) => format!("the roll was aborted: {e}"),
         Outcome::RestartFailed { node, error } => {
             format!("restarting node {node} failed: {error:#}")
@@ -62,10 +71,7 @@ fn why(outcome: &Outcome) -> String {
 impl RollPort for LiveRoll {
     type Session = RollSession;
 
-    async fn wish(
-        &self,
-        rolled: &BTreeMap<i32, String>,
-    ) -> Result<(Option<RollWish>, Option<String>), String> {
+    async fn wish(&self, rolled: &BTreeMap<i32, String>) -> Result<WishSeen, String> {
         roll::wish(&self.kafka, &self.settings, rolled).await
     }
 

@@ -20,6 +20,7 @@
 //! Control execution to finish on its own.
 
 pub mod act;
+mod held;
 mod live_roll;
 pub mod observe;
 mod operator;

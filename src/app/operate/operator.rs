@@ -32,6 +32,9 @@ pub struct Operator<C, K, S, L, R, P: RollPort> {
     /// The waits and notes of the last loop: a line is logged when it first appears, not in
     /// every loop.
     pub(super) said: std::sync::Mutex<std::collections::BTreeSet<String>>,
+    /// The held nodes the roll waits for, as last said (each said once when its hold starts
+    /// to matter and once when it stops).
+    pub(super) held: std::sync::Mutex<super::held::HeldLog>,
     /// The task this process said it follows (said once per task).
     pub(super) followed: std::sync::Mutex<Option<String>>,
     /// How nodes are rolled (the platform, the desired configuration).
@@ -103,6 +106,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
             spec,
             saved: std::sync::Mutex::new(None),
             said: std::sync::Mutex::default(),
+            held: std::sync::Mutex::default(),
             followed: std::sync::Mutex::default(),
             roll,
             roll_session: None,
@@ -373,6 +377,10 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clear();
+        *self
+            .held
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = super::held::HeldLog::default();
         *self
             .followed
             .lock()

@@ -143,19 +143,30 @@ pub struct KafkaRead {
 
 pub use crate::app::operate::policy::ClusterFacts;
 
+/// What the loop learns of the roll when none runs.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct WishSeen {
+    /// The nodes that need a roll (held ones left out).
+    pub wish: Option<crate::engine::operate::RollWish>,
+    /// The settings a roll did not apply, in one line.
+    pub note: Option<String>,
+    /// The held nodes the roll would roll but waits for, each with its line
+    /// ([`super::held::waiting`]).
+    pub held: std::collections::BTreeMap<i32, String>,
+}
+
 /// How the loop rolls nodes: the real one plans with the roll engine and restarts through the
 /// roll driver on the platform (`super::live_roll`); a test scripts it.
 pub trait RollPort: Send + Sync {
     /// A roll in progress in this process.
     type Session: Send;
 
-    /// The nodes that need a roll and a note to log (`Err`: it cannot be told).
+    /// The nodes that need a roll, a note to log and the held nodes the roll waits for
+    /// (`Err`: it cannot be told).
     fn wish(
         &self,
         rolled: &std::collections::BTreeMap<i32, String>,
-    ) -> impl Future<
-        Output = Result<(Option<crate::engine::operate::RollWish>, Option<String>), String>,
-    > + Send;
+    ) -> impl Future<Output = Result<WishSeen, String>> + Send;
     /// Whether nodes can be restarted at all.
     fn can_restart(&self) -> bool;
     /// The policy in force changed: what the roll keeps true follows it.

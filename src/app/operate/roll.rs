@@ -31,6 +31,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::held;
+pub use super::ports::WishSeen;
 pub use crate::app::roll::RollSettings;
 use crate::app::roll::{
     ProgressLines, observe_nodes, pod_reasons, requests, with_known_brokers, with_platform_reasons,
@@ -132,7 +134,7 @@ async fn roll_requests(
 }
 
 /// The nodes a plan restarts, reconfigures or is blocked on.
-fn planned_nodes(plan: &crate::engine::roll::Plan) -> BTreeSet<i32> {
+pub(super) fn planned_nodes(plan: &crate::engine::roll::Plan) -> BTreeSet<i32> {
     let mut nodes = BTreeSet::new();
     for step in &plan.steps {
         match step {
@@ -148,66 +150,92 @@ fn planned_nodes(plan: &crate::engine::roll::Plan) -> BTreeSet<i32> {
 
 /// The nodes that need a roll: their broker configuration differs from the policy's (as the
 /// roll engine plans it: reconfigured where Kafka allows, else restarted), or Kubernetes gives
-/// a reason. `None`: nothing to do. Nodes a roll already went over for the same desired
-/// configuration (`rolled`) are not rolled for it again; the note (second) says which keys
-/// the restart did not apply.
+/// a reason. No wish: nothing to do. Nodes a roll already went over for the same desired
+/// configuration (`rolled`) are not rolled for it again; the note says which keys the restart
+/// did not apply. Held nodes (`kafkaops hold`) make no wish: the roll waits for them, and
+/// [`WishSeen::held`] says which with each hold.
 pub async fn wish(
     client: &KafkaClient,
     s: &RollSettings,
     rolled: &BTreeMap<i32, String>,
-) -> Result<(Option<RollWish>, Option<String>), String> {
+) -> Result<WishSeen, String> {
     if s.desired.is_empty() && s.kube.is_none() {
-        return Ok((None, None));
+        return Ok(WishSeen::default());
     }
     let observation = client.observe().await.map_err(|e| format!("{e:#}"))?;
     let snapshot = to_snapshot(&observation);
     let (requests, unapplied) = roll_requests(s, &snapshot, rolled).await?;
-    // Held nodes (`kafkaops hold`) make no wish: the roll would leave them alone.
-    let holds = crate::app::hold::active_now(&s.holds, client)
-        .await
-        .map_err(|e| format!("{e:#}"))?;
-    Ok((
-        wish_of(s, &snapshot, requests, &holds),
-        unapplied_note(&unapplied),
-    ))
+    let holds = held_now(s, client).await?;
+    let (wish, held) = wish_of(s, &snapshot, requests, &holds);
+    Ok(WishSeen {
+        wish,
+        note: unapplied_note(&unapplied),
+        held,
+    })
 }
 
-/// The wish the requests make on `snapshot` (pure).
+/// The holds that count now, each described with its reason and expiry.
+async fn held_now(
+    s: &RollSettings,
+    client: &KafkaClient,
+) -> Result<BTreeMap<NodeId, String>, String> {
+    let holds = crate::app::hold::read(&s.holds, client)
+        .await
+        .map_err(|e| format!("{e:#}"))?;
+    Ok(held::describe(&holds, crate::app::hold::now()))
+}
+
+/// The wish the requests make on `snapshot`, and the held nodes it waits for (pure).
 fn wish_of(
     s: &RollSettings,
     snapshot: &ClusterSnapshot,
     requests: BTreeMap<NodeId, NodeRequest>,
     holds: &BTreeMap<NodeId, String>,
-) -> Option<RollWish> {
+) -> (Option<RollWish>, BTreeMap<i32, String>) {
     if requests
         .values()
         .all(|r| r.restart_reasons.is_empty() && r.desired_config.is_empty())
     {
-        return None;
+        return (None, BTreeMap::new());
     }
+    let waiting = held::waiting(&s.config, snapshot, &requests, holds);
     let mut roller = Roller::new(s.config.clone(), requests.clone());
     roller.handle_holds(holds.clone());
     let plan = roller.plan(snapshot);
     let nodes = planned_nodes(&plan);
     if nodes.is_empty() {
-        return None;
+        return (None, waiting);
     }
-    let mut why: Vec<String> = requests
-        .values()
+    // Why, from the requests of the nodes the roll goes over (a held node's are said apart).
+    let wished = || {
+        requests
+            .iter()
+            .filter(|(id, _)| nodes.contains(&id.0))
+            .map(|(_, r)| r)
+    };
+    let mut why: Vec<String> = wished()
         .flat_map(|r| r.restart_reasons.iter().cloned())
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    if !s.desired.is_empty() && requests.values().any(|r| !r.desired_config.is_empty()) {
+    if !s.desired.is_empty() && wished().any(|r| !r.desired_config.is_empty()) {
         why.push(format!(
             "the policy's roll.brokerConfig ({})",
             s.desired.keys().cloned().collect::<Vec<_>>().join(", ")
         ));
     }
-    Some(RollWish {
-        nodes,
-        reason: why.join("; "),
-    })
+    let held_left: Vec<(NodeId, String)> = waiting
+        .keys()
+        .filter_map(|n| holds.get(&NodeId(*n)).map(|h| (NodeId(*n), h.clone())))
+        .collect();
+    why.extend(held::reason_tail(&held_left));
+    (
+        Some(RollWish {
+            nodes,
+            reason: why.join("; "),
+        }),
+        waiting,
+    )
 }
 
 /// A roll in progress in this process.
@@ -288,11 +316,9 @@ pub async fn start(
     let (snapshot, witness) = observe_nodes(&platform, &mut observation)
         .await
         .map_err(|e| e.to_string())?;
-    // Held nodes are left alone by operate's roll as by `kafkaops roll`; holds that cannot be
-    // read start no roll.
-    let holds = crate::app::hold::active_now(&s.holds, &client)
-        .await
-        .map_err(|e| format!("{e:#}"))?;
+    // Held nodes are left alone by operate's roll as by `kafkaops roll` (described with their
+    // expiry, so the roll's summary says until when); holds that cannot be read start no roll.
+    let holds = held_now(s, &client).await?;
     let io = KafkaRollIo::new(client, platform, witness.clone())
         .await
         .map_err(|e| e.to_string())?;
@@ -413,7 +439,7 @@ mod tests {
         let mut requests = requests(snapshot, None, &s.desired).unwrap();
         let unapplied = drop_rolled(&mut requests, snapshot, &s.desired, rolled);
         (
-            wish_of(s, snapshot, requests, &BTreeMap::new()),
+            wish_of(s, snapshot, requests, &BTreeMap::new()).0,
             unapplied_note(&unapplied),
         )
     }
@@ -465,6 +491,44 @@ mod tests {
             config_hash(&s.desired),
             config_hash(&settings("/data2").desired)
         );
+    }
+
+    #[test]
+    fn a_held_node_makes_no_wish_and_the_roll_says_it_waits_for_it() {
+        let snapshot = snapshot();
+        let s = settings("/data");
+        let requests = requests(&snapshot, None, &s.desired).unwrap();
+        let all = wish_of(&s, &snapshot, requests.clone(), &BTreeMap::new());
+        let nodes = all.0.expect("a roll").nodes;
+        assert!(all.1.is_empty());
+        let held = *nodes.first().unwrap();
+        let holds = BTreeMap::from([(NodeId(held), "disk swap, until T".to_string())]);
+        let (wish, waiting) = wish_of(&s, &snapshot, requests.clone(), &holds);
+        let wish = wish.expect("the others still roll");
+        assert!(!wish.nodes.contains(&held), "{wish:?}");
+        assert_eq!(wish.nodes.len(), nodes.len() - 1);
+        assert!(
+            wish.reason.ends_with(&format!(
+                "held node(s) left alone, the roll waits for them: node {held} (disk swap, until T)"
+            )),
+            "{}",
+            wish.reason
+        );
+        assert_eq!(
+            waiting[&held],
+            format!(
+                "roll: node {held} is held (disk swap, until T): the roll waits for it \
+                 (it needs a roll: roll.brokerConfig: log.dirs)"
+            )
+        );
+        // Every node held: no wish, each still said to be waited for.
+        let holds: BTreeMap<NodeId, String> = nodes
+            .iter()
+            .map(|n| (NodeId(*n), "x".to_string()))
+            .collect();
+        let (wish, waiting) = wish_of(&s, &snapshot, requests, &holds);
+        assert_eq!(wish, None);
+        assert_eq!(waiting.keys().copied().collect::<BTreeSet<_>>(), nodes);
     }
 }
 

@@ -7,14 +7,16 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::ports::{ClusterFacts, CruiseControlPort, KafkaPort, LogRecorder, RollPort, RollStep};
+use super::ports::{
+    ClusterFacts, CruiseControlPort, KafkaPort, LogRecorder, RollPort, RollStep, WishSeen,
+};
 use super::{Ended, OperateSpec, Operator};
 use crate::app::operate::policy;
 use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::params::{RebalanceKind, RebalanceRequest, TopicConfigurationRequest};
 use crate::cruise_control::retry::RetryPolicy;
 use crate::cruise_control::{Answer, CcError, CruiseControlApi, Observer};
-use crate::engine::operate::{CcView, KafkaView, OperateState, RollWish};
+use crate::engine::operate::{CcView, KafkaView, OperateState};
 use crate::engine::rebalance::State;
 use crate::engine::roll::run::RollRun;
 use crate::engine::view::{ExecutorState, MonitorState, TaskStatus};
@@ -192,11 +194,8 @@ struct NoRoll;
 impl RollPort for NoRoll {
     type Session = ();
 
-    async fn wish(
-        &self,
-        _rolled: &BTreeMap<i32, String>,
-    ) -> Result<(Option<RollWish>, Option<String>), String> {
-        Ok((None, None))
+    async fn wish(&self, _rolled: &BTreeMap<i32, String>) -> Result<WishSeen, String> {
+        Ok(WishSeen::default())
     }
 
     fn can_restart(&self) -> bool {

@@ -133,11 +133,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
             Err(e) => {
                 self.release_roll_lease().await;
                 if let Some(rec) = state.finish_roll(false, &format!("cannot start: {e}")) {
-                    self.report(&Decision {
-                        records: vec![rec],
-                        ..Decision::default()
-                    })
-                    .await;
+                    self.report_records(&[rec]).await;
                 }
                 self.persist_or_stop(state).await?;
                 Ok(Some(self.spec.resync))
@@ -162,11 +158,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
             }
         }
         if let Some(rec) = state.finish_roll(ok, why) {
-            self.report(&Decision {
-                records: vec![rec],
-                ..Decision::default()
-            })
-            .await;
+            self.report_records(&[rec]).await;
         }
         self.persist_or_stop(state).await
     }

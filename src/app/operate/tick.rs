@@ -136,9 +136,16 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
         let mut roll_notes = Vec::new();
         if state.roll().is_none() {
             match self.roll.wish(&state.rolled_config).await {
-                Ok((w, note)) => {
-                    roll_notes.extend(note);
-                    match w {
+                Ok(seen) => {
+                    roll_notes.extend(seen.note);
+                    let wished = seen.wish.as_ref().map(|w| w.nodes.clone());
+                    for line in self
+                        .held_log()
+                        .update(seen.held, &wished.unwrap_or_default())
+                    {
+                        log(line);
+                    }
+                    match seen.wish {
                         Some(w) if !self.roll.can_restart() => roll_notes.push(format!(
                             "nodes {:?} need a roll ({}), but no --restart-command (or --stop-command and --start-command) says how to restart them",
                             w.nodes, w.reason
@@ -152,7 +159,16 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
                 }
             }
         }
+        // The held nodes the roll waits for, in every loop's notes (a roll running meanwhile
+        // does not make them new again): logged once while they stay.
+        roll_notes.extend(self.held_log().lines());
         roll_notes
+    }
+
+    fn held_log(&self) -> std::sync::MutexGuard<'_, super::held::HeldLog> {
+        self.held
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The health verdict on `/metrics`: Kafka's side from this loop's read of Kafka (`facts`),
@@ -354,24 +370,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
 
     /// Logs, records and counts a decision.
     pub(super) async fn report(&self, d: &Decision) {
-        for r in &d.records {
-            let result = if self.spec.dry_run && r.result == RecordResult::Started {
-                ActionResult::DryRun
-            } else {
-                match r.result {
-                    RecordResult::Started => ActionResult::Started,
-                    RecordResult::Succeeded => ActionResult::Succeeded,
-                    RecordResult::Failed => ActionResult::Failed,
-                }
-            };
-            self.record(ActionRecord {
-                kind: r.kind.clone(),
-                target: r.target.clone(),
-                reason: r.reason.clone(),
-                result,
-            })
-            .await;
-        }
+        self.report_records(&d.records).await;
         let now: std::collections::BTreeSet<String> =
             d.notes.iter().chain(&d.waits).cloned().collect();
         let mut said = self
@@ -394,6 +393,30 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
                 ""
             };
             log(format!("auto-rebalance{would}: {from:?} -> {to:?}"));
+        }
+    }
+
+    /// Logs, records and counts the records of an action that ended or could not start,
+    /// outside a loop's decision: the lines the loop said stay said (its notes and waits are
+    /// not logged again when the next decision still has them).
+    pub(super) async fn report_records(&self, records: &[crate::engine::operate::Record]) {
+        for r in records {
+            let result = if self.spec.dry_run && r.result == RecordResult::Started {
+                ActionResult::DryRun
+            } else {
+                match r.result {
+                    RecordResult::Started => ActionResult::Started,
+                    RecordResult::Succeeded => ActionResult::Succeeded,
+                    RecordResult::Failed => ActionResult::Failed,
+                }
+            };
+            self.record(ActionRecord {
+                kind: r.kind.clone(),
+                target: r.target.clone(),
+                reason: r.reason.clone(),
+                result,
+            })
+            .await;
         }
     }
 

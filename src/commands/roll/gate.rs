@@ -33,7 +33,10 @@ pub(super) fn check(ctx: &Ctx, args: &RollRunArgs, p: &Planned) -> Result<Gate, 
         ));
     }
     if printer.format == OutputFormat::Table {
-        crate::output::write_stdout(&render_plan(plan, snapshot, notes))?;
+        crate::output::write_stdout(&crate::output::fit_prose(
+            &render_plan(plan, snapshot, notes),
+            printer.style(),
+        ))?;
     }
     let strict_refusal = (args.strict && !p.risky.is_empty()).then(|| {
         format!(

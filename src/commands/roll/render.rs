@@ -29,7 +29,8 @@ fn role_of(snapshot: &ClusterSnapshot, id: NodeId) -> String {
         .map_or_else(|| "?".into(), |n| n.roles.to_string())
 }
 
-/// The plan as text: batches in order, the reason for each node, what would block.
+/// The plan as text: batches in order, the reason for each node, what would block. One line
+/// per item, not fitted: the command fits it to the terminal ([`crate::output::fit_prose`]).
 #[must_use]
 pub fn render_plan(plan: &Plan, snapshot: &ClusterSnapshot, notes: &[String]) -> String {
     let mut out = String::new();
@@ -323,7 +324,7 @@ pub(super) fn emit_result(
             dry_run: false,
             result: Some(result),
         },
-        |d| render_summary(d.result.expect("set")),
+        |d| crate::output::fit_prose(&render_summary(d.result.expect("set")), printer.style()),
     )
 }
 
@@ -471,5 +472,88 @@ mod plan_tests {
             json["sensitive_settings"],
             serde_json::json!([{"node": 1, "keys": ["ssl.keystore.password"]}])
         );
+    }
+
+    /// Issue #26: the plan's prose (reasons, notes, the summary) fits the terminal as tables
+    /// do, each item's continuation hanging under its text; without a width, lines are intact.
+    #[test]
+    fn the_plan_and_the_summary_fit_80_and_40_columns() {
+        let reason = |n: i32| crate::engine::roll::NodeReason {
+            node: NodeId(n),
+            reason: "its configuration differs from the desired one in log.retention.ms and \
+                     num.network.threads, which only a restart applies"
+                .into(),
+        };
+        let plan = Plan {
+            steps: vec![
+                PlanStep::Restart {
+                    nodes: vec![reason(1), reason(2)],
+                    reason: "brokers 1 and 2 share no partition, so restarting them together \
+                             keeps every partition above min.insync.replicas"
+                        .into(),
+                },
+                PlanStep::Blocked {
+                    nodes: vec![NodeId(3)],
+                    reason: "restarting node 3 now would take partition orders-7 below its \
+                             min.insync.replicas of 2 while broker 4 catches up"
+                        .into(),
+                },
+            ],
+            untouched: vec![NodeId(4), NodeId(5)],
+            ..Plan::default()
+        };
+        let notes = [
+            "the roles of node(s) 5 were inferred from the metadata because the \
+                      controller did not answer the describe request in time"
+                .to_string(),
+        ];
+        let text = render_plan(&plan, &ClusterSnapshot::default(), &notes);
+        let summary = render_summary(&ResultDoc {
+            notes: notes.to_vec(),
+            ..ResultDoc::nothing(&plan)
+        });
+        let style = |w| crate::output::Style {
+            width: Some(w),
+            ..crate::output::Style::PLAIN
+        };
+        for (what, text) in [("plan", &text), ("summary", &summary)] {
+            assert!(
+                text.lines().any(|l| l.len() > 80),
+                "unfitted {what}:\n{text}"
+            );
+            assert_eq!(
+                crate::output::fit_prose(text, crate::output::Style::PLAIN),
+                *text,
+                "not a terminal: as is"
+            );
+            for w in [80u16, 40] {
+                let fitted = crate::output::fit_prose(text, style(w));
+                assert!(
+                    fitted.lines().all(|l| l.chars().count() <= usize::from(w)),
+                    "{what} at {w}:\n{fitted}"
+                );
+                // The same words, in the same order.
+                let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+                assert_eq!(words(&fitted), words(text), "{what} at {w}");
+            }
+        }
+        let fitted = crate::output::fit_prose(&text, style(40));
+        let lines: Vec<&str> = fitted.lines().collect();
+        // `  1. restart` / `       node 1 (...): ...` continued under the node's text (9).
+        let node = lines
+            .iter()
+            .position(|l| l.starts_with("       node 1"))
+            .unwrap();
+        assert!(lines[node + 1].starts_with(&" ".repeat(9)), "{fitted}");
+        assert!(!lines[node + 1].starts_with(&" ".repeat(10)), "{fitted}");
+        // `  2. BLOCKED ...` continued under the text after `2. ` (5).
+        let blocked = lines
+            .iter()
+            .position(|l| l.starts_with("  2. BLOCKED"))
+            .unwrap();
+        assert!(lines[blocked + 1].starts_with(&" ".repeat(5)), "{fitted}");
+        assert!(!lines[blocked + 1].starts_with(&" ".repeat(6)), "{fitted}");
+        let note = lines.iter().position(|l| l.starts_with("Note: ")).unwrap();
+        assert!(lines[note + 1].starts_with("  ") && !lines[note + 1].starts_with("   "));
     }
 }

@@ -10,12 +10,14 @@
 //! `commands::rebalance`) and their text ([`text`]), following a task ([`task`]) and the signals (Ctrl-C, SIGTERM). It is
 //! not a subcommand: subcommands import it, it imports none of them.
 
+mod follow_end;
 mod hooks;
 pub(crate) mod render;
 pub(crate) mod status_extra;
 pub(crate) mod task;
 pub(crate) mod text;
 
+pub use follow_end::{FollowEnded, FollowView, follow_ended};
 pub(crate) use hooks::RebalanceHooks;
 pub use render::*;
 pub use text::*;
@@ -34,7 +36,7 @@ use crate::cruise_control::Answer;
 use crate::cruise_control::model::OptimizationResult;
 use crate::cruise_control::params::{RebalanceKind, RebalanceRequest};
 use crate::driver::cc_flow as flow;
-use crate::engine::cc_flow::{FlowConfig, Outcome};
+use crate::engine::cc_flow::{AfterInterrupt, FlowConfig, Outcome};
 use crate::engine::drift::{DriftReport, Tolerance};
 use crate::engine::operator_guard::Action;
 use crate::engine::view::ExecutionProgress;
@@ -150,6 +152,15 @@ pub(crate) async fn run_flow(
     if let Some(e) = terminated_error(&report.outcome) {
         report.error = Some(e);
     }
+    let follow = follow_ended(
+        &report.outcome,
+        hooks.chose_leave.load(std::sync::atomic::Ordering::SeqCst),
+        terminated(),
+    )
+    .map(|ended| FollowView {
+        ended,
+        follow_timeout_ms: a.follow_timeout.map(millis),
+    });
     let mut left_running = false;
     if let Some(note) = hooks.left_running_by_choice(&report.outcome) {
         ctx.printer.note(note);
@@ -160,7 +171,10 @@ pub(crate) async fn run_flow(
     if !stopped {
         explain_a_failed_execution(ctx, &mut report, placement_in_kafka.as_ref()).await;
     }
-    let output = flow_output(&report, kind, a.show_internal, stopped, placement_in_kafka);
+    let mut output = flow_output(&report, kind, a.show_internal, stopped, placement_in_kafka);
+    if let Some(FlowOutput::Execution(view)) = output.as_mut() {
+        view.follow = follow;
+    }
     Ok(FlowRun {
         report,
         output,
@@ -368,6 +382,17 @@ fn flow_output(
             Some(("failed", proposal_of(&report.execution, false)))
         }
         Outcome::Drifted { .. } => Some(("drifted", proposal_of(&report.recheck, true))),
+        // Following ended while the execution runs (left running, --follow-timeout, SIGTERM):
+        // the document still comes, with what was seen last (`follow.ended` says why).
+        Outcome::TimedOut { .. }
+        | Outcome::Interrupted {
+            after: AfterInterrupt::LeftRunning | AfterInterrupt::StopFailed,
+            ..
+        } => Some(("running", proposal_of(&report.execution, false))),
+        Outcome::Interrupted {
+            after: AfterInterrupt::StopRequested,
+            ..
+        } => Some(("stopping", proposal_of(&report.execution, false))),
         _ => None,
     };
     if let Some((status, Some(proposal))) = status {
@@ -386,6 +411,7 @@ fn flow_output(
             approved_proposal,
             drift: report.drift.clone().map(Box::new),
             execution_drift: report.execution_drift.clone().map(Box::new),
+            follow: None,
             execution: ExecutionOutcome {
                 status,
                 progress,

@@ -225,6 +225,11 @@ pub fn dead_brokers_warning(p: &ProposalView) -> Option<String> {
 /// An execution's outcome.
 #[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
 pub struct ExecutionOutcome {
+    /// started (`--no-wait`), completed, failed, stopped (by a stop request), nothing-to-do,
+    /// drifted (nothing executed), running (following ended while it runs: `follow.ended`),
+    /// stopping (a stop was asked after Ctrl-C).
+    #[schemars(extend("enum" = ["started", "completed", "failed", "stopped", "nothing-to-do",
+        "drifted", "running", "stopping"]))]
     pub status: &'static str,
     pub progress: Option<ExecutionProgress>,
     /// What kafkaops saw change in Kafka's metadata between before and after the execution
@@ -248,6 +253,9 @@ pub struct ExecutionView {
     pub drift: Option<Box<DriftReport>>,
     /// The execution's own proposal compared with the approved one (it already runs).
     pub execution_drift: Option<Box<DriftReport>>,
+    /// Why following the execution ended (`null` when it was not followed: a dry run,
+    /// `--no-wait`, nothing executed).
+    pub follow: Option<super::FollowView>,
     pub execution: ExecutionOutcome,
 }
 

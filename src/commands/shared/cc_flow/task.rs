@@ -10,13 +10,16 @@
 //!
 //! `--follow` re-attaches: the shared flow ([`crate::engine::cc_flow::CcFlow::attach`]) follows
 //! the task exactly as a fresh `--execute` would (progress bar, Ctrl-C to stop it or leave it
-//! running), but can never send a proposal or an execution request.
+//! running), but can never send a proposal or an execution request. However following ends
+//! (the task ended, left running at the Ctrl-C menu, `--follow-timeout`, Ctrl-C without a
+//! terminal, SIGTERM, a stop asked), the task's document is printed with `follow.ended` saying
+//! why, then the command exits with that case's code (0, 0, 3, 130, 143, 130).
 
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::{RebalanceHooks, millis};
+use super::{FollowEnded, FollowView, RebalanceHooks, follow_ended, millis};
 use crate::app::rebalance::task::{Verdict, look};
 use crate::cli::rebalance::StatusArgs;
 use crate::commands::Ctx;
@@ -63,6 +66,8 @@ pub struct TaskView {
     /// How far the task's proposal is done, as Kafka shows it (`null` without a Kafka
     /// connection or when Cruise Control did not give the proposal).
     pub placement_in_kafka: Option<crate::app::placement::ProposalDone>,
+    /// With `--follow`: why following ended (`null` without `--follow`).
+    pub follow: Option<FollowView>,
 }
 
 fn render(v: &TaskView) -> String {
@@ -77,6 +82,9 @@ fn render(v: &TaskView) -> String {
         }
     };
     let mut out = format!("Task {} {what}.\nRequest: {}\n", v.task_id, v.request);
+    if let Some(why) = v.follow.as_ref().and_then(|f| stopped_following(f.ended)) {
+        out.push_str(&format!("Stopped following it: {why}.\n"));
+    }
     if let Some(p) = &v.progress {
         out.push_str(&super::render_progress(p, crate::output::Style::PLAIN));
     }
@@ -87,6 +95,19 @@ fn render(v: &TaskView) -> String {
         ));
     }
     out
+}
+
+/// Why following ended while the task may still run, for people (`None`: it finished).
+fn stopped_following(ended: FollowEnded) -> Option<&'static str> {
+    Some(match ended {
+        FollowEnded::Finished => return None,
+        FollowEnded::LeftRunning => "left running at your choice",
+        FollowEnded::Timeout => "--follow-timeout passed",
+        FollowEnded::Interrupted => "interrupted",
+        FollowEnded::Terminated => "terminated (SIGTERM)",
+        FollowEnded::StopRequested => "a stop was requested",
+        FollowEnded::StopFailed => "the stop request failed",
+    })
 }
 
 /// Runs `rebalance status --task ID [--follow]`.
@@ -105,15 +126,26 @@ pub(crate) async fn status_task(
     // What the task runs: its answer, kept while it runs (a stopped or failed one keeps none).
     let proposal = crate::app::rebalance::task::proposal_of(&task);
     let mut followed = None;
-    if a.follow && v == Verdict::Running {
-        match follow(&cc, a, task_id, &printer, &obs).await? {
-            Followed::Exit(exit) => return exit,
-            Followed::Ended(after, progress) => {
-                v = after;
-                followed = progress;
-            }
-        }
+    let mut follow_view = None;
+    // The exit of a follow that ended while the task runs (left running, timed out, ...): the
+    // document is printed first, then this.
+    let mut exit = None;
+    if a.follow {
+        let ended = if v == Verdict::Running {
+            let f = follow(&cc, a, task_id, &printer, &obs).await?;
+            v = f.verdict;
+            followed = f.progress;
+            exit = f.exit;
+            f.ended
+        } else {
+            FollowEnded::Finished
+        };
+        follow_view = Some(FollowView {
+            ended,
+            follow_timeout_ms: a.follow_timeout.map(millis),
+        });
     }
+    let deadline = Instant::now() + a.timeout;
     let progress = if v == Verdict::Running {
         let ex = cc
             .state(&[Substate::Executor], false, deadline, &obs)
@@ -139,22 +171,29 @@ pub(crate) async fn status_task(
         started_at_ms: task.start_ms,
         progress,
         placement_in_kafka,
+        follow: follow_view,
     };
     printer.emit(&view, render)?;
-    Ok(v.exit_code())
+    exit.unwrap_or(Ok(v.exit_code()))
 }
 
 /// What following a running task ended with.
-enum Followed {
-    /// The command is over (left running at the operator's choice, interrupted, timed out, a
-    /// failed look): its exit.
-    Exit(Result<ExitCode, CliError>),
-    /// The task ended: its verdict now, and the last counters seen while following.
-    Ended(Verdict, Option<ExecutionProgress>),
+struct Followed {
+    /// Why following ended.
+    ended: FollowEnded,
+    /// The task's verdict now.
+    verdict: Verdict,
+    /// The last counters seen while following (for a task that ended).
+    progress: Option<ExecutionProgress>,
+    /// The command's exit when following ended while the task runs (left running at the
+    /// operator's choice, interrupted, timed out); `None`: the verdict's.
+    exit: Option<Result<ExitCode, CliError>>,
 }
 
 /// `--follow`: the shared flow attached to the running task, followed exactly as a fresh
-/// `--execute` would be (progress bar, Ctrl-C to stop it or leave it running).
+/// `--execute` would be (progress bar, Ctrl-C to stop it or leave it running). An error is
+/// returned only when following could not end in a known way (Cruise Control unreachable): every
+/// other end is a document.
 async fn follow(
     cc: &CruiseControlClient,
     a: &StatusArgs,
@@ -181,20 +220,40 @@ async fn follow(
     if let Some(e) = super::terminated_error(&report.outcome) {
         report.error = Some(e);
     }
-    if let Some(note) = hooks.left_running_by_choice(&report.outcome) {
+    let chose_leave = hooks.chose_leave.load(std::sync::atomic::Ordering::SeqCst);
+    let ended = match &report.outcome {
+        // Cruise Control forgot the task: there is no state left to show.
+        Outcome::TaskLost { .. } => None,
+        o => follow_ended(o, chose_leave, super::terminated()),
+    };
+    let Some(ended) = ended else {
+        // Attached past the execution request: anything else is a failure to follow.
+        return Err(report.error.unwrap_or_else(|| {
+            CliError::new(
+                ExitCode::Failed,
+                anyhow::anyhow!("following task {task_id} ended without an outcome"),
+            )
+        }));
+    };
+    let exit = if let Some(note) = hooks.left_running_by_choice(&report.outcome) {
         printer.note(note);
-        return Ok(Followed::Exit(Ok(ExitCode::Ok)));
-    }
-    match &report.outcome {
-        Outcome::Completed { .. } | Outcome::Failed { .. } => {
-            let (_, after) = look(cc, task_id, Instant::now() + a.timeout, obs).await?;
-            Ok(Followed::Ended(after, report.flow.progress().cloned()))
-        }
-        _ => Ok(Followed::Exit(match report.error {
+        Some(Ok(ExitCode::Ok))
+    } else if ended == FollowEnded::Finished {
+        None
+    } else {
+        Some(match report.error {
             Some(e) => Err(e),
             None => Ok(report.outcome.exit_code()),
-        })),
-    }
+        })
+    };
+    // The task's verdict now: it ended (how), or it still runs (how far, read by the caller).
+    let (_, verdict) = look(cc, task_id, Instant::now() + a.timeout, obs).await?;
+    Ok(Followed {
+        ended,
+        verdict,
+        progress: report.flow.progress().cloned(),
+        exit,
+    })
 }
 
 /// A flow attached to the running task, past its execution request, followed while it runs

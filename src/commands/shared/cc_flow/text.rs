@@ -290,6 +290,10 @@ pub(crate) fn render_execution(v: &ExecutionView, style: crate::output::Style) -
             "Nothing was executed: the proposal changed since it was approved.\n".to_string()
         }
         "stopped" => format!("Execution stopped by a stop request (task {task}).\n"),
+        "running" => format!(
+            "Execution still running (task {task}); follow it with `kafkaops rebalance status --task {task} --follow`.\n"
+        ),
+        "stopping" => format!("Execution stopping (task {task}): a stop was requested.\n"),
         _ => format!("Execution ended with an error or was stopped (task {task}).\n"),
     });
     if let Some(k) = &e.placement_in_kafka {
