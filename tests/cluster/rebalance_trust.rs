@@ -216,13 +216,22 @@ fn rebalances_you_can_trust() {
     assert!(approved["summary"]["replica_movements"].as_u64().unwrap() >= 4);
     // Meanwhile someone moves partitions 0-3 onto broker 4 by hand: the proposal the double
     // computes now differs from the approved one.
+    let mut moved = BTreeMap::new();
     for p in 0..4 {
         let mut r = on_123[p as usize].clone();
         r[1] = 4;
         admin.reassign("orders", p, &r).unwrap();
+        moved.insert(p, r);
     }
     wait_reassignments_done(&admin);
-    let before = assignment(&bootstrap, "orders");
+    // The controller has finished the moves; the broker answering Metadata may still show a
+    // moved partition's transitional replica set (e.g. [1, 4, 2]) for a moment: read `before`
+    // once the metadata shows every move done, or a late update reads as "something moved".
+    let before = wait_for("the manual moves to show in the metadata", WAIT, || {
+        let a = assignment(&bootstrap, "orders");
+        Ok(moved.iter().all(|(p, r)| a.get(p) == Some(r)).then_some(a))
+    })
+    .unwrap();
     let mut args = vec![
         "rebalance",
         "add",
