@@ -52,7 +52,7 @@ pub(crate) async fn ready_cc() -> MockServer {
     server
 }
 
-async fn mount_ready(server: &MockServer) {
+pub(crate) async fn mount_ready(server: &MockServer) {
     Mock::given(method("GET"))
         .and(path("/kafkacruisecontrol/state"))
         .and(query_param("substates", "monitor,executor,analyzer"))

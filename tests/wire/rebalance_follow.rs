@@ -12,7 +12,9 @@ use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, MockServer};
 
 use crate::cc_wire::{TASK, fixture, json, user_tasks_body};
-use crate::rebalance_cli::{base_command, mount_dry_run, ready_cc, scopeguard, spawn_on_terminal};
+use crate::rebalance_cli::{
+    base_command, mount_dry_run, mount_ready, ready_cc, scopeguard, spawn_on_terminal,
+};
 use crate::support::bin;
 
 /// Cruise Control executing task [`TASK`] (an `add_broker` execution) for as long as the test
@@ -89,7 +91,7 @@ async fn a_follow_timeout_prints_the_running_task_once_and_exits_3() {
     // `rebalance add --execute` given up by --follow-timeout: its execution document, still
     // running, says so too.
     accepts_the_execution(&cc).await;
-    mount_state_ready(&cc).await;
+    mount_ready(&cc).await;
     let args: Vec<String> = [
         "rebalance",
         "add",
@@ -112,21 +114,6 @@ async fn a_follow_timeout_prints_the_running_task_once_and_exits_3() {
     assert_eq!(v["task_id"], TASK);
     assert_eq!(v["execution"]["status"], "running", "{v:#}");
     assert_eq!(v["follow"]["ended"], "timeout", "{v:#}");
-}
-
-/// The readiness look before an execution (monitor, executor, analyzer) and the broker ids.
-async fn mount_state_ready(cc: &MockServer) {
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/state"))
-        .and(query_param("substates", "monitor,executor,analyzer"))
-        .respond_with(json(200, &fixture("state_ready.json")))
-        .mount(cc)
-        .await;
-    Mock::given(method("GET"))
-        .and(path("/kafkacruisecontrol/kafka_cluster_state"))
-        .respond_with(json(200, &fixture("kafka_cluster_state.json")))
-        .mount(cc)
-        .await;
 }
 
 /// Runs `args` on a terminal (stdin and stderr; stdout piped), waits until it follows the
