@@ -2,14 +2,16 @@
 //! Kafka (`tests/support/synthetic_kafka/`), served from this process.
 //!
 //! For each size (brokers x partitions in topics of 100, RF 3, rack-aware in 3 racks,
-//! `min.insync.replicas` 2, 3 controllers; bootstrap list: the first three brokers):
+//! `min.insync.replicas` 2, 3 controllers; bootstrap list: the first three brokers, and
+//! `bootstrap.controllers` the three controllers):
 //! 1. `kafkaops roll --dry-run --all` end to end (connect, one observation, plan, print), as a
 //!    child process: wall time, peak RSS (`wait4`), CPU, and the requests and bytes the cluster
 //!    served it, per API;
 //! 2. the library's observation alone (`KafkaClient::observe`, what a roll repeats every poll),
 //!    in a child process (this binary in `observe` mode): the first observation (fresh
 //!    connections, as in the dry run) and the next ones (connections kept, as in a roll), each
-//!    with its wall time, the peak RSS so far and the requests and bytes it cost.
+//!    with its wall time, the peak RSS so far and the requests and bytes it cost; once reading
+//!    every broker's configs (a roll) and once only those a decision needs (the dry run).
 //!
 //! A child that grows past `--rss-limit-mib` or runs past `--timeout` is killed and the row says
 //! how far it got (requests answered before). Prints JSON lines on stderr as it goes and the
@@ -25,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
-use kafkaops::kafka::client::{ClusterObserver, KafkaClient};
+use kafkaops::kafka::client::{BrokerConfigReads, ClusterObserver, KafkaClient};
 use kafkaops::kafka::config::ConnectionConfig;
 use synthetic_kafka::{Spec, Stats, SyntheticKafka};
 
@@ -68,6 +70,13 @@ enum Mode {
         stats_url: String,
         #[arg(long)]
         count: usize,
+        /// `bootstrap.controllers`
+        #[arg(long)]
+        controllers: String,
+        /// Read only the broker configs a decision needs (`BrokerConfigReads::Needed`, what
+        /// `roll --dry-run` reads) instead of every broker's
+        #[arg(long)]
+        needed: bool,
     },
 }
 
@@ -77,9 +86,11 @@ fn main() -> Result<()> {
         bootstrap,
         stats_url,
         count,
+        controllers,
+        needed,
     }) = &args.mode
     {
-        return observe_child(bootstrap, stats_url, *count);
+        return observe_child(bootstrap, controllers, stats_url, *count, *needed);
     }
     let kafkaops = match args.kafkaops.clone() {
         Some(p) => p,
@@ -109,11 +120,13 @@ fn main() -> Result<()> {
             dry_rows.push((b, p, row));
         }
         if args.skip.as_deref() != Some("observe") {
-            let rows = observations(&args, &kafka)?;
-            for r in &rows {
-                eprintln!("{}", serde_json::to_string(r)?);
+            for needed in [false, true] {
+                let rows = observations(&args, &kafka, needed)?;
+                for r in &rows {
+                    eprintln!("{}", serde_json::to_string(r)?);
+                }
+                observe_rows.push((b, p, rows));
             }
-            observe_rows.push((b, p, rows));
         }
     }
     print_tables(&dry_rows, &observe_rows);
@@ -267,6 +280,10 @@ fn dry_run(args: &Args, kafkaops: &PathBuf, kafka: &SyntheticKafka) -> Result<Dr
     let _ = kafka.take_stats();
     let mut cmd = Command::new(kafkaops);
     cmd.args(["--bootstrap-servers", &bootstrap(kafka), "--output", "json"])
+        .args([
+            "-X",
+            &format!("bootstrap.controllers={}", kafka.bootstrap_controllers()),
+        ])
         .args(["roll", "--dry-run", "--all", "--state-dir"])
         .arg(state.path())
         // Views a broker failed to give are logged at debug level only.
@@ -310,6 +327,8 @@ struct ObservationLine {
 
 #[derive(Debug, serde::Serialize)]
 struct ObserveRow {
+    /// Which broker configs the observations read: `every` (a roll) or `needed` (a dry run).
+    reads: &'static str,
     run_exit: Option<i32>,
     killed: Option<&'static str>,
     run_max_rss_mib: f64,
@@ -318,13 +337,18 @@ struct ObserveRow {
     partial: Option<Stats>,
 }
 
-fn observations(args: &Args, kafka: &SyntheticKafka) -> Result<Vec<ObserveRow>> {
+fn observations(args: &Args, kafka: &SyntheticKafka, needed: bool) -> Result<Vec<ObserveRow>> {
     let _ = kafka.take_stats();
     let mut cmd = Command::new(std::env::current_exe()?);
     cmd.args(["observe", "--bootstrap", &bootstrap(kafka)])
+        .args(["--controllers", &kafka.bootstrap_controllers()])
         .args(["--stats-url", &kafka.stats_url()])
         .args(["--count", &args.observations.to_string()])
         .env("RUST_LOG", "warn");
+    if needed {
+        cmd.arg("--needed");
+    }
+    let reads = if needed { "needed" } else { "every" };
     let run = run_child(cmd, args.rss_limit_mib, Duration::from_secs(args.timeout))?;
     let lines: Vec<ObservationLine> = run
         .stdout
@@ -335,6 +359,7 @@ fn observations(args: &Args, kafka: &SyntheticKafka) -> Result<Vec<ObserveRow>> 
     let mut rows: Vec<ObserveRow> = lines
         .into_iter()
         .map(|line| ObserveRow {
+            reads,
             run_exit: run.exit,
             killed: run.killed,
             run_max_rss_mib: run.max_rss_mib,
@@ -344,6 +369,7 @@ fn observations(args: &Args, kafka: &SyntheticKafka) -> Result<Vec<ObserveRow>> 
         .collect();
     if partial.is_some() {
         rows.push(ObserveRow {
+            reads,
             run_exit: run.exit,
             killed: run.killed,
             run_max_rss_mib: run.max_rss_mib,
@@ -393,12 +419,23 @@ fn http_get(url: &str) -> Result<String> {
     Ok(String::from_utf8(body)?)
 }
 
-fn observe_child(bootstrap: &str, stats_url: &str, count: usize) -> Result<()> {
+fn observe_child(
+    bootstrap: &str,
+    controllers: &str,
+    stats_url: &str,
+    count: usize,
+    needed: bool,
+) -> Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let reset = format!("{stats_url}?reset=1&nodes=0");
         let _ = http_get(&reset)?;
-        let client = KafkaClient::connect(ConnectionConfig::new(bootstrap)).await?;
+        let mut config = ConnectionConfig::new(bootstrap);
+        config.bootstrap_controllers = Some(controllers.to_string());
+        let client = KafkaClient::connect(config).await?;
+        if needed {
+            client.read_broker_configs(BrokerConfigReads::Needed);
+        }
         for n in 1..=count {
             let started = Instant::now();
             let result = client.observe().await;
@@ -515,7 +552,7 @@ fn print_tables(dry: &[(usize, usize, DryRunRow)], observe: &[(usize, usize, Vec
     }
     if !observe.is_empty() {
         println!(
-            "One observation (`KafkaClient::observe`; #1 opens the connections, later ones reuse them as a roll's polls do):\n"
+            "One observation (`KafkaClient::observe` with `bootstrap.controllers`; #1 opens the connections, later ones reuse them as a roll's polls do; configs read: `every` broker's as a roll, or only the `needed` ones as `roll --dry-run`):\n"
         );
         println!(
             "| brokers | partitions | observation | result | wall time | peak RSS so far | requests | bytes to kafkaops | bytes from kafkaops | broker views used | brokers unreachable | requests by API (nodes asked, bytes to kafkaops) |"
@@ -525,10 +562,11 @@ fn print_tables(dry: &[(usize, usize, DryRunRow)], observe: &[(usize, usize, Vec
             for r in rows {
                 match &r.line {
                     Some(l) => println!(
-                        "| {} | {} | #{} | {} | {:.2} s | {:.0} MiB | {} | {} | {} | {} | {} | {} |",
+                        "| {} | {} | #{} ({}) | {} | {:.2} s | {:.0} MiB | {} | {} | {} | {} | {} | {} |",
                         thousands(*b as u64),
                         thousands(*p as u64),
                         l.n,
+                        r.reads,
                         if l.ok { "ok" } else { "failed" },
                         l.wall_s,
                         l.hwm_mib,

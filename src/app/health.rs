@@ -478,6 +478,7 @@ mod tests {
             ],
             broker_configs: BTreeMap::from([(1, min_isr("1")), (2, min_isr(" 2 "))]),
             unreachable_brokers: BTreeMap::from([(3, "refused".to_string())]),
+            vouched_alive: std::collections::BTreeSet::new(),
             quorum: QuorumObservation {
                 leader_id: None,
                 leader_epoch: 0,

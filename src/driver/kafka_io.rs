@@ -488,6 +488,8 @@ mod tests {
                 .iter()
                 .map(|b| (*b, "timed out".to_string()))
                 .collect(),
+            vouched_alive: std::collections::BTreeSet::new(),
+            controllers_listed: false,
             quorum: RawQuorum {
                 leader_id: Some(5001),
                 leader_epoch: 4,

@@ -178,7 +178,7 @@ fn node_snapshot(o: &KafkaObservation, n: &NodeObservation, inferred: bool) -> N
         },
         state,
         reachable: if n.roles.broker {
-            o.broker_configs.contains_key(&n.id)
+            o.answers(n.id)
         } else {
             state == ObservedState::Serving
         },
@@ -324,6 +324,7 @@ mod tests {
                 }],
             )]),
             unreachable_brokers: BTreeMap::from([(5, "timed out".to_string())]),
+            vouched_alive: std::collections::BTreeSet::new(),
             quorum: QuorumObservation {
                 leader_id: Some(1),
                 leader_epoch: 3,

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use kafkaops::engine::model::{NodeId, ObservedState};
 use kafkaops::engine::view::ConfigSource;
-use kafkaops::kafka::client::{ClusterObserver, KafkaAdmin, KafkaClient};
+use kafkaops::kafka::client::{BrokerConfigReads, ClusterObserver, KafkaAdmin, KafkaClient};
 use kafkaops::kafka::config::ConnectionConfig;
 use kafkaops::kafka::convert::to_snapshot;
 use kafkaops::kafka::observation::{
@@ -36,7 +36,7 @@ use kafkaops::platform::{Platform, PlatformNode};
 use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement};
 
 /// Tests in this file; the last one to finish stops the cluster.
-const TESTS: usize = 6;
+const TESTS: usize = 7;
 /// Brokers' `controller.quorum.fetch.timeout.ms`, different from the controllers' (default
 /// 2000) so a test can tell whose value the adapter read.
 const BROKER_FETCH_TIMEOUT: &str = "2500";
@@ -761,6 +761,91 @@ fn ongoing_reassignment_is_listed() {
     ));
 }
 
+/// What a preview reads (issue #27): with only the broker configs a decision needs
+/// (`BrokerConfigReads::Needed`, `roll --dry-run`), the brokers holding a replica of a topic
+/// without a `min.insync.replicas` override are asked (and any the quorum does not vouch for);
+/// the others' roles come from the registrations. The snapshot the engine decides on is the
+/// one reading every broker's configs gives, on a real cluster: roles, states, reachability,
+/// each partition's effective min ISR.
+#[test]
+fn a_preview_reads_the_broker_configs_it_needs_and_sees_what_a_roll_sees() {
+    let mut fx = Fixture::acquire();
+    let cluster = fx.cluster();
+    let bootstrap = cluster.bootstrap_servers();
+    create_topic(
+        &bootstrap,
+        "preview-override",
+        &[vec![1, 2, 3], vec![3, 1, 2]],
+        &[("min.insync.replicas", "2")],
+    )
+    .expect("create topic");
+    create_topic(&bootstrap, "preview-fallback", &[vec![1, 2]], &[]).expect("create topic");
+    let rt = runtime();
+    rt.block_on(async {
+        let client = KafkaClient::connect(config(cluster, true, false))
+            .await
+            .expect("connect");
+        // Both topics known to every broker and in sync before the two looks are compared.
+        let every = poll("both topics in sync", WAIT, &client, |client| async move {
+            let o = observe(&client).await;
+            let ok = ["preview-override", "preview-fallback"].iter().all(|t| {
+                o.topic(t)
+                    .is_some_and(|t| t.partitions.iter().all(|p| p.isr.len() == p.replicas.len()))
+            });
+            (ok.then(|| o.clone()), o.metadata_from.clone())
+        })
+        .await;
+        let lazy_client = KafkaClient::connect(config(cluster, true, false))
+            .await
+            .expect("connect");
+        lazy_client.read_broker_configs(BrokerConfigReads::Needed);
+        let lazy = observe(&lazy_client).await;
+        let listed: BTreeSet<i32> = every.broker_configs.keys().copied().collect();
+        assert_eq!(listed, BTreeSet::from([1, 2, 3]));
+        let needed: BTreeSet<i32> = lazy
+            .topics
+            .iter()
+            .filter(|t| t.min_insync_replicas.is_none())
+            .flat_map(|t| t.partitions.iter().flat_map(|p| p.replicas.clone()))
+            .filter(|b| listed.contains(b))
+            .collect();
+        assert!(needed.is_superset(&BTreeSet::from([1, 2])), "{needed:?}");
+        let read: BTreeSet<i32> = lazy.broker_configs.keys().copied().collect();
+        let unvouched: BTreeSet<i32> = listed.difference(&lazy.vouched_alive).copied().collect();
+        eprintln!("needed {needed:?}, read {read:?}, not vouched for {unvouched:?}");
+        assert!(read.is_superset(&needed), "{read:?} {needed:?}");
+        assert!(read.is_subset(&(&needed | &unvouched)), "{read:?}");
+        for n in &lazy.nodes {
+            let m = every.node(n.id).expect("same nodes");
+            assert_eq!((n.roles, n.fenced), (m.roles, m.fenced), "node {}", n.id);
+            if n.roles.broker && !read.contains(&n.id) {
+                assert_eq!(n.roles_source, RolesSource::Registrations, "node {}", n.id);
+            } else {
+                assert_eq!(n.roles_source, m.roles_source, "node {}", n.id);
+            }
+        }
+        let (a, b) = (to_snapshot(&lazy), to_snapshot(&every));
+        for (x, y) in a.nodes.iter().zip(&b.nodes) {
+            assert_eq!(
+                (x.id, x.roles, x.state, x.reachable),
+                (y.id, y.roles, y.state, y.reachable)
+            );
+        }
+        for p in &a.partitions {
+            assert_eq!(a.effective_min_isr(p), b.effective_min_isr(p), "{:?}", p.tp);
+        }
+        let fallback = a
+            .partitions
+            .iter()
+            .find(|p| p.tp.topic == "preview-fallback")
+            .expect("partition");
+        assert!(
+            a.effective_min_isr(fallback).is_some(),
+            "read from brokers 1, 2"
+        );
+    });
+}
+
 /// Combined nodes (broker and controller in one process): roles, and the active controller's
 /// fetch timeout read both ways (its controller listener, or its broker config).
 /// Uses its own short-lived cluster (the harness runs it after or before the shared one).
@@ -796,6 +881,19 @@ fn combined_nodes_are_observed_with_both_roles() {
             let s = to_snapshot(&o);
             assert!(s.nodes.iter().all(|n| n.roles.is_combined()));
         }
+        // Reading only the configs a decision needs: a combined node is a listed controller,
+        // asked its process.roles over its controller listener, never taken for a broker only.
+        let client = KafkaClient::connect(config(&cluster, true, false))
+            .await
+            .unwrap();
+        client.read_broker_configs(BrokerConfigReads::Needed);
+        let o = observe(&client).await;
+        for n in &o.nodes {
+            assert!(n.roles.broker && n.roles.controller, "node {}", n.id);
+            assert_eq!(n.roles_source, RolesSource::ProcessRoles, "node {}", n.id);
+        }
+        let s = to_snapshot(&o);
+        assert!(s.nodes.iter().all(|n| n.roles.is_combined() && n.reachable));
     });
 }
 

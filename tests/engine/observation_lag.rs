@@ -196,6 +196,8 @@ proptest! {
             controller_roles: BTreeMap::new(),
             broker_configs: BTreeMap::new(),
             unreachable_brokers: BTreeMap::new(),
+            vouched_alive: std::collections::BTreeSet::new(),
+            controllers_listed: false,
             quorum,
             controller_addresses: BTreeMap::new(),
             leader_fetch_timeout_ms: Some(2_000),

@@ -14,7 +14,7 @@ use crate::engine::failure::{Classified, FailureKind};
 use crate::engine::kraft::upgrade;
 use crate::engine::model::{ClusterSnapshot, NodeId};
 use crate::engine::roll::NodeRequest;
-use crate::kafka::client::{ClusterObserver, missing_broker_state_ids};
+use crate::kafka::client::{BrokerConfigReads, ClusterObserver, missing_broker_state_ids};
 use crate::kafka::{KafkaClient, KafkaObservation};
 use crate::platform::AnyPlatform;
 use crate::platform::kube::{KubeConn, KubePlatform, PodSelector};
@@ -39,6 +39,10 @@ pub struct Ask<'a> {
     /// `upgrade --to`: every node not on this software restarts (a "software version" restart
     /// reason) and must come back on it.
     pub software: Option<&'a SoftwareTarget>,
+    /// Only a preview (`--dry-run`): without desired settings, the first look reads only the
+    /// broker configs the plan needs ([`BrokerConfigReads::Needed`]); a roll that restarts
+    /// reads every broker's (the restart witness's idle limit, the settings it compares).
+    pub preview: bool,
 }
 
 /// The software a roll moves every node onto (`upgrade --to RELEASE`): the release and the
@@ -157,9 +161,14 @@ pub async fn prepare(
     target: &Target<'_>,
     ask: &Ask<'_>,
 ) -> Result<Prepared, PrepareError> {
-    let mut observation = client
-        .observe()
-        .await
+    let needed_only = ask.preview && ask.desired.is_empty() && ask.software.is_none();
+    if needed_only {
+        client.read_broker_configs(BrokerConfigReads::Needed);
+    }
+    let observed = client.observe().await;
+    // Any later observation with this client reads every broker's configs again.
+    client.read_broker_configs(BrokerConfigReads::Every);
+    let mut observation = observed
         .context("cannot observe the cluster")
         .map_err(PrepareError::Read)?;
     check_broker_state_list(client.config().broker_state_url.as_deref(), &observation)?;

@@ -108,6 +108,7 @@ async fn observe(
         selection: selection.as_ref(),
         desired: &spec.desired,
         software: spec.software.as_ref(),
+        preview: args.dry_run,
     };
     prepare(&client, &target, &ask).await.map_err(prepare_error)
 }

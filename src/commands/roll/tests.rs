@@ -223,6 +223,7 @@ fn observation_of(snapshot: &ClusterSnapshot) -> KafkaObservation {
         topics: vec![],
         broker_configs: BTreeMap::new(),
         unreachable_brokers: BTreeMap::new(),
+        vouched_alive: std::collections::BTreeSet::new(),
         quorum: QuorumObservation {
             leader_id: Some(101),
             leader_epoch: 1,

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use futures::StreamExt;
 
+use super::needed::BrokerConfigReads;
 use super::{FAN_OUT, KafkaClient};
 use crate::engine::view::ConfigEntry;
 use crate::kafka::error::{KafkaError, Result};
@@ -25,6 +26,8 @@ pub(super) struct ObservationCache {
     /// The only config keys kept of each broker (`None`: every key; see
     /// [`KafkaClient::keep_broker_config_keys`]).
     pub(super) keep: Option<BTreeSet<String>>,
+    /// Which brokers' configs an observation reads ([`KafkaClient::read_broker_configs`]).
+    pub(super) reads: BrokerConfigReads,
 }
 
 /// The broker config keys an observation itself reads (roles, the quorum's fetch timeout, the
@@ -110,6 +113,25 @@ impl KafkaClient {
         }
     }
 
+    /// Which brokers' configs the next observations read: every unfenced broker's (the
+    /// default) or only those a decision needs (`roll --dry-run`; see
+    /// [`super::needed`]). Brokers not asked have no configs in the observation; the quorum's
+    /// word that they run stands in for their answer.
+    pub fn read_broker_configs(&self, reads: BrokerConfigReads) {
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .reads = reads;
+    }
+
+    /// Which brokers' configs observations read ([`Self::read_broker_configs`]).
+    pub(super) fn broker_config_reads(&self) -> BrokerConfigReads {
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .reads
+    }
+
     /// Forgets what the observations keep of every broker.
     pub fn forget_all_brokers(&self) {
         self.cache
@@ -130,10 +152,14 @@ impl KafkaClient {
     /// quorum's word now: the snapshot's "reachable" (which discounts a crashed, not yet
     /// fenced broker from every ISR) never rests on an old answer. Concurrency is bounded by
     /// [`FAN_OUT`].
+    ///
+    /// `needed` (with [`BrokerConfigReads::Needed`]): only these brokers and those the quorum
+    /// does not vouch for are asked; the others are left out unless kept from before.
     pub(super) async fn broker_configs(
         &self,
         listed: &[NodeAddress],
         alive: &BTreeSet<i32>,
+        needed: Option<&BTreeSet<i32>>,
         observation: u64,
     ) -> (BTreeMap<i32, Vec<ConfigEntry>>, BTreeMap<i32, String>) {
         let ask: Vec<NodeAddress> = {
@@ -141,7 +167,11 @@ impl KafkaClient {
                 .cache
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            configs_to_read(&cache.brokers, listed, alive, observation)
+            let mut ask = configs_to_read(&cache.brokers, listed, alive, observation);
+            if let Some(needed) = needed {
+                ask.retain(|n| needed.contains(&n.id) || !alive.contains(&n.id));
+            }
+            ask
         };
         let answers: Vec<(i32, NodeAddress, Result<Vec<ConfigEntry>>)> = futures::stream::iter(ask)
             .map(|node| async move {

@@ -35,6 +35,7 @@ pub mod api;
 pub mod broker_state;
 pub mod cache;
 pub mod lazy_admin;
+pub mod needed;
 pub mod observe;
 pub mod requests;
 pub mod sources;
@@ -45,6 +46,7 @@ use cache::ObservationCache;
 pub use cache::{CONFIG_REFRESH_OBSERVATIONS, OBSERVED_BROKER_KEYS};
 pub use lazy_admin::ADMIN_IDLE;
 use lazy_admin::{LazyAdmin, setting_error};
+pub use needed::BrokerConfigReads;
 pub use observe::FAN_OUT;
 pub use sources::{
     FETCH_LIVENESS_MS, METADATA_SOURCES, metadata_candidates, metadata_caught_up, vouched_alive,

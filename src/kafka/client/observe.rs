@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 
+use super::needed::{BrokerConfigReads, NeedFacts, brokers_needing_configs};
 use super::sources::{
     FETCH_LIVENESS_MS, METADATA_SOURCES, metadata_candidates, metadata_caught_up, vouched_alive,
 };
@@ -83,12 +84,40 @@ impl KafkaClient {
             .first()
             .map(|(_, v)| v.iter().map(|t| t.name.clone()).collect())
             .unwrap_or_default();
-        let topic_configs = wire_admin::topic_min_isr_overrides(&mut first_conn, &names);
         let alive = vouched_alive(&quorum);
         log_alive(&cluster, &alive);
-        let broker_configs = self.broker_configs(&cluster.nodes, &alive, number);
-        let (topic_min_isr, (broker_configs, unreachable_brokers)) =
-            tokio::join!(topic_configs, broker_configs);
+        let controllers_listed = !self.config.controller_addresses().is_empty();
+        let (topic_min_isr, (broker_configs, unreachable_brokers)) = match self
+            .broker_config_reads()
+        {
+            BrokerConfigReads::Every => {
+                let topic_configs = wire_admin::topic_min_isr_overrides(&mut first_conn, &names);
+                let broker_configs = self.broker_configs(&cluster.nodes, &alive, None, number);
+                tokio::join!(topic_configs, broker_configs)
+            }
+            BrokerConfigReads::Needed => {
+                // Which brokers' configs matter depends on the topics' overrides.
+                let topic_min_isr =
+                    wire_admin::topic_min_isr_overrides(&mut first_conn, &names).await;
+                let needed = brokers_needing_configs(&NeedFacts {
+                    listed: &cluster.nodes,
+                    views: &topic_views,
+                    topic_min_isr: &topic_min_isr,
+                    controllers_listed,
+                    fetch_timeout_read: leader_fetch_timeout_ms.is_some(),
+                });
+                tracing::debug!(
+                    "configs needed of {} of {} unfenced brokers (and of those the quorum \
+                         does not vouch for)",
+                    needed.len(),
+                    cluster.nodes.len()
+                );
+                let configs = self
+                    .broker_configs(&cluster.nodes, &alive, Some(&needed), number)
+                    .await;
+                (topic_min_isr, configs)
+            }
+        };
         drop(first_conn);
         let endpoint_states = self
             .endpoint_states(&cluster, fenced_brokers.as_ref())
@@ -103,6 +132,8 @@ impl KafkaClient {
             controller_roles,
             broker_configs,
             unreachable_brokers,
+            vouched_alive: alive,
+            controllers_listed,
             quorum,
             controller_addresses: listeners,
             leader_fetch_timeout_ms,

@@ -64,6 +64,7 @@ pub fn assemble(mut raw: RawObservation) -> Result<KafkaObservation, AssembleErr
         topics,
         broker_configs: raw.broker_configs,
         unreachable_brokers: raw.unreachable_brokers,
+        vouched_alive: raw.vouched_alive,
         quorum: QuorumObservation {
             leader_id: leader,
             leader_epoch: raw.quorum.leader_epoch,

@@ -73,6 +73,8 @@ pub(super) fn raw() -> RawObservation {
             vec![cfg("controller.quorum.fetch.timeout.ms", "3000")],
         )]),
         unreachable_brokers: BTreeMap::new(),
+        vouched_alive: std::collections::BTreeSet::new(),
+        controllers_listed: false,
         quorum: RawQuorum {
             leader_id: Some(2),
             leader_epoch: 7,

@@ -27,7 +27,7 @@
 //! [`mod@assemble`] the pure assembly, [`nodes`] which ids are nodes and what each is, [`process`]
 //! the platform's word on the processes Kafka cannot vouch for.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -58,10 +58,17 @@ pub struct KafkaObservation {
     /// Broker configs per broker id, of the unfenced brokers that answered DescribeConfigs in
     /// this observation or whose earlier answer is kept while the quorum vouches that they run
     /// (`kafka::client::vouched_alive`: caught up and fetching now). Fenced brokers and
-    /// brokers that did not answer are absent: a broker here is taken as reachable.
+    /// brokers that did not answer are absent: a broker here is taken as reachable. Reading
+    /// only the configs a decision needs (`BrokerConfigReads::Needed`), brokers not asked are
+    /// absent too ([`Self::answers`] tells whether a broker is reachable).
     pub broker_configs: BTreeMap<i32, Vec<ConfigEntry>>,
     /// Registered brokers that did not answer DescribeConfigs, with the error.
     pub unreachable_brokers: BTreeMap<i32, String>,
+    /// Brokers the quorum vouched run at this observation (caught up and fetching now). When
+    /// only the configs a decision needs were read (`BrokerConfigReads::Needed`), a listed
+    /// broker that was not asked is reachable on this word ([`Self::answers`]).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub vouched_alive: BTreeSet<i32>,
     pub quorum: QuorumObservation,
     /// Partition reassignments in progress.
     pub reassignments: Vec<Reassignment>,
@@ -91,6 +98,16 @@ pub enum FencingSource {
 }
 
 impl KafkaObservation {
+    /// Whether broker `id` is taken as reachable: it answered DescribeConfigs in this
+    /// observation (or its earlier answer is kept while the quorum vouches for it), or it was
+    /// not asked and the quorum vouches that it runs. Reading every broker's configs, every
+    /// vouched broker either has configs or failed its ask, so this is "has configs".
+    #[must_use]
+    pub fn answers(&self, id: i32) -> bool {
+        self.broker_configs.contains_key(&id)
+            || (self.vouched_alive.contains(&id) && !self.unreachable_brokers.contains_key(&id))
+    }
+
     #[must_use]
     pub fn node(&self, id: i32) -> Option<&NodeObservation> {
         self.nodes.iter().find(|n| n.id == id)
@@ -140,6 +157,11 @@ pub enum RolesSource {
     /// controllers, registered brokers, replica holders and non-voting observers as
     /// brokers. A controller that is a quorum observer (KIP-853) then looks like a broker.
     Inferred(String),
+    /// Not asked (only the configs a decision needs were read) and told by the
+    /// registrations: a registered broker that no controller registration lists (every
+    /// controller is listed with `bootstrap.controllers`, KIP-919, and asked its own
+    /// `process.roles`) runs `process.roles=broker`.
+    Registrations,
 }
 
 impl RolesSource {

@@ -139,6 +139,18 @@ fn broker_facts(
     }
 }
 
+/// Whether `id` is an unfenced broker that was not asked its configs (only the configs a
+/// decision needs were read: see `kafka::client::needed`), with every controller listed, none
+/// of them `id`. Reading every broker's configs, no broker is left unasked: each answered or
+/// failed.
+fn registered_broker_not_asked(raw: &RawObservation, id: i32) -> bool {
+    raw.controllers_listed
+        && !raw.controller_addresses.contains_key(&id)
+        && !raw.unreachable_brokers.contains_key(&id)
+        && !raw.broker_configs.contains_key(&id)
+        && raw.cluster.nodes.iter().any(|n| n.id == id)
+}
+
 /// A node's roles: its `process.roles` when readable, else inferred (and why).
 fn node_roles(
     raw: &RawObservation,
@@ -161,6 +173,16 @@ fn node_roles(
             Some(r) => return (r, RolesSource::ProcessRoles),
             None => format!("process.roles is {v:?}"),
         },
+        // Not asked: a registered broker no controller registration lists is a broker only.
+        (None, None) if registered_broker_not_asked(raw, id) => {
+            return (
+                Roles {
+                    controller: false,
+                    broker: true,
+                },
+                RolesSource::Registrations,
+            );
+        }
         (None, Some(Err(e))) => format!("process.roles not readable: {e}"),
         (None, None) => {
             if raw.unreachable_brokers.contains_key(&id) {
@@ -234,6 +256,50 @@ mod tests {
         let n7 = o.node(7).unwrap();
         assert!(n7.roles.broker && !n7.roles.controller);
         assert!(n7.roles_source.is_inferred());
+    }
+
+    /// Only the configs a decision needs were read: a registered broker not asked is a broker
+    /// only when every controller is listed and it is none of them; otherwise (no listing, a
+    /// listed controller, a broker that failed its ask) the rules stay as before.
+    #[test]
+    fn an_unasked_registered_broker_is_told_by_the_registrations() {
+        let unasked = |controllers_listed: bool| {
+            let mut r = raw();
+            r.broker_configs.clear();
+            r.controllers_listed = controllers_listed;
+            r.controller_addresses = (1..=3).map(|c| (c, ("c".to_string(), 9093))).collect();
+            // Read from the active controller (the listing goes with bootstrap.controllers).
+            r.leader_fetch_timeout_ms = Some(2000);
+            r
+        };
+        let o = assemble(unasked(true)).unwrap();
+        for id in [4, 5] {
+            let n = o.node(id).unwrap();
+            assert_eq!(n.roles_source, RolesSource::Registrations, "node {id}");
+            assert!(n.roles.broker && !n.roles.controller, "node {id}");
+        }
+        // Broker 6 is fenced (not registered unfenced): inferred as before.
+        assert!(o.node(6).unwrap().roles_source.is_inferred());
+        // Without the controller listing a non-voting combined node cannot be told apart.
+        let o = assemble(unasked(false)).unwrap();
+        assert!(o.node(4).unwrap().roles_source.is_inferred());
+        // A broker that is a listed controller too (combined) is not guessed at.
+        let mut r = unasked(true);
+        r.controller_addresses.insert(4, ("b4".into(), 9093));
+        r.controller_roles
+            .insert(4, Ok("broker,controller".to_string()));
+        let n4 = assemble(r).unwrap().node(4).unwrap().clone();
+        assert_eq!(n4.roles_source, RolesSource::ProcessRoles);
+        assert!(n4.roles.broker && n4.roles.controller);
+        // A broker asked that did not answer stays inferred, and is not reachable.
+        let mut r = unasked(true);
+        r.unreachable_brokers.insert(5, "timed out".into());
+        r.vouched_alive = BTreeSet::from([4, 5]);
+        let o = assemble(r).unwrap();
+        assert!(o.node(5).unwrap().roles_source.is_inferred());
+        assert!(!o.answers(5));
+        // Broker 4 was not asked and the quorum vouches for it: reachable.
+        assert!(o.answers(4));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use super::{BrokerState, BrokerStateSource, KafkaObservation};
 /// - Brokers Kafka lists unfenced that did not answer (no DescribeConfigs answer, or their
 ///   broker-state endpoint failed): crashed and not fenced yet, or alive and unreachable.
 ///
-/// A broker with configs in the observation runs (it answered DescribeConfigs now, or the
+/// A broker that [`KafkaObservation::answers`] runs (it answered DescribeConfigs now, or the
 /// quorum vouched that it is fetching now); asking about it would tell nothing new.
 #[must_use]
 pub fn process_status_wanted(o: &KafkaObservation) -> Vec<i32> {
@@ -28,7 +28,7 @@ pub fn process_status_wanted(o: &KafkaObservation) -> Vec<i32> {
                 return n.roles.controller;
             }
             n.fenced != Some(false)
-                || !o.broker_configs.contains_key(&n.id)
+                || !o.answers(n.id)
                 || o.unreachable_brokers.contains_key(&n.id)
                 || n.broker_state_error.is_some()
         })

@@ -1,7 +1,7 @@
 //! The raw answers an observation is assembled from: what the client's fan-out read, before
 //! any rule is applied (see [`super::assemble()`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +25,14 @@ pub struct RawObservation {
     pub controller_roles: BTreeMap<i32, Result<String, String>>,
     pub broker_configs: BTreeMap<i32, Vec<ConfigEntry>>,
     pub unreachable_brokers: BTreeMap<i32, String>,
+    /// The brokers the quorum vouches run now (`kafka::client::vouched_alive`): a listed one
+    /// that was not asked its configs (`BrokerConfigReads::Needed`) and did not fail an ask
+    /// is taken as reachable on this word.
+    pub vouched_alive: BTreeSet<i32>,
+    /// Every controller is listed in `controller_addresses` (`bootstrap.controllers`:
+    /// DescribeCluster on a controller lists each registered controller, KIP-919), so a
+    /// registered broker that is not among them runs `process.roles=broker`.
+    pub controllers_listed: bool,
     /// Quorum without the fetch timeout (filled by `assemble`).
     pub quorum: RawQuorum,
     /// Controller listeners (DescribeQuorum v2 nodes or DescribeCluster on controllers).

@@ -45,6 +45,9 @@ pub struct Spec {
     pub seed: u64,
     /// Topic-level `min.insync.replicas` override on every topic (`None`: no override).
     pub min_insync_replicas: Option<i32>,
+    /// The first this many topics have no override whatever `min_insync_replicas` says (their
+    /// partitions fall back to the brokers' own `min.insync.replicas`).
+    pub topics_without_min_isr: usize,
     /// Brokers whose metadata lags: they answer Metadata and DescribeTopicPartitions from the
     /// stale view and are behind in DescribeQuorum.
     pub lagging: BTreeSet<i32>,
@@ -73,6 +76,7 @@ impl Spec {
             placement: Placement::RackAware,
             seed: 42,
             min_insync_replicas: Some(2),
+            topics_without_min_isr: 0,
             lagging: BTreeSet::new(),
             out_of_sync: 0,
             quorum_lag: 5_000,
@@ -332,7 +336,11 @@ impl Cluster {
                 name: format!("topic-{t:0width$}"),
                 id: uuid::Uuid::from_u64_pair(hi, lo),
                 partitions,
-                min_insync_replicas: spec.min_insync_replicas,
+                min_insync_replicas: if t < spec.topics_without_min_isr {
+                    None
+                } else {
+                    spec.min_insync_replicas
+                },
             });
         }
         // Out-of-sync partitions: the last replica (never the leader) left the ISR; the
