@@ -4,6 +4,8 @@
 //! expired or was removed, or the node needs no roll any more), not at every loop. The roll's
 //! own records (the wish's reason, the finished roll's outcome) name the held nodes the same
 //! way: each hold's reason and expiry, because an on-call reading them asks "until when?".
+//! [`SaidOnce`] does the same for one standing line (the wait for the roll Lease another
+//! holder keeps).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -122,9 +124,52 @@ impl HeldLog {
     }
 }
 
+/// A standing line said once while it lasts: [`SaidOnce::say`] returns it the first time
+/// (and again once it changed or was forgotten), `None` while it repeats.
+#[derive(Debug, Default)]
+pub struct SaidOnce(std::sync::Mutex<Option<String>>);
+
+impl SaidOnce {
+    /// `line` when it is new, else `None`.
+    pub fn say(&self, line: String) -> Option<String> {
+        let mut last = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if last.as_deref() == Some(line.as_str()) {
+            return None;
+        }
+        *last = Some(line.clone());
+        Some(line)
+    }
+
+    /// The line no longer stands: said again when it comes back.
+    pub fn forget(&self) {
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_standing_line_is_said_once_while_it_lasts() {
+        let once = SaidOnce::default();
+        let wait = || "the roll of nodes 1,2 waits: Lease kafkaops-roll held by x".to_string();
+        assert_eq!(once.say(wait()), Some(wait()));
+        assert_eq!(once.say(wait()), None);
+        assert_eq!(once.say(wait()), None);
+        // Another holder: new information.
+        let other = "the roll of nodes 1,2 waits: Lease kafkaops-roll held by y".to_string();
+        assert_eq!(once.say(other.clone()), Some(other.clone()));
+        // Taken, then held by another again: said again.
+        once.forget();
+        assert_eq!(once.say(other.clone()), Some(other));
+    }
 
     fn hold(node: i32, reason: &str, expires_ms: u64) -> Hold {
         Hold {

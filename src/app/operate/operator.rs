@@ -37,6 +37,9 @@ pub struct Operator<C, K, S, L, R, P: RollPort> {
     pub(super) held: std::sync::Mutex<super::held::HeldLog>,
     /// The task this process said it follows (said once per task).
     pub(super) followed: std::sync::Mutex<Option<String>>,
+    /// The wait for the roll Lease another holder keeps, as last said (said once while it
+    /// lasts; apart from `said`, which each loop's decision replaces).
+    pub(super) lease_wait: super::held::SaidOnce,
     /// How nodes are rolled (the platform, the desired configuration).
     pub roll: P,
     /// The roll this process drives, if one runs.
@@ -108,6 +111,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
             said: std::sync::Mutex::default(),
             held: std::sync::Mutex::default(),
             followed: std::sync::Mutex::default(),
+            lease_wait: super::held::SaidOnce::default(),
             roll,
             roll_session: None,
             roll_lease: None,
@@ -373,6 +377,7 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
     /// the followed task, its roll session): the next leader's state is read afresh.
     fn forget_leading(&mut self) {
         *self.saved_doc() = None;
+        self.lease_wait.forget();
         self.said
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -20,7 +20,7 @@ use crate::driver::cc_flow::FlowHooks;
 use crate::driver::cc_flow::{CcOperation, FlowDriver, Step};
 use crate::engine::cc_flow::InterruptChoice;
 use crate::engine::drift::{DriftReport, Plan, Tolerance};
-use crate::engine::operate::{Decision, Mover, Observation, OperateState};
+use crate::engine::operate::{Mover, Observation, OperateState};
 use crate::engine::view::ExecutorState;
 use crate::state::{Leadership, Store};
 use std::time::Instant;
@@ -98,17 +98,20 @@ impl<C: CruiseControlPort, K: KafkaPort, S: Store<str>, L: Leadership, R: Record
         match self.roll.take_lease().await? {
             Ok(g) => {
                 log(format!("took the roll lease {}", g.name()));
+                self.lease_wait.forget();
                 self.roll_lease = Some(g);
                 None
             }
             Err(e) => {
+                // Logged once while it lasts: the loop's own notes are not touched (replacing
+                // them with this line made every loop log them again).
                 let nodes: Vec<String> = r.nodes.iter().map(i32::to_string).collect();
-                let wait = format!("the roll of nodes {} waits: {e}", nodes.join(","));
-                self.report(&Decision {
-                    waits: vec![wait],
-                    ..Decision::default()
-                })
-                .await;
+                if let Some(line) = self
+                    .lease_wait
+                    .say(format!("the roll of nodes {} waits: {e}", nodes.join(",")))
+                {
+                    log(line);
+                }
                 Some(self.spec.resync)
             }
         }
