@@ -442,26 +442,35 @@ fn api_contract_matches_documented_cruise_control() {
     );
 
     eprintln!("step: restart forgets every task and warms up again");
-    cc.restart().unwrap();
-    assert!(
-        http.user_task(&id).unwrap().is_none(),
-        "task survived a restart"
-    );
-    let r = http
-        .send("GET", "proposals?json=true", Some(&id), None)
-        .unwrap();
-    assert_eq!(r.status, 500);
-    assert!(
-        r.error_message().contains("Unexpected header"),
-        "{}",
-        r.text
-    );
-    let r = http.get("proposals?json=true");
-    assert!(
-        r.error_message().contains("NotEnoughValidWindowsException"),
-        "warm-up after restart: {}",
-        r.text
-    );
+    // The warm-up is checked only when these requests came inside it (counted from the new
+    // JVM's start); on a machine so loaded that they did not, the double is restarted again.
+    for attempt in 1.. {
+        let restarted = Instant::now();
+        cc.restart().unwrap();
+        assert!(
+            http.user_task(&id).unwrap().is_none(),
+            "task survived a restart"
+        );
+        let r = http
+            .send("GET", "proposals?json=true", Some(&id), None)
+            .unwrap();
+        assert_eq!(r.status, 500);
+        assert!(
+            r.error_message().contains("Unexpected header"),
+            "{}",
+            r.text
+        );
+        let r = http.get("proposals?json=true");
+        let warming = r.error_message().contains("NotEnoughValidWindowsException");
+        if warming || restarted.elapsed() < Duration::from_secs(warmup) || attempt == 3 {
+            assert!(warming, "warm-up after restart: {}", r.text);
+            break;
+        }
+        eprintln!(
+            "the answers came {:.1?} after the restart, past the {warmup} s warm-up: again",
+            restarted.elapsed()
+        );
+    }
     drop(cc);
 
     // --- 202 flow and the active-task limit.
