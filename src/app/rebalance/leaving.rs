@@ -90,24 +90,7 @@ pub async fn left_after_removal(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kafka::ffi::PartitionDescription;
-
-    fn topic(name: &str, parts: &[&[i32]]) -> TopicDescription {
-        TopicDescription {
-            name: name.into(),
-            internal: false,
-            partitions: parts
-                .iter()
-                .enumerate()
-                .map(|(i, r)| PartitionDescription {
-                    partition: i32::try_from(i).unwrap(),
-                    leader: r.first().copied(),
-                    replicas: r.to_vec(),
-                    isr: r.to_vec(),
-                })
-                .collect(),
-        }
-    }
+    use crate::kafka::client::fixtures::topic;
 
     #[test]
     fn replicas_left_on_leaving_brokers_are_named() {

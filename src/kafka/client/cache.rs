@@ -240,15 +240,7 @@ impl KafkaClient {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn addr(id: i32) -> NodeAddress {
-        NodeAddress {
-            id,
-            host: format!("b{id}"),
-            port: 9092,
-            rack: None,
-        }
-    }
+    use crate::kafka::client::fixtures::addr;
 
     #[test]
     fn cached_broker_configs_are_read_again_when_something_says_they_may_have_changed() {

@@ -34,6 +34,8 @@ use super::wire_admin;
 pub mod api;
 pub mod broker_state;
 pub mod cache;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod lazy_admin;
 pub mod needed;
 pub mod observe;

@@ -78,33 +78,7 @@ pub fn brokers_needing_configs(facts: &NeedFacts<'_>) -> BTreeSet<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kafka::ffi::PartitionDescription;
-
-    fn addr(id: i32) -> NodeAddress {
-        NodeAddress {
-            id,
-            host: format!("b{id}"),
-            port: 9092,
-            rack: None,
-        }
-    }
-
-    fn topic(name: &str, replicas: &[&[i32]]) -> TopicDescription {
-        TopicDescription {
-            name: name.into(),
-            internal: false,
-            partitions: replicas
-                .iter()
-                .enumerate()
-                .map(|(i, r)| PartitionDescription {
-                    partition: i32::try_from(i).unwrap(),
-                    leader: r.first().copied(),
-                    replicas: r.to_vec(),
-                    isr: r.to_vec(),
-                })
-                .collect(),
-        }
-    }
+    use crate::kafka::client::fixtures::{addr, topic};
 
     #[test]
     fn only_replicas_of_topics_falling_back_to_the_broker_min_isr_are_needed() {

@@ -90,16 +90,8 @@ pub fn metadata_candidates(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kafka::client::fixtures::addr;
     use crate::kafka::observation::ReplicaObservation;
-
-    fn addr(id: i32) -> NodeAddress {
-        NodeAddress {
-            id,
-            host: format!("b{id}"),
-            port: 9092,
-            rack: None,
-        }
-    }
 
     fn replica(id: i32, leo: i64) -> ReplicaObservation {
         ReplicaObservation {
