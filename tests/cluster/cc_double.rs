@@ -546,8 +546,25 @@ fn api_contract_matches_documented_cruise_control() {
     )
     .unwrap();
     let http = Http::new(&short);
-    let id = http.get("kafka_cluster_state?json=true").task_id.unwrap();
-    assert!(http.user_task(&id).unwrap().is_some(), "listed while young");
+    // "Young" is checked only when the listing came inside the retention (counted from before
+    // the task was created); on a machine so loaded that it did not, a new task is made.
+    let retention = Duration::from_secs(5);
+    let id = (1..=3)
+        .find_map(|attempt| {
+            let created = Instant::now();
+            let id = http.get("kafka_cluster_state?json=true").task_id.unwrap();
+            let listed = http.user_task(&id).unwrap().is_some();
+            if listed || created.elapsed() < retention || attempt == 3 {
+                assert!(listed, "listed while young");
+                return Some(id);
+            }
+            eprintln!(
+                "the listing came {:.1?} after the task was made, past its retention: again",
+                created.elapsed()
+            );
+            None
+        })
+        .unwrap();
     wait_for("the task to be evicted", WAIT, || {
         Ok(http.user_task(&id)?.is_none().then_some(()))
     })
