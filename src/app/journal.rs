@@ -103,6 +103,32 @@ pub fn show(state_dir: &Path, id: &str) -> Result<(String, Vec<Entry>), JournalE
     Ok((id, entries))
 }
 
+/// `health.json` in a bundle: when the cluster was asked, and the verdict `kafkaops health` gave,
+/// or why there is none. Its schema is `schemas/journal-bundle-health.json`.
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
+pub struct HealthSnapshot {
+    /// When the snapshot was asked for (RFC 3339, seconds, UTC).
+    pub observed_at: String,
+    /// The verdict and its reasons (`kafkaops health -o json`'s `verdict` and `reasons`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<crate::engine::health::HealthReport>,
+    /// Why there is no report: the cluster did not answer, or not in time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// `manifest.json` in a bundle: what wrote it and which journals it holds. Its schema is
+/// `schemas/journal-bundle-manifest.json`.
+#[derive(schemars::JsonSchema, Debug, Clone, Serialize)]
+pub struct Manifest {
+    /// `kafkaops.bundle.v1`.
+    pub format: String,
+    /// The kafkaops version that wrote the bundle.
+    pub version: String,
+    /// The journals' ids, oldest first (`journal/ID.jsonl` each).
+    pub journals: Vec<String>,
+}
+
 /// The health verdict now, for a bundle: the report of `health`, or why there is none (the
 /// cluster did not answer within `timeout`).
 pub async fn health_snapshot(
@@ -110,20 +136,28 @@ pub async fn health_snapshot(
     holds: &super::hold::Holds,
     cc: &crate::settings::CruiseControlSettings,
     timeout: Duration,
-) -> serde_json::Value {
+) -> HealthSnapshot {
     let observe = async {
         let client = super::cordon::kafka(kafka).await?;
         let facts = super::health::facts((&client, holds), cc, kafka.request_timeout).await?;
         anyhow::Ok(crate::engine::health::evaluate(&facts, &[]))
     };
     let observed_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    match tokio::time::timeout(timeout, observe).await {
-        Ok(Ok(report)) => serde_json::json!({ "observed_at": observed_at, "report": report }),
-        Ok(Err(e)) => serde_json::json!({ "observed_at": observed_at, "error": format!("{e:#}") }),
-        Err(_) => serde_json::json!({
-            "observed_at": observed_at,
-            "error": format!("the cluster did not answer within {}", humantime::format_duration(timeout)),
-        }),
+    let (report, error) = match tokio::time::timeout(timeout, observe).await {
+        Ok(Ok(report)) => (Some(report), None),
+        Ok(Err(e)) => (None, Some(format!("{e:#}"))),
+        Err(_) => (
+            None,
+            Some(format!(
+                "the cluster did not answer within {}",
+                humantime::format_duration(timeout)
+            )),
+        ),
+    };
+    HealthSnapshot {
+        observed_at,
+        report,
+        error,
     }
 }
 
@@ -142,7 +176,7 @@ pub struct Bundled {
 /// A journal cannot be read or the archive cannot be written.
 pub fn bundle(
     state_dir: &Path,
-    health: &serde_json::Value,
+    health: &HealthSnapshot,
     known: &[String],
     out: &Path,
 ) -> anyhow::Result<Bundled> {
@@ -187,18 +221,20 @@ pub fn bundle(
         add(&format!("journal/{id}.jsonl"), clean.as_bytes())?;
         journals += 1;
     }
-    let mut health = health.clone();
-    redact_value(&mut health, known);
-    let has_health = health.get("report").is_some();
-    let mut text = serde_json::to_string_pretty(&health)?;
-    text.push('\n');
-    add("health.json", text.as_bytes())?;
-    let manifest = serde_json::json!({
-        "format": "kafkaops.bundle.v1",
-        "version": env!("CARGO_PKG_VERSION"),
-        "journals": ids,
-    });
-    add("manifest.json", format!("{manifest:#}\n").as_bytes())?;
+    let mut pretty = |name: &str, doc: &serde_json::Value| -> anyhow::Result<()> {
+        let mut text = serde_json::to_string_pretty(doc)?;
+        text.push('\n');
+        add(name, text.as_bytes())
+    };
+    let mut health_doc = serde_json::to_value(health)?;
+    redact_value(&mut health_doc, known);
+    pretty("health.json", &health_doc)?;
+    let manifest = Manifest {
+        format: "kafkaops.bundle.v1".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        journals: ids,
+    };
+    pretty("manifest.json", &serde_json::to_value(&manifest)?)?;
     let gz = tar
         .into_inner()
         .with_context(|| format!("cannot write {}", out.display()))?;
@@ -207,7 +243,7 @@ pub fn bundle(
     Ok(Bundled {
         path: out.display().to_string(),
         journals,
-        health: has_health,
+        health: health.report.is_some(),
     })
 }
 
@@ -270,7 +306,11 @@ mod tests {
         )
         .unwrap();
         let out = dir.path().join("b.tar.gz");
-        let health = serde_json::json!({ "error": "auth failed for https://u:Sekr3t-3@cc/" });
+        let health = HealthSnapshot {
+            observed_at: "2026-11-27T20:00:00Z".into(),
+            report: None,
+            error: Some("auth failed for https://u:Sekr3t-3@cc/".into()),
+        };
         let b = bundle(dir.path(), &health, &["Sekr3t-1".into()], &out).unwrap();
         assert_eq!(b.journals, 1);
         let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(

@@ -66,7 +66,7 @@ async fn bundle(ctx: &Ctx, a: &BundleArgs) -> Result<(), CliError> {
         a.health_timeout,
     )
     .await;
-    if let Some(e) = health.get("error").and_then(serde_json::Value::as_str) {
+    if let Some(e) = &health.error {
         ctx.printer
             .note(format!("No health snapshot in the bundle: {e}"));
     }

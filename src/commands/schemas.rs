@@ -112,6 +112,14 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("hold", schema_for!(super::hold::ListView)),
         ("journal-bundle", schema_for!(crate::app::journal::Bundled)),
         (
+            "journal-bundle-health",
+            schema_for!(crate::app::journal::HealthSnapshot),
+        ),
+        (
+            "journal-bundle-manifest",
+            schema_for!(crate::app::journal::Manifest),
+        ),
+        (
             "journal-list",
             schema_for!(Vec<crate::app::journal::Summary>),
         ),

@@ -214,4 +214,36 @@ fn real_journal_outputs_conform() {
     .json();
     assert_eq!(bundle["journals"], 1, "{bundle:#}");
     assert_eq!(bundle["health"], false, "{bundle:#}");
+    let files = crate::schema::bundle_files(&archive);
+    let health: serde_json::Value = serde_json::from_slice(&files["health.json"]).unwrap();
+    assert!(
+        health["error"].is_string(),
+        "why there is no report: {health:#}"
+    );
+    assert!(health.get("report").is_none(), "{health:#}");
+    let manifest: serde_json::Value = serde_json::from_slice(&files["manifest.json"]).unwrap();
+    assert_eq!(manifest["journals"][0], id.as_str(), "{manifest:#}");
+}
+
+/// A bundle's `health.json` and `manifest.json` are held to their schemas: a renamed field fails.
+#[test]
+fn bundle_files_deviating_from_their_schemas_fail() {
+    use serde_json::json;
+    let health = json!({ "observed_at": "2026-11-28T12:00:00Z", "error": "no answer" });
+    assert_eq!(
+        crate::schema::errors("journal-bundle-health", &health),
+        Vec::<String>::new()
+    );
+    let renamed = json!({ "observedAt": "2026-11-28T12:00:00Z", "error": "no answer" });
+    assert!(!crate::schema::errors("journal-bundle-health", &renamed).is_empty());
+    let bad_report = json!({ "observed_at": "t", "report": { "verdict": "fine", "reasons": [] } });
+    assert!(!crate::schema::errors("journal-bundle-health", &bad_report).is_empty());
+    let manifest = json!({ "format": "kafkaops.bundle.v1", "version": "0.1.0", "journals": ["a"] });
+    assert_eq!(
+        crate::schema::errors("journal-bundle-manifest", &manifest),
+        Vec::<String>::new()
+    );
+    let mut extra = manifest;
+    extra["health"] = json!(true);
+    assert!(!crate::schema::errors("journal-bundle-manifest", &extra).is_empty());
 }

@@ -670,17 +670,7 @@ fn journals_of_a_roll_and_a_rebalance(cluster: &Arc<Mutex<KafkaCluster>>, conn: 
     assert_eq!(b.code, 0, "{}", b.stderr);
     assert_no_secret(&b, PASSWORD);
     assert_no_secret(&b, CC_PASSWORD);
-    let mut files = std::collections::BTreeMap::new();
-    let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(
-        std::fs::File::open(&archive).expect("the bundle"),
-    ));
-    for f in tar.entries().expect("a tar.gz") {
-        let mut f = f.expect("an entry");
-        let name = f.path().expect("a name").display().to_string();
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut f, &mut bytes).expect("read an entry");
-        files.insert(name, bytes);
-    }
+    let files = support::schema::bundle_files(&archive);
     let journals = files.keys().filter(|n| n.starts_with("journal/")).count();
     assert!(
         journals >= 2,

@@ -158,3 +158,56 @@ pub fn check_yaml<S: AsRef<str>>(args: &[S], stdout: &str) -> Value {
     check(&owned(args), &v);
     v
 }
+
+/// The files of a `journal bundle` archive by name, with `health.json` and `manifest.json`
+/// checked against their published schemas (`schemas/journal-bundle-health.json`,
+/// `schemas/journal-bundle-manifest.json`) and the manifest's journals matching the archive's.
+/// Panics when the archive cannot be read or a file does not conform.
+#[must_use]
+pub fn bundle_files(archive: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(
+        std::fs::File::open(archive).expect("the bundle"),
+    ));
+    for f in tar.entries().expect("a tar.gz") {
+        let mut f = f.expect("an entry");
+        let name = f.path().expect("a name").display().to_string();
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut f, &mut bytes).expect("read an entry");
+        files.insert(name, bytes);
+    }
+    for (file, schema) in [
+        ("health.json", "journal-bundle-health"),
+        ("manifest.json", "journal-bundle-manifest"),
+    ] {
+        let doc: Value = serde_json::from_slice(
+            files
+                .get(file)
+                .unwrap_or_else(|| panic!("no {file} in the bundle")),
+        )
+        .unwrap_or_else(|e| panic!("{file} is not JSON: {e}"));
+        let errs = errors(schema, &doc);
+        assert!(
+            errs.is_empty(),
+            "{file} of the bundle does not match schemas/{schema}.json:\n{}\n{doc:#}",
+            errs.join("\n")
+        );
+    }
+    let manifest: Value = serde_json::from_slice(&files["manifest.json"]).expect("JSON");
+    let listed: Vec<String> = manifest["journals"]
+        .as_array()
+        .expect("journals")
+        .iter()
+        .map(|j| format!("journal/{}.jsonl", j.as_str().expect("an id")))
+        .collect();
+    let archived: Vec<String> = files
+        .keys()
+        .filter(|n| n.starts_with("journal/"))
+        .cloned()
+        .collect();
+    assert_eq!(
+        listed, archived,
+        "the manifest lists the archive's journals"
+    );
+    files
+}
