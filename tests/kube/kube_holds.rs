@@ -15,8 +15,6 @@
 use crate::support;
 
 use std::collections::BTreeMap;
-use std::process::Command;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use k8s_openapi::api::core::v1::ConfigMap;
@@ -27,29 +25,12 @@ use kafkaops::platform::kube::holds::ConfigMapHolds;
 use kube::api::Api;
 use serde_json::Value;
 use support::bin::{Out, run};
-use support::kafka::{ClusterSpec, KafkaCluster, create_topic, placement, wait_for};
-use support::kube::{FakeStrimzi, KubeEnv, NAMESPACE};
+use support::kafka::{placement, wait_for};
+use support::kube::{KubeEnv, NAMESPACE, PausedStrimzi};
 
 const CLUSTER: &str = "held-cluster";
 const POOL: &str = "kafka";
 const CONFIGMAP: &str = "kafkaops-holds-held-cluster";
-
-fn kafkaops(env: &KubeEnv, state: &std::path::Path, args: &[&str]) -> Command {
-    let mut cmd = support::bin::kafkaops();
-    cmd.args([
-        "--strimzi",
-        CLUSTER,
-        "-n",
-        NAMESPACE,
-        "--kube-context",
-        "kafkaops",
-    ])
-    .arg("--kubeconfig")
-    .arg(&env.kubeconfig)
-    .env("KAFKAOPS_STATE_DIR", state)
-    .args(args);
-    cmd
-}
 
 fn add(node: &str, reason: &str, expires: &str) -> Vec<String> {
     [
@@ -68,8 +49,8 @@ fn add(node: &str, reason: &str, expires: &str) -> Vec<String> {
     .collect()
 }
 
-fn listed(env: &KubeEnv, state: &std::path::Path) -> Vec<Value> {
-    let o = run(&mut kafkaops(env, state, &["hold", "list", "-o", "json"]));
+fn listed(f: &PausedStrimzi, state: &std::path::Path) -> Vec<Value> {
+    let o = run(&mut f.kafkaops(state, &["hold", "list", "-o", "json"]));
     assert_eq!(o.code, 0, "{}", o.stderr);
     o.json()["holds"].as_array().cloned().unwrap_or_default()
 }
@@ -89,38 +70,26 @@ fn ok(o: &Out) {
 
 #[test]
 fn holds_live_in_a_configmap_on_kubernetes_and_a_roll_skips_the_held_pod() {
-    let env = KubeEnv::start().expect("start the apiserver");
-    let kafka = KafkaCluster::start(ClusterSpec::combined(3)).expect("start Kafka");
-    let bootstrap = kafka.bootstrap_servers();
-    create_topic(
-        &bootstrap,
-        "held",
-        &[vec![1, 2, 3], vec![2, 3, 1], vec![3, 1, 2]],
-        &[("min.insync.replicas", "2")],
-    )
-    .expect("create topic");
-    let kafka = Arc::new(Mutex::new(kafka));
-    let strimzi = FakeStrimzi::install(&env, CLUSTER, POOL, Arc::clone(&kafka)).expect("strimzi");
-    strimzi.pause_reconciliation(true).expect("pause");
+    let f = PausedStrimzi::start(CLUSTER, POOL, "held");
+    let (env, strimzi, bootstrap) = (&f.env, &f.strimzi, f.bootstrap.as_str());
     let state = tempfile::tempdir().unwrap();
     let state = state.path();
 
     // Add: the ConfigMap holds it (the apiserver says so), Kafka has no holds topic.
     let a = add("2", "disk swap", "4h");
-    ok(&run(&mut kafkaops(
-        &env,
+    ok(&run(&mut f.kafkaops(
         state,
         &a.iter().map(String::as_str).collect::<Vec<_>>(),
     )));
-    let data = stored(&env);
+    let data = stored(env);
     let hold: Hold = serde_json::from_str(&data["node-2"]).expect("a hold");
     assert_eq!((hold.node, hold.reason.as_str()), (NodeId(2), "disk swap"));
-    let missing = placement(&bootstrap, "__kafkaops_holds").unwrap_err();
+    let missing = placement(bootstrap, "__kafkaops_holds").unwrap_err();
     assert!(
         missing.to_string().contains("UnknownTopic"),
         "no holds topic on Kubernetes: {missing}"
     );
-    let h = listed(&env, state);
+    let h = listed(&f, state);
     assert_eq!(h.len(), 1, "{h:?}");
     assert_eq!(
         (h[0]["node"].clone(), h[0]["expired"].clone()),
@@ -129,8 +98,7 @@ fn holds_live_in_a_configmap_on_kubernetes_and_a_roll_skips_the_held_pod() {
 
     // A roll of nodes 1 and 2 restarts pod 1 only and says node 2 is held.
     let roll_dir = state.join("roll").display().to_string();
-    let o = run(&mut kafkaops(
-        &env,
+    let o = run(&mut f.kafkaops(
         state,
         &[
             "--yes",
@@ -166,11 +134,7 @@ fn holds_live_in_a_configmap_on_kubernetes_and_a_roll_skips_the_held_pod() {
     };
     let all_dir = state.join("roll-all").display().to_string();
     let dry = all_args(&all_dir, false);
-    let o = run(&mut kafkaops(
-        &env,
-        state,
-        &dry.iter().map(String::as_str).collect::<Vec<_>>(),
-    ));
+    let o = run(&mut f.kafkaops(state, &dry.iter().map(String::as_str).collect::<Vec<_>>()));
     ok(&o);
     assert!(
         o.stdout.contains("held, not restarted: node 2") && o.stdout.contains("disk swap"),
@@ -179,11 +143,7 @@ fn holds_live_in_a_configmap_on_kubernetes_and_a_roll_skips_the_held_pod() {
     );
     assert_eq!(strimzi.restarts().len(), 1, "a dry run restarts nothing");
     let real = all_args(&all_dir, true);
-    let o = run(&mut kafkaops(
-        &env,
-        state,
-        &real.iter().map(String::as_str).collect::<Vec<_>>(),
-    ));
+    let o = run(&mut f.kafkaops(state, &real.iter().map(String::as_str).collect::<Vec<_>>()));
     ok(&o);
     let doc = o.json();
     let held = doc["plan"]["held"].as_array().cloned().unwrap_or_default();
@@ -216,18 +176,16 @@ fn holds_live_in_a_configmap_on_kubernetes_and_a_roll_skips_the_held_pod() {
     );
 
     // Remove: the key is gone from the ConfigMap.
-    ok(&run(&mut kafkaops(
-        &env,
+    ok(&run(&mut f.kafkaops(
         state,
         &["--yes", "hold", "remove", "--nodes", "2"],
     )));
-    assert!(!stored(&env).contains_key("node-2"));
-    assert!(listed(&env, state).is_empty());
+    assert!(!stored(env).contains_key("node-2"));
+    assert!(listed(&f, state).is_empty());
 
     // Expiry: listed as expired once it passes, no one removing it.
     let a = add("3", "log recovery", "2s");
-    ok(&run(&mut kafkaops(
-        &env,
+    ok(&run(&mut f.kafkaops(
         state,
         &a.iter().map(String::as_str).collect::<Vec<_>>(),
     )));
@@ -235,7 +193,7 @@ fn holds_live_in_a_configmap_on_kubernetes_and_a_roll_skips_the_held_pod() {
         "the hold of node 3 to expire",
         Duration::from_secs(30),
         || {
-            let h = listed(&env, state);
+            let h = listed(&f, state);
             Ok((h.len() == 1 && h[0]["node"] == 3 && h[0]["expired"] == true).then_some(()))
         },
     )
@@ -244,15 +202,11 @@ fn holds_live_in_a_configmap_on_kubernetes_and_a_roll_skips_the_held_pod() {
     // Two processes adding at once: both holds kept.
     let spawn = |node: &str| {
         let a = add(node, "concurrent", "1h");
-        kafkaops(
-            &env,
-            state,
-            &a.iter().map(String::as_str).collect::<Vec<_>>(),
-        )
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn kafkaops")
+        f.kafkaops(state, &a.iter().map(String::as_str).collect::<Vec<_>>())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn kafkaops")
     };
     let (first, second) = (spawn("1"), spawn("2"));
     for child in [first, second] {
@@ -263,7 +217,7 @@ fn holds_live_in_a_configmap_on_kubernetes_and_a_roll_skips_the_held_pod() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let data = stored(&env);
+    let data = stored(env);
     assert!(
         data.contains_key("node-1") && data.contains_key("node-2") && data.contains_key("node-3"),
         "{data:?}"
@@ -306,5 +260,4 @@ fn holds_live_in_a_configmap_on_kubernetes_and_a_roll_skips_the_held_pod() {
         .into_iter()
         .collect();
     assert_eq!(held, vec![1, 2, 3, 10, 11, 12, 13, 14, 15, 16, 17]);
-    drop(kafka);
 }

@@ -14,51 +14,26 @@ use crate::support;
 use support::WAIT;
 
 use std::collections::BTreeMap;
-use std::process::Command;
-use std::sync::{Arc, Mutex};
 
 use support::bin::run;
 use support::cc_double::{CcDouble, CcDoubleOptions};
-use support::kafka::{ClusterSpec, KafkaCluster, create_topic, fatal, placement, wait_for};
-use support::kube::{FakeStrimzi, KubeEnv, NAMESPACE, OPERATE_USER};
+use support::kafka::{fatal, placement, wait_for};
+use support::kube::{OPERATE_USER, PausedStrimzi};
 use support::operate::{Operate, OperateOptions, http_port, last_loop, write_policy};
 
 const CLUSTER: &str = "held-operate";
 const ANNOTATION: &str = "strimzi.io/manual-rolling-update";
 
-/// `kafkaops ARGS` against the cluster, as kafkaops' own identity.
-fn kafkaops(env: &KubeEnv, state: &std::path::Path, args: &[&str]) -> Command {
-    let mut cmd = support::bin::kafkaops();
-    cmd.args(["--strimzi", CLUSTER, "-n", NAMESPACE])
-        .args(["--kube-context", "kafkaops", "--kubeconfig"])
-        .arg(&env.kubeconfig)
-        .env("KAFKAOPS_STATE_DIR", state)
-        .args(args);
-    cmd
-}
-
 #[test]
 fn operate_roll_never_deletes_the_pod_of_a_held_node() {
-    let env = KubeEnv::start().expect("start the apiserver");
-    let kafka = KafkaCluster::start(ClusterSpec::combined(3)).expect("start Kafka");
-    let bootstrap = kafka.bootstrap_servers();
-    create_topic(
-        &bootstrap,
-        "held",
-        &[vec![1, 2, 3], vec![2, 3, 1], vec![3, 1, 2]],
-        &[("min.insync.replicas", "2")],
-    )
-    .expect("create topic");
-    let kafka = Arc::new(Mutex::new(kafka));
-    let strimzi =
-        FakeStrimzi::install(&env, CLUSTER, "kafka", Arc::clone(&kafka)).expect("strimzi");
-    // operate acts only while the operator's reconciliation is paused; the harness plays it.
-    strimzi.pause_reconciliation(true).expect("pause");
+    let f = PausedStrimzi::start(CLUSTER, "kafka", "held");
+    let (strimzi, bootstrap) = (&f.strimzi, f.bootstrap.as_str());
+    // operate acts only while the operator's reconciliation is paused: the fixture pauses it.
     // Cruise Control as Strimzi deploys it (TLS, Basic auth; discovered through its Service
     // and Secrets): operate needs it even when nothing is to rebalance.
     let password = "held-operate-password";
     let cc = CcDouble::start(
-        &bootstrap,
+        bootstrap,
         CcDoubleOptions {
             basic_auth: Some(("rebalance-operator".into(), password.into())),
             tls: true,
@@ -75,8 +50,7 @@ fn operate_roll_never_deletes_the_pod_of_a_held_node() {
     let state = dir.path().join("cli-state");
 
     // Node 2 is held; pods 1 and 2 both ask for a roll.
-    let o = run(&mut kafkaops(
-        &env,
+    let o = run(&mut f.kafkaops(
         &state,
         &[
             "--yes",
@@ -106,20 +80,7 @@ templates:
 ",
     );
     let mut opts = OperateOptions::new("", "", &policy, &dir.path().join("unused"));
-    opts.connection = Some(
-        [
-            "--strimzi",
-            CLUSTER,
-            "-n",
-            NAMESPACE,
-            "--kube-context",
-            OPERATE_USER,
-            "--kubeconfig",
-            &env.kubeconfig.display().to_string(),
-        ]
-        .map(String::from)
-        .to_vec(),
-    );
+    opts.connection = Some(f.connection(OPERATE_USER));
     let mut op = Operate::start(&opts).unwrap();
     wait_for("pod 1 rolled and its roll finished", WAIT, || {
         if let Some(code) = op.exited() {
@@ -133,7 +94,7 @@ templates:
     })
     .unwrap_or_else(|e| panic!("{e:#}\n{}", op.log()));
     wait_for("full ISRs after the roll", WAIT, || {
-        Ok(placement(&bootstrap, "held")?
+        Ok(placement(bootstrap, "held")?
             .iter()
             .all(|p| p.isr.len() == 3)
             .then_some(()))
@@ -164,9 +125,8 @@ templates:
     );
     assert_held_log(&log);
 
-    hold_removed_then_node_2_rolls(&env, &state, &strimzi, &mut op, &before);
+    hold_removed_then_node_2_rolls(&f, &state, &mut op, &before);
     drop(cc);
-    drop(kafka);
 }
 
 /// What operate said while node 2 was held (`log`): it rolled node 1, never a roll naming node
@@ -205,17 +165,13 @@ fn assert_held_log(log: &str) {
 
 /// The hold removed: operate says once that node 2 is no longer held, and rolls it.
 fn hold_removed_then_node_2_rolls(
-    env: &KubeEnv,
+    f: &PausedStrimzi,
     state: &std::path::Path,
-    strimzi: &FakeStrimzi,
     op: &mut Operate,
     before: &BTreeMap<i32, String>,
 ) {
-    let o = run(&mut kafkaops(
-        env,
-        state,
-        &["--yes", "hold", "remove", "--nodes", "2"],
-    ));
+    let strimzi = &f.strimzi;
+    let o = run(&mut f.kafkaops(state, &["--yes", "hold", "remove", "--nodes", "2"]));
     assert_eq!(o.code, 0, "{}\n{}", o.stdout, o.stderr);
     wait_for("node 2 rolled once its hold is removed", WAIT, || {
         if let Some(code) = op.exited() {

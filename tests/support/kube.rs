@@ -1296,6 +1296,80 @@ impl FakeStrimzi {
     }
 }
 
+/// A real apiserver in front of a 3-node combined KRaft cluster bound to Strimzi-shaped pods,
+/// a topic with one replica on every node (RF 3, `min.insync.replicas` 2), and the operator's
+/// reconciliation paused (kafkaops changes a Strimzi cluster only then): the setup of the tests
+/// where holds meet a roll (`kube_holds`, `kube_operate_holds`). Fields drop in order: the fake
+/// operator first, the apiserver last.
+pub struct PausedStrimzi {
+    pub strimzi: FakeStrimzi,
+    pub kafka: Arc<Mutex<KafkaCluster>>,
+    pub bootstrap: String,
+    pub cluster: String,
+    pub env: KubeEnv,
+}
+
+impl PausedStrimzi {
+    /// Starts it all: the cluster `cluster` (node pool `pool`) with topic `topic`.
+    ///
+    /// # Panics
+    /// Something does not start.
+    #[must_use]
+    pub fn start(cluster: &str, pool: &str, topic: &str) -> Self {
+        let env = KubeEnv::start().expect("start the apiserver");
+        let kafka =
+            KafkaCluster::start(super::kafka::ClusterSpec::combined(3)).expect("start Kafka");
+        let bootstrap = kafka.bootstrap_servers();
+        super::kafka::create_topic(
+            &bootstrap,
+            topic,
+            &[vec![1, 2, 3], vec![2, 3, 1], vec![3, 1, 2]],
+            &[("min.insync.replicas", "2")],
+        )
+        .expect("create topic");
+        let kafka = Arc::new(Mutex::new(kafka));
+        let strimzi =
+            FakeStrimzi::install(&env, cluster, pool, Arc::clone(&kafka)).expect("strimzi");
+        strimzi.pause_reconciliation(true).expect("pause");
+        Self {
+            strimzi,
+            kafka,
+            bootstrap,
+            cluster: cluster.to_string(),
+            env,
+        }
+    }
+
+    /// The flags that point kafkaops at this cluster as the kubeconfig user `context`.
+    #[must_use]
+    pub fn connection(&self, context: &str) -> Vec<String> {
+        let kubeconfig = self.env.kubeconfig.display().to_string();
+        [
+            "--strimzi",
+            &self.cluster,
+            "-n",
+            NAMESPACE,
+            "--kube-context",
+            context,
+        ]
+        .into_iter()
+        .map(String::from)
+        .chain(["--kubeconfig".to_string(), kubeconfig])
+        .collect()
+    }
+
+    /// `kafkaops ARGS` against this cluster as kafkaops' own identity (the `kafkaops` context),
+    /// with its state in `state`.
+    #[must_use]
+    pub fn kafkaops(&self, state: &Path, args: &[&str]) -> Command {
+        let mut cmd = super::bin::kafkaops();
+        cmd.args(self.connection("kafkaops"))
+            .env("KAFKAOPS_STATE_DIR", state)
+            .args(args);
+        cmd
+    }
+}
+
 impl Drop for FakeStrimzi {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
