@@ -197,10 +197,11 @@ pub fn bundle(
         tar.append_data(&mut header, name, data)
             .with_context(|| format!("cannot add {name} to {}", out.display()))
     };
-    let ids = store::ids(state_dir)?;
-    let mut journals = 0;
-    for id in &ids {
-        let text = match store::read_text(state_dir, id) {
+    // The journals archived: one pruned or removed between the listing and its read is left out
+    // of the manifest too.
+    let mut archived = Vec::new();
+    for id in store::ids(state_dir)? {
+        let text = match store::read_text(state_dir, &id) {
             Ok(t) => t,
             Err(JournalError::NotFound { .. }) => continue,
             Err(e) => return Err(e.into()),
@@ -219,8 +220,9 @@ pub fn bundle(
             clean.push('\n');
         }
         add(&format!("journal/{id}.jsonl"), clean.as_bytes())?;
-        journals += 1;
+        archived.push(id);
     }
+    let journals = archived.len();
     let mut pretty = |name: &str, doc: &serde_json::Value| -> anyhow::Result<()> {
         let mut text = serde_json::to_string_pretty(doc)?;
         text.push('\n');
@@ -232,7 +234,7 @@ pub fn bundle(
     let manifest = Manifest {
         format: "kafkaops.bundle.v1".into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        journals: ids,
+        journals: archived,
     };
     pretty("manifest.json", &serde_json::to_value(&manifest)?)?;
     let gz = tar
@@ -335,6 +337,46 @@ mod tests {
                 "journal/20261127T200000000-1.jsonl",
                 "manifest.json"
             ]
+        );
+    }
+
+    /// A journal listed but gone when read (pruned meanwhile; here a dangling link) is neither
+    /// archived nor named by the manifest.
+    #[cfg(unix)]
+    #[test]
+    fn a_journal_gone_before_its_read_is_left_out_of_the_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        let jdir = crate::output::journal::dir_in(dir.path());
+        std::fs::create_dir_all(&jdir).unwrap();
+        std::fs::write(jdir.join("20261127T200000000-1.jsonl"), "{}\n").unwrap();
+        std::os::unix::fs::symlink(
+            jdir.join("no-such-file"),
+            jdir.join("20261127T200000000-2.jsonl"),
+        )
+        .unwrap();
+        let out = dir.path().join("b.tar.gz");
+        let health = HealthSnapshot {
+            observed_at: "2026-11-27T20:00:00Z".into(),
+            report: None,
+            error: Some("no answer".into()),
+        };
+        let b = bundle(dir.path(), &health, &[], &out).unwrap();
+        assert_eq!((b.journals, b.health), (1, false));
+        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(
+            std::fs::File::open(&out).unwrap(),
+        ));
+        let mut manifest = None;
+        for f in archive.entries().unwrap() {
+            let mut f = f.unwrap();
+            if f.path().unwrap().to_str() == Some("manifest.json") {
+                manifest = Some(serde_json::from_reader::<_, serde_json::Value>(&mut f).unwrap());
+            }
+        }
+        let manifest = manifest.expect("a manifest");
+        assert_eq!(
+            manifest["journals"],
+            serde_json::json!(["20261127T200000000-1"]),
+            "{manifest:#}"
         );
     }
 }
