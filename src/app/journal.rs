@@ -252,6 +252,7 @@ pub fn bundle(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     fn entry(seq: u64, event: Event) -> Entry {
         Entry {
@@ -297,41 +298,58 @@ mod tests {
         assert_eq!(s.started_at_ms, Some(1_795_809_600_000));
     }
 
-    #[test]
-    fn a_bundle_redacts_every_file() {
+    /// A state directory whose journal directory exists, and where the bundle goes.
+    fn state_dir() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let jdir = crate::output::journal::dir_in(dir.path());
         std::fs::create_dir_all(&jdir).unwrap();
+        let out = dir.path().join("b.tar.gz");
+        (dir, jdir, out)
+    }
+
+    /// A health snapshot without a report, saying `error`.
+    fn no_report(error: &str) -> HealthSnapshot {
+        HealthSnapshot {
+            observed_at: "2026-11-27T20:00:00Z".into(),
+            report: None,
+            error: Some(error.into()),
+        }
+    }
+
+    /// The files of the bundle `out` as text, by name.
+    fn archived(out: &Path) -> BTreeMap<String, String> {
+        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(
+            std::fs::File::open(out).unwrap(),
+        ));
+        let mut files = BTreeMap::new();
+        for f in archive.entries().unwrap() {
+            let mut f = f.unwrap();
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut f, &mut text).unwrap();
+            files.insert(f.path().unwrap().display().to_string(), text);
+        }
+        files
+    }
+
+    #[test]
+    fn a_bundle_redacts_every_file() {
+        let (dir, jdir, out) = state_dir();
         std::fs::write(
             jdir.join("20261127T200000000-1.jsonl"),
             "{\"seq\":0,\"at\":\"t\",\"event\":\"log\",\"level\":\"INFO\",\"target\":\"k\",\"message\":\"pw is Sekr3t-1 and sasl.password=Sekr3t-2\"}\ncut short Sekr3t-1\n",
         )
         .unwrap();
-        let out = dir.path().join("b.tar.gz");
-        let health = HealthSnapshot {
-            observed_at: "2026-11-27T20:00:00Z".into(),
-            report: None,
-            error: Some("auth failed for https://u:Sekr3t-3@cc/".into()),
-        };
+        let health = no_report("auth failed for https://u:Sekr3t-3@cc/");
         let b = bundle(dir.path(), &health, &["Sekr3t-1".into()], &out).unwrap();
         assert_eq!(b.journals, 1);
-        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(
-            std::fs::File::open(&out).unwrap(),
-        ));
-        let mut names = Vec::new();
-        for f in archive.entries().unwrap() {
-            let mut f = f.unwrap();
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut f, &mut text).unwrap();
-            let name = f.path().unwrap().display().to_string();
+        let files = archived(&out);
+        for (name, text) in &files {
             for pw in ["Sekr3t-1", "Sekr3t-2", "Sekr3t-3"] {
                 assert!(!text.contains(pw), "{pw} in {name}: {text}");
             }
-            names.push(name);
         }
-        names.sort();
         assert_eq!(
-            names,
+            files.keys().collect::<Vec<_>>(),
             [
                 "health.json",
                 "journal/20261127T200000000-1.jsonl",
@@ -345,34 +363,17 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_journal_gone_before_its_read_is_left_out_of_the_manifest() {
-        let dir = tempfile::tempdir().unwrap();
-        let jdir = crate::output::journal::dir_in(dir.path());
-        std::fs::create_dir_all(&jdir).unwrap();
+        let (dir, jdir, out) = state_dir();
         std::fs::write(jdir.join("20261127T200000000-1.jsonl"), "{}\n").unwrap();
         std::os::unix::fs::symlink(
             jdir.join("no-such-file"),
             jdir.join("20261127T200000000-2.jsonl"),
         )
         .unwrap();
-        let out = dir.path().join("b.tar.gz");
-        let health = HealthSnapshot {
-            observed_at: "2026-11-27T20:00:00Z".into(),
-            report: None,
-            error: Some("no answer".into()),
-        };
-        let b = bundle(dir.path(), &health, &[], &out).unwrap();
+        let b = bundle(dir.path(), &no_report("no answer"), &[], &out).unwrap();
         assert_eq!((b.journals, b.health), (1, false));
-        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(
-            std::fs::File::open(&out).unwrap(),
-        ));
-        let mut manifest = None;
-        for f in archive.entries().unwrap() {
-            let mut f = f.unwrap();
-            if f.path().unwrap().to_str() == Some("manifest.json") {
-                manifest = Some(serde_json::from_reader::<_, serde_json::Value>(&mut f).unwrap());
-            }
-        }
-        let manifest = manifest.expect("a manifest");
+        let manifest: serde_json::Value =
+            serde_json::from_str(&archived(&out)["manifest.json"]).unwrap();
         assert_eq!(
             manifest["journals"],
             serde_json::json!(["20261127T200000000-1"]),
