@@ -238,10 +238,16 @@ fn set_rf_on_a_real_cluster() {
     eprintln!(
         "step: an execution already running: the change waits in line, then 70 topics change"
     );
+    // The blocking execution must still run when kafkaops asks, which takes seconds on a loaded
+    // machine (the empty blockers' change ended first at load 20-28): 2 MB per topic to copy at
+    // 250 KB/s, one movement per broker at a time, keeps it running for tens of seconds.
+    for t in &blockers {
+        support::kafka::produce_bulk(&bootstrap, t, 400, 5_000, 1_000_000).unwrap();
+    }
     let blocker = serde_json::json!({"replication_factor":{"topic_by_replication_factor":{"3": blockers.join("|").replace('.', "\\.")}}});
     let http = http::post(
         &cc.url(),
-        "topic_configuration?json=true&dryrun=false&concurrent_partition_movements_per_broker=1&skip_rack_awareness_check=true",
+        "topic_configuration?json=true&dryrun=false&concurrent_partition_movements_per_broker=1&replication_throttle=250000&skip_rack_awareness_check=true",
         Some(&blocker.to_string()),
     );
     assert_eq!(http.0, 200, "{}", http.1);
