@@ -191,9 +191,8 @@ fn api_contract_matches_documented_cruise_control() {
     // When even 12 s passed before the first answer (load 36 on 2 cores), that double cannot
     // show its warm-up: it is started again with twice the warm-up (12, 24, 48 s).
     eprintln!("step: warm-up answers NotEnoughValidWindows");
-    let mut warmup = 6;
-    let (_, (mut cc, r, s)) = inside_window("the first warm-up", || {
-        warmup *= 2;
+    let (_, (mut cc, r, s, warmup)) = inside_window("the first warm-up", |n| {
+        let warmup = 12 << (n - 1);
         let cc = CcDouble::start(
             &bootstrap,
             CcDoubleOptions {
@@ -209,7 +208,7 @@ fn api_contract_matches_documented_cruise_control() {
             .get("state?json=true&substates=analyzer,monitor")
             .json();
         let warming = r.status == 500 && s["AnalyzerState"]["isProposalReady"] == false;
-        (warming, Duration::from_secs(warmup), (cc, r, s))
+        (warming, Duration::from_secs(warmup), (cc, r, s, warmup))
     });
     let http = Http::new(&cc);
     assert_eq!(r.status, 500, "{}", r.text);
@@ -437,7 +436,7 @@ fn api_contract_matches_documented_cruise_control() {
     eprintln!("step: restart forgets every task and warms up again");
     // The warm-up is checked only when these requests came inside it (counted from the new
     // JVM's start); on a machine so loaded that they did not, the double is restarted again.
-    let (warming, r) = inside_window("the restart's warm-up", || {
+    let (warming, r) = inside_window("the restart's warm-up", |_| {
         cc.restart().unwrap();
         assert!(
             http.user_task(&id).unwrap().is_none(),
@@ -536,7 +535,7 @@ fn api_contract_matches_documented_cruise_control() {
     let http = Http::new(&short);
     // "Young" is checked only when the listing came inside the retention (counted from before
     // the task was created); on a machine so loaded that it did not, a new task is made.
-    let (listed, id) = inside_window("the task's retention", || {
+    let (listed, id) = inside_window("the task's retention", |_| {
         let id = http.get("kafka_cluster_state?json=true").task_id.unwrap();
         (
             http.user_task(&id).unwrap().is_some(),
@@ -573,16 +572,17 @@ fn api_contract_matches_documented_cruise_control() {
     assert_eq!(r.json()["ExecutorState"]["state"], "NO_TASK_IN_PROGRESS");
 }
 
-/// Runs `attempt` up to 3 times: a timed behaviour of the double (its warm-up, a task's
-/// retention) can be seen only when the answers come inside the window each attempt returns
-/// (an attempt may lengthen it), counted from the attempt's start. Returns the first attempt whose check held, or whose answers came inside the window, or
-/// the third: the caller asserts the check, so a check that fails inside the window still fails
-/// the test.
-fn inside_window<T>(what: &str, mut attempt: impl FnMut() -> (bool, Duration, T)) -> (bool, T) {
+/// Runs `attempt` (given its number, 1 to 3) up to 3 times: a timed behaviour of the double (its
+/// warm-up, a task's retention) can be seen only when the answers come inside the window each
+/// attempt returns (a later attempt may ask for a longer one), counted from the attempt's start.
+/// Returns the first attempt whose check held, or whose answers came inside the window, or the
+/// third: the caller asserts the check, so a check that fails inside the window still fails the
+/// test.
+fn inside_window<T>(what: &str, mut attempt: impl FnMut(u32) -> (bool, Duration, T)) -> (bool, T) {
     let mut n = 1;
     loop {
         let began = Instant::now();
-        let (held, window, value) = attempt();
+        let (held, window, value) = attempt(n);
         if held || began.elapsed() < window || n == 3 {
             return (held, value);
         }
@@ -1053,9 +1053,8 @@ fn fidelity_to_a_real_cruise_control_section_13() {
     // Step 13.1 is checked only when its answer came inside the warm-up, which starts with the
     // double's JVM: at load 25-45 the first answer came 19-21 s after the start. Then a new
     // double is started with twice the warm-up, up to 3 times (10, 20, 40 s).
-    let mut warmup = Duration::from_secs(5);
-    let (warming, (cc, m)) = inside_window("the first warm-up", || {
-        warmup *= 2;
+    let (warming, (cc, m)) = inside_window("the first warm-up", |n| {
+        let warmup = Duration::from_secs(10 << (n - 1));
         let cc = CcDouble::start(
             &bootstrap,
             CcDoubleOptions {

@@ -805,18 +805,15 @@ impl KafkaCluster {
                 cluster.start_node(*id)?;
             }
             if !later.is_empty() {
-                let began = Instant::now();
                 wait_for("a quorum leader", spec.start_timeout, || {
                     if let Some(id) = first.iter().find(|id| !cluster.is_running(**id)) {
                         return Err(fatal(format!("node {id} exited")));
                     }
                     cluster.quorum_leader()
                 })?;
-                for id in later {
-                    cluster.start_node(id)?;
-                }
-                let left = spec.start_timeout.saturating_sub(began.elapsed());
-                return cluster.wait_until_ready(left.max(Duration::from_secs(60)));
+            }
+            for id in later {
+                cluster.start_node(id)?;
             }
             cluster.wait_until_ready(spec.start_timeout)
         });

@@ -720,13 +720,13 @@ impl KubeEnv {
 
     /// A Lease's `spec.renewTime` as written (None: no Lease or never renewed).
     pub fn lease_renew_time(&self, name: &str) -> Result<Option<String>> {
-        self.lease_time(name, |s| serde_json::to_value(s.renew_time))
+        self.lease_time(name, |s| s.renew_time)
     }
 
     /// A Lease's `spec.acquireTime` as written by its holder when it took the Lease (None: no
     /// Lease or none written).
     pub fn lease_acquire_time(&self, name: &str) -> Result<Option<String>> {
-        self.lease_time(name, |s| serde_json::to_value(s.acquire_time))
+        self.lease_time(name, |s| s.acquire_time)
     }
 
     fn lease_time(
@@ -734,13 +734,14 @@ impl KubeEnv {
         name: &str,
         field: impl FnOnce(
             k8s_openapi::api::coordination::v1::LeaseSpec,
-        ) -> serde_json::Result<serde_json::Value>,
+        ) -> Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime>,
     ) -> Result<Option<String>> {
         let api: Api<k8s_openapi::api::coordination::v1::Lease> =
             Api::namespaced(self.admin.clone(), NAMESPACE);
         let l = self.rt.block_on(api.get_opt(name))?;
         Ok(l.and_then(|l| l.spec)
-            .and_then(|s| field(s).ok())
+            .and_then(field)
+            .and_then(|t| serde_json::to_value(t).ok())
             .and_then(|v| v.as_str().map(str::to_string)))
     }
 
